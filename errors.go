@@ -1,0 +1,90 @@
+package airsql
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Sentinel errors. Each says what to change.
+var (
+	// ErrNoTransactions is returned by BeginTx: Airtable applies every request on its own.
+	ErrNoTransactions = errors.New("airsql: Airtable has no transactions: run the statements without " +
+		"BEGIN/Tx; a write of more than 10 rows goes out in chunks of 10 and, if one fails, " +
+		"its *WriteError lists the record ids already written")
+
+	// ErrNoLastInsertID is returned by Result.LastInsertId: record ids are strings.
+	ErrNoLastInsertID = errors.New("airsql: Airtable record ids are strings, not integers, so " +
+		"LastInsertId cannot return them: run the INSERT with QueryContext, which returns the " +
+		"created rows with their id column")
+
+	// ErrNoToken means neither the DSN nor the environment holds an access token.
+	ErrNoToken = errors.New("airsql: no access token: write it in the DSN " +
+		"(airtable://TOKEN@/appXXXXXXXXXXXXXX) or set AIRTABLE_TOKEN")
+
+	// ErrNoBase means the configuration names no base.
+	ErrNoBase = errors.New("airsql: no base id: the DSN path is the base, as in airtable://TOKEN@/appXXXXXXXXXXXXXX")
+
+	// ErrConnectorClosed is returned by connections of a connector (or sql.DB) that was closed.
+	ErrConnectorClosed = errors.New("airsql: the connector was closed: open a new one")
+)
+
+// DSNError describes what is wrong with a DSN. Its message never contains the token.
+type DSNError struct{ Msg string }
+
+func (e *DSNError) Error() string { return "airsql: DSN " + e.Msg }
+
+// InsecureHostError refuses plain HTTP (tls=false) to a host that is not a loopback host,
+// because the access token would cross the network in clear text.
+type InsecureHostError struct{ Host string }
+
+func (e *InsecureHostError) Error() string {
+	return fmt.Sprintf("airsql: tls=false would send the token in clear text to %q: plain HTTP is "+
+		"only for a local emulator on a loopback host (localhost, 127.0.0.1, [::1]); "+
+		"remove tls=false, or add allowInsecure=true if you really mean it", e.Host)
+}
+
+// UnsupportedError names a statement or construct the driver cannot run.
+type UnsupportedError struct {
+	Construct string // what was asked, e.g. "CREATE TABLE"
+	Hint      string // what to do instead; may be empty
+}
+
+func (e *UnsupportedError) Error() string {
+	msg := "airsql: " + e.Construct + " is not supported"
+	if e.Hint != "" {
+		msg += ": " + e.Hint
+	}
+	return msg
+}
+
+// WriteError is returned when a write of several batches failed part-way. Airtable applies
+// each batch of up to 10 records on its own, so the batches before the failed one stay written:
+// Written lists their record ids, in input order.
+type WriteError struct {
+	Op      string   // "INSERT", "UPDATE", "DELETE" or "UPSERT"
+	Table   string   // the table's name
+	Written []string // ids of the records created, updated or deleted before the failure
+	Err     error    // the cause (often a *transport.APIError)
+}
+
+func (e *WriteError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "airsql: %s into %q failed after %d record(s) were written", e.Op, e.Table, len(e.Written))
+	if n := len(e.Written); n > 0 {
+		const shown = 20
+		ids := e.Written
+		if n > shown {
+			ids = ids[:shown]
+		}
+		fmt.Fprintf(&b, " (%s", strings.Join(ids, ", "))
+		if n > shown {
+			fmt.Fprintf(&b, ", and %d more in WriteError.Written", n-shown)
+		}
+		b.WriteString(")")
+	}
+	fmt.Fprintf(&b, ": %v", e.Err)
+	return b.String()
+}
+
+func (e *WriteError) Unwrap() error { return e.Err }
