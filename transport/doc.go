@@ -1,0 +1,85 @@
+// Package transport is a client of the Airtable Web API (v0): the seed's API, Base and Table
+// (one implementation behind all three), paced, retried and chunked so that it stays within the
+// service's limits and never writes a record twice.
+//
+// # Objects
+//
+//	api, err := transport.NewAPI(token)                          // every operation takes base id and table name first
+//	base, err := transport.NewBase(token, "appXXXXXXXXXXXXXX")   // takes the table name first
+//	tasks, err := transport.NewTable(token, "appXXXXXXXXXXXXXX", "Tasks")
+//	tasks = api.Table("appXXXXXXXXXXXXXX", "Tasks")              // same token and settings
+//	tasks = base.Table("Tasks"); base = tasks.Base(); base = api.Base("appXXXXXXXXXXXXXX")
+//
+// Options: WithTimeout(connect, read), WithRetryStrategy(RetryStrategy()), WithEndpointURL (a
+// proxy or the emulator), WithHTTPClient, WithClock (tests). Table names are given as a person
+// reads them (or as tbl… ids); they are percent-encoded as one path segment.
+//
+// # One example per operation (seed §4.2)
+//
+//	rec, err := tasks.Get(ctx, "recXXXXXXXXXXXXXX")                          // GET …/Tasks/rec…
+//	rec, err = tasks.Get(ctx, "rec…", transport.GetOption{ReturnFieldsByFieldID: true})
+//	for page, err := range tasks.Iterate(ctx, transport.ListOptions{PageSize: 50}) { … } // one slice per page
+//	recs, err := tasks.All(ctx, transport.ListOptions{View: "Open", Sort: []string{"-Priority", "Name"}})
+//	recs, err = tasks.All(ctx, transport.ListOptions{Formula: formula.Match(map[string]any{"Status": "Todo"})})
+//	rec, err = tasks.First(ctx, transport.ListOptions{Formula: "{Done}"})   // maxRecords=1&pageSize=1; nil, nil if none
+//	rec, err = tasks.Create(ctx, map[string]any{"Name": "Write spec"}, transport.WriteOptions{Typecast: true})
+//	recs, err = tasks.BatchCreate(ctx, []map[string]any{{"Name": "a"}, {"Name": "b"}}, transport.WriteOptions{})
+//	rec, err = tasks.Update(ctx, "rec…", map[string]any{"Done": true}, transport.WriteOptions{})       // PATCH
+//	rec, err = tasks.Update(ctx, "rec…", map[string]any{"Name": "x"}, transport.WriteOptions{Replace: true}) // PUT
+//	recs, err = tasks.BatchUpdate(ctx, []transport.Record{{ID: "rec…", Fields: map[string]any{"Done": true}}}, transport.WriteOptions{})
+//	recs, err = tasks.BatchUpsert(ctx, []transport.Record{{Fields: map[string]any{"Name": "a", "Priority": 2}}}, []string{"Name"}, transport.WriteOptions{})
+//	res, err := tasks.Delete(ctx, "rec…")                                    // {ID, Deleted}
+//	results, err := tasks.BatchDelete(ctx, []string{"rec1…", "rec2…"})      // DELETE ?records[]=…
+//	u := tasks.RecordURL("rec…"); u = tasks.URL()
+//	bases, err := api.Bases(ctx); schema, err := base.Schema(ctx)          // metadata
+//
+// The same operations exist on Base (table name first) and API (base id and table name first).
+//
+// # Requests
+//
+// Fetching options go on the wire as the service documents them: fields[]=…,
+// sort[0][field]=…&sort[0][direction]=asc|desc (a leading "-" in ListOptions.Sort means desc),
+// filterByFormula, maxRecords, pageSize, view, cellFormat, timeZone, userLocale,
+// returnFieldsByFieldId=true, in that order. Invalid options are refused before any request, with
+// an error wrapping ErrInvalidOption that names the option. When the URL of a listing would reach
+// 16,000 characters (with room kept for the offset), the listing goes as POST …/listRecords with
+// the options in a JSON body, except timeZone and userLocale, which stay on the query string (the
+// service reads them only there); later pages send the offset in the body.
+//
+// Write bodies carry typecast and returnFieldsByFieldId only when true. Batch operations send
+// chunks of 10 records (batch deletes as records[]=… on the query string).
+//
+// # Pacing
+//
+// Requests to one base start at least APILimit (200 ms) apart: one golang.org/x/time/rate limiter
+// per base is shared by every API, Base and Table of the process that reaches that base through
+// the same endpoint and HTTP transport, so concurrent callers together stay under the service's
+// 5 requests per second. Batch writes are pipelined: up to 6 chunks wait for their answers at
+// once while starts stay one per APILimit, so latency does not slow them down (pyairtable 1.5
+// slept 200 ms after each answer). After a 429 the service refuses the base for 30 s, so every
+// request to that base is held until then (or for Retry-After when the service sends it),
+// instead of drawing more 429s.
+//
+// # Retries
+//
+// Without WithRetryStrategy nothing is retried (seed §7). With it, a request is repeated only
+// when that cannot duplicate data; see Retry. Backoff is BackoffFactor·2^(n−1) with jitter,
+// never shorter than Retry-After, and every wait ends with the context.
+//
+// # Errors
+//
+// A refusal of the service is an *APIError with the status, type and message as sent (the error
+// may come as an object or a legacy string, without a message, or as a non-JSON body); errors.Is
+// compares by Type (ErrNotFound, ErrRateLimited, …). Every error names the operation and the
+// table; timeouts wrap ErrConnectTimeout or ErrReadTimeout. The access token never appears in
+// an error or in the String or %v/%#v form of any value. A batch that fails part-way returns the
+// records written so far together with a *BatchError listing their input positions.
+//
+// # Choices where the reference is unconfirmed
+//
+//   - No Retry-After on a 429: the documented 30 s penalty is assumed (RateLimitPenalty).
+//   - returnFieldsByFieldId is sent as "true" (airtable.js) rather than pyairtable's "1".
+//   - A listing that returns the same offset twice is stopped with an error rather than looped.
+//   - The offset of an expired iterator (LIST_RECORDS_ITERATOR_NOT_AVAILABLE) is not restarted
+//     silently, since a restart would yield records twice; the error is returned (ErrIteratorExpired).
+package transport

@@ -1,0 +1,283 @@
+package transport
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptrace"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/airsql/airsql/internal/clock"
+)
+
+// userAgent identifies the library to the service.
+const userAgent = "airsql-transport/1"
+
+// maxResponseBytes bounds a response body read into memory (a page of 100 large records is far less).
+const maxResponseBytes = 64 << 20
+
+// call is one logical request, tried once or more.
+type call struct {
+	op          string // what the caller asked for, for error messages: "list records", ...
+	base, table string // for pacing and error messages; base "" is not paced
+	method      string
+	path        string // escaped, from /v0/
+	query       string // encoded, without "?"
+	body        []byte // JSON, or nil
+	safe        bool   // repeating it cannot duplicate data
+	prepaced    bool   // the first try already waited for its turn (pipelined writes)
+}
+
+// response is one answer of the service.
+type response struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+// attemptError is a failure to get a response; sent tells whether the request may have reached
+// the service.
+type attemptError struct {
+	err  error
+	sent bool
+}
+
+// do runs the call with pacing and retries and decodes a success into out (when not nil).
+// Errors are wrapped with the operation and table.
+func (c *core) do(ctx context.Context, cl *call, out any) error {
+	resp, err := c.exchange(ctx, cl)
+	if err != nil {
+		return wrapOp(cl.op, cl.base, cl.table, err)
+	}
+	if out != nil {
+		if err := json.Unmarshal(resp.body, out); err != nil {
+			return wrapOp(cl.op, cl.base, cl.table, fmt.Errorf("the service answered HTTP %d with a body that is not the expected JSON (%v): %q",
+				resp.status, err, bodyExcerpt(resp.body)))
+		}
+	}
+	return nil
+}
+
+// exchange returns the first success, or the error that ended the tries (unwrapped).
+func (c *core) exchange(ctx context.Context, cl *call) (*response, error) {
+	var p *pacer
+	if cl.base != "" {
+		p = c.pacerFor(cl.base)
+	}
+	for attempt := 0; ; attempt++ {
+		if p != nil && !(attempt == 0 && cl.prepaced) {
+			if err := p.wait(ctx, c.clock); err != nil {
+				return nil, fmt.Errorf("waiting for a turn to send: %w", err)
+			}
+		}
+		resp, aerr := c.send(ctx, cl)
+		var wait time.Duration
+		var failure error
+		switch {
+		case aerr != nil:
+			failure = aerr.err
+			if ctx.Err() != nil || !c.mayRetryFailure(cl, aerr.sent, attempt) {
+				return nil, failure
+			}
+			wait = c.retry.backoff(attempt+1, c.jitter())
+		case resp.status >= 400:
+			apiErr := parseAPIError(resp.status, resp.body)
+			apiErr.Message = redact(apiErr.Message, string(c.token))
+			failure = apiErr
+			retryAfter := parseRetryAfter(resp.header, c.clock.Now())
+			if resp.status == http.StatusTooManyRequests && p != nil && apiErr.Type != billingLimitType {
+				penalty := retryAfter
+				if penalty == 0 {
+					penalty = RateLimitPenalty
+				}
+				p.hold(c.clock.Now().Add(penalty))
+			}
+			if !c.mayRetryStatus(cl, apiErr, attempt) {
+				return nil, failure
+			}
+			wait = max(c.retry.backoff(attempt+1, c.jitter()), retryAfter)
+		default:
+			return resp, nil
+		}
+		if err := clock.Sleep(ctx, c.clock, wait); err != nil {
+			return nil, fmt.Errorf("%w (while waiting %s to retry after: %w)", err, wait, failure)
+		}
+	}
+}
+
+func (c *core) mayRetryStatus(cl *call, e *APIError, attempt int) bool {
+	if c.retry == nil || attempt >= c.retry.Total || !c.retry.retriesStatus(e.StatusCode) {
+		return false
+	}
+	if e.StatusCode == http.StatusTooManyRequests {
+		return e.Type != billingLimitType
+	}
+	return cl.safe
+}
+
+func (c *core) mayRetryFailure(cl *call, sent bool, attempt int) bool {
+	if c.retry == nil || attempt >= c.retry.Total {
+		return false
+	}
+	return cl.safe || !sent
+}
+
+// send makes one HTTP exchange, with the connect and read limits of WithTimeout.
+func (c *core) send(ctx context.Context, cl *call) (*response, *attemptError) {
+	reqCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+
+	var wrote atomic.Bool
+	var wd *watchdog
+	if c.connectTimeout > 0 || c.readTimeout > 0 {
+		wd = c.startWatchdog(cancel)
+		defer wd.stop()
+	}
+	if c.traced {
+		reqCtx = httptrace.WithClientTrace(reqCtx, &httptrace.ClientTrace{
+			GotConn: func(httptrace.GotConnInfo) {
+				if wd != nil {
+					wd.reading()
+				}
+			},
+			WroteRequest: func(httptrace.WroteRequestInfo) { wrote.Store(true) },
+		})
+	}
+
+	var body io.Reader
+	if cl.body != nil {
+		body = bytes.NewReader(cl.body)
+	}
+	u := c.endpoint + cl.path
+	if cl.query != "" {
+		u += "?" + cl.query
+	}
+	req, err := http.NewRequestWithContext(reqCtx, cl.method, u, body)
+	if err != nil {
+		return nil, &attemptError{err: fmt.Errorf("building the request: %w", err)}
+	}
+	req.Header.Set("Authorization", "Bearer "+string(c.token))
+	req.Header.Set("Accept", "application/json")
+	req.Header.Set("User-Agent", userAgent)
+	if cl.body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+
+	res, err := c.client.Do(req)
+	// Without connection events (a custom RoundTripper) we cannot tell whether it was sent.
+	sent := !c.traced || wrote.Load()
+	if err != nil {
+		return nil, &attemptError{err: c.sendError(reqCtx, err), sent: sent}
+	}
+	defer res.Body.Close()
+	var r io.Reader = io.LimitReader(res.Body, maxResponseBytes)
+	if wd != nil {
+		r = &progressReader{r: r, wd: wd}
+	}
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, &attemptError{err: fmt.Errorf("reading the response (HTTP %d): %w", res.StatusCode, c.sendError(reqCtx, err)), sent: true}
+	}
+	return &response{status: res.StatusCode, header: res.Header, body: data}, nil
+}
+
+// sendError prefers our own timeout cause to the context error it surfaces as, and keeps the
+// token out of the text.
+func (c *core) sendError(reqCtx context.Context, err error) error {
+	if cause := context.Cause(reqCtx); cause != nil && (errors.Is(cause, ErrConnectTimeout) || errors.Is(cause, ErrReadTimeout)) {
+		return cause
+	}
+	if strings.Contains(err.Error(), string(c.token)) {
+		return errors.New(redact(err.Error(), string(c.token)))
+	}
+	return err
+}
+
+// redact removes the token from text that came from elsewhere (a server echoing headers).
+func redact(s, token string) string {
+	if token == "" || !strings.Contains(s, token) {
+		return s
+	}
+	return strings.ReplaceAll(s, token, "[redacted]")
+}
+
+// watchdog cancels a request that overruns the connect or read limit; it runs on the core's clock.
+type watchdog struct {
+	clock   clock.Clock
+	cancel  context.CancelCauseFunc
+	read    time.Duration
+	readErr error
+	phase   chan struct{} // a token: the connection is made, or the response made progress
+	done    chan struct{}
+	once    atomic.Bool
+}
+
+func (c *core) startWatchdog(cancel context.CancelCauseFunc) *watchdog {
+	w := &watchdog{
+		clock:   c.clock,
+		cancel:  cancel,
+		read:    c.readTimeout,
+		readErr: fmt.Errorf("%w: no response within %s; raise the read limit of WithTimeout if the service is slow", ErrReadTimeout, c.readTimeout),
+		phase:   make(chan struct{}, 1),
+		done:    make(chan struct{}),
+	}
+	// The connect phase exists only where connection events tell us when it ends.
+	limit, cause := c.readTimeout, w.readErr
+	if c.traced && c.connectTimeout > 0 {
+		limit = c.connectTimeout
+		cause = fmt.Errorf("%w: no connection within %s; check the endpoint and network, or raise the connect limit of WithTimeout", ErrConnectTimeout, c.connectTimeout)
+	}
+	go w.run(limit, cause)
+	return w
+}
+
+func (w *watchdog) run(limit time.Duration, cause error) {
+	for {
+		var fire <-chan time.Time
+		if limit > 0 {
+			fire = w.clock.After(limit)
+		}
+		select {
+		case <-fire:
+			w.cancel(cause)
+			return
+		case <-w.phase:
+			limit, cause = w.read, w.readErr
+		case <-w.done:
+			return
+		}
+	}
+}
+
+// reading restarts the read limit: the connection is made or the response moved forward.
+func (w *watchdog) reading() {
+	select {
+	case w.phase <- struct{}{}:
+	default: // a restart is already pending
+	}
+}
+
+func (w *watchdog) stop() {
+	if w.once.CompareAndSwap(false, true) {
+		close(w.done)
+	}
+}
+
+type progressReader struct {
+	r  io.Reader
+	wd *watchdog
+}
+
+func (p *progressReader) Read(b []byte) (int, error) {
+	n, err := p.r.Read(b)
+	if n > 0 {
+		p.wd.reading()
+	}
+	return n, err
+}
