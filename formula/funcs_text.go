@@ -1,0 +1,379 @@
+package formula
+
+import (
+	"math"
+	"regexp"
+	"strings"
+	"sync"
+	"unicode/utf8"
+)
+
+// maxTextLen bounds the text REPT and CONCATENATE may build, so that one formula cannot exhaust
+// memory; longer results are #ERROR!.
+const maxTextLen = 1 << 20
+
+func init() {
+	register("CONCATENATE", 1, -1, fnN(func(_ *Env, args []Value) Value {
+		var b strings.Builder
+		for _, a := range args {
+			b.WriteString(TextOf(a))
+			if b.Len() > maxTextLen {
+				return ErrorValue("CONCATENATE: the result is too long")
+			}
+		}
+		return Text(b.String())
+	}))
+	register("ENCODE_URL_COMPONENT", 1, 1, fn1(func(_ *Env, a Value) Value { return Text(encodeURIComponent(TextOf(a))) }))
+	register("FIND", 2, 3, buildFind("FIND"))
+	register("SEARCH", 2, 3, buildFind("SEARCH"))
+	register("LEFT", 2, 2, fn2(func(_ *Env, s, n Value) Value {
+		count, bad := toCount(n, "LEFT")
+		if bad.kind == KindError {
+			return bad
+		}
+		str := TextOf(s)
+		return Text(str[:runeOffset(str, count)])
+	}))
+	register("RIGHT", 2, 2, fn2(func(_ *Env, s, n Value) Value {
+		count, bad := toCount(n, "RIGHT")
+		if bad.kind == KindError {
+			return bad
+		}
+		str := TextOf(s)
+		total := utf8.RuneCountInString(str)
+		if count >= total {
+			return Text(str)
+		}
+		return Text(str[runeOffset(str, total-count):])
+	}))
+	register("MID", 3, 3, fn3(func(_ *Env, s, start, n Value) Value {
+		from, bad := toCount(start, "MID")
+		if bad.kind == KindError {
+			return bad
+		}
+		count, bad := toCount(n, "MID")
+		if bad.kind == KindError {
+			return bad
+		}
+		if from < 1 {
+			from = 1
+		}
+		str := TextOf(s)
+		i := runeOffset(str, from-1)
+		return Text(str[i : i+runeOffset(str[i:], count)])
+	}))
+	register("LEN", 1, 1, fn1(func(_ *Env, s Value) Value { return Number(float64(utf8.RuneCountInString(TextOf(s)))) }))
+	register("LOWER", 1, 1, fn1(func(_ *Env, s Value) Value { return Text(strings.ToLower(TextOf(s))) }))
+	register("UPPER", 1, 1, fn1(func(_ *Env, s Value) Value { return Text(strings.ToUpper(TextOf(s))) }))
+	register("TRIM", 1, 1, fn1(func(_ *Env, s Value) Value { return Text(strings.TrimSpace(TextOf(s))) }))
+	register("T", 1, 1, fn1(func(_ *Env, v Value) Value {
+		if v = scalar(v); v.kind == KindText {
+			return v
+		}
+		return Value{}
+	}))
+	register("REPLACE", 4, 4, fnN(func(_ *Env, args []Value) Value {
+		from, bad := toCount(args[1], "REPLACE")
+		if bad.kind == KindError {
+			return bad
+		}
+		count, bad := toCount(args[2], "REPLACE")
+		if bad.kind == KindError {
+			return bad
+		}
+		if from < 1 {
+			from = 1
+		}
+		str := TextOf(args[0])
+		i := runeOffset(str, from-1)
+		j := i + runeOffset(str[i:], count)
+		return Text(str[:i] + TextOf(args[3]) + str[j:])
+	}))
+	register("REPT", 2, 2, fn2(func(_ *Env, s, n Value) Value {
+		count, bad := toCount(n, "REPT")
+		if bad.kind == KindError {
+			return bad
+		}
+		str := TextOf(s)
+		if len(str)*count > maxTextLen {
+			return ErrorValue("REPT: the result is too long")
+		}
+		return Text(strings.Repeat(str, count))
+	}))
+	register("SUBSTITUTE", 3, 4, fnN(func(_ *Env, args []Value) Value {
+		str, old, repl := TextOf(args[0]), TextOf(args[1]), TextOf(args[2])
+		if old == "" {
+			return Text(str)
+		}
+		idx, given := optional(args, 3)
+		if !given {
+			if strings.Count(str, old)*(len(repl)-len(old)) > maxTextLen {
+				return ErrorValue("SUBSTITUTE: the result is too long")
+			}
+			return Text(strings.ReplaceAll(str, old, repl))
+		}
+		nth, bad := toCount(idx, "SUBSTITUTE")
+		if bad.kind == KindError {
+			return bad
+		}
+		off := 0
+		for k := 1; ; k++ {
+			i := strings.Index(str[off:], old)
+			if i < 0 || nth < 1 {
+				return Text(str)
+			}
+			if k == nth {
+				return Text(str[:off+i] + repl + str[off+i+len(old):])
+			}
+			off += i + len(old)
+		}
+	}))
+	register("REGEX_MATCH", 2, 2, buildRegex(2, func(re *regexp.Regexp, args []Value) Value {
+		return Bool(re.MatchString(TextOf(args[0])))
+	}))
+	register("REGEX_EXTRACT", 2, 2, buildRegex(2, func(re *regexp.Regexp, args []Value) Value {
+		s := TextOf(args[0])
+		loc := re.FindStringIndex(s)
+		if loc == nil {
+			return ErrorValue("REGEX_EXTRACT: no match")
+		}
+		return Text(s[loc[0]:loc[1]])
+	}))
+	register("REGEX_REPLACE", 3, 3, buildRegex(2, func(re *regexp.Regexp, args []Value) Value {
+		out := re.ReplaceAllString(TextOf(args[0]), TextOf(args[2]))
+		if len(out) > maxTextLen {
+			return ErrorValue("REGEX_REPLACE: the result is too long")
+		}
+		return Text(out)
+	}))
+}
+
+// toCount reads a character count or position: a number truncated toward zero, at least 0.
+func toCount(v Value, fn string) (int, Value) {
+	f, bad := toNumber(v)
+	if bad.kind == KindError {
+		return 0, bad
+	}
+	switch {
+	case math.IsNaN(f):
+		return 0, ErrorValue(fn + ": NaN is not a count")
+	case f < 0:
+		return 0, ErrorValue(fn + ": negative count")
+	case f > maxTextLen:
+		return maxTextLen + 1, Value{}
+	}
+	return int(f), Value{}
+}
+
+// runeOffset returns the byte offset of the n-th character of s (len(s) when s is shorter).
+func runeOffset(s string, n int) int {
+	if n <= 0 {
+		return 0
+	}
+	for i := range s {
+		if n == 0 {
+			return i
+		}
+		n--
+	}
+	return len(s)
+}
+
+// findText returns the 1-based character position of needle in hay at or after the character
+// position start (values below 1 mean 1), or 0. An empty needle is found at start, as in JavaScript.
+func findText(needle, hay string, start int) int {
+	off := 0
+	if start > 1 {
+		off = runeOffset(hay, start-1)
+		if off == len(hay) && utf8.RuneCountInString(hay) < start-1 {
+			return 0
+		}
+	}
+	i := strings.Index(hay[off:], needle)
+	if i < 0 {
+		return 0
+	}
+	return utf8.RuneCountInString(hay[:off+i]) + 1
+}
+
+// buildFind builds FIND (0 when not found) and SEARCH (blank when not found); both are
+// case-sensitive. FIND('literal', LOWER(x)) with a lower-case literal compiles to a search that
+// folds ASCII case on the fly, so that the common case-insensitive filter does not allocate.
+func buildFind(name string) builder {
+	notFound := Number(0)
+	if name == "SEARCH" {
+		notFound = Value{}
+	}
+	result := func(pos int) Value {
+		if pos == 0 {
+			return notFound
+		}
+		return Number(float64(pos))
+	}
+	return func(c *compiler, call *Call, args []evalFn) (evalFn, *Error) {
+		if len(args) == 2 {
+			lit, isLit := call.Args[0].(*StringLit)
+			inner, isCall := call.Args[1].(*Call)
+			if isLit && isCall && inner.Name == "LOWER" && len(inner.Args) == 1 && lit.Value == strings.ToLower(lit.Value) {
+				hay, err := c.compile(inner.Args[0])
+				if err != nil {
+					return nil, err
+				}
+				needle := lit.Value
+				return func(rec Record, env *Env) Value {
+					h := hay(rec, env)
+					if h.kind == KindError {
+						return h
+					}
+					var s string
+					if h.kind == KindText {
+						s = h.str
+					} else {
+						s = TextOf(h)
+					}
+					if isASCII(s) {
+						return result(indexFoldASCII(s, needle) + 1)
+					}
+					return result(findText(needle, strings.ToLower(s), 1))
+				}, nil
+			}
+		}
+		what, where := args[0], args[1]
+		var from evalFn
+		if len(args) == 3 {
+			from = args[2]
+		}
+		return func(rec Record, env *Env) Value {
+			n := what(rec, env)
+			if n.kind == KindError {
+				return n
+			}
+			h := where(rec, env)
+			if h.kind == KindError {
+				return h
+			}
+			start := 1
+			if from != nil {
+				f, bad := toNumber(from(rec, env))
+				if bad.kind == KindError {
+					return bad
+				}
+				if f > 1 && f < math.MaxInt32 {
+					start = int(f)
+				} else if f >= math.MaxInt32 {
+					return notFound
+				}
+			}
+			return result(findText(textNoAlloc(n), textNoAlloc(h), start))
+		}, nil
+	}
+}
+
+// textNoAlloc is TextOf without the conversion for the common case of a text value.
+func textNoAlloc(v Value) string {
+	if v.kind == KindText {
+		return v.str
+	}
+	return TextOf(v)
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// indexFoldASCII returns the byte index of needle in the ASCII string s with s's upper-case letters
+// read as lower-case, or -1.
+func indexFoldASCII(s, needle string) int {
+	n := len(needle)
+	for i := 0; i+n <= len(s); i++ {
+		j := 0
+		for ; j < n; j++ {
+			c := s[i+j]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if c != needle[j] {
+				break
+			}
+		}
+		if j == n {
+			return i
+		}
+	}
+	return -1
+}
+
+// encodeURIComponent is JavaScript's: everything but A-Z a-z 0-9 - _ . ! ~ * ' ( ) is
+// percent-encoded as UTF-8 bytes.
+func encodeURIComponent(s string) string {
+	const hex = "0123456789ABCDEF"
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("-_.!~*'()", c) >= 0 {
+			b.WriteByte(c)
+			continue
+		}
+		b.WriteByte('%')
+		b.WriteByte(hex[c>>4])
+		b.WriteByte(hex[c&15])
+	}
+	return b.String()
+}
+
+// buildRegex builds a REGEX_* function. The pattern (argument patternArg, 1-based) uses RE2 syntax,
+// which is Go's and, as Airtable documents, Airtable's. A constant pattern is compiled once; an
+// invalid pattern makes the result #ERROR!.
+func buildRegex(patternArg int, f func(re *regexp.Regexp, args []Value) Value) builder {
+	return func(c *compiler, call *Call, args []evalFn) (evalFn, *Error) {
+		var fixed *regexp.Regexp
+		var fixedErr error
+		lit, constant := call.Args[patternArg-1].(*StringLit)
+		if constant {
+			fixed, fixedErr = regexp.Compile(lit.Value)
+		}
+		cache := &regexpCache{}
+		inner, _ := fnN(func(_ *Env, vals []Value) Value {
+			re, err := fixed, fixedErr
+			if !constant {
+				re, err = cache.compile(TextOf(vals[patternArg-1]))
+			}
+			if err != nil {
+				return ErrorValue("invalid regular expression: " + err.Error())
+			}
+			return f(re, vals)
+		})(c, call, args)
+		return inner, nil
+	}
+}
+
+// regexpCache keeps the patterns one call site computed at evaluation time, up to 64 of them.
+type regexpCache struct {
+	mu sync.Mutex
+	m  map[string]*regexp.Regexp
+}
+
+func (c *regexpCache) compile(pattern string) (*regexp.Regexp, error) {
+	c.mu.Lock()
+	re, ok := c.m[pattern]
+	c.mu.Unlock()
+	if ok {
+		return re, nil
+	}
+	re, err := regexp.Compile(pattern)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	if c.m == nil || len(c.m) >= 64 {
+		c.m = map[string]*regexp.Regexp{}
+	}
+	c.m[pattern] = re
+	c.mu.Unlock()
+	return re, nil
+}
