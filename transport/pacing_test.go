@@ -1,0 +1,206 @@
+package transport
+
+import (
+	"context"
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/airsql/airsql/internal/clock"
+)
+
+// pacedSetup gives objects on one fake service with a fake clock; arrivals are reported on the
+// returned channel.
+func pacedSetup(t *testing.T) (*fakeService, *clock.Fake, []Option) {
+	t.Helper()
+	fake := newFake(echoWrites)
+	fake.arrived = make(chan seenRequest, 100)
+	clk := clock.NewFake(time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC))
+	return fake, clk, []Option{WithHTTPClient(&http.Client{Transport: fake}), WithEndpointURL("http://fake.test"), WithClock(clk)}
+}
+
+func noArrival(t *testing.T, ch chan seenRequest, when string) {
+	t.Helper()
+	select {
+	case r := <-ch:
+		t.Fatalf("%s: request %s arrived early", when, r)
+	default:
+	}
+}
+
+func TestPacingSharedByEveryObjectOfABase(t *testing.T) {
+	fake, clk, opts := pacedSetup(t)
+	ctx, cancel := context.WithTimeout(bg, 10*time.Second)
+	defer cancel()
+	api, _ := NewAPI(testToken, opts...)
+	base, _ := NewBase(testToken, testBase, opts...)
+	table, _ := NewTable(testToken, testBase, "T", opts...)
+	callers := []func() error{
+		func() error { _, err := api.Get(ctx, testBase, "T", "rec1"); return err },
+		func() error { _, err := base.Get(ctx, "T", "rec2"); return err },
+		func() error { _, err := table.Get(ctx, "rec3"); return err },
+		func() error { _, err := api.Table(testBase, "U").Delete(ctx, "rec4"); return err },
+		func() error { _, err := base.Table("T").All(ctx, ListOptions{}); return err },
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, len(callers))
+	for _, c := range callers {
+		wg.Go(func() { errs <- c() })
+	}
+	<-fake.arrived // the first goes at once
+	if err := clk.BlockUntil(ctx, len(callers)-1); err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i < len(callers); i++ {
+		clk.Advance(APILimit - time.Millisecond)
+		noArrival(t, fake.arrived, "before APILimit")
+		clk.Advance(time.Millisecond)
+		select {
+		case <-fake.arrived:
+		case <-ctx.Done():
+			t.Fatalf("request %d did not start after APILimit", i)
+		}
+		noArrival(t, fake.arrived, "right after a start")
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+func TestPacingIsPerBaseAndPerServer(t *testing.T) {
+	fake, clk, opts := pacedSetup(t)
+	other, _, _ := pacedSetup(t) // another server on the same URL (like two in-process emulators)
+	other.arrived = fake.arrived
+	ctx, cancel := context.WithTimeout(bg, 10*time.Second)
+	defer cancel()
+	a, _ := NewTable(testToken, testBase, "T", opts...)
+	b, _ := NewTable(testToken, "appOTHER00000001", "T", opts...)
+	c, _ := NewTable(testToken, testBase, "T", WithHTTPClient(&http.Client{Transport: other}), WithEndpointURL("http://fake.test"), WithClock(clk))
+	var wg sync.WaitGroup
+	for _, tbl := range []*Table{a, b, c} {
+		wg.Go(func() {
+			if _, err := tbl.Get(ctx, "rec1"); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	for range 3 {
+		select {
+		case <-fake.arrived:
+		case <-ctx.Done():
+			t.Fatal("requests to different bases or servers waited for each other")
+		}
+	}
+	wg.Wait()
+}
+
+func TestHoldAfter429WithFakeClock(t *testing.T) {
+	fake, clk, opts := pacedSetup(t)
+	fake.handler = failing(429, 1, nil)
+	ctx, cancel := context.WithTimeout(bg, 10*time.Second)
+	defer cancel()
+	tbl, _ := NewTable(testToken, testBase, "T", append(opts, WithRetryStrategy(RetryStrategy()))...)
+	done := make(chan error, 1)
+	go func() { _, err := tbl.Get(ctx, "rec1"); done <- err }()
+	<-fake.arrived
+	// The retry waits for the 30 s penalty however short its own backoff is.
+	for range 29 {
+		if err := clk.BlockUntil(ctx, 1); err != nil {
+			t.Fatal(err)
+		}
+		clk.Advance(time.Second)
+		noArrival(t, fake.arrived, "during the penalty")
+	}
+	clk.Advance(time.Second)
+	select {
+	case <-fake.arrived:
+	case <-ctx.Done():
+		t.Fatal("no retry after the penalty")
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestPacingWaitEndsWithContext(t *testing.T) {
+	fake, clk, opts := pacedSetup(t)
+	tbl, _ := NewTable(testToken, testBase, "T", opts...)
+	if _, err := tbl.Get(bg, "rec1"); err != nil {
+		t.Fatal(err)
+	}
+	<-fake.arrived
+	ctx, cancel := context.WithCancel(bg)
+	done := make(chan error, 1)
+	go func() { _, err := tbl.Get(ctx, "rec2"); done <- err }()
+	if err := clk.BlockUntil(bg, 1); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	if err := <-done; err == nil {
+		t.Fatal("got no error, want the context's")
+	}
+	// The cancelled turn is given back: the next request may go as soon as the first's turn ends.
+	clk.Advance(APILimit)
+	if _, err := tbl.Get(bg, "rec3"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestBatchPipelinedUnderPacing(t *testing.T) {
+	// With 10 chunks and the answers held back, starts still come one per APILimit and several
+	// chunks are in flight together.
+	fake, clk, opts := pacedSetup(t)
+	release := make(chan struct{})
+	fake.handler = func(n int, r seenRequest) reply {
+		<-release
+		return echoWrites(n, r)
+	}
+	ctx, cancel := context.WithTimeout(bg, 10*time.Second)
+	defer cancel()
+	tbl, _ := NewTable(testToken, testBase, "T", opts...)
+	in := make([]map[string]any, 100)
+	for i := range in {
+		in[i] = map[string]any{"N": i}
+	}
+	done := make(chan error, 1)
+	go func() { _, err := tbl.BatchCreate(ctx, in, WriteOptions{}); done <- err }()
+	<-fake.arrived
+	for i := 1; i < maxChunksInFlight; i++ {
+		if err := clk.BlockUntil(ctx, 1); err != nil {
+			t.Fatal(err)
+		}
+		clk.Advance(APILimit - time.Millisecond)
+		noArrival(t, fake.arrived, "before APILimit")
+		clk.Advance(time.Millisecond)
+		select {
+		case <-fake.arrived:
+		case <-ctx.Done():
+			t.Fatalf("chunk %d did not start while earlier ones were in flight", i)
+		}
+	}
+	// All slots are taken: the next chunk waits for an answer, not only for its turn.
+	clk.Advance(time.Second)
+	noArrival(t, fake.arrived, "with every slot taken")
+	close(release)
+	for i := maxChunksInFlight; i < 10; i++ {
+		select {
+		case <-fake.arrived:
+		case <-ctx.Done():
+			t.Fatalf("chunk %d never started", i)
+		}
+		if i < 9 {
+			if err := clk.BlockUntil(ctx, 1); err != nil {
+				t.Fatal(err)
+			}
+			clk.Advance(APILimit)
+		}
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}
