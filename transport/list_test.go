@@ -72,9 +72,14 @@ func TestListOptionsRefusedBeforeSending(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			tbl, fake, _ := newTestTable(t, func(int, seenRequest) reply { return ok(`{"records":[]}`) })
 			for name, call := range map[string]func() error{
-				"All":     func() error { _, err := tbl.All(bg, tt.opts); return err },
-				"First":   func() error { _, err := tbl.First(bg, tt.opts); return err },
-				"Iterate": func() error { for _, err := range tbl.Iterate(bg, tt.opts) { return err }; return nil },
+				"All":   func() error { _, err := tbl.All(bg, tt.opts); return err },
+				"First": func() error { _, err := tbl.First(bg, tt.opts); return err },
+				"Iterate": func() error {
+					for _, err := range tbl.Iterate(bg, tt.opts) {
+						return err
+					}
+					return nil
+				},
 			} {
 				if name == "First" && strings.Contains(tt.mention, "Size") || name == "First" && strings.Contains(tt.mention, "MaxRecords") {
 					continue // First sets its own sizes
