@@ -1,0 +1,525 @@
+package emulator
+
+import (
+	"fmt"
+	"math"
+	"mime"
+	"path"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// writeMode says how normalizeCell treats a value being written.
+type writeMode struct {
+	typecast bool
+	fixture  bool
+	// addChoice is called, with typecast on, for a select option that does not exist yet.
+	addChoice func(fl *field, name string)
+	// hasChoice reports options added earlier in the same request.
+	hasChoice func(fl *field, name string) bool
+}
+
+// normalizeCell validates a value written to fl and returns it in the stored (API JSON) form;
+// nil means the cell is cleared. Errors are the service's 422s (reference §2.2, §4.4).
+func normalizeCell(t *table, fl *field, v any, mode writeMode) (any, *apiError) {
+	if fl.computed() {
+		return nil, errComputed(fl.Name)
+	}
+	if v == nil {
+		return nil, nil
+	}
+	switch fl.Type {
+	case "singleLineText", "multilineText", "richText", "email", "url", "phoneNumber":
+		s, ok := v.(string)
+		if !ok {
+			if !mode.typecast {
+				return nil, errCannotAccept(fl.Name)
+			}
+			s = stringify(v)
+		}
+		if fl.Type == "singleLineText" && mode.typecast {
+			s = strings.ReplaceAll(s, "\n", " ")
+		}
+		if s == "" {
+			return nil, nil
+		}
+		return s, nil
+
+	case "number", "currency", "percent", "duration":
+		n, ok := v.(float64)
+		if !ok {
+			s, isStr := v.(string)
+			if !mode.typecast || !isStr {
+				return nil, errCannotAccept(fl.Name)
+			}
+			if strings.TrimSpace(s) == "" {
+				return nil, nil
+			}
+			p, err := parseLooseNumber(s, fl.Type == "percent")
+			if err != nil {
+				return nil, errInvalidValue("Cannot parse value %q for field %s", s, fl.Name)
+			}
+			n = p
+		}
+		if math.IsNaN(n) || math.IsInf(n, 0) {
+			return nil, errCannotAccept(fl.Name)
+		}
+		return n, nil
+
+	case "rating":
+		n, ok := v.(float64)
+		if !ok {
+			s, isStr := v.(string)
+			if !mode.typecast || !isStr {
+				return nil, errCannotAccept(fl.Name)
+			}
+			p, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+			if err != nil {
+				return nil, errInvalidValue("Cannot parse value %q for field %s", s, fl.Name)
+			}
+			n = p
+		}
+		if n == 0 {
+			return nil, nil
+		}
+		if n != math.Trunc(n) || n < 1 || n > optNumber(fl.Options, "max", 5) {
+			return nil, errCannotAccept(fl.Name)
+		}
+		return n, nil
+
+	case "checkbox":
+		switch b := v.(type) {
+		case bool:
+			if b {
+				return true, nil
+			}
+			return nil, nil
+		case string:
+			if mode.typecast {
+				switch strings.ToLower(strings.TrimSpace(b)) {
+				case "true", "checked", "yes", "1", "x", "on":
+					return true, nil
+				case "", "false", "unchecked", "no", "0", "off":
+					return nil, nil
+				}
+			}
+		case float64:
+			if mode.typecast {
+				if b != 0 {
+					return true, nil
+				}
+				return nil, nil
+			}
+		}
+		return nil, errCannotAccept(fl.Name)
+
+	case "date":
+		s, ok := v.(string)
+		if !ok {
+			return nil, errCannotAccept(fl.Name)
+		}
+		if s == "" {
+			return nil, nil
+		}
+		d, err := parseDateValue(s, fieldLocation(fl), mode.typecast)
+		if err != nil {
+			return nil, errInvalidValue("Cannot parse value %q for field %s", s, fl.Name)
+		}
+		return d.Format("2006-01-02"), nil
+
+	case "dateTime":
+		s, ok := v.(string)
+		if !ok {
+			return nil, errCannotAccept(fl.Name)
+		}
+		if s == "" {
+			return nil, nil
+		}
+		d, err := parseDateValue(s, fieldLocation(fl), mode.typecast)
+		if err != nil {
+			return nil, errInvalidValue("Cannot parse value %q for field %s", s, fl.Name)
+		}
+		return formatTime(d), nil
+
+	case "singleSelect":
+		s, ok := v.(string)
+		if !ok {
+			if !mode.typecast {
+				return nil, errCannotAccept(fl.Name)
+			}
+			s = stringify(v)
+		}
+		if s == "" {
+			return nil, nil
+		}
+		if err := checkChoice(fl, s, mode); err != nil {
+			return nil, err
+		}
+		return s, nil
+
+	case "multipleSelects":
+		var names []string
+		switch x := v.(type) {
+		case []any:
+			for _, e := range x {
+				s, ok := e.(string)
+				if !ok {
+					if !mode.typecast {
+						return nil, errCannotAccept(fl.Name)
+					}
+					s = stringify(e)
+				}
+				names = append(names, s)
+			}
+		case string:
+			if !mode.typecast {
+				return nil, errCannotAccept(fl.Name)
+			}
+			for _, p := range strings.Split(x, ",") {
+				names = append(names, strings.TrimSpace(p))
+			}
+		default:
+			return nil, errCannotAccept(fl.Name)
+		}
+		out := make([]any, 0, len(names))
+		seen := map[string]bool{}
+		for _, s := range names {
+			if s == "" || seen[s] {
+				continue
+			}
+			seen[s] = true
+			if err := checkChoice(fl, s, mode); err != nil {
+				return nil, err
+			}
+			out = append(out, s)
+		}
+		if len(out) == 0 {
+			return nil, nil
+		}
+		return out, nil
+
+	case "singleCollaborator":
+		c, err := normalizeCollaborator(fl, v)
+		if err != nil || c == nil {
+			return nil, err
+		}
+		return c, nil
+
+	case "multipleCollaborators":
+		list, ok := v.([]any)
+		if !ok {
+			return nil, errCannotAccept(fl.Name)
+		}
+		out := make([]any, 0, len(list))
+		for _, e := range list {
+			c, err := normalizeCollaborator(fl, e)
+			if err != nil {
+				return nil, err
+			}
+			if c != nil {
+				out = append(out, c)
+			}
+		}
+		if len(out) == 0 {
+			return nil, nil
+		}
+		return out, nil
+
+	case "multipleRecordLinks":
+		return normalizeLinks(t, fl, v, mode)
+
+	case "multipleAttachments":
+		return normalizeAttachments(t, fl, v)
+
+	case "barcode":
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil, errCannotAccept(fl.Name)
+		}
+		text, ok := m["text"].(string)
+		if !ok || text == "" {
+			return nil, errCannotAccept(fl.Name)
+		}
+		out := map[string]any{"text": text}
+		if typ, ok := m["type"].(string); ok && typ != "" {
+			out["type"] = typ
+		}
+		return out, nil
+	}
+	return nil, errCannotAccept(fl.Name)
+}
+
+func checkChoice(fl *field, name string, mode writeMode) *apiError {
+	if choiceIndex(fl, name) >= 0 || (mode.hasChoice != nil && mode.hasChoice(fl, name)) {
+		return nil
+	}
+	if mode.typecast && mode.addChoice != nil {
+		mode.addChoice(fl, name)
+		return nil
+	}
+	return errorf(422, "INVALID_MULTIPLE_CHOICE_OPTIONS", "Insufficient permissions to create new select option %q", strconv.Quote(name))
+}
+
+// choiceIndex is the position of a select option, -1 when it does not exist.
+func choiceIndex(fl *field, name string) int {
+	list, _ := fl.Options["choices"].([]any)
+	for i, c := range list {
+		if m, ok := c.(map[string]any); ok && m["name"] == name {
+			return i
+		}
+	}
+	return -1
+}
+
+func normalizeCollaborator(fl *field, v any) (map[string]any, *apiError) {
+	switch x := v.(type) {
+	case string: // a user id
+		if isID(x, "usr") {
+			return map[string]any{"id": x}, nil
+		}
+	case map[string]any:
+		id, _ := x["id"].(string)
+		email, _ := x["email"].(string)
+		name, _ := x["name"].(string)
+		if id == "" && email == "" {
+			break
+		}
+		if id == "" {
+			id = derivedID("usr", "email/"+strings.ToLower(email))
+		}
+		if !isID(id, "usr") {
+			break
+		}
+		out := map[string]any{"id": id}
+		if email != "" {
+			out["email"] = email
+		}
+		if name != "" {
+			out["name"] = name
+		}
+		return out, nil
+	}
+	return nil, errCannotAccept(fl.Name)
+}
+
+func normalizeLinks(t *table, fl *field, v any, mode writeMode) (any, *apiError) {
+	lt := t.base.tableByID[fl.linkedTableID()]
+	var items []any
+	switch x := v.(type) {
+	case []any:
+		items = x
+	case string:
+		if !mode.typecast {
+			return nil, errCannotAccept(fl.Name)
+		}
+		for _, p := range strings.Split(x, ",") {
+			items = append(items, strings.TrimSpace(p))
+		}
+	default:
+		return nil, errCannotAccept(fl.Name)
+	}
+	out := make([]any, 0, len(items))
+	for _, it := range items {
+		id, _ := it.(string)
+		if m, ok := it.(map[string]any); ok {
+			id, _ = m["id"].(string)
+		}
+		if id == "" {
+			continue
+		}
+		if lt.recByID[id] == nil {
+			if mode.typecast && !isID(id, "rec") {
+				if match := findByPrimary(lt, id); match != "" {
+					id = match
+				} else {
+					return nil, errInvalidValue("Field %q cannot accept the provided value: no record of table %q has the primary value %q", fl.Name, lt.name, id)
+				}
+			} else if !isID(id, "rec") {
+				return nil, errInvalidValue("Value %q is not a valid record ID for field %q", id, fl.Name)
+			} else {
+				return nil, errorf(422, "ROW_DOES_NOT_EXIST", "Record ID %s does not exist in table %s", id, lt.name)
+			}
+		}
+		if !containsString(out, id) {
+			out = append(out, id)
+		}
+	}
+	if len(out) == 0 {
+		return nil, nil
+	}
+	return out, nil
+}
+
+func findByPrimary(t *table, s string) string {
+	for _, r := range t.records {
+		if stringify(r.cells[t.primary.ID]) == s {
+			return r.id
+		}
+	}
+	return ""
+}
+
+func normalizeAttachments(t *table, fl *field, v any) (any, *apiError) {
+	list, ok := v.([]any)
+	if !ok {
+		return nil, errCannotAccept(fl.Name)
+	}
+	out := make([]any, 0, len(list))
+	for _, it := range list {
+		m, ok := it.(map[string]any)
+		if !ok {
+			return nil, errorf(422, "INVALID_ATTACHMENT_OBJECT", "Invalid attachment object for field %s: %s", fl.Name, stringify(it))
+		}
+		id, _ := m["id"].(string)
+		url, _ := m["url"].(string)
+		if url == "" && id == "" {
+			return nil, errorf(422, "INVALID_ATTACHMENT_OBJECT", "Invalid attachment object for field %s: %s (give \"url\" for a new attachment or \"id\" to keep one)", fl.Name, stringify(it))
+		}
+		if url == "" { // keep an existing attachment: find it in any record of the table
+			found := findAttachment(t, fl, id)
+			if found == nil {
+				return nil, errorf(422, "INVALID_ATTACHMENT_OBJECT", "Invalid attachment object for field %s: attachment %s does not exist", fl.Name, id)
+			}
+			out = append(out, found)
+			continue
+		}
+		filename, _ := m["filename"].(string)
+		if filename == "" {
+			filename = path.Base(strings.SplitN(url, "?", 2)[0])
+		}
+		if id == "" || !isID(id, "att") {
+			id = derivedID("att", url+"/"+filename)
+		}
+		typ := mime.TypeByExtension(path.Ext(filename))
+		if typ == "" {
+			typ = "application/octet-stream"
+		}
+		if i := strings.IndexByte(typ, ';'); i >= 0 {
+			typ = typ[:i]
+		}
+		out = append(out, map[string]any{"id": id, "url": url, "filename": filename, "size": float64(0), "type": typ})
+	}
+	if len(out) == 0 {
+		return nil, nil
+	}
+	return out, nil
+}
+
+func findAttachment(t *table, fl *field, id string) map[string]any {
+	for _, r := range t.records {
+		list, _ := r.cells[fl.ID].([]any)
+		for _, a := range list {
+			if m, ok := a.(map[string]any); ok && m["id"] == id {
+				return m
+			}
+		}
+	}
+	return nil
+}
+
+// fieldLocation is the time zone in which a date field reads zone-less strings (reference §4.4).
+func fieldLocation(fl *field) *time.Location {
+	tz := optString(fl.Options, "timeZone")
+	if tz == "" || tz == "utc" || tz == "client" {
+		return time.UTC
+	}
+	loc, err := time.LoadLocation(tz)
+	if err != nil {
+		return time.UTC
+	}
+	return loc
+}
+
+// parseDateValue reads ISO 8601 dates and date-times; with loose it also reads common
+// US-style and slash forms ("1/2/2024", "2024/01/02").
+func parseDateValue(s string, loc *time.Location, loose bool) (time.Time, error) {
+	s = strings.TrimSpace(s)
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05.000Z07:00"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t.UTC(), nil
+		}
+	}
+	zoneless := []string{"2006-01-02T15:04:05.999999999", "2006-01-02T15:04:05", "2006-01-02T15:04", "2006-01-02 15:04:05", "2006-01-02 15:04", "2006-01-02"}
+	if loose {
+		zoneless = append(zoneless, "2006/01/02", "1/2/2006", "01/02/2006", "1/2/2006 15:04", "January 2, 2006", "Jan 2, 2006", "2 January 2006")
+	}
+	for _, layout := range zoneless {
+		if t, err := time.ParseInLocation(layout, s, loc); err == nil {
+			return t.UTC(), nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("not a date")
+}
+
+// parseLooseNumber reads "1,234.5", "$12", "12%" (a percent reads as a fraction for percent fields).
+func parseLooseNumber(s string, percent bool) (float64, error) {
+	s = strings.TrimSpace(s)
+	isPct := strings.HasSuffix(s, "%")
+	s = strings.TrimSuffix(s, "%")
+	s = strings.TrimLeft(s, "$€£¥ ")
+	s = strings.ReplaceAll(s, ",", "")
+	n, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil {
+		return 0, err
+	}
+	if isPct && percent {
+		n /= 100
+	}
+	return n, nil
+}
+
+// stringify renders a JSON value as text: numbers without exponent, arrays joined with ", ".
+func stringify(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return x
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	case bool:
+		if x {
+			return "true"
+		}
+		return "false"
+	case []any:
+		parts := make([]string, len(x))
+		for i, e := range x {
+			parts[i] = stringify(e)
+		}
+		return strings.Join(parts, ", ")
+	case map[string]any:
+		if n, ok := x["name"].(string); ok {
+			return n
+		}
+		if n, ok := x["text"].(string); ok {
+			return n
+		}
+		if n, ok := x["filename"].(string); ok {
+			return n
+		}
+		if e, ok := x["error"].(string); ok {
+			return e
+		}
+		if _, ok := x["specialValue"]; ok {
+			return "NaN"
+		}
+	}
+	return fmt.Sprint(v)
+}
+
+// isEmptyCell is the omission rule of reference §4.3: "", [], false and null are left out.
+func isEmptyCell(v any) bool {
+	switch x := v.(type) {
+	case nil:
+		return true
+	case string:
+		return x == ""
+	case bool:
+		return !x
+	case []any:
+		return len(x) == 0
+	}
+	return false
+}

@@ -1,0 +1,192 @@
+package emulator
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// stringFormat renders cells for cellFormat=string. The service documents no exact strings
+// (reference §4.5, [UNCONFIRMED]); this follows its grid: numbers per precision, dates per field
+// format in the request's time zone, arrays joined with ", ", links as primary values,
+// attachments as "filename (url)", checkbox as "checked".
+type stringFormat struct {
+	loc    *time.Location
+	locale string
+}
+
+func newStringFormat(tz, locale string) (*stringFormat, *apiError) {
+	loc := time.UTC
+	if !strings.EqualFold(tz, "utc") && tz != "client" {
+		l, err := time.LoadLocation(tz)
+		if err != nil {
+			return nil, errInvalidRequest(fmt.Sprintf("timeZone %q is not a known time zone", tz))
+		}
+		loc = l
+	}
+	return &stringFormat{loc: loc, locale: locale}, nil
+}
+
+func (s *Server) recordStringFields(t *table, r *record, o renderOpts) map[string]any {
+	out := map[string]any{}
+	list := t.fields
+	if o.only != nil {
+		list = o.only
+	}
+	for _, fl := range list {
+		v := s.cellValue(t, r, fl, 0)
+		if isEmptyCell(v) {
+			continue
+		}
+		str := s.cellString(t, fl, v, o.asString)
+		if str == "" {
+			continue
+		}
+		if o.byID {
+			out[fl.ID] = str
+		} else {
+			out[fl.Name] = str
+		}
+	}
+	return out
+}
+
+func (s *Server) cellString(t *table, fl *field, v any, sf *stringFormat) string {
+	opts := fl.Options
+	if fl.Type == "formula" || fl.Type == "rollup" {
+		if res, ok := opts["result"].(map[string]any); ok {
+			inner, _ := res["options"].(map[string]any)
+			typ, _ := res["type"].(string)
+			return s.cellString(t, &field{ID: fl.ID, Name: fl.Name, Type: typ, Options: inner}, v, sf)
+		}
+	}
+	switch fl.Type {
+	case "checkbox":
+		return "checked"
+	case "number", "currency", "percent":
+		n, ok := v.(float64)
+		if !ok {
+			break
+		}
+		prec := int(optNumber(opts, "precision", -1))
+		switch fl.Type {
+		case "currency":
+			if prec < 0 {
+				prec = 2
+			}
+			return optString(opts, "symbol") + groupThousands(strconv.FormatFloat(n, 'f', prec, 64))
+		case "percent":
+			return strconv.FormatFloat(n*100, 'f', max(prec, 0), 64) + "%"
+		}
+		return groupThousands(strconv.FormatFloat(n, 'f', prec, 64))
+	case "duration":
+		if n, ok := v.(float64); ok {
+			return formatDuration(n, optString(opts, "durationFormat"))
+		}
+	case "date":
+		if str, ok := v.(string); ok {
+			if d, err := time.Parse("2006-01-02", str); err == nil {
+				return formatDate(d, opts, sf.locale)
+			}
+		}
+	case "dateTime", "createdTime", "lastModifiedTime":
+		if str, ok := v.(string); ok {
+			if d, err := time.Parse(time.RFC3339Nano, str); err == nil {
+				d = d.In(sf.loc)
+				return formatDate(d, opts, sf.locale) + " " + d.Format("3:04pm")
+			}
+		}
+	case "multipleRecordLinks":
+		lt := t.base.tableByID[fl.linkedTableID()]
+		ids, _ := v.([]any)
+		parts := make([]string, 0, len(ids))
+		for _, id := range ids {
+			sid, _ := id.(string)
+			if lr := lt.recByID[sid]; lr != nil {
+				parts = append(parts, stringify(s.cellValue(lt, lr, lt.primary, 0)))
+			}
+		}
+		return strings.Join(parts, ", ")
+	case "multipleAttachments":
+		list, _ := v.([]any)
+		parts := make([]string, 0, len(list))
+		for _, a := range list {
+			if m, ok := a.(map[string]any); ok {
+				parts = append(parts, fmt.Sprintf("%s (%s)", m["filename"], m["url"]))
+			}
+		}
+		return strings.Join(parts, ", ")
+	}
+	if n, ok := v.(float64); ok && math.IsNaN(n) {
+		return "NaN"
+	}
+	return stringify(v)
+}
+
+func formatDate(d time.Time, opts map[string]any, locale string) string {
+	format := ""
+	if df, ok := opts["dateFormat"].(map[string]any); ok {
+		format, _ = df["name"].(string)
+	}
+	switch format {
+	case "iso":
+		return d.Format("2006-01-02")
+	case "european":
+		return d.Format("2/1/2006")
+	case "friendly":
+		return d.Format("January 2, 2006")
+	case "us":
+		return d.Format("1/2/2006")
+	}
+	if strings.HasPrefix(strings.ToLower(locale), "en-us") || locale == "" {
+		return d.Format("1/2/2006")
+	}
+	return d.Format("2/1/2006")
+}
+
+func formatDuration(secs float64, format string) string {
+	neg := secs < 0
+	secs = math.Abs(secs)
+	h := int(secs) / 3600
+	m := int(secs) % 3600 / 60
+	sec := secs - float64(h*3600+m*60)
+	var out string
+	switch format {
+	case "h:mm:ss":
+		out = fmt.Sprintf("%d:%02d:%02d", h, m, int(sec))
+	case "h:mm:ss.S":
+		out = fmt.Sprintf("%d:%02d:%04.1f", h, m, sec)
+	case "h:mm:ss.SS":
+		out = fmt.Sprintf("%d:%02d:%05.2f", h, m, sec)
+	case "h:mm:ss.SSS":
+		out = fmt.Sprintf("%d:%02d:%06.3f", h, m, sec)
+	default:
+		out = fmt.Sprintf("%d:%02d", h, m)
+	}
+	if neg {
+		return "-" + out
+	}
+	return out
+}
+
+// groupThousands writes "1234567.5" as "1,234,567.5".
+func groupThousands(num string) string {
+	sign := ""
+	if strings.HasPrefix(num, "-") {
+		sign, num = "-", num[1:]
+	}
+	intPart, frac, hasFrac := strings.Cut(num, ".")
+	var b strings.Builder
+	for i, c := range intPart {
+		if i > 0 && (len(intPart)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if hasFrac {
+		return sign + b.String() + "." + frac
+	}
+	return sign + b.String()
+}

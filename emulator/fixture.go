@@ -1,0 +1,567 @@
+package emulator
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"strings"
+	"time"
+)
+
+// Fixture is the fixture file of DESIGN.md: the shape of the metadata API's base schema, plus
+// records and tokens. Ids may be omitted: they are derived from the names, the same on every load.
+type Fixture struct {
+	Tokens []FixtureToken `json:"tokens,omitempty"`
+	Bases  []FixtureBase  `json:"bases"`
+}
+
+// FixtureToken is an access token with the bases it reaches and its scopes.
+type FixtureToken struct {
+	Token  string   `json:"token"`
+	Bases  []string `json:"bases"`
+	Scopes []string `json:"scopes"`
+	// UserID and Email answer /v0/meta/whoami; derived from the token when empty.
+	UserID string `json:"userId,omitempty"`
+	Email  string `json:"email,omitempty"`
+}
+
+// FixtureBase is one base.
+type FixtureBase struct {
+	ID     string         `json:"id,omitempty"`
+	Name   string         `json:"name"`
+	Tables []FixtureTable `json:"tables"`
+}
+
+// FixtureTable is one table: its schema, views and records.
+type FixtureTable struct {
+	ID             string          `json:"id,omitempty"`
+	Name           string          `json:"name"`
+	PrimaryFieldID string          `json:"primaryFieldId,omitempty"` // id or name; default the first field
+	Description    string          `json:"description,omitempty"`
+	Fields         []FixtureField  `json:"fields"`
+	Views          []FixtureView   `json:"views,omitempty"`
+	Records        []FixtureRecord `json:"records,omitempty"`
+}
+
+// FixtureField is one field. Options that name other tables or fields (linkedTableId,
+// inverseLinkFieldId, recordLinkFieldId, fieldIdInLinkedTable) accept names as well as ids.
+type FixtureField struct {
+	ID          string         `json:"id,omitempty"`
+	Name        string         `json:"name"`
+	Type        string         `json:"type"`
+	Description string         `json:"description,omitempty"`
+	Options     map[string]any `json:"options,omitempty"`
+}
+
+// FixtureView is a view: its records are those passing FilterByFormula, in Sort order.
+// VisibleFieldIDs (ids or names) only shows in the schema; the API returns hidden fields anyway.
+type FixtureView struct {
+	ID              string        `json:"id,omitempty"`
+	Name            string        `json:"name"`
+	Type            string        `json:"type,omitempty"` // default "grid"
+	FilterByFormula string        `json:"filterByFormula,omitempty"`
+	Sort            []FixtureSort `json:"sort,omitempty"`
+	VisibleFieldIDs []string      `json:"visibleFieldIds,omitempty"`
+}
+
+// FixtureSort is one sort key of a view.
+type FixtureSort struct {
+	Field     string `json:"field"`               // name or id
+	Direction string `json:"direction,omitempty"` // "asc" (default) or "desc"
+}
+
+// FixtureRecord is one record; its fields are keyed by name or id and validated like a create.
+type FixtureRecord struct {
+	ID          string         `json:"id,omitempty"`
+	CreatedTime string         `json:"createdTime,omitempty"` // RFC 3339; default 2024-01-01T00:00:00Z plus one second per record
+	Fields      map[string]any `json:"fields"`
+}
+
+// ParseFixture decodes a fixture file. Unknown keys are an error, so that a misspelt key is noticed.
+func ParseFixture(data []byte) (*Fixture, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var f Fixture
+	if err := dec.Decode(&f); err != nil {
+		return nil, fmt.Errorf("emulator: parse fixture: %w", err)
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("emulator: parse fixture: data after the top-level object")
+	}
+	return &f, nil
+}
+
+// fixtureEpoch is the createdTime of fixture records that give none.
+var fixtureEpoch = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+
+const idAlphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+// derivedID is prefix + 14 characters derived from key: the same key gives the same id on every load.
+func derivedID(prefix, key string) string {
+	sum := sha256.Sum256([]byte(key))
+	n := new(big.Int).SetBytes(sum[:])
+	base := big.NewInt(int64(len(idAlphabet)))
+	var b strings.Builder
+	b.WriteString(prefix)
+	mod := new(big.Int)
+	for range 14 {
+		n.DivMod(n, base, mod)
+		b.WriteByte(idAlphabet[mod.Int64()])
+	}
+	return b.String()
+}
+
+// isID reports whether s looks like an Airtable id with the given prefix (3 letters + 14 alphanumerics).
+func isID(s, prefix string) bool {
+	if len(s) != 17 || !strings.HasPrefix(s, prefix) {
+		return false
+	}
+	for i := 3; i < 17; i++ {
+		c := s[i]
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+			return false
+		}
+	}
+	return true
+}
+
+// loadFixture builds the fixture's bases into the server. logIt records it in the data file.
+func (s *Server) loadFixture(f *Fixture, logIt bool) error {
+	if f == nil {
+		return fmt.Errorf("emulator: LoadFixture(nil)")
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if logIt && s.wal != nil {
+		raw, err := json.Marshal(f)
+		if err != nil {
+			return fmt.Errorf("emulator: encode fixture for the data file: %w", err)
+		}
+		if err := s.applyFixtureLocked(f); err != nil {
+			return err
+		}
+		return s.wal.append([]walOp{{Kind: "fixture", Fixture: raw}})
+	}
+	return s.applyFixtureLocked(f)
+}
+
+// applyFixtureLocked builds every base of f; nothing is changed when f is invalid.
+func (s *Server) applyFixtureLocked(f *Fixture) error {
+	built := make([]*base, 0, len(f.Bases))
+	seen := map[string]bool{}
+	for i := range f.Bases {
+		b, err := s.buildBase(&f.Bases[i])
+		if err != nil {
+			return err
+		}
+		if _, dup := s.bases[b.id]; dup || seen[b.id] {
+			return fmt.Errorf("emulator: fixture: base %s (%q) is already loaded", b.id, b.name)
+		}
+		seen[b.id] = true
+		built = append(built, b)
+	}
+	toks := f.Tokens
+	if len(toks) == 0 {
+		ids := make([]string, len(built))
+		for i, b := range built {
+			ids[i] = b.id
+		}
+		toks = []FixtureToken{{Token: DefaultToken, Bases: ids, Scopes: allScopes}}
+	}
+	for _, t := range toks {
+		if t.Token == "" {
+			return fmt.Errorf("emulator: fixture: a token has an empty \"token\"")
+		}
+		for _, sc := range t.Scopes {
+			if !knownScope[sc] {
+				return fmt.Errorf("emulator: fixture: unknown scope %q (known: %s)", sc, strings.Join(allScopes, ", "))
+			}
+		}
+	}
+	for _, b := range built {
+		s.bases[b.id] = b
+		s.order = append(s.order, b.id)
+	}
+	for _, t := range toks {
+		s.addTokenLocked(t)
+	}
+	return nil
+}
+
+func (s *Server) buildBase(fb *FixtureBase) (*base, error) {
+	if fb.Name == "" && fb.ID == "" {
+		return nil, fmt.Errorf("emulator: fixture: a base has neither id nor name")
+	}
+	b := &base{id: fb.ID, name: fb.Name, tableByID: map[string]*table{}}
+	if b.id == "" {
+		b.id = derivedID("app", "base/"+fb.Name)
+	}
+	if b.name == "" {
+		b.name = b.id
+	}
+	if !isID(b.id, "app") {
+		return nil, fmt.Errorf("emulator: fixture: base id %q is not \"app\" + 14 letters or digits", b.id)
+	}
+	where := fmt.Sprintf("base %q", b.name)
+	// Pass 1: tables and fields with ids, so that options can refer to any table by name.
+	for i := range fb.Tables {
+		ft := &fb.Tables[i]
+		t := &table{base: b, id: ft.ID, name: ft.Name, description: ft.Description,
+			fieldByID: map[string]*field{}, recByID: map[string]*record{}}
+		if t.name == "" {
+			return nil, fmt.Errorf("emulator: fixture: %s: a table has no name", where)
+		}
+		if t.id == "" {
+			t.id = derivedID("tbl", b.id+"/"+t.name)
+		}
+		if !isID(t.id, "tbl") {
+			return nil, fmt.Errorf("emulator: fixture: %s: table id %q is not \"tbl\" + 14 letters or digits", where, t.id)
+		}
+		if b.tableByID[t.id] != nil || b.tableByName(t.name) != nil {
+			return nil, fmt.Errorf("emulator: fixture: %s: table %q (%s) defined twice", where, t.name, t.id)
+		}
+		if len(ft.Fields) == 0 {
+			return nil, fmt.Errorf("emulator: fixture: %s: table %q has no fields", where, t.name)
+		}
+		for j := range ft.Fields {
+			ff := &ft.Fields[j]
+			fl := &field{ID: ff.ID, Name: ff.Name, Type: ff.Type, Description: ff.Description, Options: cloneMap(ff.Options)}
+			if fl.Name == "" {
+				return nil, fmt.Errorf("emulator: fixture: table %q: a field has no name", t.name)
+			}
+			if fl.ID == "" {
+				fl.ID = derivedID("fld", t.id+"/"+fl.Name)
+			}
+			if !isID(fl.ID, "fld") {
+				return nil, fmt.Errorf("emulator: fixture: table %q: field id %q is not \"fld\" + 14 letters or digits", t.name, fl.ID)
+			}
+			if !knownFieldType[fl.Type] {
+				return nil, fmt.Errorf("emulator: fixture: table %q: field %q has unknown type %q", t.name, fl.Name, fl.Type)
+			}
+			if t.fieldByID[fl.ID] != nil || t.fieldByName(fl.Name) != nil {
+				return nil, fmt.Errorf("emulator: fixture: table %q: field %q (%s) defined twice", t.name, fl.Name, fl.ID)
+			}
+			if fl.Options == nil {
+				fl.Options = map[string]any{}
+			}
+			t.fields = append(t.fields, fl)
+			t.fieldByID[fl.ID] = fl
+		}
+		t.primary = t.fields[0]
+		if ft.PrimaryFieldID != "" {
+			p := t.field(ft.PrimaryFieldID)
+			if p == nil {
+				return nil, fmt.Errorf("emulator: fixture: table %q: primaryFieldId %q is not one of its fields", t.name, ft.PrimaryFieldID)
+			}
+			t.primary = p
+		}
+		b.tables = append(b.tables, t)
+		b.tableByID[t.id] = t
+	}
+	// Pass 2: resolve options that refer to tables and fields.
+	for _, t := range b.tables {
+		for _, fl := range t.fields {
+			if err := resolveFieldOptions(b, t, fl); err != nil {
+				return nil, fmt.Errorf("emulator: fixture: table %q: field %q: %w", t.name, fl.Name, err)
+			}
+		}
+	}
+	pairInverseLinks(b)
+	// Pass 3: views (their formulas are compiled when first used) and records.
+	for i := range fb.Tables {
+		ft, t := &fb.Tables[i], b.tables[i]
+		for _, fv := range ft.Views {
+			v, err := buildView(t, fv)
+			if err != nil {
+				return nil, fmt.Errorf("emulator: fixture: table %q: %w", t.name, err)
+			}
+			t.views = append(t.views, v)
+		}
+		if len(t.views) == 0 {
+			t.views = append(t.views, &view{id: derivedID("viw", t.id+"/Grid view"), name: "Grid view", typ: "grid"})
+		}
+	}
+	for i := range fb.Tables {
+		ft, t := &fb.Tables[i], b.tables[i]
+		for j, fr := range ft.Records {
+			r := &record{id: fr.ID, cells: map[string]any{}}
+			if r.id == "" {
+				r.id = derivedID("rec", fmt.Sprintf("%s/%d", t.id, j))
+			}
+			if !isID(r.id, "rec") {
+				return nil, fmt.Errorf("emulator: fixture: table %q: record id %q is not \"rec\" + 14 letters or digits", t.name, r.id)
+			}
+			if t.recByID[r.id] != nil {
+				return nil, fmt.Errorf("emulator: fixture: table %q: record %s defined twice", t.name, r.id)
+			}
+			r.created = fixtureEpoch.Add(time.Duration(j) * time.Second)
+			if fr.CreatedTime != "" {
+				ct, err := time.Parse(time.RFC3339Nano, fr.CreatedTime)
+				if err != nil {
+					return nil, fmt.Errorf("emulator: fixture: table %q: record %s: createdTime %q is not RFC 3339", t.name, r.id, fr.CreatedTime)
+				}
+				r.created = ct.UTC()
+			}
+			r.modified = r.created
+			t.nextAutoNumber++
+			r.autoNumber = t.nextAutoNumber
+			t.records = append(t.records, r)
+			t.recByID[r.id] = r
+		}
+	}
+	// Cells last, so that links may point to records defined later in the file. Fixture values
+	// are written like a create with typecast off; inverse links are filled in afterwards.
+	for i := range fb.Tables {
+		ft, t := &fb.Tables[i], b.tables[i]
+		for j, fr := range ft.Records {
+			r := t.records[j]
+			for key, v := range fr.Fields {
+				fl := t.field(key)
+				if fl == nil {
+					return nil, fmt.Errorf("emulator: fixture: table %q: record %s: unknown field %q", t.name, r.id, key)
+				}
+				cell, err := normalizeCell(t, fl, v, writeMode{fixture: true})
+				if err != nil {
+					return nil, fmt.Errorf("emulator: fixture: table %q: record %s: %s", t.name, r.id, err.Error())
+				}
+				if cell != nil {
+					r.cells[fl.ID] = cell
+				}
+			}
+		}
+	}
+	fillInverseLinks(b)
+	return b, nil
+}
+
+func buildView(t *table, fv FixtureView) (*view, error) {
+	v := &view{id: fv.ID, name: fv.Name, typ: fv.Type, filter: fv.FilterByFormula}
+	if v.name == "" {
+		return nil, fmt.Errorf("a view has no name")
+	}
+	if v.id == "" {
+		v.id = derivedID("viw", t.id+"/"+v.name)
+	}
+	if !isID(v.id, "viw") {
+		return nil, fmt.Errorf("view id %q is not \"viw\" + 14 letters or digits", v.id)
+	}
+	if v.typ == "" {
+		v.typ = "grid"
+	}
+	for _, sk := range fv.Sort {
+		fl := t.field(sk.Field)
+		if fl == nil {
+			return nil, fmt.Errorf("view %q: sort field %q is not a field of the table", v.name, sk.Field)
+		}
+		desc, err := parseDirection(sk.Direction)
+		if err != nil {
+			return nil, fmt.Errorf("view %q: %w", v.name, err)
+		}
+		v.sort = append(v.sort, sortKey{field: fl, desc: desc})
+	}
+	for _, name := range fv.VisibleFieldIDs {
+		fl := t.field(name)
+		if fl == nil {
+			return nil, fmt.Errorf("view %q: visible field %q is not a field of the table", v.name, name)
+		}
+		v.visible = append(v.visible, fl.ID)
+	}
+	return v, nil
+}
+
+func parseDirection(d string) (desc bool, err error) {
+	switch d {
+	case "", "asc":
+		return false, nil
+	case "desc":
+		return true, nil
+	}
+	return false, fmt.Errorf("sort direction %q is neither \"asc\" nor \"desc\"", d)
+}
+
+// resolveFieldOptions turns names in options into ids and checks what computed fields need.
+func resolveFieldOptions(b *base, t *table, fl *field) error {
+	linkField := func(key string) (*field, error) {
+		name, _ := fl.Options[key].(string)
+		lf := t.field(name)
+		if lf == nil || lf.Type != "multipleRecordLinks" {
+			return nil, fmt.Errorf("options.%s %q is not a link field of table %q", key, name, t.name)
+		}
+		fl.Options[key] = lf.ID
+		return lf, nil
+	}
+	switch fl.Type {
+	case "multipleRecordLinks":
+		name, _ := fl.Options["linkedTableId"].(string)
+		lt := b.table(name)
+		if lt == nil {
+			return fmt.Errorf("options.linkedTableId %q is not a table of the base", name)
+		}
+		fl.Options["linkedTableId"] = lt.id
+		if inv, ok := fl.Options["inverseLinkFieldId"].(string); ok && inv != "" {
+			f2 := lt.field(inv)
+			if f2 == nil || f2.Type != "multipleRecordLinks" {
+				return fmt.Errorf("options.inverseLinkFieldId %q is not a link field of table %q", inv, lt.name)
+			}
+			fl.Options["inverseLinkFieldId"] = f2.ID
+		}
+		if _, ok := fl.Options["isReversed"]; !ok {
+			fl.Options["isReversed"] = false
+		}
+		if _, ok := fl.Options["prefersSingleRecordLink"]; !ok {
+			fl.Options["prefersSingleRecordLink"] = false
+		}
+	case "multipleLookupValues", "rollup":
+		lf, err := linkField("recordLinkFieldId")
+		if err != nil {
+			return err
+		}
+		lt := b.tableByID[lf.linkedTableID()]
+		if lt == nil { // link options not resolved yet: resolve it first
+			if err := resolveFieldOptions(b, t, lf); err != nil {
+				return err
+			}
+			lt = b.tableByID[lf.linkedTableID()]
+		}
+		name, _ := fl.Options["fieldIdInLinkedTable"].(string)
+		tf := lt.field(name)
+		if tf == nil {
+			return fmt.Errorf("options.fieldIdInLinkedTable %q is not a field of table %q", name, lt.name)
+		}
+		fl.Options["fieldIdInLinkedTable"] = tf.ID
+		if fl.Type == "rollup" {
+			src, _ := fl.Options["formula"].(string)
+			if src == "" {
+				src = "SUM(values)"
+			}
+			if _, err := parseRollup(src); err != nil {
+				return fmt.Errorf("options.formula: %w", err)
+			}
+			fl.Options["formula"] = src
+		}
+	case "count":
+		if _, err := linkField("recordLinkFieldId"); err != nil {
+			return err
+		}
+	case "formula":
+		if src, _ := fl.Options["formula"].(string); strings.TrimSpace(src) == "" {
+			return fmt.Errorf("options.formula is empty")
+		}
+	case "singleSelect", "multipleSelects":
+		if err := normalizeChoices(t, fl); err != nil {
+			return err
+		}
+	case "rating":
+		if _, ok := fl.Options["max"]; !ok {
+			fl.Options["max"] = float64(5)
+		}
+	}
+	return nil
+}
+
+// normalizeChoices gives every choice an id and a color, as the schema API returns them.
+func normalizeChoices(t *table, fl *field) error {
+	raw, _ := fl.Options["choices"].([]any)
+	out := make([]any, 0, len(raw))
+	seen := map[string]bool{}
+	for i, c := range raw {
+		m, ok := c.(map[string]any)
+		if !ok {
+			return fmt.Errorf("options.choices[%d] is not an object with a name", i)
+		}
+		name, _ := m["name"].(string)
+		if name == "" || seen[name] {
+			return fmt.Errorf("options.choices[%d]: name %q is empty or repeated", i, name)
+		}
+		seen[name] = true
+		ch := map[string]any{"name": name}
+		ch["id"], _ = m["id"].(string)
+		if ch["id"] == "" {
+			ch["id"] = derivedID("sel", fl.ID+"/"+name)
+		}
+		ch["color"], _ = m["color"].(string)
+		if ch["color"] == "" {
+			ch["color"] = choiceColors[i%len(choiceColors)]
+		}
+		out = append(out, ch)
+	}
+	fl.Options["choices"] = out
+	return nil
+}
+
+var choiceColors = []string{"blueLight2", "cyanLight2", "tealLight2", "greenLight2", "yellowLight2", "orangeLight2", "redLight2", "pinkLight2", "purpleLight2", "grayLight2"}
+
+// pairInverseLinks pairs two link fields that point at each other's tables when neither names
+// its inverse and the pairing is unambiguous, as Airtable always creates both sides of a link.
+func pairInverseLinks(b *base) {
+	for _, t := range b.tables {
+		for _, fl := range t.fields {
+			if fl.Type != "multipleRecordLinks" || fl.inverseID() != "" {
+				continue
+			}
+			lt := b.tableByID[fl.linkedTableID()]
+			if lt == t {
+				continue
+			}
+			var cands []*field
+			for _, f2 := range lt.fields {
+				if f2.Type == "multipleRecordLinks" && f2.Options["linkedTableId"] == t.id && (f2.inverseID() == "" || f2.inverseID() == fl.ID) {
+					cands = append(cands, f2)
+				}
+			}
+			if len(cands) == 1 {
+				fl.Options["inverseLinkFieldId"] = cands[0].ID
+				cands[0].Options["inverseLinkFieldId"] = fl.ID
+			}
+		}
+	}
+}
+
+// fillInverseLinks makes both sides of every paired link agree after a fixture load: a link
+// written on either side appears on the other.
+func fillInverseLinks(b *base) {
+	for _, t := range b.tables {
+		for _, fl := range t.fields {
+			inv := fl.inverseID()
+			if fl.Type != "multipleRecordLinks" || inv == "" {
+				continue
+			}
+			lt := b.tableByID[fl.linkedTableID()]
+			for _, r := range t.records {
+				ids, _ := r.cells[fl.ID].([]any)
+				for _, id := range ids {
+					sid, _ := id.(string)
+					other := lt.recByID[sid]
+					if other == nil {
+						continue
+					}
+					cur, _ := other.cells[inv].([]any)
+					if !containsString(cur, r.id) {
+						other.cells[inv] = append(cur, r.id)
+					}
+				}
+			}
+		}
+	}
+}
+
+func containsString(list []any, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+func cloneMap(m map[string]any) map[string]any {
+	if m == nil {
+		return nil
+	}
+	raw, _ := json.Marshal(m)
+	var out map[string]any
+	_ = json.Unmarshal(raw, &out)
+	return out
+}

@@ -1,0 +1,124 @@
+package emulator
+
+import (
+	"sync"
+	"time"
+
+	"github.com/airsql/airsql/formula"
+)
+
+// program is a compiled formula: filterByFormula, a view's filter or a formula field.
+type program interface {
+	match(rv recordView) bool
+	eval(rv recordView) any
+}
+
+// recordView is one record as a formula reads it.
+type recordView struct {
+	s     *Server
+	t     *table
+	r     *record
+	depth int
+}
+
+// compileFormula compiles src against t's fields (see formulaSchema for how names resolve).
+func compileFormula(src string, t *table) (program, error) {
+	p, err := formula.Compile(src, formulaSchema{t})
+	if err != nil {
+		return nil, err
+	}
+	return compiled{p}, nil
+}
+
+type compiled struct{ p *formula.Program }
+
+func (c compiled) env(rv recordView) *formula.Env {
+	return &formula.Env{Clock: rv.s.clock, Location: time.UTC}
+}
+
+func (c compiled) match(rv recordView) bool { return c.p.Match(rv, c.env(rv)) }
+
+func (c compiled) eval(rv recordView) any { return c.p.Eval(rv, c.env(rv)).Cell() }
+
+// formulaSchema resolves the names in a formula: a field id, then the exact name, then a name
+// equal to it ignoring case when only one field has it ([UNCONFIRMED], see README).
+type formulaSchema struct{ t *table }
+
+func (fs formulaSchema) LookupField(nameOrID string) (formula.Field, bool) {
+	fl := fs.t.fieldFold(nameOrID)
+	if fl == nil {
+		return formula.Field{}, false
+	}
+	return toFormulaField(fl), true
+}
+
+func toFormulaField(fl *field) formula.Field {
+	return formula.Field{ID: fl.ID, Name: fl.Name, Type: fl.Type, Options: fl.Options}
+}
+
+// recordView implements formula.Record.
+var _ formula.Record = recordView{}
+
+func (rv recordView) RecordID() string            { return rv.r.id }
+func (rv recordView) CreatedTime() time.Time      { return rv.r.created }
+func (rv recordView) LastModifiedTime() time.Time { return rv.r.modified }
+
+// Cell is the field's value as a formula operand: a link reads as its records' primary values.
+func (rv recordView) Cell(f formula.Field) formula.Value {
+	fl := rv.t.fieldByID[f.ID]
+	if fl == nil {
+		return formula.Blank()
+	}
+	v := rv.s.cellValue(rv.t, rv.r, fl, rv.depth)
+	if fl.Type == "multipleRecordLinks" && v != nil {
+		lt := rv.t.base.tableByID[fl.linkedTableID()]
+		ids, _ := v.([]any)
+		prim := make([]any, 0, len(ids))
+		for _, id := range ids {
+			sid, _ := id.(string)
+			if lr := lt.recByID[sid]; lr != nil {
+				if pv := rv.s.cellValue(lt, lr, lt.primary, rv.depth+1); pv != nil {
+					prim = append(prim, pv)
+				}
+			}
+		}
+		v = prim
+	}
+	return formula.FromCell(f, v)
+}
+
+const maxCachedFormulas = 4096
+
+// formulaCache keeps compiled formulas of fields and views, keyed by table, and source text.
+type formulaCache struct {
+	mu    sync.Mutex
+	progs map[string]program
+}
+
+func (c *formulaCache) init() { c.progs = map[string]program{} }
+
+// get compiles a formula field once.
+func (c *formulaCache) get(s *Server, t *table, fl *field) (program, error) {
+	return c.compile(t, optString(fl.Options, "formula"))
+}
+
+func (c *formulaCache) compile(t *table, src string) (program, error) {
+	key := t.base.id + "/" + t.id + "\x00" + src
+	c.mu.Lock()
+	p, ok := c.progs[key]
+	c.mu.Unlock()
+	if ok {
+		return p, nil
+	}
+	p, err := compileFormula(src, t)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	if len(c.progs) >= maxCachedFormulas { // many distinct filterByFormula: start over
+		c.progs = map[string]program{}
+	}
+	c.progs[key] = p
+	c.mu.Unlock()
+	return p, nil
+}

@@ -1,0 +1,461 @@
+package emulator
+
+import (
+	"crypto/rand"
+	"encoding/json"
+	"fmt"
+	"math"
+	"net/url"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/airsql/airsql/internal/clock"
+)
+
+// listQuery is a list request's options, from the query string (GET) or the body (POST listRecords).
+type listQuery struct {
+	Fields         []string    `json:"fields,omitempty"`
+	Formula        string      `json:"filterByFormula,omitempty"`
+	MaxRecords     int         `json:"maxRecords,omitempty"`
+	PageSize       int         `json:"pageSize,omitempty"`
+	Sort           []querySort `json:"sort,omitempty"`
+	View           string      `json:"view,omitempty"`
+	CellFormat     string      `json:"cellFormat,omitempty"`
+	TimeZone       string      `json:"timeZone,omitempty"`
+	UserLocale     string      `json:"userLocale,omitempty"`
+	ByFieldID      bool        `json:"returnFieldsByFieldId,omitempty"`
+	RecordMetadata []string    `json:"recordMetadata,omitempty"`
+	Offset         string      `json:"-"`
+}
+
+type querySort struct {
+	Field     string `json:"field"`
+	Direction string `json:"direction,omitempty"`
+}
+
+// key identifies the query an offset belongs to: everything but the offset and paging cursor.
+func (q *listQuery) key(baseID, tableID string) string {
+	b, _ := json.Marshal(q)
+	return baseID + "/" + tableID + "/" + string(b)
+}
+
+var sortParamRe = regexp.MustCompile(`^sort\[(\d+)\]\[(field|direction)\]$`)
+
+// parseListQuery reads the GET form of reference §1.2: fields[] (or repeated fields), sort[i][field]
+// and sort[i][direction] in any order, "true"/"1" booleans.
+func parseListQuery(raw string) (*listQuery, *apiError) {
+	vals, err := url.ParseQuery(raw)
+	if err != nil {
+		return nil, errInvalidRequest(fmt.Sprintf("the query string cannot be decoded: %v", err))
+	}
+	q := &listQuery{}
+	sorts := map[int]*querySort{}
+	for key, vs := range vals {
+		v := vs[len(vs)-1]
+		switch {
+		case key == "fields[]" || key == "fields":
+			q.Fields = append(q.Fields, vs...)
+		case key == "filterByFormula":
+			q.Formula = v
+		case key == "maxRecords":
+			if q.MaxRecords, err = parseIntParam(key, v); err != nil {
+				return nil, errInvalidRequest(err.Error())
+			}
+		case key == "pageSize" || key == "limit": // "limit": airtable.js's deprecated list()
+			if q.PageSize, err = parseIntParam(key, v); err != nil {
+				return nil, errInvalidRequest(err.Error())
+			}
+		case key == "view":
+			q.View = v
+		case key == "cellFormat":
+			q.CellFormat = v
+		case key == "timeZone":
+			q.TimeZone = v
+		case key == "userLocale":
+			q.UserLocale = v
+		case key == "returnFieldsByFieldId":
+			q.ByFieldID = v == "true" || v == "1"
+		case key == "recordMetadata[]" || key == "recordMetadata":
+			q.RecordMetadata = append(q.RecordMetadata, vs...)
+		case key == "offset":
+			q.Offset = v
+		default:
+			m := sortParamRe.FindStringSubmatch(key)
+			if m == nil {
+				continue // the service ignores parameters it does not know
+			}
+			i, _ := strconv.Atoi(m[1])
+			if i > 1000 {
+				return nil, errInvalidRequest(fmt.Sprintf("sort index %d is too large", i))
+			}
+			if sorts[i] == nil {
+				sorts[i] = &querySort{}
+			}
+			if m[2] == "field" {
+				sorts[i].Field = v
+			} else {
+				sorts[i].Direction = v
+			}
+		}
+	}
+	idx := make([]int, 0, len(sorts))
+	for i := range sorts {
+		idx = append(idx, i)
+	}
+	sort.Ints(idx)
+	for _, i := range idx {
+		q.Sort = append(q.Sort, *sorts[i])
+	}
+	return q, nil
+}
+
+func parseIntParam(name, v string) (int, error) {
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		return 0, fmt.Errorf("%s must be an integer, got %q", name, v)
+	}
+	return n, nil
+}
+
+// parseListBody reads the POST listRecords body (reference §1.3). timeZone and userLocale may also
+// come on the query string, which wins.
+func parseListBody(body []byte, rawQuery string) (*listQuery, *apiError) {
+	var in struct {
+		listQuery
+		Offset *string `json:"offset"`
+	}
+	if len(strings.TrimSpace(string(body))) > 0 {
+		if err := json.Unmarshal(body, &in); err != nil {
+			return nil, errBadJSON(err)
+		}
+	}
+	q := in.listQuery
+	if in.Offset != nil {
+		q.Offset = *in.Offset
+	}
+	vals, _ := url.ParseQuery(rawQuery)
+	if v := vals.Get("timeZone"); v != "" {
+		q.TimeZone = v
+	}
+	if v := vals.Get("userLocale"); v != "" {
+		q.UserLocale = v
+	}
+	return &q, nil
+}
+
+// resolvedQuery is a listQuery checked against the table.
+type resolvedQuery struct {
+	only     []*field // nil: all fields
+	sort     []sortKey
+	view     *view
+	filter   program
+	location *time.Location
+}
+
+func (s *Server) resolveQuery(t *table, q *listQuery) (*resolvedQuery, *apiError) {
+	rq := &resolvedQuery{}
+	if q.PageSize == 0 {
+		q.PageSize = 100
+	}
+	if q.PageSize < 1 || q.PageSize > 100 {
+		return nil, errInvalidRequest(fmt.Sprintf("pageSize must be between 1 and 100, got %d", q.PageSize))
+	}
+	if q.MaxRecords < 0 {
+		return nil, errInvalidRequest(fmt.Sprintf("maxRecords must be positive, got %d", q.MaxRecords))
+	}
+	switch q.CellFormat {
+	case "", "json":
+	case "string":
+		if q.TimeZone == "" || q.UserLocale == "" {
+			return nil, errInvalidRequest("cellFormat=string needs both timeZone and userLocale")
+		}
+	default:
+		return nil, errInvalidRequest(fmt.Sprintf("cellFormat must be \"json\" or \"string\", got %q", q.CellFormat))
+	}
+	rq.location = time.UTC
+	if q.TimeZone != "" && !strings.EqualFold(q.TimeZone, "utc") && q.TimeZone != "client" {
+		loc, err := time.LoadLocation(q.TimeZone)
+		if err != nil {
+			return nil, errInvalidRequest(fmt.Sprintf("timeZone %q is not a known time zone", q.TimeZone))
+		}
+		rq.location = loc
+	}
+	for _, name := range q.Fields {
+		fl := t.field(name)
+		if fl == nil {
+			return nil, errUnknownField(name)
+		}
+		rq.only = append(rq.only, fl)
+	}
+	if q.Fields != nil && rq.only == nil {
+		rq.only = []*field{}
+	}
+	for _, sk := range q.Sort {
+		fl := t.field(sk.Field)
+		if fl == nil {
+			return nil, errUnknownField(sk.Field)
+		}
+		desc, err := parseDirection(sk.Direction)
+		if err != nil {
+			return nil, errInvalidRequest(err.Error())
+		}
+		rq.sort = append(rq.sort, sortKey{field: fl, desc: desc})
+	}
+	if q.View != "" {
+		rq.view = t.view(q.View)
+		if rq.view == nil {
+			return nil, errorf(422, "VIEW_NAME_NOT_FOUND", "Could not find view %q in table %q", q.View, t.name)
+		}
+	}
+	if strings.TrimSpace(q.Formula) != "" {
+		p, err := s.formulas.compile(t, q.Formula)
+		if err != nil {
+			return nil, errFormula(err.Error())
+		}
+		rq.filter = p
+	}
+	return rq, nil
+}
+
+// computeList runs the query over the table once: the ids of the matching records in order,
+// cut at maxRecords. The caller holds s.mu for reading.
+func (s *Server) computeList(t *table, q *listQuery, rq *resolvedQuery) ([]string, *apiError) {
+	recs := make([]*record, 0, len(t.records))
+	var viewFilter program
+	if rq.view != nil && strings.TrimSpace(rq.view.filter) != "" {
+		p, err := s.formulas.compile(t, rq.view.filter)
+		if err != nil {
+			return nil, errorf(422, "INVALID_REQUEST_UNKNOWN", "View %q has a filter that cannot be evaluated: %v", rq.view.name, err)
+		}
+		viewFilter = p
+	}
+	for _, r := range t.records {
+		rv := recordView{s: s, t: t, r: r}
+		if viewFilter != nil && !viewFilter.match(rv) {
+			continue
+		}
+		if rq.filter != nil && !rq.filter.match(rv) {
+			continue
+		}
+		recs = append(recs, r)
+	}
+	keys := rq.sort
+	if len(keys) == 0 && rq.view != nil {
+		keys = rq.view.sort
+	}
+	if len(keys) > 0 {
+		s.sortRecords(t, recs, keys)
+	}
+	if q.MaxRecords > 0 && len(recs) > q.MaxRecords {
+		recs = recs[:q.MaxRecords]
+	}
+	ids := make([]string, len(recs))
+	for i, r := range recs {
+		ids[i] = r.id
+	}
+	return ids, nil
+}
+
+// sortRecords orders recs by keys; ties keep creation order. Blank values sort before every
+// other value ascending and after them descending ([UNCONFIRMED], see README).
+func (s *Server) sortRecords(t *table, recs []*record, keys []sortKey) {
+	vals := make([][]any, len(recs))
+	for i, r := range recs {
+		row := make([]any, len(keys))
+		for k, sk := range keys {
+			row[k] = s.sortValue(t, r, sk.field)
+		}
+		vals[i] = row
+	}
+	idx := make([]int, len(recs))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool {
+		for k, sk := range keys {
+			c := compareSortValues(vals[idx[a]][k], vals[idx[b]][k])
+			if c == 0 {
+				continue
+			}
+			if sk.desc {
+				return c > 0
+			}
+			return c < 0
+		}
+		return false
+	})
+	sorted := make([]*record, len(recs))
+	for i, j := range idx {
+		sorted[i] = recs[j]
+	}
+	copy(recs, sorted)
+}
+
+// sortValue is what a cell sorts by: a float64, a string (folded case, then exact), or nil for blank.
+// Select options sort in the order of their choices, as in Airtable's grid.
+func (s *Server) sortValue(t *table, r *record, fl *field) any {
+	v := s.cellValue(t, r, fl, 0)
+	if isEmptyCell(v) {
+		return nil
+	}
+	switch fl.Type {
+	case "singleSelect":
+		return float64(choiceIndex(fl, stringify(v)))
+	case "multipleRecordLinks":
+		lt := t.base.tableByID[fl.linkedTableID()]
+		ids, _ := v.([]any)
+		parts := make([]string, 0, len(ids))
+		for _, id := range ids {
+			sid, _ := id.(string)
+			if lr := lt.recByID[sid]; lr != nil {
+				parts = append(parts, stringify(s.cellValue(lt, lr, lt.primary, 0)))
+			}
+		}
+		return strings.Join(parts, ", ")
+	}
+	switch x := v.(type) {
+	case float64:
+		return x
+	case bool:
+		return 1.0
+	case []any:
+		if len(x) == 1 {
+			if n, ok := x[0].(float64); ok {
+				return n
+			}
+		}
+		return stringify(x)
+	case map[string]any:
+		if _, ok := x["specialValue"]; ok {
+			return math.NaN()
+		}
+		return stringify(x)
+	}
+	return stringify(v)
+}
+
+func compareSortValues(a, b any) int {
+	switch {
+	case a == nil && b == nil:
+		return 0
+	case a == nil:
+		return -1
+	case b == nil:
+		return 1
+	}
+	fa, aNum := a.(float64)
+	fb, bNum := b.(float64)
+	switch {
+	case aNum && bNum:
+		switch {
+		case fa < fb:
+			return -1
+		case fa > fb:
+			return 1
+		}
+		return 0
+	case aNum: // numbers before text
+		return -1
+	case bNum:
+		return 1
+	}
+	sa, sb := a.(string), b.(string)
+	if c := strings.Compare(strings.ToLower(sa), strings.ToLower(sb)); c != 0 {
+		return c
+	}
+	return strings.Compare(sa, sb)
+}
+
+// iterator is the computed result of one list query, shared by all its pages.
+type iterator struct {
+	id       string
+	key      string
+	ids      []string
+	lastUsed time.Time
+	next     map[string]int // last record id of a page handed out -> index of the next page
+}
+
+// iteratorStore keeps iterators until they have not been used for ttl.
+type iteratorStore struct {
+	clock clock.Clock
+	ttl   time.Duration
+	mu    sync.Mutex
+	byID  map[string]*iterator
+}
+
+func newIteratorStore(c clock.Clock, ttl time.Duration) *iteratorStore {
+	return &iteratorStore{clock: c, ttl: ttl, byID: map[string]*iterator{}}
+}
+
+// create stores the result of a new query and returns its iterator.
+func (st *iteratorStore) create(key string, ids []string) *iterator {
+	now := st.clock.Now()
+	it := &iterator{id: newRandomID("itr"), key: key, ids: ids, lastUsed: now, next: map[string]int{}}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	for id, old := range st.byID { // forget expired iterators
+		if now.Sub(old.lastUsed) > st.ttl {
+			delete(st.byID, id)
+		}
+	}
+	st.byID[it.id] = it
+	return it
+}
+
+// resume finds the iterator and position of an offset made by the same query; ok is false when
+// the offset is unknown, expired or made by another query.
+func (st *iteratorStore) resume(offset, key string) (it *iterator, pos int, ok bool) {
+	itrID, last, found := strings.Cut(offset, "/")
+	if !found {
+		return nil, 0, false
+	}
+	now := st.clock.Now()
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	it = st.byID[itrID]
+	if it == nil {
+		return nil, 0, false
+	}
+	if now.Sub(it.lastUsed) > st.ttl {
+		delete(st.byID, itrID)
+		return nil, 0, false
+	}
+	if it.key != key {
+		return nil, 0, false
+	}
+	pos, ok = it.next[last]
+	if !ok {
+		return nil, 0, false
+	}
+	it.lastUsed = now
+	return it, pos, true
+}
+
+// page hands out the page starting at pos; offset is "" on the last page.
+func (st *iteratorStore) page(it *iterator, pos, size int) (ids []string, offset string) {
+	end := min(pos+size, len(it.ids))
+	ids = it.ids[pos:end]
+	if end >= len(it.ids) {
+		return ids, ""
+	}
+	last := ids[len(ids)-1]
+	st.mu.Lock()
+	it.next[last] = end
+	st.mu.Unlock()
+	return ids, it.id + "/" + last
+}
+
+// newRandomID is prefix + 14 random letters and digits.
+func newRandomID(prefix string) string {
+	var buf [14]byte
+	_, _ = rand.Read(buf[:])
+	b := []byte(prefix)
+	for _, c := range buf {
+		b = append(b, idAlphabet[int(c)%len(idAlphabet)])
+	}
+	return string(b)
+}

@@ -1,0 +1,183 @@
+package emulator
+
+import (
+	"strings"
+	"time"
+)
+
+// base, table, field, view and record hold the emulator's data. They are guarded by Server.mu.
+
+type base struct {
+	id, name  string
+	tables    []*table
+	tableByID map[string]*table
+}
+
+// table finds a table by id, then by exact name.
+func (b *base) table(nameOrID string) *table {
+	if t := b.tableByID[nameOrID]; t != nil {
+		return t
+	}
+	return b.tableByName(nameOrID)
+}
+
+func (b *base) tableByName(name string) *table {
+	for _, t := range b.tables {
+		if t.name == name {
+			return t
+		}
+	}
+	return nil
+}
+
+type table struct {
+	base           *base
+	id, name       string
+	description    string
+	fields         []*field
+	fieldByID      map[string]*field
+	primary        *field
+	views          []*view
+	records        []*record // creation order: the order of a list with neither sort nor view
+	recByID        map[string]*record
+	nextAutoNumber int
+}
+
+// field finds a field by id, then by exact name (write payloads, fields[], sort).
+func (t *table) field(nameOrID string) *field {
+	if f := t.fieldByID[nameOrID]; f != nil {
+		return f
+	}
+	return t.fieldByName(nameOrID)
+}
+
+func (t *table) fieldByName(name string) *field {
+	for _, f := range t.fields {
+		if f.Name == name {
+			return f
+		}
+	}
+	return nil
+}
+
+// fieldFold finds a field by id, exact name, then a name equal under Unicode case folding;
+// formulas use it (reference §2.2: formula errors lower-case field names).
+func (t *table) fieldFold(nameOrID string) *field {
+	if f := t.field(nameOrID); f != nil {
+		return f
+	}
+	var found *field
+	for _, f := range t.fields {
+		if strings.EqualFold(f.Name, nameOrID) {
+			if found != nil {
+				return nil // ambiguous: only an exact spelling selects one
+			}
+			found = f
+		}
+	}
+	return found
+}
+
+func (t *table) view(nameOrID string) *view {
+	for _, v := range t.views {
+		if v.id == nameOrID {
+			return v
+		}
+	}
+	for _, v := range t.views {
+		if v.name == nameOrID {
+			return v
+		}
+	}
+	return nil
+}
+
+func (t *table) indexOf(id string) int {
+	for i, r := range t.records {
+		if r.id == id {
+			return i
+		}
+	}
+	return -1
+}
+
+type field struct {
+	ID, Name, Type, Description string
+	Options                     map[string]any
+}
+
+func (f *field) inverseID() string { return optString(f.Options, "inverseLinkFieldId") }
+func (f *field) linkedTableID() string {
+	return optString(f.Options, "linkedTableId")
+}
+
+// computed reports whether the field's value is computed by the service and cannot be written.
+func (f *field) computed() bool { return computedType[f.Type] }
+
+func optString(m map[string]any, key string) string {
+	s, _ := m[key].(string)
+	return s
+}
+
+func optNumber(m map[string]any, key string, def float64) float64 {
+	switch v := m[key].(type) {
+	case float64:
+		return v
+	case int:
+		return float64(v)
+	}
+	return def
+}
+
+type view struct {
+	id, name, typ string
+	filter        string
+	sort          []sortKey
+	visible       []string // field ids; empty: all
+}
+
+type sortKey struct {
+	field *field
+	desc  bool
+}
+
+// record holds the stored cells of a record, keyed by field id, in the API's JSON form.
+// Computed fields are not stored: they are computed when read.
+type record struct {
+	id         string
+	created    time.Time
+	modified   time.Time
+	autoNumber int
+	cells      map[string]any
+}
+
+func (r *record) clone() *record {
+	c := *r
+	c.cells = make(map[string]any, len(r.cells))
+	for k, v := range r.cells {
+		c.cells[k] = v
+	}
+	return &c
+}
+
+var computedType = map[string]bool{
+	"formula": true, "rollup": true, "count": true, "multipleLookupValues": true, "autoNumber": true,
+	"createdTime": true, "lastModifiedTime": true, "createdBy": true, "lastModifiedBy": true,
+	"button": true, "externalSyncSource": true, "aiText": true,
+}
+
+var knownFieldType = map[string]bool{
+	"singleLineText": true, "multilineText": true, "richText": true, "email": true, "url": true,
+	"phoneNumber": true, "number": true, "currency": true, "percent": true, "duration": true,
+	"rating": true, "checkbox": true, "date": true, "dateTime": true, "singleSelect": true,
+	"multipleSelects": true, "singleCollaborator": true, "multipleCollaborators": true,
+	"multipleRecordLinks": true, "multipleAttachments": true, "barcode": true,
+	"formula": true, "rollup": true, "count": true, "multipleLookupValues": true, "autoNumber": true,
+	"createdTime": true, "lastModifiedTime": true, "createdBy": true, "lastModifiedBy": true,
+	"button": true, "externalSyncSource": true, "aiText": true,
+}
+
+// timeFormat is how the API writes createdTime and dateTime cells.
+const timeFormat = "2006-01-02T15:04:05.000Z"
+
+func formatTime(t time.Time) string { return t.UTC().Format(timeFormat) }

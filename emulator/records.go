@@ -1,0 +1,142 @@
+package emulator
+
+import (
+	"net/url"
+)
+
+// renderOpts says how records are written in an answer.
+type renderOpts struct {
+	only     []*field
+	byID     bool
+	asString *stringFormat // non-nil: cellFormat=string
+	comments bool          // recordMetadata[]=commentCount
+}
+
+// renderRecord is the API's record object. The caller holds s.mu.
+func (s *Server) renderRecord(t *table, r *record, o renderOpts) map[string]any {
+	var fields map[string]any
+	if o.asString != nil {
+		fields = s.recordStringFields(t, r, o)
+	} else {
+		fields = s.recordFields(t, r, o.only, o.byID)
+	}
+	out := map[string]any{"id": r.id, "createdTime": formatTime(r.created), "fields": fields}
+	if o.comments {
+		out["commentCount"] = 0
+	}
+	return out
+}
+
+func (s *Server) listGET(c *call) (reply, *apiError) {
+	q, aerr := parseListQuery(c.r.URL.RawQuery)
+	if aerr != nil {
+		return reply{}, aerr
+	}
+	return s.list(c, q)
+}
+
+func (s *Server) listPOST(c *call) (reply, *apiError) {
+	q, aerr := parseListBody(c.body, c.r.URL.RawQuery)
+	if aerr != nil {
+		return reply{}, aerr
+	}
+	return s.list(c, q)
+}
+
+// list answers one page. The first page computes the whole result once and keeps it in an
+// iterator; later pages read from it (reference §1.2, §8.5).
+func (s *Server) list(c *call, q *listQuery) (reply, *apiError) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	t, aerr := s.tableFor(c, scopeRecordsRead)
+	if aerr != nil {
+		return reply{}, aerr
+	}
+	rq, aerr := s.resolveQuery(t, q)
+	if aerr != nil {
+		return reply{}, aerr
+	}
+	key := q.key(t.base.id, t.id)
+	var it *iterator
+	pos := 0
+	if q.Offset != "" {
+		var found bool
+		it, pos, found = s.iterators.resume(q.Offset, key)
+		if !found {
+			return reply{}, errIteratorGone()
+		}
+	} else {
+		ids, aerr := s.computeList(t, q, rq)
+		if aerr != nil {
+			return reply{}, aerr
+		}
+		it = s.iterators.create(key, ids)
+	}
+	ids, offset := s.iterators.page(it, pos, q.PageSize)
+	o := renderOpts{only: rq.only, byID: q.ByFieldID, comments: containsStr(q.RecordMetadata, "commentCount")}
+	if q.CellFormat == "string" {
+		o.asString = &stringFormat{loc: rq.location, locale: q.UserLocale}
+	}
+	recs := make([]any, 0, len(ids))
+	for _, id := range ids {
+		r := t.recByID[id]
+		if r == nil { // deleted since the iterator was made
+			continue
+		}
+		recs = append(recs, s.renderRecord(t, r, o))
+	}
+	out := map[string]any{"records": recs}
+	if offset != "" {
+		out["offset"] = offset
+	}
+	return ok(out), nil
+}
+
+func containsStr(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// readOpts reads cellFormat, timeZone, userLocale and returnFieldsByFieldId of a get request.
+func readOpts(rawQuery string) (renderOpts, *apiError) {
+	vals, _ := url.ParseQuery(rawQuery)
+	o := renderOpts{byID: vals.Get("returnFieldsByFieldId") == "true" || vals.Get("returnFieldsByFieldId") == "1"}
+	switch vals.Get("cellFormat") {
+	case "", "json":
+	case "string":
+		q := &listQuery{CellFormat: "string", TimeZone: vals.Get("timeZone"), UserLocale: vals.Get("userLocale")}
+		if q.TimeZone == "" || q.UserLocale == "" {
+			return o, errInvalidRequest("cellFormat=string needs both timeZone and userLocale")
+		}
+		sf, aerr := newStringFormat(q.TimeZone, q.UserLocale)
+		if aerr != nil {
+			return o, aerr
+		}
+		o.asString = sf
+	default:
+		return o, errInvalidRequest("cellFormat must be \"json\" or \"string\"")
+	}
+	return o, nil
+}
+
+func (s *Server) getRecord(c *call) (reply, *apiError) {
+	o, aerr := readOpts(c.r.URL.RawQuery)
+	if aerr != nil {
+		return reply{}, aerr
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	t, aerr := s.tableFor(c, scopeRecordsRead)
+	if aerr != nil {
+		return reply{}, aerr
+	}
+	r := t.recByID[c.segments[2]]
+	if r == nil {
+		return reply{}, s.notFoundRecord(c.segments[2])
+	}
+	return ok(s.renderRecord(t, r, o)), nil
+}

@@ -1,0 +1,410 @@
+package emulator
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/airsql/airsql/internal/clock"
+)
+
+// reply is what a handler returns: a status and a value encoded as the JSON body.
+type reply struct {
+	status int
+	body   any
+}
+
+func ok(body any) reply { return reply{status: http.StatusOK, body: body} }
+
+// call is one request as the handlers see it.
+type call struct {
+	r        *http.Request
+	segments []string // the path after /v0/, split on the escaped path, then unescaped
+	body     []byte
+	tok      *token
+}
+
+// ServeHTTP serves the Airtable Web API v0. It implements http.Handler.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	now := s.clock.Now()
+	body, tooLarge := readBody(r)
+	status, respBody, fault := s.serve(r, body, tooLarge)
+
+	s.recorder.add(Request{
+		Method: r.Method, Path: r.URL.EscapedPath(), Query: r.URL.RawQuery,
+		Header: r.Header.Clone(), Body: body, Status: status, Time: now,
+	})
+	if fault.Drop {
+		abortConnection(w)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/json; charset=utf-8")
+	h.Set("Access-Control-Allow-Origin", "*")
+	h.Set("Access-Control-Allow-Methods", "DELETE,GET,OPTIONS,PATCH,POST,PUT")
+	h.Set("Access-Control-Allow-Headers", "authorization,content-length,content-type,user-agent,x-airtable-application-id,x-airtable-user-agent,x-api-version,x-requested-with")
+	h.Set("Content-Length", strconv.Itoa(len(respBody)))
+	w.WriteHeader(status)
+	if fault.Truncate {
+		_, _ = w.Write(respBody[:len(respBody)/2])
+		abortConnection(w)
+		return
+	}
+	_, _ = w.Write(respBody)
+}
+
+// abortConnection ends the exchange without a complete answer: the in-process transport
+// reports an error, a real connection is closed.
+func abortConnection(w http.ResponseWriter) {
+	if ip, ok := w.(*inProcessWriter); ok {
+		ip.aborted = true
+		return
+	}
+	panic(http.ErrAbortHandler)
+}
+
+func readBody(r *http.Request) (body []byte, tooLarge bool) {
+	if r.Body == nil {
+		return nil, false
+	}
+	b, _ := io.ReadAll(io.LimitReader(r.Body, MaxBodyBytes+1))
+	if len(b) > MaxBodyBytes {
+		return b[:MaxBodyBytes], true
+	}
+	return b, false
+}
+
+// serve decides the answer: faults, latency, limits, then the route. It returns the fault that
+// applied, so that ServeHTTP can drop or truncate.
+func (s *Server) serve(r *http.Request, body []byte, tooLarge bool) (int, []byte, Fault) {
+	fault, hit := s.faults.match(r.Method, r.URL.EscapedPath())
+	if hit && fault.Delay > 0 {
+		_ = clock.Sleep(r.Context(), s.clock, fault.Delay)
+	}
+	if s.cfg.latency > 0 {
+		_ = clock.Sleep(r.Context(), s.clock, s.cfg.latency)
+	}
+	if hit && fault.Status != 0 {
+		b := []byte(fault.Body)
+		if fault.Body == "" {
+			b = []byte(fmt.Sprintf(`{"error":{"type":"INJECTED_FAULT","message":"fault injected for %s %s"}}`, r.Method, r.URL.EscapedPath()))
+		}
+		return fault.Status, b, fault
+	}
+	if hit && fault.Drop {
+		return 0, nil, fault
+	}
+	rep, aerr := s.route(r, body, tooLarge)
+	if aerr != nil {
+		return aerr.status, aerr.body(), fault
+	}
+	b, err := json.Marshal(rep.body)
+	if err != nil {
+		e := errorf(http.StatusInternalServerError, "SERVER_ERROR", "could not encode the answer: %v", err)
+		return e.status, e.body(), fault
+	}
+	return rep.status, b, fault
+}
+
+func (s *Server) route(r *http.Request, body []byte, tooLarge bool) (reply, *apiError) {
+	if len(r.URL.RequestURI()) > MaxURLLength {
+		return reply{}, errorf(http.StatusRequestURITooLong, "INVALID_REQUEST_UNKNOWN",
+			"The URL is %d characters long; the limit is %d. Send long formulas with POST .../listRecords.", len(r.URL.RequestURI()), MaxURLLength)
+	}
+	if tooLarge {
+		return reply{}, errorf(http.StatusRequestEntityTooLarge, "REQUEST_TOO_LARGE",
+			"Request body is too large: the limit is %d bytes.", MaxBodyBytes)
+	}
+	escaped := r.URL.EscapedPath()
+	if !strings.HasPrefix(escaped, "/v0/") {
+		return reply{}, errRouteNotFound()
+	}
+	raw := strings.Split(strings.TrimPrefix(escaped, "/v0/"), "/")
+	if len(raw) > 1 && raw[len(raw)-1] == "" { // airtable.js: ".../Table/?"
+		raw = raw[:len(raw)-1]
+	}
+	segs := make([]string, len(raw))
+	for i, p := range raw {
+		u, err := url.PathUnescape(p)
+		if err != nil || u == "" {
+			return reply{}, errRouteNotFound()
+		}
+		segs[i] = u
+	}
+	c := &call{r: r, segments: segs, body: body}
+
+	handler, baseID := s.pickHandler(r.Method, segs)
+	if handler == nil {
+		return reply{}, errRouteNotFound()
+	}
+	tok, aerr := s.authenticate(r)
+	if aerr != nil {
+		return reply{}, aerr
+	}
+	c.tok = tok
+	if aerr := s.limiter.allow(tok.secret, baseID); aerr != nil {
+		return reply{}, aerr
+	}
+	return handler(c)
+}
+
+type handlerFunc func(*call) (reply, *apiError)
+
+// pickHandler maps method and path to a handler; baseID is the base the request counts against.
+func (s *Server) pickHandler(method string, segs []string) (handlerFunc, string) {
+	if segs[0] == "meta" {
+		switch {
+		case len(segs) == 2 && segs[1] == "bases" && method == http.MethodGet:
+			return s.listBases, ""
+		case len(segs) == 2 && segs[1] == "whoami" && method == http.MethodGet:
+			return s.whoami, ""
+		case len(segs) == 4 && segs[1] == "bases" && segs[3] == "tables" && method == http.MethodGet:
+			return s.baseSchema, segs[2]
+		}
+		return nil, ""
+	}
+	switch len(segs) {
+	case 2:
+		switch method {
+		case http.MethodGet:
+			return s.listGET, segs[0]
+		case http.MethodPost:
+			return s.create, segs[0]
+		case http.MethodPatch, http.MethodPut:
+			return s.updateBatch, segs[0]
+		case http.MethodDelete:
+			return s.deleteBatch, segs[0]
+		}
+	case 3:
+		if segs[2] == "listRecords" && method == http.MethodPost {
+			return s.listPOST, segs[0]
+		}
+		switch method {
+		case http.MethodGet:
+			return s.getRecord, segs[0]
+		case http.MethodPatch, http.MethodPut:
+			return s.updateOne, segs[0]
+		case http.MethodDelete:
+			return s.deleteOne, segs[0]
+		}
+	}
+	return nil, ""
+}
+
+// notFoundBase answers a base that does not exist or that the token cannot reach.
+func (s *Server) notFoundBase(id string) *apiError {
+	if s.cfg.notFound == NotFoundLegacy {
+		if !isID(id, "app") {
+			return errRouteNotFound()
+		}
+		return &apiError{status: http.StatusNotFound, typ: "NOT_FOUND", noMessage: true}
+	}
+	return errForbidden()
+}
+
+func (s *Server) notFoundTable(b *base, name string) *apiError {
+	if s.cfg.notFound == NotFoundLegacy {
+		return errorf(http.StatusNotFound, "TABLE_NOT_FOUND", "Could not find table %s in application %s", name, b.id)
+	}
+	return errForbidden()
+}
+
+func (s *Server) notFoundRecord(id string) *apiError {
+	if s.cfg.notFound == NotFoundLegacy {
+		if !isID(id, "rec") {
+			return errRouteNotFound()
+		}
+		return errorf(http.StatusNotFound, "MODEL_ID_NOT_FOUND", "Record not found")
+	}
+	return errForbidden()
+}
+
+// tableFor finds the base and table of a records request, checking the token's base and scope.
+// The caller holds s.mu.
+func (s *Server) tableFor(c *call, scope string) (*table, *apiError) {
+	b := s.bases[c.segments[0]]
+	if b == nil || !c.tok.bases[b.id] {
+		return nil, s.notFoundBase(c.segments[0])
+	}
+	if !c.tok.scopes[scope] {
+		return nil, errForbidden()
+	}
+	t := b.table(c.segments[1])
+	if t == nil {
+		return nil, s.notFoundTable(b, c.segments[1])
+	}
+	return t, nil
+}
+
+// decodeJSON reads a request body into v; an empty body is an error.
+func decodeJSON(body []byte, v any) *apiError {
+	if len(bytes.TrimSpace(body)) == 0 {
+		return errBadJSON(fmt.Errorf("the body is empty"))
+	}
+	if err := json.Unmarshal(body, v); err != nil {
+		return errBadJSON(err)
+	}
+	return nil
+}
+
+// Metadata API (reference §1.9).
+
+func (s *Server) listBases(c *call) (reply, *apiError) {
+	if !c.tok.scopes[scopeSchemaRead] {
+		return reply{}, errForbidden()
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := []any{}
+	for _, id := range s.order {
+		if !c.tok.bases[id] {
+			continue
+		}
+		level := "read"
+		if c.tok.scopes[scopeRecordsWrite] {
+			level = "create"
+		}
+		out = append(out, map[string]any{"id": id, "name": s.bases[id].name, "permissionLevel": level})
+	}
+	return ok(map[string]any{"bases": out}), nil
+}
+
+func (s *Server) whoami(c *call) (reply, *apiError) {
+	scopes := []string{}
+	for _, sc := range allScopes {
+		if c.tok.scopes[sc] {
+			scopes = append(scopes, sc)
+		}
+	}
+	out := map[string]any{"id": c.tok.userID, "scopes": scopes}
+	if c.tok.email != "" && c.tok.scopes["user.email:read"] {
+		out["email"] = c.tok.email
+	}
+	return ok(out), nil
+}
+
+func (s *Server) baseSchema(c *call) (reply, *apiError) {
+	id := c.segments[2]
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	b := s.bases[id]
+	if b == nil || !c.tok.bases[id] {
+		return reply{}, s.notFoundBase(id)
+	}
+	if !c.tok.scopes[scopeSchemaRead] {
+		if s.cfg.notFound == NotFoundLegacy {
+			return reply{}, &apiError{status: http.StatusNotFound, typ: "NOT_FOUND", noMessage: true}
+		}
+		return reply{}, errForbidden()
+	}
+	q, _ := url.ParseQuery(c.r.URL.RawQuery)
+	withVisible := false
+	for _, inc := range append(q["include[]"], q["include"]...) {
+		if inc == "visibleFieldIds" {
+			withVisible = true
+		}
+	}
+	tables := make([]any, 0, len(b.tables))
+	for _, t := range b.tables {
+		tables = append(tables, tableSchema(t, withVisible))
+	}
+	return ok(map[string]any{"tables": tables}), nil
+}
+
+func tableSchema(t *table, withVisible bool) map[string]any {
+	fields := make([]any, 0, len(t.fields))
+	for _, fl := range t.fields {
+		m := map[string]any{"id": fl.ID, "name": fl.Name, "type": fl.Type}
+		if fl.Description != "" {
+			m["description"] = fl.Description
+		}
+		if opts := schemaOptions(t, fl); len(opts) > 0 {
+			m["options"] = opts
+		}
+		fields = append(fields, m)
+	}
+	views := make([]any, 0, len(t.views))
+	for _, v := range t.views {
+		m := map[string]any{"id": v.id, "name": v.name, "type": v.typ}
+		if withVisible && v.typ == "grid" {
+			ids := v.visible
+			if len(ids) == 0 {
+				for _, fl := range t.fields {
+					ids = append(ids, fl.ID)
+				}
+			}
+			m["visibleFieldIds"] = ids
+		}
+		views = append(views, m)
+	}
+	out := map[string]any{"id": t.id, "name": t.name, "primaryFieldId": t.primary.ID, "fields": fields, "views": views}
+	if t.description != "" {
+		out["description"] = t.description
+	}
+	return out
+}
+
+// schemaOptions is a field's options as the schema API shows them: formula text with field ids
+// (reference §1.9), the fields a formula reads.
+func schemaOptions(t *table, fl *field) map[string]any {
+	opts := cloneMap(fl.Options)
+	if fl.Type == "formula" {
+		src := optString(fl.Options, "formula")
+		text, refs := formulaWithIDs(t, src)
+		opts["formula"] = text
+		opts["referencedFieldIds"] = refs
+		_, err := compileFormula(src, t)
+		opts["isValid"] = err == nil
+		if _, ok := opts["result"]; !ok {
+			opts["result"] = map[string]any{"type": "singleLineText"}
+		}
+	}
+	return opts
+}
+
+// formulaWithIDs rewrites {Field Name} references to {fldXXXXXXXXXXXXXX}, outside string literals.
+func formulaWithIDs(t *table, src string) (string, []any) {
+	var b strings.Builder
+	refs := []any{}
+	var quote byte
+	for i := 0; i < len(src); i++ {
+		ch := src[i]
+		switch {
+		case quote != 0:
+			b.WriteByte(ch)
+			if ch == '\\' && i+1 < len(src) {
+				i++
+				b.WriteByte(src[i])
+			} else if ch == quote {
+				quote = 0
+			}
+		case ch == '\'' || ch == '"':
+			quote = ch
+			b.WriteByte(ch)
+		case ch == '{':
+			end := strings.IndexByte(src[i:], '}')
+			if end < 0 {
+				b.WriteString(src[i:])
+				return b.String(), refs
+			}
+			name := src[i+1 : i+end]
+			if fl := t.fieldFold(name); fl != nil {
+				b.WriteString("{" + fl.ID + "}")
+				if !containsString(refs, fl.ID) {
+					refs = append(refs, fl.ID)
+				}
+			} else {
+				b.WriteString(src[i : i+end+1])
+			}
+			i += end
+		default:
+			b.WriteByte(ch)
+		}
+	}
+	return b.String(), refs
+}
