@@ -70,15 +70,16 @@ func WithClock(c clock.Clock) Option {
 	return func(s *settings) { s.clock = c }
 }
 
-// secret holds the access token; it prints as [redacted] however it is formatted.
-type secret string
+// secret holds the access token. It is kept behind a pointer so that even formatting the
+// unexported fields of a core (where fmt cannot call methods) shows an address, not the token.
+type secret struct{ token string }
 
-func (secret) String() string   { return "[redacted]" }
-func (secret) GoString() string { return "[redacted]" }
+func (*secret) String() string   { return "[redacted]" }
+func (*secret) GoString() string { return "[redacted]" }
 
 // core is the one implementation behind API, Base and Table; it is immutable once built.
 type core struct {
-	token          secret
+	token          *secret
 	endpoint       string // scheme://host[/prefix], no trailing slash
 	client         *http.Client
 	traced         bool // the transport reports connection events through httptrace
@@ -101,7 +102,7 @@ func newCore(apiKey string, opts []Option) (*core, error) {
 	if strings.ContainsAny(apiKey, "\r\n") {
 		return nil, invalidf("the API key contains a line break; check how it was read")
 	}
-	endpoint, err := checkEndpoint(s.endpoint)
+	endpoint, err := checkEndpoint(s.endpoint, apiKey)
 	if err != nil {
 		return nil, err
 	}
@@ -121,7 +122,7 @@ func newCore(apiKey string, opts []Option) (*core, error) {
 		retry = &r
 	}
 	c := &core{
-		token:          secret(apiKey),
+		token:          &secret{apiKey},
 		endpoint:       endpoint,
 		connectTimeout: s.connectTimeout,
 		readTimeout:    s.readTimeout,
@@ -162,13 +163,15 @@ func transportIdentity(rt http.RoundTripper, c *http.Client, ownTransport bool) 
 	return c
 }
 
-func checkEndpoint(raw string) (string, error) {
+// checkEndpoint normalizes the endpoint URL; its errors never show the token, in case it was
+// pasted into the URL.
+func checkEndpoint(raw, token string) (string, error) {
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return "", invalidf("endpoint URL %q: want an absolute http or https URL such as %s", raw, DefaultEndpointURL)
+		return "", invalidf("endpoint URL %q: want an absolute http or https URL such as %s", redact(raw, token), DefaultEndpointURL)
 	}
 	if u.User != nil || u.RawQuery != "" || u.Fragment != "" {
-		return "", invalidf("endpoint URL %q: must not carry credentials, a query or a fragment (the token is given separately)", u.Redacted())
+		return "", invalidf("endpoint URL %q: must not carry credentials, a query or a fragment (the token is given separately)", redact(u.Redacted(), token))
 	}
 	return strings.TrimRight(u.Scheme+"://"+u.Host+u.EscapedPath(), "/"), nil
 }

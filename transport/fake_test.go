@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -167,3 +168,5 @@ func diffLines(t *testing.T, got, want []string) {
 }
 
 var bg = context.Background()
+
+func sortLines(lines []string) { slices.Sort(lines) }

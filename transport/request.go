@@ -88,7 +88,7 @@ func (c *core) exchange(ctx context.Context, cl *call) (*response, error) {
 			wait = c.retry.backoff(attempt+1, c.jitter())
 		case resp.status >= 400:
 			apiErr := parseAPIError(resp.status, resp.body)
-			apiErr.Message = redact(apiErr.Message, string(c.token))
+			apiErr.Message = redact(apiErr.Message, c.token.token)
 			failure = apiErr
 			retryAfter := parseRetryAfter(resp.header, c.clock.Now())
 			if resp.status == http.StatusTooManyRequests && p != nil && apiErr.Type != billingLimitType {
@@ -162,7 +162,7 @@ func (c *core) send(ctx context.Context, cl *call) (*response, *attemptError) {
 	if err != nil {
 		return nil, &attemptError{err: fmt.Errorf("building the request: %w", err)}
 	}
-	req.Header.Set("Authorization", "Bearer "+string(c.token))
+	req.Header.Set("Authorization", "Bearer "+c.token.token)
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("User-Agent", userAgent)
 	if cl.body != nil {
@@ -193,8 +193,8 @@ func (c *core) sendError(reqCtx context.Context, err error) error {
 	if cause := context.Cause(reqCtx); cause != nil && (errors.Is(cause, ErrConnectTimeout) || errors.Is(cause, ErrReadTimeout)) {
 		return cause
 	}
-	if strings.Contains(err.Error(), string(c.token)) {
-		return errors.New(redact(err.Error(), string(c.token)))
+	if strings.Contains(err.Error(), c.token.token) {
+		return errors.New(redact(err.Error(), c.token.token))
 	}
 	return err
 }

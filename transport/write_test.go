@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"reflect"
 	"slices"
 	"strings"
@@ -50,11 +51,13 @@ func echoWrites(n int, r seenRequest) reply {
 		return ok(recordJSON(id, string(f)))
 	}
 	var parts []string
-	for i, rec := range body.Records {
+	for _, rec := range body.Records {
 		f, _ := json.Marshal(rec.Fields)
 		id := rec.ID
-		if id == "" {
-			id = fmt.Sprintf("rec%07d%07d", n, i)
+		if id == "" { // derived from the content, so that it does not depend on arrival order
+			h := fnv.New64a()
+			h.Write(f)
+			id = fmt.Sprintf("rec%014d", h.Sum64()%1e14)
 		}
 		parts = append(parts, recordJSON(id, string(f)))
 	}
