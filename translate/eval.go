@@ -1,0 +1,529 @@
+package translate
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// eval computes an expression for one row with SQL semantics: nil is NULL, and conditions give
+// true, false or nil (UNKNOWN).
+func (e *expr) eval(r *Row) (any, error) {
+	switch e.kind {
+	case exConst:
+		return e.val, nil
+	case exField:
+		return cellValue(e.info, r.Fields[e.field.Name]), nil
+	case exRecordID:
+		return r.ID, nil
+	case exCreatedTime:
+		return r.CreatedTime.UTC(), nil
+	case exCompare:
+		a, b, err := evalPair(e.args[0], e.args[1], r)
+		if err != nil || a == nil || b == nil {
+			return nil, err
+		}
+		return compareHolds(e.op, compareValues(a, b)), nil
+	case exAnd, exOr:
+		// Three-valued: AND is false when any operand is false, OR is true when any is true; otherwise
+		// UNKNOWN if any is UNKNOWN.
+		decisive := e.kind == exOr
+		unknown := false
+		for _, a := range e.args {
+			v, err := a.eval(r)
+			if err != nil {
+				return nil, err
+			}
+			if v == nil {
+				unknown = true
+				continue
+			}
+			if v.(bool) == decisive {
+				return decisive, nil
+			}
+		}
+		if unknown {
+			return nil, nil
+		}
+		return !decisive, nil
+	case exNot:
+		v, err := e.args[0].eval(r)
+		if err != nil || v == nil {
+			return nil, err
+		}
+		return !v.(bool), nil
+	case exIsNull:
+		v, err := e.args[0].eval(r)
+		if err != nil {
+			return nil, err
+		}
+		return (v == nil) != e.negated, nil
+	case exIsTrue:
+		v, err := e.args[0].eval(r)
+		if err != nil {
+			return nil, err
+		}
+		want := e.op == "true"
+		is := v != nil && v.(bool) == want
+		return is != e.negated, nil
+	case exTruth:
+		v, err := e.args[0].eval(r)
+		if err != nil || v == nil {
+			return nil, err
+		}
+		return truth(v), nil
+	case exIn:
+		a, err := e.args[0].eval(r)
+		if err != nil || a == nil {
+			return nil, err
+		}
+		unknown := false
+		for _, item := range e.args[1:] {
+			b, err := item.eval(r)
+			if err != nil {
+				return nil, err
+			}
+			if b == nil {
+				unknown = true
+				continue
+			}
+			if compareValues(a, b) == 0 {
+				return !e.negated, nil
+			}
+		}
+		if unknown {
+			return nil, nil
+		}
+		return e.negated, nil
+	case exLike:
+		a, p, err := evalPair(e.args[0], e.args[1], r)
+		if err != nil || a == nil || p == nil {
+			return nil, err
+		}
+		return likeMatch(textOf(p), textOf(a), e.escape) != e.negated, nil
+	case exArith:
+		a, b, err := evalPair(e.args[0], e.args[1], r)
+		if err != nil || a == nil || b == nil {
+			return nil, err
+		}
+		return arith(e.op, a, b), nil
+	case exNeg:
+		v, err := e.args[0].eval(r)
+		if err != nil || v == nil {
+			return nil, err
+		}
+		switch n := v.(type) {
+		case int64:
+			if n == math.MinInt64 {
+				return -float64(n), nil
+			}
+			return -n, nil
+		case float64:
+			return -n, nil
+		case bool:
+			return -boolInt(n), nil
+		}
+		return nil, nil
+	case exFunc:
+		return e.evalFunc(r)
+	}
+	return nil, fmt.Errorf("translate: internal error: cannot evaluate expression kind %d", e.kind)
+}
+
+func evalPair(x, y *expr, r *Row) (any, any, error) {
+	a, err := x.eval(r)
+	if err != nil {
+		return nil, nil, err
+	}
+	b, err := y.eval(r)
+	return a, b, err
+}
+
+// truth is a non-NULL value as a condition: numbers are true when non-zero.
+func truth(v any) bool {
+	switch v := v.(type) {
+	case bool:
+		return v
+	case int64:
+		return v != 0
+	case float64:
+		return v != 0
+	case string:
+		f, _ := strconv.ParseFloat(strings.TrimSpace(v), 64)
+		return f != 0
+	}
+	return true
+}
+
+func compareHolds(op string, c int) bool {
+	switch op {
+	case "=":
+		return c == 0
+	case "<>":
+		return c != 0
+	case "<":
+		return c < 0
+	case "<=":
+		return c <= 0
+	case ">":
+		return c > 0
+	case ">=":
+		return c >= 0
+	}
+	return false
+}
+
+// valueClass orders values of different kinds, as SQLite does: numbers before text; times (which
+// SQLite would hold as text) after both.
+func valueClass(v any) int {
+	switch v.(type) {
+	case int64, float64, bool:
+		return 0
+	case string:
+		return 1
+	case time.Time:
+		return 2
+	}
+	return 3
+}
+
+// compareValues compares two non-NULL values: numbers numerically, text by code point (byte order of
+// UTF-8), times chronologically.
+func compareValues(a, b any) int {
+	ca, cb := valueClass(a), valueClass(b)
+	if ca != cb {
+		return cmp.Compare(ca, cb)
+	}
+	switch ca {
+	case 0:
+		ia, aInt := intOf(a)
+		ib, bInt := intOf(b)
+		if aInt && bInt {
+			return cmp.Compare(ia, ib)
+		}
+		return cmp.Compare(floatOf(a), floatOf(b))
+	case 1:
+		return strings.Compare(a.(string), b.(string))
+	case 2:
+		return a.(time.Time).Compare(b.(time.Time))
+	}
+	return 0
+}
+
+func intOf(v any) (int64, bool) {
+	switch v := v.(type) {
+	case int64:
+		return v, true
+	case bool:
+		return boolInt(v), true
+	}
+	return 0, false
+}
+
+func floatOf(v any) float64 {
+	switch v := v.(type) {
+	case int64:
+		return float64(v)
+	case float64:
+		return v
+	case bool:
+		return float64(boolInt(v))
+	}
+	return math.NaN()
+}
+
+// textOf renders a value as SQL text (for LIKE and CONCAT on non-text values).
+func textOf(v any) string {
+	switch v := v.(type) {
+	case string:
+		return v
+	case int64:
+		return strconv.FormatInt(v, 10)
+	case float64:
+		return formatFloat(v)
+	case bool:
+		return strconv.FormatInt(boolInt(v), 10)
+	case time.Time:
+		if v.Hour() == 0 && v.Minute() == 0 && v.Second() == 0 && v.Nanosecond() == 0 {
+			return v.Format("2006-01-02")
+		}
+		return v.Format("2006-01-02 15:04:05.999")
+	}
+	return fmt.Sprint(v)
+}
+
+// arith is MySQL arithmetic: integers stay integers (falling back to float on overflow), / is real
+// division, DIV integer division; division or modulo by zero is NULL.
+func arith(op string, a, b any) any {
+	ia, aInt := intOf(a)
+	ib, bInt := intOf(b)
+	if aInt && bInt {
+		switch op {
+		case "+":
+			if s := ia + ib; (s > ia) == (ib > 0) {
+				return s
+			}
+		case "-":
+			if d := ia - ib; (d < ia) == (ib > 0) {
+				return d
+			}
+		case "*":
+			if ia == 0 || ib == 0 {
+				return int64(0)
+			}
+			if p := ia * ib; p/ib == ia && !(ia == -1 && ib == math.MinInt64) && !(ib == -1 && ia == math.MinInt64) {
+				return p
+			}
+		case "div":
+			if ib == 0 {
+				return nil
+			}
+			if !(ia == math.MinInt64 && ib == -1) {
+				return ia / ib
+			}
+		case "%":
+			if ib == 0 {
+				return nil
+			}
+			if ib == -1 {
+				return int64(0)
+			}
+			return ia % ib
+		}
+	}
+	fa, fb := floatOf(a), floatOf(b)
+	switch op {
+	case "+":
+		return fa + fb
+	case "-":
+		return fa - fb
+	case "*":
+		return fa * fb
+	case "/":
+		if fb == 0 {
+			return nil
+		}
+		return fa / fb
+	case "div":
+		if fb == 0 {
+			return nil
+		}
+		q := math.Trunc(fa / fb)
+		if math.Abs(q) < 1<<63 {
+			return int64(q)
+		}
+		return q
+	case "%":
+		if fb == 0 {
+			return nil
+		}
+		return math.Mod(fa, fb)
+	}
+	return nil
+}
+
+func (e *expr) evalFunc(r *Row) (any, error) {
+	vals := make([]any, len(e.args))
+	for i, a := range e.args {
+		v, err := a.eval(r)
+		if err != nil {
+			return nil, err
+		}
+		vals[i] = v
+		if v == nil && e.op != "COALESCE" && e.op != "IFNULL" {
+			return nil, nil // every other function is NULL on a NULL argument
+		}
+	}
+	switch e.op {
+	case "LOWER":
+		return strings.ToLower(textOf(vals[0])), nil
+	case "UPPER":
+		return strings.ToUpper(textOf(vals[0])), nil
+	case "TRIM":
+		return strings.Trim(textOf(vals[0]), " "), nil
+	case "LTRIM":
+		return strings.TrimLeft(textOf(vals[0]), " "), nil
+	case "RTRIM":
+		return strings.TrimRight(textOf(vals[0]), " "), nil
+	case "LENGTH":
+		return int64(utf8.RuneCountInString(textOf(vals[0]))), nil
+	case "CONCAT":
+		var b strings.Builder
+		for _, v := range vals {
+			b.WriteString(textOf(v))
+		}
+		return b.String(), nil
+	case "SUBSTRING":
+		return substring(textOf(vals[0]), vals[1:]), nil
+	case "ABS":
+		switch v := vals[0].(type) {
+		case int64:
+			if v == math.MinInt64 {
+				return -float64(v), nil
+			}
+			if v < 0 {
+				return -v, nil
+			}
+			return v, nil
+		case bool:
+			return boolInt(v), nil
+		}
+		return math.Abs(floatOf(vals[0])), nil
+	case "ROUND":
+		digits := int64(0)
+		if len(vals) == 2 {
+			d, ok := intOf(vals[1])
+			if !ok {
+				d = int64(floatOf(vals[1]))
+			}
+			digits = d
+		}
+		if n, ok := intOf(vals[0]); ok && digits >= 0 {
+			return n, nil
+		}
+		x := roundHalfAway(floatOf(vals[0]), digits)
+		if e.typ == typeInt {
+			return int64(x), nil
+		}
+		return x, nil
+	case "COALESCE", "IFNULL":
+		for _, v := range vals {
+			if v != nil {
+				if e.typ == typeFloat {
+					return floatOf(v), nil
+				}
+				return v, nil
+			}
+		}
+		return nil, nil
+	case "YEAR", "MONTH", "DAY", "HOUR", "MINUTE", "SECOND":
+		t, ok := vals[0].(time.Time)
+		if !ok {
+			return nil, nil
+		}
+		t = t.UTC()
+		switch e.op {
+		case "YEAR":
+			return int64(t.Year()), nil
+		case "MONTH":
+			return int64(t.Month()), nil
+		case "DAY":
+			return int64(t.Day()), nil
+		case "HOUR":
+			return int64(t.Hour()), nil
+		case "MINUTE":
+			return int64(t.Minute()), nil
+		default:
+			return int64(t.Second()), nil
+		}
+	}
+	return nil, fmt.Errorf("translate: internal error: no evaluator for %s", e.op)
+}
+
+// substring is MySQL SUBSTRING(s, pos[, len]) on characters: pos counts from 1, or from the end when
+// negative; pos 0 gives "".
+func substring(s string, args []any) string {
+	runes := []rune(s)
+	pos, ok := intOf(args[0])
+	if !ok {
+		pos = int64(math.Round(floatOf(args[0])))
+	}
+	n := int64(len(runes))
+	var start int64
+	switch {
+	case pos > 0:
+		start = pos - 1
+	case pos < 0:
+		start = n + pos
+		if start < 0 {
+			return ""
+		}
+	default:
+		return ""
+	}
+	if start >= n {
+		return ""
+	}
+	end := n
+	if len(args) > 1 {
+		count, ok := intOf(args[1])
+		if !ok {
+			count = int64(math.Round(floatOf(args[1])))
+		}
+		if count <= 0 {
+			return ""
+		}
+		if start+count < end {
+			end = start + count
+		}
+	}
+	return string(runes[start:end])
+}
+
+func roundHalfAway(x float64, digits int64) float64 {
+	if digits > 15 {
+		return x
+	}
+	if digits < -15 {
+		return 0
+	}
+	scale := math.Pow(10, float64(digits))
+	return math.Round(x*scale) / scale
+}
+
+// likeMatch is SQL LIKE: % any run, _ one character, ASCII letters match either case, and the
+// escape character makes the next character literal.
+func likeMatch(pattern, s string, escape rune) bool {
+	p := []rune(pattern)
+	t := []rune(s)
+	// Iterative matching with backtracking to the last %, linear in practice.
+	pi, ti := 0, 0
+	starP, starT := -1, 0
+	for ti < len(t) {
+		if pi < len(p) {
+			c := p[pi]
+			switch {
+			case c == escape && pi+1 < len(p):
+				if foldASCII(p[pi+1]) == foldASCII(t[ti]) {
+					pi += 2
+					ti++
+					continue
+				}
+			case c == '%':
+				starP, starT = pi, ti
+				pi++
+				continue
+			case c == '_':
+				pi++
+				ti++
+				continue
+			default:
+				if foldASCII(c) == foldASCII(t[ti]) {
+					pi++
+					ti++
+					continue
+				}
+			}
+		}
+		if starP < 0 {
+			return false
+		}
+		starT++
+		pi, ti = starP+1, starT
+	}
+	for pi < len(p) && p[pi] == '%' {
+		pi++
+	}
+	return pi == len(p)
+}
+
+func foldASCII(r rune) rune {
+	if r >= 'A' && r <= 'Z' {
+		return r + 'a' - 'A'
+	}
+	return r
+}

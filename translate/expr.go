@@ -1,0 +1,832 @@
+package translate
+
+import (
+	"bytes"
+	"database/sql/driver"
+	"encoding/json"
+	"fmt"
+	"math"
+	"reflect"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/xwb1989/sqlparser"
+)
+
+// exprKind says what an expression node is.
+type exprKind uint8
+
+const (
+	exConst       exprKind = iota // val
+	exField                       // field, info
+	exRecordID                    // the record's id
+	exCreatedTime                 // the record's createdTime
+	exCompare                     // op in = <> < <= > >=; args[0] op args[1]
+	exAnd                         // args
+	exOr                          // args
+	exNot                         // args[0]
+	exIsNull                      // args[0] IS NULL (negated: IS NOT NULL)
+	exIsTrue                      // args[0] IS TRUE (op "true") / IS FALSE (op "false"), negated: IS NOT …
+	exIn                          // args[0] IN args[1:] (negated: NOT IN)
+	exLike                        // args[0] LIKE args[1] ESCAPE escape (negated: NOT LIKE)
+	exTruth                       // args[0] used as a condition (a number or bool column)
+	exArith                       // args[0] op args[1], op in + - * / div %
+	exNeg                         // -args[0]
+	exFunc                        // op(args...)
+)
+
+// expr is a compiled SQL expression. It is evaluated locally (eval) and, where the service can answer
+// it, written as a formula (push.go).
+type expr struct {
+	kind     exprKind
+	typ      sqlType
+	nullable bool
+	negated  bool
+	op       string
+	val      any // exConst: nil, string, int64, float64, bool or time.Time
+	field    *Field
+	info     fieldInfo
+	args     []*expr
+	escape   rune   // exLike
+	sql      string // the SQL text, for column names and messages
+}
+
+// scope resolves names in one statement.
+type scope struct {
+	table *Table
+	alias string // the table's alias, or its name
+	args  Args
+	next  int // the next positional argument
+	now   time.Time
+	// used records the fields the statement reads, by name.
+	used map[string]bool
+}
+
+func newScope(table *Table, alias string, args Args) *scope {
+	now := args.Now
+	if now.IsZero() {
+		now = time.Now()
+	}
+	return &scope{table: table, alias: alias, args: args, now: now.UTC(), used: map[string]bool{}}
+}
+
+// unsupported is the error for a construct the translator refuses.
+func unsupported(construct string, detail string) error {
+	if detail != "" {
+		return fmt.Errorf("translate: %s is not supported: %s", construct, detail)
+	}
+	return fmt.Errorf("translate: %s is not supported", construct)
+}
+
+// lookupColumn resolves a column name: a field (exact name, then a unique case-insensitive match, then
+// a fld… id), else the pseudo-columns id and createdTime.
+func (s *scope) lookupColumn(name string) (*expr, error) {
+	t := s.table
+	for i := range t.Fields {
+		if t.Fields[i].Name == name {
+			return s.fieldExpr(&t.Fields[i]), nil
+		}
+	}
+	var match *Field
+	for i := range t.Fields {
+		if strings.EqualFold(t.Fields[i].Name, name) {
+			if match != nil {
+				return nil, fmt.Errorf("translate: column %q is ambiguous in table %q: fields %q and %q differ only in case; write the exact name", name, t.Name, match.Name, t.Fields[i].Name)
+			}
+			match = &t.Fields[i]
+		}
+	}
+	if match == nil {
+		for i := range t.Fields {
+			if t.Fields[i].ID == name {
+				match = &t.Fields[i]
+			}
+		}
+	}
+	if match != nil {
+		return s.fieldExpr(match), nil
+	}
+	switch strings.ToLower(name) {
+	case "id":
+		return &expr{kind: exRecordID, typ: typeText, sql: "id"}, nil
+	case "createdtime":
+		return &expr{kind: exCreatedTime, typ: typeDateTime, sql: "createdTime"}, nil
+	}
+	names := make([]string, 0, len(t.Fields))
+	for _, f := range t.Fields {
+		names = append(names, f.Name)
+	}
+	return nil, fmt.Errorf("translate: unknown column %q in table %q (its columns: id, createdTime, %s)", name, t.Name, strings.Join(names, ", "))
+}
+
+func (s *scope) fieldExpr(f *Field) *expr {
+	info := fieldInfoOf(f)
+	s.used[f.Name] = true
+	return &expr{kind: exField, typ: info.typ, nullable: info.nullable, field: f, info: info, sql: f.Name}
+}
+
+// compile turns a sqlparser expression into an expr.
+func (s *scope) compile(e sqlparser.Expr) (*expr, error) {
+	switch e := e.(type) {
+	case *sqlparser.ParenExpr:
+		return s.compile(e.Expr)
+	case *sqlparser.ColName:
+		if q := e.Qualifier; !q.IsEmpty() {
+			if !q.Qualifier.IsEmpty() || (q.Name.String() != s.alias && q.Name.String() != s.table.Name) {
+				return nil, fmt.Errorf("translate: column %s refers to a table other than %q (JOIN is not supported)", sqlparser.String(e), s.alias)
+			}
+		}
+		return s.lookupColumn(e.Name.String())
+	case *sqlparser.SQLVal:
+		return s.literal(e)
+	case *sqlparser.NullVal:
+		return &expr{kind: exConst, typ: typeNull, nullable: true, sql: "NULL"}, nil
+	case sqlparser.BoolVal:
+		return &expr{kind: exConst, typ: typeBool, val: bool(e), sql: sqlparser.String(e)}, nil
+	case *sqlparser.AndExpr:
+		return s.logical(exAnd, e.Left, e.Right)
+	case *sqlparser.OrExpr:
+		return s.logical(exOr, e.Left, e.Right)
+	case *sqlparser.NotExpr:
+		x, err := s.condition(e.Expr)
+		if err != nil {
+			return nil, err
+		}
+		return &expr{kind: exNot, typ: typeBool, nullable: x.nullable, args: []*expr{x}}, nil
+	case *sqlparser.ComparisonExpr:
+		return s.comparison(e)
+	case *sqlparser.RangeCond:
+		left, err := s.compile(e.Left)
+		if err != nil {
+			return nil, err
+		}
+		from, err := s.compile(e.From)
+		if err != nil {
+			return nil, err
+		}
+		to, err := s.compile(e.To)
+		if err != nil {
+			return nil, err
+		}
+		lo, err := s.compare(">=", left, from)
+		if err != nil {
+			return nil, err
+		}
+		hi, err := s.compare("<=", left, to)
+		if err != nil {
+			return nil, err
+		}
+		between := &expr{kind: exAnd, typ: typeBool, nullable: lo.nullable || hi.nullable, args: []*expr{lo, hi}}
+		if e.Operator == sqlparser.NotBetweenStr {
+			return &expr{kind: exNot, typ: typeBool, nullable: between.nullable, args: []*expr{between}}, nil
+		}
+		return between, nil
+	case *sqlparser.IsExpr:
+		x, err := s.compile(e.Expr)
+		if err != nil {
+			return nil, err
+		}
+		switch e.Operator {
+		case sqlparser.IsNullStr, sqlparser.IsNotNullStr:
+			return &expr{kind: exIsNull, typ: typeBool, args: []*expr{x}, negated: e.Operator == sqlparser.IsNotNullStr}, nil
+		default:
+			cond, err := s.asCondition(x, sqlparser.String(e.Expr))
+			if err != nil {
+				return nil, err
+			}
+			op := "true"
+			if e.Operator == sqlparser.IsFalseStr || e.Operator == sqlparser.IsNotFalseStr {
+				op = "false"
+			}
+			negated := e.Operator == sqlparser.IsNotTrueStr || e.Operator == sqlparser.IsNotFalseStr
+			return &expr{kind: exIsTrue, typ: typeBool, op: op, negated: negated, args: []*expr{cond}}, nil
+		}
+	case *sqlparser.BinaryExpr:
+		return s.arithmetic(e)
+	case *sqlparser.UnaryExpr:
+		x, err := s.compile(e.Expr)
+		if err != nil {
+			return nil, err
+		}
+		switch e.Operator {
+		case sqlparser.UPlusStr:
+			if !x.typ.numeric() && x.typ != typeNull {
+				return nil, fmt.Errorf("translate: unary + needs a number, got %s %s", x.typ, sqlparser.String(e.Expr))
+			}
+			return x, nil
+		case sqlparser.UMinusStr:
+			if x.kind == exConst {
+				switch v := x.val.(type) {
+				case int64:
+					if v != math.MinInt64 {
+						return &expr{kind: exConst, typ: typeInt, val: -v, sql: "-" + x.sql}, nil
+					}
+				case float64:
+					return &expr{kind: exConst, typ: typeFloat, val: -v, sql: "-" + x.sql}, nil
+				}
+			}
+			if !x.typ.numeric() && x.typ != typeNull {
+				return nil, fmt.Errorf("translate: unary - needs a number, got %s %s", x.typ, sqlparser.String(e.Expr))
+			}
+			typ := x.typ
+			if typ == typeBool {
+				typ = typeInt
+			}
+			return &expr{kind: exNeg, typ: typ, nullable: x.nullable, args: []*expr{x}, sql: sqlparser.String(e)}, nil
+		case sqlparser.BangStr:
+			cond, err := s.asCondition(x, sqlparser.String(e.Expr))
+			if err != nil {
+				return nil, err
+			}
+			return &expr{kind: exNot, typ: typeBool, nullable: cond.nullable, args: []*expr{cond}}, nil
+		}
+		return nil, unsupported("the unary operator "+strings.TrimSpace(e.Operator), "")
+	case *sqlparser.FuncExpr:
+		return s.function(e)
+	case *sqlparser.SubstrExpr:
+		x, err := s.compile(e.Name)
+		if err != nil {
+			return nil, err
+		}
+		args := []*expr{x}
+		for _, a := range []sqlparser.Expr{e.From, e.To} {
+			if a == nil {
+				continue
+			}
+			c, err := s.compile(a)
+			if err != nil {
+				return nil, err
+			}
+			args = append(args, c)
+		}
+		return s.call("SUBSTRING", args, sqlparser.String(e))
+	case *sqlparser.Subquery, *sqlparser.ExistsExpr:
+		return nil, unsupported("a subquery", sqlparser.String(e))
+	case *sqlparser.CaseExpr:
+		return nil, unsupported("CASE", sqlparser.String(e))
+	case *sqlparser.ValuesFuncExpr:
+		return nil, unsupported("VALUES() outside ON DUPLICATE KEY UPDATE", "")
+	case *sqlparser.IntervalExpr:
+		return nil, unsupported("INTERVAL", sqlparser.String(e))
+	case *sqlparser.ConvertExpr, *sqlparser.ConvertUsingExpr:
+		return nil, unsupported("CAST/CONVERT", sqlparser.String(e))
+	case *sqlparser.GroupConcatExpr:
+		return nil, unsupported("GROUP_CONCAT (aggregates need GROUP BY)", "")
+	case *sqlparser.MatchExpr:
+		return nil, unsupported("MATCH … AGAINST", "")
+	case *sqlparser.CollateExpr:
+		return nil, unsupported("COLLATE", "text compares by code point")
+	case sqlparser.ValTuple:
+		return nil, unsupported("a row value (a, b, …)", sqlparser.String(e))
+	case sqlparser.ListArg:
+		return nil, unsupported("list arguments (::name)", "expand the list first, e.g. with sqlx.In")
+	}
+	return nil, unsupported("the expression", sqlparser.String(e))
+}
+
+// literal reads a constant of the SQL text or a bound argument.
+func (s *scope) literal(v *sqlparser.SQLVal) (*expr, error) {
+	text := sqlparser.String(v)
+	switch v.Type {
+	case sqlparser.StrVal:
+		return &expr{kind: exConst, typ: typeText, val: string(v.Val), sql: text}, nil
+	case sqlparser.IntVal:
+		n, err := strconv.ParseInt(string(v.Val), 10, 64)
+		if err != nil {
+			f, ferr := strconv.ParseFloat(string(v.Val), 64)
+			if ferr != nil {
+				return nil, fmt.Errorf("translate: number %s: %v", v.Val, ferr)
+			}
+			return &expr{kind: exConst, typ: typeFloat, val: f, sql: text}, nil
+		}
+		return &expr{kind: exConst, typ: typeInt, val: n, sql: text}, nil
+	case sqlparser.FloatVal:
+		f, err := strconv.ParseFloat(string(v.Val), 64)
+		if err != nil || math.IsInf(f, 0) {
+			return nil, fmt.Errorf("translate: number %s is out of range", v.Val)
+		}
+		return &expr{kind: exConst, typ: typeFloat, val: f, sql: text}, nil
+	case sqlparser.ValArg:
+		name := string(v.Val)
+		var arg any
+		if n, ok := positionalIndex(name); ok {
+			if n > len(s.args.Positional) {
+				return nil, fmt.Errorf("translate: placeholder %d has no argument (%d given)", n, len(s.args.Positional))
+			}
+			arg = s.args.Positional[n-1]
+			name = "?"
+		} else {
+			key := strings.TrimPrefix(name, ":")
+			a, ok := s.args.Named[key]
+			if !ok {
+				return nil, fmt.Errorf("translate: no argument named %q", key)
+			}
+			arg = a
+		}
+		val, typ, err := normalizeArg(arg)
+		if err != nil {
+			return nil, fmt.Errorf("translate: argument %s: %w", name, err)
+		}
+		return &expr{kind: exConst, typ: typ, val: val, nullable: val == nil, sql: name}, nil
+	case sqlparser.HexVal, sqlparser.HexNum, sqlparser.BitVal:
+		return nil, unsupported("hexadecimal and bit literals", text)
+	}
+	return nil, unsupported("the literal", text)
+}
+
+// positionalIndex reads the placeholder names sqlparser gives to ?: ":v1", ":v2", ….
+func positionalIndex(name string) (int, bool) {
+	rest, ok := strings.CutPrefix(name, ":v")
+	if !ok || rest == "" {
+		return 0, false
+	}
+	n, err := strconv.Atoi(rest)
+	if err != nil || n < 1 {
+		return 0, false
+	}
+	return n, true
+}
+
+// normalizeArg converts a bound Go value into an SQL value and its type.
+func normalizeArg(a any) (any, sqlType, error) {
+	switch v := a.(type) {
+	case nil:
+		return nil, typeNull, nil
+	case string:
+		return v, typeText, nil
+	case bool:
+		return v, typeBool, nil
+	case int64:
+		return v, typeInt, nil
+	case int:
+		return int64(v), typeInt, nil
+	case int32:
+		return int64(v), typeInt, nil
+	case int16:
+		return int64(v), typeInt, nil
+	case int8:
+		return int64(v), typeInt, nil
+	case uint8:
+		return int64(v), typeInt, nil
+	case uint16:
+		return int64(v), typeInt, nil
+	case uint32:
+		return int64(v), typeInt, nil
+	case uint:
+		return normalizeUint(uint64(v))
+	case uint64:
+		return normalizeUint(v)
+	case float64:
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, 0, fmt.Errorf("%v has no SQL value", v)
+		}
+		return v, typeFloat, nil
+	case float32:
+		return normalizeArg(float64(v))
+	case time.Time:
+		return v.UTC(), typeDateTime, nil
+	case json.RawMessage:
+		var buf bytes.Buffer
+		if err := json.Compact(&buf, v); err != nil {
+			return nil, 0, fmt.Errorf("json.RawMessage is not valid JSON: %v", err)
+		}
+		return buf.String(), typeJSON, nil
+	case []byte:
+		if v == nil {
+			return nil, typeNull, nil
+		}
+		return string(v), typeText, nil
+	case []string:
+		if v == nil {
+			return nil, typeNull, nil
+		}
+		return jsonText(v), typeJSON, nil
+	case []any, map[string]any:
+		return jsonText(v), typeJSON, nil
+	case driver.Valuer:
+		if rv := reflect.ValueOf(v); rv.Kind() == reflect.Pointer && rv.IsNil() {
+			return nil, typeNull, nil
+		}
+		inner, err := v.Value()
+		if err != nil {
+			return nil, 0, err
+		}
+		return normalizeArg(inner)
+	}
+	return nil, 0, fmt.Errorf("unsupported Go type %T (use string, a number, bool, time.Time, []string, json.RawMessage or nil)", a)
+}
+
+func normalizeUint(v uint64) (any, sqlType, error) {
+	if v <= math.MaxInt64 {
+		return int64(v), typeInt, nil
+	}
+	return float64(v), typeFloat, nil
+}
+
+func (s *scope) logical(kind exprKind, l, r sqlparser.Expr) (*expr, error) {
+	a, err := s.condition(l)
+	if err != nil {
+		return nil, err
+	}
+	b, err := s.condition(r)
+	if err != nil {
+		return nil, err
+	}
+	args := []*expr{}
+	for _, x := range []*expr{a, b} {
+		if x.kind == kind { // flatten a AND (b AND c)
+			args = append(args, x.args...)
+		} else {
+			args = append(args, x)
+		}
+	}
+	return &expr{kind: kind, typ: typeBool, nullable: a.nullable || b.nullable, args: args}, nil
+}
+
+// condition compiles an expression used as a truth value (WHERE, AND, OR, NOT).
+func (s *scope) condition(e sqlparser.Expr) (*expr, error) {
+	x, err := s.compile(e)
+	if err != nil {
+		return nil, err
+	}
+	return s.asCondition(x, sqlparser.String(e))
+}
+
+// asCondition accepts a boolean expression as it is, and a number or checkbox column as "non-zero".
+func (s *scope) asCondition(x *expr, text string) (*expr, error) {
+	switch x.kind {
+	case exCompare, exAnd, exOr, exNot, exIsNull, exIsTrue, exIn, exLike, exTruth:
+		return x, nil
+	}
+	switch x.typ {
+	case typeBool, typeInt, typeFloat, typeNull:
+		return &expr{kind: exTruth, typ: typeBool, nullable: x.nullable, args: []*expr{x}}, nil
+	}
+	return nil, fmt.Errorf("translate: %s is %s, not a condition; compare it, e.g. %s IS NOT NULL", text, x.typ, text)
+}
+
+func (s *scope) comparison(e *sqlparser.ComparisonExpr) (*expr, error) {
+	left, err := s.compile(e.Left)
+	if err != nil {
+		return nil, err
+	}
+	switch e.Operator {
+	case sqlparser.InStr, sqlparser.NotInStr:
+		tuple, ok := e.Right.(sqlparser.ValTuple)
+		if !ok {
+			if _, sub := e.Right.(*sqlparser.Subquery); sub {
+				return nil, unsupported("a subquery", sqlparser.String(e.Right))
+			}
+			return nil, unsupported("IN with "+sqlparser.String(e.Right), "write a list of values: IN (a, b)")
+		}
+		args := []*expr{left}
+		for _, item := range tuple {
+			x, err := s.compile(item)
+			if err != nil {
+				return nil, err
+			}
+			if x, err = s.coerce(left, x); err != nil {
+				return nil, err
+			}
+			args = append(args, x)
+		}
+		return &expr{kind: exIn, typ: typeBool, nullable: true, args: args, negated: e.Operator == sqlparser.NotInStr}, nil
+	case sqlparser.LikeStr, sqlparser.NotLikeStr:
+		pattern, err := s.compile(e.Right)
+		if err != nil {
+			return nil, err
+		}
+		escape := '\\'
+		if e.Escape != nil {
+			esc, err := s.compile(e.Escape)
+			if err != nil {
+				return nil, err
+			}
+			str, ok := esc.val.(string)
+			if esc.kind != exConst || !ok || len([]rune(str)) != 1 {
+				return nil, fmt.Errorf("translate: ESCAPE needs a single character, got %s", sqlparser.String(e.Escape))
+			}
+			escape = []rune(str)[0]
+		}
+		return &expr{kind: exLike, typ: typeBool, nullable: true, args: []*expr{left, pattern}, escape: escape, negated: e.Operator == sqlparser.NotLikeStr}, nil
+	case sqlparser.RegexpStr, sqlparser.NotRegexpStr:
+		return nil, unsupported("REGEXP", "use LIKE")
+	case sqlparser.NullSafeEqualStr:
+		return nil, unsupported("<=>", "use IS NULL / =")
+	case sqlparser.JSONExtractOp, sqlparser.JSONUnquoteExtractOp:
+		return nil, unsupported("JSON operators -> and ->>", "")
+	}
+	right, err := s.compile(e.Right)
+	if err != nil {
+		return nil, err
+	}
+	op := e.Operator
+	if op == sqlparser.NotEqualStr {
+		op = "<>"
+	}
+	return s.compare(op, left, right)
+}
+
+// compare builds a comparison, converting a constant to the type of the other side.
+func (s *scope) compare(op string, left, right *expr) (*expr, error) {
+	var err error
+	if right, err = s.coerce(left, right); err != nil {
+		return nil, err
+	}
+	if left, err = s.coerce(right, left); err != nil {
+		return nil, err
+	}
+	if err := comparable(left, right); err != nil {
+		return nil, err
+	}
+	return &expr{kind: exCompare, typ: typeBool, op: op, nullable: true, args: []*expr{left, right}}, nil
+}
+
+// comparable refuses comparisons whose SQL meaning would surprise: a time with a number, and so on.
+func comparable(a, b *expr) error {
+	ta, tb := a.typ, b.typ
+	if ta == typeNull || tb == typeNull || ta == tb {
+		return nil
+	}
+	class := func(t sqlType) int {
+		switch {
+		case t.numeric():
+			return 0
+		case t.temporal():
+			return 1
+		}
+		return 2 // text and JSON compare as text
+	}
+	if class(ta) != class(tb) {
+		return fmt.Errorf("translate: cannot compare %s (%s) with %s (%s)", describe(a), ta, describe(b), tb)
+	}
+	return nil
+}
+
+func describe(e *expr) string {
+	if e.sql != "" {
+		return e.sql
+	}
+	return "an expression"
+}
+
+// coerce converts the constant c to the type of the other side of a comparison: text to a number or a
+// time, a number to text, 0/1 to a bool. Other constants are returned as they are.
+func (s *scope) coerce(other, c *expr) (*expr, error) {
+	if c.kind != exConst || c.val == nil || other.typ == typeNull || other.typ == c.typ {
+		return c, nil
+	}
+	out := *c
+	switch other.typ {
+	case typeInt, typeFloat:
+		switch v := c.val.(type) {
+		case string:
+			f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+			if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+				return nil, fmt.Errorf("translate: cannot compare the number column %s with the text %s", describe(other), c.sql)
+			}
+			if f == math.Trunc(f) && math.Abs(f) < 1<<53 {
+				out.val, out.typ = int64(f), typeInt
+			} else {
+				out.val, out.typ = f, typeFloat
+			}
+		case bool:
+			out.val, out.typ = boolInt(v), typeInt
+		}
+	case typeBool:
+		switch v := c.val.(type) {
+		case int64:
+			out.val, out.typ = v != 0, typeBool
+		case float64:
+			out.val, out.typ = v != 0, typeBool
+		case string:
+			return nil, fmt.Errorf("translate: cannot compare the boolean %s with the text %s; use TRUE or FALSE", describe(other), c.sql)
+		}
+	case typeDate, typeDateTime:
+		if v, ok := c.val.(string); ok {
+			t, ok := parseTime(v)
+			if !ok {
+				return nil, fmt.Errorf("translate: %s is not a date or time (write 2006-01-02 or 2006-01-02T15:04:05Z)", c.sql)
+			}
+			out.val, out.typ = t, typeDateTime
+			if len(v) == len("2006-01-02") {
+				out.typ = typeDate
+			}
+		}
+	case typeText, typeJSON:
+		switch v := c.val.(type) {
+		case int64:
+			out.val, out.typ = strconv.FormatInt(v, 10), typeText
+		case float64:
+			out.val, out.typ = formatFloat(v), typeText
+		}
+	}
+	return &out, nil
+}
+
+func boolInt(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func formatFloat(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+
+func (s *scope) arithmetic(e *sqlparser.BinaryExpr) (*expr, error) {
+	switch e.Operator {
+	case sqlparser.PlusStr, sqlparser.MinusStr, sqlparser.MultStr, sqlparser.DivStr, sqlparser.IntDivStr, sqlparser.ModStr:
+	default:
+		return nil, unsupported("the operator "+e.Operator, sqlparser.String(e))
+	}
+	a, err := s.compile(e.Left)
+	if err != nil {
+		return nil, err
+	}
+	b, err := s.compile(e.Right)
+	if err != nil {
+		return nil, err
+	}
+	for _, x := range []*expr{a, b} {
+		if !x.typ.numeric() && x.typ != typeNull {
+			return nil, fmt.Errorf("translate: %s needs numbers, but %s is %s", sqlparser.String(e), describe(x), x.typ)
+		}
+	}
+	typ := typeInt
+	if a.typ == typeFloat || b.typ == typeFloat || e.Operator == sqlparser.DivStr {
+		typ = typeFloat
+	}
+	nullable := a.nullable || b.nullable || a.typ == typeNull || b.typ == typeNull ||
+		e.Operator == sqlparser.DivStr || e.Operator == sqlparser.IntDivStr || e.Operator == sqlparser.ModStr
+	return &expr{kind: exArith, typ: typ, op: e.Operator, nullable: nullable, args: []*expr{a, b}, sql: sqlparser.String(e)}, nil
+}
+
+func (s *scope) function(e *sqlparser.FuncExpr) (*expr, error) {
+	name := strings.ToUpper(e.Name.String())
+	if !e.Qualifier.IsEmpty() {
+		return nil, unsupported("qualified function names", sqlparser.String(e))
+	}
+	if e.IsAggregate() {
+		return nil, unsupported("the aggregate "+name+" here", "only SELECT COUNT(*) or COUNT(column) alone is supported; GROUP BY and other aggregates are not")
+	}
+	if e.Distinct {
+		return nil, unsupported("DISTINCT in "+name, "")
+	}
+	args := make([]*expr, 0, len(e.Exprs))
+	for _, se := range e.Exprs {
+		ae, ok := se.(*sqlparser.AliasedExpr)
+		if !ok {
+			return nil, unsupported(sqlparser.String(se)+" as an argument of "+name, "")
+		}
+		x, err := s.compile(ae.Expr)
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, x)
+	}
+	return s.call(name, args, sqlparser.String(e))
+}
+
+// call type-checks a function call. The functions and their SQL meaning are listed in the package doc.
+func (s *scope) call(name string, args []*expr, text string) (*expr, error) {
+	arity := func(min, max int) error {
+		if len(args) < min || (max >= 0 && len(args) > max) {
+			return fmt.Errorf("translate: %s: wrong number of arguments (%d)", text, len(args))
+		}
+		return nil
+	}
+	anyNullable := false
+	for _, a := range args {
+		anyNullable = anyNullable || a.nullable || a.typ == typeNull
+	}
+	out := &expr{kind: exFunc, op: name, args: args, nullable: anyNullable, sql: text}
+	switch name {
+	case "LCASE":
+		out.op = "LOWER"
+	case "UCASE":
+		out.op = "UPPER"
+	case "CHARACTER_LENGTH", "CHAR_LENGTH":
+		out.op = "LENGTH"
+	case "SUBSTR", "MID":
+		out.op = "SUBSTRING"
+	case "DAYOFMONTH":
+		out.op = "DAY"
+	case "CURRENT_TIMESTAMP", "LOCALTIMESTAMP", "LOCALTIME", "SYSDATE":
+		out.op = "NOW"
+	}
+	switch out.op {
+	case "LOWER", "UPPER", "TRIM", "LTRIM", "RTRIM":
+		if err := arity(1, 1); err != nil {
+			return nil, err
+		}
+		out.typ = typeText
+	case "LENGTH":
+		if err := arity(1, 1); err != nil {
+			return nil, err
+		}
+		out.typ = typeInt
+	case "CONCAT":
+		if err := arity(1, -1); err != nil {
+			return nil, err
+		}
+		out.typ = typeText
+	case "SUBSTRING":
+		if err := arity(2, 3); err != nil {
+			return nil, err
+		}
+		out.typ = typeText
+	case "ABS":
+		if err := arity(1, 1); err != nil {
+			return nil, err
+		}
+		out.typ = args[0].typ
+		if out.typ == typeBool || out.typ == typeNull {
+			out.typ = typeInt
+		}
+	case "ROUND":
+		if err := arity(1, 2); err != nil {
+			return nil, err
+		}
+		out.typ = typeFloat
+		if args[0].typ == typeInt || len(args) == 1 {
+			out.typ = typeInt
+		}
+	case "COALESCE", "IFNULL":
+		if out.op == "IFNULL" {
+			if err := arity(2, 2); err != nil {
+				return nil, err
+			}
+		} else if err := arity(1, -1); err != nil {
+			return nil, err
+		}
+		out.typ = typeNull
+		out.nullable = true
+		for _, a := range args {
+			if a.typ == typeNull {
+				continue
+			}
+			if out.typ == typeNull {
+				out.typ = a.typ
+			} else if out.typ != a.typ {
+				if out.typ.numeric() && a.typ.numeric() {
+					out.typ = typeFloat
+				} else {
+					return nil, fmt.Errorf("translate: %s mixes %s and %s", text, out.typ, a.typ)
+				}
+			}
+			if !a.nullable {
+				out.nullable = false
+				break
+			}
+		}
+	case "NOW":
+		if err := arity(0, 0); err != nil {
+			return nil, err
+		}
+		return &expr{kind: exConst, typ: typeDateTime, val: s.now, sql: text}, nil
+	case "YEAR", "MONTH", "DAY", "HOUR", "MINUTE", "SECOND":
+		if err := arity(1, 1); err != nil {
+			return nil, err
+		}
+		a := args[0]
+		if a.kind == exConst {
+			if str, ok := a.val.(string); ok {
+				t, ok := parseTime(str)
+				if !ok {
+					return nil, fmt.Errorf("translate: %s: %s is not a date", text, a.sql)
+				}
+				args[0] = &expr{kind: exConst, typ: typeDateTime, val: t, sql: a.sql}
+			}
+		} else if !a.typ.temporal() && a.typ != typeNull {
+			return nil, fmt.Errorf("translate: %s needs a date, but %s is %s", text, describe(a), a.typ)
+		}
+		out.typ = typeInt
+	case "RECORD_ID":
+		if err := arity(0, 0); err != nil {
+			return nil, err
+		}
+		return &expr{kind: exRecordID, typ: typeText, sql: text}, nil
+	case "CREATED_TIME":
+		if err := arity(0, 0); err != nil {
+			return nil, err
+		}
+		return &expr{kind: exCreatedTime, typ: typeDateTime, sql: text}, nil
+	default:
+		return nil, unsupported("the function "+name, "supported: LOWER, UPPER, LENGTH, CHAR_LENGTH, CONCAT, TRIM, LTRIM, RTRIM, SUBSTRING, ABS, ROUND, COALESCE, IFNULL, NOW, YEAR, MONTH, DAY, HOUR, MINUTE, SECOND, RECORD_ID, CREATED_TIME")
+	}
+	return out, nil
+}
+
+// columns lists the fields an expression reads.
+func (e *expr) fields(into map[string]bool) {
+	if e == nil {
+		return
+	}
+	if e.kind == exField {
+		into[e.field.Name] = true
+	}
+	for _, a := range e.args {
+		a.fields(into)
+	}
+}

@@ -1,0 +1,180 @@
+package translate
+
+import (
+	"fmt"
+	"math"
+	"reflect"
+	"slices"
+	"time"
+)
+
+// Plan is a SELECT translated: the one request the service answers, and what is left to do locally.
+//
+// Running it: if NoRows or Limit == 0, send nothing. If RecordIDs is non-nil, GET each id (an id the
+// service does not know is no row, not an error); otherwise list with Request (MaxRecords 0 means
+// none). Call Keep on every row (always true when Exact). If SortLocally, collect the kept rows and
+// SortRows them. Then stop after Limit rows (-1: all). For Count the only output row is
+// [int64(number of kept rows)] (none when Limit == 0); otherwise Values gives each output row.
+type Plan struct {
+	Table     *Table
+	Columns   []Column // output columns, known before any request
+	Request   Request  // the one list request
+	RecordIDs []string // non-nil: fetch these records by id instead of listing
+	Exact     bool     // the request selects exactly the SQL rows; otherwise Keep re-checks locally
+	Limit     int      // -1: none; applied locally after Keep
+	Count     bool     // SELECT COUNT(*): one row, one column
+
+	Order       []Order // the SQL ORDER BY
+	SortLocally bool    // the service's order may differ from SQL's: sort the kept rows with SortRows
+	NoRows      bool    // the WHERE clause is never TRUE: no request is needed
+
+	where   *expr   // nil: no WHERE
+	outputs []*expr // one per column
+	order   []orderKey
+}
+
+// Request is the list request: view, filterByFormula, fields[], sort and maxRecords (0: none).
+type Request struct {
+	View, Formula string
+	Fields        []string
+	Sort          []Sort
+	MaxRecords    int
+}
+
+// Sort is one sort key of the request, by field name.
+type Sort struct {
+	Field string
+	Desc  bool
+}
+
+// Order is one key of the SQL ORDER BY, by the column's SQL name.
+type Order struct {
+	Column string
+	Desc   bool
+}
+
+type orderKey struct {
+	e    *expr
+	desc bool
+}
+
+// Row is one record as the service returns it, fields keyed by name in the API's JSON form (float64
+// or json.Number, string, bool, []any, map[string]any).
+type Row struct {
+	ID          string
+	CreatedTime time.Time
+	Fields      map[string]any
+}
+
+// Column describes one output column.
+type Column struct {
+	Name         string
+	DatabaseType string // "TEXT", "INT64", "FLOAT64", "BOOL", "DATE", "DATETIME", "JSON"
+	ScanType     reflect.Type
+	Nullable     bool
+	Field        *Field // nil for id, createdTime and expressions
+}
+
+// Keep reports whether the row satisfies the WHERE clause with SQL semantics (UNKNOWN is not kept).
+// For an exact plan every returned row is kept without looking at it: its request may not even fetch
+// the fields the WHERE clause reads.
+func (p *Plan) Keep(r Row) (bool, error) {
+	if p.where == nil || p.Exact {
+		return true, nil
+	}
+	v, err := p.where.eval(&r)
+	if err != nil {
+		return false, err
+	}
+	return v == true, nil
+}
+
+// Values writes one output row into dest (len(dest) == len(p.Columns)) as driver values: nil, int64,
+// float64, bool, string or time.Time.
+func (p *Plan) Values(r Row, dest []any) error {
+	if p.Count {
+		return fmt.Errorf("translate: Values on a COUNT plan: the row is the count of kept rows")
+	}
+	if len(dest) != len(p.outputs) {
+		return fmt.Errorf("translate: Values: %d destinations for %d columns", len(dest), len(p.outputs))
+	}
+	for i, e := range p.outputs {
+		v, err := e.eval(&r)
+		if err != nil {
+			return err
+		}
+		dest[i] = driverValue(e.typ, v)
+	}
+	return nil
+}
+
+// driverValue fits a value to its column's type.
+func driverValue(t sqlType, v any) any {
+	switch t {
+	case typeInt:
+		if f, ok := v.(float64); ok {
+			// A fraction in a precision-0 number: the service shows it rounded, and so do we.
+			r := math.Round(f)
+			if math.Abs(r) < 1<<63 {
+				return int64(r)
+			}
+			return f
+		}
+		if b, ok := v.(bool); ok {
+			return boolInt(b)
+		}
+	case typeFloat:
+		if n, ok := v.(int64); ok {
+			return float64(n)
+		}
+	case typeText:
+		if v != nil {
+			if _, ok := v.(string); !ok {
+				return textOf(v)
+			}
+		}
+	}
+	return v
+}
+
+// Compare compares two rows by the SQL ORDER BY: NULL first when ascending, numbers numerically, text
+// by code point, times chronologically.
+func (p *Plan) Compare(a, b Row) int {
+	for _, k := range p.order {
+		va, _ := k.e.eval(&a)
+		vb, _ := k.e.eval(&b)
+		var c int
+		switch {
+		case va == nil && vb == nil:
+			c = 0
+		case va == nil:
+			c = -1
+		case vb == nil:
+			c = 1
+		default:
+			c = compareValues(va, vb)
+		}
+		if k.desc {
+			c = -c
+		}
+		if c != 0 {
+			return c
+		}
+	}
+	return 0
+}
+
+// SortRows sorts rows by the SQL ORDER BY, stably.
+func (p *Plan) SortRows(rows []Row) {
+	slices.SortStableFunc(rows, p.Compare)
+}
+
+// columnFor describes an output expression.
+func columnFor(name string, e *expr) Column {
+	nullable := e.nullable || e.typ == typeNull
+	c := Column{Name: name, DatabaseType: e.typ.String(), ScanType: scanType(e.typ, nullable), Nullable: nullable}
+	if e.kind == exField {
+		c.Field = e.field
+	}
+	return c
+}

@@ -1,0 +1,306 @@
+package translate
+
+import (
+	"database/sql"
+	"encoding/json"
+	"math"
+	"reflect"
+	"strings"
+	"time"
+)
+
+// Field is one Airtable field as the translator sees it: the metadata API's id, name, type and options.
+type Field struct {
+	ID, Name, Type string
+	Options        map[string]any
+}
+
+// Table is one Airtable table: its fields in schema order and its views.
+type Table struct {
+	ID, Name, PrimaryFieldID string
+	Fields                   []Field
+	Views                    []View
+}
+
+// View is one view of a table, reachable with FROM t USE INDEX (`view`).
+type View struct{ ID, Name string }
+
+// Schema finds a table by name or by tbl… id.
+type Schema interface {
+	Table(nameOrID string) (*Table, bool)
+}
+
+// Args holds the bound values of the statement's placeholders: ? (Positional, in order) and :name
+// (Named, without the colon). Now is the value of SQL NOW() for the statement; zero means time.Now()
+// at translation.
+type Args struct {
+	Positional []any
+	Named      map[string]any
+	Now        time.Time
+}
+
+// sqlType is the SQL type of a value or column.
+type sqlType uint8
+
+const (
+	typeNull     sqlType = iota // the NULL literal: no type of its own
+	typeText                    // string
+	typeInt                     // int64
+	typeFloat                   // float64
+	typeBool                    // bool
+	typeDate                    // time.Time at midnight UTC
+	typeDateTime                // time.Time in UTC
+	typeJSON                    // string holding JSON text (arrays and objects)
+)
+
+// databaseTypeName is the Column.DatabaseType of each type.
+var databaseTypeName = [...]string{
+	typeNull:     "TEXT",
+	typeText:     "TEXT",
+	typeInt:      "INT64",
+	typeFloat:    "FLOAT64",
+	typeBool:     "BOOL",
+	typeDate:     "DATE",
+	typeDateTime: "DATETIME",
+	typeJSON:     "JSON",
+}
+
+func (t sqlType) String() string { return databaseTypeName[t] }
+
+func (t sqlType) numeric() bool { return t == typeInt || t == typeFloat || t == typeBool }
+func (t sqlType) temporal() bool { return t == typeDate || t == typeDateTime }
+
+// scanType is what a column scans into: the plain Go type when it is never NULL, else its sql.Null form.
+func scanType(t sqlType, nullable bool) reflect.Type {
+	if !nullable {
+		switch t {
+		case typeInt:
+			return reflect.TypeFor[int64]()
+		case typeFloat:
+			return reflect.TypeFor[float64]()
+		case typeBool:
+			return reflect.TypeFor[bool]()
+		case typeDate, typeDateTime:
+			return reflect.TypeFor[time.Time]()
+		default:
+			return reflect.TypeFor[string]()
+		}
+	}
+	switch t {
+	case typeInt:
+		return reflect.TypeFor[sql.NullInt64]()
+	case typeFloat:
+		return reflect.TypeFor[sql.NullFloat64]()
+	case typeBool:
+		return reflect.TypeFor[sql.NullBool]()
+	case typeDate, typeDateTime:
+		return reflect.TypeFor[sql.NullTime]()
+	default:
+		return reflect.TypeFor[sql.NullString]()
+	}
+}
+
+// fieldInfo is what the translator knows about a field's values.
+type fieldInfo struct {
+	typ sqlType
+	// nullable: the cell can be absent (NULL). Checkbox (false when absent), autoNumber, count and
+	// createdTime are never NULL.
+	nullable bool
+	// computed: formula or rollup. Their cells can hold {"error":…} or {"specialValue":"NaN"}, which
+	// read as NULL here but not in a formula, so predicates on them are never claimed exact.
+	computed bool
+	// sortable: the service orders non-blank values of this field the way SQL does (numbers and
+	// times). Text is not: Airtable's order for text is not code-point order.
+	sortable bool
+	// writable: the API accepts values for it.
+	writable bool
+}
+
+// fieldInfoOf maps an Airtable field type (and its options) to its SQL view. The table is in the
+// package doc.
+func fieldInfoOf(f *Field) fieldInfo {
+	return infoForType(f.Type, f.Options, 0)
+}
+
+func infoForType(typ string, opts map[string]any, depth int) fieldInfo {
+	switch typ {
+	case "singleLineText", "multilineText", "email", "url", "phoneNumber", "richText", "singleSelect":
+		return fieldInfo{typ: typeText, nullable: true, writable: true}
+	case "externalSyncSource":
+		return fieldInfo{typ: typeText, nullable: true}
+	case "number", "currency":
+		if precision, ok := numberOption(opts, "precision"); ok && precision == 0 {
+			return fieldInfo{typ: typeInt, nullable: true, sortable: true, writable: true}
+		}
+		return fieldInfo{typ: typeFloat, nullable: true, sortable: true, writable: true}
+	case "percent":
+		return fieldInfo{typ: typeFloat, nullable: true, sortable: true, writable: true}
+	case "duration":
+		// Seconds; whole seconds unless the format shows fractions (h:mm:ss.S and finer).
+		if format, _ := opts["durationFormat"].(string); strings.Contains(format, ".") {
+			return fieldInfo{typ: typeFloat, nullable: true, sortable: true, writable: true}
+		}
+		return fieldInfo{typ: typeInt, nullable: true, sortable: true, writable: true}
+	case "rating":
+		return fieldInfo{typ: typeInt, nullable: true, sortable: true, writable: true}
+	case "autoNumber", "count":
+		return fieldInfo{typ: typeInt, sortable: true}
+	case "checkbox":
+		return fieldInfo{typ: typeBool, writable: true}
+	case "date":
+		return fieldInfo{typ: typeDate, nullable: true, sortable: true, writable: true}
+	case "dateTime":
+		return fieldInfo{typ: typeDateTime, nullable: true, sortable: true, writable: true}
+	case "createdTime", "lastModifiedTime":
+		info := fieldInfo{typ: typeDateTime, nullable: typ == "lastModifiedTime", sortable: true}
+		if result, _ := opts["result"].(map[string]any); result != nil && result["type"] == "date" {
+			info.typ = typeDate
+		}
+		return info
+	case "formula", "rollup":
+		result, _ := opts["result"].(map[string]any)
+		if result == nil || depth > 0 {
+			return fieldInfo{typ: typeText, nullable: true, computed: true}
+		}
+		rtype, _ := result["type"].(string)
+		ropts, _ := result["options"].(map[string]any)
+		info := infoForType(rtype, ropts, depth+1)
+		if info.typ == typeBool {
+			// A formula's false reads as absent, like a checkbox.
+			info.nullable = false
+		} else {
+			info.nullable = true
+		}
+		info.computed, info.writable = true, false
+		return info
+	case "multipleSelects", "multipleRecordLinks", "multipleCollaborators", "singleCollaborator",
+		"multipleAttachments", "barcode":
+		return fieldInfo{typ: typeJSON, nullable: true, writable: true}
+	case "multipleLookupValues", "createdBy", "lastModifiedBy", "button", "aiText":
+		return fieldInfo{typ: typeJSON, nullable: true}
+	default:
+		// A type this package does not know (Airtable adds types): strings as they are, anything else
+		// as JSON text.
+		return fieldInfo{typ: typeText, nullable: true}
+	}
+}
+
+func numberOption(opts map[string]any, key string) (float64, bool) {
+	switch v := opts[key].(type) {
+	case float64:
+		return v, true
+	case int:
+		return float64(v), true
+	case int64:
+		return float64(v), true
+	case json.Number:
+		f, err := v.Float64()
+		return f, err == nil
+	}
+	return 0, false
+}
+
+// cellValue converts a cell in the API's JSON form into the SQL value of a column of type typ:
+// nil (NULL), string, int64, float64, bool or time.Time. Formula errors and NaN read as NULL.
+func cellValue(info fieldInfo, cell any) any {
+	if cell == nil {
+		if info.typ == typeBool {
+			return false
+		}
+		return nil
+	}
+	if m, ok := cell.(map[string]any); ok && info.typ != typeJSON {
+		if _, isErr := m["error"]; isErr {
+			return nil
+		}
+		if _, isSpecial := m["specialValue"]; isSpecial {
+			return nil
+		}
+	}
+	switch info.typ {
+	case typeText:
+		if s, ok := cell.(string); ok {
+			return s
+		}
+		return jsonText(cell)
+	case typeInt, typeFloat:
+		f, ok := cellNumber(cell)
+		if !ok {
+			return nil
+		}
+		if info.typ == typeInt && f == math.Trunc(f) && math.Abs(f) < 1<<63 {
+			return int64(f)
+		}
+		return f
+	case typeBool:
+		switch v := cell.(type) {
+		case bool:
+			return v
+		case float64:
+			return v != 0
+		case json.Number:
+			return v.String() != "0"
+		}
+		return true
+	case typeDate, typeDateTime:
+		s, ok := cell.(string)
+		if !ok {
+			return nil
+		}
+		t, ok := parseTime(s)
+		if !ok {
+			return nil
+		}
+		if info.typ == typeDate {
+			return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
+		}
+		return t
+	default:
+		return jsonText(cell)
+	}
+}
+
+func cellNumber(cell any) (float64, bool) {
+	switch v := cell.(type) {
+	case float64:
+		return v, !math.IsNaN(v)
+	case json.Number:
+		f, err := v.Float64()
+		return f, err == nil
+	case int:
+		return float64(v), true
+	case int64:
+		return float64(v), true
+	}
+	return 0, false
+}
+
+// jsonText renders a cell as compact JSON text.
+func jsonText(cell any) string {
+	b, err := json.Marshal(cell)
+	if err != nil {
+		return ""
+	}
+	return string(b)
+}
+
+// timeLayouts are the date and time forms accepted in cells and in SQL text compared with dates.
+var timeLayouts = []string{
+	time.RFC3339Nano,
+	"2006-01-02T15:04:05.000Z07:00",
+	"2006-01-02T15:04:05",
+	"2006-01-02 15:04:05",
+	"2006-01-02T15:04",
+	"2006-01-02 15:04",
+	"2006-01-02",
+}
+
+// parseTime reads an ISO 8601 date or date-time; without a zone it is UTC.
+func parseTime(s string) (time.Time, bool) {
+	for _, layout := range timeLayouts {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t.UTC(), true
+		}
+	}
+	return time.Time{}, false
+}

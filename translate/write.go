@@ -1,0 +1,385 @@
+package translate
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/xwb1989/sqlparser"
+)
+
+// InsertPlan is an INSERT translated: the records to create, 10 per request.
+type InsertPlan struct {
+	Table *Table
+	Rows  []map[string]any // fields by name, in the API's write form, one map per VALUES row
+	// Upsert is non-nil for INSERT … ON DUPLICATE KEY UPDATE: the key fields (1 to 3), sent as
+	// performUpsert {fieldsToMergeOn: Upsert} in batch PATCH requests. A record whose keys match an
+	// existing one updates it, otherwise it is created.
+	Upsert []string
+}
+
+// UpdatePlan is an UPDATE translated: Find selects the records (run it like a SELECT; its Values are
+// unused, its Request.Fields include what SET reads), and Fields gives each one's new values.
+type UpdatePlan struct {
+	Table *Table
+	Find  *Plan
+	set   []setClause
+}
+
+type setClause struct {
+	field *Field
+	info  fieldInfo
+	e     *expr
+}
+
+// DeletePlan is a DELETE translated: delete every record Find keeps (only their ids are needed).
+type DeletePlan struct {
+	Table *Table
+	Find  *Plan
+}
+
+// upsertKeyTypes are the field types Airtable accepts in fieldsToMergeOn (reference §1.7: number,
+// text, long text, single select, multiple select, date), with their text and number variants.
+var upsertKeyTypes = map[string]bool{
+	"singleLineText": true, "multilineText": true, "email": true, "url": true, "phoneNumber": true,
+	"number": true, "currency": true, "percent": true,
+	"singleSelect": true, "multipleSelects": true, "date": true,
+}
+
+// Insert translates INSERT INTO t (columns) VALUES (…), (…) [ON DUPLICATE KEY UPDATE c = VALUES(c), …].
+//
+// With ON DUPLICATE KEY UPDATE the key is every inserted column that is not updated: INSERT INTO t
+// (Email, Name, Score) VALUES (…) ON DUPLICATE KEY UPDATE Name = VALUES(Name), Score = VALUES(Score)
+// updates the record whose Email matches, or creates one. Only c = VALUES(c) is accepted there: the
+// service does the merge and cannot compute an expression.
+func Insert(stmt *sqlparser.Insert, schema Schema, args Args) (*InsertPlan, error) {
+	if stmt == nil {
+		return nil, fmt.Errorf("translate: no INSERT statement")
+	}
+	switch {
+	case stmt.Action == sqlparser.ReplaceStr:
+		return nil, unsupported("REPLACE", "use INSERT … ON DUPLICATE KEY UPDATE")
+	case stmt.Ignore != "":
+		return nil, unsupported("INSERT IGNORE", "")
+	case len(stmt.Partitions) > 0:
+		return nil, unsupported("PARTITION", "")
+	case len(stmt.Columns) == 0:
+		return nil, fmt.Errorf("translate: INSERT needs a column list: INSERT INTO t (a, b) VALUES (…)")
+	}
+	table, err := lookupTable(stmt.Table, schema)
+	if err != nil {
+		return nil, err
+	}
+	s := newScope(table, table.Name, args)
+	fields := make([]*expr, len(stmt.Columns))
+	seen := map[string]bool{}
+	for i, c := range stmt.Columns {
+		e, err := s.writableColumn(c.String())
+		if err != nil {
+			return nil, err
+		}
+		if seen[e.field.Name] {
+			return nil, fmt.Errorf("translate: column %q is named twice", e.field.Name)
+		}
+		seen[e.field.Name] = true
+		fields[i] = e
+	}
+	values, ok := stmt.Rows.(sqlparser.Values)
+	if !ok {
+		return nil, unsupported("INSERT … SELECT", "")
+	}
+	plan := &InsertPlan{Table: table}
+	for n, tuple := range values {
+		if len(tuple) != len(fields) {
+			return nil, fmt.Errorf("translate: VALUES row %d has %d values for %d columns", n+1, len(tuple), len(fields))
+		}
+		row := make(map[string]any, len(fields))
+		for i, item := range tuple {
+			e, err := s.compile(item)
+			if err != nil {
+				return nil, err
+			}
+			if reads := map[string]bool{}; e.reads(reads) {
+				return nil, fmt.Errorf("translate: VALUES row %d: %s reads a column; INSERT values must be constants or placeholders", n+1, sqlparser.String(item))
+			}
+			v, err := e.eval(&Row{})
+			if err != nil {
+				return nil, err
+			}
+			cell, err := toCell(fields[i], e.typ, v)
+			if err != nil {
+				return nil, fmt.Errorf("translate: VALUES row %d: %w", n+1, err)
+			}
+			row[fields[i].field.Name] = cell
+		}
+		plan.Rows = append(plan.Rows, row)
+	}
+	if len(stmt.OnDup) > 0 {
+		updated := map[string]bool{}
+		for _, u := range stmt.OnDup {
+			target, err := s.writableColumn(u.Name.Name.String())
+			if err != nil {
+				return nil, err
+			}
+			vf, ok := u.Expr.(*sqlparser.ValuesFuncExpr)
+			if !ok || !strings.EqualFold(vf.Name.Name.String(), u.Name.Name.String()) {
+				return nil, unsupported("ON DUPLICATE KEY UPDATE "+sqlparser.String(u), "only col = VALUES(col): the service merges, it does not compute")
+			}
+			if !seen[target.field.Name] {
+				return nil, fmt.Errorf("translate: ON DUPLICATE KEY UPDATE %s: the column is not inserted", target.field.Name)
+			}
+			updated[target.field.Name] = true
+		}
+		keys := []string{}
+		for _, e := range fields {
+			if !updated[e.field.Name] {
+				keys = append(keys, e.field.Name)
+				if !upsertKeyTypes[e.field.Type] {
+					return nil, fmt.Errorf("translate: ON DUPLICATE KEY UPDATE: key column %q is a %s field; Airtable merges only on number, text, long text, single select, multiple select and date fields", e.field.Name, e.field.Type)
+				}
+			}
+		}
+		if len(keys) < 1 || len(keys) > 3 {
+			return nil, fmt.Errorf("translate: ON DUPLICATE KEY UPDATE: the key is the inserted columns not updated, and Airtable needs 1 to 3 of them; got %d (%s)", len(keys), strings.Join(keys, ", "))
+		}
+		plan.Upsert = keys
+	}
+	return plan, nil
+}
+
+// Update translates UPDATE t SET c = expr, … [WHERE …]. SET expressions read each record's current
+// values (SET n = n + 1); without WHERE every record is updated.
+func Update(stmt *sqlparser.Update, schema Schema, args Args) (*UpdatePlan, error) {
+	if stmt == nil {
+		return nil, fmt.Errorf("translate: no UPDATE statement")
+	}
+	if len(stmt.OrderBy) > 0 {
+		return nil, unsupported("UPDATE … ORDER BY", "")
+	}
+	if stmt.Limit != nil {
+		return nil, unsupported("UPDATE … LIMIT", "")
+	}
+	table, alias, view, err := fromClause(stmt.TableExprs, schema)
+	if err != nil {
+		return nil, err
+	}
+	s := newScope(table, alias, args)
+	plan := &UpdatePlan{Table: table}
+	seen := map[string]bool{}
+	var reads []*expr
+	for _, u := range stmt.Exprs {
+		if q := u.Name.Qualifier; !q.IsEmpty() && q.Name.String() != alias && q.Name.String() != table.Name {
+			return nil, fmt.Errorf("translate: SET %s names another table", sqlparser.String(u.Name))
+		}
+		target, err := s.writableColumn(u.Name.Name.String())
+		if err != nil {
+			return nil, err
+		}
+		if seen[target.field.Name] {
+			return nil, fmt.Errorf("translate: SET names %q twice", target.field.Name)
+		}
+		seen[target.field.Name] = true
+		e, err := s.compile(u.Expr)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := toCellType(target, e.typ); err != nil {
+			return nil, err
+		}
+		plan.set = append(plan.set, setClause{field: target.field, info: target.info, e: e})
+		reads = append(reads, e)
+	}
+	find, err := findPlan(s, table, view, stmt.Where, reads)
+	if err != nil {
+		return nil, err
+	}
+	plan.Find = find
+	return plan, nil
+}
+
+// Fields computes the PATCH fields of one record found by Find, from its current values.
+func (p *UpdatePlan) Fields(current Row) (map[string]any, error) {
+	out := make(map[string]any, len(p.set))
+	for _, c := range p.set {
+		v, err := c.e.eval(&current)
+		if err != nil {
+			return nil, err
+		}
+		cell, err := toCell(&expr{kind: exField, field: c.field, info: c.info, typ: c.info.typ}, c.e.typ, v)
+		if err != nil {
+			return nil, fmt.Errorf("translate: record %s: %w", current.ID, err)
+		}
+		out[c.field.Name] = cell
+	}
+	return out, nil
+}
+
+// Delete translates DELETE FROM t [WHERE …]; without WHERE every record is deleted.
+func Delete(stmt *sqlparser.Delete, schema Schema, args Args) (*DeletePlan, error) {
+	if stmt == nil {
+		return nil, fmt.Errorf("translate: no DELETE statement")
+	}
+	switch {
+	case len(stmt.Targets) > 0:
+		return nil, unsupported("multi-table DELETE", "")
+	case len(stmt.Partitions) > 0:
+		return nil, unsupported("PARTITION", "")
+	case len(stmt.OrderBy) > 0:
+		return nil, unsupported("DELETE … ORDER BY", "")
+	case stmt.Limit != nil:
+		return nil, unsupported("DELETE … LIMIT", "")
+	}
+	table, alias, view, err := fromClause(stmt.TableExprs, schema)
+	if err != nil {
+		return nil, err
+	}
+	s := newScope(table, alias, args)
+	find, err := findPlan(s, table, view, stmt.Where, nil)
+	if err != nil {
+		return nil, err
+	}
+	return &DeletePlan{Table: table, Find: find}, nil
+}
+
+// findPlan is the SELECT behind UPDATE and DELETE: the records WHERE selects, with the fields reads need.
+func findPlan(s *scope, table *Table, view string, where *sqlparser.Where, reads []*expr) (*Plan, error) {
+	plan := &Plan{Table: table, Limit: -1, Request: Request{View: view}, outputs: reads}
+	if where != nil {
+		w, err := s.condition(where.Expr)
+		if err != nil {
+			return nil, err
+		}
+		plan.where = w
+	}
+	plan.pushWhere(&pusher{table: table})
+	plan.Request.Fields = plan.neededFields()
+	return plan, nil
+}
+
+// writableColumn resolves a column that is written.
+func (s *scope) writableColumn(name string) (*expr, error) {
+	e, err := s.lookupColumn(name)
+	if err != nil {
+		return nil, err
+	}
+	switch e.kind {
+	case exRecordID:
+		return nil, fmt.Errorf("translate: column id is the record id, set by Airtable; it cannot be written")
+	case exCreatedTime:
+		return nil, fmt.Errorf("translate: column createdTime is set by Airtable; it cannot be written")
+	}
+	if !e.info.writable {
+		return nil, fmt.Errorf("translate: field %q is a %s field, computed by Airtable; it cannot be written", e.field.Name, e.field.Type)
+	}
+	return e, nil
+}
+
+// reads reports whether the expression reads the record (a column, id or createdTime).
+func (e *expr) reads(into map[string]bool) bool {
+	if e.kind == exField || e.kind == exRecordID || e.kind == exCreatedTime {
+		return true
+	}
+	for _, a := range e.args {
+		if a.reads(into) {
+			return true
+		}
+	}
+	return false
+}
+
+// toCellType refuses, before any request, a value type a field cannot hold.
+func toCellType(target *expr, from sqlType) (bool, error) {
+	to := target.info.typ
+	ok := true
+	switch to {
+	case typeInt, typeFloat:
+		ok = from.numeric() || from == typeText || from == typeNull
+	case typeBool:
+		ok = from == typeBool || from == typeInt || from == typeNull
+	case typeDate, typeDateTime:
+		ok = from.temporal() || from == typeText || from == typeNull
+	case typeText:
+		ok = from == typeText || from == typeInt || from == typeFloat || from == typeNull
+	case typeJSON:
+		ok = from == typeJSON || from == typeText || from == typeNull
+	}
+	if !ok {
+		return false, fmt.Errorf("translate: field %q (%s) cannot hold a %s value", target.field.Name, target.field.Type, from)
+	}
+	return true, nil
+}
+
+// toCell converts an SQL value into the API's write form for a field: text as strings, numbers as
+// numbers, checkbox as bool, date as "2006-01-02", dateTime as RFC 3339 in UTC, arrays and objects
+// from JSON text or []string. NULL clears the field.
+func toCell(target *expr, from sqlType, v any) (any, error) {
+	if _, err := toCellType(target, from); err != nil {
+		return nil, err
+	}
+	if v == nil {
+		return nil, nil
+	}
+	name := target.field.Name
+	switch target.info.typ {
+	case typeText:
+		return textOf(v), nil
+	case typeInt, typeFloat:
+		switch n := v.(type) {
+		case int64:
+			return n, nil
+		case float64:
+			return n, nil
+		case bool:
+			return boolInt(n), nil
+		case string:
+			f, err := strconv.ParseFloat(strings.TrimSpace(n), 64)
+			if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+				return nil, fmt.Errorf("field %q is a number; %q is not one", name, n)
+			}
+			if i, err := strconv.ParseInt(strings.TrimSpace(n), 10, 64); err == nil {
+				return i, nil
+			}
+			return f, nil
+		}
+	case typeBool:
+		switch b := v.(type) {
+		case bool:
+			return b, nil
+		case int64:
+			return b != 0, nil
+		}
+	case typeDate, typeDateTime:
+		switch t := v.(type) {
+		case time.Time:
+			if target.info.typ == typeDate {
+				return t.UTC().Format("2006-01-02"), nil
+			}
+			return t.UTC().Format("2006-01-02T15:04:05.000Z"), nil
+		case string:
+			if _, ok := parseTime(t); !ok {
+				return nil, fmt.Errorf("field %q is a %s; %q is not an ISO 8601 date", name, target.field.Type, t)
+			}
+			return t, nil
+		}
+	case typeJSON:
+		str, ok := v.(string)
+		if !ok {
+			break
+		}
+		var decoded any
+		if err := json.Unmarshal([]byte(str), &decoded); err == nil && from == typeJSON {
+			return decoded, nil
+		} else if err == nil && (strings.HasPrefix(strings.TrimSpace(str), "[") || strings.HasPrefix(strings.TrimSpace(str), "{")) {
+			return decoded, nil
+		}
+		switch target.field.Type {
+		case "multipleSelects", "multipleRecordLinks", "multipleCollaborators":
+			return []any{str}, nil // one choice, record id or user
+		}
+		return nil, fmt.Errorf("field %q is a %s; write JSON text or pass a []string / json.RawMessage", name, target.field.Type)
+	}
+	return nil, fmt.Errorf("field %q (%s) cannot hold %v", name, target.field.Type, v)
+}
