@@ -1,0 +1,746 @@
+package formula
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Airtable's DATETIME_FORMAT and DATETIME_PARSE take moment.js format strings. This file
+// implements moment's tokens:
+//
+//	year     YYYY YY Y           quarter  Q Qo
+//	month    M Mo MM MMM MMMM    day      D Do DD   day of year  DDD DDDo DDDD
+//	weekday  d do dd ddd dddd e E
+//	week     w wo ww (locale: weeks start Sunday, the week with 1 January is week 1)
+//	         W Wo WW (ISO)       week year  gggg gg GGGG GG
+//	hour     H HH h hh k kk      minute m mm   second s ss   fraction S SS SSS ... (up to 9)
+//	am/pm    A a                 zone   Z (+07:00) ZZ (+0700) z zz (abbreviation)
+//	unix     X (seconds) x (milliseconds)
+//	locale   LT LTS L LL LLL LLLL l ll lll llll
+//
+// Text in [brackets] is literal; any other character stands for itself.
+
+var formatTokens = []string{
+	"YYYYYY", "YYYY", "YY", "Y",
+	"Qo", "Q",
+	"MMMM", "MMM", "MM", "Mo", "M",
+	"DDDD", "DDDo", "DDD", "DD", "Do", "D",
+	"dddd", "ddd", "dd", "do", "d", "e", "E",
+	"ww", "wo", "w", "WW", "Wo", "W",
+	"gggg", "gg", "GGGG", "GG",
+	"HH", "H", "hh", "h", "kk", "k",
+	"mm", "m", "ss", "s",
+	"SSSSSSSSS", "SSSSSSSS", "SSSSSSS", "SSSSSS", "SSSSS", "SSSS", "SSS", "SS", "S",
+	"A", "a", "ZZ", "Z", "zz", "z", "X", "x",
+	"LLLL", "LLL", "LL", "LTS", "LT", "L", "llll", "lll", "ll", "l",
+}
+
+// longDateFormats are the English expansions of the locale tokens.
+var longDateFormats = map[string]string{
+	"LT": "h:mm A", "LTS": "h:mm:ss A", "L": "MM/DD/YYYY", "LL": "MMMM D, YYYY",
+	"LLL": "MMMM D, YYYY h:mm A", "LLLL": "dddd, MMMM D, YYYY h:mm A",
+	"l": "M/D/YYYY", "ll": "MMM D, YYYY", "lll": "MMM D, YYYY h:mm A", "llll": "ddd, MMM D, YYYY h:mm A",
+}
+
+type formatPart struct {
+	token   string // "" for literal text
+	literal string
+}
+
+// splitFormat splits a moment format string into tokens and literal text.
+func splitFormat(format string) []formatPart {
+	var parts []formatPart
+	lit := func(s string) {
+		if n := len(parts); n > 0 && parts[n-1].token == "" {
+			parts[n-1].literal += s
+			return
+		}
+		parts = append(parts, formatPart{literal: s})
+	}
+	for i := 0; i < len(format); {
+		if format[i] == '[' {
+			if j := strings.IndexByte(format[i:], ']'); j > 0 {
+				lit(format[i+1 : i+j])
+				i += j + 1
+				continue
+			}
+		}
+		matched := ""
+		for _, tok := range formatTokens {
+			if strings.HasPrefix(format[i:], tok) {
+				matched = tok
+				break
+			}
+		}
+		if matched == "" {
+			lit(format[i : i+1])
+			i++
+			continue
+		}
+		if exp, ok := longDateFormats[matched]; ok {
+			parts = append(parts, splitFormat(exp)...)
+		} else {
+			parts = append(parts, formatPart{token: matched})
+		}
+		i += len(matched)
+	}
+	return parts
+}
+
+// localeNames holds month and weekday names for the locales SET_LOCALE and DATETIME_PARSE know.
+type localeNames struct {
+	months, shortMonths, weekdays, shortWeekdays, minWeekdays [12]string
+}
+
+var locales = map[string]*localeNames{
+	"en": {
+		months:        [12]string{"January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"},
+		shortMonths:   [12]string{"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"},
+		weekdays:      [12]string{"Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"},
+		shortWeekdays: [12]string{"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"},
+		minWeekdays:   [12]string{"Su", "Mo", "Tu", "We", "Th", "Fr", "Sa"},
+	},
+	"fr": {
+		months:        [12]string{"janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre", "novembre", "décembre"},
+		shortMonths:   [12]string{"janv.", "févr.", "mars", "avr.", "mai", "juin", "juil.", "août", "sept.", "oct.", "nov.", "déc."},
+		weekdays:      [12]string{"dimanche", "lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi"},
+		shortWeekdays: [12]string{"dim.", "lun.", "mar.", "mer.", "jeu.", "ven.", "sam."},
+		minWeekdays:   [12]string{"di", "lu", "ma", "me", "je", "ve", "sa"},
+	},
+	"de": {
+		months:        [12]string{"Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober", "November", "Dezember"},
+		shortMonths:   [12]string{"Jan.", "Feb.", "März", "Apr.", "Mai", "Juni", "Juli", "Aug.", "Sep.", "Okt.", "Nov.", "Dez."},
+		weekdays:      [12]string{"Sonntag", "Montag", "Dienstag", "Mittwoch", "Donnerstag", "Freitag", "Samstag"},
+		shortWeekdays: [12]string{"So.", "Mo.", "Di.", "Mi.", "Do.", "Fr.", "Sa."},
+		minWeekdays:   [12]string{"So", "Mo", "Di", "Mi", "Do", "Fr", "Sa"},
+	},
+	"es": {
+		months:        [12]string{"enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre", "noviembre", "diciembre"},
+		shortMonths:   [12]string{"ene.", "feb.", "mar.", "abr.", "may.", "jun.", "jul.", "ago.", "sept.", "oct.", "nov.", "dic."},
+		weekdays:      [12]string{"domingo", "lunes", "martes", "miércoles", "jueves", "viernes", "sábado"},
+		shortWeekdays: [12]string{"dom.", "lun.", "mar.", "mié.", "jue.", "vie.", "sáb."},
+		minWeekdays:   [12]string{"do", "lu", "ma", "mi", "ju", "vi", "sá"},
+	},
+}
+
+// lookupLocale returns the names for a locale such as "fr" or "en-gb" (by its language), and
+// whether it is known; unknown locales get English.
+func lookupLocale(tag string) (*localeNames, bool) {
+	lang := strings.ToLower(tag)
+	if i := strings.IndexAny(lang, "-_"); i >= 0 {
+		lang = lang[:i]
+	}
+	if l, ok := locales[lang]; ok {
+		return l, true
+	}
+	return locales["en"], lang == ""
+}
+
+// formatTime writes t (already in the zone to show) with a moment format.
+func formatTime(t time.Time, format string, names *localeNames) string {
+	var b strings.Builder
+	for _, p := range splitFormat(format) {
+		if p.token == "" {
+			b.WriteString(p.literal)
+			continue
+		}
+		b.WriteString(formatToken(t, p.token, names))
+	}
+	return b.String()
+}
+
+func pad(n, width int) string {
+	s := strconv.Itoa(abs(n))
+	for len(s) < width {
+		s = "0" + s
+	}
+	if n < 0 {
+		return "-" + s
+	}
+	return s
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
+// ordinal is moment's English ordinal: 1st 2nd 3rd 4th 11th 12th 13th 21st.
+func ordinal(n int) string {
+	suffix := "th"
+	if n%100 < 11 || n%100 > 13 {
+		switch n % 10 {
+		case 1:
+			suffix = "st"
+		case 2:
+			suffix = "nd"
+		case 3:
+			suffix = "rd"
+		}
+	}
+	return strconv.Itoa(n) + suffix
+}
+
+// localeWeek is moment's English week: weeks start on Sunday and the week holding 1 January is
+// week 1. It returns the week-year and the week.
+func localeWeek(t time.Time) (int, int) {
+	// The week's Saturday decides the year: the week holding 1 January ends in that year.
+	sat := t.AddDate(0, 0, 6-int(t.Weekday()))
+	year := sat.Year()
+	jan1 := time.Date(year, 1, 1, 0, 0, 0, 0, t.Location())
+	firstSunday := jan1.AddDate(0, 0, -int(jan1.Weekday()))
+	day := time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, t.Location())
+	return year, int(math.Round(day.Sub(firstSunday).Hours()/24))/7 + 1
+}
+
+func formatToken(t time.Time, tok string, names *localeNames) string {
+	h := t.Hour()
+	h12 := h % 12
+	if h12 == 0 {
+		h12 = 12
+	}
+	switch tok {
+	case "YYYYYY":
+		if t.Year() < 0 {
+			return pad(t.Year(), 6)
+		}
+		return "+" + pad(t.Year(), 6)
+	case "YYYY":
+		return pad(t.Year(), 4)
+	case "YY":
+		return pad(abs(t.Year())%100, 2)
+	case "Y":
+		return strconv.Itoa(t.Year())
+	case "Q":
+		return strconv.Itoa((int(t.Month())-1)/3 + 1)
+	case "Qo":
+		return ordinal((int(t.Month())-1)/3 + 1)
+	case "MMMM":
+		return names.months[t.Month()-1]
+	case "MMM":
+		return names.shortMonths[t.Month()-1]
+	case "MM":
+		return pad(int(t.Month()), 2)
+	case "Mo":
+		return ordinal(int(t.Month()))
+	case "M":
+		return strconv.Itoa(int(t.Month()))
+	case "DDDD":
+		return pad(t.YearDay(), 3)
+	case "DDDo":
+		return ordinal(t.YearDay())
+	case "DDD":
+		return strconv.Itoa(t.YearDay())
+	case "DD":
+		return pad(t.Day(), 2)
+	case "Do":
+		return ordinal(t.Day())
+	case "D":
+		return strconv.Itoa(t.Day())
+	case "dddd":
+		return names.weekdays[t.Weekday()]
+	case "ddd":
+		return names.shortWeekdays[t.Weekday()]
+	case "dd":
+		return names.minWeekdays[t.Weekday()]
+	case "do":
+		return ordinal(int(t.Weekday()))
+	case "d", "e":
+		return strconv.Itoa(int(t.Weekday()))
+	case "E":
+		return strconv.Itoa((int(t.Weekday())+6)%7 + 1)
+	case "w", "ww", "wo":
+		_, w := localeWeek(t)
+		switch tok {
+		case "ww":
+			return pad(w, 2)
+		case "wo":
+			return ordinal(w)
+		}
+		return strconv.Itoa(w)
+	case "W", "WW", "Wo":
+		_, w := t.ISOWeek()
+		switch tok {
+		case "WW":
+			return pad(w, 2)
+		case "Wo":
+			return ordinal(w)
+		}
+		return strconv.Itoa(w)
+	case "gggg", "gg":
+		y, _ := localeWeek(t)
+		if tok == "gg" {
+			return pad(abs(y)%100, 2)
+		}
+		return pad(y, 4)
+	case "GGGG", "GG":
+		y, _ := t.ISOWeek()
+		if tok == "GG" {
+			return pad(abs(y)%100, 2)
+		}
+		return pad(y, 4)
+	case "HH":
+		return pad(h, 2)
+	case "H":
+		return strconv.Itoa(h)
+	case "hh":
+		return pad(h12, 2)
+	case "h":
+		return strconv.Itoa(h12)
+	case "kk":
+		return pad(h24(h), 2)
+	case "k":
+		return strconv.Itoa(h24(h))
+	case "mm":
+		return pad(t.Minute(), 2)
+	case "m":
+		return strconv.Itoa(t.Minute())
+	case "ss":
+		return pad(t.Second(), 2)
+	case "s":
+		return strconv.Itoa(t.Second())
+	case "A", "a":
+		s := "AM"
+		if h >= 12 {
+			s = "PM"
+		}
+		if tok == "a" {
+			return strings.ToLower(s)
+		}
+		return s
+	case "Z", "ZZ":
+		_, off := t.Zone()
+		sign := "+"
+		if off < 0 {
+			sign, off = "-", -off
+		}
+		if tok == "Z" {
+			return sign + pad(off/3600, 2) + ":" + pad(off%3600/60, 2)
+		}
+		return sign + pad(off/3600, 2) + pad(off%3600/60, 2)
+	case "z", "zz":
+		name, _ := t.Zone()
+		return name
+	case "X":
+		return strconv.FormatInt(t.Unix(), 10)
+	case "x":
+		return strconv.FormatInt(t.UnixMilli(), 10)
+	}
+	if tok[0] == 'S' { // fractional seconds, as many digits as S's
+		digits := pad(t.Nanosecond(), 9)
+		return digits[:len(tok)]
+	}
+	return tok
+}
+
+func h24(h int) int {
+	if h == 0 {
+		return 24
+	}
+	return h
+}
+
+// parseWithFormat reads s with a moment format, forgivingly as moment does: separators in the input
+// need not match those of the format. Fields the format lacks default to the start of the unit
+// (1 January, midnight). Times without a zone token are read in loc.
+func parseWithFormat(s, format string, loc *time.Location, names *localeNames) (time.Time, bool) {
+	p := dateParser{s: s, names: names}
+	year, month, day := 1970, 1, 1
+	yearSet, monthSet, daySet := false, false, false
+	hour, minute, sec, nsec := 0, 0, 0, 0
+	pm, ampm := false, false
+	zoneOffset, zoned := 0, false
+	var unix *time.Time
+	for _, part := range splitFormat(format) {
+		if part.token == "" {
+			p.literal(part.literal)
+			continue
+		}
+		p.skipSeparators()
+		switch part.token {
+		case "YYYYYY", "YYYY", "Y", "gggg", "GGGG":
+			v, ok := p.signedNumber(1, 6)
+			if !ok {
+				return time.Time{}, false
+			}
+			year, yearSet = v, true
+		case "YY", "gg", "GG":
+			v, ok := p.number(2, 2)
+			if !ok {
+				return time.Time{}, false
+			}
+			if v > 68 {
+				year = 1900 + v
+			} else {
+				year = 2000 + v
+			}
+			yearSet = true
+		case "Q", "Qo":
+			v, ok := p.number(1, 1)
+			if !ok || v < 1 || v > 4 {
+				return time.Time{}, false
+			}
+			p.ordinalSuffix(part.token == "Qo")
+			month, monthSet = (v-1)*3+1, true
+		case "MM", "M", "Mo":
+			v, ok := p.number(1, 2)
+			if !ok || v < 1 || v > 12 {
+				return time.Time{}, false
+			}
+			p.ordinalSuffix(part.token == "Mo")
+			month, monthSet = v, true
+		case "MMMM", "MMM":
+			v, ok := p.name(names.months[:], names.shortMonths[:])
+			if !ok {
+				return time.Time{}, false
+			}
+			month, monthSet = v+1, true
+		case "DD", "D", "Do":
+			v, ok := p.number(1, 2)
+			if !ok || v < 1 || v > 31 {
+				return time.Time{}, false
+			}
+			p.ordinalSuffix(part.token == "Do")
+			day, daySet = v, true
+		case "DDDD", "DDD", "DDDo":
+			v, ok := p.number(1, 3)
+			if !ok || v < 1 || v > 366 {
+				return time.Time{}, false
+			}
+			p.ordinalSuffix(part.token == "DDDo")
+			month, day, monthSet, daySet = 1, v, true, true
+		case "dddd", "ddd", "dd":
+			if _, ok := p.name(names.weekdays[:7], names.shortWeekdays[:7], names.minWeekdays[:7]); !ok {
+				return time.Time{}, false
+			}
+		case "d", "do", "e", "E", "w", "wo", "ww", "W", "Wo", "WW":
+			// Weekday and week numbers are read but, as in moment's forgiving mode, do not move the date.
+			if _, ok := p.number(1, 2); !ok {
+				return time.Time{}, false
+			}
+			p.ordinalSuffix(strings.HasSuffix(part.token, "o"))
+		case "HH", "H", "hh", "h", "kk", "k":
+			v, ok := p.number(1, 2)
+			if !ok || v > 24 {
+				return time.Time{}, false
+			}
+			hour = v
+			if part.token[0] == 'k' && v == 24 {
+				hour = 0
+			}
+		case "mm", "m":
+			v, ok := p.number(1, 2)
+			if !ok || v > 59 {
+				return time.Time{}, false
+			}
+			minute = v
+		case "ss", "s":
+			v, ok := p.number(1, 2)
+			if !ok || v > 59 {
+				return time.Time{}, false
+			}
+			sec = v
+		case "A", "a":
+			switch {
+			case p.prefixFold("am"), p.prefixFold("a.m."), p.prefixFold("a"):
+				ampm, pm = true, false
+			case p.prefixFold("pm"), p.prefixFold("p.m."), p.prefixFold("p"):
+				ampm, pm = true, true
+			default:
+				return time.Time{}, false
+			}
+		case "Z", "ZZ":
+			off, ok := p.zone()
+			if !ok {
+				return time.Time{}, false
+			}
+			zoneOffset, zoned = off, true
+		case "z", "zz":
+			p.word() // zone abbreviations are ambiguous; moment ignores them when parsing too
+		case "X", "x":
+			f, ok := p.decimal()
+			if !ok {
+				return time.Time{}, false
+			}
+			ms := f * 1000
+			if part.token == "x" {
+				ms = f
+			}
+			t := time.UnixMilli(int64(ms)).In(loc)
+			unix = &t
+		default: // S...: fraction of a second
+			start := p.i
+			scale := 100000000
+			for p.i < len(p.s) && isDigit(p.s[p.i]) {
+				nsec += int(p.s[p.i]-'0') * scale
+				scale /= 10
+				p.i++
+			}
+			if p.i == start {
+				return time.Time{}, false
+			}
+		}
+	}
+	if unix != nil {
+		return *unix, true
+	}
+	if ampm {
+		if hour > 12 || hour == 0 {
+			return time.Time{}, false
+		}
+		if pm && hour < 12 {
+			hour += 12
+		} else if !pm && hour == 12 {
+			hour = 0
+		}
+	}
+	if !yearSet && !monthSet && !daySet && p.parsedNothing() {
+		return time.Time{}, false
+	}
+	if monthSet && daySet && day > daysIn(time.Month(month), year) && day <= 31 {
+		return time.Time{}, false
+	}
+	zone := loc
+	if zoned {
+		zone = fixedZone(zoneOffset)
+	}
+	return time.Date(year, time.Month(month), day, hour, minute, sec, nsec, zone), true
+}
+
+type dateParser struct {
+	s      string
+	i      int
+	names  *localeNames
+	tokens int
+}
+
+func (p *dateParser) parsedNothing() bool { return p.tokens == 0 }
+
+func (p *dateParser) skipSeparators() {
+	for p.i < len(p.s) {
+		c := p.s[p.i]
+		if isDigit(c) || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80 || c == '+' || c == '-' && p.i+1 < len(p.s) && isDigit(p.s[p.i+1]) {
+			return
+		}
+		p.i++
+	}
+}
+
+// literal consumes format text when the input has it; otherwise it is skipped (forgiving mode).
+func (p *dateParser) literal(lit string) {
+	if strings.HasPrefix(p.s[p.i:], lit) {
+		p.i += len(lit)
+	}
+}
+
+func (p *dateParser) number(minDigits, maxDigits int) (int, bool) {
+	start := p.i
+	v := 0
+	for p.i < len(p.s) && p.i-start < maxDigits && isDigit(p.s[p.i]) {
+		v = v*10 + int(p.s[p.i]-'0')
+		p.i++
+	}
+	if p.i-start < minDigits {
+		p.i = start
+		return 0, false
+	}
+	p.tokens++
+	return v, true
+}
+
+func (p *dateParser) signedNumber(minDigits, maxDigits int) (int, bool) {
+	sign := 1
+	if p.i < len(p.s) && (p.s[p.i] == '-' || p.s[p.i] == '+') {
+		if p.s[p.i] == '-' {
+			sign = -1
+		}
+		p.i++
+	}
+	v, ok := p.number(minDigits, maxDigits)
+	return sign * v, ok
+}
+
+func (p *dateParser) decimal() (float64, bool) {
+	start := p.i
+	if p.i < len(p.s) && p.s[p.i] == '-' {
+		p.i++
+	}
+	for p.i < len(p.s) && (isDigit(p.s[p.i]) || p.s[p.i] == '.') {
+		p.i++
+	}
+	f, err := strconv.ParseFloat(p.s[start:p.i], 64)
+	if err != nil {
+		p.i = start
+		return 0, false
+	}
+	p.tokens++
+	return f, true
+}
+
+func (p *dateParser) ordinalSuffix(expected bool) {
+	if !expected {
+		return
+	}
+	for _, suf := range [...]string{"st", "nd", "rd", "th", "er", "e", "º", "."} {
+		if p.prefixFold(suf) {
+			return
+		}
+	}
+}
+
+// prefixFold consumes s when the input continues with it, ignoring case.
+func (p *dateParser) prefixFold(s string) bool {
+	if len(p.s)-p.i >= len(s) && strings.EqualFold(p.s[p.i:p.i+len(s)], s) {
+		p.i += len(s)
+		return true
+	}
+	return false
+}
+
+// name consumes the longest of the given names (case-insensitive) and returns its index.
+func (p *dateParser) name(lists ...[]string) (int, bool) {
+	best, bestLen := -1, 0
+	for _, list := range lists {
+		for i, n := range list {
+			if n == "" {
+				continue
+			}
+			if len(n) > bestLen && len(p.s)-p.i >= len(n) && strings.EqualFold(p.s[p.i:p.i+len(n)], n) {
+				best, bestLen = i, len(n)
+			}
+			// Short names may be written without their final period: "janv" for "janv.".
+			if t := strings.TrimSuffix(n, "."); t != n && len(t) > bestLen && len(p.s)-p.i >= len(t) && strings.EqualFold(p.s[p.i:p.i+len(t)], t) {
+				best, bestLen = i, len(t)
+			}
+		}
+	}
+	if best < 0 {
+		return 0, false
+	}
+	p.i += bestLen
+	p.tokens++
+	return best, true
+}
+
+func (p *dateParser) word() {
+	for p.i < len(p.s) && (p.s[p.i] >= 'A' && p.s[p.i] <= 'Z' || p.s[p.i] >= 'a' && p.s[p.i] <= 'z') {
+		p.i++
+	}
+}
+
+// zone reads Z, ±HH:MM, ±HHMM or ±HH and returns the offset in seconds.
+func (p *dateParser) zone() (int, bool) {
+	if p.prefixFold("Z") {
+		return 0, true
+	}
+	if p.i >= len(p.s) || p.s[p.i] != '+' && p.s[p.i] != '-' {
+		return 0, false
+	}
+	sign := 1
+	if p.s[p.i] == '-' {
+		sign = -1
+	}
+	p.i++
+	h, ok := p.number(2, 2)
+	if !ok {
+		return 0, false
+	}
+	if p.i < len(p.s) && p.s[p.i] == ':' {
+		p.i++
+	}
+	m := 0
+	if p.i < len(p.s) && isDigit(p.s[p.i]) {
+		if m, ok = p.number(2, 2); !ok {
+			return 0, false
+		}
+	}
+	return sign * (h*3600 + m*60), true
+}
+
+// defaultParseFormats are tried, in order, by DATETIME_PARSE without a format when the text is not
+// ISO 8601; the whole text must be consumed.
+var defaultParseFormats = []string{
+	"M/D/YYYY h:mm:ss A", "M/D/YYYY h:mm A", "M/D/YYYY H:mm:ss", "M/D/YYYY H:mm", "M/D/YYYY",
+	"YYYY/M/D H:mm:ss", "YYYY/M/D H:mm", "YYYY/M/D",
+	"MMMM D, YYYY h:mm A", "MMMM D, YYYY", "MMMM D YYYY", "D MMMM YYYY H:mm", "D MMMM YYYY",
+	"dddd, MMMM D, YYYY h:mm A", "dddd, MMMM D, YYYY", "ddd, D MMM YYYY HH:mm:ss Z", "ddd MMM D YYYY HH:mm:ss",
+	"MMMM YYYY", "YYYY-MM", "YYYY",
+}
+
+// parseDateText reads text as a date: ISO 8601 first, then the default formats above.
+func parseDateText(s string, loc *time.Location) (time.Time, bool) {
+	if t, ok := parseISO(s, loc); ok {
+		return t, true
+	}
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return time.Time{}, false
+	}
+	en := locales["en"]
+	for _, f := range defaultParseFormats {
+		if t, ok := parseWholeWithFormat(s, f, loc, en); ok {
+			return t, true
+		}
+	}
+	return time.Time{}, false
+}
+
+// parseWholeWithFormat is parseWithFormat that also requires every character to be consumed and
+// every token to be present: the strict check used when guessing among formats.
+func parseWholeWithFormat(s, format string, loc *time.Location, names *localeNames) (time.Time, bool) {
+	t, ok := parseWithFormat(s, format, loc, names)
+	if !ok {
+		return time.Time{}, false
+	}
+	// Re-format and compare loosely: the same digits and names in the same order.
+	if !sameShape(s, format, t, names) {
+		return time.Time{}, false
+	}
+	return t, true
+}
+
+// sameShape reports whether formatting t with format reproduces s, ignoring case, padding zeros and
+// separators: the cheap way to know the format consumed all of s.
+func sameShape(s, format string, t time.Time, names *localeNames) bool {
+	return normalizeShape(s) == normalizeShape(formatTime(t, format, names))
+}
+
+func normalizeShape(s string) string {
+	var b strings.Builder
+	var num []byte
+	inNum, afterNum := false, false // afterNum: the last item was a number, only separators since
+	flush := func() {
+		if inNum {
+			digits := strings.TrimLeft(string(num), "0")
+			if digits == "" {
+				digits = "0"
+			}
+			b.WriteString(digits)
+			inNum, afterNum = false, true
+		}
+	}
+	for _, r := range strings.ToLower(s) {
+		switch {
+		case r >= '0' && r <= '9':
+			if !inNum {
+				if afterNum {
+					b.WriteByte('|')
+				}
+				inNum, num = true, num[:0]
+			}
+			num = append(num, byte(r))
+		case r >= 'a' && r <= 'z' || r >= 0x80:
+			flush()
+			afterNum = false
+			b.WriteRune(r)
+		default:
+			flush()
+		}
+	}
+	flush()
+	return b.String()
+}
