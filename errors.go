@@ -65,7 +65,12 @@ type WriteError struct {
 	Op      string   // "INSERT", "UPDATE", "DELETE" or "UPSERT"
 	Table   string   // the table's name
 	Written []string // ids of the records created, updated or deleted before the failure
-	Err     error    // the cause (often a *transport.APIError)
+	// UncertainIDs (UPDATE, DELETE) and UncertainRows (INSERT, UPSERT: 0-based VALUES rows) name
+	// what was sent in a request that failed after it may have reached Airtable (a 5xx or a
+	// network error): those records may or may not have been written. Everything else was not.
+	UncertainIDs  []string
+	UncertainRows []int
+	Err           error // the cause (often a *transport.APIError)
 }
 
 func (e *WriteError) Error() string {
@@ -82,6 +87,9 @@ func (e *WriteError) Error() string {
 			fmt.Fprintf(&b, ", and %d more in WriteError.Written", n-shown)
 		}
 		b.WriteString(")")
+	}
+	if n := len(e.UncertainIDs) + len(e.UncertainRows); n > 0 {
+		fmt.Fprintf(&b, "; %d more may or may not have been written (see WriteError.UncertainIDs/UncertainRows)", n)
 	}
 	fmt.Fprintf(&b, ": %v", e.Err)
 	return b.String()

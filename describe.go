@@ -1,0 +1,156 @@
+package airsql
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"reflect"
+	"strings"
+
+	"github.com/xwb1989/sqlparser"
+
+	"github.com/airsql/airsql/translate"
+)
+
+// textColumn describes a TEXT column of a result the driver builds itself.
+func textColumn(name string, nullable bool) translate.Column {
+	scan := reflect.TypeFor[string]()
+	if nullable {
+		scan = reflect.TypeFor[sql.NullString]()
+	}
+	return translate.Column{Name: name, DatabaseType: "TEXT", ScanType: scan, Nullable: nullable}
+}
+
+func idColumn() translate.Column { return textColumn("id", false) }
+
+// show answers SHOW [FULL] TABLES [LIKE 'pattern']: one row per table, in the base's order, with
+// MySQL's column name Tables_in_<base> (plus Table_type with FULL) and the table's id.
+func (cn *conn) show(ctx context.Context, ast *sqlparser.Show) (driver.Rows, error) {
+	if ast.Type != "tables" || ast.ShowTablesOpt == nil {
+		return nil, unsupportedStatement(ast)
+	}
+	opt := ast.ShowTablesOpt
+	if opt.DbName != "" && opt.DbName != cn.c.cfg.BaseID {
+		return nil, &UnsupportedError{Construct: "SHOW TABLES FROM another base",
+			Hint: "a connection reaches only the base " + cn.c.cfg.BaseID + " of its DSN"}
+	}
+	var like string
+	if opt.Filter != nil {
+		if opt.Filter.Filter != nil {
+			return nil, &UnsupportedError{Construct: "SHOW TABLES WHERE", Hint: "use SHOW TABLES LIKE 'pattern'"}
+		}
+		like = opt.Filter.Like
+	}
+	schema, err := cn.c.loadSchema(ctx, false)
+	if err != nil {
+		return nil, err
+	}
+	rows := &staticRows{columns: []translate.Column{textColumn("Tables_in_"+cn.c.cfg.BaseID, false)}}
+	if opt.Full != "" {
+		rows.columns = append(rows.columns, textColumn("Table_type", false))
+	}
+	rows.columns = append(rows.columns, textColumn("Table_id", false))
+	for _, t := range schema.tables {
+		if opt.Filter != nil && !likeMatch(like, t.Name) {
+			continue
+		}
+		row := []driver.Value{t.Name}
+		if opt.Full != "" {
+			row = append(row, "BASE TABLE")
+		}
+		rows.values = append(rows.values, append(row, t.ID))
+	}
+	return rows, nil
+}
+
+// computedTypes are the Airtable field types whose values the service computes: they cannot be
+// written.
+var computedTypes = map[string]bool{
+	"formula": true, "rollup": true, "count": true, "multipleLookupValues": true, "autoNumber": true,
+	"createdTime": true, "lastModifiedTime": true, "createdBy": true, "lastModifiedBy": true,
+	"button": true, "externalSyncSource": true, "aiText": true,
+}
+
+// describe answers SHOW COLUMNS FROM t and DESCRIBE t: one row per column of SELECT * (id,
+// the fields in schema order, createdTime). The first six columns are MySQL's (Field, Type, Null, Key, Default,
+// Extra); Airtable_type and Field_id follow.
+func (cn *conn) describe(ctx context.Context, table string) (driver.Rows, error) {
+	schema, err := cn.c.schemaFor(ctx, table)
+	if err != nil {
+		return nil, err
+	}
+	t, _ := schema.Table(table)
+	plan, err := allColumnsPlan(schema, t)
+	if err != nil {
+		return nil, err
+	}
+	rows := &staticRows{columns: []translate.Column{
+		textColumn("Field", false), textColumn("Type", false), textColumn("Null", false),
+		textColumn("Key", false), textColumn("Default", true), textColumn("Extra", false),
+		textColumn("Airtable_type", false), textColumn("Field_id", false),
+	}}
+	for _, col := range plan.Columns {
+		null := "NO"
+		if col.Nullable {
+			null = "YES"
+		}
+		var key, airtableType, fieldID string
+		var extra []string
+		switch {
+		case col.Field != nil:
+			airtableType, fieldID = col.Field.Type, col.Field.ID
+			if col.Field.ID == t.PrimaryFieldID {
+				extra = append(extra, "primary field")
+			}
+			if computedTypes[col.Field.Type] {
+				extra = append(extra, "computed")
+			}
+		case col.Name == "id":
+			key, airtableType = "PRI", "recordId"
+			extra = append(extra, "computed")
+		default:
+			airtableType = col.Name
+			extra = append(extra, "computed")
+		}
+		rows.values = append(rows.values, []driver.Value{
+			col.Name, col.DatabaseType, null, key, nil, strings.Join(extra, ", "), airtableType, fieldID,
+		})
+	}
+	return rows, nil
+}
+
+// likeMatch is SQL LIKE with the rules of DESIGN.md: % and _ wildcards, \% and \_ literal,
+// ASCII letters matched regardless of case.
+func likeMatch(pattern, s string) bool {
+	p := []rune(pattern)
+	r := []rune(s)
+	// memo[i][j]: whether p[i:] matches r[j:]; computed backwards.
+	memo := make([][]bool, len(p)+1)
+	for i := range memo {
+		memo[i] = make([]bool, len(r)+1)
+	}
+	memo[len(p)][len(r)] = true
+	for i := len(p) - 1; i >= 0; i-- {
+		for j := len(r); j >= 0; j-- {
+			switch {
+			case p[i] == '%':
+				memo[i][j] = memo[i+1][j] || (j < len(r) && memo[i][j+1])
+			case p[i] == '\\' && i+1 < len(p):
+				// The escaped character matches itself only; i+1 is handled by skipping.
+				memo[i][j] = j < len(r) && foldASCII(p[i+1]) == foldASCII(r[j]) && i+2 <= len(p) && memo[i+2][j+1]
+			case p[i] == '_':
+				memo[i][j] = j < len(r) && memo[i+1][j+1]
+			default:
+				memo[i][j] = j < len(r) && foldASCII(p[i]) == foldASCII(r[j]) && memo[i+1][j+1]
+			}
+		}
+	}
+	return memo[0][0]
+}
+
+func foldASCII(r rune) rune {
+	if r >= 'A' && r <= 'Z' {
+		return r + 'a' - 'A'
+	}
+	return r
+}

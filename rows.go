@@ -1,0 +1,371 @@
+package airsql
+
+import (
+	"context"
+	"database/sql/driver"
+	"errors"
+	"io"
+	"reflect"
+
+	"github.com/airsql/airsql/translate"
+	"github.com/airsql/airsql/transport"
+)
+
+// recordSource fetches a plan's records on a goroutine of its own, one page ahead of the reader:
+// the channel is unbuffered, so while the reader works through page n the goroutine is already
+// fetching page n+1, and it fetches no further until page n+1 is taken. close cancels what is in
+// flight and returns only once the goroutine has ended.
+type recordSource struct {
+	pages  chan sourcePage
+	cancel context.CancelFunc
+	done   chan struct{}
+	ended  bool // the goroutine sent its last page (or an error)
+}
+
+type sourcePage struct {
+	records []transport.Record
+	err     error
+}
+
+// startList runs one list request (all its pages).
+func startList(ctx context.Context, table *transport.Table, opts transport.ListOptions) *recordSource {
+	return startSource(ctx, func(ctx context.Context, send func(sourcePage) bool) {
+		for records, err := range table.Iterate(ctx, opts) {
+			if !send(sourcePage{records: records, err: err}) || err != nil {
+				return
+			}
+		}
+	})
+}
+
+// startGets fetches records by id, one GET each. An id the service does not know is no row.
+func startGets(ctx context.Context, table *transport.Table, ids []string) *recordSource {
+	return startSource(ctx, func(ctx context.Context, send func(sourcePage) bool) {
+		for _, id := range ids {
+			rec, err := table.Get(ctx, id)
+			if err != nil && isRecordNotFound(err) {
+				continue
+			}
+			var p sourcePage
+			if err != nil {
+				p.err = err
+			} else {
+				p.records = []transport.Record{*rec}
+			}
+			if !send(p) || err != nil {
+				return
+			}
+		}
+	})
+}
+
+// isRecordNotFound tells an unknown record id from other failures. With personal access tokens
+// the service answers an unknown record with 403 INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND; the table
+// itself is known to exist (it is in the schema), so that answer means the record is missing.
+func isRecordNotFound(err error) bool {
+	return errors.Is(err, transport.ErrNotFound) || errors.Is(err, transport.ErrModelNotFound) ||
+		errors.Is(err, transport.ErrPermissionsOrNotFound)
+}
+
+func startSource(ctx context.Context, run func(ctx context.Context, send func(sourcePage) bool)) *recordSource {
+	ctx, cancel := context.WithCancel(ctx)
+	s := &recordSource{pages: make(chan sourcePage), cancel: cancel, done: make(chan struct{})}
+	go func() {
+		defer close(s.done)
+		defer close(s.pages)
+		run(ctx, func(p sourcePage) bool {
+			select {
+			case s.pages <- p:
+				return true
+			case <-ctx.Done():
+				return false
+			}
+		})
+	}()
+	return s
+}
+
+// next returns the next page; io.EOF after the last.
+func (s *recordSource) next(ctx context.Context) ([]transport.Record, error) {
+	if s.ended {
+		return nil, io.EOF
+	}
+	select {
+	case p, ok := <-s.pages:
+		if !ok {
+			s.ended = true
+			return nil, io.EOF
+		}
+		if p.err != nil {
+			s.ended = true
+			return nil, p.err
+		}
+		return p.records, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+func (s *recordSource) close() {
+	s.cancel()
+	<-s.done
+}
+
+// cursor runs a plan as the contract of translate says: no request when NoRows or Limit is 0;
+// GETs for RecordIDs, else one list; Keep on every row; SortLocally sorts every kept row; then at
+// most Limit rows (for a COUNT plan the limit applies to its one output row, not here).
+type cursor struct {
+	ctx     context.Context
+	plan    *translate.Plan
+	src     *recordSource // nil: nothing to fetch
+	page    []transport.Record
+	pos     int
+	limit   int // -1: none
+	emitted int
+
+	sorted      []translate.Row // SortLocally: every kept row, sorted
+	sortedReady bool
+}
+
+func newCursor(ctx context.Context, base *transport.Base, plan *translate.Plan, pageSize int) *cursor {
+	cur := &cursor{ctx: ctx, plan: plan, limit: plan.Limit}
+	if plan.Count {
+		cur.limit = -1
+	}
+	if plan.NoRows || plan.Limit == 0 {
+		return cur
+	}
+	table := base.Table(plan.Table.ID)
+	if plan.RecordIDs != nil {
+		cur.src = startGets(ctx, table, plan.RecordIDs)
+		return cur
+	}
+	opts := transport.ListOptions{
+		View:       plan.Request.View,
+		Formula:    plan.Request.Formula,
+		Fields:     plan.Request.Fields,
+		MaxRecords: plan.Request.MaxRecords,
+		PageSize:   pageSize,
+	}
+	if opts.MaxRecords > 0 && opts.MaxRecords < opts.PageSize {
+		opts.PageSize = opts.MaxRecords // one page, no larger than needed
+	}
+	for _, s := range plan.Request.Sort {
+		if s.Desc {
+			opts.Sort = append(opts.Sort, "-"+s.Field)
+		} else {
+			opts.Sort = append(opts.Sort, s.Field)
+		}
+	}
+	cur.src = startList(ctx, table, opts)
+	return cur
+}
+
+// next returns the next row; io.EOF after the last.
+func (c *cursor) next() (translate.Row, error) {
+	if c.limit >= 0 && c.emitted >= c.limit {
+		c.close() // stop fetching pages nobody will read
+		return translate.Row{}, io.EOF
+	}
+	var row translate.Row
+	var err error
+	if c.plan.SortLocally {
+		row, err = c.nextSorted()
+	} else {
+		row, err = c.nextKept()
+	}
+	if err != nil {
+		return row, err
+	}
+	c.emitted++
+	return row, nil
+}
+
+func (c *cursor) nextSorted() (translate.Row, error) {
+	if !c.sortedReady {
+		for {
+			row, err := c.nextKept()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				return row, err
+			}
+			c.sorted = append(c.sorted, row)
+		}
+		c.plan.SortRows(c.sorted)
+		c.sortedReady = true
+	}
+	if len(c.sorted) == 0 {
+		return translate.Row{}, io.EOF
+	}
+	row := c.sorted[0]
+	c.sorted = c.sorted[1:]
+	return row, nil
+}
+
+// nextKept returns the next fetched row that Keep accepts.
+func (c *cursor) nextKept() (translate.Row, error) {
+	for {
+		for c.pos < len(c.page) {
+			rec := &c.page[c.pos]
+			c.pos++
+			row := translate.Row{ID: rec.ID, CreatedTime: rec.CreatedTime, Fields: rec.Fields}
+			keep, err := c.plan.Keep(row)
+			if err != nil {
+				return row, err
+			}
+			if keep {
+				return row, nil
+			}
+		}
+		if c.src == nil {
+			return translate.Row{}, io.EOF
+		}
+		page, err := c.src.next(c.ctx)
+		if err != nil {
+			if err == io.EOF {
+				c.close()
+			}
+			return translate.Row{}, err
+		}
+		c.page, c.pos = page, 0
+	}
+}
+
+// close stops the fetching goroutine and waits for it.
+func (c *cursor) close() {
+	if c.src != nil {
+		c.src.close()
+		c.src = nil
+	}
+}
+
+// queryRows streams the result of a SELECT.
+type queryRows struct {
+	cancel  context.CancelFunc
+	cur     *cursor
+	columns []translate.Column
+	count   bool
+	done    bool
+	scratch []any // Values writes []any; database/sql hands us []driver.Value
+}
+
+// queryRows implements driver.Rows and the column type interfaces.
+var (
+	_ driver.Rows                           = (*queryRows)(nil)
+	_ driver.RowsColumnTypeScanType         = (*queryRows)(nil)
+	_ driver.RowsColumnTypeDatabaseTypeName = (*queryRows)(nil)
+	_ driver.RowsColumnTypeNullable         = (*queryRows)(nil)
+)
+
+func newQueryRows(ctx context.Context, base *transport.Base, plan *translate.Plan, pageSize int) *queryRows {
+	// The rows outlive the call that made them: their fetching must end with Close, or with the
+	// statement's context (database/sql closes the rows then).
+	ctx, cancel := context.WithCancel(ctx)
+	return &queryRows{
+		cancel:  cancel,
+		cur:     newCursor(ctx, base, plan, pageSize),
+		columns: plan.Columns,
+		count:   plan.Count,
+	}
+}
+
+func (r *queryRows) Columns() []string { return columnNames(r.columns) }
+
+func (r *queryRows) Close() error {
+	r.cancel()
+	r.cur.close()
+	return nil
+}
+
+func (r *queryRows) Next(dest []driver.Value) error {
+	if r.done {
+		return io.EOF
+	}
+	if r.count {
+		r.done = true
+		if r.cur.plan.Limit == 0 {
+			return io.EOF
+		}
+		var n int64
+		for {
+			_, err := r.cur.next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				return err
+			}
+			n++
+		}
+		dest[0] = n
+		return nil
+	}
+	row, err := r.cur.next()
+	if err != nil {
+		if err == io.EOF {
+			r.done = true
+		}
+		return err
+	}
+	if r.scratch == nil {
+		r.scratch = make([]any, len(dest))
+	}
+	if err := r.cur.plan.Values(row, r.scratch); err != nil {
+		return err
+	}
+	for i, v := range r.scratch {
+		dest[i] = v
+	}
+	return nil
+}
+
+func (r *queryRows) ColumnTypeScanType(i int) reflect.Type { return r.columns[i].ScanType }
+func (r *queryRows) ColumnTypeDatabaseTypeName(i int) string {
+	return r.columns[i].DatabaseType
+}
+func (r *queryRows) ColumnTypeNullable(i int) (nullable, ok bool) {
+	return r.columns[i].Nullable, true
+}
+
+func columnNames(cols []translate.Column) []string {
+	names := make([]string, len(cols))
+	for i, c := range cols {
+		names[i] = c.Name
+	}
+	return names
+}
+
+// staticRows holds a result computed in full before it is returned: SHOW, DESCRIBE, and the
+// records written by INSERT, UPDATE or DELETE run with QueryContext.
+type staticRows struct {
+	columns []translate.Column
+	values  [][]driver.Value
+	pos     int
+}
+
+var (
+	_ driver.Rows                           = (*staticRows)(nil)
+	_ driver.RowsColumnTypeScanType         = (*staticRows)(nil)
+	_ driver.RowsColumnTypeDatabaseTypeName = (*staticRows)(nil)
+	_ driver.RowsColumnTypeNullable         = (*staticRows)(nil)
+)
+
+func (r *staticRows) Columns() []string { return columnNames(r.columns) }
+func (r *staticRows) Close() error      { r.pos = len(r.values); return nil }
+func (r *staticRows) Next(dest []driver.Value) error {
+	if r.pos >= len(r.values) {
+		return io.EOF
+	}
+	copy(dest, r.values[r.pos])
+	r.pos++
+	return nil
+}
+func (r *staticRows) ColumnTypeScanType(i int) reflect.Type { return r.columns[i].ScanType }
+func (r *staticRows) ColumnTypeDatabaseTypeName(i int) string {
+	return r.columns[i].DatabaseType
+}
+func (r *staticRows) ColumnTypeNullable(i int) (nullable, ok bool) {
+	return r.columns[i].Nullable, true
+}

@@ -1,0 +1,216 @@
+package airsql
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode"
+
+	"github.com/airsql/airsql/translate"
+	"github.com/airsql/airsql/transport"
+)
+
+// baseSchema is the base's tables as translate sees them; it is immutable once built, so
+// connections share it without locking.
+type baseSchema struct {
+	tables []*translate.Table
+	byID   map[string]*translate.Table
+	byName map[string]*translate.Table
+	byFold map[string][]*translate.Table // lower-cased name -> tables, for a case-insensitive match
+}
+
+// baseSchema implements translate.Schema.
+var _ translate.Schema = (*baseSchema)(nil)
+
+func newBaseSchema(s *transport.BaseSchema) *baseSchema {
+	bs := &baseSchema{
+		byID:   map[string]*translate.Table{},
+		byName: map[string]*translate.Table{},
+		byFold: map[string][]*translate.Table{},
+	}
+	for _, ts := range s.Tables {
+		t := &translate.Table{ID: ts.ID, Name: ts.Name, PrimaryFieldID: ts.PrimaryFieldID}
+		for _, f := range ts.Fields {
+			t.Fields = append(t.Fields, translate.Field{ID: f.ID, Name: f.Name, Type: f.Type, Options: f.Options})
+		}
+		for _, v := range ts.Views {
+			t.Views = append(t.Views, translate.View{ID: v.ID, Name: v.Name})
+		}
+		bs.tables = append(bs.tables, t)
+		bs.byID[t.ID] = t
+		bs.byName[t.Name] = t
+		fold := strings.ToLower(t.Name)
+		bs.byFold[fold] = append(bs.byFold[fold], t)
+	}
+	return bs
+}
+
+// Table finds a table by id, by exact name, or by a name that differs only in case when exactly
+// one table has it (SQL code often capitalises table names differently).
+func (s *baseSchema) Table(nameOrID string) (*translate.Table, bool) {
+	if t, ok := s.byID[nameOrID]; ok {
+		return t, true
+	}
+	if t, ok := s.byName[nameOrID]; ok {
+		return t, true
+	}
+	if ts := s.byFold[strings.ToLower(nameOrID)]; len(ts) == 1 {
+		return ts[0], true
+	}
+	return nil, false
+}
+
+// tableNames lists the tables' names, for "no such table" errors.
+func (s *baseSchema) tableNames() string {
+	names := make([]string, len(s.tables))
+	for i, t := range s.tables {
+		names[i] = "`" + t.Name + "`"
+	}
+	return strings.Join(names, ", ")
+}
+
+// schemaError says what to do about a failed schema request: the driver cannot plan a statement
+// without the base's schema, which needs the token's schema.bases:read scope.
+func schemaError(err error) error {
+	var ae *transport.APIError
+	if errors.As(err, &ae) && (ae.StatusCode == 401 || ae.StatusCode == 403 || ae.StatusCode == 404) {
+		return fmt.Errorf("airsql: read the base schema: %w (the driver needs the token's "+
+			"schema.bases:read scope and access to the base named in the DSN)", err)
+	}
+	return fmt.Errorf("airsql: read the base schema: %w", err)
+}
+
+// NoTableError says a statement names a table the base does not have.
+type NoTableError struct {
+	Table  string // as written in the statement
+	Tables string // the base's tables, for the message
+}
+
+func (e *NoTableError) Error() string {
+	return fmt.Sprintf("airsql: the base has no table %q; its tables are %s", e.Table, e.Tables)
+}
+
+// schemaFor returns the schema, fetched again once when it lacks one of the named tables (a table
+// created after the schema was cached).
+func (c *Connector) schemaFor(ctx context.Context, tables ...string) (*baseSchema, error) {
+	s, err := c.loadSchema(ctx, false)
+	if err != nil {
+		return nil, err
+	}
+	for _, name := range tables {
+		if _, ok := s.Table(name); !ok {
+			if s, err = c.loadSchema(ctx, true); err != nil {
+				return nil, err
+			}
+			break
+		}
+	}
+	for _, name := range tables {
+		if _, ok := s.Table(name); !ok {
+			return nil, &NoTableError{Table: name, Tables: s.tableNames()}
+		}
+	}
+	return s, nil
+}
+
+// schemaStatement is a statement about the schema that sqlparser cannot read (it drops the table
+// of SHOW COLUMNS and parses no DESCRIBE): SHOW [FULL] COLUMNS|FIELDS FROM|IN t, DESCRIBE t, DESC t.
+type schemaStatement struct {
+	table string
+}
+
+// parseSchemaStatement recognises a schema statement; ok is false for every other statement.
+// The table may be a bare word or a backquoted name (“ doubles a backquote).
+func parseSchemaStatement(query string) (st schemaStatement, ok bool, err error) {
+	toks, lexErr := schemaTokens(query)
+	if lexErr != nil || len(toks) == 0 {
+		return st, false, nil // not ours: sqlparser will say what is wrong
+	}
+	word := func(i int) string {
+		if i < len(toks) && !toks[i].quoted {
+			return strings.ToUpper(toks[i].text)
+		}
+		return ""
+	}
+	i := 0
+	switch word(0) {
+	case "DESCRIBE", "DESC":
+		i = 1
+		if word(1) == "SELECT" || word(1) == "INSERT" || word(1) == "UPDATE" || word(1) == "DELETE" {
+			return st, true, &UnsupportedError{Construct: "DESCRIBE of a statement (EXPLAIN)"}
+		}
+	case "SHOW":
+		i = 1
+		if word(i) == "FULL" {
+			i++
+		}
+		if word(i) != "COLUMNS" && word(i) != "FIELDS" {
+			return st, false, nil
+		}
+		i++
+		if word(i) != "FROM" && word(i) != "IN" {
+			return st, true, &UnsupportedError{Construct: "this SHOW COLUMNS form",
+				Hint: "write SHOW COLUMNS FROM table (or DESCRIBE table)"}
+		}
+		i++
+	default:
+		return st, false, nil
+	}
+	if i >= len(toks) {
+		return st, true, &UnsupportedError{Construct: "DESCRIBE without a table", Hint: "name the table: DESCRIBE `Tasks`"}
+	}
+	st.table = toks[i].text
+	if i+1 != len(toks) {
+		return st, true, &UnsupportedError{Construct: fmt.Sprintf("text after the table name %q in SHOW COLUMNS/DESCRIBE", st.table),
+			Hint: "write SHOW COLUMNS FROM table or DESCRIBE table, with nothing after the table"}
+	}
+	return st, true, nil
+}
+
+type schemaToken struct {
+	text   string
+	quoted bool
+}
+
+// schemaTokens splits a short statement into words and backquoted names; a trailing ';' is dropped.
+func schemaTokens(s string) ([]schemaToken, error) {
+	var toks []schemaToken
+	s = strings.TrimSpace(s)
+	s = strings.TrimSpace(strings.TrimSuffix(s, ";"))
+	for i := 0; i < len(s); {
+		r := rune(s[i])
+		switch {
+		case unicode.IsSpace(r):
+			i++
+		case s[i] == '`':
+			var b strings.Builder
+			j := i + 1
+			for {
+				if j >= len(s) {
+					return nil, errors.New("unterminated backquote")
+				}
+				if s[j] == '`' {
+					if j+1 < len(s) && s[j+1] == '`' {
+						b.WriteByte('`')
+						j += 2
+						continue
+					}
+					break
+				}
+				b.WriteByte(s[j])
+				j++
+			}
+			toks = append(toks, schemaToken{text: b.String(), quoted: true})
+			i = j + 1
+		default:
+			j := i
+			for j < len(s) && !unicode.IsSpace(rune(s[j])) && s[j] != '`' {
+				j++
+			}
+			toks = append(toks, schemaToken{text: s[i:j]})
+			i = j
+		}
+	}
+	return toks, nil
+}
