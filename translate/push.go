@@ -226,7 +226,7 @@ func (p *pusher) value(e *expr) (fx, bool) {
 }
 
 // fieldValue writes a column. Its NULL test depends on the field type: text is blank exactly when it
-// reads as ""; for others, "{F}&''" is "" exactly when the cell is empty (a number 0 reads "0").
+// reads as ""; for others, "{F}&”" is "" exactly when the cell is empty (a number 0 reads "0").
 func (p *pusher) fieldValue(e *expr) fx {
 	ref := p.ref(e.field)
 	out := fx{src: ref, typ: e.typ, exact: !e.info.computed, nullable: e.nullable}

@@ -67,7 +67,7 @@ var databaseTypeName = [...]string{
 
 func (t sqlType) String() string { return databaseTypeName[t] }
 
-func (t sqlType) numeric() bool { return t == typeInt || t == typeFloat || t == typeBool }
+func (t sqlType) numeric() bool  { return t == typeInt || t == typeFloat || t == typeBool }
 func (t sqlType) temporal() bool { return t == typeDate || t == typeDateTime }
 
 // scanType is what a column scans into: the plain Go type when it is never NULL, else its sql.Null form.

@@ -1,0 +1,269 @@
+package translate
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/xwb1989/sqlparser"
+)
+
+// testSchema is a Schema over tables read from testdata/schema.json.
+type testSchema []*Table
+
+func (s testSchema) Table(nameOrID string) (*Table, bool) {
+	for _, t := range s {
+		if t.Name == nameOrID || t.ID == nameOrID {
+			return t, true
+		}
+	}
+	return nil, false
+}
+
+type jsonTable struct {
+	ID, Name, PrimaryFieldID string
+	Fields                   []struct {
+		ID, Name, Type string
+		Options        map[string]any
+	}
+	Views []struct{ ID, Name string }
+}
+
+func loadSchema(t testing.TB) testSchema {
+	t.Helper()
+	data, err := os.ReadFile("testdata/schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tables []jsonTable
+	if err := json.Unmarshal(data, &tables); err != nil {
+		t.Fatal(err)
+	}
+	var out testSchema
+	for _, jt := range tables {
+		table := &Table{ID: jt.ID, Name: jt.Name, PrimaryFieldID: jt.PrimaryFieldID}
+		for _, f := range jt.Fields {
+			table.Fields = append(table.Fields, Field{ID: f.ID, Name: f.Name, Type: f.Type, Options: f.Options})
+		}
+		for _, v := range jt.Views {
+			table.Views = append(table.Views, View{ID: v.ID, Name: v.Name})
+		}
+		out = append(out, table)
+	}
+	return out
+}
+
+// testNow is NOW() in every test.
+var testNow = time.Date(2024, 3, 1, 12, 0, 0, 0, time.UTC)
+
+func parseSelect(t testing.TB, sql string) *sqlparser.Select {
+	t.Helper()
+	stmt, err := sqlparser.Parse(sql)
+	if err != nil {
+		t.Fatalf("parse %q: %v", sql, err)
+	}
+	sel, ok := stmt.(*sqlparser.Select)
+	if !ok {
+		t.Fatalf("%q is not a SELECT", sql)
+	}
+	return sel
+}
+
+// translateAny translates any statement kind and renders the result for golden files.
+func translateAny(sql string, schema Schema, args Args) string {
+	stmt, err := sqlparser.Parse(sql)
+	if err != nil {
+		return "parse error: " + err.Error() + "\n"
+	}
+	switch stmt := stmt.(type) {
+	case *sqlparser.Select:
+		p, err := Select(stmt, schema, args)
+		if err != nil {
+			return "error: " + err.Error() + "\n"
+		}
+		return renderPlan(p)
+	case *sqlparser.Insert:
+		p, err := Insert(stmt, schema, args)
+		if err != nil {
+			return "error: " + err.Error() + "\n"
+		}
+		var b strings.Builder
+		fmt.Fprintf(&b, "insert into: %s\n", p.Table.Name)
+		if p.Upsert != nil {
+			fmt.Fprintf(&b, "upsert on: %s\n", jsonOf(p.Upsert))
+		}
+		for _, r := range p.Rows {
+			fmt.Fprintf(&b, "row: %s\n", jsonOf(r))
+		}
+		return b.String()
+	case *sqlparser.Update:
+		p, err := Update(stmt, schema, args)
+		if err != nil {
+			return "error: " + err.Error() + "\n"
+		}
+		var b strings.Builder
+		fmt.Fprintf(&b, "update: %s\n", p.Table.Name)
+		for _, c := range p.set {
+			fmt.Fprintf(&b, "set: %s = %s\n", c.field.Name, c.e.describeTree())
+		}
+		b.WriteString("find:\n")
+		b.WriteString(indent(renderPlan(p.Find)))
+		return b.String()
+	case *sqlparser.Delete:
+		p, err := Delete(stmt, schema, args)
+		if err != nil {
+			return "error: " + err.Error() + "\n"
+		}
+		return "delete from: " + p.Table.Name + "\nfind:\n" + indent(renderPlan(p.Find))
+	}
+	return fmt.Sprintf("not a statement translate handles: %T\n", stmt)
+}
+
+func indent(s string) string {
+	lines := strings.SplitAfter(s, "\n")
+	var b strings.Builder
+	for _, l := range lines {
+		if l != "" {
+			b.WriteString("  " + l)
+		}
+	}
+	return b.String()
+}
+
+func jsonOf(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err.Error()
+	}
+	return string(b)
+}
+
+func renderPlan(p *Plan) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "table: %s\n", p.Table.Name)
+	r := p.Request
+	if r.View != "" {
+		fmt.Fprintf(&b, "view: %s\n", r.View)
+	}
+	if r.Formula != "" {
+		fmt.Fprintf(&b, "filterByFormula: %s\n", r.Formula)
+	}
+	if r.Fields != nil {
+		fmt.Fprintf(&b, "fields: %s\n", jsonOf(r.Fields))
+	} else {
+		b.WriteString("fields: (all)\n")
+	}
+	for _, s := range r.Sort {
+		dir := "asc"
+		if s.Desc {
+			dir = "desc"
+		}
+		fmt.Fprintf(&b, "sort: %s %s\n", s.Field, dir)
+	}
+	if r.MaxRecords != 0 {
+		fmt.Fprintf(&b, "maxRecords: %d\n", r.MaxRecords)
+	}
+	if p.RecordIDs != nil {
+		fmt.Fprintf(&b, "recordIDs: %s\n", jsonOf(p.RecordIDs))
+	}
+	fmt.Fprintf(&b, "exact: %v\n", p.Exact)
+	if p.NoRows {
+		b.WriteString("noRows: true\n")
+	}
+	if p.Limit >= 0 {
+		fmt.Fprintf(&b, "limit: %d\n", p.Limit)
+	}
+	for _, o := range p.Order {
+		dir := "asc"
+		if o.Desc {
+			dir = "desc"
+		}
+		fmt.Fprintf(&b, "order: %s %s\n", o.Column, dir)
+	}
+	if p.SortLocally {
+		b.WriteString("sortLocally: true\n")
+	}
+	if p.Count {
+		b.WriteString("count: true\n")
+	}
+	for _, c := range p.Columns {
+		field := ""
+		if c.Field != nil {
+			field = " field=" + c.Field.ID
+		}
+		null := ""
+		if c.Nullable {
+			null = " NULL"
+		}
+		fmt.Fprintf(&b, "column: %q %s%s scan=%v%s\n", c.Name, c.DatabaseType, null, c.ScanType, field)
+	}
+	return b.String()
+}
+
+// describeTree renders an expression for golden files.
+func (e *expr) describeTree() string {
+	switch e.kind {
+	case exConst:
+		return fmt.Sprintf("%#v", e.val)
+	case exField:
+		return "{" + e.field.Name + "}"
+	case exRecordID:
+		return "id"
+	case exCreatedTime:
+		return "createdTime"
+	}
+	var parts []string
+	for _, a := range e.args {
+		parts = append(parts, a.describeTree())
+	}
+	name := map[exprKind]string{exCompare: "cmp", exAnd: "and", exOr: "or", exNot: "not", exIsNull: "isnull",
+		exIsTrue: "is", exIn: "in", exLike: "like", exTruth: "truth", exArith: "arith", exNeg: "neg", exFunc: "fn"}[e.kind]
+	return fmt.Sprintf("%s[%s](%s)", name, e.op, strings.Join(parts, ", "))
+}
+
+// goldenArgs reads the args line of a golden input: a JSON array whose items are numbers, strings,
+// booleans, null, {"time": RFC3339}, {"strings": [...]} or {"json": any}.
+func goldenArgs(t testing.TB, line string) []any {
+	t.Helper()
+	dec := json.NewDecoder(strings.NewReader(line))
+	dec.UseNumber()
+	var raw []any
+	if err := dec.Decode(&raw); err != nil {
+		t.Fatalf("args %q: %v", line, err)
+	}
+	out := make([]any, len(raw))
+	for i, v := range raw {
+		switch v := v.(type) {
+		case json.Number:
+			if n, err := v.Int64(); err == nil {
+				out[i] = n
+			} else {
+				f, _ := v.Float64()
+				out[i] = f
+			}
+		case map[string]any:
+			switch {
+			case v["time"] != nil:
+				tm, err := time.Parse(time.RFC3339Nano, v["time"].(string))
+				if err != nil {
+					t.Fatal(err)
+				}
+				out[i] = tm
+			case v["strings"] != nil:
+				var ss []string
+				for _, s := range v["strings"].([]any) {
+					ss = append(ss, s.(string))
+				}
+				out[i] = ss
+			case v["json"] != nil:
+				out[i] = json.RawMessage(jsonOf(v["json"]))
+			}
+		default:
+			out[i] = v
+		}
+	}
+	return out
+}

@@ -1,0 +1,1 @@
+SELECT Name FROM Tasks WHERE Estimate BETWEEN -1.5 AND 2.25

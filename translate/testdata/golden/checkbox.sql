@@ -1,0 +1,1 @@
+SELECT Name FROM Tasks WHERE Done AND NOT Done = FALSE OR Done IS NOT TRUE

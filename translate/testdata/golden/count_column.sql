@@ -1,0 +1,1 @@
+SELECT COUNT(Notes) AS n FROM Tasks

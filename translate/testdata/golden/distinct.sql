@@ -1,0 +1,1 @@
+SELECT DISTINCT Status FROM Tasks

@@ -1,0 +1,2 @@
+-- args: ["p1"]
+SELECT * FROM People WHERE id = ? OR RECORD_ID() = 'recABCDEFGHIJKLMN'

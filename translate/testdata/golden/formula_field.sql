@@ -1,0 +1,1 @@
+SELECT Name FROM Tasks WHERE Score > 2 AND Score IS NOT NULL

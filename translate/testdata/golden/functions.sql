@@ -1,0 +1,1 @@
+SELECT LOWER(Name), LENGTH(Name), CONCAT(Name, '!'), TRIM(Notes), SUBSTRING(Name, 2, 3), ABS(Estimate), ROUND(Estimate, 1) FROM Tasks WHERE UPPER(Name) = 'ABC' AND COALESCE(Priority, 0) = 0 AND IFNULL(Name, 'none') <> 'x' AND LENGTH(Name) > 2

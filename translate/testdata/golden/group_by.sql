@@ -1,0 +1,1 @@
+SELECT Status, COUNT(*) FROM Tasks GROUP BY Status

@@ -1,0 +1,1 @@
+SELECT Name FROM Tasks WHERE Priority NOT IN (1, NULL)

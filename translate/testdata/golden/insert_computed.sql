@@ -1,0 +1,1 @@
+INSERT INTO Tasks (Name, Score) VALUES ('a', 1)

@@ -1,0 +1,1 @@
+SELECT * FROM Tasks JOIN People ON Tasks.Owner = People.id

@@ -1,0 +1,1 @@
+SELECT Tags FROM Tasks WHERE Tags = '["x"]'

@@ -1,0 +1,1 @@
+SELECT Name FROM Tasks ORDER BY Priority, Seq DESC LIMIT 5

@@ -1,0 +1,1 @@
+SELECT Name AS n, Seq FROM Tasks ORDER BY 2, n

@@ -1,0 +1,1 @@
+SELECT Name FROM Tasks ORDER BY Name LIMIT 5

@@ -1,0 +1,2 @@
+-- args: ["x') OR TRUE() OR ('"]
+SELECT Name FROM Tasks WHERE Name = ?

@@ -1,0 +1,2 @@
+-- args: ["recABCDEFGHIJKLMN"]
+SELECT Name FROM Tasks WHERE id = ? AND Done

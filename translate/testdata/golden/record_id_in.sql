@@ -1,0 +1,1 @@
+SELECT id FROM Tasks WHERE id IN ('recABCDEFGHIJKLMN', 'recABCDEFGHIJKLMO', 'bogus')

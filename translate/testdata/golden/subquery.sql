@@ -1,0 +1,1 @@
+SELECT Name FROM Tasks WHERE Priority IN (SELECT Age FROM People)

@@ -1,0 +1,1 @@
+SELECT Name FROM Tasks UNION SELECT Name FROM People

@@ -1,0 +1,1 @@
+UPDATE Tasks SET Name = 'x' WHERE id = 'recABCDEFGHIJKLMN'

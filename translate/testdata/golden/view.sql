@@ -1,0 +1,1 @@
+SELECT Name FROM Tasks USE INDEX (`Open`) WHERE Priority > 1
