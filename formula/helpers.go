@@ -182,11 +182,7 @@ func numberText(f float64) string {
 	case math.IsInf(f, -1):
 		return "(-1/0)"
 	}
-	s := strconv.FormatFloat(f, 'f', -1, 64)
-	if strings.HasPrefix(s, "-") {
-		return "(" + s + ")"
-	}
-	return s
+	return strconv.FormatFloat(f, 'f', -1, 64)
 }
 
 // Equal returns "left=right", unquoted.
