@@ -258,7 +258,7 @@ func checkChoice(fl *field, name string, mode writeMode) *apiError {
 		mode.addChoice(fl, name)
 		return nil
 	}
-	return errorf(422, "INVALID_MULTIPLE_CHOICE_OPTIONS", "Insufficient permissions to create new select option %q", strconv.Quote(name))
+	return errorf(422, "INVALID_MULTIPLE_CHOICE_OPTIONS", "Insufficient permissions to create new select option \"%s\"", strconv.Quote(name))
 }
 
 // choiceIndex is the position of a select option, -1 when it does not exist.

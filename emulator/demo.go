@@ -40,7 +40,9 @@ var demoUsers = []map[string]any{
 	{"id": "usrDEMOBARBARA001", "email": "barbara@example.com", "name": "Barbara Liskov"},
 }
 
-func demoRecordID(tableID string, i int) string { return derivedID("rec", fmt.Sprintf("%s/%d", tableID, i)) }
+func demoRecordID(tableID string, i int) string {
+	return derivedID("rec", fmt.Sprintf("%s/%d", tableID, i))
+}
 
 func choices(names ...string) map[string]any {
 	list := make([]any, len(names))

@@ -30,6 +30,7 @@ type listQuery struct {
 	ByFieldID      bool        `json:"returnFieldsByFieldId,omitempty"`
 	RecordMetadata []string    `json:"recordMetadata,omitempty"`
 	Offset         string      `json:"-"`
+	pageSizeGiven  bool
 }
 
 type querySort struct {
@@ -69,6 +70,7 @@ func parseListQuery(raw string) (*listQuery, *apiError) {
 			if q.PageSize, err = parseIntParam(key, v); err != nil {
 				return nil, errInvalidRequest(err.Error())
 			}
+			q.pageSizeGiven = true
 		case key == "view":
 			q.View = v
 		case key == "cellFormat":
@@ -126,7 +128,8 @@ func parseIntParam(name, v string) (int, error) {
 func parseListBody(body []byte, rawQuery string) (*listQuery, *apiError) {
 	var in struct {
 		listQuery
-		Offset *string `json:"offset"`
+		Offset   *string `json:"offset"`
+		PageSize *int    `json:"pageSize"`
 	}
 	if len(strings.TrimSpace(string(body))) > 0 {
 		if err := json.Unmarshal(body, &in); err != nil {
@@ -134,6 +137,9 @@ func parseListBody(body []byte, rawQuery string) (*listQuery, *apiError) {
 		}
 	}
 	q := in.listQuery
+	if in.PageSize != nil {
+		q.PageSize, q.pageSizeGiven = *in.PageSize, true
+	}
 	if in.Offset != nil {
 		q.Offset = *in.Offset
 	}
@@ -158,7 +164,7 @@ type resolvedQuery struct {
 
 func (s *Server) resolveQuery(t *table, q *listQuery) (*resolvedQuery, *apiError) {
 	rq := &resolvedQuery{}
-	if q.PageSize == 0 {
+	if q.PageSize == 0 && !q.pageSizeGiven {
 		q.PageSize = 100
 	}
 	if q.PageSize < 1 || q.PageSize > 100 {

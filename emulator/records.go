@@ -12,17 +12,26 @@ type renderOpts struct {
 	comments bool          // recordMetadata[]=commentCount
 }
 
+// apiRecord is the API's record object, keys in the order of recent captures (reference §1.2).
+type apiRecord struct {
+	ID           string         `json:"id"`
+	CreatedTime  string         `json:"createdTime"`
+	Fields       map[string]any `json:"fields"`
+	CommentCount *int           `json:"commentCount,omitempty"`
+}
+
 // renderRecord is the API's record object. The caller holds s.mu.
-func (s *Server) renderRecord(t *table, r *record, o renderOpts) map[string]any {
+func (s *Server) renderRecord(t *table, r *record, o renderOpts) *apiRecord {
 	var fields map[string]any
 	if o.asString != nil {
 		fields = s.recordStringFields(t, r, o)
 	} else {
 		fields = s.recordFields(t, r, o.only, o.byID)
 	}
-	out := map[string]any{"id": r.id, "createdTime": formatTime(r.created), "fields": fields}
+	out := &apiRecord{ID: r.id, CreatedTime: formatTime(r.created), Fields: fields}
 	if o.comments {
-		out["commentCount"] = 0
+		zero := 0 // the emulator keeps no comments
+		out.CommentCount = &zero
 	}
 	return out
 }

@@ -1,0 +1,237 @@
+package emulator
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+func rec(fields map[string]any) map[string]any { return map[string]any{"fields": fields} }
+
+func TestWriteValidation(t *testing.T) {
+	s, _ := newTestServer(t, WithFixture(smallFixture(t)))
+	tests := []struct {
+		name   string
+		body   any
+		status int
+		typ    string
+		msg    string
+	}{
+		{"computed field, whole batch rejected", map[string]any{"records": []any{rec(map[string]any{"Name": "ok"}), rec(map[string]any{"Name": "x", "Num": 40})}},
+			422, "INVALID_VALUE_FOR_COLUMN", `Field "Num" cannot accept a value because the field is computed`},
+		{"unknown field", map[string]any{"fields": map[string]any{"Nope": 1}}, 422, "UNKNOWN_FIELD_NAME", `Unknown field name: "Nope"`},
+		{"text into number", map[string]any{"fields": map[string]any{"Priority": "high"}}, 422, "INVALID_VALUE_FOR_COLUMN", `Field "Priority" cannot accept the provided value`},
+		{"number into text", map[string]any{"fields": map[string]any{"Name": 5}}, 422, "INVALID_VALUE_FOR_COLUMN", `Field "Name" cannot accept the provided value`},
+		{"unknown choice", map[string]any{"fields": map[string]any{"Status": "Interested"}}, 422, "INVALID_MULTIPLE_CHOICE_OPTIONS", `Insufficient permissions to create new select option ""Interested""`},
+		{"unknown multi choice", map[string]any{"fields": map[string]any{"Tags": []any{"a", "zz"}}}, 422, "INVALID_MULTIPLE_CHOICE_OPTIONS", `"zz"`},
+		{"bad date", map[string]any{"fields": map[string]any{"Due": "next week"}}, 422, "INVALID_VALUE_FOR_COLUMN", "Due"},
+		{"link to missing record", map[string]any{"fields": map[string]any{"Owner": []any{"recNOPE000000001x"}}}, 422, "ROW_DOES_NOT_EXIST", "recNOPE000000001x"},
+		{"link to a non-id", map[string]any{"fields": map[string]any{"Owner": []any{"Bob"}}}, 422, "INVALID_VALUE_FOR_COLUMN", "Bob"},
+		{"checkbox string", map[string]any{"fields": map[string]any{"Done": "yes"}}, 422, "INVALID_VALUE_FOR_COLUMN", "Done"},
+		{"eleven records", map[string]any{"records": make11()}, 422, "INVALID_RECORDS", "A maximum of 10 records can be created per request but you have provided 11."},
+		{"no records", map[string]any{"records": []any{}}, 422, "INVALID_RECORDS", "empty"},
+		{"neither fields nor records", map[string]any{"typecast": true}, 422, "INVALID_REQUEST_UNKNOWN", "fields"},
+		{"bad JSON", "{nope", 400, "INVALID_REQUEST_BODY", "can't be parsed as a valid JSON"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := do(t, s, DefaultToken, "POST", testBase+"/Tasks", tc.body)
+			mustStatus(t, r, tc.status)
+			msg, _ := r.body["error"].(map[string]any)["message"].(string)
+			if errType(r) != tc.typ || !strings.Contains(msg, tc.msg) {
+				t.Fatalf("got %s, want %s with %q", r.raw, tc.typ, tc.msg)
+			}
+		})
+	}
+	if n := len(records(t, do(t, s, DefaultToken, "GET", testBase+"/Tasks", nil))); n != 3 {
+		t.Fatalf("%d records after failed writes, want 3 (no partial writes)", n)
+	}
+}
+
+func make11() []any {
+	out := make([]any, 11)
+	for i := range out {
+		out[i] = rec(map[string]any{"Name": fmt.Sprint(i)})
+	}
+	return out
+}
+
+func TestTypecast(t *testing.T) {
+	s, _ := newTestServer(t, WithFixture(smallFixture(t)))
+	person := do(t, s, DefaultToken, "POST", testBase+"/People", map[string]any{"fields": map[string]any{"Name": "Bob", "Age": 40}})
+	mustStatus(t, person, 200)
+	body := map[string]any{"typecast": true, "records": []any{rec(map[string]any{
+		"Name": 42, "Priority": "1,234", "Status": "Interested", "Tags": "a, new", "Done": "true", "Due": "2024/03/05", "Owner": "Bob",
+	})}}
+	r := do(t, s, DefaultToken, "POST", testBase+"/Tasks/", body)
+	mustStatus(t, r, 200)
+	f := fieldsOf(records(t, r)[0])
+	want := map[string]any{"Name": "42", "Priority": 1234.0, "Status": "Interested", "Done": true, "Due": "2024-03-05"}
+	for k, v := range want {
+		if f[k] != v {
+			t.Errorf("%s = %#v, want %#v", k, f[k], v)
+		}
+	}
+	if fmt.Sprint(f["Tags"]) != "[a new]" || fmt.Sprint(f["Owner"]) != fmt.Sprint([]any{person.body["id"]}) || fmt.Sprint(f["Owner Age"]) != "[40]" {
+		t.Errorf("Tags %v, Owner %v, Owner Age %v", f["Tags"], f["Owner"], f["Owner Age"])
+	}
+	// The new choices are now part of the schema, and usable without typecast.
+	schema := do(t, s, DefaultToken, "GET", "/v0/meta/bases/appTEST0000000001/tables", nil)
+	if !strings.Contains(schema.raw, `"name":"Interested"`) || !strings.Contains(schema.raw, `"name":"new"`) {
+		t.Fatalf("schema lacks the typecast choices: %s", schema.raw)
+	}
+	mustStatus(t, do(t, s, DefaultToken, "POST", testBase+"/Tasks", map[string]any{"fields": map[string]any{"Status": "Interested"}}), 200)
+}
+
+func TestEmptyValuesOmitted(t *testing.T) {
+	s, _ := newTestServer(t, WithFixture(smallFixture(t)))
+	r := do(t, s, DefaultToken, "POST", testBase+"/Tasks", map[string]any{"fields": map[string]any{
+		"Name": "", "Done": false, "Tags": []any{}, "Priority": 0, "Status": nil}})
+	mustStatus(t, r, 200)
+	f := fieldsOf(r.body)
+	for _, k := range []string{"Name", "Done", "Tags", "Status"} {
+		if _, has := f[k]; has {
+			t.Errorf("empty %s returned: %v", k, f)
+		}
+	}
+	if f["Priority"] != 0.0 { // a number 0 is not empty (reference §4.3)
+		t.Errorf("Priority 0 missing: %v", f)
+	}
+	if f["Score"] != 0.0 || f["Num"] == nil {
+		t.Errorf("computed fields: %v", f)
+	}
+}
+
+func TestUpdateBatchAndUpsert(t *testing.T) {
+	s, _ := newTestServer(t, WithFixture(smallFixture(t)))
+	path := testBase + "/Tasks/"
+	t.Run("missing id", func(t *testing.T) {
+		r := do(t, s, DefaultToken, "PATCH", path, map[string]any{"records": []any{map[string]any{"id": "recNOPE0000000001", "fields": map[string]any{"Name": "x"}}}})
+		mustStatus(t, r, 422)
+		if errType(r) != "ROW_DOES_NOT_EXIST" {
+			t.Fatal(r.raw)
+		}
+	})
+	t.Run("PUT clears what it omits", func(t *testing.T) {
+		r := do(t, s, DefaultToken, "PUT", path, map[string]any{"records": []any{map[string]any{"id": "recTASK0000000002", "fields": map[string]any{"Priority": 2}}}})
+		mustStatus(t, r, 200)
+		f := fieldsOf(records(t, r)[0])
+		if _, has := f["Name"]; has || f["Priority"] != 2.0 || f["Num"] != 2.0 {
+			t.Fatalf("after PUT: %v", f)
+		}
+	})
+	t.Run("eleven", func(t *testing.T) {
+		r := do(t, s, DefaultToken, "PATCH", path, map[string]any{"records": make11()})
+		mustStatus(t, r, 422)
+		if !strings.Contains(r.raw, "can be updated per request but you have provided 11") {
+			t.Fatal(r.raw)
+		}
+	})
+	t.Run("upsert", func(t *testing.T) {
+		body := map[string]any{"performUpsert": map[string]any{"fieldsToMergeOn": []any{"Name"}}, "records": []any{
+			map[string]any{"id": "recTASK0000000001", "fields": map[string]any{"Priority": 9}},
+			rec(map[string]any{"Name": "Ship", "Priority": 6}),
+			rec(map[string]any{"Name": "Brand new", "Priority": 1}),
+			rec(map[string]any{"Name": nil, "Priority": 1}),
+		}}
+		r := do(t, s, DefaultToken, "PATCH", path, body)
+		mustStatus(t, r, 200)
+		recs := records(t, r)
+		if len(recs) != 4 || recs[0]["id"] != "recTASK0000000001" || recs[1]["id"] != "recTASK0000000003" {
+			t.Fatalf("records %s", r.raw)
+		}
+		upd := fmt.Sprint(r.body["updatedRecords"])
+		if upd != "[recTASK0000000001 recTASK0000000003]" || len(r.body["createdRecords"].([]any)) != 2 {
+			t.Fatalf("created %v updated %v", r.body["createdRecords"], upd)
+		}
+		r = do(t, s, DefaultToken, "PATCH", path, map[string]any{"performUpsert": map[string]any{"fieldsToMergeOn": []any{"Priority"}},
+			"records": []any{rec(map[string]any{"Priority": 1, "Name": "dup"})}})
+		mustStatus(t, r, 422) // two records have Priority 1
+		r = do(t, s, DefaultToken, "PATCH", path, map[string]any{"performUpsert": map[string]any{"fieldsToMergeOn": []any{"Name"}},
+			"records": []any{rec(map[string]any{"Priority": 1})}})
+		mustStatus(t, r, 422) // lacks the merge field
+		r = do(t, s, DefaultToken, "PATCH", path, map[string]any{"performUpsert": map[string]any{"fieldsToMergeOn": []any{"Score"}},
+			"records": []any{rec(map[string]any{"Priority": 1})}})
+		mustStatus(t, r, 422) // computed merge field
+	})
+}
+
+func TestLinksInverseLookupDelete(t *testing.T) {
+	s, _ := newTestServer(t, WithDemo())
+	b := "/v0/" + DemoBaseID
+	proj := do(t, s, DemoToken, "POST", b+"/Projects", map[string]any{"fields": map[string]any{"Name": "Test project", "Status": "Active"}})
+	mustStatus(t, proj, 200)
+	pid := proj.body["id"].(string)
+	var taskIDs []any
+	for i := range 3 {
+		r := do(t, s, DemoToken, "POST", b+"/Tasks", map[string]any{"fields": map[string]any{
+			"Name": fmt.Sprint("t", i), "Project": []any{pid}, "Estimate Hours": float64(i + 1)}})
+		mustStatus(t, r, 200)
+		if fmt.Sprint(fieldsOf(r.body)["Project Status"]) != "[Active]" {
+			t.Fatalf("lookup: %v", fieldsOf(r.body))
+		}
+		taskIDs = append(taskIDs, r.body["id"])
+	}
+	p := do(t, s, DemoToken, "GET", b+"/Projects/"+pid, nil)
+	f := fieldsOf(p.body)
+	if fmt.Sprint(f["Tasks"]) != fmt.Sprint(taskIDs) || f["Task Count"] != 3.0 || f["Estimated Hours"] != 6.0 {
+		t.Fatalf("inverse side: %v", f)
+	}
+	mustStatus(t, do(t, s, DemoToken, "DELETE", b+"/Tasks?records%5B%5D="+taskIDs[0].(string)+"&records%5B%5D="+taskIDs[1].(string), nil), 200)
+	f = fieldsOf(do(t, s, DemoToken, "GET", b+"/Projects/"+pid, nil).body)
+	if fmt.Sprint(f["Tasks"]) != fmt.Sprint(taskIDs[2:]) || f["Task Count"] != 1.0 {
+		t.Fatalf("after delete: %v", f)
+	}
+	// Unlinking from the other side updates the task.
+	mustStatus(t, do(t, s, DemoToken, "PATCH", b+"/Projects/"+pid, map[string]any{"fields": map[string]any{"Tasks": []any{}}}), 200)
+	tf := fieldsOf(do(t, s, DemoToken, "GET", b+"/Tasks/"+taskIDs[2].(string), nil).body)
+	if _, has := tf["Project"]; has {
+		t.Fatalf("task still linked: %v", tf)
+	}
+	// A deleted record id answers 403 (default) on every route.
+	r := do(t, s, DemoToken, "DELETE", b+"/Tasks/"+taskIDs[0].(string), nil)
+	mustStatus(t, r, 403)
+}
+
+func TestDemoIsDeterministic(t *testing.T) {
+	dump := func() string {
+		s, _ := newTestServer(t, WithDemo())
+		var out strings.Builder
+		for _, tb := range []string{"People", "Projects", "Tasks"} {
+			_, all := pagesRaw(t, s, DemoToken, "/v0/"+DemoBaseID+"/"+tb+"?pageSize=100")
+			out.WriteString(all)
+		}
+		return out.String()
+	}
+	a, b := dump(), dump()
+	if a != b {
+		t.Fatal("two loads of the demo base differ")
+	}
+	if !strings.Contains(a, "Ada Lovelace") {
+		t.Fatal("demo base lacks its people")
+	}
+}
+
+func pagesRaw(t *testing.T, s *Server, tok, path string) (int, string) {
+	t.Helper()
+	var all strings.Builder
+	n := 0
+	offset := ""
+	for {
+		p := path
+		if offset != "" {
+			p += "&offset=" + offset
+		}
+		r := do(t, s, tok, "GET", p, nil)
+		mustStatus(t, r, 200)
+		n += len(records(t, r))
+		for _, rec := range records(t, r) {
+			fmt.Fprintf(&all, "%v\n", rec)
+		}
+		off, _ := r.body["offset"].(string)
+		if off == "" {
+			return n, all.String()
+		}
+		offset = strings.ReplaceAll(off, "/", "%2F")
+	}
+}
