@@ -1,0 +1,138 @@
+package airsql
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+)
+
+// checkLeaks verifies, after every other cleanup of the test, that no goroutine the test started
+// is left.
+func checkLeaks(t *testing.T) {
+	opt := goleak.IgnoreCurrent()
+	t.Cleanup(func() { goleak.VerifyNone(t, opt) })
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// waitFor fails the test if ch yields nothing within a generous bound. It does not sleep: it
+// returns as soon as the event happens; the bound only turns a hang into a failure.
+func waitFor(t *testing.T, ch <-chan struct{}, what string) {
+	t.Helper()
+	select {
+	case <-ch:
+	case <-time.After(10 * time.Second):
+		t.Fatalf("timed out waiting for %s", what)
+	}
+}
+
+// TestRowsPrefetchAndClose: while the first page is being read the next one is already being
+// fetched; Close cancels that request and leaves no goroutine behind.
+func TestRowsPrefetchAndClose(t *testing.T) {
+	checkLeaks(t)
+	srv := newEmulator(t)
+	laterPage := make(chan struct{}, 1)
+	canceled := make(chan struct{}, 1)
+	inner := srv.Transport()
+	cfg, _ := ParseDSN(testDSN("pageSize=2"))
+	cfg.HTTPClient = &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		if strings.Contains(r.URL.RawQuery, "offset=") {
+			// A later page: hold it until the caller gives up.
+			laterPage <- struct{}{}
+			<-r.Context().Done()
+			canceled <- struct{}{}
+			return nil, r.Context().Err()
+		}
+		return inner.RoundTrip(r)
+	})}
+	c, err := NewConnector(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	cn, _ := c.Connect(context.Background())
+	rows, err := cn.(*conn).QueryContext(context.Background(), "SELECT Name FROM Tasks", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := rows.Columns(); len(got) != 1 || got[0] != "Name" {
+		t.Fatalf("columns %q before the first row", got)
+	}
+	if err := rows.Next(make([]driver.Value, 1)); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, laterPage, "the second page to be requested while the first is read")
+	if err := rows.Close(); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, canceled, "Close to cancel the request in flight")
+}
+
+// TestQueryContextCanceled: canceling the statement's context ends the rows with its error.
+func TestQueryContextCanceled(t *testing.T) {
+	checkLeaks(t)
+	srv := newEmulator(t)
+	laterPage := make(chan struct{}, 1)
+	inner := srv.Transport()
+	cfg, _ := ParseDSN(testDSN("pageSize=2"))
+	cfg.HTTPClient = &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		if strings.Contains(r.URL.RawQuery, "offset=") {
+			laterPage <- struct{}{}
+			<-r.Context().Done()
+			return nil, r.Context().Err()
+		}
+		return inner.RoundTrip(r)
+	})}
+	c, err := NewConnector(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := sql.OpenDB(c)
+	defer db.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	rows, err := db.QueryContext(ctx, "SELECT Name FROM Tasks")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for rows.Next() {
+		n++
+		if n == 2 {
+			waitFor(t, laterPage, "the second page request")
+			cancel()
+		}
+	}
+	if err := rows.Err(); !errors.Is(err, context.Canceled) {
+		t.Errorf("rows.Err() = %v, want context.Canceled", err)
+	}
+	if n != 2 {
+		t.Errorf("read %d rows, want the 2 of the first page", n)
+	}
+	rows.Close()
+}
+
+// TestLimitStopsFetching: once LIMIT rows are out, no further page is requested.
+func TestLimitStopsFetching(t *testing.T) {
+	checkLeaks(t)
+	srv := newEmulator(t)
+	db, _ := openDB(t, srv, "pageSize=2")
+	warmSchema(t, db, srv)
+	// LENGTH(Name) > 3 is evaluated locally, so LIMIT cannot go out as maxRecords; the driver stops
+	// reading pages once it has its row. The first page already holds a match.
+	got := queryColumn(t, db, "SELECT Name FROM Tasks WHERE LENGTH(Name) > 3 LIMIT 1")
+	if len(got) != 1 {
+		t.Fatalf("got %q, want 1 row", got)
+	}
+	if n := len(dataRequests(srv)); n > 2 {
+		t.Errorf("%d list requests for LIMIT 1 with a match on the first page, want at most 2 (one prefetched)", n)
+	}
+}

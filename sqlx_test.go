@@ -1,0 +1,91 @@
+package airsql
+
+import (
+	"database/sql"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+)
+
+// task is a tagged struct as reporting code would declare it; names with spaces are tags too.
+type task struct {
+	ID       string          `db:"id"`
+	Name     sql.NullString  `db:"Name"`
+	Priority sql.NullInt64   `db:"Priority"`
+	Done     bool            `db:"Done"`
+	Due      sql.NullTime    `db:"Due Date"`
+	Tags     List            `db:"Tags"`
+	Estimate sql.NullFloat64 `db:"Estimate"`
+	Created  time.Time       `db:"createdTime"`
+}
+
+func openSqlx(t *testing.T) *sqlx.DB {
+	srv := newEmulator(t)
+	db, _ := openDB(t, srv, "")
+	// The driver name "airtable" is unknown to sqlx, which then binds with ?, as the driver wants.
+	return sqlx.NewDb(db, DriverName)
+}
+
+func TestSqlxSelectAndGet(t *testing.T) {
+	db := openSqlx(t)
+	var tasks []task
+	err := db.Select(&tasks, "SELECT id, Name, Priority, Done, `Due Date`, Tags, Estimate, createdTime FROM Tasks WHERE Priority >= ? ORDER BY Priority DESC", 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tasks) != 3 {
+		t.Fatalf("%d tasks, want 3", len(tasks))
+	}
+	first := tasks[0]
+	if first.ID != "recTASK0000000003" || first.Name.String != "Ship it" || first.Priority.Int64 != 5 || !first.Done ||
+		!first.Due.Valid || first.Due.Time.Format("2006-01-02") != "2024-03-15" || first.Tags != nil || first.Estimate.Valid {
+		t.Errorf("first task = %+v", first)
+	}
+	if last := tasks[2]; !reflect.DeepEqual(last.Tags, List{"red", "blue"}) || last.Estimate.Float64 != 2.5 || last.Done {
+		t.Errorf("last task = %+v", last)
+	}
+
+	// SELECT * into a struct without every column fails in sqlx unless it is unsafe; Get with the
+	// columns named works.
+	var one task
+	if err := db.Get(&one, "SELECT id, Name, Priority, Done, `Due Date`, Tags, Estimate, createdTime FROM Tasks WHERE id = ?", "recTASK0000000002"); err != nil {
+		t.Fatal(err)
+	}
+	if one.Name.String != "Review spec" || !reflect.DeepEqual(one.Tags, List{"green"}) {
+		t.Errorf("Get = %+v", one)
+	}
+	var all []task
+	if err := db.Unsafe().Select(&all, "SELECT * FROM Tasks"); err != nil || len(all) != 8 {
+		t.Errorf("Select * = %d tasks, %v", len(all), err)
+	}
+}
+
+func TestSqlxNamedExecAndIn(t *testing.T) {
+	db := openSqlx(t)
+	type newTask struct {
+		Name     string   `db:"name"`
+		Priority int      `db:"priority"`
+		Tags     []string `db:"tags"`
+	}
+	res, err := db.NamedExec("INSERT INTO Tasks (Name, Priority, Tags) VALUES (:name, :priority, :tags)",
+		[]newTask{{"named one", 11, []string{"red"}}, {"named two", 12, nil}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := res.RowsAffected(); n != 2 {
+		t.Errorf("RowsAffected = %d, want 2", n)
+	}
+	query, args, err := sqlx.In("SELECT Name FROM Tasks WHERE Name IN (?) ORDER BY Priority", []string{"named one", "named two", "Ship it"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	if err := db.Select(&names, db.Rebind(query), args...); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"Ship it", "named one", "named two"}; !reflect.DeepEqual(names, want) {
+		t.Errorf("sqlx.In: %q, want %q", names, want)
+	}
+}
