@@ -192,7 +192,7 @@ func TestKeepSemantics(t *testing.T) {
 		{"Priority IN (2, NULL)", []string{"TWO"}},
 		{"Name = 'a' OR Priority > 1", []string{"ZERO", "TWO"}},
 		{"NOT (Name = 'a' OR Priority > 1)", nil}, // NAN: FALSE OR UNKNOWN
-		{"Name < 'a'", []string{"TWO"}}, // 'A' < 'a' by code point
+		{"Name < 'a'", []string{"TWO"}},           // 'A' < 'a' by code point
 		{"COALESCE(Priority, -1) < 0", []string{"BLANK", "NAN"}},
 		{"Priority / 0 IS NULL", []string{"BLANK", "ZERO", "TWO", "NAN"}},
 	}

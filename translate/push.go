@@ -3,6 +3,7 @@ package translate
 import (
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -42,7 +43,7 @@ func fAnd(parts ...string) string {
 		case formulaNone:
 			return formulaNone
 		}
-		kept = append(kept, p)
+		kept = appendFlat(kept, "AND", p)
 	}
 	switch len(kept) {
 	case 0:
@@ -62,7 +63,7 @@ func fOr(parts ...string) string {
 		case formulaNone:
 			continue
 		}
-		kept = append(kept, p)
+		kept = appendFlat(kept, "OR", p)
 	}
 	switch len(kept) {
 	case 0:
@@ -71,6 +72,63 @@ func fOr(parts ...string) string {
 		return kept[0]
 	}
 	return "OR(" + strings.Join(kept, ", ") + ")"
+}
+
+// appendFlat appends a formula to the arguments of fn (AND or OR): the arguments of a nested call of
+// the same function are spliced in, and an argument already present is not repeated. Both keep the
+// formula's meaning, since AND and OR are associative and idempotent.
+func appendFlat(args []string, fn, p string) []string {
+	items := []string{p}
+	if inner, ok := callArgs(p, fn); ok {
+		items = inner
+	}
+	for _, it := range items {
+		if !slices.Contains(args, it) {
+			args = append(args, it)
+		}
+	}
+	return args
+}
+
+// callArgs splits "FN(a, b, …)" into its top-level arguments, as written by fAnd and fOr. It reports
+// false when p is not one call of fn. Quoted strings and braced names are skipped whole, so a comma
+// or parenthesis inside a literal never splits.
+func callArgs(p, fn string) ([]string, bool) {
+	if !strings.HasPrefix(p, fn+"(") || !strings.HasSuffix(p, ")") {
+		return nil, false
+	}
+	var args []string
+	depth, start := 0, len(fn)+1
+	for i := len(fn); i < len(p); i++ {
+		switch c := p[i]; c {
+		case '\'', '"', '{':
+			end := byte('}')
+			if c != '{' {
+				end = c
+			}
+			for i++; i < len(p) && p[i] != end; i++ {
+				if p[i] == '\\' {
+					i++
+				}
+			}
+		case '(':
+			depth++
+		case ')':
+			depth--
+			if depth == 0 {
+				if i != len(p)-1 {
+					return nil, false // FN(…) is only the start of p
+				}
+				args = append(args, p[start:i])
+			}
+		case ',':
+			if depth == 1 {
+				args = append(args, p[start:i])
+				start = i + 2 // ", "
+			}
+		}
+	}
+	return args, depth == 0 && len(args) > 0
 }
 
 func fNot(p string) string {
