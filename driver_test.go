@@ -309,7 +309,7 @@ func TestShowAndDescribe(t *testing.T) {
 	}
 	cols, _ := rows.Columns()
 	got := scanAll(t, rows)
-	want := [][]any{{"Tasks", tasksTable}, {"Team Members", "tblTEAM0000000001"}}
+	want := [][]any{{"Tasks", tasksTable}, {"Team Members", "tblTEAM0000000001"}, {"Tricky", "tblTRICKY00000001"}}
 	if !reflect.DeepEqual(cols, []string{"Tables_in_" + testBase, "Table_id"}) || !reflect.DeepEqual(got, want) {
 		t.Errorf("SHOW TABLES = %v %v, want %v", cols, got, want)
 	}

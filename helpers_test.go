@@ -45,10 +45,11 @@ func loadFixture(t testing.TB) *emulator.Fixture {
 	return f
 }
 
-// newEmulator serves testdata/base.json in-process, with no rate limit unless opts set one.
+// newEmulator serves testdata/base.json in-process, with no rate limit (per base or per token)
+// unless opts set one.
 func newEmulator(t testing.TB, opts ...emulator.Option) *emulator.Server {
 	t.Helper()
-	all := append([]emulator.Option{emulator.WithFixture(loadFixture(t)), emulator.WithRate(0, 0)}, opts...)
+	all := append([]emulator.Option{emulator.WithFixture(loadFixture(t)), emulator.WithRate(0, 0), emulator.WithTokenRate(0)}, opts...)
 	srv, err := emulator.New(all...)
 	if err != nil {
 		t.Fatal(err)
