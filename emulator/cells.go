@@ -44,6 +44,9 @@ func normalizeCell(t *table, fl *field, v any, mode writeMode) (any, *apiError) 
 		if s == "" {
 			return nil, nil
 		}
+		if fl.Type == "richText" {
+			s = normalizeRichText(s)
+		}
 		return s, nil
 
 	case "number", "currency", "percent", "duration":
@@ -115,6 +118,9 @@ func normalizeCell(t *table, fl *field, v any, mode writeMode) (any, *apiError) 
 		return nil, errCannotAccept(fl.Name)
 
 	case "date":
+		if ms, ok := v.(float64); ok { // milliseconds since the epoch, as a 2022 recording shows
+			return time.UnixMilli(int64(ms)).UTC().Format("2006-01-02"), nil
+		}
 		s, ok := v.(string)
 		if !ok {
 			return nil, errCannotAccept(fl.Name)
@@ -129,6 +135,9 @@ func normalizeCell(t *table, fl *field, v any, mode writeMode) (any, *apiError) 
 		return d.Format("2006-01-02"), nil
 
 	case "dateTime":
+		if ms, ok := v.(float64); ok { // milliseconds since the epoch: recorded 1640520000000 -> 2021-12-26T12:00:00.000Z
+			return formatTime(time.UnixMilli(int64(ms))), nil
+		}
 		s, ok := v.(string)
 		if !ok {
 			return nil, errCannotAccept(fl.Name)
@@ -230,7 +239,7 @@ func normalizeCell(t *table, fl *field, v any, mode writeMode) (any, *apiError) 
 		return normalizeLinks(t, fl, v, mode)
 
 	case "multipleAttachments":
-		return normalizeAttachments(t, fl, v)
+		return normalizeAttachments(t, fl, v, mode)
 
 	case "barcode":
 		m, ok := v.(map[string]any)
@@ -360,7 +369,7 @@ func findByPrimary(t *table, s string) string {
 	return ""
 }
 
-func normalizeAttachments(t *table, fl *field, v any) (any, *apiError) {
+func normalizeAttachments(t *table, fl *field, v any, mode writeMode) (any, *apiError) {
 	list, ok := v.([]any)
 	if !ok {
 		return nil, errCannotAccept(fl.Name)
@@ -398,7 +407,14 @@ func normalizeAttachments(t *table, fl *field, v any) (any, *apiError) {
 		if i := strings.IndexByte(typ, ';'); i >= 0 {
 			typ = typ[:i]
 		}
-		out = append(out, map[string]any{"id": id, "url": url, "filename": filename, "size": float64(0), "type": typ})
+		att := map[string]any{"id": id, "url": url, "filename": filename, "size": float64(0), "type": typ}
+		if mode.fixture { // a fixture may carry what the service computed: size, type, width, height, thumbnails
+			for k, v := range m {
+				att[k] = v
+			}
+			att["id"], att["filename"] = id, filename
+		}
+		out = append(out, att)
 	}
 	if len(out) == 0 {
 		return nil, nil
@@ -416,6 +432,23 @@ func findAttachment(t *table, fl *field, id string) map[string]any {
 		}
 	}
 	return nil
+}
+
+// normalizeRichText writes Airtable markdown as the service returns it (recorded 2022: "#header\n* bullet"
+// reads back as "#header\n- bullet\n"): "*" bullets become "-", and the text ends with a newline.
+func normalizeRichText(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		trimmed := strings.TrimLeft(l, " ")
+		if strings.HasPrefix(trimmed, "* ") {
+			lines[i] = l[:len(l)-len(trimmed)] + "- " + trimmed[2:]
+		}
+	}
+	s = strings.Join(lines, "\n")
+	if !strings.HasSuffix(s, "\n") {
+		s += "\n"
+	}
+	return s
 }
 
 // fieldLocation is the time zone in which a date field reads zone-less strings (reference §4.4).

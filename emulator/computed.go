@@ -32,7 +32,12 @@ func (s *Server) cellValue(t *table, r *record, fl *field, depth int) any {
 		return formatComputedTime(fl, r.created)
 	case "lastModifiedTime":
 		return formatComputedTime(fl, r.modified)
-	case "createdBy", "lastModifiedBy":
+	case "createdBy":
+		return emulatorUser
+	case "lastModifiedBy":
+		if !r.byAPI {
+			return nil
+		}
 		return emulatorUser
 	case "button":
 		label := optString(fl.Options, "label")

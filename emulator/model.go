@@ -149,6 +149,9 @@ type record struct {
 	modified   time.Time
 	autoNumber int
 	cells      map[string]any
+	// byAPI is set once a request has written the record: records loaded from a fixture have no
+	// lastModifiedBy, like the records of a duplicated base in the 2021 recording.
+	byAPI bool
 }
 
 func (r *record) clone() *record {

@@ -110,6 +110,9 @@ func (x *txn) setFields(t *table, r *record, fields map[string]any, replace bool
 			return aerr
 		}
 		given[fl.ID] = true
+		if cell == nil && fl.Type == "richText" && r.cells[fl.ID] != nil {
+			cell = "\n" // a cleared rich text reads back as "\n" (recorded 2022)
+		}
 		x.setCell(t, r, fl, cell)
 	}
 	if replace {
@@ -120,6 +123,7 @@ func (x *txn) setFields(t *table, r *record, fields map[string]any, replace bool
 		}
 	}
 	r.modified = x.now
+	r.byAPI = true
 	return nil
 }
 
@@ -614,12 +618,13 @@ type walRecord struct {
 	Created    string         `json:"createdTime"`
 	Modified   string         `json:"modifiedTime"`
 	AutoNumber int            `json:"autoNumber"`
+	ByAPI      bool           `json:"byAPI,omitempty"`
 	Cells      map[string]any `json:"cells"`
 }
 
 func toWALRecord(r *record) *walRecord {
 	return &walRecord{ID: r.id, Created: r.created.UTC().Format(time.RFC3339Nano), Modified: r.modified.UTC().Format(time.RFC3339Nano),
-		AutoNumber: r.autoNumber, Cells: r.cells}
+		AutoNumber: r.autoNumber, ByAPI: r.byAPI, Cells: r.cells}
 }
 
 func fromWALRecord(w *walRecord) (*record, error) {
@@ -645,5 +650,5 @@ func fromWALRecord(w *walRecord) (*record, error) {
 	if norm == nil {
 		norm = map[string]any{}
 	}
-	return &record{id: w.ID, created: created, modified: modified, autoNumber: w.AutoNumber, cells: norm}, nil
+	return &record{id: w.ID, created: created, modified: modified, autoNumber: w.AutoNumber, byAPI: w.ByAPI, cells: norm}, nil
 }
