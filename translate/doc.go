@@ -1,6 +1,123 @@
-// Package translate turns parsed SQL (github.com/xwb1989/sqlparser) into plans the Airtable service
-// can answer, plus what must be checked locally. It knows SQL and the formula language, not HTTP: the
-// root package runs the plans.
+// Package translate turns parsed SQL (MySQL dialect, github.com/xwb1989/sqlparser) into plans the
+// Airtable Web API can answer, plus what must be checked locally. It knows SQL and the formula
+// language, not HTTP: the root package runs the plans (see Plan for the protocol).
 //
-// The full description (supported SQL, view syntax, type mapping, pushdown rules) is in README.md.
+// # Principle
+//
+// Pushdown never changes a result. Every WHERE condition is written as a filterByFormula that is either
+// exact (it selects exactly the rows SQL would) or a superset that Plan.Keep checks again with SQL
+// semantics. LIMIT becomes maxRecords only when the formula is exact and the service's order is SQL's.
+// What cannot be run is refused with an error naming the construct. Values reach formulas only through
+// formula.Quote, and fields only through formula.FieldRef (or {fldID} when a name cannot be written
+// safely), so no argument can change a formula's structure.
+//
+// # Supported SQL
+//
+//	SELECT *, columns, expressions [AS alias] | COUNT(*) | COUNT(column)
+//	FROM table [AS alias] [USE INDEX (`view`)]
+//	[WHERE condition] [ORDER BY column|alias|position [ASC|DESC], …] [LIMIT n]
+//	INSERT INTO table (columns) VALUES (…), (…) [ON DUPLICATE KEY UPDATE c = VALUES(c), …]
+//	UPDATE table [USE INDEX (`view`)] SET column = expression, … [WHERE condition]
+//	DELETE FROM table [WHERE condition]
+//	DELETE table FROM table USE INDEX (`view`) [WHERE condition]
+//
+// Tables by name or tbl… id; columns by exact name, else a unique case-insensitive match, else fld…
+// id. Placeholders: ? (Args.Positional) and :name (Args.Named, key without the colon).
+//
+// Conditions: = <> != < <= > >=, [NOT] IN (list), [NOT] BETWEEN, [NOT] LIKE [ESCAPE 'c'],
+// IS [NOT] NULL, IS [NOT] TRUE/FALSE, AND, OR, NOT, a number or checkbox column alone (non-zero).
+// Expressions: + - * / DIV %, unary -, and LOWER/LCASE, UPPER/UCASE, LENGTH/CHAR_LENGTH (characters),
+// CONCAT, TRIM/LTRIM/RTRIM (spaces), SUBSTRING/SUBSTR/MID (characters, MySQL positions), ABS, ROUND
+// (half away from zero), COALESCE, IFNULL, NOW/CURRENT_TIMESTAMP (Args.Now, fixed per statement),
+// YEAR, MONTH, DAY/DAYOFMONTH, HOUR, MINUTE, SECOND (UTC), RECORD_ID(), CREATED_TIME().
+//
+// Refused, each with an error naming it: OFFSET, GROUP BY, HAVING, aggregates other than a lone
+// COUNT, DISTINCT, JOIN, subqueries, UNION (not a *sqlparser.Select: the caller refuses it), ORDER BY
+// on an expression, CASE, CAST, REGEXP, <=>, REPLACE, INSERT IGNORE, INSERT … SELECT, UPDATE or DELETE
+// with ORDER BY or LIMIT, locking reads.
+//
+// # SQL semantics
+//
+// An empty cell is NULL, except an unchecked checkbox (and a boolean formula), which is false.
+// Comparisons use three-valued logic. Text compares case-sensitively by code point; LIKE ignores ASCII
+// case only, % and _ are wildcards and \ escapes them (in SQL text a backslash is itself escaped by
+// the parser: write '50\\%'; a bound argument is used as given: "50\%"). A constant compared with a
+// column takes the column's type: '12' against a number is 12, '2024-01-05' against a date is that
+// day (UTC); text that cannot convert is an error. Arithmetic is MySQL's: integers stay integers, / is
+// real division, division or modulo by zero is NULL. ORDER BY puts NULL first ascending (SQLite).
+// The columns id and createdTime are the record's; a real field of that name wins, and RECORD_ID()
+// and CREATED_TIME() always reach the record's own.
+//
+// # What is pushed, and how
+//
+// Each condition becomes two formulas, one for its TRUE rows and one for its FALSE rows (NOT swaps
+// them), because Airtable has no NULL: a blank number reads 0 and blank text "", so {n} = 0 matches
+// blanks. A comparison is guarded by NOT NULL tests — {t}!='' for text, {n}&''!='' for the others
+// (a 0 reads "0") — unless the blank value cannot satisfy it: n >= 2 is just {n}>=2.
+//
+//   - exact: = <> < <= > >= on numbers; = and <> on text (the service's = is taken as case-sensitive,
+//     the reference's recommended default); IN, NOT IN, BETWEEN; LIKE on text as
+//     REGEX_MATCH(x, '^(?s:…)$') with [aA] classes for letters; IS [NOT] NULL on scalar fields;
+//     checkbox conditions; dates and times as DATETIME_DIFF(a, b, 'milliseconds') op 0; + - * / on
+//     numbers (a division's NULL test includes a zero divisor); LOWER, UPPER, CONCAT of text, ABS,
+//     COALESCE, IFNULL, YEAR…SECOND; id as RECORD_ID(), createdTime as CREATED_TIME().
+//   - superset (Exact false, Keep re-checks): anything on formula and rollup fields (their cells can
+//     be errors or NaN, NULL here but not blank in a formula); IS NULL on arrays and objects.
+//   - local only (no formula; Keep decides): text ordering (< on text: the service's text order is
+//     not code-point order), LENGTH, SUBSTRING, TRIM, ROUND (the service counts UTF-16 units, trims
+//     other white space and rounds halves up), DIV, %, comparisons of JSON columns.
+//
+// id = 'rec…' fetches that record directly (Plan.RecordIDs); ids that are not record ids match
+// nothing (NoRows). Several ids are one list request with OR(RECORD_ID()='…', …).
+//
+// ORDER BY is sent as sort only when every key is a number or time field (number, currency,
+// percent, duration, rating, autoNumber, count, date, dateTime, created/last-modified time) that
+// cannot be NULL in the result — never blank, or rejected by a top-level WHERE condition such as
+// Priority >= 2 — since where the service puts blanks is not documented. Otherwise the kept rows are
+// sorted locally (SortLocally) and LIMIT is not pushed. ORDER BY id or createdTime is local.
+//
+// fields[] lists only the fields the output reads, plus those Keep and a local sort read; nil means
+// every field (SELECT * of them all). COUNT(*) and SELECT id ask for one small field (a checkbox,
+// else a number, …), since an empty fields[] returns every field.
+//
+// # Views
+//
+// FROM Tasks USE INDEX (`Open`) reads through the view named Open (or by its viw… id): only its
+// records, in its order unless ORDER BY is given. The name must be one of the table's views.
+//
+// # Types
+//
+//	singleLineText multilineText email url phoneNumber richText singleSelect  TEXT
+//	number currency (precision 0) duration (whole seconds) rating            INT64
+//	autoNumber count                                                          INT64, never NULL
+//	number currency (other precision) percent duration (fractions)            FLOAT64
+//	checkbox                                                                  BOOL, false when absent
+//	date, created/lastModifiedTime with a date result                         DATE (time.Time, UTC midnight)
+//	dateTime createdTime lastModifiedTime                                     DATETIME (time.Time, UTC)
+//	multipleSelects multipleRecordLinks multiple/singleCollaborator
+//	multipleAttachments barcode multipleLookupValues createdBy lastModifiedBy
+//	button aiText                                                             JSON (text)
+//	formula rollup                                        by options.result; errors and NaN read NULL
+//	unknown types, formulas without a result type          TEXT (strings as they are, others as JSON)
+//
+// Column.ScanType is the plain Go type for columns that are never NULL and the sql.Null* type
+// otherwise. A fraction in a precision-0 number is output rounded (as the service shows it); WHERE
+// compares the stored value.
+//
+// # Writes
+//
+// Values are written in the API's form: text as strings (numbers formatted), numbers as numbers
+// (numeric text parsed), checkbox as bool (0/1 accepted), date as 2006-01-02 and dateTime as
+// RFC 3339 in UTC (time.Time, or ISO text passed as written), arrays and objects from JSON text,
+// json.RawMessage or []string (one plain string for a multiple select, link or collaborator list is
+// a one-item list); NULL clears the field. Computed fields, id and createdTime cannot be written.
+//
+// INSERT … ON DUPLICATE KEY UPDATE is an upsert (performUpsert): the key is every inserted column
+// that is not updated. INSERT INTO People (Email, Name) VALUES (…) ON DUPLICATE KEY UPDATE
+// Name = VALUES(Name) merges on Email. Only c = VALUES(c) is accepted, the key needs 1 to 3 columns,
+// of the types Airtable merges on (text, number, single/multiple select, date and their variants).
+//
+// UPDATE and DELETE find their records with a Plan (Find) built like a SELECT's; SET expressions are
+// evaluated per record against its current values (SET n = n + 1), with SQL NULL semantics.
+// Without WHERE every record of the table (or view) is affected.
 package translate

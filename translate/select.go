@@ -2,6 +2,7 @@ package translate
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -294,6 +295,9 @@ func (s *scope) limit(e sqlparser.Expr) (int, error) {
 		return 0, err
 	}
 	n, ok := x.val.(int64)
+	if f, isFloat := x.val.(float64); isFloat && f == math.Trunc(f) && math.Abs(f) <= 1<<31 {
+		n, ok = int64(f), true // a bound float64 such as 10.0
+	}
 	if x.kind != exConst || !ok || n < 0 || n > 1<<31 {
 		return 0, fmt.Errorf("translate: LIMIT needs a non-negative integer, got %s", sqlparser.String(e))
 	}

@@ -223,7 +223,7 @@ func Delete(stmt *sqlparser.Delete, schema Schema, args Args) (*DeletePlan, erro
 		return nil, fmt.Errorf("translate: no DELETE statement")
 	}
 	switch {
-	case len(stmt.Targets) > 0:
+	case len(stmt.Targets) > 1:
 		return nil, unsupported("multi-table DELETE", "")
 	case len(stmt.Partitions) > 0:
 		return nil, unsupported("PARTITION", "")
@@ -235,6 +235,12 @@ func Delete(stmt *sqlparser.Delete, schema Schema, args Args) (*DeletePlan, erro
 	table, alias, view, err := fromClause(stmt.TableExprs, schema)
 	if err != nil {
 		return nil, err
+	}
+	if len(stmt.Targets) == 1 {
+		// DELETE t FROM t USE INDEX (`view`) …: the form that takes a view.
+		if target := stmt.Targets[0]; !target.Qualifier.IsEmpty() || (target.Name.String() != alias && target.Name.String() != table.Name) {
+			return nil, unsupported("multi-table DELETE", sqlparser.String(stmt.Targets))
+		}
 	}
 	s := newScope(table, alias, args)
 	find, err := findPlan(s, table, view, stmt.Where, nil)

@@ -1,0 +1,1 @@
+DELETE Tasks, People FROM Tasks JOIN People

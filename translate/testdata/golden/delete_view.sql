@@ -1,0 +1,1 @@
+DELETE Tasks FROM Tasks USE INDEX (`Open`) WHERE Done

@@ -1,0 +1,1 @@
+UPDATE Tasks USE INDEX (`Open`) SET Done = TRUE WHERE Priority > 3
