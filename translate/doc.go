@@ -52,8 +52,11 @@
 //
 // Each condition becomes two formulas, one for its TRUE rows and one for its FALSE rows (NOT swaps
 // them), because Airtable has no NULL: a blank number reads 0 and blank text "", so {n} = 0 matches
-// blanks. A comparison is guarded by NOT NULL tests — {t}!='' for text, {n}&''!='' for the others
-// (a 0 reads "0") — unless the blank value cannot satisfy it: n >= 2 is just {n}>=2.
+// blanks. A comparison is guarded by NOT NULL tests, unless the blank value cannot satisfy it:
+//
+//	Name <> 'a'     AND({Name}!='', {Name}!='a')      text: blank reads as empty text
+//	Priority = 0    AND({Priority}&''!='', {Priority}=0)   others: a 0 reads "0", a blank ""
+//	Priority >= 2   {Priority}>=2                     a blank (0) cannot pass: no guard
 //
 //   - exact: = <> < <= > >= on numbers; = and <> on text (the service's = is taken as case-sensitive,
 //     the reference's recommended default); IN, NOT IN, BETWEEN; LIKE on text as
