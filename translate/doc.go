@@ -58,6 +58,8 @@
 //	Priority = 0    AND({Priority}&''!='', {Priority}=0)   others: a 0 reads "0", a blank ""
 //	Priority >= 2   {Priority}>=2                     a blank (0) cannot pass: no guard
 //
+// Conditions fall into three groups:
+//
 //   - exact: = <> < <= > >= on numbers; = and <> on text (the service's = is taken as case-sensitive,
 //     the reference's recommended default); IN, NOT IN, BETWEEN; LIKE on text as
 //     REGEX_MATCH(x, '^(?s:…)$') with [aA] classes for letters; IS [NOT] NULL on scalar fields;
