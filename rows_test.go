@@ -99,6 +99,7 @@ func TestQueryContextCanceled(t *testing.T) {
 	db := sql.OpenDB(c)
 	defer db.Close()
 	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	rows, err := db.QueryContext(ctx, "SELECT Name FROM Tasks")
 	if err != nil {
 		t.Fatal(err)
