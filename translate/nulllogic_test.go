@@ -80,7 +80,7 @@ var nullLogicConditions = []string{
 	"Name IS NULL", "Name IS NOT NULL", "Notes IS NULL",
 	"Priority = 0", "Priority <> 0", "Priority < 1", "Priority <= 0", "Priority > 0", "Priority >= -3", "Priority <> 2",
 	"Priority IN (0, 2)", "Priority NOT IN (0, 2)", "Priority BETWEEN 0 AND 2", "Priority NOT BETWEEN 0 AND 2",
-	"Priority IS NULL", "Priority IS NOT NULL", "Priority", "NOT Priority",
+	"Priority IS NULL", "Priority IS NOT NULL", "Priority", "NOT Priority", "Priority - 2", "Estimate * 2", "Priority IS TRUE", "(Priority - 2) IS NOT FALSE",
 	"Estimate = 0.1", "Estimate < 0", "Estimate >= -2.25", "Estimate BETWEEN -1.5 AND 2.25",
 	"Priority + Estimate > 1", "Priority - 1 = 0", "Priority * 2 < 3", "Priority / Estimate > 1", "Priority / 2 = 1", "-Priority > 0",
 	"Done", "NOT Done", "Done = TRUE", "Done = FALSE", "Done <> TRUE", "Done IS TRUE", "Done IS NOT TRUE", "Done IS FALSE",

@@ -487,14 +487,19 @@ func (p *pusher) condition(e *expr) pred {
 		if !ok || !v.typ.numeric() {
 			return unknownPred
 		}
-		// A blank number reads as 0 and so is falsy, as a NULL condition must be.
-		t := v.src
-		f := fAnd(v.notNull, "NOT("+v.src+")")
-		exact := v.exact && v.notNullExact
-		if v.typ == typeBool && !v.nullable {
-			f = "NOT(" + v.src + ")"
+		// A blank field reads as 0 and so is falsy, as a NULL condition must be; an expression over
+		// blanks may not be (blank - 1 is -1), so it is guarded.
+		guard := v.notNull
+		guardExact := v.notNullExact
+		if !v.nullable {
+			guard, guardExact = formulaAll, true
 		}
-		return pred{t: t, f: f, tExact: v.exact, fExact: exact}
+		t := fAnd(guard, v.src)
+		if v.blank == float64(0) && v.isNullMode == nullExact {
+			t = v.src
+		}
+		f := fAnd(guard, "NOT("+v.src+")")
+		return pred{t: t, f: f, tExact: v.exact && guardExact, fExact: v.exact && guardExact}
 	case exCompare:
 		return p.compare(e.op, e.args[0], e.args[1])
 	case exIn:

@@ -210,10 +210,12 @@ func cellValue(info fieldInfo, cell any) any {
 		return nil
 	}
 	if m, ok := cell.(map[string]any); ok && info.typ != typeJSON {
-		if _, isErr := m["error"]; isErr {
-			return nil
-		}
-		if _, isSpecial := m["specialValue"]; isSpecial {
+		_, isErr := m["error"]
+		_, isSpecial := m["specialValue"]
+		if isErr || isSpecial {
+			if info.typ == typeBool {
+				return false // a boolean column is never NULL
+			}
 			return nil
 		}
 	}
