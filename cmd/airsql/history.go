@@ -29,7 +29,11 @@ func loadHistory(path string) *fileHistory {
 	for sc.Scan() {
 		h.entries = append(h.entries, sc.Text())
 	}
-	h.trim()
+	if len(h.entries) > historyLimit {
+		// Keep the file from growing without end: rewrite it with what is kept.
+		h.trim()
+		os.WriteFile(path, []byte(strings.Join(h.entries, "\n")+"\n"), 0o600)
+	}
 	return h
 }
 
@@ -39,9 +43,15 @@ func (h *fileHistory) trim() {
 	}
 }
 
-// Add records a line and appends it to the file. Blank lines and repeats of the last line are
-// not kept. A history that cannot be written is not worth interrupting the user for.
-func (h *fileHistory) Add(entry string) {
+// Add is called by the terminal for every line read. The shell keeps whole statements
+// instead (record), so that Up recalls a statement typed over several lines at once.
+func (h *fileHistory) Add(string) {}
+
+// record keeps one statement or command, on one line, and appends it to the file. Blank
+// entries and repeats of the last one are not kept. A history that cannot be written is not
+// worth interrupting the user for.
+func (h *fileHistory) record(entry string) {
+	entry = strings.Join(strings.Fields(entry), " ")
 	if strings.TrimSpace(entry) == "" || (len(h.entries) > 0 && h.entries[len(h.entries)-1] == entry) {
 		return
 	}

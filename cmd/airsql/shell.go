@@ -154,7 +154,10 @@ func (p pipeReader) readLine(string) (string, error) {
 	return "", io.EOF
 }
 
-type termReader struct{ t *term.Terminal }
+type termReader struct {
+	t       *term.Terminal
+	history *fileHistory
+}
 
 func (r termReader) readLine(prompt string) (string, error) {
 	r.t.SetPrompt(prompt)
@@ -165,6 +168,7 @@ func (r termReader) readLine(prompt string) (string, error) {
 // from a pipe it runs a script and stops at the first error.
 func (sh *shell) interact(ctx context.Context, stdin io.Reader) int {
 	var in lineReader
+	var history *fileHistory // nil when not on a terminal
 	script := true
 	if f, ok := stdin.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		old, err := term.MakeRaw(int(f.Fd()))
@@ -180,9 +184,10 @@ func (sh *shell) interact(ctx context.Context, stdin io.Reader) int {
 		if w, h, err := term.GetSize(int(f.Fd())); err == nil {
 			t.SetSize(w, h)
 		}
-		t.History = loadHistory(historyPath())
+		history = loadHistory(historyPath())
+		t.History = history
 		sh.out, sh.errOut = t, t // the terminal turns \n into \r\n in raw mode
-		in, script = termReader{t}, false
+		in, script = termReader{t, history}, false
 		fmt.Fprintln(sh.out, "airsql: statements end with ';'. Type .help for help, .quit to leave.")
 	} else {
 		sc := bufio.NewScanner(stdin)
@@ -206,6 +211,9 @@ func (sh *shell) interact(ctx context.Context, stdin io.Reader) int {
 			return 1
 		}
 		if !sp.pending() && strings.HasPrefix(strings.TrimSpace(line), ".") {
+			if history != nil {
+				history.record(line)
+			}
 			more, err := sh.command(ctx, line)
 			if err != nil {
 				report(sh.errOut, err)
@@ -220,6 +228,9 @@ func (sh *shell) interact(ctx context.Context, stdin io.Reader) int {
 			continue
 		}
 		for _, stmt := range sp.add(line) {
+			if history != nil {
+				history.record(stmt + ";")
+			}
 			if err := sh.execute(ctx, stmt); err != nil {
 				report(sh.errOut, err)
 				status = 1
