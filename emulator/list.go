@@ -385,6 +385,11 @@ type iterator struct {
 	next     map[string]int // last record id of a page handed out -> index of the next page
 }
 
+// maxIterators bounds how many listings are kept at once; beyond it the least recently used
+// iterator is forgotten (its offsets then answer LIST_RECORDS_ITERATOR_NOT_AVAILABLE, as after a
+// server restart).
+const maxIterators = 1000
+
 // iteratorStore keeps iterators until they have not been used for ttl.
 type iteratorStore struct {
 	clock clock.Clock
@@ -403,10 +408,16 @@ func (st *iteratorStore) create(key string, ids []string) *iterator {
 	it := &iterator{id: newRandomID("itr"), key: key, ids: ids, lastUsed: now, next: map[string]int{}}
 	st.mu.Lock()
 	defer st.mu.Unlock()
+	var oldest *iterator
 	for id, old := range st.byID { // forget expired iterators
 		if now.Sub(old.lastUsed) > st.ttl {
 			delete(st.byID, id)
+		} else if oldest == nil || old.lastUsed.Before(oldest.lastUsed) {
+			oldest = old
 		}
+	}
+	if len(st.byID) >= maxIterators && oldest != nil { // bound memory: the least recently used goes
+		delete(st.byID, oldest.id)
 	}
 	st.byID[it.id] = it
 	return it

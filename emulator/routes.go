@@ -260,10 +260,22 @@ func (s *Server) listBases(c *call) (reply, *apiError) {
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
+	q, _ := url.ParseQuery(c.r.URL.RawQuery)
+	after := q.Get("offset")
+	started := after == ""
 	out := []any{}
+	next := ""
 	for _, id := range s.order {
 		if !c.tok.bases[id] {
 			continue
+		}
+		if !started {
+			started = "itr"+basesIteratorID+"/"+id == after
+			continue
+		}
+		if len(out) == basesPerPage {
+			next = "itr" + basesIteratorID + "/" + out[len(out)-1].(map[string]any)["id"].(string)
+			break
 		}
 		level := "read"
 		if c.tok.scopes[scopeRecordsWrite] {
@@ -271,10 +283,25 @@ func (s *Server) listBases(c *call) (reply, *apiError) {
 		}
 		out = append(out, map[string]any{"id": id, "name": s.bases[id].name, "permissionLevel": level})
 	}
-	return ok(map[string]any{"bases": out}), nil
+	if after != "" && !started {
+		return reply{}, errIteratorGone()
+	}
+	res := map[string]any{"bases": out}
+	if next != "" {
+		res["offset"] = next
+	}
+	return ok(res), nil
 }
 
+// List bases pages hold 1000 bases (reference §1.9); the offset names the last base of a page.
+const (
+	basesPerPage    = 1000
+	basesIteratorID = "BASES000000000"
+)
+
 func (s *Server) whoami(c *call) (reply, *apiError) {
+	s.mu.RLock() // a LoadFixture may widen the token meanwhile
+	defer s.mu.RUnlock()
 	scopes := []string{}
 	for _, sc := range allScopes {
 		if c.tok.scopes[sc] {
