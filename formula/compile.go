@@ -69,7 +69,7 @@ func Compile(src string, schema Schema) (*Program, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &compiler{schema: schema, seen: map[string]bool{}}
+	c := &compiler{schema: schema, seen: map[string]bool{}, done: map[Node]evalFn{}}
 	fn, err := c.compile(root)
 	if err != nil {
 		return nil, err
@@ -107,9 +107,23 @@ type compiler struct {
 	seen       map[string]bool
 	unknown    []string // lower-cased, as the service reports them
 	unknownPos int
+	// done memoizes compiled nodes: a specialization that compiles a grandchild itself (FIND of
+	// LOWER) must not make compilation exponential in the nesting depth.
+	done map[Node]evalFn
 }
 
 func (c *compiler) compile(n Node) (evalFn, *Error) {
+	if fn, ok := c.done[n]; ok {
+		return fn, nil
+	}
+	fn, err := c.compileNode(n)
+	if err == nil {
+		c.done[n] = fn
+	}
+	return fn, err
+}
+
+func (c *compiler) compileNode(n Node) (evalFn, *Error) {
 	switch n := n.(type) {
 	case *NumberLit:
 		return constant(Number(n.Value)), nil

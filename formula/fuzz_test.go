@@ -235,3 +235,14 @@ func FuzzDateFormat(f *testing.F) {
 		}
 	})
 }
+
+func TestDeepNestingCompilesQuickly(t *testing.T) {
+	src := "'a'"
+	for i := 0; i < 60; i++ {
+		src = "FIND('x', LOWER(" + src + "))"
+	}
+	// 60 levels of FIND(LOWER(...)) is 120 calls; exponential compilation would never finish.
+	if _, err := Compile(src, nil); err != nil {
+		t.Fatal(err)
+	}
+}

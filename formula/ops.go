@@ -107,7 +107,11 @@ func binary(op string, l, r evalFn) evalFn {
 			if b.kind == KindError {
 				return b
 			}
-			return Text(TextOf(a) + TextOf(b))
+			x, y := TextOf(a), TextOf(b)
+			if len(x)+len(y) > maxTextLen {
+				return ErrorValue("&: the text is too long")
+			}
+			return Text(x + y)
 		}
 	case "=":
 		return func(rec Record, env *Env) Value { return equal(l(rec, env), r(rec, env), env) }
