@@ -148,8 +148,8 @@ func jsonValue(v any) (driver.Value, error) {
 }
 
 // bindArg converts an argument to what the translator takes: nil, string, int64, float64, bool,
-// time.Time, []string, []any or map[string]any (arrays and objects in the API's JSON form).
-// json.RawMessage is decoded; []byte is text.
+// time.Time, []string, json.RawMessage (checked to be JSON), []any or map[string]any (arrays and
+// objects in the API's JSON form). []byte is text.
 func bindArg(v any) (any, error) {
 	switch x := v.(type) {
 	case nil, string, int64, float64, bool, []string, []any, map[string]any:
@@ -157,11 +157,10 @@ func bindArg(v any) (any, error) {
 	case time.Time:
 		return x, nil
 	case json.RawMessage:
-		var decoded any
-		if err := json.Unmarshal(x, &decoded); err != nil {
-			return nil, fmt.Errorf("json.RawMessage is not valid JSON: %w", err)
+		if !json.Valid(x) {
+			return nil, fmt.Errorf("json.RawMessage %.40q is not valid JSON", x)
 		}
-		return decoded, nil
+		return x, nil
 	case []byte:
 		return string(x), nil
 	case List:
