@@ -191,7 +191,7 @@ func (s *scope) compile(e sqlparser.Expr) (*expr, error) {
 		case sqlparser.IsNullStr, sqlparser.IsNotNullStr:
 			return &expr{kind: exIsNull, typ: typeBool, args: []*expr{x}, negated: e.Operator == sqlparser.IsNotNullStr}, nil
 		default:
-			cond, err := s.asCondition(x, sqlparser.String(e.Expr))
+			cond, err := s.asCondition(x, e.Expr)
 			if err != nil {
 				return nil, err
 			}
@@ -235,7 +235,7 @@ func (s *scope) compile(e sqlparser.Expr) (*expr, error) {
 			}
 			return &expr{kind: exNeg, typ: typ, nullable: x.nullable, args: []*expr{x}, sql: sqlparser.String(e)}, nil
 		case sqlparser.BangStr:
-			cond, err := s.asCondition(x, sqlparser.String(e.Expr))
+			cond, err := s.asCondition(x, e.Expr)
 			if err != nil {
 				return nil, err
 			}
@@ -450,11 +450,11 @@ func (s *scope) condition(e sqlparser.Expr) (*expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.asCondition(x, sqlparser.String(e))
+	return s.asCondition(x, e)
 }
 
 // asCondition accepts a boolean expression as it is, and a number or checkbox column as "non-zero".
-func (s *scope) asCondition(x *expr, text string) (*expr, error) {
+func (s *scope) asCondition(x *expr, src sqlparser.Expr) (*expr, error) {
 	switch x.kind {
 	case exCompare, exAnd, exOr, exNot, exIsNull, exIsTrue, exIn, exLike, exTruth:
 		return x, nil
@@ -463,6 +463,7 @@ func (s *scope) asCondition(x *expr, text string) (*expr, error) {
 	case typeBool, typeInt, typeFloat, typeNull:
 		return &expr{kind: exTruth, typ: typeBool, nullable: x.nullable, args: []*expr{x}}, nil
 	}
+	text := sqlparser.String(src)
 	return nil, fmt.Errorf("translate: %s is %s, not a condition; compare it, e.g. %s IS NOT NULL", text, x.typ, text)
 }
 
