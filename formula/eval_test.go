@@ -315,6 +315,8 @@ func TestTextFunctions(t *testing.T) {
 		{"REGEX_EXTRACT('none', '[0-9]+')", errCell},
 		{"REGEX_REPLACE('a1b22', '[0-9]+', '#')", "a#b#"},
 		{"REGEX_REPLACE('John Smith', '(\\\\w+) (\\\\w+)', '$2, $1')", "Smith, John"},
+		{"REGEX_REPLACE('ab', '(a)(?P<second>b)', '$2$1x $<second> $& $$ $3 $0')", "bax b ab $ $3 $0"},
+		{"REGEX_REPLACE('2024-03-15', '(\\\\d+)-(\\\\d+)-(\\\\d+)', '$3/$2/$1')", "15/03/2024"},
 		{"REGEX_MATCH('a', '(')", errCell},
 		{"REGEX_MATCH('a(', CONCATENATE('\\\\', '('))", true},
 		{"LOWER({Tags})", "red, green"},

@@ -140,7 +140,7 @@ func init() {
 		return Text(s[loc[0]:loc[1]])
 	}))
 	register("REGEX_REPLACE", 3, 3, buildRegex(2, func(re *regexp.Regexp, args []Value) Value {
-		out := re.ReplaceAllString(TextOf(args[0]), TextOf(args[2]))
+		out := replaceJS(re, TextOf(args[0]), TextOf(args[2]))
 		if len(out) > maxTextLen {
 			return ErrorValue("REGEX_REPLACE: the result is too long")
 		}
@@ -376,4 +376,79 @@ func (c *regexpCache) compile(pattern string) (*regexp.Regexp, error) {
 	c.m[pattern] = re
 	c.mu.Unlock()
 	return re, nil
+}
+
+// replaceJS replaces every match of re in s, expanding repl as JavaScript's String.replace does:
+// $$ is $, $& the match, $` and $' the text before and after it, $1..$99 a group, $<name> a named
+// group; anything else is literal.
+func replaceJS(re *regexp.Regexp, s, repl string) string {
+	matches := re.FindAllStringSubmatchIndex(s, -1)
+	if matches == nil {
+		return s
+	}
+	var b strings.Builder
+	last := 0
+	for _, m := range matches {
+		b.WriteString(s[last:m[0]])
+		expandJS(&b, re, s, repl, m)
+		last = m[1]
+		if b.Len() > maxTextLen {
+			break
+		}
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+func expandJS(b *strings.Builder, re *regexp.Regexp, s, repl string, m []int) {
+	group := func(i int) {
+		if 2*i+1 < len(m) && m[2*i] >= 0 {
+			b.WriteString(s[m[2*i]:m[2*i+1]])
+		}
+	}
+	groups := re.NumSubexp()
+	for i := 0; i < len(repl); i++ {
+		if repl[i] != '$' || i+1 == len(repl) {
+			b.WriteByte(repl[i])
+			continue
+		}
+		switch c := repl[i+1]; {
+		case c == '$':
+			b.WriteByte('$')
+			i++
+		case c == '&':
+			group(0)
+			i++
+		case c == '`':
+			b.WriteString(s[:m[0]])
+			i++
+		case c == '\'':
+			b.WriteString(s[m[1]:])
+			i++
+		case isDigit(c):
+			n := int(c - '0')
+			width := 1
+			if i+2 < len(repl) && isDigit(repl[i+2]) && n*10+int(repl[i+2]-'0') <= groups {
+				n, width = n*10+int(repl[i+2]-'0'), 2
+			}
+			if n == 0 || n > groups {
+				b.WriteByte('$')
+				continue
+			}
+			group(n)
+			i += width
+		case c == '<':
+			end := strings.IndexByte(repl[i:], '>')
+			if end < 0 {
+				b.WriteByte('$')
+				continue
+			}
+			if idx := re.SubexpIndex(repl[i+2 : i+end]); idx > 0 {
+				group(idx)
+			}
+			i += end
+		default:
+			b.WriteByte('$')
+		}
+	}
 }
