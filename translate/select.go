@@ -190,6 +190,9 @@ func lookupTable(tn sqlparser.TableName, schema Schema) (*Table, error) {
 	}
 	name := tn.Name.String()
 	table, ok := schema.Table(name)
+	if (!ok || table == nil) && strings.EqualFold(name, "dual") {
+		return nil, unsupported("a statement without a table", "name one in FROM")
+	}
 	if !ok || table == nil {
 		return nil, fmt.Errorf("translate: no table %q in the base (SHOW TABLES lists them)", name)
 	}

@@ -1,0 +1,1 @@
+SELECT COUNT(*) FROM Tasks WHERE Priority > 1 LIMIT 0

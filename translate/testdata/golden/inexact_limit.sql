@@ -1,0 +1,1 @@
+SELECT Name FROM Tasks WHERE Name < 'm' ORDER BY Seq LIMIT 5

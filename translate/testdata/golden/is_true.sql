@@ -1,0 +1,1 @@
+SELECT Name FROM Tasks WHERE (Priority > 2) IS NOT TRUE

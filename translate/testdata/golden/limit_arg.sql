@@ -1,0 +1,2 @@
+-- args: [5]
+SELECT Name FROM Tasks WHERE Status = 'Todo' LIMIT ?

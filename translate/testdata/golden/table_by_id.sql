@@ -1,0 +1,1 @@
+SELECT t.Name FROM tblTASKS000000001 AS t WHERE t.Priority = 1
