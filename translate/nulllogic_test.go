@@ -48,6 +48,9 @@ func nullLogicRows() []Row {
 		"Score":      {nil, 4.0, map[string]any{"specialValue": "NaN"}, 0.0, map[string]any{"error": "#ERROR!"}},
 		"Rating":     {nil, 1.0, 3.0, 5.0},
 		"Seq":        {1.0},
+		"Owner":      {nil, []any{"recPERSON00000001"}, []any{"recPERSON00000001", "recPERSON00000002"}},
+		"Created":    {"2024-01-01T00:00:00.000Z", "2024-01-10T00:00:00.000Z", "2024-02-01T08:30:00.000Z"},
+		"a}b}c":      {nil, "x", "y"},
 	}
 	var rows []Row
 	for i := range 30 {
@@ -90,7 +93,8 @@ var nullLogicConditions = []string{
 	"`Updated At` < NOW()", "`Updated At` >= '2024-03-01T12:00:00Z'", "`Updated At` = '2024-01-05T10:00:00Z'",
 	"createdTime > '2024-01-10'", "createdTime <= '2024-01-10T00:00:00Z'",
 	"Score > 2", "Score = 0", "Score IS NULL", "Score IS NOT NULL", "Score <> 4",
-	"Rating >= 3", "Rating IS NULL",
+	"Rating >= 3", "Rating IS NULL", "Seq > 10", "Seq % 2 = 0", "Seq DIV 3 = 1",
+	"Owner IS NULL", "Owner IS NOT NULL", "Created >= '2024-01-10'", "Created < '2024-02-01T08:30:00Z'", "`a}b}c` = 'x'", "`a}b}c` <> 'x'",
 	"id = 'rec00000000000003'", "id <> 'rec00000000000003'", "id IN ('rec00000000000003', 'rec00000000000004')", "id LIKE 'REC%1'",
 	"LOWER(Name) = 'abc'", "UPPER(Name) <> 'ABC'", "CONCAT(Name, Notes) = 'anote'", "CONCAT(Name, '!') <> 'a!'",
 	"ABS(Priority) = 3", "ABS(Estimate) > 2", "COALESCE(Priority, 0) = 0", "IFNULL(Name, 'none') = 'none'",
