@@ -203,6 +203,17 @@ func FromCell(f Field, cell any) Value {
 }
 
 func fromCell(typ string, options map[string]any, cell any) Value {
+	// Fast paths for the common cells, which need no look at the options.
+	switch c := cell.(type) {
+	case float64:
+		return Number(c)
+	case string:
+		switch typ {
+		case "date", "dateTime", "createdTime", "lastModifiedTime", "formula", "rollup", "multipleLookupValues":
+		default:
+			return Text(c)
+		}
+	}
 	if cell == nil {
 		if typ == "checkbox" {
 			return Bool(false)
