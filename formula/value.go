@@ -177,8 +177,10 @@ func jsNumber(f float64) string {
 		return "0"
 	}
 	if a := math.Abs(f); a >= 1e21 || a < 1e-6 {
-		s := strconv.FormatFloat(f, 'e', -1, 64) // 1e+21, 1.5e-7: JavaScript writes the same
-		return strings.Replace(s, "e+0", "e+", 1)
+		// Go writes 1.5e-07; JavaScript 1.5e-7 and 1e+21.
+		s := strconv.FormatFloat(f, 'e', -1, 64)
+		i := strings.IndexByte(s, 'e') + 2 // after the exponent's sign
+		return s[:i] + strings.TrimLeft(s[i:], "0")
 	}
 	return strconv.FormatFloat(f, 'f', -1, 64)
 }
