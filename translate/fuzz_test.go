@@ -70,9 +70,10 @@ func FuzzSelect(f *testing.F) {
 	}
 	schema := loadSchema(f)
 	table, _ := schema.Table("Tasks")
-	rows := nullLogicRows()[:8]
+	allRows := nullLogicRows()
+	rows := allRows[:8]
 	f.Fuzz(func(t *testing.T, sql, arg string) {
-		stmt, err := sqlparser.Parse(sql)
+		stmt, err := Parse(sql)
 		if err != nil {
 			return
 		}
@@ -100,10 +101,8 @@ func FuzzSelect(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if plan.Request.Formula != "" && plan.Table == table {
-			if _, err := formula.Compile(plan.Request.Formula, formulaSchema{table}); err != nil {
-				t.Fatalf("%s: formula %q does not compile: %v", sql, plan.Request.Formula, err)
-			}
+		if plan.Table == table {
+			checkPushdown(t, sql, plan, table, allRows)
 		}
 		dest := make([]any, len(plan.Columns))
 		for _, r := range rows {
@@ -118,4 +117,31 @@ func FuzzSelect(f *testing.F) {
 		}
 		plan.SortRows(rows)
 	})
+}
+
+// checkPushdown runs the plan's formula with the formula package's evaluator over rows and compares
+// it with the local SQL evaluation of WHERE: equal when the plan is exact, a superset otherwise.
+func checkPushdown(t *testing.T, sql string, plan *Plan, table *Table, rows []Row) {
+	t.Helper()
+	var prog *formula.Program
+	if plan.Request.Formula != "" {
+		var err error
+		if prog, err = formula.Compile(plan.Request.Formula, formulaSchema{table}); err != nil {
+			t.Fatalf("%s: formula %q does not compile: %v", sql, plan.Request.Formula, err)
+		}
+	}
+	if plan.where == nil || plan.RecordIDs != nil {
+		return
+	}
+	for _, r := range rows {
+		v, err := plan.where.eval(&r)
+		if err != nil {
+			t.Fatalf("%s: %v", sql, err)
+		}
+		want := v == true
+		got := !plan.NoRows && (prog == nil || prog.Match(formulaRecord{r}, &formula.Env{}))
+		if want && !got || plan.Exact && got != want {
+			t.Fatalf("%s: formula %q (exact %v) selects %s: %v; SQL keeps it: %v", sql, plan.Request.Formula, plan.Exact, r.ID, got, want)
+		}
+	}
 }

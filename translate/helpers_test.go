@@ -74,7 +74,7 @@ func parseSelect(t testing.TB, sql string) *sqlparser.Select {
 
 // translateAny translates any statement kind and renders the result for golden files.
 func translateAny(sql string, schema Schema, args Args) string {
-	stmt, err := sqlparser.Parse(sql)
+	stmt, err := Parse(sql)
 	if err != nil {
 		return "parse error: " + err.Error() + "\n"
 	}
