@@ -345,9 +345,10 @@ func h24(h int) int {
 }
 
 // parseWithFormat reads s with a moment format, forgivingly as moment does: separators in the input
-// need not match those of the format. Fields the format lacks default to the start of the unit
-// (1 January, midnight). Times without a zone token are read in loc.
-func parseWithFormat(s, format string, loc *time.Location, names *localeNames) (time.Time, bool) {
+// need not match those of the format. As in moment, missing leading date parts (year, then month,
+// then day) are now's, the other missing parts are the start of their unit (1 January, midnight).
+// Times without a zone token are read in loc.
+func parseWithFormat(s, format string, loc *time.Location, names *localeNames, now time.Time) (time.Time, bool) {
 	p := dateParser{s: s, names: names}
 	year, month, day := 1970, 1, 1
 	yearSet, monthSet, daySet := false, false, false
@@ -503,6 +504,16 @@ func parseWithFormat(s, format string, loc *time.Location, names *localeNames) (
 	}
 	if monthSet && daySet && day > daysIn(time.Month(month), year) && day <= 31 {
 		return time.Time{}, false
+	}
+	if !yearSet {
+		cy, cm, cd := now.In(loc).Date()
+		year = cy
+		if !monthSet {
+			month = int(cm)
+			if !daySet {
+				day = cd
+			}
+		}
 	}
 	zone := loc
 	if zoned {
@@ -692,7 +703,7 @@ func parseDateText(s string, loc *time.Location) (time.Time, bool) {
 // parseWholeWithFormat is parseWithFormat that also requires every character to be consumed and
 // every token to be present: the strict check used when guessing among formats.
 func parseWholeWithFormat(s, format string, loc *time.Location, names *localeNames) (time.Time, bool) {
-	t, ok := parseWithFormat(s, format, loc, names)
+	t, ok := parseWithFormat(s, format, loc, names, time.Time{}) // every default format has a year
 	if !ok {
 		return time.Time{}, false
 	}

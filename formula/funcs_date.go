@@ -508,7 +508,7 @@ func init() {
 		if l, ok := optional(args, 2); ok {
 			names, _ = lookupLocale(TextOf(l))
 		}
-		t, ok := parseWithFormat(text, TextOf(f), env.location(), names)
+		t, ok := parseWithFormat(text, TextOf(f), env.location(), names, env.now())
 		if !ok {
 			return ErrorValue("DATETIME_PARSE: cannot read " + quoteForError(text) + " with format " + quoteForError(TextOf(f)))
 		}
