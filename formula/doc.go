@@ -101,7 +101,8 @@
 //     set by SET_TIMEZONE. DATETIME_PARSE reads zone-less text in Env.Location. DATETIME_FORMAT
 //     without a format writes ISO 8601 with milliseconds.
 //   - DATETIME_FORMAT and DATETIME_PARSE take moment.js tokens (see datefmt.go for the list);
-//     parsing is forgiving about separators, as moment's is. SET_LOCALE and DATETIME_PARSE's locale
+//     parsing is forgiving about separators, as moment's is, and a format without a year takes
+//     the missing leading parts from today, as moment does. SET_LOCALE and DATETIME_PARSE's locale
 //     know en, fr, de and es month and weekday names; other locales use English.
 //   - DATETIME_DIFF(a, b, unit) is moment's a.diff(b, unit) truncated toward zero, seconds by
 //     default. TONOW(d) is the whole days from d to now, FROMNOW(d) from now to d.
@@ -115,6 +116,10 @@
 //     names with control characters or invalid UTF-8; use the field id for those.
 //   - Quote copies invalid UTF-8 bytes unchanged: the literal reads back byte for byte here, but
 //     the real service may replace them with U+FFFD.
+//   - Error wording: unknown fields as the service words them; an unknown function is "Unknown
+//     function names: FOO" (one 2021 report shows the service folding a call into "Unknown field
+//     names: id()"; the separate wording is clearer), and syntax errors start with the service's
+//     "Invalid formula. Please check your formula text" and then say what was wrong.
 //   - Results of REPT, CONCATENATE, &, SUBSTITUTE, ARRAYJOIN and REGEX_REPLACE are limited to
 //     1 MiB (else #ERROR!), and formulas to 200 levels of nesting, so hostile input stays cheap.
 package formula
