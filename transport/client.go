@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"reflect"
 	"strings"
 	"time"
 
@@ -151,11 +152,16 @@ func newCore(apiKey string, opts []Option) (*core, error) {
 }
 
 // transportIdentity is what tells servers apart in the limiter registry besides the endpoint URL:
-// two in-process emulators share one URL but not one RoundTripper. Transports we build ourselves
-// for a connect timeout all reach the same service as the default one.
+// two in-process emulators share one URL but not one RoundTripper. A RoundTripper that is a
+// pointer to a comparable struct is compared by value, so that two transports made by one server
+// (emulator.Server.Transport returns a new one each time) share a limiter. Transports we build
+// ourselves for a connect timeout reach the same service as the default one.
 func transportIdentity(rt http.RoundTripper, c *http.Client, ownTransport bool) any {
 	if ownTransport {
 		return http.DefaultTransport
+	}
+	if v := reflect.ValueOf(rt); v.Kind() == reflect.Pointer && !v.IsNil() && v.Elem().Kind() == reflect.Struct && v.Elem().NumField() > 0 && v.Elem().Comparable() {
+		return identityOf{v.Elem().Type(), v.Elem().Interface()}
 	}
 	if isComparable(rt) {
 		return rt
@@ -163,8 +169,12 @@ func transportIdentity(rt http.RoundTripper, c *http.Client, ownTransport bool) 
 	return c
 }
 
-// checkEndpoint normalizes the endpoint URL; its errors never show the token, in case it was
-// pasted into the URL.
+// identityOf is a transport compared by its type and value.
+type identityOf struct {
+	typ   reflect.Type
+	value any
+}
+
 func checkEndpoint(raw, token string) (string, error) {
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {

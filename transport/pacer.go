@@ -10,15 +10,32 @@ import (
 	"github.com/airsql/airsql/internal/clock"
 )
 
-// pacer spaces the request starts to one base by APILimit, and holds them all after a 429.
+// pacer spaces the request starts to one base, and holds them all after a 429.
 // One pacer exists per (endpoint, transport, clock, base) in the process, shared by every API,
 // Base and Table object that reaches that base through that server.
+//
+// The token bucket alone schedules starts on an ideal timeline; a request that wakes late would
+// leave less than the interval to the next one, and the service counts arrivals in a sliding
+// second. So the actual starts are also kept apart, by the interval plus pacingMargin, which
+// absorbs scheduling and network jitter between two arrivals.
 type pacer struct {
 	limiter *rate.Limiter // burst 1: one start per interval
 
 	mu        sync.Mutex
-	interval  time.Duration
+	interval  time.Duration // APILimit when the limiter was last set
+	lastStart time.Time
 	holdUntil time.Time // after a 429: nothing starts before this
+}
+
+// pacingMargin is the share of APILimit added between actual starts: 1% (2 ms at 200 ms),
+// so 5 starts span 1.01 s and keep 10 ms of slack against the service's 1 s window.
+const pacingMargin = 100 // interval/pacingMargin
+
+func spacingFor(interval time.Duration) time.Duration {
+	if interval <= 0 {
+		return 0
+	}
+	return interval + interval/pacingMargin
 }
 
 type pacerKey struct {
@@ -50,7 +67,7 @@ func limitFor(interval time.Duration) rate.Limit {
 	if interval <= 0 {
 		return rate.Inf
 	}
-	return rate.Every(interval)
+	return rate.Every(spacingFor(interval))
 }
 
 // wait returns when a request to the base may start, or with the context's error.
@@ -74,19 +91,39 @@ func (p *pacer) wait(ctx context.Context, clk clock.Clock) error {
 			return err
 		}
 		r := p.limiter.ReserveN(now, 1)
-		delay := r.DelayFrom(now)
-		if delay > 0 {
+		if delay := r.DelayFrom(now); delay > 0 {
 			if err := clock.Sleep(ctx, clk, delay); err != nil {
 				r.CancelAt(clk.Now())
 				return err
 			}
 		}
-		// A 429 may have arrived while this request waited for its turn.
+		started, err := p.claimStart(ctx, clk)
+		if err != nil || started {
+			return err
+		}
+		// A 429 arrived while this request waited for its turn: wait for the hold, then queue again.
+	}
+}
+
+// claimStart waits until the interval since the previous actual start has passed and records
+// this start. It reports false when a hold began meanwhile.
+func (p *pacer) claimStart(ctx context.Context, clk clock.Clock) (bool, error) {
+	for {
+		now := clk.Now()
 		p.mu.Lock()
-		held := clk.Now().Before(p.holdUntil)
+		if now.Before(p.holdUntil) {
+			p.mu.Unlock()
+			return false, nil
+		}
+		gap := spacingFor(p.interval) - now.Sub(p.lastStart)
+		if p.lastStart.IsZero() || gap <= 0 {
+			p.lastStart = now
+			p.mu.Unlock()
+			return true, nil
+		}
 		p.mu.Unlock()
-		if !held {
-			return nil
+		if err := clock.Sleep(ctx, clk, gap); err != nil {
+			return false, err
 		}
 	}
 }

@@ -53,7 +53,7 @@ func TestPacingSharedByEveryObjectOfABase(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := 1; i < len(callers); i++ {
-		clk.Advance(APILimit - time.Millisecond)
+		clk.Advance(spacingFor(APILimit) - time.Millisecond)
 		noArrival(t, fake.arrived, "before APILimit")
 		clk.Advance(time.Millisecond)
 		select {
@@ -145,7 +145,7 @@ func TestPacingWaitEndsWithContext(t *testing.T) {
 		t.Fatal("got no error, want the context's")
 	}
 	// The cancelled turn is given back: the next request may go as soon as the first's turn ends.
-	clk.Advance(APILimit)
+	clk.Advance(spacingFor(APILimit))
 	if _, err := tbl.Get(bg, "rec3"); err != nil {
 		t.Fatal(err)
 	}
@@ -174,7 +174,7 @@ func TestBatchPipelinedUnderPacing(t *testing.T) {
 		if err := clk.BlockUntil(ctx, 1); err != nil {
 			t.Fatal(err)
 		}
-		clk.Advance(APILimit - time.Millisecond)
+		clk.Advance(spacingFor(APILimit) - time.Millisecond)
 		noArrival(t, fake.arrived, "before APILimit")
 		clk.Advance(time.Millisecond)
 		select {
@@ -197,7 +197,7 @@ func TestBatchPipelinedUnderPacing(t *testing.T) {
 			if err := clk.BlockUntil(ctx, 1); err != nil {
 				t.Fatal(err)
 			}
-			clk.Advance(APILimit)
+			clk.Advance(spacingFor(APILimit))
 		}
 	}
 	if err := <-done; err != nil {
