@@ -669,3 +669,34 @@ func TestValueCell(t *testing.T) {
 		}
 	}
 }
+
+func TestProgramIsSafeForConcurrentUse(t *testing.T) {
+	p := mustCompile(t, "AND(REGEX_MATCH({Name}, CONCATENATE('^', LEFT({Name}, 1))), HOUR(SET_TIMEZONE({At}, CONCATENATE('Europe/', 'Paris'))) = 14, FIND('spec', LOWER({Name})))", schema)
+	done := make(chan bool)
+	for g := 0; g < 4; g++ {
+		go func() {
+			ok := true
+			for i := 0; i < 200; i++ {
+				ok = ok && p.Match(baseRecord, testEnv())
+			}
+			done <- ok
+		}()
+	}
+	for g := 0; g < 4; g++ {
+		if !<-done {
+			t.Error("a concurrent evaluation did not match")
+		}
+	}
+}
+
+func TestNilEnvUsesRealClockAndUTC(t *testing.T) {
+	before := time.Now()
+	v := mustCompile(t, "NOW()", nil).Eval(nil, nil)
+	got, ok := v.Time()
+	if !ok || got.Before(before.Add(-time.Second)) || got.After(time.Now().Add(time.Second)) {
+		t.Fatalf("NOW() with a nil Env = %v", v)
+	}
+	if h := mustCompile(t, "HOUR('2024-01-01T05:00:00Z')", nil).Eval(nil, nil); h.Num() != 5 {
+		t.Fatalf("HOUR in UTC = %v", h)
+	}
+}
