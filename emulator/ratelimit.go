@@ -77,6 +77,9 @@ func (l *rateLimiter) allow(tok, baseID string) *apiError {
 	if baseID != "" && l.base.max > 0 {
 		bw = l.bases[baseID]
 		if bw == nil {
+			if len(l.bases) >= maxTrackedBases {
+				l.forgetIdle(now)
+			}
 			bw = &window{}
 			l.bases[baseID] = bw
 		}
@@ -110,4 +113,19 @@ func (w *window) fits(spec windowSpec, now time.Time) bool {
 		}
 	}
 	return n < spec.max
+}
+
+// maxTrackedBases bounds the per-base windows kept for paths naming arbitrary base ids; beyond it,
+// windows with nothing in the last span are forgotten (they would admit the next request anyway).
+const maxTrackedBases = 4096
+
+func (l *rateLimiter) forgetIdle(now time.Time) {
+	for id, w := range l.bases {
+		if _, blocked := l.blocked[id]; blocked {
+			continue
+		}
+		if len(w.times) == 0 || now.Sub(w.times[len(w.times)-1]) >= l.base.span {
+			delete(l.bases, id)
+		}
+	}
 }
