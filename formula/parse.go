@@ -17,6 +17,7 @@ type Error struct {
 	Msg string
 }
 
+// Error returns Msg followed by the byte position.
 func (e *Error) Error() string {
 	return fmt.Sprintf("%s (at byte %d of the formula)", e.Msg, e.Pos)
 }
@@ -72,6 +73,8 @@ type Binary struct {
 	Op   string
 	L, R Node
 }
+
+// The Pos and String methods implement Node.
 
 func (n *NumberLit) Pos() int { return n.At }
 func (n *StringLit) Pos() int { return n.At }

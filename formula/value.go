@@ -25,6 +25,7 @@ const (
 
 var kindNames = [...]string{"blank", "number", "text", "bool", "date", "dateTime", "array", "error"}
 
+// String returns the kind's name: blank, number, text, bool, date, dateTime, array or error.
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {
 		return kindNames[k]
