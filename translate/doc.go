@@ -21,7 +21,7 @@
 //	DELETE FROM table [WHERE condition]
 //	DELETE table FROM table USE INDEX (`view`) [WHERE condition]
 //
-// Tables by name or tbl… id; columns by exact name, else a unique case-insensitive match, else fld…
+// Parse wraps sqlparser.Parse and returns the parser's panics as errors. Tables by name or tbl… id; columns by exact name, else a unique case-insensitive match, else fld…
 // id. Placeholders: ? (Args.Positional) and :name (Args.Named, key without the colon).
 //
 // Conditions: = <> != < <= > >=, [NOT] IN (list), [NOT] BETWEEN, [NOT] LIKE [ESCAPE 'c'],
@@ -45,6 +45,8 @@
 // column takes the column's type: '12' against a number is 12, '2024-01-05' against a date is that
 // day (UTC); text that cannot convert is an error. Arithmetic is MySQL's: integers stay integers, / is
 // real division, division or modulo by zero is NULL. ORDER BY puts NULL first ascending (SQLite).
+// Times are UTC: a date is midnight UTC, as the service's formula functions see it, and YEAR … SECOND
+// read UTC.
 // The columns id and createdTime are the record's; a real field of that name wins, and RECORD_ID()
 // and CREATED_TIME() always reach the record's own.
 //

@@ -15,6 +15,8 @@ import (
 // none). Call Keep on every row (always true when Exact). If SortLocally, collect the kept rows and
 // SortRows them. Then stop after Limit rows (-1: all). For Count the only output row is
 // [int64(number of kept rows)] (none when Limit == 0); otherwise Values gives each output row.
+//
+// A Plan is not modified after Select returns it, and its methods are safe for concurrent use.
 type Plan struct {
 	Table     *Table
 	Columns   []Column // output columns, known before any request
