@@ -221,12 +221,14 @@ func normalizeCell(t *table, fl *field, v any, mode writeMode) (any, *apiError) 
 			return nil, errCannotAccept(fl.Name)
 		}
 		out := make([]any, 0, len(list))
+		seen := map[any]bool{}
 		for _, e := range list {
 			c, err := normalizeCollaborator(fl, e)
 			if err != nil {
 				return nil, err
 			}
-			if c != nil {
+			if c != nil && !seen[c["id"]] {
+				seen[c["id"]] = true
 				out = append(out, c)
 			}
 		}

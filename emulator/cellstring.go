@@ -63,6 +63,16 @@ func (s *Server) cellString(t *table, fl *field, v any, sf *stringFormat) string
 		}
 	}
 	switch fl.Type {
+	case "multipleLookupValues": // each value as the looked-up field writes it
+		if target := s.lookupTarget(t, fl); target != nil {
+			lt := t.base.tableByID[target.tableID]
+			list, _ := v.([]any)
+			parts := make([]string, 0, len(list))
+			for _, e := range list {
+				parts = append(parts, s.cellString(lt, target.field, e, sf))
+			}
+			return strings.Join(parts, ", ")
+		}
 	case "checkbox":
 		return "checked"
 	case "number", "currency", "percent":
@@ -100,6 +110,9 @@ func (s *Server) cellString(t *table, fl *field, v any, sf *stringFormat) string
 		}
 	case "multipleRecordLinks":
 		lt := t.base.tableByID[fl.linkedTableID()]
+		if lt == nil {
+			break
+		}
 		ids, _ := v.([]any)
 		parts := make([]string, 0, len(ids))
 		for _, id := range ids {
@@ -189,4 +202,26 @@ func groupThousands(num string) string {
 		return sign + b.String() + "." + frac
 	}
 	return sign + b.String()
+}
+
+type lookupTarget struct {
+	tableID string
+	field   *field
+}
+
+// lookupTarget is the field a lookup reads in the linked table.
+func (s *Server) lookupTarget(t *table, fl *field) *lookupTarget {
+	lf := t.fieldByID[optString(fl.Options, "recordLinkFieldId")]
+	if lf == nil {
+		return nil
+	}
+	lt := t.base.tableByID[lf.linkedTableID()]
+	if lt == nil {
+		return nil
+	}
+	target := lt.fieldByID[optString(fl.Options, "fieldIdInLinkedTable")]
+	if target == nil || target.Type == "multipleLookupValues" {
+		return nil
+	}
+	return &lookupTarget{tableID: lt.id, field: target}
 }

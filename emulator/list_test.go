@@ -303,4 +303,15 @@ func TestCellFormatString(t *testing.T) {
 	if a, _ := f["Assignee"].(string); strings.HasPrefix(a, "rec") || a == "" {
 		t.Fatalf("link rendered as %q, want the primary value", a)
 	}
+	tests := []struct{ field, prefix, suffix string }{
+		{"Assignee Rate", "$", ""}, // a lookup renders as the looked-up currency field
+		{"Done", "checked", "checked"},
+		{"Created", "12/31/2023 6:00pm", ""}, // 2024-01-01T00:00Z in America/Chicago
+	}
+	for _, tc := range tests {
+		v, _ := f[tc.field].(string)
+		if !strings.HasPrefix(v, tc.prefix) || !strings.HasSuffix(v, tc.suffix) {
+			t.Errorf("%s rendered %q", tc.field, v)
+		}
+	}
 }
