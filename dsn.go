@@ -74,20 +74,20 @@ func (c *Config) Clone() *Config {
 	return &cp
 }
 
-// String describes the configuration without the token.
-func (c *Config) String() string {
-	redacted := c.Clone()
+// String describes the configuration without the token. It has a value receiver so that a
+// Config printed by value (%v, %+v) does not show its fields, the token among them.
+func (c Config) String() string {
 	token := ""
 	if c.Token != "" {
 		token = "REDACTED@"
 	}
-	redacted.Token = ""
-	s := redacted.FormatDSN()
+	c.Token = ""
+	s := c.FormatDSN()
 	return strings.Replace(s, "airtable://", "airtable://"+token, 1)
 }
 
 // GoString keeps the token out of %#v as well.
-func (c *Config) GoString() string { return "airsql.Config(" + c.String() + ")" }
+func (c Config) GoString() string { return "airsql.Config(" + c.String() + ")" }
 
 // dsnParam declares one DSN query key: its name, type and meaning (the README table is checked
 // against these), how to read it into a Config and how to write it back (ok=false: default).
@@ -193,6 +193,9 @@ func ParseDSN(dsn string) (*Config, error) {
 		return nil, &DSNError{Msg: "has no base id: write airtable://[TOKEN@][HOST]/appXXXXXXXXXXXXXX"}
 	}
 	if at := strings.LastIndex(authority, "@"); at >= 0 {
+		if strings.Contains(authority[:at], ":") {
+			return nil, &DSNError{Msg: "has a user name and password before @: write the token alone (airtable://TOKEN@/appXXXXXXXXXXXXXX), percent-encoding any ':' in it"}
+		}
 		token, err := url.PathUnescape(authority[:at])
 		if err != nil {
 			// The unescape error would quote part of the token: say only where it is.

@@ -128,6 +128,7 @@ func TestParseDSNErrors(t *testing.T) {
 		{"airtable://" + secret + "@ho st/app", "not a valid HOST"},
 		{"airtable://" + secret + "%zz@/app", "invalid %-escape"},
 		{"airtable://@/app", "empty token"},
+		{"airtable://user:" + secret + "@/app", "token alone"},
 		{"airtable://" + secret + "@example.com/app?tls=false", "clear text"},
 		{"airtable://" + secret + "@10.0.0.1:8080/app?tls=false", "clear text"},
 		{"airtable://" + secret + "@localhost.evil.com/app?tls=false", "clear text"},
@@ -169,7 +170,8 @@ func TestConfigStringHidesToken(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range []string{cfg.String(), fmt.Sprint(cfg), fmt.Sprintf("%v %+v %#v", cfg, cfg, cfg)} {
+	for _, s := range []string{cfg.String(), fmt.Sprint(cfg), fmt.Sprintf("%v %+v %#v", cfg, cfg, cfg),
+		fmt.Sprintf("%v %+v %#v %s", *cfg, *cfg, *cfg, *cfg)} {
 		if strings.Contains(s, "SECRET") {
 			t.Errorf("%q shows the token", s)
 		}
@@ -236,6 +238,7 @@ func FuzzParseDSN(f *testing.F) {
 		f.Add(tc.dsn)
 	}
 	f.Add("airtable://a:b@c:1/d?e=f")
+	f.Add("airtable://a%3Ab@c:1/d")
 	f.Add("airtable://%41@[::1/app")
 	f.Fuzz(func(t *testing.T, dsn string) {
 		cfg, err := ParseDSN(dsn)
