@@ -1,7 +1,6 @@
 package emulator
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -80,7 +79,6 @@ type recorder struct {
 	mu   sync.Mutex
 	reqs []Request
 	log  *os.File
-	buf  *bufio.Writer
 }
 
 // Requests returns every request served since the start or the last ResetRequests, in order.
