@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"errors"
+	"fmt"
 	"net/http/httptest"
 	"reflect"
 	"strings"
@@ -228,6 +229,11 @@ func TestCount(t *testing.T) {
 	if n != 5 {
 		t.Errorf("COUNT(*) = %d, want 5", n)
 	}
+	for _, r := range dataRequests(srv) {
+		if f := queryValues(t, r)["fields[]"]; len(f) != 1 {
+			t.Errorf("COUNT(*) asked for fields %q, want exactly one small field", f)
+		}
+	}
 }
 
 // TestView: FROM t USE INDEX (view) reads through the view, in its order.
@@ -411,6 +417,54 @@ func TestConnectorLifecycle(t *testing.T) {
 	conn := &conn{c: c}
 	if conn.IsValid() || conn.ResetSession(context.Background()) != driver.ErrBadConn {
 		t.Errorf("a connection of a closed connector should be invalid")
+	}
+}
+
+// TestTokenNeverInErrors: neither a refused token nor a network failure shows the token.
+func TestTokenNeverInErrors(t *testing.T) {
+	const token = "patSECRETSECRET.0123456789"
+	// Port 1 on loopback: nothing listens, the connection is refused.
+	db, err := sql.Open("airtable", "airtable://"+token+"@127.0.0.1:1/"+testBase+"?tls=false&retries=0&connectTimeout=2s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, run := range []func() error{
+		db.Ping,
+		func() error { _, err := db.Query("SELECT Name FROM Tasks"); return err },
+		func() error { _, err := db.Exec("DELETE FROM Tasks"); return err },
+	} {
+		err := run()
+		if err == nil {
+			t.Fatal("expected a connection error")
+		}
+		if strings.Contains(err.Error(), "SECRET") || strings.Contains(fmt.Sprintf("%#v", err), "SECRET") {
+			t.Errorf("error shows the token: %v", err)
+		}
+	}
+}
+
+func TestNoToken(t *testing.T) {
+	t.Setenv("AIRTABLE_TOKEN", "")
+	t.Setenv("AIRTABLE_API_KEY", "")
+	if _, err := sql.Open("airtable", "airtable:///"+testBase); !errors.Is(err, ErrNoToken) {
+		t.Errorf("sql.Open without a token: %v, want ErrNoToken", err)
+	}
+	t.Setenv("AIRTABLE_TOKEN", emulator.DefaultToken)
+	srv := newEmulator(t)
+	cfg, _ := ParseDSN("airtable://localhost/" + testBase + "?tls=false")
+	cfg.HTTPClient = srv.Client()
+	c, err := NewConnector(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := sql.OpenDB(c)
+	defer db.Close()
+	if err := db.Ping(); err != nil {
+		t.Errorf("with AIRTABLE_TOKEN set: %v", err)
+	}
+	if strings.Contains(c.Config().FormatDSN(), emulator.DefaultToken) {
+		t.Errorf("a token from the environment must not be written into the config's DSN")
 	}
 }
 
