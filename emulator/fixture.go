@@ -333,6 +333,25 @@ func (s *Server) buildBase(fb *FixtureBase) (*base, error) {
 		}
 	}
 	fillInverseLinks(b)
+	// Formulas last, once every field exists: a formula field or view filter that does not
+	// compile is a fixture error rather than a surprise on the first request.
+	for _, t := range b.tables {
+		for _, fl := range t.fields {
+			if fl.Type == "formula" {
+				if _, err := compileFormula(optString(fl.Options, "formula"), t); err != nil {
+					return nil, fmt.Errorf("emulator: fixture: table %q: formula field %q: %v", t.name, fl.Name, err)
+				}
+			}
+		}
+		for _, v := range t.views {
+			if strings.TrimSpace(v.filter) == "" {
+				continue
+			}
+			if _, err := compileFormula(v.filter, t); err != nil {
+				return nil, fmt.Errorf("emulator: fixture: table %q: view %q: filterByFormula: %v", t.name, v.name, err)
+			}
+		}
+	}
 	return b, nil
 }
 

@@ -92,6 +92,8 @@ func TestFixtureErrors(t *testing.T) {
 		{"bad value", `{"bases":[{"name":"b","tables":[{"name":"t","fields":[{"name":"a","type":"number"}],"records":[{"fields":{"a":"x"}}]}]}]}`, `cannot accept`},
 		{"bad id", `{"bases":[{"id":"appSHORT","name":"b","tables":[]}]}`, `"app" + 14`},
 		{"bad scope", `{"tokens":[{"token":"t","scopes":["nope"]}],"bases":[]}`, `unknown scope "nope"`},
+		{"bad formula field", `{"bases":[{"name":"b","tables":[{"name":"t","fields":[{"name":"a","type":"formula","options":{"formula":"{nope} + 1"}}]}]}]}`, `formula field "a"`},
+		{"bad view filter", `{"bases":[{"name":"b","tables":[{"name":"t","fields":[{"name":"a","type":"number"}],"views":[{"name":"v","filterByFormula":"{a} >"}]}]}]}`, `view "v"`},
 		{"bad rollup", `{"bases":[{"name":"b","tables":[{"name":"t","fields":[{"name":"l","type":"multipleRecordLinks","options":{"linkedTableId":"t"}},{"name":"r","type":"rollup","options":{"recordLinkFieldId":"l","fieldIdInLinkedTable":"l","formula":"MEDIAN(values)"}}]}]}]}`, "MEDIAN"},
 	}
 	for _, tc := range tests {

@@ -100,7 +100,7 @@ func replayWAL(r io.Reader, apply func([]walOp) error) (int64, error) {
 			return 0, pendingBad
 		}
 		if aerr := apply(ops); aerr != nil {
-			return 0, fmt.Errorf("line %d: %w", lineNo, aerr)
+			return 0, fmt.Errorf("line %d: %w (start with the same -fixture and -demo as when the file was written)", lineNo, aerr)
 		}
 		good += int64(len(line))
 		if !complete {
