@@ -309,15 +309,24 @@ func (s *scope) literal(v *sqlparser.SQLVal) (*expr, error) {
 		return &expr{kind: exConst, typ: typeFloat, val: f, sql: text}, nil
 	case sqlparser.ValArg:
 		name := string(v.Val)
+		key := strings.TrimPrefix(name, ":")
+		_, isNamed := s.args.Named[key]
+		if !isNamed {
+			_, isNamed = s.args.Named[name]
+			if isNamed {
+				key = name // given with its colon
+			}
+		}
 		var arg any
-		if n, ok := positionalIndex(name); ok {
+		// sqlparser writes ? as :v1, :v2, …; a :v1 written by hand is taken as named when there is
+		// such a named argument and no such positional one.
+		if n, ok := positionalIndex(name); ok && !(isNamed && n > len(s.args.Positional)) {
 			if n > len(s.args.Positional) {
 				return nil, fmt.Errorf("translate: placeholder %d has no argument (%d given)", n, len(s.args.Positional))
 			}
 			arg = s.args.Positional[n-1]
 			name = "?"
 		} else {
-			key := strings.TrimPrefix(name, ":")
 			a, ok := s.args.Named[key]
 			if !ok {
 				return nil, fmt.Errorf("translate: no argument named %q", key)
