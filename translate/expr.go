@@ -59,8 +59,6 @@ type scope struct {
 	args  Args
 	next  int // the next positional argument
 	now   time.Time
-	// used records the fields the statement reads, by name.
-	used map[string]bool
 }
 
 func newScope(table *Table, alias string, args Args) *scope {
@@ -68,7 +66,7 @@ func newScope(table *Table, alias string, args Args) *scope {
 	if now.IsZero() {
 		now = time.Now()
 	}
-	return &scope{table: table, alias: alias, args: args, now: now.UTC(), used: map[string]bool{}}
+	return &scope{table: table, alias: alias, args: args, now: now.UTC()}
 }
 
 // unsupported is the error for a construct the translator refuses.
@@ -122,7 +120,6 @@ func (s *scope) lookupColumn(name string) (*expr, error) {
 
 func (s *scope) fieldExpr(f *Field) *expr {
 	info := fieldInfoOf(f)
-	s.used[f.Name] = true
 	return &expr{kind: exField, typ: info.typ, nullable: info.nullable, field: f, info: info, sql: f.Name}
 }
 
@@ -497,6 +494,9 @@ func (s *scope) comparison(e *sqlparser.ComparisonExpr) (*expr, error) {
 				return nil, err
 			}
 			if x, err = s.coerce(left, x); err != nil {
+				return nil, err
+			}
+			if err := comparable(left, x); err != nil {
 				return nil, err
 			}
 			args = append(args, x)

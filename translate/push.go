@@ -170,9 +170,7 @@ type fx struct {
 }
 
 // pusher writes a statement's conditions as formulas.
-type pusher struct {
-	table *Table
-}
+type pusher struct{}
 
 // ref is a field reference: {Name}, or {fldID} when the name cannot be written safely.
 func (p *pusher) ref(f *Field) string {

@@ -116,8 +116,7 @@ func Select(stmt *sqlparser.Select, schema Schema, args Args) (*Plan, error) {
 		plan.Limit = n
 	}
 
-	p := &pusher{table: table}
-	plan.pushWhere(p)
+	plan.pushWhere(&pusher{})
 	plan.pushOrder()
 	if plan.Limit >= 0 && plan.Exact && !plan.SortLocally && plan.RecordIDs == nil && !plan.Count {
 		plan.Request.MaxRecords = plan.Limit

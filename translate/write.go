@@ -260,7 +260,7 @@ func findPlan(s *scope, table *Table, view string, where *sqlparser.Where, reads
 		}
 		plan.where = w
 	}
-	plan.pushWhere(&pusher{table: table})
+	plan.pushWhere(&pusher{})
 	plan.Request.Fields = plan.neededFields()
 	return plan, nil
 }
