@@ -120,7 +120,7 @@ func parseStatement(query string) (statement, error) {
 	if ok {
 		return statement{describe: &desc}, nil
 	}
-	ast, err := sqlparser.Parse(query)
+	ast, err := translate.Parse(query) // sqlparser itself, with its panics turned into errors
 	if err != nil {
 		return statement{}, fmt.Errorf("airsql: %w (SQL is read in the MySQL dialect: quote names with spaces in backquotes, strings in single quotes)", err)
 	}

@@ -241,7 +241,7 @@ func (cn *conn) recordRows(ctx context.Context, w writeOutcome) (driver.Rows, er
 // its columns and value model.
 func allColumnsPlan(schema *baseSchema, t *translate.Table) (*translate.Plan, error) {
 	query := "SELECT * FROM " + quoteName(t.ID)
-	ast, err := sqlparser.Parse(query)
+	ast, err := translate.Parse(query)
 	if err != nil {
 		return nil, fmt.Errorf("airsql: internal query %q: %w", query, err)
 	}
