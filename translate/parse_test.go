@@ -1,8 +1,11 @@
 package translate
 
 import (
+	"math"
 	"strings"
 	"testing"
+
+	"github.com/airsql/airsql/formula"
 )
 
 func TestParseRecoversParserPanics(t *testing.T) {
@@ -50,5 +53,41 @@ func TestArgumentBinding(t *testing.T) {
 				t.Errorf("formula %q, want %q", plan.Request.Formula, tt.formula)
 			}
 		})
+	}
+}
+
+// TestNumberLiterals checks that numbers reach formulas unchanged: each literal, compared with a cell
+// holding the same float64, is equal in the formula package's evaluator.
+func TestNumberLiterals(t *testing.T) {
+	schema := loadSchema(t)
+	table, _ := schema.Table("Tasks")
+	for _, f := range []float64{0, 0.1, -0.1, 1.5, -2.25, 1e21, 1e-7, 123456789.123456789, 1.7976931348623157e308, 5e-324, -1e300, 1 << 53, 0.30000000000000004} {
+		plan, err := Select(parseSelect(t, "SELECT Name FROM Tasks WHERE Estimate = ?"), schema, Args{Positional: []any{f}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		prog, err := formula.Compile(plan.Request.Formula, formulaSchema{table})
+		if err != nil {
+			t.Fatalf("%v: formula %q: %v", f, plan.Request.Formula, err)
+		}
+		if literal := plan.Request.Formula[strings.LastIndex(plan.Request.Formula, "=")+1:]; strings.ContainsAny(literal, "eE") {
+			t.Errorf("%v: formula %q has an exponent", f, plan.Request.Formula)
+		}
+		row := Row{Fields: map[string]any{"Estimate": f}}
+		if !prog.Match(formulaRecord{row}, &formula.Env{}) {
+			t.Errorf("%v: formula %q does not match a cell holding %v", f, plan.Request.Formula, f)
+		}
+		row.Fields["Estimate"] = math.Nextafter(f, math.Inf(1))
+		if prog.Match(formulaRecord{row}, &formula.Env{}) {
+			t.Errorf("%v: formula %q matches the next float %v", f, plan.Request.Formula, row.Fields["Estimate"])
+		}
+	}
+	// Integers beyond 2^53 are not exact as the service's numbers: compared locally.
+	plan, err := Select(parseSelect(t, "SELECT Name FROM Tasks WHERE Priority = ?"), schema, Args{Positional: []any{int64(1<<53 + 1)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plan.Exact || plan.Request.Formula != "" {
+		t.Errorf("2^53+1: exact %v formula %q, want a local comparison", plan.Exact, plan.Request.Formula)
 	}
 }
