@@ -479,3 +479,29 @@ func TestInsecureDSNRefusedByOpen(t *testing.T) {
 		t.Errorf("got %T %v, want *InsecureHostError", err, err)
 	}
 }
+
+// TestConcurrentQueries: connections share the connector's schema cache and client safely.
+func TestConcurrentQueries(t *testing.T) {
+	srv := newEmulator(t)
+	db, _ := openDB(t, srv, "schemaTTL=0s")
+	db.SetMaxOpenConns(8)
+	errs := make(chan error, 8)
+	for g := range 8 {
+		go func() {
+			for i := range 10 {
+				var name string
+				id := fmt.Sprintf("recTASK000000000%d", 1+(g+i)%7)
+				if err := db.QueryRow("SELECT Name FROM Tasks WHERE id = ?", id).Scan(&name); err != nil {
+					errs <- fmt.Errorf("%s: %w", id, err)
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}
