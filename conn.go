@@ -144,11 +144,11 @@ func (cn *conn) query(ctx context.Context, st statement, nvs []driver.NamedValue
 	case *sqlparser.Show:
 		return cn.show(ctx, ast)
 	case *sqlparser.Insert:
-		return cn.insert(ctx, ast, args, true)
+		return cn.insert(ctx, ast, args)
 	case *sqlparser.Update:
-		return cn.update(ctx, ast, args, true)
+		return cn.update(ctx, ast, args)
 	case *sqlparser.Delete:
-		return cn.delete(ctx, ast, args, true)
+		return cn.delete(ctx, ast, args)
 	}
 	return nil, unsupportedStatement(st.ast)
 }

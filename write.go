@@ -125,18 +125,18 @@ func (cn *conn) deleteRecords(ctx context.Context, ast *sqlparser.Delete, args t
 			out.deleted = append(out.deleted, r.ID)
 		}
 	}
-	if err != nil {
-		var be *transport.BatchError
-		we := &WriteError{Op: "DELETE", Table: plan.Table.Name, Written: out.deleted, Err: err}
-		if errors.As(err, &be) {
-			we.Err = be.Err
-			for _, i := range be.Uncertain {
-				we.UncertainIDs = append(we.UncertainIDs, ids[i])
-			}
-		}
-		return out, we
+	var be *transport.BatchError
+	switch {
+	case err == nil:
+		return out, nil
+	case !errors.As(err, &be):
+		return out, fmt.Errorf("airsql: DELETE %q (nothing was deleted): %w", plan.Table.Name, err)
 	}
-	return out, nil
+	we := &WriteError{Op: "DELETE", Table: plan.Table.Name, Written: out.deleted, Err: be.Err}
+	for _, i := range be.Uncertain {
+		we.UncertainIDs = append(we.UncertainIDs, ids[i])
+	}
+	return out, we
 }
 
 // eachFound runs a find plan to the end and calls f for every row it keeps.
@@ -157,25 +157,26 @@ func (cn *conn) eachFound(ctx context.Context, plan *translate.Plan, f func(tran
 	}
 }
 
-// writeError turns a batch failure into a *WriteError that lists the ids written; sent holds the
-// records sent (UPDATE), to name the ones that may or may not have been written.
+// writeError turns a batch that failed part-way into a *WriteError listing the ids written; sent
+// holds the records sent (UPDATE), to name the ones that may or may not have been written. A
+// failure before anything was sent (an argument transport refused) is only wrapped.
 func writeError(op, table string, written, sent []transport.Record, err error) error {
 	if err == nil {
 		return nil
 	}
-	we := &WriteError{Op: op, Table: table, Err: err}
+	var be *transport.BatchError
+	if !errors.As(err, &be) {
+		return fmt.Errorf("airsql: %s %q (nothing was written): %w", op, table, err)
+	}
+	we := &WriteError{Op: op, Table: table, Err: be.Err}
 	for _, r := range written {
 		we.Written = append(we.Written, r.ID)
 	}
-	var be *transport.BatchError
-	if errors.As(err, &be) {
-		we.Err = be.Err
-		for _, i := range be.Uncertain {
-			if sent != nil && i < len(sent) {
-				we.UncertainIDs = append(we.UncertainIDs, sent[i].ID)
-			} else {
-				we.UncertainRows = append(we.UncertainRows, i)
-			}
+	for _, i := range be.Uncertain {
+		if sent != nil && i < len(sent) {
+			we.UncertainIDs = append(we.UncertainIDs, sent[i].ID)
+		} else {
+			we.UncertainRows = append(we.UncertainRows, i)
 		}
 	}
 	return we
@@ -184,23 +185,23 @@ func writeError(op, table string, written, sent []transport.Record, err error) e
 // insert, update and delete run with QueryContext return the records written: INSERT and UPDATE
 // the records as the service returned them, with the columns of SELECT * (id, every field in
 // schema order, createdTime), DELETE one column, id.
-func (cn *conn) insert(ctx context.Context, ast *sqlparser.Insert, args translate.Args, _ bool) (driver.Rows, error) {
+func (cn *conn) insert(ctx context.Context, ast *sqlparser.Insert, args translate.Args) (driver.Rows, error) {
 	w, err := cn.insertRecords(ctx, ast, args)
 	if err != nil {
 		return nil, err
 	}
-	return cn.recordRows(ctx, w)
+	return cn.recordRows(w)
 }
 
-func (cn *conn) update(ctx context.Context, ast *sqlparser.Update, args translate.Args, _ bool) (driver.Rows, error) {
+func (cn *conn) update(ctx context.Context, ast *sqlparser.Update, args translate.Args) (driver.Rows, error) {
 	w, err := cn.updateRecords(ctx, ast, args)
 	if err != nil {
 		return nil, err
 	}
-	return cn.recordRows(ctx, w)
+	return cn.recordRows(w)
 }
 
-func (cn *conn) delete(ctx context.Context, ast *sqlparser.Delete, args translate.Args, _ bool) (driver.Rows, error) {
+func (cn *conn) delete(ctx context.Context, ast *sqlparser.Delete, args translate.Args) (driver.Rows, error) {
 	w, err := cn.deleteRecords(ctx, ast, args)
 	if err != nil {
 		return nil, err
@@ -214,7 +215,7 @@ func (cn *conn) delete(ctx context.Context, ast *sqlparser.Delete, args translat
 
 // recordRows shows written records with the columns and values of SELECT * on their table, so
 // that they read exactly as a later SELECT would read them.
-func (cn *conn) recordRows(ctx context.Context, w writeOutcome) (driver.Rows, error) {
+func (cn *conn) recordRows(w writeOutcome) (driver.Rows, error) {
 	if w.table == nil {
 		return &staticRows{columns: []translate.Column{idColumn()}}, nil
 	}
