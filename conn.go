@@ -198,7 +198,7 @@ func unsupportedStatement(ast sqlparser.Statement) error {
 			Hint: "a database is an Airtable base: create it in Airtable and name its id in the DSN"}
 	case *sqlparser.Show:
 		return &UnsupportedError{Construct: "SHOW " + strings.ToUpper(s.Type),
-			Hint: "the driver answers SHOW TABLES, SHOW COLUMNS FROM t and DESCRIBE t"}
+			Hint: "the driver answers SHOW DATABASES, SHOW TABLES, SHOW COLUMNS FROM t and DESCRIBE t"}
 	case *sqlparser.Set:
 		return &UnsupportedError{Construct: "SET", Hint: "the driver has no session variables; settings go in the DSN"}
 	case *sqlparser.Use:

@@ -23,9 +23,15 @@ func textColumn(name string, nullable bool) translate.Column {
 
 func idColumn() translate.Column { return textColumn("id", false) }
 
-// show answers SHOW [FULL] TABLES [LIKE 'pattern']: one row per table, in the base's order, with
-// MySQL's column name Tables_in_<base> (plus Table_type with FULL) and the table's id.
+// show answers SHOW DATABASES (the one base of the DSN) and SHOW [FULL] TABLES [LIKE 'pattern']:
+// one row per table, in the base's order, with MySQL's column name Tables_in_<base> (plus
+// Table_type with FULL) and the table's id.
 func (cn *conn) show(ctx context.Context, ast *sqlparser.Show) (driver.Rows, error) {
+	if ast.Type == "databases" {
+		// One database: the base of the DSN.
+		return &staticRows{columns: []translate.Column{textColumn("Database", false)},
+			values: [][]driver.Value{{cn.c.cfg.BaseID}}}, nil
+	}
 	if ast.Type != "tables" || ast.ShowTablesOpt == nil {
 		return nil, unsupportedStatement(ast)
 	}

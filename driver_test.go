@@ -278,7 +278,7 @@ func TestUnsupported(t *testing.T) {
 		{"SELECT Name FROM Tasks WHERE Priority IN (SELECT 1)", "subquer"},
 		{"SELECT Name FROM Tasks UNION SELECT Name FROM Tasks", "UNION"},
 		{"CREATE TABLE x (a int)", "CREATE TABLE"},
-		{"SHOW DATABASES", "SHOW DATABASES"},
+		{"SHOW PROCESSLIST", "SHOW PROCESSLIST"},
 		{"SELECT Name FROM Nope", `no table "Nope"`},
 	}
 	for _, tc := range cases {
@@ -321,6 +321,9 @@ func TestShowAndDescribe(t *testing.T) {
 	}
 	if got := queryColumn(t, db, "SHOW TABLES LIKE 'team%'"); !reflect.DeepEqual(got, []string{"Team Members"}) {
 		t.Errorf("SHOW TABLES LIKE: %q", got)
+	}
+	if got := queryColumn(t, db, "SHOW DATABASES"); !reflect.DeepEqual(got, []string{testBase}) {
+		t.Errorf("SHOW DATABASES: %q", got)
 	}
 
 	for _, q := range []string{"DESCRIBE Tasks", "DESC `Tasks`;", "SHOW COLUMNS FROM Tasks", "show full fields in tasks"} {
