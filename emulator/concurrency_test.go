@@ -19,15 +19,15 @@ func TestConcurrentReadsAndWrites(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for i := range 10 {
-				r := do(t, s, DemoToken, "POST", b+"/Tasks", map[string]any{"typecast": true, "fields": map[string]any{
+				r, err := tryDo(s, DemoToken, "POST", b+"/Tasks", map[string]any{"typecast": true, "fields": map[string]any{
 					"Name": fmt.Sprintf("g%d-%d", g, i), "Project": []any{demoRecordID(demoProjectsTable, i)}, "Tags": []any{fmt.Sprintf("new%d", i%3)}}})
-				if r.status != 200 {
-					errs <- fmt.Errorf("create: %s", r.raw)
+				if err != nil || r.status != 200 {
+					errs <- fmt.Errorf("create: %v %s", err, r.raw)
 					return
 				}
 				id := r.body["id"].(string)
-				if r := do(t, s, DemoToken, "DELETE", b+"/Tasks/"+id, nil); r.status != 200 {
-					errs <- fmt.Errorf("delete: %s", r.raw)
+				if r, err := tryDo(s, DemoToken, "DELETE", b+"/Tasks/"+id, nil); err != nil || r.status != 200 {
+					errs <- fmt.Errorf("delete: %v %s", err, r.raw)
 					return
 				}
 			}
@@ -36,19 +36,19 @@ func TestConcurrentReadsAndWrites(t *testing.T) {
 			defer wg.Done()
 			for range 5 {
 				p := b + "/Projects?pageSize=5&view=Active%20projects&filterByFormula=" + url.QueryEscape("{Task Count} > 0")
-				r := do(t, s, DemoToken, "GET", p, nil)
-				if r.status != 200 {
-					errs <- fmt.Errorf("list: %s", r.raw)
+				r, err := tryDo(s, DemoToken, "GET", p, nil)
+				if err != nil || r.status != 200 {
+					errs <- fmt.Errorf("list: %v %s", err, r.raw)
 					return
 				}
 				if off, _ := r.body["offset"].(string); off != "" {
-					if r := do(t, s, DemoToken, "GET", p+"&offset="+url.QueryEscape(off), nil); r.status != 200 {
-						errs <- fmt.Errorf("next page: %s", r.raw)
+					if r, err := tryDo(s, DemoToken, "GET", p+"&offset="+url.QueryEscape(off), nil); err != nil || r.status != 200 {
+						errs <- fmt.Errorf("next page: %v %s", err, r.raw)
 						return
 					}
 				}
-				if r := do(t, s, DemoToken, "GET", "/v0/meta/bases/"+DemoBaseID+"/tables", nil); r.status != 200 {
-					errs <- fmt.Errorf("schema: %s", r.raw)
+				if r, err := tryDo(s, DemoToken, "GET", "/v0/meta/bases/"+DemoBaseID+"/tables", nil); err != nil || r.status != 200 {
+					errs <- fmt.Errorf("schema: %v %s", err, r.raw)
 					return
 				}
 			}

@@ -328,3 +328,25 @@ func TestLimits(t *testing.T) {
 		t.Fatal(r.raw)
 	}
 }
+
+func TestTransportHonoursContext(t *testing.T) {
+	s, _ := newTestServer(t, WithFixture(smallFixture(t)), WithLatency(time.Hour))
+	ctx, cancel := context.WithCancel(context.Background())
+	req, _ := http.NewRequestWithContext(ctx, "GET", InProcessURL+testBase+"/Tasks", nil)
+	cancel()
+	if _, err := s.Client().Do(req); err == nil {
+		t.Fatal("a canceled request succeeded")
+	}
+}
+
+func TestOptionValidation(t *testing.T) {
+	for name, opt := range map[string]Option{
+		"negative rate": WithRate(-1, 0), "negative token rate": WithTokenRate(-1), "negative latency": WithLatency(-1),
+		"zero TTL": WithIteratorTTL(0), "no data file": WithDataFile(""), "bad mode": WithNotFound(7),
+		"nil fixture": WithFixture(nil), "nil clock": WithClock(nil),
+	} {
+		if _, err := New(opt); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package emulator
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -36,6 +37,15 @@ type response struct {
 // do sends one request through the in-process transport. path is everything after the host.
 func do(t *testing.T, s *Server, tok, method, path string, body any) response {
 	t.Helper()
+	r, err := tryDo(s, tok, method, path, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// tryDo is do for goroutines other than the test's: it returns the error instead of failing.
+func tryDo(s *Server, tok, method, path string, body any) (response, error) {
 	var rd io.Reader
 	if body != nil {
 		switch b := body.(type) {
@@ -44,14 +54,14 @@ func do(t *testing.T, s *Server, tok, method, path string, body any) response {
 		default:
 			raw, err := json.Marshal(b)
 			if err != nil {
-				t.Fatal(err)
+				return response{}, err
 			}
 			rd = bytes.NewReader(raw)
 		}
 	}
 	req, err := http.NewRequest(method, InProcessURL+path, rd)
 	if err != nil {
-		t.Fatal(err)
+		return response{}, err
 	}
 	if tok != "" {
 		req.Header.Set("Authorization", "Bearer "+tok)
@@ -59,21 +69,21 @@ func do(t *testing.T, s *Server, tok, method, path string, body any) response {
 	req.Header.Set("Content-Type", "application/json")
 	res, err := s.Client().Do(req)
 	if err != nil {
-		t.Fatalf("%s %s: %v", method, path, err)
+		return response{}, fmt.Errorf("%s %s: %w", method, path, err)
 	}
 	defer res.Body.Close()
 	raw, err := io.ReadAll(res.Body)
 	if err != nil {
-		t.Fatalf("%s %s: read body: %v", method, path, err)
+		return response{}, fmt.Errorf("%s %s: read body: %w", method, path, err)
 	}
 	out := response{status: res.StatusCode, raw: string(raw)}
 	if err := json.Unmarshal(raw, &out.body); err != nil {
 		var anyVal any
 		if json.Unmarshal(raw, &anyVal) != nil {
-			t.Fatalf("%s %s: body is not JSON: %q", method, path, raw)
+			return response{}, fmt.Errorf("%s %s: body is not JSON: %q", method, path, raw)
 		}
 	}
-	return out
+	return out, nil
 }
 
 func mustStatus(t *testing.T, r response, want int) {
