@@ -508,3 +508,32 @@ func TestConcurrentQueries(t *testing.T) {
 		}
 	}
 }
+
+// TestPaging: results spread over several pages come back whole, in SQL order, whether the
+// service sorts (Priority of rows where it is never NULL) or the driver does (nullable keys).
+func TestPaging(t *testing.T) {
+	srv := newEmulator(t)
+	db, _ := openDB(t, srv, "pageSize=2")
+	cases := []struct {
+		query string
+		want  []string
+	}{
+		{"SELECT id FROM Tasks WHERE Priority >= 1 ORDER BY Priority DESC, Name",
+			[]string{"recTASK0000000003", "recTASK0000000007", "recTASK0000000001", "recTASK0000000008", "recTASK0000000002", "recTASK0000000004"}},
+		{"SELECT id FROM Tasks ORDER BY Priority, Name",
+			[]string{"recTASK0000000005", "recTASK0000000006", "recTASK0000000004", "recTASK0000000008", "recTASK0000000002", "recTASK0000000001", "recTASK0000000007", "recTASK0000000003"}},
+		{"SELECT id FROM Tasks ORDER BY Name DESC LIMIT 3",
+			[]string{"recTASK0000000007", "recTASK0000000004", "recTASK0000000006"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.query, func(t *testing.T) {
+			srv.ResetRequests()
+			if got := queryColumn(t, db, tc.query); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+			if n := len(dataRequests(srv)); n < 2 {
+				t.Errorf("%d list requests, want several pages", n)
+			}
+		})
+	}
+}
