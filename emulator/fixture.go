@@ -338,8 +338,14 @@ func (s *Server) buildBase(fb *FixtureBase) (*base, error) {
 	for _, t := range b.tables {
 		for _, fl := range t.fields {
 			if fl.Type == "formula" {
-				if _, err := compileFormula(optString(fl.Options, "formula"), t); err != nil {
+				src := optString(fl.Options, "formula")
+				if _, err := compileFormula(src, t); err != nil {
 					return nil, fmt.Errorf("emulator: fixture: table %q: formula field %q: %v", t.name, fl.Name, err)
+				}
+				if _, given := fl.Options["result"]; !given {
+					if res := inferResult(src, t); res != nil {
+						fl.Options["result"] = res
+					}
 				}
 			}
 		}

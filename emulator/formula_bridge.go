@@ -122,3 +122,26 @@ func (c *formulaCache) compile(t *table, src string) (program, error) {
 	c.mu.Unlock()
 	return p, nil
 }
+
+// inferResult guesses a formula field's options.result when a fixture gives none, from the kind
+// of value the formula yields on a record whose fields are all blank: clients (and the SQL driver)
+// type the column from it. It returns nil when the kind says nothing (blank, array, error).
+func inferResult(src string, t *table) map[string]any {
+	p, err := formula.Compile(src, formulaSchema{t})
+	if err != nil {
+		return nil
+	}
+	switch p.Eval(nil, nil).Kind() {
+	case formula.KindNumber:
+		return map[string]any{"type": "number"}
+	case formula.KindText:
+		return map[string]any{"type": "singleLineText"}
+	case formula.KindBool:
+		return map[string]any{"type": "checkbox"}
+	case formula.KindDate:
+		return map[string]any{"type": "date"}
+	case formula.KindDateTime:
+		return map[string]any{"type": "dateTime"}
+	}
+	return nil
+}
