@@ -81,8 +81,17 @@ func readBody(r *http.Request) (body []byte, tooLarge bool) {
 
 // serve decides the answer: faults, latency, limits, then the route. It returns the fault that
 // applied, so that ServeHTTP can drop or truncate.
-func (s *Server) serve(r *http.Request, body []byte, tooLarge bool) (int, []byte, Fault) {
+func (s *Server) serve(r *http.Request, body []byte, tooLarge bool) (status int, respBody []byte, fault Fault) {
+	defer func() {
+		if p := recover(); p != nil { // an emulator bug: answer 500 with what went wrong, keep serving
+			e := errorf(http.StatusInternalServerError, "SERVER_ERROR", "The emulator failed on %s %s: %v. This is a bug in the emulator; please report it.", r.Method, r.URL.EscapedPath(), p)
+			status, respBody = e.status, e.body()
+		}
+	}()
 	fault, hit := s.faults.match(r.Method, r.URL.EscapedPath())
+	if !hit {
+		fault = Fault{}
+	}
 	if hit && fault.Delay > 0 {
 		_ = clock.Sleep(r.Context(), s.clock, fault.Delay)
 	}
