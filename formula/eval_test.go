@@ -547,6 +547,9 @@ func TestDateFunctions(t *testing.T) {
 		{"IS_SAME({At}, {Due}, 'day')", true},
 		{"IS_SAME({At}, '2024-03-20', 'month')", true},
 		{"IS_SAME({At}, '2024-03-20', 'week')", nil},
+		{"IS_SAME('2024-03-17', '2024-03-16', 'week')", nil},     // Sunday starts a week
+		{"IS_SAME('2024-03-17', '2024-03-16', 'isoWeek')", true}, // Monday starts an ISO week
+		{"DATEADD('2024-03-15', 2, 'W')", "2024-03-29"},
 		{"IS_SAME({At}, {At})", true},
 		{"IS_SAME({At}, {Due})", nil},
 		{"TONOW('2024-03-01')", 9.0},

@@ -82,6 +82,7 @@ const (
 	unitMonth
 	unitQuarter
 	unitYear
+	unitISOWeek // a week starting on Monday, for IS_SAME; otherwise a week
 )
 
 var unitDurations = [...]time.Duration{time.Millisecond, time.Second, time.Minute, time.Hour}
@@ -101,8 +102,10 @@ func parseUnit(v Value) (unit, bool) {
 		return unitHour, true
 	case "d", "D":
 		return unitDay, true
-	case "w", "W":
+	case "w":
 		return unitWeek, true
+	case "W":
+		return unitISOWeek, true
 	case "M":
 		return unitMonth, true
 	case "Q", "q":
@@ -121,8 +124,10 @@ func parseUnit(v Value) (unit, bool) {
 		return unitHour, true
 	case "day", "date":
 		return unitDay, true
-	case "week", "isoweek":
+	case "week":
 		return unitWeek, true
+	case "isoweek":
+		return unitISOWeek, true
 	case "month":
 		return unitMonth, true
 	case "quarter":
@@ -149,7 +154,7 @@ func addUnits(t time.Time, n float64, u unit) time.Time {
 	switch u {
 	case unitDay:
 		return t.AddDate(0, 0, int(math.Floor(n+0.5)))
-	case unitWeek:
+	case unitWeek, unitISOWeek:
 		return t.AddDate(0, 0, 7*int(math.Floor(n+0.5)))
 	case unitMonth:
 		return addMonths(t, int(math.Floor(n+0.5)))
@@ -195,12 +200,12 @@ func diffUnits(a, b time.Time, u unit) float64 {
 		} else if u == unitYear {
 			out /= 12
 		}
-	case unitDay, unitWeek:
+	case unitDay, unitWeek, unitISOWeek:
 		_, offA := a.Zone()
 		_, offB := b.Zone()
 		ms := float64(a.Sub(b).Milliseconds()) + float64(offA-offB)*1000 // days across a DST change are whole
 		out = ms / 864e5
-		if u == unitWeek {
+		if u != unitDay {
 			out /= 7
 		}
 	default:
@@ -221,6 +226,8 @@ func startOf(t time.Time, u unit) time.Time {
 		return time.Date(y, m, 1, 0, 0, 0, 0, t.Location())
 	case unitWeek:
 		return time.Date(y, m, d-int(t.Weekday()), 0, 0, 0, 0, t.Location())
+	case unitISOWeek:
+		return time.Date(y, m, d-(int(t.Weekday())+6)%7, 0, 0, 0, 0, t.Location())
 	case unitDay:
 		return time.Date(y, m, d, 0, 0, 0, 0, t.Location())
 	case unitHour:
