@@ -259,8 +259,12 @@ type parser struct {
 	depth int
 }
 
-// maxDepth bounds nesting so that hostile input cannot exhaust the stack.
-const maxDepth = 200
+// maxDepth bounds nesting, and maxChain the operators of one chain (a+b+c...), so that hostile
+// input cannot exhaust the stack.
+const (
+	maxDepth = 200
+	maxChain = 10000
+)
 
 // Parse parses a formula and returns its syntax tree. It checks syntax only: field names, function
 // names and argument counts are checked by Compile.
@@ -331,8 +335,13 @@ func (p *parser) expr(level int) (Node, *Error) {
 	if err != nil {
 		return nil, err
 	}
+	chain := 0
 	for p.tok.kind == tokOp && isOneOf(p.tok.text, binaryLevels[level]) {
 		op := p.tok
+		// A chain a+b+c+... is a left-deep tree that compiling and evaluating walk recursively.
+		if chain++; chain > maxChain {
+			return nil, syntaxError(op.pos, "more than %d operators in a row", maxChain)
+		}
 		if err := p.advance(); err != nil {
 			return nil, err
 		}

@@ -69,6 +69,7 @@ func TestSyntaxErrors(t *testing.T) {
 		{"a ! b", 2, "unexpected character"},
 		{strings.Repeat("(", 300) + "1" + strings.Repeat(")", 300), 200, "nested"},
 		{strings.Repeat("-", 300) + "1", 200, "nested"},
+		{"1" + strings.Repeat("+1", 10001), 20001, "operators in a row"},
 	}
 	for _, tt := range tests {
 		_, err := Parse(tt.src)

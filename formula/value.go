@@ -95,7 +95,12 @@ func (v Value) Num() float64 {
 
 // Str returns the text of a text value, the reason of an error, and "" otherwise.
 // TextOf converts any value to text.
-func (v Value) Str() string { return v.str }
+func (v Value) Str() string {
+	if v.kind == KindText || v.kind == KindError {
+		return v.str
+	}
+	return ""
+}
 
 // Time returns the time of a date or date-time value.
 func (v Value) Time() (time.Time, bool) {
