@@ -264,6 +264,7 @@ func TestLogicalFunctions(t *testing.T) {
 		{"SWITCH({Status}, 'Todo', 1, 'Done', 2, 0)", 2.0},
 		{"SWITCH('zz', 'Todo', 1, 'Done', 2, 0)", 0.0},
 		{"SWITCH('zz', 'Todo', 1)", nil},
+		{"SWITCH('zz', 'default')", "default"},
 		{"ISERROR(ERROR())", true},
 		{"ISERROR(1/0)", nil},
 		{"ISERROR('x' + 1)", true},

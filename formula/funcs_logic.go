@@ -122,7 +122,7 @@ func init() {
 
 	// SWITCH(expr, pattern1, result1, ..., [default]): the result of the first pattern equal (=) to
 	// expr, else the default, else blank.
-	register("SWITCH", 3, -1, func(_ *compiler, _ *Call, args []evalFn) (evalFn, *Error) {
+	register("SWITCH", 2, -1, func(_ *compiler, _ *Call, args []evalFn) (evalFn, *Error) {
 		return func(rec Record, env *Env) Value {
 			x := args[0](rec, env)
 			if x.kind == KindError {
