@@ -45,6 +45,8 @@ type settings struct {
 
 // WithTimeout limits each request: connect bounds dialing (and the TLS handshake), read bounds
 // the wait for the response and every pause while reading it. 0 means no limit (the default).
+// Through a RoundTripper other than *http.Transport (such as the in-process emulator) there is
+// no connection to time, and the read limit runs from the start of each request.
 func WithTimeout(connect, read time.Duration) Option {
 	return func(s *settings) { s.connectTimeout, s.readTimeout = connect, read }
 }
