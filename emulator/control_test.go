@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -347,6 +348,38 @@ func TestOptionValidation(t *testing.T) {
 	} {
 		if _, err := New(opt); err == nil {
 			t.Errorf("%s: no error", name)
+		}
+	}
+}
+
+func TestGzipOverHTTP(t *testing.T) {
+	s, _ := newTestServer(t, WithDemo())
+	hs := httptest.NewServer(s)
+	defer hs.Close()
+	tests := []struct {
+		path    string
+		gzipped bool
+	}{
+		{"/v0/" + DemoBaseID + "/Tasks?maxRecords=20", true},                   // large: compressed
+		{"/v0/" + DemoBaseID + "/Tasks?maxRecords=1&fields%5B%5D=Name", false}, // small: as is
+	}
+	for _, tc := range tests {
+		req, _ := http.NewRequest("GET", hs.URL+tc.path, nil)
+		req.Header.Set("Authorization", "Bearer "+DemoToken)
+		res, err := http.DefaultClient.Do(req) // Go asks for gzip and decompresses transparently
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, err := io.ReadAll(res.Body)
+		res.Body.Close()
+		if err != nil || !json.Valid(body) {
+			t.Fatalf("%s: body %q, err %v", tc.path, body, err)
+		}
+		if res.Uncompressed != tc.gzipped {
+			t.Errorf("%s: gzipped %v, want %v", tc.path, res.Uncompressed, tc.gzipped)
+		}
+		if tc.gzipped && res.Header.Get("Airtable-Uncompressed-Content-Length") != strconv.Itoa(len(body)) {
+			t.Errorf("uncompressed length header %q for %d bytes", res.Header.Get("Airtable-Uncompressed-Content-Length"), len(body))
 		}
 	}
 }

@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -48,6 +49,17 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Set("Access-Control-Allow-Origin", "*")
 	h.Set("Access-Control-Allow-Methods", "DELETE,GET,OPTIONS,PATCH,POST,PUT")
 	h.Set("Access-Control-Allow-Headers", "authorization,content-length,content-type,user-agent,x-airtable-application-id,x-airtable-user-agent,x-api-version,x-requested-with")
+	if !fault.Truncate && len(respBody) >= gzipMinBytes && acceptsGzip(r) {
+		// Like the service: larger bodies are gzipped for clients that accept it, and the original
+		// size is given in airtable-uncompressed-content-length.
+		var zb bytes.Buffer
+		zw := gzip.NewWriter(&zb)
+		_, _ = zw.Write(respBody)
+		_ = zw.Close()
+		h.Set("Content-Encoding", "gzip")
+		h.Set("Airtable-Uncompressed-Content-Length", strconv.Itoa(len(respBody)))
+		respBody = zb.Bytes()
+	}
 	h.Set("Content-Length", strconv.Itoa(len(respBody)))
 	w.WriteHeader(status)
 	if fault.Truncate {
@@ -56,6 +68,19 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	_, _ = w.Write(respBody)
+}
+
+// gzipMinBytes is the smallest answer that is compressed.
+const gzipMinBytes = 1024
+
+func acceptsGzip(r *http.Request) bool {
+	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
+		name, q, _ := strings.Cut(strings.TrimSpace(part), ";")
+		if strings.EqualFold(strings.TrimSpace(name), "gzip") && strings.TrimSpace(q) != "q=0" {
+			return true
+		}
+	}
+	return false
 }
 
 // abortConnection ends the exchange without a complete answer: the in-process transport
