@@ -75,6 +75,9 @@ func (r *Retry) backoff(n int, jitter float64) time.Duration {
 	return time.Duration(full * (0.5 + jitter/2))
 }
 
+// maxRetryAfter bounds the Retry-After we honour; a longer one is taken as garbage.
+const maxRetryAfter = 24 * time.Hour
+
 // parseRetryAfter reads a Retry-After header: delay seconds or an HTTP date. 0 when absent or bad.
 func parseRetryAfter(h http.Header, now time.Time) time.Duration {
 	v := strings.TrimSpace(h.Get("Retry-After"))
@@ -82,12 +85,12 @@ func parseRetryAfter(h http.Header, now time.Time) time.Duration {
 		return 0
 	}
 	if secs, err := strconv.ParseFloat(v, 64); err == nil {
-		if secs <= 0 || secs > 24*3600 {
+		if !(secs > 0 && secs <= maxRetryAfter.Seconds()) { // also refuses NaN
 			return 0
 		}
 		return time.Duration(secs * float64(time.Second))
 	}
-	if t, err := http.ParseTime(v); err == nil && t.After(now) {
+	if t, err := http.ParseTime(v); err == nil && t.After(now) && t.Sub(now) <= maxRetryAfter {
 		return t.Sub(now)
 	}
 	return 0

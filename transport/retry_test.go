@@ -209,3 +209,16 @@ func APILimitOff(t *testing.T) {
 	APILimit = 0
 	t.Cleanup(func() { APILimit = old })
 }
+
+func FuzzParseRetryAfter(f *testing.F) {
+	for _, s := range []string{"", "5", "0.25", "-3", "1e9", "NaN", "Wed, 01 Jan 2025 00:00:10 GMT", "junk"} {
+		f.Add(s)
+	}
+	now := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	f.Fuzz(func(t *testing.T, v string) {
+		d := parseRetryAfter(http.Header{"Retry-After": {v}}, now)
+		if d < 0 || d > maxRetryAfter {
+			t.Fatalf("Retry-After %q gave %v", v, d)
+		}
+	})
+}
