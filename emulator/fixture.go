@@ -150,16 +150,30 @@ func (s *Server) loadFixture(f *Fixture, logIt bool) error {
 // applyFixtureLocked builds every base of f; nothing is changed when f is invalid.
 func (s *Server) applyFixtureLocked(f *Fixture) error {
 	built := make([]*base, 0, len(f.Bases))
+	replaced := map[string]*base{} // base id -> the loaded base a fixture base adds to
 	seen := map[string]bool{}
 	for i := range f.Bases {
-		b, err := s.buildBase(&f.Bases[i])
+		fb := &f.Bases[i]
+		id := fb.ID
+		if id == "" {
+			id = derivedID("app", "base/"+fb.Name)
+		}
+		if seen[id] {
+			return fmt.Errorf("emulator: fixture: base %s (%q) is defined twice", id, fb.Name)
+		}
+		seen[id] = true
+		old := s.bases[id]
+		var b *base
+		var err error
+		if old != nil {
+			b, err = s.mergeBase(old, fb)
+			replaced[id] = old
+		} else {
+			b, err = s.buildBase(fb)
+		}
 		if err != nil {
 			return err
 		}
-		if _, dup := s.bases[b.id]; dup || seen[b.id] {
-			return fmt.Errorf("emulator: fixture: base %s (%q) is already loaded", b.id, b.name)
-		}
-		seen[b.id] = true
 		built = append(built, b)
 	}
 	toks := f.Tokens
@@ -181,8 +195,13 @@ func (s *Server) applyFixtureLocked(f *Fixture) error {
 		}
 	}
 	for _, b := range built {
+		if replaced[b.id] == nil {
+			s.order = append(s.order, b.id)
+		}
 		s.bases[b.id] = b
-		s.order = append(s.order, b.id)
+	}
+	if len(replaced) > 0 {
+		s.formulas.reset() // compiled formulas of the replaced tables
 	}
 	for _, t := range toks {
 		s.addTokenLocked(t)
@@ -589,4 +608,96 @@ func cloneMap(m map[string]any) map[string]any {
 	var out map[string]any
 	_ = json.Unmarshal(raw, &out)
 	return out
+}
+
+// mergeBase adds a fixture's tables, views and records to a loaded base. The result is a new base
+// built from the loaded one and the additions together, so that either everything is added or,
+// on any error, nothing is. A table that exists already (by id or name) may list some of its
+// fields again (same name and type) but not add fields; its records and new views are added.
+func (s *Server) mergeBase(old *base, add *FixtureBase) (*base, error) {
+	combined := exportBase(s, old)
+	if add.Name != "" && add.Name != old.name {
+		return nil, fmt.Errorf("emulator: fixture: base %s is loaded as %q, not %q", old.id, old.name, add.Name)
+	}
+	for _, ft := range add.Tables {
+		var target *FixtureTable
+		for i := range combined.Tables {
+			ct := &combined.Tables[i]
+			if (ft.ID != "" && ct.ID == ft.ID) || (ft.ID == "" && ct.Name == ft.Name) {
+				target = ct
+				break
+			}
+		}
+		if target == nil {
+			combined.Tables = append(combined.Tables, ft)
+			continue
+		}
+		existing := old.tableByID[target.ID]
+		for _, ff := range ft.Fields {
+			fl := existing.field(ff.Name)
+			if ff.ID != "" {
+				fl = existing.fieldByID[ff.ID]
+			}
+			if fl == nil || fl.Type != ff.Type || (ff.Name != "" && fl.Name != ff.Name) {
+				return nil, fmt.Errorf("emulator: fixture: table %q of base %s is loaded already; a fixture can add records and views to it, not change or add field %q (%s)", existing.name, old.id, ff.Name, ff.Type)
+			}
+		}
+		for _, fv := range ft.Views {
+			if existing.view(fv.Name) != nil || (fv.ID != "" && existing.view(fv.ID) != nil) {
+				return nil, fmt.Errorf("emulator: fixture: table %q already has a view %q", existing.name, fv.Name)
+			}
+			target.Views = append(target.Views, fv)
+		}
+		target.Records = append(target.Records, ft.Records...)
+	}
+	nb, err := s.buildBase(&combined)
+	if err != nil {
+		return nil, err
+	}
+	// Keep what a fixture cannot say about the records that were there: their autoNumber, when and
+	// whether they were last written. New records number on from the table's counter.
+	for _, t := range nb.tables {
+		ot := old.tableByID[t.id]
+		if ot == nil {
+			continue
+		}
+		t.nextAutoNumber = ot.nextAutoNumber
+		for _, r := range t.records {
+			if or := ot.recByID[r.id]; or != nil {
+				r.autoNumber, r.modified, r.byAPI = or.autoNumber, or.modified, or.byAPI
+			} else {
+				t.nextAutoNumber++
+				r.autoNumber = t.nextAutoNumber
+			}
+		}
+	}
+	return nb, nil
+}
+
+// exportBase writes a loaded base as a fixture: schema with resolved ids, views, and every record
+// with its stored cells keyed by field id.
+func exportBase(s *Server, b *base) FixtureBase {
+	fb := FixtureBase{ID: b.id, Name: b.name}
+	for _, t := range b.tables {
+		ft := FixtureTable{ID: t.id, Name: t.name, PrimaryFieldID: t.primary.ID, Description: t.description}
+		for _, fl := range t.fields {
+			ft.Fields = append(ft.Fields, FixtureField{ID: fl.ID, Name: fl.Name, Type: fl.Type, Description: fl.Description, Options: cloneMap(fl.Options)})
+		}
+		for _, v := range t.views {
+			fv := FixtureView{ID: v.id, Name: v.name, Type: v.typ, FilterByFormula: v.filter, VisibleFieldIDs: append([]string(nil), v.visible...)}
+			for _, sk := range v.sort {
+				dir := "asc"
+				if sk.desc {
+					dir = "desc"
+				}
+				fv.Sort = append(fv.Sort, FixtureSort{Field: sk.field.ID, Direction: dir})
+			}
+			ft.Views = append(ft.Views, fv)
+		}
+		for _, r := range t.records {
+			ft.Records = append(ft.Records, FixtureRecord{ID: r.id, CreatedTime: r.created.UTC().Format(time.RFC3339Nano), Fields: cloneMap(r.cells)})
+		}
+		fb.Tables = append(fb.Tables, ft)
+	}
+	return fb
 }

@@ -97,6 +97,13 @@ type formulaCache struct {
 
 func (c *formulaCache) init() { c.progs = map[string]program{} }
 
+// reset forgets every compiled formula (after tables were rebuilt).
+func (c *formulaCache) reset() {
+	c.mu.Lock()
+	c.progs = map[string]program{}
+	c.mu.Unlock()
+}
+
 // get compiles a formula field once.
 func (c *formulaCache) get(s *Server, t *table, fl *field) (program, error) {
 	return c.compile(t, optString(fl.Options, "formula"))

@@ -109,10 +109,14 @@ func TestFixtureErrors(t *testing.T) {
 			}
 		})
 	}
-	// The same base twice is refused, and leaves the server as it was.
+	// The same fixture twice is refused (its views and records exist), and nothing changes.
 	s, _ := newTestServer(t, WithFixture(smallFixture(t)))
-	if err := s.LoadFixture(smallFixture(t)); err == nil || !strings.Contains(err.Error(), "already loaded") {
+	before := listAll(t, s)
+	if err := s.LoadFixture(smallFixture(t)); err == nil || !strings.Contains(err.Error(), "already has a view") {
 		t.Fatalf("err %v", err)
+	}
+	if after := listAll(t, s); after != before {
+		t.Fatal("a refused fixture changed the data")
 	}
 }
 
@@ -122,5 +126,46 @@ func TestDerivedIDsAreStable(t *testing.T) {
 	}
 	if derivedID("tbl", "x/y") == derivedID("tbl", "x/z") {
 		t.Fatal("different keys, same id")
+	}
+}
+
+func TestLoadFixtureAddsToALoadedBase(t *testing.T) {
+	s, _ := newTestServer(t, WithFixture(smallFixture(t)))
+	// Write through the API first, so that the merge must keep autoNumber and lastModified.
+	r := do(t, s, DefaultToken, "POST", testBase+"/Tasks", map[string]any{"typecast": true, "fields": map[string]any{"Name": "api", "Status": "Added"}})
+	mustStatus(t, r, 200)
+	apiID := r.body["id"].(string)
+	add, err := ParseFixture([]byte(`{"bases":[{"id":"appTEST0000000001","tables":[
+	  {"name":"Tasks","fields":[{"name":"Priority","type":"number"}],
+	   "views":[{"name":"Urgent","filterByFormula":"{Priority} >= 5"}],
+	   "records":[{"fields":{"Name":"from fixture","Priority":7,"Owner":["recPERSON00000001"]}}]},
+	  {"name":"Notes","fields":[{"name":"Text","type":"multilineText"},{"name":"Task","type":"multipleRecordLinks","options":{"linkedTableId":"Tasks"}}],
+	   "records":[{"fields":{"Text":"about spec","Task":["recTASK0000000001"]}}]},
+	  {"name":"People","records":[{"id":"recPERSON00000001","fields":{"Name":"Pat"}}]}]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.LoadFixture(add); err != nil {
+		t.Fatal(err)
+	}
+	r = do(t, s, DefaultToken, "GET", testBase+"/Tasks?view=Urgent", nil)
+	if got := fmt.Sprint(names(t, r)); got != "[Ship from fixture]" {
+		t.Fatalf("new view lists %s", got)
+	}
+	f := fieldsOf(records(t, r)[1])
+	if f["Num"] != 5.0 || fmt.Sprint(f["Owner"]) != "[recPERSON00000001]" {
+		t.Fatalf("added record: %v", f)
+	}
+	got := fieldsOf(do(t, s, DefaultToken, "GET", testBase+"/Tasks/"+apiID, nil).body)
+	if got["Num"] != 4.0 || got["Status"] != "Added" {
+		t.Fatalf("record written before the merge: %v", got)
+	}
+	note := records(t, do(t, s, DefaultToken, "GET", testBase+"/Notes", nil))[0]
+	if fmt.Sprint(fieldsOf(note)["Task"]) != "[recTASK0000000001]" {
+		t.Fatalf("new table: %v", note)
+	}
+	bad, _ := ParseFixture([]byte(`{"bases":[{"id":"appTEST0000000001","tables":[{"name":"Tasks","fields":[{"name":"New","type":"number"}]}]}]}`))
+	if err := s.LoadFixture(bad); err == nil || !strings.Contains(err.Error(), "not change or add field") {
+		t.Fatalf("adding a field: err %v", err)
 	}
 }
