@@ -110,9 +110,21 @@ func (cn *conn) ExecContext(ctx context.Context, query string, args []driver.Nam
 type statement struct {
 	describe *schemaStatement
 	ast      sqlparser.Statement
+	explain  bool // EXPLAIN <statement>: describe the work, do none of it
 }
 
 func parseStatement(query string) (statement, error) {
+	if inner, ok := cutExplain(query); ok {
+		st, err := parseStatement(inner)
+		if err != nil || st.explain {
+			if err == nil {
+				err = &UnsupportedError{Construct: "EXPLAIN EXPLAIN"}
+			}
+			return statement{}, err
+		}
+		st.explain = true
+		return st, nil
+	}
 	desc, ok, err := parseSchemaStatement(query)
 	if err != nil {
 		return statement{}, err
@@ -130,6 +142,9 @@ func parseStatement(query string) (statement, error) {
 func (cn *conn) query(ctx context.Context, st statement, nvs []driver.NamedValue) (driver.Rows, error) {
 	if cn.c.closed.Load() {
 		return nil, ErrConnectorClosed
+	}
+	if st.explain {
+		return cn.explain(ctx, st, nvs)
 	}
 	if st.describe != nil {
 		return cn.describe(ctx, st.describe.table)
@@ -156,6 +171,9 @@ func (cn *conn) query(ctx context.Context, st statement, nvs []driver.NamedValue
 func (cn *conn) exec(ctx context.Context, st statement, nvs []driver.NamedValue) (driver.Result, error) {
 	if cn.c.closed.Load() {
 		return nil, ErrConnectorClosed
+	}
+	if st.explain {
+		return nil, &UnsupportedError{Construct: "EXPLAIN with Exec", Hint: "run it with Query, which returns its rows"}
 	}
 	if st.describe != nil {
 		return nil, &UnsupportedError{Construct: "DESCRIBE with Exec", Hint: "run it with Query, which returns its rows"}
@@ -206,7 +224,8 @@ func unsupportedStatement(ast sqlparser.Statement) error {
 	case *sqlparser.Stream:
 		return &UnsupportedError{Construct: "STREAM"}
 	case *sqlparser.OtherRead:
-		return &UnsupportedError{Construct: "EXPLAIN", Hint: "see docs/driver.md for how each SELECT maps to a request"}
+		return &UnsupportedError{Construct: "this statement (sqlparser reads it as an opaque read)",
+			Hint: "EXPLAIN takes SELECT, INSERT, UPDATE, DELETE, SHOW or DESCRIBE"}
 	case *sqlparser.OtherAdmin:
 		return &UnsupportedError{Construct: "administrative statements (REPAIR, TRUNCATE, OPTIMIZE, ...)",
 			Hint: "use DELETE FROM t to remove records"}

@@ -125,6 +125,8 @@ type cursor struct {
 
 	sorted      []translate.Row // SortLocally: every kept row, sorted
 	sortedReady bool
+
+	progress *progressTracker // nil: nobody asked (WithProgress)
 }
 
 func newCursor(ctx context.Context, base *transport.Base, plan *translate.Plan, pageSize int) *cursor {
@@ -136,10 +138,17 @@ func newCursor(ctx context.Context, base *transport.Base, plan *translate.Plan, 
 		return cur
 	}
 	table := base.Table(plan.Table.ID)
+	cur.progress = newProgressTracker(ctx, plan.Table.Name)
 	if plan.RecordIDs != nil {
 		cur.src = startGets(ctx, table, plan.RecordIDs)
 		return cur
 	}
+	cur.src = startList(ctx, table, listOptions(plan, pageSize))
+	return cur
+}
+
+// listOptions is the list request of a plan, as sent.
+func listOptions(plan *translate.Plan, pageSize int) transport.ListOptions {
 	opts := transport.ListOptions{
 		View:       plan.Request.View,
 		Formula:    plan.Request.Formula,
@@ -157,8 +166,7 @@ func newCursor(ctx context.Context, base *transport.Base, plan *translate.Plan, 
 			opts.Sort = append(opts.Sort, s.Field)
 		}
 	}
-	cur.src = startList(ctx, table, opts)
-	return cur
+	return opts
 }
 
 // next returns the next row; io.EOF after the last.
@@ -229,12 +237,14 @@ func (c *cursor) nextKept() (translate.Row, error) {
 			}
 			return translate.Row{}, err
 		}
+		c.progress.page(len(page))
 		c.page, c.pos = page, 0
 	}
 }
 
 // close stops the fetching goroutine and waits for it.
 func (c *cursor) close() {
+	c.progress.end()
 	if c.src != nil {
 		c.src.close()
 		c.src = nil

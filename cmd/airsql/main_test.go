@@ -112,3 +112,20 @@ func TestWritesReportRowsAffected(t *testing.T) {
 		t.Errorf("output %q", out)
 	}
 }
+
+func TestExplainFlagPrintsTheRequest(t *testing.T) {
+	code, out, errOut := runShell(t, "", nil, "-explain", "SELECT Name FROM Tasks WHERE Priority >= 4 ORDER BY Priority DESC LIMIT 3")
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	for _, want := range []string{"filterByFormula | {Priority}>=4", "sort            | Priority desc", "maxRecords      | 3", "fields[]        | Name"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	// EXPLAIN typed as a statement does the same, and -explain does not wrap it twice.
+	code, out2, _ := runShell(t, "", nil, "-explain", "EXPLAIN SELECT Name FROM Tasks WHERE Priority >= 4 ORDER BY Priority DESC LIMIT 3")
+	if code != 0 || out2 != out {
+		t.Errorf("EXPLAIN statement: exit %d, output\n%s", code, out2)
+	}
+}

@@ -1,0 +1,196 @@
+package airsql
+
+import (
+	"context"
+	"database/sql/driver"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/xwb1989/sqlparser"
+
+	"github.com/airsql/airsql/translate"
+)
+
+// cutExplain recognises EXPLAIN <statement> and returns the statement. sqlparser reads EXPLAIN
+// as an opaque "other read" and drops what follows, so the word is taken off before parsing.
+func cutExplain(query string) (inner string, ok bool) {
+	q := strings.TrimLeftFunc(query, unicode.IsSpace)
+	const word = "EXPLAIN"
+	if len(q) <= len(word) || !strings.EqualFold(q[:len(word)], word) {
+		return "", false
+	}
+	rest := q[len(word):]
+	if r := rune(rest[0]); !unicode.IsSpace(r) && r != '(' {
+		return "", false
+	}
+	return strings.TrimSpace(rest), true
+}
+
+// explainColumns are EXPLAIN's columns: what part of the work, and what it is.
+var explainColumns = []translate.Column{textColumn("step", false), textColumn("detail", false)}
+
+// explain answers EXPLAIN <statement>: the requests the statement becomes and what is left to do
+// locally, without sending any request but the schema's (read as for the statement itself).
+func (cn *conn) explain(ctx context.Context, st statement, nvs []driver.NamedValue) (driver.Rows, error) {
+	rows := &staticRows{columns: explainColumns}
+	add := func(step, detail string) { rows.values = append(rows.values, []driver.Value{step, detail}) }
+	if st.describe != nil {
+		add("request", "GET /v0/meta/bases/"+cn.c.cfg.BaseID+"/tables (the base schema, cached for schemaTTL)")
+		add("local", "list the columns of "+st.describe.table)
+		return rows, nil
+	}
+	args, err := translateArgs(nvs)
+	if err != nil {
+		return nil, err
+	}
+	switch ast := st.ast.(type) {
+	case *sqlparser.Select:
+		schema, err := cn.c.schemaFor(ctx, tableOf(ast.From)...)
+		if err != nil {
+			return nil, err
+		}
+		plan, err := translate.Select(ast, schema, args)
+		if err != nil {
+			return nil, err
+		}
+		add("statement", "SELECT")
+		cn.explainFind(add, plan, "")
+	case *sqlparser.Insert:
+		schema, err := cn.c.schemaFor(ctx, ast.Table.Name.String())
+		if err != nil {
+			return nil, err
+		}
+		plan, err := translate.Insert(ast, schema, args)
+		if err != nil {
+			return nil, err
+		}
+		n := len(plan.Rows)
+		if plan.Upsert != nil {
+			add("statement", "INSERT … ON DUPLICATE KEY UPDATE (upsert)")
+			add("table", tableName(plan.Table))
+			add("request", fmt.Sprintf("PATCH with performUpsert.fieldsToMergeOn = [%s]: %s", strings.Join(plan.Upsert, ", "), chunks(n)))
+		} else {
+			add("statement", "INSERT")
+			add("table", tableName(plan.Table))
+			add("request", "POST (create records): "+chunks(n))
+		}
+		add("typecast", strconv.FormatBool(cn.c.cfg.Typecast))
+	case *sqlparser.Update:
+		schema, err := cn.c.schemaFor(ctx, tableOf(ast.TableExprs)...)
+		if err != nil {
+			return nil, err
+		}
+		plan, err := translate.Update(ast, schema, args)
+		if err != nil {
+			return nil, err
+		}
+		add("statement", "UPDATE")
+		cn.explainFind(add, plan.Find, "find ")
+		add("write", "PATCH (update records) of every record found, in requests of up to 10, with the SET values computed from each record's current ones")
+		add("typecast", strconv.FormatBool(cn.c.cfg.Typecast))
+	case *sqlparser.Delete:
+		schema, err := cn.c.schemaFor(ctx, tableOf(ast.TableExprs)...)
+		if err != nil {
+			return nil, err
+		}
+		plan, err := translate.Delete(ast, schema, args)
+		if err != nil {
+			return nil, err
+		}
+		add("statement", "DELETE")
+		cn.explainFind(add, plan.Find, "find ")
+		add("write", "DELETE ?records[]=… of every record found, in requests of up to 10")
+	case *sqlparser.Show:
+		add("request", "GET /v0/meta/bases/"+cn.c.cfg.BaseID+"/tables (the base schema, cached for schemaTTL)")
+	default:
+		return nil, unsupportedStatement(st.ast)
+	}
+	return rows, nil
+}
+
+// explainFind describes how a plan's records are read: the request, then the local work.
+func (cn *conn) explainFind(add func(step, detail string), plan *translate.Plan, prefix string) {
+	add("table", tableName(plan.Table))
+	switch {
+	case plan.NoRows:
+		add(prefix+"request", "none: the WHERE clause is never true")
+		return
+	case plan.Limit == 0:
+		add(prefix+"request", "none: LIMIT 0")
+		return
+	case plan.RecordIDs != nil:
+		add(prefix+"request", fmt.Sprintf("GET one record by id, %d request(s): %s", len(plan.RecordIDs), strings.Join(plan.RecordIDs, ", ")))
+	default:
+		opts := listOptions(plan, cn.c.cfg.PageSize)
+		add(prefix+"request", "list records: GET /v0/"+cn.c.cfg.BaseID+"/"+plan.Table.ID+" page by page (POST …/listRecords when the URL would pass 16,000 characters)")
+		if opts.View != "" {
+			add("view", opts.View)
+		}
+		if opts.Formula != "" {
+			add("filterByFormula", opts.Formula)
+		}
+		if len(opts.Sort) > 0 {
+			add("sort", sortText(plan.Request.Sort))
+		}
+		if opts.MaxRecords > 0 {
+			add("maxRecords", strconv.Itoa(opts.MaxRecords))
+		}
+		if opts.Fields != nil {
+			add("fields[]", strings.Join(opts.Fields, ", "))
+		} else {
+			add("fields[]", "(not sent: every field)")
+		}
+		add("pageSize", strconv.Itoa(opts.PageSize))
+	}
+	var local []string
+	switch {
+	case plan.Request.Formula == "" && plan.Exact:
+		// no WHERE to check
+	case plan.Exact:
+		add("pushdown", "exact: the formula selects exactly the rows of the WHERE clause")
+	default:
+		add("pushdown", "superset: every record received is checked again with the WHERE clause")
+		local = append(local, "check the WHERE clause on each record")
+	}
+	if plan.SortLocally {
+		keys := make([]string, len(plan.Order))
+		for i, o := range plan.Order {
+			keys[i] = o.Column
+			if o.Desc {
+				keys[i] += " desc"
+			}
+		}
+		local = append(local, "sort by "+strings.Join(keys, ", ")+" (SQL's order, which the service's may not be)")
+	}
+	if plan.Limit > 0 && (plan.Request.MaxRecords == 0 || plan.Limit < plan.Request.MaxRecords || !plan.Exact || plan.SortLocally) {
+		local = append(local, "stop after "+strconv.Itoa(plan.Limit)+" rows (LIMIT)")
+	}
+	if plan.Count {
+		local = append(local, "count the records")
+	}
+	if len(local) == 0 {
+		local = append(local, "nothing but reading the values")
+	}
+	add("local", strings.Join(local, "; "))
+}
+
+func tableName(t *translate.Table) string { return t.Name + " (" + t.ID + ")" }
+
+func sortText(keys []translate.Sort) string {
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k.Field + " asc"
+		if k.Desc {
+			parts[i] = k.Field + " desc"
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// chunks says how many write requests n records take.
+func chunks(n int) string {
+	requests := (n + 9) / 10
+	return fmt.Sprintf("%d record(s) in %d request(s) of up to 10, several in flight, paced", n, requests)
+}
