@@ -13,7 +13,7 @@
 // and INSERT … ON DUPLICATE KEY UPDATE go out in batches of 10 records.
 //
 // The DSN is airtable://[TOKEN@][HOST[:PORT]]/BASE_ID[?key=value&...]; see Config for every key
-// and its default, and docs/driver.md for the whole reference.
+// and its default, and README.md for the whole reference.
 package airsql
 
 import (

@@ -218,17 +218,17 @@ func TestClone(t *testing.T) {
 	}
 }
 
-// TestDSNKeysDocumented checks that docs/driver.md has one table row per DSN key, with its type
+// TestDSNKeysDocumented checks that README.md has one table row per DSN key, with its type
 // and default, so that the README cannot drift from the declaration in dsnParams.
 func TestDSNKeysDocumented(t *testing.T) {
-	doc, err := os.ReadFile("docs/driver.md")
+	doc, err := os.ReadFile("README.md")
 	if err != nil {
-		t.Fatalf("read docs/driver.md: %v", err)
+		t.Fatalf("read README.md: %v", err)
 	}
 	for _, p := range dsnParams {
 		row := fmt.Sprintf("| `%s` | %s | %s | `%s` |", p.name, p.kind, p.valid, p.dsnDefault())
 		if !strings.Contains(string(doc), row) {
-			t.Errorf("docs/driver.md lacks the row starting %q", row)
+			t.Errorf("README.md lacks the row starting %q", row)
 		}
 	}
 }
