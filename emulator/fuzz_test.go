@@ -118,6 +118,45 @@ func FuzzServePath(f *testing.F) {
 		if ct := w.Header().Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
 			t.Fatalf("content type %q", ct)
 		}
+		if w.Code == 500 {
+			t.Fatalf("%s %s?%s: %s", method, path, query, w.Body)
+		}
+	})
+}
+
+// FuzzWriteBody: any body sent to the write routes is answered without an emulator error (500).
+func FuzzWriteBody(f *testing.F) {
+	seeds := []string{
+		`{"fields":{"Name":"x","Priority":1,"Status":"Todo","Tags":["a"],"Done":true,"Due":"2024-01-02","Owner":["recTASK0000000001"]}}`,
+		`{"records":[{"fields":{"Name":"x"}},{"fields":{"Num":1}}],"typecast":true}`,
+		`{"records":[{"id":"recTASK0000000001","fields":{"Tags":"a, zz"}}],"typecast":true}`,
+		`{"performUpsert":{"fieldsToMergeOn":["Name"]},"records":[{"fields":{"Name":"Ship","Priority":"7"}}],"typecast":true}`,
+		`{"fields":{"Due":1640520000000,"Status":null}}`, `{"records":null}`, `[]`, `{"fields":{"Owner":[{"id":5}]}}`,
+	}
+	for i, b := range seeds {
+		f.Add([]string{"POST", "PATCH", "PUT"}[i%3], b)
+	}
+	fx, err := ParseFixture([]byte(smallFixtureJSON))
+	if err != nil {
+		f.Fatal(err)
+	}
+	s, err := New(WithFixture(fx), WithRate(0, 0), WithTokenRate(0))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, method, body string) {
+		if method != "POST" && method != "PATCH" && method != "PUT" {
+			return
+		}
+		for _, path := range []string{testBase + "/Tasks", testBase + "/Tasks/recTASK0000000002"} {
+			req, _ := http.NewRequest(method, "http://x"+path, strings.NewReader(body))
+			req.Header.Set("Authorization", "Bearer "+DefaultToken)
+			w := httptest.NewRecorder()
+			s.ServeHTTP(w, req)
+			if w.Code == 500 {
+				t.Fatalf("%s %s %s: %s", method, path, body, w.Body)
+			}
+		}
 	})
 }
 
