@@ -105,7 +105,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	defer stop()
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
-	fmt.Fprintf(stdout, "listening on http://%s\n", ln.Addr().String())
+	fmt.Fprintf(stdout, "listening on http://%s\n", dialAddr(ln.Addr()))
 
 	select {
 	case err := <-errc:
@@ -118,4 +118,14 @@ func run(args []string, stdout, stderr io.Writer) error {
 		defer cancel()
 		return hs.Shutdown(shutdownCtx)
 	}
+}
+
+// dialAddr is the address clients should use: a listener on every interface (":0", "0.0.0.0:0")
+// is announced as 127.0.0.1, which always reaches it.
+func dialAddr(a net.Addr) string {
+	tcp, ok := a.(*net.TCPAddr)
+	if !ok || !tcp.IP.IsUnspecified() {
+		return a.String()
+	}
+	return net.JoinHostPort("127.0.0.1", fmt.Sprint(tcp.Port))
 }

@@ -131,6 +131,12 @@ func TestFlags(t *testing.T) {
 		t.Fatal("a token is in the request log")
 	}
 
+	// A listener on every interface is announced with an address that reaches it.
+	_, url2 := startEmulator(t, "-addr", ":0", "-rate", "0")
+	if st, _ := call(t, "GET", url2+"/v0/meta/whoami", ""); st != 401 {
+		t.Fatalf("%s: status %d, want 401 (no token for an empty server)", url2, st)
+	}
+
 	for _, bad := range [][]string{{"-not-found", "maybe"}, {"-rate", "-1"}, {"-fixture", "/nonexistent.json"}, {"extra"}, {"-nope"}} {
 		if err := run(append([]string{"-addr", "127.0.0.1:0"}, bad...), io.Discard, io.Discard); err == nil {
 			t.Errorf("%v: no error", bad)
