@@ -121,3 +121,22 @@ func TestDataFileKeepsRuntimeFixtures(t *testing.T) {
 		t.Fatalf("after restart: %s", got)
 	}
 }
+
+func TestDataFileKeepsMergedFixtures(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "data.log")
+	s := openData(t, path)
+	mustStatus(t, do(t, s, DefaultToken, "POST", testBase+"/Tasks", map[string]any{"fields": map[string]any{"Name": "before"}}), 200)
+	add, err := ParseFixture([]byte(`{"bases":[{"id":"appTEST0000000001","tables":[{"name":"Tasks","records":[{"fields":{"Name":"merged"}}]}]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.LoadFixture(add); err != nil {
+		t.Fatal(err)
+	}
+	mustStatus(t, do(t, s, DefaultToken, "POST", testBase+"/Tasks", map[string]any{"fields": map[string]any{"Name": "after"}}), 200)
+	want := listAll(t, s)
+	s2 := openData(t, path)
+	if got := listAll(t, s2); got != want {
+		t.Fatalf("after restart:\n%s\nwant\n%s", got, want)
+	}
+}
