@@ -390,12 +390,17 @@ type iterator struct {
 // server restart).
 const maxIterators = 1000
 
+// maxIteratorIDs bounds the record ids all iterators hold together (16 bytes each, the strings
+// themselves are shared with the table): 4M ids is 64 MiB, 40 listings of a 100,000-record table.
+const maxIteratorIDs = 4_000_000
+
 // iteratorStore keeps iterators until they have not been used for ttl.
 type iteratorStore struct {
-	clock clock.Clock
-	ttl   time.Duration
-	mu    sync.Mutex
-	byID  map[string]*iterator
+	clock    clock.Clock
+	ttl      time.Duration
+	mu       sync.Mutex
+	byID     map[string]*iterator
+	totalIDs int // record ids held by all iterators
 }
 
 func newIteratorStore(c clock.Clock, ttl time.Duration) *iteratorStore {
@@ -408,19 +413,31 @@ func (st *iteratorStore) create(key string, ids []string) *iterator {
 	it := &iterator{id: newRandomID("itr"), key: key, ids: ids, lastUsed: now, next: map[string]int{}}
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	var oldest *iterator
 	for id, old := range st.byID { // forget expired iterators
 		if now.Sub(old.lastUsed) > st.ttl {
-			delete(st.byID, id)
-		} else if oldest == nil || old.lastUsed.Before(oldest.lastUsed) {
-			oldest = old
+			st.drop(id)
 		}
 	}
-	if len(st.byID) >= maxIterators && oldest != nil { // bound memory: the least recently used goes
-		delete(st.byID, oldest.id)
+	// Bound memory: while too many iterators or record ids are kept, the least recently used goes.
+	for len(st.byID) > 0 && (len(st.byID) >= maxIterators || st.totalIDs+len(ids) > maxIteratorIDs) {
+		var oldest *iterator
+		for _, old := range st.byID {
+			if oldest == nil || old.lastUsed.Before(oldest.lastUsed) {
+				oldest = old
+			}
+		}
+		st.drop(oldest.id)
 	}
 	st.byID[it.id] = it
+	st.totalIDs += len(ids)
 	return it
+}
+
+func (st *iteratorStore) drop(id string) {
+	if it := st.byID[id]; it != nil {
+		st.totalIDs -= len(it.ids)
+		delete(st.byID, id)
+	}
 }
 
 // resume finds the iterator and position of an offset made by the same query; ok is false when
@@ -438,7 +455,7 @@ func (st *iteratorStore) resume(offset, key string) (it *iterator, pos int, ok b
 		return nil, 0, false
 	}
 	if now.Sub(it.lastUsed) > st.ttl {
-		delete(st.byID, itrID)
+		st.drop(itrID)
 		return nil, 0, false
 	}
 	if it.key != key {

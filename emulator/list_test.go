@@ -315,3 +315,22 @@ func TestCellFormatString(t *testing.T) {
 		}
 	}
 }
+
+func TestIteratorsAreBounded(t *testing.T) {
+	s, _ := newTestServer(t, WithFixture(manyFixture(3)))
+	path := "/v0/appMANY0000000001/Many?pageSize=1"
+	first := do(t, s, DefaultToken, "GET", path, nil).body["offset"].(string)
+	for range maxIterators {
+		mustStatus(t, do(t, s, DefaultToken, "GET", path, nil), 200)
+	}
+	r := do(t, s, DefaultToken, "GET", path+"&offset="+url.QueryEscape(first), nil)
+	mustStatus(t, r, 422) // the least recently used listing was forgotten
+	if n := len(s.iterators.byID); n != maxIterators {
+		t.Fatalf("%d iterators kept, want %d", n, maxIterators)
+	}
+	// A listing that fits one page keeps nothing.
+	mustStatus(t, do(t, s, DefaultToken, "GET", "/v0/appMANY0000000001/Many", nil), 200)
+	if n := len(s.iterators.byID); n != maxIterators {
+		t.Fatalf("%d iterators after a one-page listing", n)
+	}
+}

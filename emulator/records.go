@@ -79,7 +79,11 @@ func (s *Server) list(c *call, q *listQuery) (reply, *apiError) {
 		if aerr != nil {
 			return reply{}, aerr
 		}
-		it = s.iterators.create(key, ids)
+		if len(ids) <= q.PageSize {
+			it = &iterator{ids: ids} // one page: nothing to keep
+		} else {
+			it = s.iterators.create(key, ids)
+		}
 	}
 	ids, offset := s.iterators.page(it, pos, q.PageSize)
 	o := renderOpts{only: rq.only, byID: q.ByFieldID, comments: containsStr(q.RecordMetadata, "commentCount")}
