@@ -382,6 +382,7 @@ type iterator struct {
 	key      string
 	ids      []string
 	lastUsed time.Time
+	used     uint64         // the store's use counter when last used: orders eviction even when the clock stands still
 	next     map[string]int // last record id of a page handed out -> index of the next page
 }
 
@@ -400,7 +401,8 @@ type iteratorStore struct {
 	ttl      time.Duration
 	mu       sync.Mutex
 	byID     map[string]*iterator
-	totalIDs int // record ids held by all iterators
+	totalIDs int    // record ids held by all iterators
+	uses     uint64 // counts creations and resumptions
 }
 
 func newIteratorStore(c clock.Clock, ttl time.Duration) *iteratorStore {
@@ -422,12 +424,14 @@ func (st *iteratorStore) create(key string, ids []string) *iterator {
 	for len(st.byID) > 0 && (len(st.byID) >= maxIterators || st.totalIDs+len(ids) > maxIteratorIDs) {
 		var oldest *iterator
 		for _, old := range st.byID {
-			if oldest == nil || old.lastUsed.Before(oldest.lastUsed) {
+			if oldest == nil || old.used < oldest.used {
 				oldest = old
 			}
 		}
 		st.drop(oldest.id)
 	}
+	st.uses++
+	it.used = st.uses
 	st.byID[it.id] = it
 	st.totalIDs += len(ids)
 	return it
@@ -466,6 +470,8 @@ func (st *iteratorStore) resume(offset, key string) (it *iterator, pos int, ok b
 		return nil, 0, false
 	}
 	it.lastUsed = now
+	st.uses++
+	it.used = st.uses
 	return it, pos, true
 }
 
