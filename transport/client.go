@@ -41,6 +41,7 @@ type settings struct {
 	readTimeout    time.Duration
 	retry          *Retry
 	clock          clock.Clock
+	fixedPacing    bool // tests: no margin from round trips
 }
 
 // WithTimeout limits each request: connect bounds dialing (and the TLS handshake), read bounds
@@ -73,6 +74,10 @@ func WithClock(c clock.Clock) Option {
 	return func(s *settings) { s.clock = c }
 }
 
+// fixedPacing keeps the pacing margin at its base value, for tests that count exact gaps on a
+// fake clock (where a request in flight while the test moves time looks like a slow one).
+func fixedPacing() Option { return func(s *settings) { s.fixedPacing = true } }
+
 // secret holds the access token. It is kept behind a pointer so that even formatting the
 // unexported fields of a core (where fmt cannot call methods) shows an address, not the token.
 type secret struct{ token string }
@@ -90,7 +95,8 @@ type core struct {
 	readTimeout    time.Duration
 	retry          *Retry // nil: no retries
 	clock          clock.Clock
-	pacerIdentity  any            // the transport, so that separate servers get separate limiters
+	pacerIdentity  any // the transport, so that separate servers get separate limiters
+	fixedPacing    bool
 	jitter         func() float64 // in [0,1); replaced in tests
 }
 
@@ -132,6 +138,7 @@ func newCore(apiKey string, opts []Option) (*core, error) {
 		retry:          retry,
 		clock:          s.clock,
 		jitter:         rand.Float64,
+		fixedPacing:    s.fixedPacing,
 	}
 	switch {
 	case s.httpClient != nil:

@@ -14,29 +14,59 @@ import (
 // One pacer exists per (endpoint, transport, clock, base) in the process, shared by every API,
 // Base and Table object that reaches that base through that server.
 //
-// The token bucket alone schedules starts on an ideal timeline; a request that wakes late would
-// leave less than the interval to the next one, and the service counts arrivals in a sliding
-// second. So the actual starts are also kept apart, by the interval plus pacingMargin, which
-// absorbs scheduling and network jitter between two arrivals.
+// The service counts arrivals in a sliding second, and arrivals are not starts: each request
+// spends a varying time on its way. So the token bucket schedules starts APILimit plus a margin
+// apart, and the actual starts are kept as far apart too (a request that wakes late does not let
+// the next one catch up). The margin is 1/40 of APILimit, or more when the round-trip times seen
+// recently vary more: a quarter of their spread, so that the starts of the next few requests
+// absorb it, up to a quarter of APILimit. A 429 costs 30 s, far more than the margin.
 type pacer struct {
 	limiter *rate.Limiter // burst 1: one start per interval
 
 	mu        sync.Mutex
 	interval  time.Duration // APILimit when the limiter was last set
 	lastStart time.Time
-	holdUntil time.Time // after a 429: nothing starts before this
+	holdUntil time.Time                 // after a 429: nothing starts before this
+	rtts      [rttSamples]time.Duration // recent round trips, a ring
+	rttCount  int
+	adaptive  bool // the margin follows the round trips (off in tests that count exact gaps)
 }
 
-// pacingMargin is the share of APILimit added between actual starts: 1/40 (5 ms at 200 ms), so
-// 6 starts span 1.025 s and keep 25 ms of slack against a service counting 5 arrivals in any
-// 1 s window, at a cost of 2.5% of the throughput.
+// pacingMargin is the least share of APILimit added between starts: 1/40 (5 ms at 200 ms), so 6
+// starts span at least 1.025 s against a service counting 5 arrivals in any 1 s window.
 const pacingMargin = 40 // interval/pacingMargin
+
+// rttSamples is how many recent round trips the margin looks at.
+const rttSamples = 20
 
 func spacingFor(interval time.Duration) time.Duration {
 	if interval <= 0 {
 		return 0
 	}
 	return interval + interval/pacingMargin
+}
+
+// spacingLocked is the current least gap between two starts: the base spacing, or APILimit plus
+// a quarter of the recent round-trip spread, at most 1.25 APILimit.
+func (p *pacer) spacingLocked() time.Duration {
+	base := spacingFor(p.interval)
+	n := min(p.rttCount, rttSamples)
+	if !p.adaptive || n < 2 {
+		return base
+	}
+	lo, hi := p.rtts[0], p.rtts[0]
+	for _, d := range p.rtts[1:n] {
+		lo, hi = min(lo, d), max(hi, d)
+	}
+	return min(max(base, p.interval+(hi-lo)/4), p.interval+p.interval/4)
+}
+
+// observe records the round trip of one request to the base.
+func (p *pacer) observe(rtt time.Duration) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.rtts[p.rttCount%rttSamples] = rtt
+	p.rttCount++
 }
 
 type pacerKey struct {
@@ -58,7 +88,7 @@ func (c *core) pacerFor(base string) *pacer {
 	p := pacers[key]
 	if p == nil {
 		iv := APILimit
-		p = &pacer{limiter: rate.NewLimiter(limitFor(iv), 1), interval: iv}
+		p = &pacer{limiter: rate.NewLimiter(limitFor(iv), 1), interval: iv, adaptive: !c.fixedPacing}
 		pacers[key] = p
 	}
 	return p
@@ -106,7 +136,7 @@ func (p *pacer) wait(ctx context.Context, clk clock.Clock) error {
 	}
 }
 
-// claimStart waits until the interval since the previous actual start has passed and records
+// claimStart waits until the spacing since the previous actual start has passed and records
 // this start. It reports false when a hold began meanwhile.
 func (p *pacer) claimStart(ctx context.Context, clk clock.Clock) (bool, error) {
 	for {
@@ -116,7 +146,7 @@ func (p *pacer) claimStart(ctx context.Context, clk clock.Clock) (bool, error) {
 			p.mu.Unlock()
 			return false, nil
 		}
-		gap := spacingFor(p.interval) - now.Sub(p.lastStart)
+		gap := p.spacingLocked() - now.Sub(p.lastStart)
 		if p.lastStart.IsZero() || gap <= 0 {
 			p.lastStart = now
 			p.mu.Unlock()

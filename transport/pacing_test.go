@@ -17,7 +17,7 @@ func pacedSetup(t *testing.T) (*fakeService, *clock.Fake, []Option) {
 	fake := newFake(echoWrites)
 	fake.arrived = make(chan seenRequest, 100)
 	clk := clock.NewFake(time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC))
-	return fake, clk, []Option{WithHTTPClient(&http.Client{Transport: fake}), WithEndpointURL("http://fake.test"), WithClock(clk)}
+	return fake, clk, []Option{WithHTTPClient(&http.Client{Transport: fake}), WithEndpointURL("http://fake.test"), WithClock(clk), fixedPacing()}
 }
 
 func noArrival(t *testing.T, ch chan seenRequest, when string) {
@@ -80,7 +80,7 @@ func TestPacingIsPerBaseAndPerServer(t *testing.T) {
 	defer cancel()
 	a, _ := NewTable(testToken, testBase, "T", opts...)
 	b, _ := NewTable(testToken, "appOTHER00000001", "T", opts...)
-	c, _ := NewTable(testToken, testBase, "T", WithHTTPClient(&http.Client{Transport: other}), WithEndpointURL("http://fake.test"), WithClock(clk))
+	c, _ := NewTable(testToken, testBase, "T", WithHTTPClient(&http.Client{Transport: other}), WithEndpointURL("http://fake.test"), WithClock(clk), fixedPacing())
 	var wg sync.WaitGroup
 	for _, tbl := range []*Table{a, b, c} {
 		wg.Go(func() {
@@ -202,5 +202,37 @@ func TestBatchPipelinedUnderPacing(t *testing.T) {
 	}
 	if err := <-done; err != nil {
 		t.Fatal(err)
+	}
+}
+
+func TestPacingMarginFollowsRoundTrips(t *testing.T) {
+	iv := 200 * time.Millisecond
+	tests := []struct {
+		name string
+		rtts []time.Duration
+		want time.Duration
+	}{
+		{"no samples", nil, 205 * time.Millisecond},
+		{"steady", []time.Duration{100 * time.Millisecond, 101 * time.Millisecond, 100 * time.Millisecond}, 205 * time.Millisecond},
+		{"spread of 80 ms", []time.Duration{100 * time.Millisecond, 180 * time.Millisecond, 120 * time.Millisecond}, 220 * time.Millisecond},
+		{"spread capped", []time.Duration{100 * time.Millisecond, 2 * time.Second}, 250 * time.Millisecond},
+	}
+	for _, tt := range tests {
+		p := &pacer{interval: iv, adaptive: true}
+		for _, d := range tt.rtts {
+			p.observe(d)
+		}
+		if got := p.spacingLocked(); got != tt.want {
+			t.Errorf("%s: spacing %v, want %v", tt.name, got, tt.want)
+		}
+	}
+	// Only the last rttSamples count: an old spike is forgotten.
+	p := &pacer{interval: iv, adaptive: true}
+	p.observe(5 * time.Second)
+	for range rttSamples {
+		p.observe(100 * time.Millisecond)
+	}
+	if got := p.spacingLocked(); got != 205*time.Millisecond {
+		t.Errorf("after the spike aged out: %v", got)
 	}
 }

@@ -76,7 +76,11 @@ func (c *core) exchange(ctx context.Context, cl *call) (*response, error) {
 				return nil, fmt.Errorf("waiting for a turn to send: %w", err)
 			}
 		}
+		sentAt := c.clock.Now()
 		resp, aerr := c.send(ctx, cl)
+		if p != nil && aerr == nil {
+			p.observe(c.clock.Now().Sub(sentAt))
+		}
 		var wait time.Duration
 		var failure error
 		switch {
