@@ -8,6 +8,7 @@ import (
 	"hash/crc32"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"sync"
 )
@@ -64,6 +65,11 @@ func openWAL(path string, apply func([]walOp) error) (*wal, error) {
 	if err := f.Sync(); err != nil {
 		f.Close()
 		return nil, fmt.Errorf("emulator: data file %s: %w", path, err)
+	}
+	// A new file's directory entry must reach the disk too, or a power cut could lose the file.
+	if dir, err := os.Open(filepath.Dir(path)); err == nil {
+		_ = dir.Sync()
+		dir.Close()
 	}
 	return &wal{f: f, path: path}, nil
 }
