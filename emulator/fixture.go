@@ -633,6 +633,9 @@ func (s *Server) mergeBase(old *base, add *FixtureBase) (*base, error) {
 			continue
 		}
 		existing := old.tableByID[target.ID]
+		if existing == nil { // a table this same fixture adds, named twice
+			return nil, fmt.Errorf("emulator: fixture: base %s: table %q defined twice", old.id, ft.Name)
+		}
 		for _, ff := range ft.Fields {
 			fl := existing.field(ff.Name)
 			if ff.ID != "" {

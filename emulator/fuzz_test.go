@@ -48,6 +48,7 @@ func FuzzParseFixture(f *testing.F) {
 			return
 		}
 		defer s.Close()
+		_ = s.LoadFixture(fx) // the same fixture again: merged or refused, never a panic
 		s.mu.RLock()
 		defer s.mu.RUnlock()
 		for _, b := range s.bases { // every record of every table renders

@@ -164,6 +164,10 @@ func TestLoadFixtureAddsToALoadedBase(t *testing.T) {
 	if fmt.Sprint(fieldsOf(note)["Task"]) != "[recTASK0000000001]" {
 		t.Fatalf("new table: %v", note)
 	}
+	twice, _ := ParseFixture([]byte(`{"bases":[{"id":"appTEST0000000001","tables":[{"name":"X","fields":[{"name":"A","type":"number"}]},{"name":"X","fields":[{"name":"A","type":"number"}]}]}]}`))
+	if err := s.LoadFixture(twice); err == nil || !strings.Contains(err.Error(), "defined twice") {
+		t.Fatalf("a new table twice: err %v", err)
+	}
 	bad, _ := ParseFixture([]byte(`{"bases":[{"id":"appTEST0000000001","tables":[{"name":"Tasks","fields":[{"name":"New","type":"number"}]}]}]}`))
 	if err := s.LoadFixture(bad); err == nil || !strings.Contains(err.Error(), "not change or add field") {
 		t.Fatalf("adding a field: err %v", err)
