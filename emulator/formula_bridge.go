@@ -44,16 +44,16 @@ func (c compiled) eval(rv recordView) any { return c.p.Eval(rv, c.env(rv)).Cell(
 // equal to it ignoring case when only one field has it ([UNCONFIRMED], see README).
 type formulaSchema struct{ t *table }
 
-func (fs formulaSchema) LookupField(nameOrID string) (formula.Field, bool) {
+func (fs formulaSchema) LookupField(nameOrID string) (formula.FieldInfo, bool) {
 	fl := fs.t.fieldFold(nameOrID)
 	if fl == nil {
-		return formula.Field{}, false
+		return formula.FieldInfo{}, false
 	}
 	return toFormulaField(fl), true
 }
 
-func toFormulaField(fl *field) formula.Field {
-	return formula.Field{ID: fl.ID, Name: fl.Name, Type: fl.Type, Options: fl.Options}
+func toFormulaField(fl *field) formula.FieldInfo {
+	return formula.FieldInfo{ID: fl.ID, Name: fl.Name, Type: fl.Type, Options: fl.Options}
 }
 
 // recordView implements formula.Record.
@@ -64,7 +64,7 @@ func (rv recordView) CreatedTime() time.Time      { return rv.r.created }
 func (rv recordView) LastModifiedTime() time.Time { return rv.r.modified }
 
 // Cell is the field's value as a formula operand: a link reads as its records' primary values.
-func (rv recordView) Cell(f formula.Field) formula.Value {
+func (rv recordView) Cell(f formula.FieldInfo) formula.Value {
 	fl := rv.t.fieldByID[f.ID]
 	if fl == nil {
 		return formula.Blank()

@@ -33,7 +33,7 @@ var benchSchema = testSchema{
 func (r *benchRecord) RecordID() string            { return r.id }
 func (r *benchRecord) CreatedTime() time.Time      { return time.Time{} }
 func (r *benchRecord) LastModifiedTime() time.Time { return time.Time{} }
-func (r *benchRecord) Cell(f Field) Value {
+func (r *benchRecord) Cell(f FieldInfo) Value {
 	i := int(f.ID[3] - '0')
 	return FromCell(f, r.cells[i])
 }

@@ -9,8 +9,8 @@ import (
 	"github.com/airsql/airsql/internal/clock"
 )
 
-// Field is a field as the compiler sees it.
-type Field struct {
+// FieldInfo is a field as the compiler sees it.
+type FieldInfo struct {
 	ID, Name, Type string         // Type: the Airtable field type ("number", "multipleRecordLinks", ...)
 	Options        map[string]any // the schema's field options (precision, choices, result, ...)
 }
@@ -19,7 +19,7 @@ type Field struct {
 // ids ({fldXXXXXXXXXXXXXX}) and bare one-word names all go through LookupField, so the caller
 // decides the rules (case, ids, a rollup's `values`).
 type Schema interface {
-	LookupField(nameOrID string) (Field, bool)
+	LookupField(nameOrID string) (FieldInfo, bool)
 }
 
 // Record is what a formula is evaluated against.
@@ -27,7 +27,7 @@ type Record interface {
 	RecordID() string
 	CreatedTime() time.Time
 	LastModifiedTime() time.Time
-	Cell(f Field) Value // the field's value as a formula operand (use FromCell)
+	Cell(f FieldInfo) Value // the field's value as a formula operand (use FromCell)
 }
 
 // Env is the environment of an evaluation.
@@ -59,7 +59,7 @@ type evalFn func(rec Record, env *Env) Value
 type Program struct {
 	src    string
 	root   evalFn
-	fields []Field
+	fields []FieldInfo
 }
 
 // Compile parses src and resolves its fields through schema (nil: no fields). An unknown field or
@@ -84,7 +84,7 @@ func Compile(src string, schema Schema) (*Program, error) {
 func (p *Program) String() string { return p.src }
 
 // Fields returns the fields the formula reads, in order of first mention.
-func (p *Program) Fields() []Field { return append([]Field(nil), p.fields...) }
+func (p *Program) Fields() []FieldInfo { return append([]FieldInfo(nil), p.fields...) }
 
 // Eval evaluates the formula against rec. env may be nil (real clock, UTC); rec may be nil (every
 // field is blank, RECORD_ID() is "").
@@ -103,7 +103,7 @@ func (p *Program) Match(rec Record, env *Env) bool {
 
 type compiler struct {
 	schema     Schema
-	fields     []Field
+	fields     []FieldInfo
 	seen       map[string]bool
 	unknown    []string // lower-cased, as the service reports them
 	unknownPos int
@@ -165,7 +165,7 @@ func constant(v Value) evalFn {
 }
 
 func (c *compiler) reference(n *Reference) evalFn {
-	var f Field
+	var f FieldInfo
 	ok := false
 	if c.schema != nil {
 		f, ok = c.schema.LookupField(n.Name)

@@ -27,14 +27,13 @@
 //	formula.Or("A", "B", "C")                      // OR(A, B, C)
 //	formula.If("1", "0", "1")                      // IF(1, 0, 1)
 //	formula.Equal("A", "B")                        // A=B
-//	formula.FieldName("Guest's Name")              // {Guest\'s Name}
+//	formula.Field("Guest's Name")                  // {Guest\'s Name}
 //	formula.StrValue("A")                          // 'A'
 //	formula.Lower("{Name}")                        // LOWER({Name})
 //	formula.Find("'2021'", "{D}", 0)               // FIND('2021', {D})
 //	formula.Find("'2021'", "{D}", 2)               // FIND('2021', {D}, 2)
 //
-// The seed's FIELD is FieldName here because Field is the type that describes a field to the
-// compiler. Match writes every Go value as formula text: numbers as numbers, bools as 1 and 0,
+// Match writes every Go value as formula text: numbers as numbers, bools as 1 and 0,
 // time.Time as DATETIME_PARSE('2024-03-15T00:00:00.000Z'), nil as BLANK(), NaN as (0/0), other
 // types as the quoted fmt.Sprint text. EscapeQuotes keeps the seed's rule that `\'` is already
 // escaped and doubles every other backslash, so its output between single quotes always reads

@@ -14,15 +14,15 @@ import (
 )
 
 // testSchema resolves names case-sensitively and ids exactly, as the emulator does.
-type testSchema []Field
+type testSchema []FieldInfo
 
-func (s testSchema) LookupField(nameOrID string) (Field, bool) {
+func (s testSchema) LookupField(nameOrID string) (FieldInfo, bool) {
 	for _, f := range s {
 		if f.Name == nameOrID || f.ID == nameOrID {
 			return f, true
 		}
 	}
-	return Field{}, false
+	return FieldInfo{}, false
 }
 
 type testRecord struct {
@@ -35,7 +35,7 @@ type testRecord struct {
 func (r *testRecord) RecordID() string            { return r.id }
 func (r *testRecord) CreatedTime() time.Time      { return r.created }
 func (r *testRecord) LastModifiedTime() time.Time { return r.modified }
-func (r *testRecord) Cell(f Field) Value          { return FromCell(f, r.cells[f.Name]) }
+func (r *testRecord) Cell(f FieldInfo) Value      { return FromCell(f, r.cells[f.Name]) }
 func (r *testRecord) with(cells map[string]any) *testRecord {
 	c := *r
 	c.cells = cells
@@ -403,7 +403,7 @@ func TestArrayFunctions(t *testing.T) {
 		{"ARRAYJOIN({Files}, '|')", "a.png (https://x/a.png)"},
 		{"ARRAYJOIN({People})", "Ann, bob@example.com"},
 	})
-	lookup := Field{Name: "L", Type: "multipleLookupValues"}
+	lookup := FieldInfo{Name: "L", Type: "multipleLookupValues"}
 	v := FromCell(lookup, []any{1.0, nil, "", false, 1.0, []any{2.0, 3.0}})
 	p := mustCompile(t, "ARRAYCOMPACT(values)", valuesSchema(lookup))
 	got := p.Eval(cellRecord{lookup.Name: v}, testEnv())
@@ -426,13 +426,13 @@ func TestArrayFunctions(t *testing.T) {
 
 // valuesSchema resolves the bare name `values` to f, as a caller evaluating a rollup's
 // aggregation formula does.
-type valuesSchema Field
+type valuesSchema FieldInfo
 
-func (s valuesSchema) LookupField(name string) (Field, bool) {
+func (s valuesSchema) LookupField(name string) (FieldInfo, bool) {
 	if name == "values" {
-		return Field(s), true
+		return FieldInfo(s), true
 	}
-	return Field{}, false
+	return FieldInfo{}, false
 }
 
 // cellRecord is a record whose cells are already formula values, by field name.
@@ -441,7 +441,7 @@ type cellRecord map[string]Value
 func (cellRecord) RecordID() string            { return "recCELLS000000001" }
 func (cellRecord) CreatedTime() time.Time      { return time.Time{} }
 func (cellRecord) LastModifiedTime() time.Time { return time.Time{} }
-func (r cellRecord) Cell(f Field) Value        { return r[f.Name] }
+func (r cellRecord) Cell(f FieldInfo) Value    { return r[f.Name] }
 
 func mustCompile(t testing.TB, src string, s Schema) *Program {
 	t.Helper()
@@ -453,7 +453,7 @@ func mustCompile(t testing.TB, src string, s Schema) *Program {
 }
 
 func TestRollupValues(t *testing.T) {
-	linked := Field{Name: "Hours", Type: "multipleLookupValues", Options: map[string]any{"result": map[string]any{"type": "number"}}}
+	linked := FieldInfo{Name: "Hours", Type: "multipleLookupValues", Options: map[string]any{"result": map[string]any{"type": "number"}}}
 	rec := cellRecord{"Hours": FromCell(linked, []any{2.0, 3.5, 4.5})}
 	for src, want := range map[string]any{
 		"SUM(values)":              10.0,
@@ -494,11 +494,11 @@ func TestCellValuesAsOperands(t *testing.T) {
 		{"{odd\\}name}", "odd"},
 		{"{Done}", true},
 	})
-	formulaErr := Field{Name: "F", Type: "formula"}
+	formulaErr := FieldInfo{Name: "F", Type: "formula"}
 	if v := FromCell(formulaErr, map[string]any{"error": "#ERROR!"}); v.Kind() != KindError {
 		t.Errorf("formula error cell: kind %v, want error", v.Kind())
 	}
-	lookupErr := Field{Name: "L", Type: "multipleLookupValues"}
+	lookupErr := FieldInfo{Name: "L", Type: "multipleLookupValues"}
 	v := FromCell(lookupErr, []any{map[string]any{"error": "#ERROR!"}})
 	if got := v.Cell(); !reflect.DeepEqual(got, []any{errCell}) {
 		t.Errorf("lookup of errors: %#v", got)

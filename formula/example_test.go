@@ -43,8 +43,8 @@ func ExampleFieldRef() {
 
 func ExampleAnd() {
 	f := formula.And(
-		formula.Equal(formula.FieldName("Status"), formula.StrValue("Done")),
-		formula.Find(formula.StrValue("x"), formula.Lower(formula.FieldName("Name")), 0),
+		formula.Equal(formula.Field("Status"), formula.StrValue("Done")),
+		formula.Find(formula.StrValue("x"), formula.Lower(formula.Field("Name")), 0),
 	)
 	fmt.Println(f)
 	fmt.Println(formula.If("{Done}", formula.Quote("yes"), formula.Quote("no")))
@@ -54,15 +54,15 @@ func ExampleAnd() {
 }
 
 // fields is a Schema over a fixed list of fields, matched by exact name or id.
-type fields []formula.Field
+type fields []formula.FieldInfo
 
-func (fs fields) LookupField(nameOrID string) (formula.Field, bool) {
+func (fs fields) LookupField(nameOrID string) (formula.FieldInfo, bool) {
 	for _, f := range fs {
 		if f.Name == nameOrID || f.ID == nameOrID {
 			return f, true
 		}
 	}
-	return formula.Field{}, false
+	return formula.FieldInfo{}, false
 }
 
 // record holds cells in the API's JSON form, by field name.
@@ -74,7 +74,7 @@ type record struct {
 func (r record) RecordID() string            { return r.id }
 func (r record) CreatedTime() time.Time      { return time.Time{} }
 func (r record) LastModifiedTime() time.Time { return time.Time{} }
-func (r record) Cell(f formula.Field) formula.Value {
+func (r record) Cell(f formula.FieldInfo) formula.Value {
 	return formula.FromCell(f, r.cells[f.Name])
 }
 

@@ -146,7 +146,7 @@ func naiveShape(src string) (string, bool) {
 	return n.String(), true
 }
 
-func FuzzFieldName(f *testing.F) {
+func FuzzField(f *testing.F) {
 	for _, s := range tricky {
 		f.Add(s)
 	}
@@ -155,17 +155,17 @@ func FuzzFieldName(f *testing.F) {
 			return
 		}
 		want := strings.ReplaceAll(name, `\'`, `'`)
-		src := "AND(" + FieldName(name) + " = 1, 1)"
+		src := "AND(" + Field(name) + " = 1, 1)"
 		args := callArgs(t, src, "AND")
 		if len(args) != 2 {
-			t.Fatalf("FieldName(%q) changed the structure of %s", name, src)
+			t.Fatalf("Field(%q) changed the structure of %s", name, src)
 		}
 		bin, ok := args[0].(*Binary)
 		if !ok {
 			t.Fatalf("%s: %v", src, args[0])
 		}
 		if ref, ok := bin.L.(*Reference); !ok || ref.Name != want {
-			t.Fatalf("FieldName(%q) = %s reads as %v, want %q", name, FieldName(name), bin.L, want)
+			t.Fatalf("Field(%q) = %s reads as %v, want %q", name, Field(name), bin.L, want)
 		}
 	})
 }

@@ -13,7 +13,7 @@ import (
 
 // This file holds the seed's formula builders (seed §10). They build formula text; most of them do
 // not quote their arguments, exactly as the seed specifies: pass values through StrValue, Quote or
-// ToAirtableValue and field names through FieldName or FieldRef.
+// ToAirtableValue and field names through Field or FieldRef.
 
 // EscapeQuotes escapes single quotes with a backslash so that the result can stand between single
 // quotes. As the seed requires, a quote that is already escaped (`\'`) is kept as it is. Unlike
@@ -53,13 +53,13 @@ func StrValue(value string) string {
 	return "'" + EscapeQuotes(value) + "'"
 }
 
-// FieldName is the seed's FIELD(name): "{name}" with quotes escaped as the seed specifies
-// (FieldName("Guest's Name") == `{Guest\'s Name}`), and also `}` escaped as `\}` so that no name can
+// Field is the seed's FIELD(name): "{name}" with quotes escaped as the seed specifies
+// (Field("Guest's Name") == `{Guest\'s Name}`), and also `}` escaped as `\}` so that no name can
 // end the reference early. FieldRef is the stricter variant for names that come from data.
 //
-// It is called FieldName, not Field as in DESIGN.md, because Field is the type that describes a
+// It is called Field, not Field as in DESIGN.md, because Field is the type that describes a
 // field to the compiler (docs/contracts.md).
-func FieldName(name string) string {
+func Field(name string) string {
 	return "{" + strings.ReplaceAll(EscapeQuotes(name), "}", `\}`) + "}"
 }
 
@@ -106,7 +106,7 @@ func match(values map[string]any, join string) string {
 	sort.Strings(names)
 	parts := make([]string, len(names))
 	for i, name := range names {
-		parts[i] = Equal(FieldName(name), formulaText(values[name]))
+		parts[i] = Equal(Field(name), formulaText(values[name]))
 	}
 	switch len(parts) {
 	case 0:
@@ -198,7 +198,7 @@ func Or(args ...string) string { return "OR(" + strings.Join(args, ", ") + ")" }
 func If(cond, a, b string) string { return "IF(" + cond + ", " + a + ", " + b + ")" }
 
 // Find returns "FIND(what, where)", or "FIND(what, where, start)" when start is not zero.
-// Neither argument is quoted: Find(StrValue("2021"), FieldName("D"), 0) == "FIND('2021', {D})".
+// Neither argument is quoted: Find(StrValue("2021"), Field("D"), 0) == "FIND('2021', {D})".
 func Find(what, where string, start int) string {
 	if start != 0 {
 		return "FIND(" + what + ", " + where + ", " + strconv.Itoa(start) + ")"

@@ -44,16 +44,16 @@ func TestSeedHelpers(t *testing.T) {
 		{"Or", Or("A", "B", "C"), "OR(A, B, C)"},
 		{"If", If("1", "0", "1"), "IF(1, 0, 1)"},
 		{"Equal", Equal("A", "B"), "A=B"},
-		{"FieldName", FieldName("Guest's Name"), `{Guest\'s Name}`},
-		{"FieldName plain", FieldName("Name"), "{Name}"},
-		{"FieldName brace", FieldName("a}b"), `{a\}b}`},
+		{"Field", Field("Guest's Name"), `{Guest\'s Name}`},
+		{"Field plain", Field("Name"), "{Name}"},
+		{"Field brace", Field("a}b"), `{a\}b}`},
 		{"StrValue", StrValue("A"), "'A'"},
 		{"Lower", Lower("{Name}"), "LOWER({Name})"},
 		{"Lower bare", Lower("TestValue"), "LOWER(TestValue)"},
 		{"Find", Find("'2021'", "{D}", 0), "FIND('2021', {D})"},
 		{"Find start", Find("'2021'", "{D}", 2), "FIND('2021', {D}, 2)"},
-		{"Find helpers", Find(StrValue("2021"), FieldName("DatetimeCol"), 0), "FIND('2021', {DatetimeCol})"},
-		{"combination", And(Equal(FieldName("First Name"), StrValue("A")), Equal(FieldName("Age"), StrValue("15"))), "AND({First Name}='A', {Age}='15')"},
+		{"Find helpers", Find(StrValue("2021"), Field("DatetimeCol"), 0), "FIND('2021', {DatetimeCol})"},
+		{"combination", And(Equal(Field("First Name"), StrValue("A")), Equal(Field("Age"), StrValue("15"))), "AND({First Name}='A', {Age}='15')"},
 	}
 	for _, tt := range tests {
 		if tt.got != tt.want {

@@ -206,7 +206,7 @@ func jsNumber(f float64) string {
 //     gives it, else by the JSON type; {"error":"#ERROR!"} is an error, {"specialValue":"NaN"} NaN
 //
 // Any other empty cell is blank.
-func FromCell(f Field, cell any) Value {
+func FromCell(f FieldInfo, cell any) Value {
 	return fromCell(f.Type, f.Options, cell)
 }
 

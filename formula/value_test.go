@@ -65,7 +65,7 @@ func TestFromCellEveryFieldType(t *testing.T) {
 		{"multipleLookupValues", nil, nil, KindBlank, ""},
 	}
 	for _, tt := range tests {
-		v := FromCell(Field{Name: "F", Type: tt.typ, Options: tt.options}, tt.cell)
+		v := FromCell(FieldInfo{Name: "F", Type: tt.typ, Options: tt.options}, tt.cell)
 		if v.Kind() != tt.kind || TextOf(v) != tt.text {
 			t.Errorf("FromCell(%s, %#v) = %v %q, want %v %q", tt.typ, tt.cell, v.Kind(), TextOf(v), tt.kind, tt.text)
 		}

@@ -13,13 +13,13 @@ import (
 // formulaSchema lets formula.Compile resolve the test table's fields.
 type formulaSchema struct{ t *Table }
 
-func (s formulaSchema) LookupField(nameOrID string) (formula.Field, bool) {
+func (s formulaSchema) LookupField(nameOrID string) (formula.FieldInfo, bool) {
 	for _, f := range s.t.Fields {
 		if f.Name == nameOrID || f.ID == nameOrID {
-			return formula.Field{ID: f.ID, Name: f.Name, Type: f.Type, Options: f.Options}, true
+			return formula.FieldInfo{ID: f.ID, Name: f.Name, Type: f.Type, Options: f.Options}, true
 		}
 	}
-	return formula.Field{}, false
+	return formula.FieldInfo{}, false
 }
 
 // formulaRecord is a test row as the formula evaluator reads it.
@@ -28,7 +28,7 @@ type formulaRecord struct{ r Row }
 func (r formulaRecord) RecordID() string            { return r.r.ID }
 func (r formulaRecord) CreatedTime() time.Time      { return r.r.CreatedTime }
 func (r formulaRecord) LastModifiedTime() time.Time { return r.r.CreatedTime }
-func (r formulaRecord) Cell(f formula.Field) formula.Value {
+func (r formulaRecord) Cell(f formula.FieldInfo) formula.Value {
 	return formula.FromCell(f, r.r.Fields[f.Name])
 }
 
