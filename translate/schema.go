@@ -299,6 +299,12 @@ var timeLayouts = []string{
 
 // parseTime reads an ISO 8601 date or date-time; without a zone it is UTC.
 func parseTime(s string) (time.Time, bool) {
+	// Date cells are the common case after RFC 3339: try their layout first instead of failing
+	// (and allocating an error) through every longer layout.
+	if len(s) == len(time.DateOnly) {
+		t, err := time.Parse(time.DateOnly, s)
+		return t, err == nil
+	}
 	for _, layout := range timeLayouts {
 		if t, err := time.Parse(layout, s); err == nil {
 			return t.UTC(), true
