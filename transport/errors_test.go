@@ -174,7 +174,8 @@ func TestReadTimeout(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { _, err := tbl.Get(bg, "recA"); done <- err }()
 	<-arrived
-	if err := clk.BlockUntil(bg, 1); err != nil {
+	// The connect limit's timer and, once the connection is made, the read limit's.
+	if err := clk.BlockUntil(bg, 2); err != nil {
 		t.Fatal(err)
 	}
 	clk.Advance(5 * time.Second)

@@ -2,6 +2,7 @@ package transport
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"time"
 
@@ -113,8 +114,12 @@ func (p *pacer) wait(ctx context.Context, clk clock.Clock) error {
 		hold := p.holdUntil
 		p.mu.Unlock()
 		if now.Before(hold) {
-			if err := clock.Sleep(ctx, clk, hold.Sub(now)); err != nil {
-				return err
+			err := ctx.Err()
+			if err == nil {
+				err = clock.Sleep(ctx, clk, hold.Sub(now))
+			}
+			if err != nil {
+				return fmt.Errorf("%w: requests to this base are held %s more, until the service's rate-limit penalty ends", err, hold.Sub(clk.Now()).Round(time.Millisecond))
 			}
 			continue
 		}

@@ -222,3 +222,17 @@ func FuzzParseRetryAfter(f *testing.F) {
 		}
 	})
 }
+
+func TestHeldRequestEndsWithContext(t *testing.T) {
+	APILimitOff(t)
+	tbl, _, _ := newTestTable(t, failing(429, 1, nil))
+	if _, err := tbl.Get(bg, "recA"); !errors.Is(err, &APIError{StatusCode: 429}) {
+		t.Fatalf("got %v", err)
+	}
+	ctx, cancel := context.WithCancel(bg)
+	cancel()
+	_, err := tbl.Get(ctx, "recB")
+	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "penalty") {
+		t.Errorf("got %v, want the context's error saying the base is held", err)
+	}
+}
