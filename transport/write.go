@@ -61,7 +61,6 @@ func (c *core) create(ctx context.Context, base, table string, fields map[string
 	if err := c.do(ctx, cl, &rec); err != nil {
 		return nil, err
 	}
-	fillFields([]Record{rec})
 	if rec.Fields == nil {
 		rec.Fields = map[string]any{}
 	}
