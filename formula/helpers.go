@@ -55,10 +55,9 @@ func StrValue(value string) string {
 
 // Field is the seed's FIELD(name): "{name}" with quotes escaped as the seed specifies
 // (Field("Guest's Name") == `{Guest\'s Name}`), and also `}` escaped as `\}` so that no name can
-// end the reference early. FieldRef is the stricter variant for names that come from data.
-//
-// It is called Field, not Field as in DESIGN.md, because Field is the type that describes a
-// field to the compiler (docs/contracts.md).
+// end the reference early. FieldRef is the stricter variant for names that come from data: Field
+// writes every name, even those a service ignoring brace escapes could misread, and Field("") is
+// "{}", which does not parse.
 func Field(name string) string {
 	return "{" + strings.ReplaceAll(EscapeQuotes(name), "}", `\}`) + "}"
 }

@@ -93,8 +93,8 @@ func (v Value) Num() float64 {
 	return math.NaN()
 }
 
-// Str returns the text of a text value, the reason of an error, and "" otherwise.
-// TextOf converts any value to text.
+// Str returns the text of a text value, the reason of an error, and "" otherwise (TextOf converts
+// any value to text).
 func (v Value) Str() string {
 	if v.kind == KindText || v.kind == KindError {
 		return v.str
