@@ -105,7 +105,7 @@ type compiler struct {
 	schema     Schema
 	fields     []FieldInfo
 	seen       map[string]bool
-	unknown    []string // lower-cased, as the service reports them
+	unknown    []string // fields and functions ("name()"), lower-cased, as the service reports them
 	unknownPos int
 	// done memoizes compiled nodes: a specialization that compiles a grandchild itself (FIND of
 	// LOWER) must not make compilation exponential in the nesting depth.
@@ -171,14 +171,7 @@ func (c *compiler) reference(n *Reference) evalFn {
 		f, ok = c.schema.LookupField(n.Name)
 	}
 	if !ok {
-		name := strings.ToLower(n.Name)
-		if len(c.unknown) == 0 {
-			c.unknownPos = n.At
-		}
-		if !c.seen["?"+name] {
-			c.seen["?"+name] = true
-			c.unknown = append(c.unknown, name)
-		}
+		c.addUnknown(strings.ToLower(n.Name), n.At)
 		return constant(Value{})
 	}
 	key := f.ID
@@ -197,10 +190,30 @@ func (c *compiler) reference(n *Reference) evalFn {
 	}
 }
 
+// addUnknown notes a name the formula uses but that does not exist, once, in order of appearance.
+func (c *compiler) addUnknown(name string, pos int) {
+	if len(c.unknown) == 0 {
+		c.unknownPos = pos
+	}
+	if !c.seen["?"+name] {
+		c.seen["?"+name] = true
+		c.unknown = append(c.unknown, name)
+	}
+}
+
 func (c *compiler) call(n *Call) (evalFn, *Error) {
 	spec, ok := functions[n.Name]
 	if !ok {
-		return nil, &Error{Pos: n.At, Msg: "Unknown function names: " + n.Name}
+		// The service lists an unknown function among the unknown field names, lower-cased and
+		// followed by "()" ("Unknown field names: id()", reference §2.2), so this does too; its
+		// arguments are still compiled so that the list is complete.
+		c.addUnknown(strings.ToLower(n.Name)+"()", n.At)
+		for _, a := range n.Args {
+			if _, err := c.compile(a); err != nil {
+				return nil, err
+			}
+		}
+		return constant(Value{}), nil
 	}
 	if len(n.Args) < spec.min || spec.max >= 0 && len(n.Args) > spec.max {
 		return nil, &Error{Pos: n.At, Msg: "Wrong number of arguments to " + n.Name + ": it takes " + spec.arity() + ", got " + strconv.Itoa(len(n.Args))}

@@ -45,9 +45,9 @@
 // applies filterByFormula's truthiness to a Record, and Program.Eval returns the Value. A Program is
 // immutable and safe for concurrent use. Errors are *Error values with a byte position; their Msg
 // is worded like the service's detail, e.g. "Unknown field names: id, recyaaprk3b74ongz" (names
-// lower-cased, in order of appearance), "Unknown function names: FOO", "Wrong number of arguments
-// to FIND: it takes 2 or 3 arguments, got 1", or "Invalid formula. Please check your formula text:
-// ..." for syntax. Unknown names and wrong argument counts are found when compiling, never while
+// lower-cased, in order of appearance; an unknown function is listed there too, as "foo()"),
+// "Wrong number of arguments to FIND: it takes 2 or 3 arguments, got 1", or "Invalid formula.
+// Please check your formula text: ..." for syntax. Unknown names and wrong argument counts are found when compiling, never while
 // evaluating; an error while evaluating is the value #ERROR!, which Match counts as false.
 //
 // {Field Name}, {fldXXXXXXXXXXXXXX} and bare one-word names all go through Schema.LookupField, so
@@ -115,10 +115,11 @@
 //     names with control characters or invalid UTF-8; use the field id for those.
 //   - Quote copies invalid UTF-8 bytes unchanged: the literal reads back byte for byte here, but
 //     the real service may replace them with U+FFFD.
-//   - Error wording: unknown fields as the service words them; an unknown function is "Unknown
-//     function names: FOO" (one 2021 report shows the service folding a call into "Unknown field
-//     names: id()"; the separate wording is clearer), and syntax errors start with the service's
-//     "Invalid formula. Please check your formula text" and then say what was wrong.
+//   - Error wording: unknown fields as the service words them, and an unknown function among
+//     them as the service reported one in 2021: FOO(1) = {x} gives "Unknown field names: foo(), x"
+//     (callers matching the service's detail see the same text). Syntax errors start with the
+//     service's "Invalid formula. Please check your formula text" and then say what was wrong;
+//     the wording of a wrong argument count is this package's own.
 //   - Results of REPT, CONCATENATE, &, SUBSTITUTE, ARRAYJOIN and REGEX_REPLACE are limited to
 //     1 MiB (else #ERROR!), and formulas to 200 levels of nesting, so hostile input stays cheap.
 package formula

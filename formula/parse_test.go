@@ -99,8 +99,11 @@ func TestCompileErrors(t *testing.T) {
 		{"{id}=recyaAPrk3b74OnGz", 0, "Unknown field names: id, recyaaprk3b74ongz"},
 		{"AND({Nope} = 1, {Name} = 'x', {NOPE} = 2, Other)", 4, "Unknown field names: nope, other"},
 		{"{name} = 'x'", 0, "Unknown field names: name"}, // the test schema is case-sensitive
-		{"FOO(1)", 0, "Unknown function names: FOO"},
-		{"1 + bar()", 4, "Unknown function names: BAR"},
+		{"FOO(1)", 0, "Unknown field names: foo()"},
+		{"1 + bar()", 4, "Unknown field names: bar()"},
+		{"id() = 'x'", 0, "Unknown field names: id()"}, // the service's wording (reference §2.2)
+		{"FOO({Nope}) & {Name} & Foo(Other) & {nope}", 0, "Unknown field names: foo(), nope, other"},
+		{"IF(FOO(1), NOT(1, 2))", 11, "Wrong number of arguments to NOT: it takes 1 argument, got 2"},
 		{"FIND('x')", 0, "Wrong number of arguments to FIND: it takes 2 or 3 arguments, got 1"},
 		{"NOT(1, 2)", 0, "Wrong number of arguments to NOT: it takes 1 argument, got 2"},
 		{"AND()", 0, "Wrong number of arguments to AND: it takes at least 1 argument, got 0"},
