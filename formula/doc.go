@@ -108,8 +108,9 @@
 //   - WEEKNUM counts like a spreadsheet (the week of 1 January is week 1; weeks start Sunday, or
 //     Monday when asked). WORKDAY and WORKDAY_DIFF skip Saturdays, Sundays and the holidays given
 //     as dates or as text of comma-separated dates; WORKDAY_DIFF counts both ends.
-//   - LAST_MODIFIED_TIME(fields...) is the record's last modification whatever the fields, since
-//     Record keeps one time per record.
+//   - LAST_MODIFIED_TIME({A}, {B}) takes field references only. It is the latest change of those
+//     fields when the Record implements FieldModifiedTimer (blank if none changed), and otherwise
+//     the record's LastModifiedTime, since Record keeps one time per record.
 //   - Field names: FieldRef refuses names that a service ignoring brace escapes could read as a
 //     different formula (containing "{", more than one "}", or "}" with a quote), and empty names,
 //     names with control characters or invalid UTF-8; use the field id for those.

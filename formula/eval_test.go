@@ -704,3 +704,38 @@ func TestNilEnvUsesRealClockAndUTC(t *testing.T) {
 		t.Fatalf("HOUR in UTC = %v", h)
 	}
 }
+
+// fieldTimesRecord is a record that knows when each field last changed.
+type fieldTimesRecord struct {
+	*testRecord
+	changed map[string]time.Time // by field name; missing: never changed
+}
+
+func (r fieldTimesRecord) FieldModifiedTime(f FieldInfo) time.Time { return r.changed[f.Name] }
+
+func TestLastModifiedTimeOfFields(t *testing.T) {
+	rec := fieldTimesRecord{baseRecord, map[string]time.Time{
+		"Name":     time.Date(2024, 1, 5, 0, 0, 0, 0, time.UTC),
+		"Priority": time.Date(2024, 1, 9, 0, 0, 0, 0, time.UTC),
+	}}
+	runEvalCases(t, rec, testEnv(), []evalCase{
+		{"LAST_MODIFIED_TIME()", "2024-02-03T04:05:06.000Z"}, // no fields: the record's time
+		{"LAST_MODIFIED_TIME({Name})", "2024-01-05T00:00:00.000Z"},
+		{"LAST_MODIFIED_TIME({Name}, Priority)", "2024-01-09T00:00:00.000Z"},
+		{"LAST_MODIFIED_TIME({Notes})", nil}, // never changed
+		{"LAST_MODIFIED_TIME({Notes}, {Name})", "2024-01-05T00:00:00.000Z"},
+	})
+	// A record that keeps one time answers with it whatever the fields.
+	runEvalCases(t, baseRecord, testEnv(), []evalCase{
+		{"LAST_MODIFIED_TIME({Notes}, {Name})", "2024-02-03T04:05:06.000Z"},
+	})
+	for _, src := range []string{"LAST_MODIFIED_TIME('Name')", "LAST_MODIFIED_TIME({Name}, 1 + 1)"} {
+		_, err := Compile(src, schema)
+		if err == nil || !strings.Contains(err.Error(), "field references") {
+			t.Errorf("Compile(%s) = %v, want an error asking for field references", src, err)
+		}
+	}
+	if _, err := Compile("LAST_MODIFIED_TIME({Nope})", schema); err == nil || !strings.Contains(err.Error(), "Unknown field names: nope") {
+		t.Errorf("unknown field in LAST_MODIFIED_TIME: %v", err)
+	}
+}

@@ -351,16 +351,7 @@ func init() {
 		}
 		return DateTime(rec.CreatedTime())
 	}))
-	// LAST_MODIFIED_TIME(fields...) takes optional fields, but Record keeps one time per record, so
-	// it is the record's last modification whatever the arguments.
-	register("LAST_MODIFIED_TIME", 0, -1, func(_ *compiler, _ *Call, _ []evalFn) (evalFn, *Error) {
-		return func(rec Record, _ *Env) Value {
-			if rec == nil {
-				return Value{}
-			}
-			return DateTime(rec.LastModifiedTime())
-		}, nil
-	})
+	register("LAST_MODIFIED_TIME", 0, -1, buildLastModifiedTime)
 
 	register("YEAR", 1, 1, dateNumber(func(t time.Time) int { return t.Year() }))
 	register("MONTH", 1, 1, dateNumber(func(t time.Time) int { return int(t.Month()) }))
@@ -616,4 +607,50 @@ func init() {
 		}
 		return Number(sign * float64(count))
 	}))
+}
+
+// FieldModifiedTimer is implemented by a Record that knows when each of its fields last changed.
+// LAST_MODIFIED_TIME({A}, {B}) then is the latest of those fields' times; for a Record without it,
+// it is the record's LastModifiedTime whatever the fields. (Record itself keeps one time per record,
+// as docs/contracts.md fixes it; this optional interface extends it without changing it.)
+type FieldModifiedTimer interface {
+	// FieldModifiedTime returns when the field's value last changed; the zero time when it never
+	// did, which LAST_MODIFIED_TIME reads as blank when no field it names has a time.
+	FieldModifiedTime(f FieldInfo) time.Time
+}
+
+// buildLastModifiedTime builds LAST_MODIFIED_TIME([{field}, ...]). Its arguments must be field
+// references, as in Airtable's documentation; anything else is refused when compiling.
+func buildLastModifiedTime(c *compiler, call *Call, _ []evalFn) (evalFn, *Error) {
+	fields := make([]FieldInfo, 0, len(call.Args))
+	for _, a := range call.Args {
+		ref, ok := a.(*Reference)
+		if !ok {
+			return nil, &Error{Pos: a.Pos(), Msg: "LAST_MODIFIED_TIME takes field references such as {Name}, not " + a.String()}
+		}
+		if c.schema == nil {
+			continue // an unknown field: Compile reports it
+		}
+		if f, ok := c.schema.LookupField(ref.Name); ok {
+			fields = append(fields, f)
+		}
+	}
+	return func(rec Record, _ *Env) Value {
+		if rec == nil {
+			return Value{}
+		}
+		if ft, ok := rec.(FieldModifiedTimer); ok && len(fields) > 0 {
+			var latest time.Time
+			for _, f := range fields {
+				if t := ft.FieldModifiedTime(f); t.After(latest) {
+					latest = t
+				}
+			}
+			if latest.IsZero() {
+				return Value{}
+			}
+			return DateTime(latest)
+		}
+		return DateTime(rec.LastModifiedTime())
+	}, nil
 }
