@@ -40,8 +40,8 @@
 //
 // An empty cell is NULL, except an unchecked checkbox (and a boolean formula), which is false.
 // Comparisons use three-valued logic. Text compares case-sensitively by code point; LIKE ignores ASCII
-// case only, % and _ are wildcards and \ escapes them (in SQL text a backslash is itself escaped by
-// the parser: write '50\\%'; a bound argument is used as given: "50\%"). A constant compared with a
+// case only, % and _ are wildcards and \ escapes them: '50\%' in SQL text, as in MySQL ('50\\%'
+// too), or "50\%" as a bound argument, used as given. A constant compared with a
 // column takes the column's type: '12' against a number is 12, '2024-01-05' against a date is that
 // day (UTC); text that cannot convert is an error. Arithmetic is MySQL's: integers stay integers, / is
 // real division, division or modulo by zero is NULL. ORDER BY puts NULL first ascending (SQLite).

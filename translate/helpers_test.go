@@ -61,7 +61,7 @@ var testNow = time.Date(2024, 3, 1, 12, 0, 0, 0, time.UTC)
 
 func parseSelect(t testing.TB, sql string) *sqlparser.Select {
 	t.Helper()
-	stmt, err := sqlparser.Parse(sql)
+	stmt, err := Parse(sql)
 	if err != nil {
 		t.Fatalf("parse %q: %v", sql, err)
 	}
