@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/airsql/airsql/formula"
 	"github.com/airsql/airsql/internal/clock"
 )
 
@@ -171,6 +172,8 @@ type Server struct {
 	recorder  recorder
 	wal       *wal
 	formulas  formulaCache
+	// formulaEnv is what formulas evaluate in: the server's clock (NOW(), TODAY()) and UTC.
+	formulaEnv *formula.Env
 }
 
 // New returns a server configured by opts.
@@ -188,10 +191,11 @@ func New(opts ...Option) (*Server, error) {
 		}
 	}
 	s := &Server{
-		cfg:    cfg,
-		clock:  cfg.clock,
-		bases:  map[string]*base{},
-		tokens: map[string]*token{},
+		cfg:        cfg,
+		clock:      cfg.clock,
+		bases:      map[string]*base{},
+		tokens:     map[string]*token{},
+		formulaEnv: &formula.Env{Clock: cfg.clock, Location: time.UTC},
 	}
 	s.iterators = newIteratorStore(cfg.clock, cfg.iteratorTTL)
 	s.limiter = newRateLimiter(cfg.clock, cfg.rate, cfg.penalty, cfg.tokenRate)
