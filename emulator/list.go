@@ -3,6 +3,7 @@ package emulator
 import (
 	"crypto/rand"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"net/url"
@@ -13,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/airsql/airsql/formula"
 	"github.com/airsql/airsql/internal/clock"
 )
 
@@ -220,11 +222,23 @@ func (s *Server) resolveQuery(t *table, q *listQuery) (*resolvedQuery, *apiError
 	if strings.TrimSpace(q.Formula) != "" {
 		p, err := s.formulas.compile(t, q.Formula)
 		if err != nil {
-			return nil, errFormula(err.Error())
+			return nil, errFormula(formulaErrorDetail(err))
 		}
 		rq.filter = p
 	}
 	return rq, nil
+}
+
+// formulaErrorDetail is the detail of an INVALID_FILTER_BY_FORMULA message. Unknown names are
+// reported exactly as the service words them ("Unknown field names: id, recyaaprk3b74ongz",
+// reference §2.2), without the byte offset package formula adds, so that clients matching the
+// service's text match ours; syntax errors keep the offset, which says where to look.
+func formulaErrorDetail(err error) string {
+	var fe *formula.Error
+	if errors.As(err, &fe) && strings.HasPrefix(fe.Msg, "Unknown field names: ") {
+		return fe.Msg
+	}
+	return err.Error()
 }
 
 // computeList runs the query over the table once: the ids of the matching records in order,

@@ -253,6 +253,11 @@ func TestListErrors(t *testing.T) {
 			}
 		})
 	}
+	t.Run("unknown formula names, exactly as the service words them", func(t *testing.T) {
+		r := do(t, s, DefaultToken, "GET", q("filterByFormula="+url.QueryEscape("AND({Nope} = 1, {Name} = 'x', Other)")), nil)
+		mustStatus(t, r, 422)
+		assertSameJSON(t, r.raw, `{"error":{"type":"INVALID_FILTER_BY_FORMULA","message":"The formula for filtering records is invalid: Unknown field names: nope, other"}}`)
+	})
 }
 
 func TestListByPOST(t *testing.T) {
