@@ -18,7 +18,7 @@ import (
 //	hour     H HH h hh k kk      minute m mm   second s ss   fraction S SS SSS ... (up to 9)
 //	am/pm    A a                 zone   Z (+07:00) ZZ (+0700) z zz (abbreviation)
 //	unix     X (seconds) x (milliseconds)
-//	locale   LT LTS L LL LLL LLLL l ll lll llll
+//	locale   LT LTS L LL LLL LLLL l ll lll llll (expanded with the locale's formats, locales.go)
 //
 // Text in [brackets] is literal; any other character stands for itself.
 
@@ -37,20 +37,14 @@ var formatTokens = []string{
 	"LLLL", "LLL", "LL", "LTS", "LT", "L", "llll", "lll", "ll", "l",
 }
 
-// longDateFormats are the English expansions of the locale tokens.
-var longDateFormats = map[string]string{
-	"LT": "h:mm A", "LTS": "h:mm:ss A", "L": "MM/DD/YYYY", "LL": "MMMM D, YYYY",
-	"LLL": "MMMM D, YYYY h:mm A", "LLLL": "dddd, MMMM D, YYYY h:mm A",
-	"l": "M/D/YYYY", "ll": "MMM D, YYYY", "lll": "MMM D, YYYY h:mm A", "llll": "ddd, MMM D, YYYY h:mm A",
-}
-
 type formatPart struct {
 	token   string // "" for literal text
 	literal string
 }
 
-// splitFormat splits a moment format string into tokens and literal text.
-func splitFormat(format string) []formatPart {
+// splitFormat splits a moment format string into tokens and literal text; the locale tokens
+// (L, LL, ..., LT) are expanded with the locale's formats.
+func splitFormat(format string, names *localeNames) []formatPart {
 	var parts []formatPart
 	lit := func(s string) {
 		if n := len(parts); n > 0 && parts[n-1].token == "" {
@@ -79,8 +73,8 @@ func splitFormat(format string) []formatPart {
 			i++
 			continue
 		}
-		if exp, ok := longDateFormats[matched]; ok {
-			parts = append(parts, splitFormat(exp)...)
+		if exp, ok := names.longFormat(matched); ok {
+			parts = append(parts, splitFormat(exp, names)...)
 		} else {
 			parts = append(parts, formatPart{token: matched})
 		}
@@ -89,59 +83,10 @@ func splitFormat(format string) []formatPart {
 	return parts
 }
 
-// localeNames holds month and weekday names for the locales SET_LOCALE and DATETIME_PARSE know.
-type localeNames struct {
-	months, shortMonths, weekdays, shortWeekdays, minWeekdays [12]string
-}
-
-var locales = map[string]*localeNames{
-	"en": {
-		months:        [12]string{"January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"},
-		shortMonths:   [12]string{"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"},
-		weekdays:      [12]string{"Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"},
-		shortWeekdays: [12]string{"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"},
-		minWeekdays:   [12]string{"Su", "Mo", "Tu", "We", "Th", "Fr", "Sa"},
-	},
-	"fr": {
-		months:        [12]string{"janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre", "novembre", "décembre"},
-		shortMonths:   [12]string{"janv.", "févr.", "mars", "avr.", "mai", "juin", "juil.", "août", "sept.", "oct.", "nov.", "déc."},
-		weekdays:      [12]string{"dimanche", "lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi"},
-		shortWeekdays: [12]string{"dim.", "lun.", "mar.", "mer.", "jeu.", "ven.", "sam."},
-		minWeekdays:   [12]string{"di", "lu", "ma", "me", "je", "ve", "sa"},
-	},
-	"de": {
-		months:        [12]string{"Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober", "November", "Dezember"},
-		shortMonths:   [12]string{"Jan.", "Feb.", "März", "Apr.", "Mai", "Juni", "Juli", "Aug.", "Sep.", "Okt.", "Nov.", "Dez."},
-		weekdays:      [12]string{"Sonntag", "Montag", "Dienstag", "Mittwoch", "Donnerstag", "Freitag", "Samstag"},
-		shortWeekdays: [12]string{"So.", "Mo.", "Di.", "Mi.", "Do.", "Fr.", "Sa."},
-		minWeekdays:   [12]string{"So", "Mo", "Di", "Mi", "Do", "Fr", "Sa"},
-	},
-	"es": {
-		months:        [12]string{"enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre", "noviembre", "diciembre"},
-		shortMonths:   [12]string{"ene.", "feb.", "mar.", "abr.", "may.", "jun.", "jul.", "ago.", "sept.", "oct.", "nov.", "dic."},
-		weekdays:      [12]string{"domingo", "lunes", "martes", "miércoles", "jueves", "viernes", "sábado"},
-		shortWeekdays: [12]string{"dom.", "lun.", "mar.", "mié.", "jue.", "vie.", "sáb."},
-		minWeekdays:   [12]string{"do", "lu", "ma", "mi", "ju", "vi", "sá"},
-	},
-}
-
-// lookupLocale returns the names for a locale such as "fr" or "en-gb" (by its language), and
-// whether it is known; unknown locales get English.
-func lookupLocale(tag string) (*localeNames, bool) {
-	lang := strings.ToLower(tag)
-	if i := strings.IndexAny(lang, "-_"); i >= 0 {
-		lang = lang[:i]
-	}
-	if l, ok := locales[lang]; ok {
-		return l, true
-	}
-	return locales["en"], lang == ""
-}
-
 // formatTime writes t (already in the zone to show) with a moment format.
 func formatTime(t time.Time, format string, names *localeNames) string {
 	var b strings.Builder
-	for _, p := range splitFormat(format) {
+	for _, p := range splitFormat(format, names) {
 		if p.token == "" {
 			b.WriteString(p.literal)
 			continue
@@ -169,8 +114,8 @@ func abs(n int) int {
 	return n
 }
 
-// ordinal is moment's English ordinal: 1st 2nd 3rd 4th 11th 12th 13th 21st.
-func ordinal(n int) string {
+// englishOrdinal is moment's English ordinal: 1st 2nd 3rd 4th 11th 12th 13th 21st.
+func englishOrdinal(n int, _ string) string {
 	suffix := "th"
 	if n%100 < 11 || n%100 > 13 {
 		switch n % 10 {
@@ -218,7 +163,7 @@ func formatToken(t time.Time, tok string, names *localeNames) string {
 	case "Q":
 		return strconv.Itoa((int(t.Month())-1)/3 + 1)
 	case "Qo":
-		return ordinal((int(t.Month())-1)/3 + 1)
+		return names.ordinal((int(t.Month())-1)/3+1, "Q")
 	case "MMMM":
 		return names.months[t.Month()-1]
 	case "MMM":
@@ -226,19 +171,19 @@ func formatToken(t time.Time, tok string, names *localeNames) string {
 	case "MM":
 		return pad(int(t.Month()), 2)
 	case "Mo":
-		return ordinal(int(t.Month()))
+		return names.ordinal(int(t.Month()), "M")
 	case "M":
 		return strconv.Itoa(int(t.Month()))
 	case "DDDD":
 		return pad(t.YearDay(), 3)
 	case "DDDo":
-		return ordinal(t.YearDay())
+		return names.ordinal(t.YearDay(), "DDD")
 	case "DDD":
 		return strconv.Itoa(t.YearDay())
 	case "DD":
 		return pad(t.Day(), 2)
 	case "Do":
-		return ordinal(t.Day())
+		return names.ordinal(t.Day(), "D")
 	case "D":
 		return strconv.Itoa(t.Day())
 	case "dddd":
@@ -248,7 +193,7 @@ func formatToken(t time.Time, tok string, names *localeNames) string {
 	case "dd":
 		return names.minWeekdays[t.Weekday()]
 	case "do":
-		return ordinal(int(t.Weekday()))
+		return names.ordinal(int(t.Weekday()), "d")
 	case "d", "e":
 		return strconv.Itoa(int(t.Weekday()))
 	case "E":
@@ -259,7 +204,7 @@ func formatToken(t time.Time, tok string, names *localeNames) string {
 		case "ww":
 			return pad(w, 2)
 		case "wo":
-			return ordinal(w)
+			return names.ordinal(w, "w")
 		}
 		return strconv.Itoa(w)
 	case "W", "WW", "Wo":
@@ -268,7 +213,7 @@ func formatToken(t time.Time, tok string, names *localeNames) string {
 		case "WW":
 			return pad(w, 2)
 		case "Wo":
-			return ordinal(w)
+			return names.ordinal(w, "W")
 		}
 		return strconv.Itoa(w)
 	case "gggg", "gg":
@@ -356,7 +301,7 @@ func parseWithFormat(s, format string, loc *time.Location, names *localeNames, n
 	pm, ampm := false, false
 	zoneOffset, zoned := 0, false
 	var unix *time.Time
-	for _, part := range splitFormat(format) {
+	for _, part := range splitFormat(format, names) {
 		if part.token == "" {
 			p.literal(part.literal)
 			continue
@@ -596,7 +541,8 @@ func (p *dateParser) ordinalSuffix(expected bool) {
 	if !expected {
 		return
 	}
-	for _, suf := range [...]string{"st", "nd", "rd", "th", "er", "e", "º", "."} {
+	// The suffixes of the known locales' ordinals, longest first.
+	for _, suf := range [...]string{"ste", "st", "nd", "rd", "th", "er", "re", "de", ":e", ":a", "e", "º", "."} {
 		if p.prefixFold(suf) {
 			return
 		}

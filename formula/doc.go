@@ -102,7 +102,9 @@
 //   - DATETIME_FORMAT and DATETIME_PARSE take moment.js tokens (see datefmt.go for the list);
 //     parsing is forgiving about separators, as moment's is, and a format without a year takes
 //     the missing leading parts from today, as moment does. SET_LOCALE and DATETIME_PARSE's locale
-//     know en, fr, de and es month and weekday names; other locales use English.
+//     know moment's month and weekday names, long formats (L, LL, LLLL, LT, ...) and ordinals of
+//     en, en-gb, fr, de, es, it, pt, pt-br, nl, sv, da and nb (no); a tag such as fr-CA uses its
+//     language; any other locale formats and parses in English.
 //   - DATETIME_DIFF(a, b, unit) is moment's a.diff(b, unit) truncated toward zero, seconds by
 //     default. TONOW(d) is the whole days from d to now, FROMNOW(d) from now to d.
 //   - WEEKNUM counts like a spreadsheet (the week of 1 January is week 1; weeks start Sunday, or

@@ -739,3 +739,49 @@ func TestLastModifiedTimeOfFields(t *testing.T) {
 		t.Errorf("unknown field in LAST_MODIFIED_TIME: %v", err)
 	}
 }
+
+func TestDateLocales(t *testing.T) {
+	// {At} is Friday 15 March 2024, 13:45:30 UTC.
+	runEvalCases(t, baseRecord, testEnv(), []evalCase{
+		{"DATETIME_FORMAT(SET_LOCALE({At}, 'fr'), 'LL')", "15 mars 2024"},
+		{"DATETIME_FORMAT(SET_LOCALE({At}, 'fr'), 'LLLL')", "vendredi 15 mars 2024 13:45"},
+		{"DATETIME_FORMAT(SET_LOCALE({At}, 'fr'), 'L ll')", "15/03/2024 15 mars 2024"},
+		{"DATETIME_FORMAT(SET_LOCALE('2024-03-01', 'fr'), 'Do MMMM, Mo [mois]')", "1er mars, 3e mois"},
+		{"DATETIME_FORMAT(SET_LOCALE({At}, 'fr-CA'), 'dddd')", "vendredi"}, // by its language
+		{"DATETIME_FORMAT(SET_LOCALE({At}, 'de'), 'L, LLLL, Do')", "15.03.2024, Freitag, 15. März 2024 13:45, 15."},
+		{"DATETIME_FORMAT(SET_LOCALE({At}, 'es'), 'LL, Do')", "15 de marzo de 2024, 15º"},
+		{"DATETIME_FORMAT(SET_LOCALE({At}, 'es'), 'll')", "15 de mar. de 2024"},
+		{"DATETIME_FORMAT(SET_LOCALE({At}, 'it'), 'dddd D MMMM, L')", "venerdì 15 marzo, 15/03/2024"},
+		{"DATETIME_FORMAT(SET_LOCALE({At}, 'pt'), 'LL')", "15 de março de 2024"},
+		{"DATETIME_FORMAT(SET_LOCALE({At}, 'pt-BR'), 'LLL, dddd')", "15 de março de 2024 às 13:45, sexta-feira"},
+		{"DATETIME_FORMAT(SET_LOCALE({At}, 'nl'), 'L, LL, Do')", "15-03-2024, 15 maart 2024, 15de"},
+		{"DATETIME_FORMAT(SET_LOCALE('2024-03-01', 'nl'), 'Do')", "1ste"},
+		{"DATETIME_FORMAT(SET_LOCALE({At}, 'sv'), 'L, LLL, Do, dddd')", "2024-03-15, 15 mars 2024 kl. 13:45, 15:e, fredag"},
+		{"DATETIME_FORMAT(SET_LOCALE('2024-03-22', 'sv'), 'Do')", "22:a"},
+		{"DATETIME_FORMAT(SET_LOCALE({At}, 'da'), 'LLLL')", "fredag d. 15. marts 2024 kl. 13:45"},
+		{"DATETIME_FORMAT(SET_LOCALE({At}, 'nb'), 'LL, ddd')", "15. mars 2024, fr."},
+		{"DATETIME_FORMAT(SET_LOCALE({At}, 'no'), 'MMMM')", "mars"},
+		{"DATETIME_FORMAT(SET_LOCALE({At}, 'en-GB'), 'L, LLLL')", "15/03/2024, Friday, 15 March 2024 13:45"},
+		{"DATETIME_FORMAT(SET_LOCALE({At}, 'en'), 'L, ll')", "03/15/2024, Mar 15, 2024"},
+		{"DATETIME_FORMAT(SET_LOCALE({At}, 'ja'), 'MMMM')", "March"}, // unknown: English
+		{"DATETIME_PARSE('15 marzo 2024', 'D MMMM YYYY', 'it')", "2024-03-15T00:00:00.000Z"},
+		{"DATETIME_PARSE('1er mars 2024', 'Do MMMM YYYY', 'fr')", "2024-03-01T00:00:00.000Z"},
+		{"DATETIME_PARSE('15.03.2024 13:45', 'L LT', 'de')", "2024-03-15T13:45:00.000Z"},
+		{"DATETIME_PARSE('22:a mars 2024', 'Do MMMM YYYY', 'sv')", "2024-03-22T00:00:00.000Z"},
+		{"DATETIME_PARSE('8ste maart 2024', 'Do MMMM YYYY', 'nl')", "2024-03-08T00:00:00.000Z"},
+	})
+}
+
+func TestShortenLongFormat(t *testing.T) {
+	for in, want := range map[string]string{
+		"MM/DD/YYYY":                 "M/D/YYYY",
+		"dddd, MMMM D, YYYY h:mm A":  "ddd, MMM D, YYYY h:mm A",
+		"D [de] MMMM [de] YYYY H:mm": "D [de] MMM [de] YYYY H:mm",
+		"dddd [DD MM] D. MMMM YYYY":  "ddd [DD MM] D. MMM YYYY",
+		"DDDD YYYY-MM-DD":            "DDDD YYYY-M-D",
+	} {
+		if got := shortenLongFormat(in); got != want {
+			t.Errorf("shortenLongFormat(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -512,8 +512,8 @@ func init() {
 		}
 		return DateTime(t)
 	}))
-	// SET_LOCALE records the locale for DATETIME_FORMAT's month and weekday names (en, fr, de and
-	// es are known; others format in English).
+	// SET_LOCALE records the locale for DATETIME_FORMAT's names, long formats and ordinals (the
+	// locales of locales.go; others format in English).
 	register("SET_LOCALE", 2, 2, fn2(func(env *Env, a, l Value) Value {
 		d := toDate(a, env)
 		if d.kind == KindError {

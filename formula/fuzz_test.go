@@ -1,6 +1,7 @@
 package formula
 
 import (
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -213,24 +214,32 @@ func FuzzParse(f *testing.F) {
 }
 
 func FuzzDateFormat(f *testing.F) {
-	f.Add("YYYY-MM-DD HH:mm:ss", "2024-03-15 13:45:30")
-	f.Add("dddd, MMMM Do YYYY h:mm a [at] Z", "Friday, March 15th 2024 1:45 pm at +01:00")
-	f.Add("X", "1710510330")
-	f.Add("[", "")
-	f.Add("LLLL", "Friday, March 15, 2024 1:45 PM")
-	f.Fuzz(func(t *testing.T, format, input string) {
+	f.Add("YYYY-MM-DD HH:mm:ss", "2024-03-15 13:45:30", uint8(0))
+	f.Add("dddd, MMMM Do YYYY h:mm a [at] Z", "Friday, March 15th 2024 1:45 pm at +01:00", uint8(0))
+	f.Add("X", "1710510330", uint8(0))
+	f.Add("[", "", uint8(0))
+	f.Add("LLLL", "Friday, March 15, 2024 1:45 PM", uint8(0))
+	f.Add("llll Do Wo", "ven. 15 mars 2024 13:45 15 11e", uint8(5))
+	f.Add("LLLL", "fredag d. 15. marts 2024 kl. 13:45", uint8(1))
+	tags := make([]string, 0, len(locales))
+	for tag := range locales {
+		tags = append(tags, tag)
+	}
+	sort.Strings(tags)
+	f.Fuzz(func(t *testing.T, format, input string, locale uint8) {
+		names := locales[tags[int(locale)%len(tags)]]
 		at := time.Date(2024, 3, 15, 13, 45, 30, 123456789, time.UTC)
-		out := formatTime(at, format, locales["en"])
+		out := formatTime(at, format, names)
 		if len(format) < 64 && len(out) > 64*len(format)+64 {
 			t.Fatalf("format %q produced %d bytes", format, len(out))
 		}
-		parseWithFormat(input, format, time.UTC, locales["en"], at)
+		parseWithFormat(input, format, time.UTC, names, at)
 		parseDateText(input, time.UTC)
 		// Formatting with the numeric tokens and reading back gives the same instant.
-		if format == "YYYY-MM-DD HH:mm:ss" {
-			back, ok := parseWithFormat(out, format, time.UTC, locales["en"], at)
+		if format == "YYYY-MM-DD HH:mm:ss" || format == "L LTS" {
+			back, ok := parseWithFormat(out, format, time.UTC, names, at)
 			if !ok || !back.Equal(at.Truncate(time.Second)) {
-				t.Fatalf("round trip: %q -> %v %v", out, back, ok)
+				t.Fatalf("round trip with %s: %q -> %v %v", format, out, back, ok)
 			}
 		}
 	})
