@@ -71,11 +71,18 @@
 //     then unary minus. All binary operators are left-associative, so 1 < 2 = 1 is (1<2)=1, and
 //     'a' & 1 + 2 is 'a3'.
 //   - String escapes: \\ \' \" \n \t \r; any other \x stands for x. A raw newline may appear in a
-//     literal. Inside braces the same escapes apply, so {a\}b} names the field "a}b".
+//     literal. Inside braces the same escapes apply, so {a\}b} names the field "a}b". A doubled
+//     quote ('it''s', seen in one third-party snippet) is not an escape: it is two literals in a
+//     row, a syntax error.
+//   - Field ids: {fldXXXXXXXXXXXXXX} and a bare fldXXXXXXXXXXXXXX (reported not to work on the
+//     service) are both passed to Schema.LookupField like names, so a Schema that resolves ids
+//     accepts both; FieldRef's error points callers to the braced form, which is documented.
 //   - Numbers: 12, 1.5, .5 and scientific notation (1e3). A number directly followed by a letter
 //     (3abc) is a syntax error.
 //   - Function names are case-insensitive (lower(x) is LOWER(x)).
-//   - = on text is case-sensitive and compares bytes; < and > on text order by code point.
+//   - = on text is case-sensitive and compares bytes; < and > on text order by code point. (The
+//     reference suggests a switch for case-insensitive =; Env, fixed by docs/contracts.md, has
+//     none, so a caller wanting it compiles LOWER({A}) = LOWER('x').)
 //   - Text against a number: the text is read as a number ("" is 0, surrounding spaces ignored);
 //     "1" = 1 is true, "abc" = 0 false. If the text is not a number, < and > compare the number's
 //     text with it. In arithmetic, numeric text is a number and other text gives #ERROR!.

@@ -490,6 +490,7 @@ func TestCellValuesAsOperands(t *testing.T) {
 		{"{Due}", "2024-03-15"},
 		{"{Due Date}", "2024-12-31"},
 		{"{fldPRIORITY000001} * 2", 6.0},
+		{"fldPRIORITY000001 * 2", 6.0}, // a bare id resolves too when the Schema knows it
 		{"Priority * 2", 6.0},
 		{"{odd\\}name}", "odd"},
 		{"{Done}", true},

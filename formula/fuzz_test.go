@@ -1,6 +1,7 @@
 package formula
 
 import (
+	"math"
 	"sort"
 	"strings"
 	"testing"
@@ -254,4 +255,96 @@ func TestDeepNestingCompilesQuickly(t *testing.T) {
 	if _, err := Compile(src, nil); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// FuzzMatch builds formulas from data with every seed helper (field names included, which
+// FuzzStrValue keeps fixed) and checks that the text parses to exactly the intended structure and
+// that numbers read back as themselves.
+func FuzzMatch(f *testing.F) {
+	for _, s := range tricky {
+		f.Add(s, s, 1.5, 2)
+	}
+	f.Add(`Name\`, `x\`, math.NaN(), 0)
+	f.Add(`a\'b}`, `'`, math.Inf(-1), -3)
+	f.Add("Owner's Name", "O'Brien", math.Copysign(0, -1), 1)
+	f.Fuzz(func(t *testing.T, name, value string, num float64, start int) {
+		if name == "" {
+			return // Field("") is "{}", documented as not parsing; FieldRef refuses it
+		}
+		wantName := strings.ReplaceAll(name, `\'`, `'`)
+		wantValue := strings.ReplaceAll(value, `\'`, `'`)
+		for _, join := range []string{"AND", "OR"} {
+			values := map[string]any{name: value, name + "#": num}
+			src := Match(values)
+			if join == "OR" {
+				src = MatchAny(values)
+			}
+			args := callArgs(t, src, join)
+			if len(args) != 2 {
+				t.Fatalf("%s has %d arguments, want 2", src, len(args))
+			}
+			for _, arg := range args {
+				bin, ok := arg.(*Binary)
+				if !ok || bin.Op != "=" {
+					t.Fatalf("%s: argument %v is not an equality", src, arg)
+				}
+				ref, ok := bin.L.(*Reference)
+				if !ok || !ref.Braced {
+					t.Fatalf("%s: the field side is %v", src, bin.L)
+				}
+				switch ref.Name {
+				case wantName:
+					if lit, ok := bin.R.(*StringLit); !ok || lit.Value != wantValue {
+						t.Fatalf("%s: the value side is %v, want the literal %q", src, bin.R, wantValue)
+					}
+				case wantName + "#":
+					got := mustCompile(t, bin.R.String(), nil).Eval(nil, nil)
+					if got.Kind() != KindNumber || got.Num() != num && !(math.IsNaN(num) && got.IsNaN()) ||
+						math.Signbit(got.Num()) != math.Signbit(num) && !math.IsNaN(num) {
+						t.Fatalf("%s: the number %v reads back as %v", src, num, got)
+					}
+				default:
+					t.Fatalf("%s: field %q, want %q or %q", src, ref.Name, wantName, wantName+"#")
+				}
+			}
+		}
+		if lit, ok := mustParse(t, ToAirtableValue(value).(string)).(*StringLit); !ok || lit.Value != wantValue {
+			t.Fatalf("ToAirtableValue(%q) = %v", value, ToAirtableValue(value))
+		}
+		// The builders keep their arguments' structure: each stays one argument.
+		src := And(
+			Equal(Field(name), StrValue(value)),
+			Find(StrValue(value), Lower(Field(name)), start),
+			If(Field(name), Quote(value), StrValue(value)),
+		)
+		args := callArgs(t, src, "AND")
+		if len(args) != 3 {
+			t.Fatalf("%s has %d arguments, want 3", src, len(args))
+		}
+		find, ok := args[1].(*Call)
+		if wantArgs := 2 + btoi(start != 0); !ok || find.Name != "FIND" || len(find.Args) != wantArgs {
+			t.Fatalf("%s: FIND is %v", src, args[1])
+		}
+		if c, ok := args[2].(*Call); !ok || c.Name != "IF" || len(c.Args) != 3 {
+			t.Fatalf("%s: IF is %v", src, args[2])
+		} else if lit, ok := c.Args[1].(*StringLit); !ok || lit.Value != value {
+			t.Fatalf("%s: Quote(%q) reads as %v", src, value, c.Args[1])
+		}
+	})
+}
+
+func mustParse(t *testing.T, src string) Node {
+	t.Helper()
+	n, err := Parse(src)
+	if err != nil {
+		t.Fatalf("Parse(%q): %v", src, err)
+	}
+	return n
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

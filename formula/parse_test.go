@@ -66,6 +66,7 @@ func TestSyntaxErrors(t *testing.T) {
 		{"1 # 2", 2, "unexpected character"},
 		{"1 == 2", 3, "expected a value"},
 		{"3abc", 0, "runs into a name"},
+		{"'it''s'", 4, "after the end"}, // a doubled quote is not an escape
 		{"a ! b", 2, "unexpected character"},
 		{strings.Repeat("(", 300) + "1" + strings.Repeat(")", 300), 200, "nested"},
 		{strings.Repeat("-", 300) + "1", 200, "nested"},
