@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 )
@@ -62,6 +63,21 @@ func errInvalidRequest(detail string) *apiError {
 func errBadJSON(err error) *apiError {
 	return errorf(http.StatusBadRequest, "INVALID_REQUEST_BODY",
 		"The request encoding is invalid; the request can't be parsed as a valid JSON. (%v)", err)
+}
+
+// errDecode answers a body that json.Unmarshal refused. Only a body that is not JSON at all is the
+// 400 of reference §2.2; valid JSON with a value of the wrong type ("typecast": "yes",
+// "fields": []) is a parameter that fails validation, the generic 422.
+func errDecode(err error) *apiError {
+	var typeErr *json.UnmarshalTypeError
+	if errors.As(err, &typeErr) {
+		where := typeErr.Field
+		if where == "" {
+			where = "the body"
+		}
+		return errInvalidRequest(fmt.Sprintf("%s must not be a JSON %s", where, typeErr.Value))
+	}
+	return errBadJSON(err)
 }
 
 func errUnknownField(name string) *apiError {

@@ -135,7 +135,7 @@ func parseListBody(body []byte, rawQuery string) (*listQuery, *apiError) {
 	}
 	if len(strings.TrimSpace(string(body))) > 0 {
 		if err := json.Unmarshal(body, &in); err != nil {
-			return nil, errBadJSON(err)
+			return nil, errDecode(err)
 		}
 	}
 	q := in.listQuery

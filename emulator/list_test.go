@@ -291,6 +291,13 @@ func TestListByPOST(t *testing.T) {
 		r := do(t, s, DefaultToken, "POST", path, "{")
 		mustStatus(t, r, 400)
 	})
+	t.Run("valid JSON, pageSize a string", func(t *testing.T) {
+		r := do(t, s, DefaultToken, "POST", path, `{"pageSize": "10"}`)
+		mustStatus(t, r, 422)
+		if errType(r) != "INVALID_REQUEST_UNKNOWN" || !strings.Contains(r.raw, "pageSize") {
+			t.Fatal(r.raw)
+		}
+	})
 }
 
 func TestCellFormatString(t *testing.T) {

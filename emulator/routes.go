@@ -281,7 +281,7 @@ func decodeJSON(body []byte, v any) *apiError {
 		return errBadJSON(fmt.Errorf("the body is empty"))
 	}
 	if err := json.Unmarshal(body, v); err != nil {
-		return errBadJSON(err)
+		return errDecode(err)
 	}
 	return nil
 }

@@ -32,6 +32,9 @@ func TestWriteValidation(t *testing.T) {
 		{"no records", map[string]any{"records": []any{}}, 422, "INVALID_RECORDS", "empty"},
 		{"neither fields nor records", map[string]any{"typecast": true}, 422, "INVALID_REQUEST_UNKNOWN", "fields"},
 		{"bad JSON", "{nope", 400, "INVALID_REQUEST_BODY", "can't be parsed as a valid JSON"},
+		{"valid JSON, wrong type of typecast", `{"typecast": "yes", "fields": {"Name": "x"}}`, 422, "INVALID_REQUEST_UNKNOWN", "typecast"},
+		{"valid JSON, fields not an object", `{"fields": ["Name"]}`, 422, "INVALID_REQUEST_UNKNOWN", "fields"},
+		{"valid JSON, not an object", `[1]`, 422, "INVALID_REQUEST_UNKNOWN", "the body"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
