@@ -319,6 +319,7 @@ func TestTextFunctions(t *testing.T) {
 		{"REGEX_REPLACE('ab', '(a)(?P<second>b)', '$2$1x $<second> $& $$ $3 $0')", "bax b ab $ $3 $0"},
 		{"REGEX_REPLACE('2024-03-15', '(\\\\d+)-(\\\\d+)-(\\\\d+)', '$3/$2/$1')", "15/03/2024"},
 		{"REGEX_MATCH('a', '(')", errCell},
+		{"REGEX_REPLACE(REPT('a', 100000), 'a$', REPT('$`', 100000))", errCell}, // 10 GB if not bounded
 		{"REGEX_MATCH('a(', CONCATENATE('\\\\', '('))", true},
 		{"LOWER({Tags})", "red, green"},
 		{"FIND('Green', {Tags})", 6.0},
@@ -593,6 +594,10 @@ func TestDateFunctions(t *testing.T) {
 		{"WORKDAY_DIFF('2024-03-01', '2024-03-31')", 21.0},
 		{"WORKDAY_DIFF('2024-03-31', '2024-03-01')", -21.0},
 		{"WORKDAY_DIFF('2024-03-01', '2024-03-31', '2024-03-29')", 20.0},
+		{"DATETIME_DIFF('9999-01-01', '0001-01-01', 'days')", 3651694.0}, // beyond time.Duration's 292 years
+		{"DATETIME_DIFF('9999-01-01', '0001-01-01')", 315506361600.0},
+		{"DATETIME_DIFF('0001-01-01', '9999-01-01', 'weeks')", -521670.0},
+		{"WORKDAY_DIFF('0001-01-01', '9999-12-31')", 2608615.0},
 		{"YEAR(BLANK())", errCell},
 		{"YEAR(5)", errCell},
 	})

@@ -203,15 +203,20 @@ func diffUnits(a, b time.Time, u unit) float64 {
 	case unitDay, unitWeek, unitISOWeek:
 		_, offA := a.Zone()
 		_, offB := b.Zone()
-		ms := float64(a.Sub(b).Milliseconds()) + float64(offA-offB)*1000 // days across a DST change are whole
-		out = ms / 864e5
+		out = (secondsBetween(a, b) + float64(offA-offB)) / 86400 // days across a DST change are whole
 		if u != unitDay {
 			out /= 7
 		}
 	default:
-		out = float64(a.Sub(b)) / float64(unitDurations[u])
+		out = secondsBetween(a, b) / unitDurations[u].Seconds()
 	}
 	return math.Trunc(out)
+}
+
+// secondsBetween is a-b in seconds. Unlike a.Sub(b), which stops at about 292 years, it holds for
+// every pair of dates.
+func secondsBetween(a, b time.Time) float64 {
+	return float64(a.Unix()-b.Unix()) + float64(a.Nanosecond()-b.Nanosecond())/1e9
 }
 
 // startOf is moment's startOf: t truncated to the unit, in t's zone; weeks start on Sunday.
@@ -593,7 +598,7 @@ func init() {
 		if to.Before(from) {
 			from, to, sign = to, from, -1
 		}
-		days := int(to.Sub(from).Hours()/24) + 1
+		days := int((to.Unix()-from.Unix())/86400) + 1 // both are midnight UTC; Sub stops at 292 years
 		count := days / 7 * 5
 		for day := from.AddDate(0, 0, days/7*7); !day.After(to); day = day.AddDate(0, 0, 1) {
 			if isWorkday(day, nil) {

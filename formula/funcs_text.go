@@ -408,6 +408,9 @@ func expandJS(b *strings.Builder, re *regexp.Regexp, s, repl string, m []int) {
 	}
 	groups := re.NumSubexp()
 	for i := 0; i < len(repl); i++ {
+		if b.Len() > maxTextLen {
+			return // $` and $' copy the whole text: a long replacement could write gigabytes
+		}
 		if repl[i] != '$' || i+1 == len(repl) {
 			b.WriteByte(repl[i])
 			continue
