@@ -72,8 +72,8 @@
 //     'a' & 1 + 2 is 'a3'.
 //   - String escapes: \\ \' \" \n \t \r; any other \x stands for x. A raw newline may appear in a
 //     literal. Inside braces the same escapes apply, so {a\}b} names the field "a}b". A doubled
-//     quote ('it''s', seen in one third-party snippet) is not an escape: it is two literals in a
-//     row, a syntax error.
+//     quote (two single quotes in a row, seen in one third-party snippet) is not an escape: it
+//     ends one literal and starts another, a syntax error.
 //   - Field ids: {fldXXXXXXXXXXXXXX} and a bare fldXXXXXXXXXXXXXX (reported not to work on the
 //     service) are both passed to Schema.LookupField like names, so a Schema that resolves ids
 //     accepts both; FieldRef's error points callers to the braced form, which is documented.
