@@ -130,6 +130,7 @@
 //     (callers matching the service's detail see the same text). Syntax errors start with the
 //     service's "Invalid formula. Please check your formula text" and then say what was wrong;
 //     the wording of a wrong argument count is this package's own.
-//   - Results of REPT, CONCATENATE, &, SUBSTITUTE, ARRAYJOIN and REGEX_REPLACE are limited to
-//     1 MiB (else #ERROR!), and formulas to 200 levels of nesting, so hostile input stays cheap.
+//   - Results of REPT, CONCATENATE, &, REPLACE, SUBSTITUTE, ARRAYJOIN and REGEX_REPLACE are
+//     limited to 1 MiB (else #ERROR!), and formulas to 200 levels of nesting, so hostile input
+//     stays cheap.
 package formula

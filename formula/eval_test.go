@@ -307,6 +307,11 @@ func TestTextFunctions(t *testing.T) {
 		{"SUBSTITUTE('a-b-c', '-', '+')", "a+b+c"},
 		{"SUBSTITUTE('a-b-c', '-', '+', 2)", "a-b+c"},
 		{"SUBSTITUTE('a-b-c', '-', '+', 3)", "a-b-c"},
+		// Every text result stays within 1 MiB: 1,000,000 bytes and 100,000 more are too many.
+		{"SUBSTITUTE(REPT('ab', 500000), 'a', 'xy')", errCell},
+		{"SUBSTITUTE(REPT('ab', 500000), 'a', REPT('x', 100000), 1)", errCell},
+		{"REPLACE(REPT('ab', 500000), 1, 1, REPT('x', 100000))", errCell},
+		{"LEN(SUBSTITUTE(REPT('ab', 500000), 'a', 'x'))", 1000000.0},
 		{"T('x')", "x"},
 		{"T(1)", nil},
 		{"TRIM('  a b  ')", "a b"},

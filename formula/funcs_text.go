@@ -87,7 +87,11 @@ func init() {
 		str := TextOf(args[0])
 		i := runeOffset(str, from-1)
 		j := i + runeOffset(str[i:], count)
-		return Text(str[:i] + TextOf(args[3]) + str[j:])
+		repl := TextOf(args[3])
+		if i+len(repl)+len(str)-j > maxTextLen {
+			return ErrorValue("REPLACE: the result is too long")
+		}
+		return Text(str[:i] + repl + str[j:])
 	}))
 	register("REPT", 2, 2, fn2(func(_ *Env, s, n Value) Value {
 		count, bad := toCount(n, "REPT")
@@ -107,7 +111,7 @@ func init() {
 		}
 		idx, given := optional(args, 3)
 		if !given {
-			if strings.Count(str, old)*(len(repl)-len(old)) > maxTextLen {
+			if len(str)+strings.Count(str, old)*(len(repl)-len(old)) > maxTextLen {
 				return ErrorValue("SUBSTITUTE: the result is too long")
 			}
 			return Text(strings.ReplaceAll(str, old, repl))
@@ -123,6 +127,9 @@ func init() {
 				return Text(str)
 			}
 			if k == nth {
+				if len(str)+len(repl)-len(old) > maxTextLen {
+					return ErrorValue("SUBSTITUTE: the result is too long")
+				}
 				return Text(str[:off+i] + repl + str[off+i+len(old):])
 			}
 			off += i + len(old)
