@@ -262,7 +262,7 @@ func (cn *conn) selectRows(ctx context.Context, ast *sqlparser.Select, args tran
 	}
 	plan, err := translate.Select(ast, schema, args)
 	if err != nil {
-		return nil, err
+		return nil, fromTranslate(err)
 	}
 	return newQueryRows(ctx, cn.c.base, plan, cn.c.cfg.PageSize), nil
 }

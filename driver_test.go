@@ -14,6 +14,7 @@ import (
 
 	"github.com/airsql/airsql/emulator"
 	"github.com/airsql/airsql/internal/clock"
+	"github.com/airsql/airsql/translate"
 )
 
 // TestSelectOneRequest is the pushdown contract: a SELECT with WHERE, ORDER BY and LIMIT is one
@@ -286,6 +287,54 @@ func TestUnsupported(t *testing.T) {
 			_, err := db.Query(tc.query)
 			if err == nil || !strings.Contains(strings.ToLower(err.Error()), strings.ToLower(tc.want)) {
 				t.Errorf("error %v, want one naming %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestUnsupportedIsTyped: a construct the translator refuses reaches the caller as an
+// *UnsupportedError with a hint, which also unwraps to the translator's *translate.UnsupportedError,
+// through Query, Exec and EXPLAIN alike.
+func TestUnsupportedIsTyped(t *testing.T) {
+	srv := newEmulator(t)
+	db, _ := openDB(t, srv, "")
+	cases := []struct {
+		query     string
+		exec      bool
+		construct string
+	}{
+		{"SELECT Status, COUNT(*) FROM Tasks GROUP BY Status", false, "GROUP BY"},
+		{"SELECT Name FROM Tasks LIMIT 2 OFFSET 1", false, "OFFSET"},
+		{"SELECT t.Name FROM Tasks t JOIN `Team Members` m ON t.Name = m.`Full Name`", false, "JOIN"},
+		{"SELECT Name FROM Tasks ORDER BY Priority * 2", false, "ORDER BY on an expression"},
+		{"SELECT Name FROM Tasks WHERE id IN (SELECT id FROM Tasks)", false, "a subquery"},
+		{"EXPLAIN SELECT Name FROM Tasks GROUP BY Name", false, "GROUP BY"},
+		{"UPDATE Tasks SET Done = TRUE LIMIT 1", true, "UPDATE … LIMIT"},
+		{"DELETE FROM Tasks ORDER BY Name", true, "DELETE … ORDER BY"},
+		{"REPLACE INTO Tasks (Name) VALUES ('a')", true, "REPLACE"},
+		{"SELECT Name FROM Tasks UNION SELECT Name FROM Tasks", false, "UNION"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.query, func(t *testing.T) {
+			var err error
+			if tc.exec {
+				_, err = db.Exec(tc.query)
+			} else {
+				_, err = db.Query(tc.query)
+			}
+			var ue *UnsupportedError
+			if !errors.As(err, &ue) {
+				t.Fatalf("error %T %v, want an *airsql.UnsupportedError", err, err)
+			}
+			if ue.Construct != tc.construct || ue.Hint == "" {
+				t.Errorf("Construct %q, Hint %q: want %q and a hint", ue.Construct, ue.Hint, tc.construct)
+			}
+			if !strings.HasPrefix(err.Error(), "airsql: "+tc.construct+" is not supported") {
+				t.Errorf("message %q", err)
+			}
+			var te *translate.UnsupportedError
+			if fromTranslator := tc.construct != "UNION"; errors.As(err, &te) != fromTranslator {
+				t.Errorf("errors.As(*translate.UnsupportedError) = %v, want %v", !fromTranslator, fromTranslator)
 			}
 		})
 	}

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/airsql/airsql/translate"
 )
 
 // Sentinel errors. Each says what to change.
@@ -44,18 +46,41 @@ func (e *InsecureHostError) Error() string {
 		"remove tls=false, or add allowInsecure=true if you really mean it", e.Host)
 }
 
-// UnsupportedError names a statement or construct the driver cannot run.
+// UnsupportedError names a statement or construct the driver cannot run (yet): it is refused
+// rather than run differently from SQL or silently dropped. Match it with errors.As.
 type UnsupportedError struct {
-	Construct string // what was asked, e.g. "CREATE TABLE"
+	Construct string // what was asked, e.g. "CREATE TABLE", "GROUP BY", "OFFSET"
+	SQL       string // the SQL text concerned, when it says more than Construct; may be empty
 	Hint      string // what to do instead; may be empty
+	// Err is the translator's *translate.UnsupportedError when the refusal comes from there
+	// (a construct inside a SELECT, INSERT, UPDATE or DELETE); nil for whole statements.
+	Err error
 }
 
 func (e *UnsupportedError) Error() string {
 	msg := "airsql: " + e.Construct + " is not supported"
+	if sql := strings.TrimSpace(e.SQL); sql != "" && sql != e.Construct {
+		if !strings.HasPrefix(sql, "(") {
+			sql = "(" + sql + ")"
+		}
+		msg += " " + sql
+	}
 	if e.Hint != "" {
 		msg += ": " + e.Hint
 	}
 	return msg
+}
+
+func (e *UnsupportedError) Unwrap() error { return e.Err }
+
+// fromTranslate gives a construct the translator refuses as an *UnsupportedError (carrying the
+// translator's own error); other errors pass unchanged.
+func fromTranslate(err error) error {
+	var te *translate.UnsupportedError
+	if errors.As(err, &te) {
+		return &UnsupportedError{Construct: te.Construct, SQL: te.SQL, Hint: te.Hint, Err: te}
+	}
+	return err
 }
 
 // WriteError is returned when a write of several batches failed part-way. Airtable applies

@@ -53,7 +53,7 @@ func (cn *conn) explain(ctx context.Context, st statement, nvs []driver.NamedVal
 		}
 		plan, err := translate.Select(ast, schema, args)
 		if err != nil {
-			return nil, err
+			return nil, fromTranslate(err)
 		}
 		add("statement", "SELECT")
 		cn.explainFind(add, plan, "")
@@ -64,7 +64,7 @@ func (cn *conn) explain(ctx context.Context, st statement, nvs []driver.NamedVal
 		}
 		plan, err := translate.Insert(ast, schema, args)
 		if err != nil {
-			return nil, err
+			return nil, fromTranslate(err)
 		}
 		n := len(plan.Rows)
 		if plan.Upsert != nil {
@@ -84,7 +84,7 @@ func (cn *conn) explain(ctx context.Context, st statement, nvs []driver.NamedVal
 		}
 		plan, err := translate.Update(ast, schema, args)
 		if err != nil {
-			return nil, err
+			return nil, fromTranslate(err)
 		}
 		add("statement", "UPDATE")
 		cn.explainFind(add, plan.Find, "find ")
@@ -97,7 +97,7 @@ func (cn *conn) explain(ctx context.Context, st statement, nvs []driver.NamedVal
 		}
 		plan, err := translate.Delete(ast, schema, args)
 		if err != nil {
-			return nil, err
+			return nil, fromTranslate(err)
 		}
 		add("statement", "DELETE")
 		cn.explainFind(add, plan.Find, "find ")

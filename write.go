@@ -45,7 +45,7 @@ func (cn *conn) insertRecords(ctx context.Context, ast *sqlparser.Insert, args t
 	}
 	plan, err := translate.Insert(ast, schema, args)
 	if err != nil {
-		return writeOutcome{}, err
+		return writeOutcome{}, fromTranslate(err)
 	}
 	out := writeOutcome{table: plan.Table, schema: schema}
 	if len(plan.Rows) == 0 {
@@ -73,7 +73,7 @@ func (cn *conn) updateRecords(ctx context.Context, ast *sqlparser.Update, args t
 	}
 	plan, err := translate.Update(ast, schema, args)
 	if err != nil {
-		return writeOutcome{}, err
+		return writeOutcome{}, fromTranslate(err)
 	}
 	out := writeOutcome{table: plan.Table, schema: schema}
 	var updates []transport.Record
@@ -105,7 +105,7 @@ func (cn *conn) deleteRecords(ctx context.Context, ast *sqlparser.Delete, args t
 	}
 	plan, err := translate.Delete(ast, schema, args)
 	if err != nil {
-		return writeOutcome{}, err
+		return writeOutcome{}, fromTranslate(err)
 	}
 	out := writeOutcome{table: plan.Table, schema: schema, deleted: []string{}}
 	var ids []string

@@ -69,12 +69,39 @@ func newScope(table *Table, alias string, args Args) *scope {
 	return &scope{table: table, alias: alias, args: args, now: now.UTC()}
 }
 
-// unsupported is the error for a construct the translator refuses.
-func unsupported(construct string, detail string) error {
-	if detail != "" {
-		return fmt.Errorf("translate: %s is not supported: %s", construct, detail)
+// UnsupportedError is a construct the translator refuses, rather than run it differently from SQL
+// or drop it. Match it with errors.As; the root package's *airsql.UnsupportedError carries it.
+type UnsupportedError struct {
+	Construct string // what was refused: "GROUP BY", "OFFSET", "JOIN", "the function FOO", …
+	SQL       string // the SQL text concerned, when it says more than Construct; may be empty
+	Hint      string // what to do instead
+}
+
+func (e *UnsupportedError) Error() string {
+	msg := "translate: " + e.Construct + " is not supported"
+	if sql := strings.TrimSpace(e.SQL); sql != "" && sql != e.Construct {
+		if !strings.HasPrefix(sql, "(") {
+			sql = "(" + sql + ")"
+		}
+		msg += " " + sql
 	}
-	return fmt.Errorf("translate: %s is not supported", construct)
+	if e.Hint != "" {
+		msg += ": " + e.Hint
+	}
+	return msg
+}
+
+// Hints shared by several refusals.
+const (
+	hintAggregate = "select the rows and aggregate in Go, or run SELECT COUNT(*) … WHERE column = ? once per group"
+	hintJoin      = "query each table on its own and join the rows in Go (linked records by id: SELECT … WHERE id IN (?, ?))"
+	hintSubquery  = "run the inner SELECT first and pass its values as arguments (IN (?, ?, …), e.g. with sqlx.In)"
+	hintPickRows  = "select the ids with SELECT id … ORDER BY … LIMIT n, then write … WHERE id IN (…)"
+)
+
+// unsupported is the error for a construct the translator refuses.
+func unsupported(construct, sql, hint string) error {
+	return &UnsupportedError{Construct: construct, SQL: sql, Hint: hint}
 }
 
 // lookupColumn resolves a column name: a field (exact name, then a unique case-insensitive match, then
@@ -131,7 +158,8 @@ func (s *scope) compile(e sqlparser.Expr) (*expr, error) {
 	case *sqlparser.ColName:
 		if q := e.Qualifier; !q.IsEmpty() {
 			if !q.Qualifier.IsEmpty() || (q.Name.String() != s.alias && q.Name.String() != s.table.Name) {
-				return nil, fmt.Errorf("translate: column %s refers to a table other than %q (JOIN is not supported)", sqlparser.String(e), s.alias)
+				return nil, &UnsupportedError{Construct: "JOIN", SQL: sqlparser.String(e),
+					Hint: fmt.Sprintf("the column names a table other than %q; %s", s.alias, hintJoin)}
 			}
 		}
 		return s.lookupColumn(e.Name.String())
@@ -238,7 +266,7 @@ func (s *scope) compile(e sqlparser.Expr) (*expr, error) {
 			}
 			return &expr{kind: exNot, typ: typeBool, nullable: cond.nullable, args: []*expr{cond}}, nil
 		}
-		return nil, unsupported("the unary operator "+strings.TrimSpace(e.Operator), "")
+		return nil, unsupported("the unary operator "+strings.TrimSpace(e.Operator), sqlparser.String(e), "supported: - on numbers and NOT on conditions")
 	case *sqlparser.FuncExpr:
 		return s.function(e)
 	case *sqlparser.SubstrExpr:
@@ -259,27 +287,27 @@ func (s *scope) compile(e sqlparser.Expr) (*expr, error) {
 		}
 		return s.call("SUBSTRING", args, sqlparser.String(e))
 	case *sqlparser.Subquery, *sqlparser.ExistsExpr:
-		return nil, unsupported("a subquery", sqlparser.String(e))
+		return nil, unsupported("a subquery", sqlparser.String(e), hintSubquery)
 	case *sqlparser.CaseExpr:
-		return nil, unsupported("CASE", sqlparser.String(e))
+		return nil, unsupported("CASE", sqlparser.String(e), "select the columns and decide in Go, or run one query per case with its condition in WHERE")
 	case *sqlparser.ValuesFuncExpr:
-		return nil, unsupported("VALUES() outside ON DUPLICATE KEY UPDATE", "")
+		return nil, unsupported("VALUES() outside ON DUPLICATE KEY UPDATE", "", "VALUES(col) only reads the inserted value in ON DUPLICATE KEY UPDATE col = VALUES(col)")
 	case *sqlparser.IntervalExpr:
-		return nil, unsupported("INTERVAL", sqlparser.String(e))
+		return nil, unsupported("INTERVAL", sqlparser.String(e), "compute the time in Go and pass it as a time.Time argument")
 	case *sqlparser.ConvertExpr, *sqlparser.ConvertUsingExpr:
-		return nil, unsupported("CAST/CONVERT", sqlparser.String(e))
+		return nil, unsupported("CAST/CONVERT", sqlparser.String(e), "compare the column with a literal or argument directly: the constant takes the column's type")
 	case *sqlparser.GroupConcatExpr:
-		return nil, unsupported("GROUP_CONCAT (aggregates need GROUP BY)", "")
+		return nil, unsupported("GROUP_CONCAT", "", hintAggregate)
 	case *sqlparser.MatchExpr:
-		return nil, unsupported("MATCH … AGAINST", "")
+		return nil, unsupported("MATCH … AGAINST", "", "use LIKE '%word%'")
 	case *sqlparser.CollateExpr:
-		return nil, unsupported("COLLATE", "text compares by code point")
+		return nil, unsupported("COLLATE", sqlparser.String(e), "text compares case-sensitively by code point; for case-insensitive matching use LOWER(x) = LOWER(?) or LIKE, which ignores ASCII case")
 	case sqlparser.ValTuple:
-		return nil, unsupported("a row value (a, b, …)", sqlparser.String(e))
+		return nil, unsupported("a row value (a, b, …)", sqlparser.String(e), "compare each column on its own: a = ? AND b = ?")
 	case sqlparser.ListArg:
-		return nil, unsupported("list arguments (::name)", "expand the list first, e.g. with sqlx.In")
+		return nil, unsupported("list arguments (::name)", "", "expand the list first into IN (?, ?, …), e.g. with sqlx.In")
 	}
-	return nil, unsupported("the expression", sqlparser.String(e))
+	return nil, unsupported("the expression", sqlparser.String(e), "select the columns it reads and compute it in Go")
 }
 
 // literal reads a constant of the SQL text or a bound argument.
@@ -336,9 +364,9 @@ func (s *scope) literal(v *sqlparser.SQLVal) (*expr, error) {
 		}
 		return &expr{kind: exConst, typ: typ, val: val, nullable: val == nil, sql: name}, nil
 	case sqlparser.HexVal, sqlparser.HexNum, sqlparser.BitVal:
-		return nil, unsupported("hexadecimal and bit literals", text)
+		return nil, unsupported("hexadecimal and bit literals", text, "write the number in decimal")
 	}
-	return nil, unsupported("the literal", text)
+	return nil, unsupported("the literal", text, "write a number, a 'string', TRUE, FALSE or NULL, or pass the value as an argument")
 }
 
 // positionalIndex reads the placeholder names sqlparser gives to ?: ":v1", ":v2", ….
@@ -483,9 +511,9 @@ func (s *scope) comparison(e *sqlparser.ComparisonExpr) (*expr, error) {
 		tuple, ok := e.Right.(sqlparser.ValTuple)
 		if !ok {
 			if _, sub := e.Right.(*sqlparser.Subquery); sub {
-				return nil, unsupported("a subquery", sqlparser.String(e.Right))
+				return nil, unsupported("a subquery", sqlparser.String(e.Right), hintSubquery)
 			}
-			return nil, unsupported("IN with "+sqlparser.String(e.Right), "write a list of values: IN (a, b)")
+			return nil, unsupported("IN with "+sqlparser.String(e.Right), "", "write a list of values: IN (a, b)")
 		}
 		args := []*expr{left}
 		for _, item := range tuple {
@@ -521,11 +549,11 @@ func (s *scope) comparison(e *sqlparser.ComparisonExpr) (*expr, error) {
 		}
 		return &expr{kind: exLike, typ: typeBool, nullable: true, args: []*expr{left, pattern}, escape: escape, negated: e.Operator == sqlparser.NotLikeStr}, nil
 	case sqlparser.RegexpStr, sqlparser.NotRegexpStr:
-		return nil, unsupported("REGEXP", "use LIKE")
+		return nil, unsupported("REGEXP", sqlparser.String(e), "use LIKE with % and _")
 	case sqlparser.NullSafeEqualStr:
-		return nil, unsupported("<=>", "use IS NULL / =")
+		return nil, unsupported("<=>", sqlparser.String(e), "write a IS NULL for <=> NULL, or (a = b OR (a IS NULL AND b IS NULL))")
 	case sqlparser.JSONExtractOp, sqlparser.JSONUnquoteExtractOp:
-		return nil, unsupported("JSON operators -> and ->>", "")
+		return nil, unsupported("JSON operators -> and ->>", sqlparser.String(e), "select the column (JSON text) and decode it in Go")
 	}
 	right, err := s.compile(e.Right)
 	if err != nil {
@@ -648,7 +676,7 @@ func (s *scope) arithmetic(e *sqlparser.BinaryExpr) (*expr, error) {
 	switch e.Operator {
 	case sqlparser.PlusStr, sqlparser.MinusStr, sqlparser.MultStr, sqlparser.DivStr, sqlparser.IntDivStr, sqlparser.ModStr:
 	default:
-		return nil, unsupported("the operator "+e.Operator, sqlparser.String(e))
+		return nil, unsupported("the operator "+e.Operator, sqlparser.String(e), "supported: + - * / DIV % on numbers")
 	}
 	a, err := s.compile(e.Left)
 	if err != nil {
@@ -675,19 +703,19 @@ func (s *scope) arithmetic(e *sqlparser.BinaryExpr) (*expr, error) {
 func (s *scope) function(e *sqlparser.FuncExpr) (*expr, error) {
 	name := strings.ToUpper(e.Name.String())
 	if !e.Qualifier.IsEmpty() {
-		return nil, unsupported("qualified function names", sqlparser.String(e))
+		return nil, unsupported("qualified function names", sqlparser.String(e), "call the function by its name alone")
 	}
 	if e.IsAggregate() {
-		return nil, unsupported("the aggregate "+name+" here", "only SELECT COUNT(*) or COUNT(column) alone is supported; GROUP BY and other aggregates are not")
+		return nil, unsupported("the aggregate "+name+" here", sqlparser.String(e), "only SELECT COUNT(*) or COUNT(column) alone runs; "+hintAggregate)
 	}
 	if e.Distinct {
-		return nil, unsupported("DISTINCT in "+name, "")
+		return nil, unsupported("DISTINCT in "+name, sqlparser.String(e), "select the column and count or collect the distinct values in Go")
 	}
 	args := make([]*expr, 0, len(e.Exprs))
 	for _, se := range e.Exprs {
 		ae, ok := se.(*sqlparser.AliasedExpr)
 		if !ok {
-			return nil, unsupported(sqlparser.String(se)+" as an argument of "+name, "")
+			return nil, unsupported(sqlparser.String(se)+" as an argument of "+name, "", "pass a column, a value or an expression")
 		}
 		x, err := s.compile(ae.Expr)
 		if err != nil {
@@ -823,7 +851,7 @@ func (s *scope) call(name string, args []*expr, text string) (*expr, error) {
 		}
 		return &expr{kind: exCreatedTime, typ: typeDateTime, sql: text}, nil
 	default:
-		return nil, unsupported("the function "+name, "supported: LOWER, UPPER, LENGTH, CHAR_LENGTH, CONCAT, TRIM, LTRIM, RTRIM, SUBSTRING, ABS, ROUND, COALESCE, IFNULL, NOW, YEAR, MONTH, DAY, HOUR, MINUTE, SECOND, RECORD_ID, CREATED_TIME")
+		return nil, unsupported("the function "+name, text, "compute it in Go from the selected columns; supported: LOWER, UPPER, LENGTH, CHAR_LENGTH, CONCAT, TRIM, LTRIM, RTRIM, SUBSTRING, ABS, ROUND, COALESCE, IFNULL, NOW, YEAR, MONTH, DAY, HOUR, MINUTE, SECOND, RECORD_ID, CREATED_TIME")
 	}
 	return out, nil
 }

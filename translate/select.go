@@ -17,13 +17,13 @@ func Select(stmt *sqlparser.Select, schema Schema, args Args) (*Plan, error) {
 	}
 	switch {
 	case stmt.Distinct != "":
-		return nil, unsupported("SELECT DISTINCT", "")
+		return nil, unsupported("SELECT DISTINCT", "", "select the columns and drop the duplicates in Go")
 	case len(stmt.GroupBy) > 0:
-		return nil, unsupported("GROUP BY", "")
+		return nil, unsupported("GROUP BY", sqlparser.String(stmt.GroupBy), hintAggregate)
 	case stmt.Having != nil:
-		return nil, unsupported("HAVING", "")
+		return nil, unsupported("HAVING", sqlparser.String(stmt.Having), hintAggregate)
 	case stmt.Lock != "":
-		return nil, unsupported("locking reads ("+strings.TrimSpace(stmt.Lock)+")", "Airtable has no transactions")
+		return nil, unsupported("locking reads ("+strings.TrimSpace(stmt.Lock)+")", "", "Airtable has no transactions or locks: leave the lock clause out")
 	}
 	table, alias, view, err := fromClause(stmt.From, schema)
 	if err != nil {
@@ -39,7 +39,8 @@ func Select(stmt *sqlparser.Select, schema Schema, args Args) (*Plan, error) {
 		switch se := se.(type) {
 		case *sqlparser.StarExpr:
 			if q := se.TableName; !q.IsEmpty() && q.Name.String() != alias && q.Name.String() != table.Name {
-				return nil, fmt.Errorf("translate: %s names a table other than %q (JOIN is not supported)", sqlparser.String(se), alias)
+				return nil, &UnsupportedError{Construct: "JOIN", SQL: sqlparser.String(se),
+					Hint: fmt.Sprintf("it names a table other than %q; %s", alias, hintJoin)}
 			}
 			for _, e := range s.star() {
 				plan.outputs = append(plan.outputs, e)
@@ -49,7 +50,7 @@ func Select(stmt *sqlparser.Select, schema Schema, args Args) (*Plan, error) {
 		case *sqlparser.AliasedExpr:
 			if f, ok := se.Expr.(*sqlparser.FuncExpr); ok && strings.EqualFold(f.Name.String(), "count") {
 				if len(stmt.SelectExprs) != 1 {
-					return nil, unsupported("COUNT together with other columns", "that needs GROUP BY")
+					return nil, unsupported("COUNT together with other columns", "", "run SELECT COUNT(*) on its own, or count the selected rows in Go")
 				}
 				if countOf, err = s.countArg(f); err != nil {
 					return nil, err
@@ -74,7 +75,7 @@ func Select(stmt *sqlparser.Select, schema Schema, args Args) (*Plan, error) {
 			plan.Columns = append(plan.Columns, columnFor(name, e))
 			output[strings.ToLower(name)] = e
 		default:
-			return nil, unsupported(sqlparser.String(se)+" in the select list", "")
+			return nil, unsupported(sqlparser.String(se)+" in the select list", "", "select *, columns or expressions")
 		}
 	}
 
@@ -107,7 +108,7 @@ func Select(stmt *sqlparser.Select, schema Schema, args Args) (*Plan, error) {
 	// LIMIT.
 	if stmt.Limit != nil {
 		if stmt.Limit.Offset != nil {
-			return nil, unsupported("OFFSET", "page with WHERE on an ordered column instead")
+			return nil, unsupported("OFFSET", "", "page with WHERE on an ordered column (WHERE Priority > ? ORDER BY Priority LIMIT n), or skip the rows in Go")
 		}
 		n, err := s.limit(stmt.Limit.Rowcount)
 		if err != nil {
@@ -128,22 +129,22 @@ func Select(stmt *sqlparser.Select, schema Schema, args Args) (*Plan, error) {
 // fromClause resolves FROM: one table, by name or id, with an optional view as USE INDEX (`view`).
 func fromClause(from sqlparser.TableExprs, schema Schema) (*Table, string, string, error) {
 	if len(from) != 1 {
-		return nil, "", "", unsupported("JOIN (more than one table in FROM)", "")
+		return nil, "", "", unsupported("JOIN (more than one table in FROM)", sqlparser.String(from), hintJoin)
 	}
 	var ate *sqlparser.AliasedTableExpr
 	switch te := from[0].(type) {
 	case *sqlparser.AliasedTableExpr:
 		ate = te
 	case *sqlparser.JoinTableExpr:
-		return nil, "", "", unsupported("JOIN", sqlparser.String(te))
+		return nil, "", "", unsupported("JOIN", sqlparser.String(te), hintJoin)
 	case *sqlparser.ParenTableExpr:
-		return nil, "", "", unsupported("parenthesised table expressions", sqlparser.String(te))
+		return nil, "", "", unsupported("parenthesised table expressions", sqlparser.String(te), "name one table in FROM")
 	default:
-		return nil, "", "", unsupported("the FROM clause", sqlparser.String(te))
+		return nil, "", "", unsupported("the FROM clause", sqlparser.String(te), "name one table in FROM")
 	}
 	tn, ok := ate.Expr.(sqlparser.TableName)
 	if !ok {
-		return nil, "", "", unsupported("a subquery in FROM", sqlparser.String(ate.Expr))
+		return nil, "", "", unsupported("a subquery in FROM", sqlparser.String(ate.Expr), "name the table itself in FROM")
 	}
 	table, err := lookupTable(tn, schema)
 	if err != nil {
@@ -156,7 +157,7 @@ func fromClause(from sqlparser.TableExprs, schema Schema) (*Table, string, strin
 		alias = tn.Name.String()
 	}
 	if len(ate.Partitions) > 0 {
-		return nil, "", "", unsupported("PARTITION", "")
+		return nil, "", "", unsupported("PARTITION", "", "Airtable tables have no partitions; to read part of a table, use WHERE or a view: FROM t USE INDEX (`view`)")
 	}
 	var view string
 	if h := ate.Hints; h != nil {
@@ -185,12 +186,12 @@ func fromClause(from sqlparser.TableExprs, schema Schema) (*Table, string, strin
 
 func lookupTable(tn sqlparser.TableName, schema Schema) (*Table, error) {
 	if !tn.Qualifier.IsEmpty() {
-		return nil, unsupported("a database-qualified table name", sqlparser.String(tn)+": the base is the DSN's")
+		return nil, unsupported("a database-qualified table name", sqlparser.String(tn), "the base is the DSN's: name the table alone")
 	}
 	name := tn.Name.String()
 	table, ok := schema.Table(name)
 	if (!ok || table == nil) && strings.EqualFold(name, "dual") {
-		return nil, unsupported("a statement without a table", "name one in FROM")
+		return nil, unsupported("a statement without a table", "", "name one in FROM")
 	}
 	if !ok || table == nil {
 		return nil, fmt.Errorf("translate: no table %q in the base (SHOW TABLES lists them)", name)
@@ -222,7 +223,7 @@ func (s *scope) star() []*expr {
 // countArg reads COUNT(*) (nil) or COUNT(column).
 func (s *scope) countArg(f *sqlparser.FuncExpr) (*expr, error) {
 	if f.Distinct {
-		return nil, unsupported("COUNT(DISTINCT …)", "")
+		return nil, unsupported("COUNT(DISTINCT …)", sqlparser.String(f), "select the column and count the distinct values in Go")
 	}
 	if len(f.Exprs) != 1 {
 		return nil, fmt.Errorf("translate: %s: COUNT takes one argument", sqlparser.String(f))
@@ -243,7 +244,7 @@ func (s *scope) countArg(f *sqlparser.FuncExpr) (*expr, error) {
 		}
 		return e, nil
 	}
-	return nil, unsupported(sqlparser.String(f), "")
+	return nil, unsupported(sqlparser.String(f), "", "write COUNT(*) or COUNT(column)")
 }
 
 // columnName is the output name of an unaliased expression: a column's own name, else the SQL text.
@@ -279,15 +280,15 @@ func (s *scope) orderKey(key sqlparser.Expr, outputs []*expr, aliases map[string
 			e = outputs[n-1]
 			break
 		}
-		return nil, unsupported("ORDER BY on an expression", sqlparser.String(key))
+		return nil, unsupported("ORDER BY on an expression", sqlparser.String(key), "order by a column, or select the rows and sort them in Go")
 	default:
-		return nil, unsupported("ORDER BY on an expression", sqlparser.String(key))
+		return nil, unsupported("ORDER BY on an expression", sqlparser.String(key), "order by a column, or select the rows and sort them in Go")
 	}
 	switch e.kind {
 	case exField, exRecordID, exCreatedTime:
 		return e, nil
 	}
-	return nil, unsupported("ORDER BY on an expression", sqlparser.String(key))
+	return nil, unsupported("ORDER BY on an expression", sqlparser.String(key), "order by a column, or select the rows and sort them in Go")
 }
 
 // limit reads LIMIT's row count: a non-negative integer, literal or bound.

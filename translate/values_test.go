@@ -3,6 +3,7 @@ package translate
 import (
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"reflect"
 	"slices"
 	"strings"
@@ -237,4 +238,101 @@ func TestErrorsNameTheConstruct(t *testing.T) {
 
 func containsFold(s, sub string) bool {
 	return strings.Contains(strings.ToLower(s), strings.ToLower(sub))
+}
+
+// TestUnsupportedErrorsAreTyped: every refusal of a construct is an *UnsupportedError (errors.As)
+// that names the construct and says what to do instead; errors in the query itself (a wrong type,
+// a missing argument) are not.
+func TestUnsupportedErrorsAreTyped(t *testing.T) {
+	schema := loadSchema(t)
+	tests := []struct{ sql, construct string }{
+		{"SELECT Name FROM Tasks LIMIT 1, 2", "OFFSET"},
+		{"SELECT Status FROM Tasks GROUP BY Status", "GROUP BY"},
+		{"SELECT Name FROM Tasks HAVING Name = 'a'", "HAVING"},
+		{"SELECT DISTINCT Name FROM Tasks", "SELECT DISTINCT"},
+		{"SELECT a.Name FROM Tasks a, People b", "JOIN"},
+		{"SELECT Name FROM Tasks LEFT JOIN People ON 1 = 1", "JOIN"},
+		{"SELECT People.Name FROM Tasks", "JOIN"},
+		{"SELECT People.* FROM Tasks", "JOIN"},
+		{"SELECT Name FROM (SELECT Name FROM Tasks) t", "a subquery in FROM"},
+		{"SELECT Name FROM Tasks WHERE EXISTS (SELECT 1 FROM People)", "a subquery"},
+		{"SELECT Name FROM Tasks WHERE id IN (SELECT id FROM People)", "a subquery"},
+		{"SELECT Name FROM Tasks ORDER BY LOWER(Name)", "ORDER BY on an expression"},
+		{"SELECT SUM(Priority) FROM Tasks", "the aggregate SUM here"},
+		{"SELECT COUNT(DISTINCT Name) FROM Tasks", "COUNT(DISTINCT …)"},
+		{"SELECT COUNT(*), Name FROM Tasks", "COUNT together with other columns"},
+		{"SELECT Name FROM Tasks WHERE Name REGEXP 'a'", "REGEXP"},
+		{"SELECT Name FROM Tasks WHERE Name <=> 'a'", "<=>"},
+		{"SELECT CASE WHEN Done THEN 1 END FROM Tasks", "CASE"},
+		{"SELECT CAST(Priority AS CHAR) FROM Tasks", "CAST/CONVERT"},
+		{"SELECT FOO(Name) FROM Tasks", "the function FOO"},
+		{"SELECT Name FROM Tasks FOR UPDATE", "locking reads"},
+		{"SELECT Name FROM other.Tasks", "a database-qualified table name"},
+		{"SELECT Name FROM Tasks WHERE Priority & 1", "the operator &"},
+		{"SELECT Name FROM Tasks WHERE (Name, Notes) = ('a', 'b')", "a row value"},
+		{"SELECT Name FROM Tasks WHERE Name = 'a' COLLATE utf8_bin", "COLLATE"},
+		{"SELECT Name FROM Tasks WHERE Priority = 0x10", "hexadecimal"},
+		{"REPLACE INTO Tasks (Name) VALUES ('a')", "REPLACE"},
+		{"INSERT IGNORE INTO Tasks (Name) VALUES ('a')", "INSERT IGNORE"},
+		{"INSERT INTO Tasks (Name) SELECT Name FROM People", "INSERT … SELECT"},
+		{"INSERT INTO People (Email, Name) VALUES ('a@x.org', 'Ann') ON DUPLICATE KEY UPDATE Name = CONCAT(Name, 'x')", "ON DUPLICATE KEY UPDATE"},
+		{"UPDATE Tasks SET Done = TRUE ORDER BY Priority", "UPDATE … ORDER BY"},
+		{"UPDATE Tasks SET Done = TRUE LIMIT 1", "UPDATE … LIMIT"},
+		{"DELETE FROM Tasks ORDER BY Priority", "DELETE … ORDER BY"},
+		{"DELETE FROM Tasks LIMIT 1", "DELETE … LIMIT"},
+		{"DELETE Tasks, People FROM Tasks JOIN People ON Tasks.Owner = People.id", "multi-table DELETE"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.sql, func(t *testing.T) {
+			err := translateError(t, schema, tt.sql)
+			var ue *UnsupportedError
+			if !errors.As(err, &ue) {
+				t.Fatalf("error %T %v, want an *UnsupportedError", err, err)
+			}
+			if !strings.Contains(ue.Construct, tt.construct) {
+				t.Errorf("Construct %q, want it to name %q", ue.Construct, tt.construct)
+			}
+			if ue.Hint == "" {
+				t.Errorf("%v: no hint of what to do instead", err)
+			}
+			if !strings.Contains(err.Error(), ue.Construct) || !strings.Contains(err.Error(), ue.Hint) {
+				t.Errorf("message %q should hold the construct and the hint", err)
+			}
+		})
+	}
+	for _, sql := range []string{
+		"SELECT Name FROM Tasks WHERE Priority = 'high'",
+		"SELECT Name FROM Tasks WHERE Name = ?",
+		"SELECT Nope FROM Tasks",
+	} {
+		var ue *UnsupportedError
+		if err := translateError(t, schema, sql); errors.As(err, &ue) {
+			t.Errorf("%s: %v is an error in the query, not an unsupported construct", sql, err)
+		}
+	}
+}
+
+// translateError translates any statement and returns its error (failing the test if there is none).
+func translateError(t *testing.T, schema Schema, sql string) error {
+	t.Helper()
+	stmt, err := Parse(sql)
+	if err != nil {
+		t.Fatalf("parse %q: %v", sql, err)
+	}
+	switch stmt := stmt.(type) {
+	case *sqlparser.Select:
+		_, err = Select(stmt, schema, Args{})
+	case *sqlparser.Insert:
+		_, err = Insert(stmt, schema, Args{})
+	case *sqlparser.Update:
+		_, err = Update(stmt, schema, Args{})
+	case *sqlparser.Delete:
+		_, err = Delete(stmt, schema, Args{})
+	default:
+		t.Fatalf("%q is a %T", sql, stmt)
+	}
+	if err == nil {
+		t.Fatalf("%q: no error", sql)
+	}
+	return err
 }

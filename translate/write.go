@@ -61,11 +61,11 @@ func Insert(stmt *sqlparser.Insert, schema Schema, args Args) (*InsertPlan, erro
 	}
 	switch {
 	case stmt.Action == sqlparser.ReplaceStr:
-		return nil, unsupported("REPLACE", "use INSERT … ON DUPLICATE KEY UPDATE")
+		return nil, unsupported("REPLACE", "", "use INSERT … ON DUPLICATE KEY UPDATE, which merges on the key columns")
 	case stmt.Ignore != "":
-		return nil, unsupported("INSERT IGNORE", "")
+		return nil, unsupported("INSERT IGNORE", "", "use INSERT … ON DUPLICATE KEY UPDATE to merge on key columns, or look for the records first with SELECT")
 	case len(stmt.Partitions) > 0:
-		return nil, unsupported("PARTITION", "")
+		return nil, unsupported("PARTITION", "", "Airtable tables have no partitions")
 	case len(stmt.Columns) == 0:
 		return nil, fmt.Errorf("translate: INSERT needs a column list: INSERT INTO t (a, b) VALUES (…)")
 	}
@@ -89,7 +89,7 @@ func Insert(stmt *sqlparser.Insert, schema Schema, args Args) (*InsertPlan, erro
 	}
 	values, ok := stmt.Rows.(sqlparser.Values)
 	if !ok {
-		return nil, unsupported("INSERT … SELECT", "")
+		return nil, unsupported("INSERT … SELECT", "", "run the SELECT, then one INSERT with a VALUES row per record")
 	}
 	plan := &InsertPlan{Table: table}
 	for n, tuple := range values {
@@ -126,7 +126,7 @@ func Insert(stmt *sqlparser.Insert, schema Schema, args Args) (*InsertPlan, erro
 			}
 			vf, ok := u.Expr.(*sqlparser.ValuesFuncExpr)
 			if !ok || !strings.EqualFold(vf.Name.Name.String(), u.Name.Name.String()) {
-				return nil, unsupported("ON DUPLICATE KEY UPDATE "+sqlparser.String(u), "only col = VALUES(col): the service merges, it does not compute")
+				return nil, unsupported("ON DUPLICATE KEY UPDATE "+sqlparser.String(u), "", "only col = VALUES(col): the service merges, it does not compute; compute the value in the VALUES row")
 			}
 			if !seen[target.field.Name] {
 				return nil, fmt.Errorf("translate: ON DUPLICATE KEY UPDATE %s: the column is not inserted", target.field.Name)
@@ -157,10 +157,10 @@ func Update(stmt *sqlparser.Update, schema Schema, args Args) (*UpdatePlan, erro
 		return nil, fmt.Errorf("translate: no UPDATE statement")
 	}
 	if len(stmt.OrderBy) > 0 {
-		return nil, unsupported("UPDATE … ORDER BY", "")
+		return nil, unsupported("UPDATE … ORDER BY", sqlparser.String(stmt.OrderBy), hintPickRows)
 	}
 	if stmt.Limit != nil {
-		return nil, unsupported("UPDATE … LIMIT", "")
+		return nil, unsupported("UPDATE … LIMIT", sqlparser.String(stmt.Limit), hintPickRows)
 	}
 	table, alias, view, err := fromClause(stmt.TableExprs, schema)
 	if err != nil {
@@ -224,13 +224,13 @@ func Delete(stmt *sqlparser.Delete, schema Schema, args Args) (*DeletePlan, erro
 	}
 	switch {
 	case len(stmt.Targets) > 1:
-		return nil, unsupported("multi-table DELETE", "")
+		return nil, unsupported("multi-table DELETE", "", "delete from one table at a time")
 	case len(stmt.Partitions) > 0:
-		return nil, unsupported("PARTITION", "")
+		return nil, unsupported("PARTITION", "", "Airtable tables have no partitions")
 	case len(stmt.OrderBy) > 0:
-		return nil, unsupported("DELETE … ORDER BY", "")
+		return nil, unsupported("DELETE … ORDER BY", sqlparser.String(stmt.OrderBy), hintPickRows)
 	case stmt.Limit != nil:
-		return nil, unsupported("DELETE … LIMIT", "")
+		return nil, unsupported("DELETE … LIMIT", sqlparser.String(stmt.Limit), hintPickRows)
 	}
 	table, alias, view, err := fromClause(stmt.TableExprs, schema)
 	if err != nil {
@@ -239,7 +239,7 @@ func Delete(stmt *sqlparser.Delete, schema Schema, args Args) (*DeletePlan, erro
 	if len(stmt.Targets) == 1 {
 		// DELETE t FROM t USE INDEX (`view`) …: the form that takes a view.
 		if target := stmt.Targets[0]; !target.Qualifier.IsEmpty() || (target.Name.String() != alias && target.Name.String() != table.Name) {
-			return nil, unsupported("multi-table DELETE", sqlparser.String(stmt.Targets))
+			return nil, unsupported("multi-table DELETE", sqlparser.String(stmt.Targets), "delete from one table at a time")
 		}
 	}
 	s := newScope(table, alias, args)
