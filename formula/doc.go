@@ -86,8 +86,10 @@
 //   - Text against a number: the text is read as a number ("" is 0, surrounding spaces ignored);
 //     "1" = 1 is true, "abc" = 0 false. If the text is not a number, < and > compare the number's
 //     text with it. In arithmetic, numeric text is a number and other text gives #ERROR!.
-//   - A date against text: the text is parsed as a date (ISO 8601, then common formats); a date
-//     against a number is never equal and not ordered.
+//   - A date against text in = < > ...: the text is read as an ISO 8601 date or date-time (other
+//     text is never equal and not ordered); a date against a number is never equal and not
+//     ordered. Date functions (YEAR, IS_SAME, DATEADD, ...) read text more forgivingly: ISO 8601,
+//     then common formats such as "March 15, 2024" and "3/15/2024 2:30 PM".
 //   - Booleans: TRUE() and FALSE() are booleans that count as 1 and 0 in arithmetic and comparisons
 //     and read "1" and "0" as text; an unchecked checkbox is false, not blank.
 //   - An array operand of an operator is its element when it has one, blank when empty, and its

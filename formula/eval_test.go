@@ -212,6 +212,8 @@ func TestComparisons(t *testing.T) {
 		{"{At} = '2024-03-15T13:45:30Z'", true},
 		{"{At} > {Due}", true},
 		{"{Due} = 0", nil},
+		{"{Due} = 'March 15, 2024'", nil},          // operators read only ISO 8601 text as a date
+		{"IS_SAME({Due}, 'March 15, 2024')", true}, // date functions read common formats too
 		{"{Due} > 0", nil},
 		{"{Score} = {Score}", nil}, // NaN equals nothing
 		{"{Score} < 1", nil},
