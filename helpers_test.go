@@ -3,10 +3,10 @@ package airsql
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"net/http"
 	"net/url"
 	"os"
-	"reflect"
 	"sort"
 	"strings"
 	"sync"
@@ -167,7 +167,7 @@ func toString(v any) string {
 	case []byte:
 		return string(x)
 	}
-	return strings.TrimSpace(strings.Trim(reflect.ValueOf(v).String(), "<>"))
+	return fmt.Sprint(v)
 }
 
 func sorted(s []string) []string {
