@@ -100,7 +100,11 @@ type WriteError struct {
 
 func (e *WriteError) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "airsql: %s into %q failed after %d record(s) were written", e.Op, e.Table, len(e.Written))
+	done := map[string]string{"INSERT": "created", "UPDATE": "updated", "DELETE": "deleted"}[e.Op]
+	if done == "" {
+		done = "written"
+	}
+	fmt.Fprintf(&b, "airsql: %s on table %q failed part-way, after %d record(s) were %s", e.Op, e.Table, len(e.Written), done)
 	if n := len(e.Written); n > 0 {
 		const shown = 20
 		ids := e.Written

@@ -306,3 +306,82 @@ func TestWriteServerErrorIsUncertain(t *testing.T) {
 		t.Fatalf("got %v (%+v), want a WriteError with rows 0 and 1 uncertain", err, we)
 	}
 }
+
+// TestPartialUpdate: an UPDATE whose second chunk is refused returns a *WriteError listing exactly
+// the records updated (those of the other chunks), and nothing uncertain (a 422 wrote nothing).
+func TestPartialUpdate(t *testing.T) {
+	srv := newEmulator(t)
+	db, _ := openDB(t, srv, "")
+	var b strings.Builder
+	b.WriteString("INSERT INTO Tasks (Name, Notes) VALUES ")
+	for i := range 25 {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		notes := "Done"
+		if i == 14 {
+			notes = "No such option" // Status = Notes is refused (422) for the chunk holding it
+		}
+		fmt.Fprintf(&b, "('partial %02d', '%s')", i, notes)
+	}
+	if _, err := db.Exec(b.String()); err != nil {
+		t.Fatal(err)
+	}
+	res, err := db.Exec("UPDATE Tasks SET Status = Notes WHERE Name LIKE 'partial%'")
+	if res != nil {
+		t.Errorf("a failed UPDATE returned a Result")
+	}
+	var we *WriteError
+	if !errors.As(err, &we) {
+		t.Fatalf("got %T %v, want *WriteError", err, err)
+	}
+	if we.Op != "UPDATE" || we.Table != "Tasks" || len(we.Written) != 15 || len(we.UncertainIDs)+len(we.UncertainRows) != 0 {
+		t.Errorf("WriteError %+v, want 15 updated ids (chunks 1 and 3) and nothing uncertain", we)
+	}
+	var ae *transport.APIError
+	if !errors.As(err, &ae) || ae.StatusCode != 422 {
+		t.Errorf("the cause should be the 422: %v", err)
+	}
+	got := sorted(queryColumn(t, db, "SELECT id FROM Tasks WHERE Name LIKE 'partial%' AND Status = 'Done'"))
+	if !reflect.DeepEqual(got, sorted(we.Written)) {
+		t.Errorf("records updated %q, the error says %q", got, we.Written)
+	}
+}
+
+// TestPartialDelete: a DELETE whose chunk fails with a 500 (no retries) lists the ids deleted in
+// Written and the ids of the failed chunk, which may or may not be gone, in UncertainIDs.
+func TestPartialDelete(t *testing.T) {
+	srv := newEmulator(t)
+	db, _ := openDB(t, srv, "retries=0")
+	query, args := insertStatement(25)
+	if _, err := db.Exec(query, args...); err != nil {
+		t.Fatal(err)
+	}
+	srv.InjectFault(emulator.Fault{Method: "DELETE", Status: 500, Times: 1})
+	_, err := db.Exec("DELETE FROM Tasks WHERE Name LIKE 'bulk%'")
+	var we *WriteError
+	if !errors.As(err, &we) {
+		t.Fatalf("got %T %v, want *WriteError", err, err)
+	}
+	if we.Op != "DELETE" || len(we.Written)+len(we.UncertainIDs) != 25 || len(we.UncertainIDs) == 0 || len(we.UncertainIDs) > 10 {
+		t.Errorf("WriteError: %d written, %d uncertain; want 25 in all, one chunk uncertain", len(we.Written), len(we.UncertainIDs))
+	}
+	left := sorted(queryColumn(t, db, "SELECT id FROM Tasks WHERE Name LIKE 'bulk%'"))
+	if !reflect.DeepEqual(left, sorted(we.UncertainIDs)) {
+		t.Errorf("records left %q, want exactly the uncertain ones %q (the 500 was injected before serving)", left, we.UncertainIDs)
+	}
+	for _, id := range we.Written {
+		if !strings.Contains(err.Error(), id) {
+			t.Errorf("the message does not list %s: %v", id, err)
+			break
+		}
+	}
+	// The rest can be deleted by running the statement again: RowsAffected counts them.
+	res, err := db.Exec("DELETE FROM Tasks WHERE Name LIKE 'bulk%'")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := res.RowsAffected(); n != int64(len(we.UncertainIDs)) {
+		t.Errorf("RowsAffected = %d, want %d", n, len(we.UncertainIDs))
+	}
+}
