@@ -43,12 +43,27 @@ type wal struct {
 }
 
 // openWAL replays path through apply and opens it for appending; it creates the file if needed.
+// After the replay the log is compacted when that makes it shorter (see compactWAL): the compacted
+// log is written to a temporary file, fsynced and renamed over the data file, so that a crash at
+// any moment leaves either the old log or the new one, both of which replay to the same data.
 func openWAL(path string, apply func([]walOp) error) (*wal, error) {
+	tmp := path + ".compacting"
+	// Left by a crash during a compaction, before its rename: the data file itself is intact.
+	if err := os.Remove(tmp); err != nil && !os.IsNotExist(err) {
+		return nil, fmt.Errorf("emulator: data file: remove the unfinished compaction %s: %w", tmp, err)
+	}
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("emulator: data file: %w", err)
 	}
-	good, err := replayWAL(f, apply)
+	var lines [][]walOp
+	good, err := replayWAL(f, func(ops []walOp) error {
+		if err := apply(ops); err != nil {
+			return err
+		}
+		lines = append(lines, ops)
+		return nil
+	})
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("emulator: data file %s: %w", path, err)
@@ -66,12 +81,197 @@ func openWAL(path string, apply func([]walOp) error) (*wal, error) {
 		f.Close()
 		return nil, fmt.Errorf("emulator: data file %s: %w", path, err)
 	}
-	// A new file's directory entry must reach the disk too, or a power cut could lose the file.
+	if compacted, shorter := compactWAL(lines); shorter {
+		// On failure the log stays as it was, which is complete: only its length is lost.
+		if err := writeFileSynced(tmp, compacted); err == nil {
+			if err := os.Rename(tmp, path); err == nil {
+				f.Close()
+				if f, err = os.OpenFile(path, os.O_RDWR, 0o644); err != nil {
+					return nil, fmt.Errorf("emulator: data file %s: reopen after compaction: %w", path, err)
+				}
+				if _, err := f.Seek(0, io.SeekEnd); err != nil {
+					f.Close()
+					return nil, fmt.Errorf("emulator: data file %s: %w", path, err)
+				}
+			}
+		}
+		_ = os.Remove(tmp)
+	}
+	// A new (or renamed) file's directory entry must reach the disk too, or a power cut could lose it.
 	if dir, err := os.Open(filepath.Dir(path)); err == nil {
 		_ = dir.Sync()
 		dir.Close()
 	}
 	return &wal{f: f, path: path}, nil
+}
+
+// writeFileSynced writes lines to path and fsyncs it.
+func writeFileSynced(path string, lines [][]walOp) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriterSize(f, 1<<16)
+	for _, ops := range lines {
+		line, err := encodeWALLine(ops)
+		if err == nil {
+			_, err = w.Write(line)
+		}
+		if err != nil {
+			f.Close()
+			return err
+		}
+	}
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// compactWAL rewrites a replayed log into fewer changes with the same outcome. Runtime fixtures
+// stay where they were, in order: what they may add depends on the data at that point. Between two
+// fixtures (a segment), only the outcome of each record and each field's choices matters:
+//   - the last choices of each field, first (choices are options; they do not check records);
+//   - each record's last put, in the order of the record's first change in the segment, so that
+//     records created there are appended in their creation order (a put of an existing record
+//     replaces it where it is, so its place in the log does not matter);
+//   - a delete for each record whose last change was a delete (a delete of a record that never
+//     existed before the segment is skipped by the replay). Its put is dropped, unless it holds the
+//     table's highest autoNumber of the segment: the replay takes the next autoNumber from the puts,
+//     and the service never hands out a number twice.
+//
+// shorter reports whether the result has fewer changes than the log.
+func compactWAL(lines [][]walOp) (out [][]walOp, shorter bool) {
+	const opsPerLine = 500 // bounds a line's size; the file as a whole is replaced atomically
+	total := 0
+	var result []walOp
+	var segment []walOp
+	flush := func() {
+		result = append(result, compactSegment(segment)...)
+		segment = segment[:0]
+	}
+	for _, ops := range lines {
+		total += len(ops)
+		for _, op := range ops {
+			switch op.Kind {
+			case "put", "delete", "choices", "fixture":
+			default: // the replay refuses changes it does not know; leave such a log alone
+				return nil, false
+			}
+			if op.Kind == "fixture" {
+				flush()
+				result = append(result, op)
+				continue
+			}
+			segment = append(segment, op)
+		}
+	}
+	flush()
+	if len(result) >= total {
+		return nil, false
+	}
+	for len(result) > 0 {
+		n := min(opsPerLine, len(result))
+		if i := indexOfFixture(result[:n]); i >= 0 { // a fixture is a line of its own, as LoadFixture logs it
+			if i == 0 {
+				n = 1
+			} else {
+				n = i
+			}
+		}
+		out = append(out, result[:n])
+		result = result[n:]
+	}
+	return out, true
+}
+
+func indexOfFixture(ops []walOp) int {
+	for i, op := range ops {
+		if op.Kind == "fixture" {
+			return i
+		}
+	}
+	return -1
+}
+
+// compactSegment is one segment of compactWAL: changes of records and choices, no fixture.
+func compactSegment(ops []walOp) []walOp {
+	type recordKey struct{ base, table, id string }
+	type outcome struct {
+		lastPut *walOp // nil when the segment only deletes the record
+		deleted bool   // the last change was a delete
+	}
+	var choices []walOp // the last choices of each field, in the order of the field's first change
+	choiceAt := map[[3]string]int{}
+	var order []recordKey
+	outcomes := map[recordKey]*outcome{}
+	maxAuto := map[[2]string]int{} // base, table -> the highest autoNumber put in the segment
+	for i := range ops {
+		op := &ops[i]
+		switch op.Kind {
+		case "choices":
+			k := [3]string{op.Base, op.Table, op.Field}
+			if at, ok := choiceAt[k]; ok {
+				choices[at] = *op
+			} else {
+				choiceAt[k] = len(choices)
+				choices = append(choices, *op)
+			}
+			continue
+		case "put":
+			if op.Record == nil { // the replay refuses it; nothing to keep
+				continue
+			}
+		}
+		id := op.ID
+		if op.Kind == "put" {
+			id = op.Record.ID
+		}
+		k := recordKey{op.Base, op.Table, id}
+		o := outcomes[k]
+		if o == nil {
+			o = &outcome{}
+			outcomes[k] = o
+			order = append(order, k)
+		}
+		switch op.Kind {
+		case "put":
+			o.lastPut, o.deleted = op, false
+			tk := [2]string{op.Base, op.Table}
+			maxAuto[tk] = max(maxAuto[tk], op.Record.AutoNumber)
+		case "delete":
+			o.deleted = true
+		}
+	}
+	// Keep the put of a deleted record that holds its table's highest autoNumber.
+	keptAuto := map[[2]string]bool{}
+	for _, k := range order {
+		o := outcomes[k]
+		if !o.deleted && o.lastPut != nil && o.lastPut.Record.AutoNumber == maxAuto[[2]string{k.base, k.table}] {
+			keptAuto[[2]string{k.base, k.table}] = true
+		}
+	}
+	out := append([]walOp{}, choices...)
+	var deletes []walOp
+	for _, k := range order {
+		o := outcomes[k]
+		tk := [2]string{k.base, k.table}
+		if !o.deleted {
+			out = append(out, *o.lastPut)
+			continue
+		}
+		if o.lastPut != nil && !keptAuto[tk] && o.lastPut.Record.AutoNumber == maxAuto[tk] {
+			out = append(out, *o.lastPut)
+			keptAuto[tk] = true
+		}
+		deletes = append(deletes, walOp{Kind: "delete", Base: k.base, Table: k.table, ID: k.id})
+	}
+	return append(out, deletes...)
 }
 
 // replayWAL applies every complete line and returns the length of the good prefix.
@@ -139,19 +339,27 @@ func decodeWALLine(line []byte, complete bool) ([]walOp, error) {
 	return ops, nil
 }
 
+// encodeWALLine is one line of the log: checksum, JSON, newline.
+func encodeWALLine(ops []walOp) ([]byte, error) {
+	payload, err := json.Marshal(ops)
+	if err != nil {
+		return nil, err
+	}
+	line := make([]byte, 0, len(payload)+10)
+	line = fmt.Appendf(line, "%08x ", crc32.Checksum(payload, crcTable))
+	line = append(line, payload...)
+	return append(line, '\n'), nil
+}
+
 // append writes one request's changes and fsyncs them.
 func (w *wal) append(ops []walOp) error {
 	if len(ops) == 0 {
 		return nil
 	}
-	payload, err := json.Marshal(ops)
+	line, err := encodeWALLine(ops)
 	if err != nil {
 		return err
 	}
-	line := make([]byte, 0, len(payload)+10)
-	line = fmt.Appendf(line, "%08x ", crc32.Checksum(payload, crcTable))
-	line = append(line, payload...)
-	line = append(line, '\n')
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.f == nil {
