@@ -108,3 +108,50 @@ func TestMatchEvaluates(t *testing.T) {
 		t.Errorf("%s matches a non-empty name", p)
 	}
 }
+
+type namedString string
+type namedBool bool
+type stringer struct{ s string }
+
+func (s stringer) String() string { return s.s }
+
+// TestMatchWritesEveryGoValue checks the text Match writes for each kind of Go value, and that it
+// evaluates to the value.
+func TestMatchWritesEveryGoValue(t *testing.T) {
+	tests := []struct {
+		value any
+		text  string // Match(map[string]any{"V": value}) is "{V}=" + text
+		eval  string // the text evaluates to this (TextOf)
+	}{
+		{int8(-8), "-8", "-8"},
+		{int16(16), "16", "16"},
+		{int32(32), "32", "32"},
+		{int64(-64), "-64", "-64"},
+		{uint(7), "7", "7"},
+		{uint64(18446744073709551615), "18446744073709551615", "18446744073709552000"},
+		{float32(0.5), "0.5", "0.5"},
+		{1e-7, "0.0000001", "1e-7"},
+		{math.Inf(1), "(1/0)", "Infinity"},
+		{math.Inf(-1), "(-1/0)", "-Infinity"},
+		{math.Copysign(0, -1), "-0", "0"},
+		{namedString("it's"), `'it\'s'`, "it's"},
+		{namedBool(true), "1", "1"},
+		{[]byte(`a\`), `'a\\'`, `a\`},
+		{json.Number("1e400"), `'1e400'`, "1e400"}, // not a float64: its text
+		{stringer{"x'y"}, `'x\'y'`, "x'y"},
+		{map[string]int{"a": 1}, `'map[a:1]'`, "map[a:1]"},
+		{ptr("s"), "'s'", "s"},
+		{time.Date(2024, 3, 15, 13, 45, 30, 0, time.UTC), "DATETIME_PARSE('2024-03-15T13:45:30.000Z')", "2024-03-15T13:45:30.000Z"},
+		{nil, "BLANK()", ""},
+	}
+	for _, tt := range tests {
+		src := Match(map[string]any{"V": tt.value})
+		if want := "{V}=" + tt.text; src != want {
+			t.Errorf("Match(%#v) = %s, want %s", tt.value, src, want)
+			continue
+		}
+		if got := TextOf(mustCompile(t, tt.text, nil).Eval(nil, nil)); got != tt.eval {
+			t.Errorf("%s evaluates to %q, want %q", tt.text, got, tt.eval)
+		}
+	}
+}
