@@ -3,6 +3,7 @@ package airsql
 import (
 	"database/sql"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -87,5 +88,37 @@ func TestSqlxNamedExecAndIn(t *testing.T) {
 	}
 	if want := []string{"Ship it", "named one", "named two"}; !reflect.DeepEqual(names, want) {
 		t.Errorf("sqlx.In: %q, want %q", names, want)
+	}
+}
+
+// TestSliceWithoutSqlxIn: a []string bound to one placeholder of IN (?) against a text column would
+// compare the column with the list's JSON text and silently match nothing; it is refused with an
+// error that says to expand it (sqlx.In). Against a JSON column the slice is the whole value.
+func TestSliceWithoutSqlxIn(t *testing.T) {
+	db := openSqlx(t)
+	var names []string
+	err := db.Select(&names, "SELECT Name FROM Tasks WHERE Name IN (?)", []string{"Ship it", "Write spec"})
+	if err == nil || !strings.Contains(err.Error(), "sqlx.In") {
+		t.Errorf("IN (?) with a []string: %v, want an error pointing to sqlx.In", err)
+	}
+	query, args, err := sqlx.In("SELECT Name FROM Tasks WHERE Name IN (?) ORDER BY Name", []string{"Ship it", "Write spec"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Select(&names, query, args...); err != nil || !reflect.DeepEqual(names, []string{"Ship it", "Write spec"}) {
+		t.Errorf("with sqlx.In: %q, %v", names, err)
+	}
+	names = nil
+	if err := db.Select(&names, "SELECT Name FROM Tasks WHERE Tags = ?", []string{"green"}); err != nil || !reflect.DeepEqual(names, []string{"Review spec"}) {
+		t.Errorf("Tags = []string{green}: %q, %v", names, err)
+	}
+	// An airsql.List is a driver.Valuer, so sqlx.In leaves it whole while it expands the []string.
+	query, args, err = sqlx.In("SELECT Name FROM Tasks WHERE Tags = ? AND Name IN (?)", List{"red", "blue"}, []string{"Write spec", "Ship it"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	names = nil
+	if err := db.Select(&names, query, args...); err != nil || !reflect.DeepEqual(names, []string{"Write spec"}) {
+		t.Errorf("List and sqlx.In: %q, %v", names, err)
 	}
 }

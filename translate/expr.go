@@ -547,6 +547,9 @@ func (s *scope) comparison(e *sqlparser.ComparisonExpr) (*expr, error) {
 			}
 			escape = []rune(str)[0]
 		}
+		if err := listArgument(pattern, left); err != nil {
+			return nil, err
+		}
 		return &expr{kind: exLike, typ: typeBool, nullable: true, args: []*expr{left, pattern}, escape: escape, negated: e.Operator == sqlparser.NotLikeStr}, nil
 	case sqlparser.RegexpStr, sqlparser.NotRegexpStr:
 		return nil, unsupported("REGEXP", sqlparser.String(e), "use LIKE with % and _")
@@ -581,11 +584,18 @@ func (s *scope) compare(op string, left, right *expr) (*expr, error) {
 	return &expr{kind: exCompare, typ: typeBool, op: op, nullable: true, args: []*expr{left, right}}, nil
 }
 
-// comparable refuses comparisons whose SQL meaning would surprise: a time with a number, and so on.
+// comparable refuses comparisons whose SQL meaning would surprise: a time with a number, a list
+// argument with a text column, and so on.
 func comparable(a, b *expr) error {
 	ta, tb := a.typ, b.typ
 	if ta == typeNull || tb == typeNull || ta == tb {
 		return nil
+	}
+	if err := listArgument(a, b); err != nil {
+		return err
+	}
+	if err := listArgument(b, a); err != nil {
+		return err
 	}
 	class := func(t sqlType) int {
 		switch {
@@ -602,6 +612,18 @@ func comparable(a, b *expr) error {
 	return nil
 }
 
+// listArgument refuses a list or JSON argument ([]string, []any, json.RawMessage …) compared with
+// a column that is not JSON: Name IN (?) bound to []string{"a", "b"} would compare Name with the
+// text ["a","b"] and silently match nothing, where the caller meant one placeholder per value.
+func listArgument(c, other *expr) error {
+	if c.kind != exConst || c.typ != typeJSON || other.typ == typeJSON || other.typ == typeNull {
+		return nil
+	}
+	return fmt.Errorf("translate: argument %s is a list or JSON value (%s), compared with %s (%s): to match any of several values write "+
+		"one placeholder per value, IN (?, ?, …) (sqlx.In expands a slice into them); list arguments only compare with JSON columns",
+		describe(c), c.val, describe(other), other.typ)
+}
+
 func describe(e *expr) string {
 	if e.sql != "" {
 		return e.sql
@@ -612,8 +634,8 @@ func describe(e *expr) string {
 // coerce converts the constant c to the type of the other side of a comparison: text to a number or a
 // time, a number to text, 0/1 to a bool. Other constants are returned as they are.
 func (s *scope) coerce(other, c *expr) (*expr, error) {
-	if c.kind != exConst || c.val == nil || other.typ == typeNull || other.typ == c.typ {
-		return c, nil
+	if c.kind != exConst || c.val == nil || other.typ == typeNull || other.typ == c.typ || c.typ == typeJSON {
+		return c, nil // a JSON constant is never converted: comparable refuses it against other types
 	}
 	out := *c
 	switch other.typ {

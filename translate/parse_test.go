@@ -38,6 +38,13 @@ func TestArgumentBinding(t *testing.T) {
 		{"SELECT Name FROM Tasks WHERE Name = ? AND Status = ?", Args{Positional: []any{"a"}}, "", "placeholder 2 has no argument"},
 		{"SELECT Name FROM Tasks WHERE Name = :who", Args{}, "", `no argument named "who"`},
 		{"SELECT Name FROM Tasks WHERE Name = ?", Args{Positional: []any{make(chan int)}}, "", "unsupported Go type"},
+		// A slice for one placeholder: refused against a text column (it would match nothing), taken
+		// as the whole value for a JSON column.
+		{"SELECT Name FROM Tasks WHERE Name IN (?)", Args{Positional: []any{[]string{"a", "b"}}}, "", "sqlx.In"},
+		{"SELECT Name FROM Tasks WHERE Name = ?", Args{Positional: []any{[]string{"a"}}}, "", "one placeholder per value"},
+		{"SELECT Name FROM Tasks WHERE Name LIKE ?", Args{Positional: []any{[]any{"a%"}}}, "", "list or JSON value"},
+		{"SELECT Name FROM Tasks WHERE Priority IN (?)", Args{Positional: []any{[]string{"1"}}}, "", "IN (?, ?, …)"},
+		{"SELECT Name FROM Tasks WHERE Name IN (?, ?)", Args{Positional: []any{"a", "b"}}, "OR({Name}='a', {Name}='b')", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.sql, func(t *testing.T) {
