@@ -238,3 +238,69 @@ func pagesRaw(t *testing.T, s *Server, tok, path string) (int, string) {
 		offset = strings.ReplaceAll(off, "/", "%2F")
 	}
 }
+
+// TestUpsertRulesAndWriteOptions: the rules of reference §1.7 a client relies on, and
+// returnFieldsByFieldId on writes and gets.
+func TestUpsertRulesAndWriteOptions(t *testing.T) {
+	s, _ := newTestServer(t, WithFixture(smallFixture(t)))
+	path := testBase + "/Tasks"
+	upsert := func(method string, merge []any, recs ...any) response {
+		t.Helper()
+		return do(t, s, DefaultToken, method, path, map[string]any{"performUpsert": map[string]any{"fieldsToMergeOn": merge}, "records": recs})
+	}
+	count := func() int { return len(records(t, do(t, s, DefaultToken, "GET", path, nil))) }
+
+	t.Run("an id that does not exist fails, and creates nothing", func(t *testing.T) {
+		r := upsert("PATCH", []any{"Name"}, map[string]any{"id": "recNOPE0000000001", "fields": map[string]any{"Name": "Ship"}})
+		mustStatus(t, r, 422)
+		if errType(r) != "ROW_DOES_NOT_EXIST" || count() != 3 {
+			t.Fatalf("%s; %d records", r.raw, count())
+		}
+	})
+	t.Run("PUT upsert clears the matched record's other fields", func(t *testing.T) {
+		r := upsert("PUT", []any{"Name"}, rec(map[string]any{"Name": "Write spec", "Priority": 7}))
+		mustStatus(t, r, 200)
+		f := fieldsOf(records(t, r)[0])
+		if records(t, r)[0]["id"] != "recTASK0000000001" || f["Priority"] != 7.0 || f["Status"] != nil {
+			t.Fatalf("after PUT upsert: %s", r.raw)
+		}
+	})
+	t.Run("merge field by id, value keyed by id", func(t *testing.T) {
+		r := upsert("PATCH", []any{"fldNAME0000000001"}, rec(map[string]any{"fldNAME0000000001": "Ship", "Priority": 8}))
+		mustStatus(t, r, 200)
+		if fmt.Sprint(r.body["updatedRecords"]) != "[recTASK0000000003]" || fmt.Sprint(r.body["createdRecords"]) != "[]" {
+			t.Fatalf("%s", r.raw)
+		}
+	})
+	t.Run("two records of one request with the same new merge value: one created, then updated", func(t *testing.T) {
+		r := upsert("PATCH", []any{"Name"}, rec(map[string]any{"Name": "Twin", "Priority": 1}), rec(map[string]any{"Name": "Twin", "Priority": 2}))
+		mustStatus(t, r, 200)
+		recs := records(t, r)
+		if recs[0]["id"] != recs[1]["id"] || len(r.body["createdRecords"].([]any)) != 1 || len(r.body["updatedRecords"].([]any)) != 0 {
+			t.Fatalf("%s", r.raw)
+		}
+	})
+	t.Run("more than 3 merge fields", func(t *testing.T) {
+		r := upsert("PATCH", []any{"Name", "Priority", "Status", "Due"}, rec(map[string]any{"Name": "x"}))
+		mustStatus(t, r, 422)
+		if errType(r) != "INVALID_REQUEST_UNKNOWN" {
+			t.Fatal(r.raw)
+		}
+	})
+	t.Run("returnFieldsByFieldId on a create, an update and a get", func(t *testing.T) {
+		r := do(t, s, DefaultToken, "POST", path, map[string]any{"returnFieldsByFieldId": true, "fields": map[string]any{"Name": "by id"}})
+		mustStatus(t, r, 200)
+		id := r.body["id"].(string)
+		if fieldsOf(r.body)["fldNAME0000000001"] != "by id" {
+			t.Fatalf("create: %s", r.raw)
+		}
+		r = do(t, s, DefaultToken, "PATCH", path, map[string]any{"returnFieldsByFieldId": true, "records": []any{map[string]any{"id": id, "fields": map[string]any{"Priority": 1}}}})
+		if fieldsOf(records(t, r)[0])["fldNAME0000000001"] != "by id" {
+			t.Fatalf("update: %s", r.raw)
+		}
+		r = do(t, s, DefaultToken, "GET", path+"/"+id+"?returnFieldsByFieldId=1", nil)
+		if fieldsOf(r.body)["fldNAME0000000001"] != "by id" {
+			t.Fatalf("get: %s", r.raw)
+		}
+	})
+}
