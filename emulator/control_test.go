@@ -257,6 +257,22 @@ func TestFaults(t *testing.T) {
 			t.Fatal("a dropped connection answered")
 		}
 	})
+	t.Run("truncate over real HTTP: the status and part of the body arrive", func(t *testing.T) {
+		hs := httptest.NewServer(s)
+		defer hs.Close()
+		s.InjectFault(Fault{Truncate: true, Times: 1})
+		req, _ := http.NewRequest("GET", hs.URL+testBase+"/Tasks", nil)
+		req.Header.Set("Authorization", "Bearer "+DefaultToken)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatalf("no answer at all (that is a drop, not a truncation): %v", err)
+		}
+		defer res.Body.Close()
+		body, err := io.ReadAll(res.Body)
+		if res.StatusCode != 200 || err == nil || len(body) == 0 {
+			t.Fatalf("status %d, %d bytes, err %v; want 200, part of the body, then an error", res.StatusCode, len(body), err)
+		}
+	})
 	s.ClearFaults()
 	mustStatus(t, do(t, s, DefaultToken, "GET", testBase+"/Tasks", nil), 200)
 }

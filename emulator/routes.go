@@ -64,6 +64,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(status)
 	if fault.Truncate {
 		_, _ = w.Write(respBody[:len(respBody)/2])
+		// Send the status and the half body before closing: unflushed, a real connection would be
+		// closed with nothing sent, which is a drop, not a truncation.
+		if fl, ok := w.(http.Flusher); ok {
+			fl.Flush()
+		}
 		abortConnection(w)
 		return
 	}
