@@ -164,6 +164,9 @@ func TestAdversarialPushdown(t *testing.T) {
 		{query: "SELECT id FROM Adv WHERE id IS NOT NULL", want: []string{"own-1", "own-3"}},
 		{query: "SELECT Name FROM Adv WHERE createdTime = 'c1'", want: []string{"apple"}},
 		{query: "SELECT Name FROM Adv WHERE CREATED_TIME() > '2024-01-01T00:00:03Z'", want: []string{"NULL", "Zed", `it's "q" {x}`, "ÄPFEL"}},
+		// A pushed ascending sort on a field named -Rank (transport reads a leading - as descending).
+		{query: "SELECT Name FROM Adv WHERE `-Rank` IS NOT NULL ORDER BY `-Rank` LIMIT 2", want: []string{"Apple", "Zed"}, ordered: true},
+		{query: "SELECT Name FROM Adv WHERE `-Rank` IS NOT NULL ORDER BY `-Rank` DESC LIMIT 2", want: []string{"apple", "Zed"}, ordered: true},
 		{query: "SELECT Name FROM Adv WHERE RECORD_ID() IN ('recADV00000000003', 'recADV00000000004') AND N IS NULL", want: []string{"50% off_sale"}},
 		{query: "SELECT Name FROM People WHERE id = 'recPEOPLE00000001' AND Age > 100", want: nil},
 		{query: "SELECT Name FROM People WHERE id = 'recPEOPLE00000001' OR Age IS NULL", want: []string{"Ann", "bob"}},

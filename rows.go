@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"reflect"
+	"strings"
 
 	"github.com/airsql/airsql/translate"
 	"github.com/airsql/airsql/transport"
@@ -163,10 +164,24 @@ func listOptions(plan *translate.Plan, pageSize int) transport.ListOptions {
 		if s.Desc {
 			opts.Sort = append(opts.Sort, "-"+s.Field)
 		} else {
-			opts.Sort = append(opts.Sort, s.Field)
+			opts.Sort = append(opts.Sort, ascendingSortKey(plan.Table, s.Field))
 		}
 	}
 	return opts
+}
+
+// ascendingSortKey names a field for an ascending sort. transport reads a leading "-" as
+// descending, so a field whose name starts with "-" is named by its id (the service takes either).
+func ascendingSortKey(t *translate.Table, name string) string {
+	if !strings.HasPrefix(name, "-") {
+		return name
+	}
+	for _, f := range t.Fields {
+		if f.Name == name && f.ID != "" {
+			return f.ID
+		}
+	}
+	return name
 }
 
 // next returns the next row; io.EOF after the last.
