@@ -12,7 +12,9 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/airsql/airsql/emulator"
 )
@@ -38,6 +40,13 @@ var listening = regexp.MustCompile(`^listening on (http://127\.0\.0\.1:\d+)$`)
 // startEmulator runs the command in a child process and returns its URL once it is listening.
 func startEmulator(t *testing.T, args ...string) (*exec.Cmd, string) {
 	t.Helper()
+	cmd, url, _ := startEmulatorOutput(t, args...)
+	return cmd, url
+}
+
+// startEmulatorOutput is startEmulator that also returns the rest of the child's stdout.
+func startEmulatorOutput(t *testing.T, args ...string) (*exec.Cmd, string, *bufio.Reader) {
+	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), helperEnv+"=1", helperEnv+"_ARGS="+strings.Join(args, "\x1f"))
 	stdout, err := cmd.StdoutPipe()
@@ -50,7 +59,8 @@ func startEmulator(t *testing.T, args ...string) (*exec.Cmd, string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	line, err := bufio.NewReader(stdout).ReadString('\n')
+	out := bufio.NewReader(stdout)
+	line, err := out.ReadString('\n')
 	if err != nil {
 		t.Fatalf("no listening line (%v); stderr: %s", err, stderr.String())
 	}
@@ -58,7 +68,7 @@ func startEmulator(t *testing.T, args ...string) (*exec.Cmd, string) {
 	if m == nil {
 		t.Fatalf("first line %q is not \"listening on http://HOST:PORT\"", line)
 	}
-	return cmd, m[1]
+	return cmd, m[1], out
 }
 
 func call(t *testing.T, method, url, body string) (int, map[string]any) {
@@ -142,4 +152,70 @@ func TestFlags(t *testing.T) {
 			t.Errorf("%v: no error", bad)
 		}
 	}
+}
+
+// TestOneLineAndGracefulStop: the listening line is all the command ever writes to stdout, and
+// SIGTERM stops it cleanly (exit status 0).
+func TestOneLineAndGracefulStop(t *testing.T) {
+	cmd, url, out := startEmulatorOutput(t, "-addr", "127.0.0.1:0", "-demo", "-rate", "0")
+	if st, _ := call(t, "GET", url+"/v0/"+emulator.DemoBaseID+"/Tasks?pageSize=100", ""); st != 200 {
+		t.Fatalf("list: status %d", st)
+	}
+	call(t, "GET", url+"/v0/"+emulator.DemoBaseID+"/Nope", "") // an error answer writes nothing either
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	rest, _ := io.ReadAll(out) // ends when the process closes stdout
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("after SIGTERM: %v", err)
+	}
+	if len(rest) != 0 {
+		t.Fatalf("stdout after the listening line: %q", rest)
+	}
+}
+
+// TestFlagsReachTheServer: the limits given as flags are the ones the server applies.
+func TestFlagsReachTheServer(t *testing.T) {
+	whoami := func(url string) int { st, _ := call(t, "GET", url+"/v0/meta/whoami", ""); return st }
+	list := func(url, query string) (int, map[string]any) {
+		return call(t, "GET", url+"/v0/"+emulator.DemoBaseID+"/Tasks?"+query, "")
+	}
+	t.Run("-rate and -penalty", func(t *testing.T) {
+		_, url := startEmulator(t, "-addr", "127.0.0.1:0", "-demo", "-rate", "1", "-penalty", "1h")
+		if st, _ := list(url, "maxRecords=1"); st != 200 {
+			t.Fatalf("first: %d", st)
+		}
+		for range 2 { // refused, then still refused: a 1 s window has passed long before an hour
+			if st, body := list(url, "maxRecords=1"); st != 429 {
+				t.Fatalf("status %d, want 429: %v", st, body)
+			}
+		}
+	})
+	t.Run("-token-rate", func(t *testing.T) {
+		_, url := startEmulator(t, "-addr", "127.0.0.1:0", "-demo", "-rate", "0", "-token-rate", "1")
+		if whoami(url) != 200 || whoami(url) != 429 {
+			t.Fatal("the second request of the second did not get 429")
+		}
+	})
+	t.Run("-iterator-ttl", func(t *testing.T) {
+		// 1 ns: an offset is stale by the time the next request arrives.
+		_, url := startEmulator(t, "-addr", "127.0.0.1:0", "-demo", "-rate", "0", "-iterator-ttl", "1ns")
+		st, body := list(url, "pageSize=1")
+		if st != 200 || body["offset"] == nil {
+			t.Fatalf("first page: %d %v", st, body)
+		}
+		st, body = list(url, "pageSize=1&offset="+body["offset"].(string))
+		if st != 422 || fmt.Sprint(body["error"]) != "map[type:LIST_RECORDS_ITERATOR_NOT_AVAILABLE]" {
+			t.Fatalf("next page: %d %v", st, body)
+		}
+	})
+	t.Run("-latency", func(t *testing.T) {
+		_, url := startEmulator(t, "-addr", "127.0.0.1:0", "-rate", "0", "-latency", "1h")
+		client := &http.Client{Timeout: 300 * time.Millisecond}
+		res, err := client.Get(url + "/v0/meta/whoami")
+		if err == nil {
+			res.Body.Close()
+			t.Fatalf("answered (status %d) despite an hour of latency", res.StatusCode)
+		}
+	})
 }
