@@ -6,8 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -383,5 +385,54 @@ func TestPartialDelete(t *testing.T) {
 	}
 	if n, _ := res.RowsAffected(); n != int64(len(we.UncertainIDs)) {
 		t.Errorf("RowsAffected = %d, want %d", n, len(we.UncertainIDs))
+	}
+}
+
+// TestInsertPipelined: the chunks of a long INSERT are in flight together. The first POST is held
+// until a second one starts; written one after another, the INSERT would never end.
+func TestInsertPipelined(t *testing.T) {
+	checkLeaks(t)
+	srv := newEmulator(t)
+	inner := srv.Transport()
+	secondStarted := make(chan struct{})
+	var once sync.Once
+	var mu sync.Mutex
+	posts := 0
+	cfg, _ := ParseDSN(testDSN(""))
+	cfg.HTTPClient = &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		if r.Method == http.MethodPost {
+			mu.Lock()
+			posts++
+			n := posts
+			mu.Unlock()
+			if n == 1 {
+				select {
+				case <-secondStarted:
+				case <-r.Context().Done():
+					return nil, r.Context().Err()
+				}
+			} else {
+				once.Do(func() { close(secondStarted) })
+			}
+		}
+		return inner.RoundTrip(r)
+	})}
+	c, err := NewConnector(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := sql.OpenDB(c)
+	defer db.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second) // turns a hang into a failure
+	defer cancel()
+	query, args := insertStatement(30)
+	res, err := db.ExecContext(ctx, query, args...)
+	if err != nil {
+		t.Fatalf("INSERT of 30 rows with the first chunk held until the second starts: %v", err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if n, _ := res.RowsAffected(); n != 30 || posts != 3 {
+		t.Errorf("RowsAffected = %d in %d POSTs, want 30 in 3", n, posts)
 	}
 }
