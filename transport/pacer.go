@@ -3,6 +3,7 @@ package transport
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -19,8 +20,9 @@ import (
 // spends a varying time on its way. So the token bucket schedules starts APILimit plus a margin
 // apart, and the actual starts are kept as far apart too (a request that wakes late does not let
 // the next one catch up). The margin is 1/40 of APILimit, or more when the round-trip times seen
-// recently vary more: a quarter of their spread, so that the starts of the next few requests
-// absorb it, up to a quarter of APILimit. A 429 costs 30 s, far more than the margin.
+// recently vary more: a quarter of their spread (the slowest and fastest left out), so that the
+// starts of the next few requests absorb it, up to a quarter of APILimit. A 429 costs 30 s, far
+// more than the margin.
 type pacer struct {
 	limiter *rate.Limiter // burst 1: one start per interval
 
@@ -48,19 +50,25 @@ func spacingFor(interval time.Duration) time.Duration {
 }
 
 // spacingLocked is the current least gap between two starts: the base spacing, or APILimit plus
-// a quarter of the recent round-trip spread, at most 1.25 APILimit.
+// a quarter of the recent round-trip spread, at most 1.25 APILimit. The spread leaves out the
+// slowest and the fastest sample: one slow answer (a pause of the garbage collector, one slow
+// query) says little about the next requests and must not slow a quiet client down, while a
+// loaded machine or network, where arrivals really do wander, gives several.
 func (p *pacer) spacingLocked() time.Duration {
 	base := spacingFor(p.interval)
 	n := min(p.rttCount, rttSamples)
-	if !p.adaptive || n < 2 {
+	if !p.adaptive || n < minRTTSamples {
 		return base
 	}
-	lo, hi := p.rtts[0], p.rtts[0]
-	for _, d := range p.rtts[1:n] {
-		lo, hi = min(lo, d), max(hi, d)
-	}
-	return min(max(base, p.interval+(hi-lo)/4), p.interval+p.interval/4)
+	sorted := p.rtts // a copy: the ring keeps its order
+	slices.Sort(sorted[:n])
+	spread := sorted[n-2] - sorted[1]
+	return min(max(base, p.interval+spread/4), p.interval+p.interval/4)
 }
+
+// minRTTSamples is how many round trips the margin needs before it follows them: with the
+// extremes left out, two remain.
+const minRTTSamples = 4
 
 // observe records the round trip of one request to the base.
 func (p *pacer) observe(rtt time.Duration) {

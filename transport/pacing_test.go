@@ -213,9 +213,12 @@ func TestPacingMarginFollowsRoundTrips(t *testing.T) {
 		want time.Duration
 	}{
 		{"no samples", nil, 205 * time.Millisecond},
-		{"steady", []time.Duration{100 * time.Millisecond, 101 * time.Millisecond, 100 * time.Millisecond}, 205 * time.Millisecond},
-		{"spread of 80 ms", []time.Duration{100 * time.Millisecond, 180 * time.Millisecond, 120 * time.Millisecond}, 220 * time.Millisecond},
-		{"spread capped", []time.Duration{100 * time.Millisecond, 2 * time.Second}, 250 * time.Millisecond},
+		{"too few samples", []time.Duration{ms(100), ms(180), ms(120)}, 205 * time.Millisecond},
+		{"steady", []time.Duration{ms(100), ms(101), ms(100), ms(102), ms(100)}, 205 * time.Millisecond},
+		{"spread of 60 ms without the extremes", []time.Duration{ms(100), ms(180), ms(120), ms(110), ms(170)}, 215 * time.Millisecond},
+		{"one slow answer: no change", []time.Duration{ms(100), ms(101), ms(2000), ms(100), ms(100), ms(102)}, 205 * time.Millisecond},
+		{"one fast answer: no change", []time.Duration{ms(300), ms(301), ms(1), ms(300), ms(302)}, 205 * time.Millisecond},
+		{"two slow answers: spread capped", []time.Duration{ms(100), ms(2000), ms(100), ms(2000), ms(101), ms(100)}, 250 * time.Millisecond},
 	}
 	for _, tt := range tests {
 		p := &pacer{interval: iv, adaptive: true}
@@ -235,4 +238,15 @@ func TestPacingMarginFollowsRoundTrips(t *testing.T) {
 	if got := p.spacingLocked(); got != 205*time.Millisecond {
 		t.Errorf("after the spike aged out: %v", got)
 	}
+	// The ring keeps arrival order: computing the spacing does not sort the samples in place.
+	p = &pacer{interval: iv, adaptive: true}
+	for _, d := range []time.Duration{ms(400), ms(100), ms(300), ms(200)} {
+		p.observe(d)
+	}
+	_ = p.spacingLocked()
+	if want := [4]time.Duration{ms(400), ms(100), ms(300), ms(200)}; [4]time.Duration(p.rtts[:4]) != want {
+		t.Errorf("ring reordered: %v", p.rtts[:4])
+	}
 }
+
+func ms(n int) time.Duration { return time.Duration(n) * time.Millisecond }
