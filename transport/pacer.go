@@ -124,7 +124,7 @@ func (p *pacer) wait(ctx context.Context, clk clock.Clock) error {
 		if now.Before(hold) {
 			err := ctx.Err()
 			if err == nil {
-				err = clock.Sleep(ctx, clk, hold.Sub(now))
+				err = sleepWithin(ctx, clk, hold.Sub(now))
 			}
 			if err != nil {
 				return fmt.Errorf("%w: requests to this base are held %s more, until the service's rate-limit penalty ends", err, hold.Sub(clk.Now()).Round(time.Millisecond))
@@ -136,7 +136,7 @@ func (p *pacer) wait(ctx context.Context, clk clock.Clock) error {
 		}
 		r := p.limiter.ReserveN(now, 1)
 		if delay := r.DelayFrom(now); delay > 0 {
-			if err := clock.Sleep(ctx, clk, delay); err != nil {
+			if err := sleepWithin(ctx, clk, delay); err != nil {
 				r.CancelAt(clk.Now())
 				return err
 			}
@@ -170,6 +170,21 @@ func (p *pacer) claimStart(ctx context.Context, clk clock.Clock) (bool, error) {
 			return false, err
 		}
 	}
+}
+
+// sleepWithin waits d on clk, or until ctx ends. When ctx has a deadline that comes before the
+// wait would end, it fails at once instead of waiting for nothing (as rate.Limiter.Wait does):
+// a caller with 2 s left is told now, not in 2 s, that a 30 s penalty is in the way. Deadlines are
+// in real time, so this holds on clock.Real only; on another clock the wait ends with ctx.
+func sleepWithin(ctx context.Context, clk clock.Clock, d time.Duration) error {
+	if d > 0 && clk == clock.Real {
+		if deadline, ok := ctx.Deadline(); ok {
+			if left := time.Until(deadline); left < d {
+				return fmt.Errorf("%w: %s left, not enough to wait %s", context.DeadlineExceeded, max(left, 0).Round(time.Millisecond), d.Round(time.Millisecond))
+			}
+		}
+	}
+	return clock.Sleep(ctx, clk, d)
 }
 
 // hold stops every request to the base until t.

@@ -109,7 +109,7 @@ func (c *core) exchange(ctx context.Context, cl *call) (*response, error) {
 		default:
 			return resp, nil
 		}
-		if err := clock.Sleep(ctx, c.clock, wait); err != nil {
+		if err := sleepWithin(ctx, c.clock, wait); err != nil {
 			return nil, fmt.Errorf("%w (while waiting %s to retry after: %w)", err, wait, failure)
 		}
 	}

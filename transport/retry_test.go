@@ -236,3 +236,63 @@ func TestHeldRequestEndsWithContext(t *testing.T) {
 		t.Errorf("got %v, want the context's error saying the base is held", err)
 	}
 }
+
+// TestWaitPastDeadlineFailsAtOnce: on the real clock, a wait that would outlast the context's
+// deadline (a 429 penalty, a Retry-After, the pacing interval) fails at once, and nothing is sent.
+func TestWaitPastDeadlineFailsAtOnce(t *testing.T) {
+	newRealTable := func(t *testing.T, handler func(int, seenRequest) reply, opts ...Option) (*Table, *fakeService) {
+		fake := newFake(handler)
+		tbl, err := NewTable(testToken, testBase, "T", append([]Option{WithHTTPClient(&http.Client{Transport: fake}), WithEndpointURL("http://fake.test")}, opts...)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tbl, fake
+	}
+	tests := []struct {
+		name    string
+		setup   func(t *testing.T) (*Table, *fakeService)
+		mention string
+	}{
+		{"429 penalty", func(t *testing.T) (*Table, *fakeService) {
+			tbl, fake := newRealTable(t, failing(429, 1, nil))
+			if _, err := tbl.Get(bg, "recA"); !errors.Is(err, ErrRateLimited) && !errors.Is(err, &APIError{StatusCode: 429}) {
+				t.Fatalf("got %v, want the 429", err)
+			}
+			return tbl, fake
+		}, "penalty"},
+		{"Retry-After", func(t *testing.T) (*Table, *fakeService) {
+			return newRealTable(t, failing(503, 1, http.Header{"Retry-After": {"60"}}), WithRetryStrategy(RetryStrategy()))
+		}, "to retry"},
+		{"pacing interval", func(t *testing.T) (*Table, *fakeService) {
+			old := APILimit
+			APILimit = time.Minute
+			t.Cleanup(func() { APILimit = old })
+			tbl, fake := newRealTable(t, echoWrites)
+			if _, err := tbl.Get(bg, "recA"); err != nil {
+				t.Fatal(err)
+			}
+			return tbl, fake
+		}, "not enough to wait"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tbl, fake := tt.setup(t)
+			sentBefore := len(fake.Requests())
+			if tt.name == "Retry-After" {
+				sentBefore = 1 // the one try before the wait
+			}
+			ctx, cancel := context.WithTimeout(bg, 20*time.Second)
+			defer cancel()
+			_, err := tbl.Get(ctx, "recB")
+			if ctx.Err() != nil {
+				t.Fatalf("Get returned only when the context ended: %v", err)
+			}
+			if !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), tt.mention) {
+				t.Errorf("got %v, want context.DeadlineExceeded mentioning %q", err, tt.mention)
+			}
+			if n := len(fake.Requests()); n != sentBefore {
+				t.Errorf("%d requests, want %d", n, sentBefore)
+			}
+		})
+	}
+}
