@@ -178,6 +178,9 @@ func TestListSortViewFields(t *testing.T) {
 		{"sort overrides view", q("view=Open&sort%5B0%5D%5Bfield%5D=Name"), "[Ship Write spec]"},
 		{"view and formula", q("view=Open&filterByFormula=" + url.QueryEscape("{Priority}<4")), "[Write spec]"},
 		{"maxRecords with sort", q("maxRecords=1&sort%5B0%5D%5Bfield%5D=Priority"), "[Review]"},
+		// Two keys: blank Done first; the tie between Ship and Write spec is broken by Priority desc
+		// (by the first key alone they would stay in creation order: Write spec, Ship).
+		{"two sort keys", q("sort%5B0%5D%5Bfield%5D=Done&sort%5B1%5D%5Bfield%5D=Priority&sort%5B1%5D%5Bdirection%5D=desc"), "[Ship Write spec Review]"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -344,5 +347,19 @@ func TestIteratorsAreBounded(t *testing.T) {
 	mustStatus(t, do(t, s, DefaultToken, "GET", "/v0/appMANY0000000001/Many", nil), 200)
 	if n := len(s.iterators.byID); n != maxIterators {
 		t.Fatalf("%d iterators after a one-page listing", n)
+	}
+}
+
+// TestViewHiddenFieldsReturned: a view's visibleFieldIds only show in the schema; listing through
+// the view returns every non-empty field (reference §1.2).
+func TestViewHiddenFieldsReturned(t *testing.T) {
+	s, _ := newTestServer(t, WithDemo())
+	r := do(t, s, DemoToken, "GET", "/v0/"+DemoBaseID+"/Tasks?view=Open&maxRecords=1", nil)
+	mustStatus(t, r, 200)
+	f := fieldsOf(records(t, r)[0])
+	for _, hidden := range []string{"Label", "Score", "Project", "Task ID"} { // not among Open's visible fields
+		if _, has := f[hidden]; !has {
+			t.Errorf("hidden field %s not returned: %v", hidden, f)
+		}
 	}
 }
