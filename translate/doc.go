@@ -31,7 +31,7 @@
 // (half away from zero), COALESCE, IFNULL, NOW/CURRENT_TIMESTAMP (Args.Now, fixed per statement),
 // YEAR, MONTH, DAY/DAYOFMONTH, HOUR, MINUTE, SECOND (UTC), RECORD_ID(), CREATED_TIME().
 //
-// Refused, each with an error naming it: OFFSET, GROUP BY, HAVING, aggregates other than a lone
+// Refused, each with an *UnsupportedError naming it: OFFSET (a literal OFFSET 0 is accepted), GROUP BY, HAVING, aggregates other than a lone
 // COUNT, DISTINCT, JOIN, subqueries, UNION (not a *sqlparser.Select: the caller refuses it), ORDER BY
 // on an expression, CASE, CAST, REGEXP, <=>, REPLACE, INSERT IGNORE, INSERT … SELECT, UPDATE or DELETE
 // with ORDER BY or LIMIT, locking reads.

@@ -107,7 +107,7 @@ func Select(stmt *sqlparser.Select, schema Schema, args Args) (*Plan, error) {
 
 	// LIMIT.
 	if stmt.Limit != nil {
-		if stmt.Limit.Offset != nil {
+		if stmt.Limit.Offset != nil && !isZeroLiteral(stmt.Limit.Offset) {
 			return nil, unsupported("OFFSET", "", "page with WHERE on an ordered column (WHERE Priority > ? ORDER BY Priority LIMIT n), or skip the rows in Go")
 		}
 		n, err := s.limit(stmt.Limit.Rowcount)
@@ -292,6 +292,13 @@ func (s *scope) orderKey(key sqlparser.Expr, outputs []*expr, aliases map[string
 }
 
 // limit reads LIMIT's row count: a non-negative integer, literal or bound.
+// isZeroLiteral reports an OFFSET written as 0, which skips nothing (paging code asks for its
+// first page so). Only a literal: a placeholder's position depends on the LIMIT form.
+func isZeroLiteral(e sqlparser.Expr) bool {
+	v, ok := e.(*sqlparser.SQLVal)
+	return ok && v.Type == sqlparser.IntVal && strings.Trim(string(v.Val), "0") == ""
+}
+
 func (s *scope) limit(e sqlparser.Expr) (int, error) {
 	x, err := s.compile(e)
 	if err != nil {

@@ -1,0 +1,1 @@
+SELECT Name FROM Tasks WHERE Priority > 1 ORDER BY Priority LIMIT 10 OFFSET 0

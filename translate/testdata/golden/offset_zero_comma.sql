@@ -1,0 +1,1 @@
+SELECT Name FROM Tasks LIMIT 0, 10
