@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"reflect"
+	"runtime"
 	"strings"
 	"time"
 
@@ -95,8 +96,7 @@ type core struct {
 	readTimeout    time.Duration
 	retry          *Retry // nil: no retries
 	clock          clock.Clock
-	pacerIdentity  any // the transport, so that separate servers get separate limiters
-	fixedPacing    bool
+	server         *server        // the pacers of this endpoint, transport and clock; see servers
 	jitter         func() float64 // in [0,1); replaced in tests
 }
 
@@ -138,7 +138,6 @@ func newCore(apiKey string, opts []Option) (*core, error) {
 		retry:          retry,
 		clock:          s.clock,
 		jitter:         rand.Float64,
-		fixedPacing:    s.fixedPacing,
 	}
 	switch {
 	case s.httpClient != nil:
@@ -156,7 +155,9 @@ func newCore(apiKey string, opts []Option) (*core, error) {
 		rt = http.DefaultTransport
 	}
 	_, c.traced = rt.(*http.Transport)
-	c.pacerIdentity = transportIdentity(rt, c.client, s.httpClient == nil && s.connectTimeout > 0)
+	key := serverKey{endpoint: endpoint, transport: transportIdentity(rt, c.client, s.httpClient == nil && s.connectTimeout > 0), clock: c.clock}
+	c.server = acquireServer(key, s.fixedPacing)
+	runtime.AddCleanup(c, releaseServer, key)
 	return c, nil
 }
 

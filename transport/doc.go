@@ -54,7 +54,9 @@
 // Requests to one base start at least APILimit (200 ms) apart: one golang.org/x/time/rate limiter
 // per base is shared by every API, Base and Table of the process that reaches that base through
 // the same endpoint and HTTP transport, so concurrent callers together stay under the service's
-// 5 requests per second. Since the service counts arrivals in a sliding second, and arrivals
+// 5 requests per second. The limiters of a server are forgotten once no client of it is left
+// (garbage collected) and they are idle, so short-lived servers, such as one emulator per test,
+// are not kept alive by them. Since the service counts arrivals in a sliding second, and arrivals
 // wander from starts with network and scheduling delays, starts are kept a margin further apart:
 // 1/40 of APILimit, or a quarter of the spread of the last 20 round trips when that is more (at
 // most APILimit/4; the slowest and fastest round trip are left out, so that one slow answer does

@@ -13,7 +13,7 @@ import (
 )
 
 // pacer spaces the request starts to one base, and holds them all after a 429.
-// One pacer exists per (endpoint, transport, clock, base) in the process, shared by every API,
+// One pacer exists per (endpoint, transport, clock, base) in the process (see servers), shared by every API,
 // Base and Table object that reaches that base through that server.
 //
 // The service counts arrivals in a sliding second, and arrivals are not starts: each request
@@ -78,27 +78,100 @@ func (p *pacer) observe(rtt time.Duration) {
 	p.rttCount++
 }
 
-type pacerKey struct {
+// serverKey tells servers apart: the endpoint URL, the transport (two in-process emulators share
+// a URL), and the clock (tests on fake clocks must not share limiters with real time).
+type serverKey struct {
 	endpoint  string
 	transport any
 	clock     clock.Clock
-	base      string
 }
 
+// server holds the pacers of the bases of one server, shared by every core that reaches it.
+type server struct {
+	users int // live cores using it; guarded by serversMu
+
+	mu     sync.Mutex
+	pacers map[string]*pacer // by base id
+	fixed  bool              // pacers made without the adaptive margin (tests)
+}
+
+// The process-wide registry of servers. An entry lives as long as a core uses it; once the last
+// one is garbage collected the entry goes too, so that a program (or a test suite) making many
+// short-lived servers does not keep their limiters, nor the transports in the keys and what
+// they reference. On the real clock an entry whose limiters are still busy (a start in the last
+// idleAfter, or a 429 hold) stays until it is idle, so that a client made right after the last
+// one was dropped still waits its turn; it goes at the next registration after that.
 var (
-	pacersMu sync.Mutex
-	pacers   = map[pacerKey]*pacer{}
+	serversMu sync.Mutex
+	servers   = map[serverKey]*server{}
 )
 
+// idleAfter is how long after its last start a pacer is no different from a new one: the
+// service's window is 1 s, and the limiter has refilled by then.
+const idleAfter = 2 * time.Second
+
+// acquireServer registers one more user of the server's entry, creating it if needed.
+func acquireServer(key serverKey, fixed bool) *server {
+	serversMu.Lock()
+	defer serversMu.Unlock()
+	s := servers[key]
+	if s == nil {
+		sweepServersLocked()
+		s = &server{pacers: map[string]*pacer{}, fixed: fixed}
+		servers[key] = s
+	}
+	s.users++
+	return s
+}
+
+// releaseServer runs when a core is garbage collected (runtime.AddCleanup in newCore).
+func releaseServer(key serverKey) {
+	serversMu.Lock()
+	defer serversMu.Unlock()
+	s := servers[key]
+	if s == nil {
+		return
+	}
+	s.users--
+	if s.users <= 0 && (key.clock != clock.Real || s.idle(key.clock.Now())) {
+		delete(servers, key)
+	}
+}
+
+// sweepServersLocked forgets the unused entries that have become idle.
+func sweepServersLocked() {
+	for key, s := range servers {
+		if s.users <= 0 && s.idle(key.clock.Now()) {
+			delete(servers, key)
+		}
+	}
+}
+
+// idle reports whether no pacer of the server holds anything a new one would not.
+func (s *server) idle(now time.Time) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, p := range s.pacers {
+		p.mu.Lock()
+		busy := now.Before(p.holdUntil) || !p.lastStart.IsZero() && now.Sub(p.lastStart) < idleAfter
+		p.mu.Unlock()
+		if busy {
+			return false
+		}
+	}
+	return true
+}
+
+// pacerFor returns the pacer of one base of the core's server.
 func (c *core) pacerFor(base string) *pacer {
-	key := pacerKey{endpoint: c.endpoint, transport: c.pacerIdentity, clock: c.clock, base: base}
-	pacersMu.Lock()
-	defer pacersMu.Unlock()
-	p := pacers[key]
+	s := c.server
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p := s.pacers[base]
 	if p == nil {
 		iv := APILimit
-		p = &pacer{limiter: rate.NewLimiter(limitFor(iv), 1), interval: iv, adaptive: !c.fixedPacing}
-		pacers[key] = p
+		p = &pacer{limiter: rate.NewLimiter(limitFor(iv), 1), interval: iv, adaptive: !s.fixed}
+		s.pacers[base] = p
 	}
 	return p
 }

@@ -3,6 +3,7 @@ package transport
 import (
 	"context"
 	"net/http"
+	"runtime"
 	"sync"
 	"testing"
 	"time"
@@ -250,3 +251,80 @@ func TestPacingMarginFollowsRoundTrips(t *testing.T) {
 }
 
 func ms(n int) time.Duration { return time.Duration(n) * time.Millisecond }
+
+// registered reports whether the registry still holds s.
+func registered(s *server) bool {
+	serversMu.Lock()
+	defer serversMu.Unlock()
+	for _, e := range servers {
+		if e == s {
+			return true
+		}
+	}
+	return false
+}
+
+func TestServerRegistryForgetsDroppedClients(t *testing.T) {
+	// Clients made and dropped, as a test suite does with one emulator per test: once the
+	// clients are garbage, their server's entry (and the transport in its key) goes too.
+	use := func() (*server, *server) {
+		fake := newFake(echoWrites)
+		opts := []Option{WithHTTPClient(&http.Client{Transport: fake}), WithEndpointURL("http://fake.test"), WithClock(newJumpClock())}
+		a, _ := NewTable(testToken, testBase, "T", opts...)
+		b, _ := NewAPI(testToken, opts...)
+		if _, err := a.Get(bg, "rec1"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := b.Base(testBase).Table("T").Get(bg, "rec2"); err != nil {
+			t.Fatal(err)
+		}
+		serversMu.Lock()
+		users := a.c.server.users
+		serversMu.Unlock()
+		if a.c.server != b.c.server || users != 2 {
+			t.Errorf("two clients of one server: entries %p and %p, %d users; want one entry, 2 users", a.c.server, b.c.server, users)
+		}
+		return a.c.server, b.Table(testBase, "T").c.server
+	}
+	s, _ := use()
+	for i := 0; i < 1000 && registered(s); i++ {
+		runtime.GC()
+		runtime.Gosched()
+	}
+	if registered(s) {
+		t.Error("the entry of a server whose clients are all gone is still registered")
+	}
+}
+
+func TestServerRegistryKeepsBusyEntriesOnRealClock(t *testing.T) {
+	now := time.Now()
+	tests := []struct {
+		name      string
+		lastStart time.Time
+		holdUntil time.Time
+		kept      bool
+	}{
+		{"started just now", now, time.Time{}, true},
+		{"held after a 429", now.Add(-time.Minute), now.Add(time.Minute), true},
+		{"idle", now.Add(-idleAfter - time.Second), now.Add(-time.Second), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			key := serverKey{endpoint: "http://registry.test", transport: new(int), clock: clock.Real}
+			s := acquireServer(key, false)
+			s.pacers[testBase] = &pacer{lastStart: tt.lastStart, holdUntil: tt.holdUntil}
+			releaseServer(key)
+			if registered(s) != tt.kept {
+				t.Fatalf("right after the last client went: registered %v, want %v", registered(s), tt.kept)
+			}
+			// Once idle, the next registration sweeps it away.
+			s.pacers[testBase].lastStart, s.pacers[testBase].holdUntil = now.Add(-time.Hour), time.Time{}
+			other := serverKey{endpoint: "http://other.test", transport: new(int), clock: clock.Real}
+			acquireServer(other, false)
+			releaseServer(other)
+			if registered(s) {
+				t.Error("an idle entry without clients survived the next registration")
+			}
+		})
+	}
+}
