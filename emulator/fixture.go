@@ -139,16 +139,34 @@ func (s *Server) loadFixture(f *Fixture, logIt bool) error {
 		if err != nil {
 			return fmt.Errorf("emulator: encode fixture for the data file: %w", err)
 		}
-		if err := s.applyFixtureLocked(f); err != nil {
+		commit, err := s.prepareFixtureLocked(f)
+		if err != nil {
 			return err
 		}
-		return s.wal.append([]walOp{{Kind: "fixture", Fixture: raw}})
+		// Logged before it is applied, like every write: a fixture the data file lacks must not be
+		// served, or later writes to its tables would be logged and make the file unreplayable.
+		if err := s.wal.append([]walOp{{Kind: "fixture", Fixture: raw}}); err != nil {
+			return fmt.Errorf("emulator: the fixture could not be saved to the data file, so it was not loaded: %w", err)
+		}
+		commit()
+		return nil
 	}
 	return s.applyFixtureLocked(f)
 }
 
 // applyFixtureLocked builds every base of f; nothing is changed when f is invalid.
 func (s *Server) applyFixtureLocked(f *Fixture) error {
+	commit, err := s.prepareFixtureLocked(f)
+	if err != nil {
+		return err
+	}
+	commit()
+	return nil
+}
+
+// prepareFixtureLocked builds and checks every base of f without changing the server; commit
+// installs them and the fixture's tokens.
+func (s *Server) prepareFixtureLocked(f *Fixture) (commit func(), err error) {
 	built := make([]*base, 0, len(f.Bases))
 	replaced := map[string]*base{} // base id -> the loaded base a fixture base adds to
 	seen := map[string]bool{}
@@ -159,12 +177,11 @@ func (s *Server) applyFixtureLocked(f *Fixture) error {
 			id = derivedID("app", "base/"+fb.Name)
 		}
 		if seen[id] {
-			return fmt.Errorf("emulator: fixture: base %s (%q) is defined twice", id, fb.Name)
+			return nil, fmt.Errorf("emulator: fixture: base %s (%q) is defined twice", id, fb.Name)
 		}
 		seen[id] = true
 		old := s.bases[id]
 		var b *base
-		var err error
 		if old != nil {
 			b, err = s.mergeBase(old, fb)
 			replaced[id] = old
@@ -172,7 +189,7 @@ func (s *Server) applyFixtureLocked(f *Fixture) error {
 			b, err = s.buildBase(fb)
 		}
 		if err != nil {
-			return err
+			return nil, err
 		}
 		built = append(built, b)
 	}
@@ -186,27 +203,28 @@ func (s *Server) applyFixtureLocked(f *Fixture) error {
 	}
 	for _, t := range toks {
 		if t.Token == "" {
-			return fmt.Errorf("emulator: fixture: a token has an empty \"token\"")
+			return nil, fmt.Errorf("emulator: fixture: a token has an empty \"token\"")
 		}
 		for _, sc := range t.Scopes {
 			if !knownScope[sc] {
-				return fmt.Errorf("emulator: fixture: unknown scope %q (known: %s)", sc, strings.Join(allScopes, ", "))
+				return nil, fmt.Errorf("emulator: fixture: unknown scope %q (known: %s)", sc, strings.Join(allScopes, ", "))
 			}
 		}
 	}
-	for _, b := range built {
-		if replaced[b.id] == nil {
-			s.order = append(s.order, b.id)
+	return func() {
+		for _, b := range built {
+			if replaced[b.id] == nil {
+				s.order = append(s.order, b.id)
+			}
+			s.bases[b.id] = b
 		}
-		s.bases[b.id] = b
-	}
-	if len(replaced) > 0 {
-		s.formulas.reset() // compiled formulas of the replaced tables
-	}
-	for _, t := range toks {
-		s.addTokenLocked(t)
-	}
-	return nil
+		if len(replaced) > 0 {
+			s.formulas.reset() // compiled formulas of the replaced tables
+		}
+		for _, t := range toks {
+			s.addTokenLocked(t)
+		}
+	}, nil
 }
 
 func (s *Server) buildBase(fb *FixtureBase) (*base, error) {

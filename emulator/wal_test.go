@@ -305,3 +305,23 @@ func TestCompactWALKeepsOrderAndFixtures(t *testing.T) {
 		t.Fatal("a log of distinct records was rewritten for nothing")
 	}
 }
+
+// TestDataFileFixtureNotLoadedWhenNotSaved: a runtime fixture that cannot be written to the data
+// file is not loaded either; served, later writes to its tables would be logged and the file
+// would no longer replay.
+func TestDataFileFixtureNotLoadedWhenNotSaved(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "data.log")
+	s, err := New(WithDataFile(path), WithRate(0, 0), WithTokenRate(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	s.wal.close() // every append fails from now on, as on a full disk
+	err = s.LoadFixture(smallFixture(t))
+	if err == nil || !strings.Contains(err.Error(), "not loaded") {
+		t.Fatalf("LoadFixture: %v, want an error saying it was not loaded", err)
+	}
+	if r := do(t, s, DefaultToken, "GET", testBase+"/Tasks", nil); r.status != 401 {
+		t.Fatalf("the unsaved fixture is served: status %d %s", r.status, r.raw)
+	}
+}
