@@ -37,27 +37,24 @@ func (s *Server) renderRecord(t *table, r *record, o renderOpts) *apiRecord {
 }
 
 func (s *Server) listGET(c *call) (reply, *apiError) {
-	q, aerr := parseListQuery(c.r.URL.RawQuery)
-	if aerr != nil {
-		return reply{}, aerr
-	}
-	return s.list(c, q)
+	return s.list(c, func() (*listQuery, *apiError) { return parseListQuery(c.r.URL.RawQuery) })
 }
 
 func (s *Server) listPOST(c *call) (reply, *apiError) {
-	q, aerr := parseListBody(c.body, c.r.URL.RawQuery)
-	if aerr != nil {
-		return reply{}, aerr
-	}
-	return s.list(c, q)
+	return s.list(c, func() (*listQuery, *apiError) { return parseListBody(c.body, c.r.URL.RawQuery) })
 }
 
 // list answers one page. The first page computes the whole result once and keeps it in an
-// iterator; later pages read from it (reference §1.2, §8.5).
-func (s *Server) list(c *call, q *listQuery) (reply, *apiError) {
+// iterator; later pages read from it (reference §1.2, §8.5). parse reads the options, once access
+// to the table is checked (see "order of checks" in README.md).
+func (s *Server) list(c *call, parse func() (*listQuery, *apiError)) (reply, *apiError) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	t, aerr := s.tableFor(c, scopeRecordsRead)
+	if aerr != nil {
+		return reply{}, aerr
+	}
+	q, aerr := parse()
 	if aerr != nil {
 		return reply{}, aerr
 	}
@@ -137,13 +134,13 @@ func readOpts(rawQuery string) (renderOpts, *apiError) {
 }
 
 func (s *Server) getRecord(c *call) (reply, *apiError) {
-	o, aerr := readOpts(c.r.URL.RawQuery)
-	if aerr != nil {
-		return reply{}, aerr
-	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	t, aerr := s.tableFor(c, scopeRecordsRead)
+	if aerr != nil {
+		return reply{}, aerr
+	}
+	o, aerr := readOpts(c.r.URL.RawQuery)
 	if aerr != nil {
 		return reply{}, aerr
 	}

@@ -270,6 +270,12 @@ func (s *Server) writeTable(c *call) (*table, *apiError) {
 }
 
 func (s *Server) create(c *call) (reply, *apiError) {
+	// Access first (base, table, scope), then the body: see "order of checks" in README.md.
+	t, aerr := s.writeTable(c)
+	if aerr != nil {
+		return reply{}, aerr
+	}
+	defer s.mu.Unlock()
 	var body writeBody
 	if aerr := decodeJSON(c.body, &body); aerr != nil {
 		return reply{}, aerr
@@ -288,11 +294,6 @@ func (s *Server) create(c *call) (reply, *apiError) {
 	if len(items) == 0 {
 		return reply{}, errorf(422, "INVALID_RECORDS", "\"records\" is empty: give 1 to %d records to create", MaxRecordsPerWrite)
 	}
-	t, aerr := s.writeTable(c)
-	if aerr != nil {
-		return reply{}, aerr
-	}
-	defer s.mu.Unlock()
 	x := s.newTxn(t.base, body.Typecast)
 	out := make([]*record, 0, len(items))
 	for _, it := range items {
@@ -333,6 +334,12 @@ func nonNil(s []string) []string {
 }
 
 func (s *Server) updateOne(c *call) (reply, *apiError) {
+	// Access first (base, table, scope), then the body: see "order of checks" in README.md.
+	t, aerr := s.writeTable(c)
+	if aerr != nil {
+		return reply{}, aerr
+	}
+	defer s.mu.Unlock()
 	var body writeBody
 	if aerr := decodeJSON(c.body, &body); aerr != nil {
 		return reply{}, aerr
@@ -340,11 +347,6 @@ func (s *Server) updateOne(c *call) (reply, *apiError) {
 	if body.Fields == nil {
 		return reply{}, errInvalidRequest("the body needs \"fields\"")
 	}
-	t, aerr := s.writeTable(c)
-	if aerr != nil {
-		return reply{}, aerr
-	}
-	defer s.mu.Unlock()
 	x := s.newTxn(t.base, body.Typecast)
 	r := x.get(t, c.segments[2])
 	if r == nil {
@@ -365,6 +367,12 @@ var mergeTypes = map[string]bool{"number": true, "singleLineText": true, "multil
 	"dateTime": true, "currency": true, "percent": true, "richText": true}
 
 func (s *Server) updateBatch(c *call) (reply, *apiError) {
+	// Access first (base, table, scope), then the body: see "order of checks" in README.md.
+	t, aerr := s.writeTable(c)
+	if aerr != nil {
+		return reply{}, aerr
+	}
+	defer s.mu.Unlock()
 	var body writeBody
 	if aerr := decodeJSON(c.body, &body); aerr != nil {
 		return reply{}, aerr
@@ -379,11 +387,6 @@ func (s *Server) updateBatch(c *call) (reply, *apiError) {
 		return reply{}, errorf(422, "INVALID_RECORDS", "\"records\" is empty: give 1 to %d records to update", MaxRecordsPerWrite)
 	}
 	replace := c.r.Method == http.MethodPut
-	t, aerr := s.writeTable(c)
-	if aerr != nil {
-		return reply{}, aerr
-	}
-	defer s.mu.Unlock()
 	var merge []*field
 	if body.PerformUpsert != nil {
 		names := body.PerformUpsert.FieldsToMergeOn
@@ -526,6 +529,12 @@ func (s *Server) deleteOne(c *call) (reply, *apiError) {
 }
 
 func (s *Server) deleteBatch(c *call) (reply, *apiError) {
+	// Access first (base, table, scope), then the body: see "order of checks" in README.md.
+	t, aerr := s.writeTable(c)
+	if aerr != nil {
+		return reply{}, aerr
+	}
+	defer s.mu.Unlock()
 	vals, _ := url.ParseQuery(c.r.URL.RawQuery)
 	ids := append(vals["records[]"], vals["records"]...)
 	if len(ids) > MaxRecordsPerWrite {
@@ -534,11 +543,6 @@ func (s *Server) deleteBatch(c *call) (reply, *apiError) {
 	if len(ids) == 0 {
 		return reply{}, errInvalidRequest("give the records to delete as records[]=rec...&records[]=rec... (1 to 10)")
 	}
-	t, aerr := s.writeTable(c)
-	if aerr != nil {
-		return reply{}, aerr
-	}
-	defer s.mu.Unlock()
 	x := s.newTxn(t.base, false)
 	out := make([]any, 0, len(ids))
 	for _, id := range ids {

@@ -304,3 +304,31 @@ func TestUpsertRulesAndWriteOptions(t *testing.T) {
 		}
 	})
 }
+
+// TestAccessCheckedBeforePayload: a request to a table the token cannot reach gets the not-found
+// answer even when its body or parameters are also wrong (README "order of checks").
+func TestAccessCheckedBeforePayload(t *testing.T) {
+	s, _ := newTestServer(t, WithFixture(smallFixture(t)))
+	tests := []struct {
+		method, path string
+		body         any
+	}{
+		{"POST", testBase + "/Nope", "{not json"},
+		{"POST", testBase + "/Nope", map[string]any{"records": make11()}},
+		{"PATCH", testBase + "/Nope", map[string]any{"records": make11()}},
+		{"PATCH", testBase + "/Nope/recTASK0000000001", "{not json"},
+		{"DELETE", testBase + "/Nope?" + strings.Repeat("records%5B%5D=recTASK0000000001&", 11), nil},
+		{"GET", testBase + "/Nope?pageSize=500", nil},
+		{"POST", testBase + "/Nope/listRecords", "{not json"},
+		{"GET", testBase + "/Nope/recTASK0000000001?cellFormat=xml", nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.method+" "+tc.path, func(t *testing.T) {
+			r := do(t, s, DefaultToken, tc.method, tc.path, tc.body)
+			mustStatus(t, r, 403)
+			if errType(r) != "INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND" {
+				t.Fatal(r.raw)
+			}
+		})
+	}
+}
