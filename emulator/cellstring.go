@@ -86,7 +86,12 @@ func (s *Server) cellString(t *table, fl *field, v any, sf *stringFormat) string
 			if prec < 0 {
 				prec = 2
 			}
-			return optString(opts, "symbol") + groupThousands(strconv.FormatFloat(n, 'f', prec, 64))
+			// The sign goes before the symbol, as the grid writes it: -$5.00, not $-5.00.
+			sign := ""
+			if n < 0 {
+				sign, n = "-", -n
+			}
+			return sign + optString(opts, "symbol") + groupThousands(strconv.FormatFloat(n, 'f', prec, 64))
 		case "percent":
 			return strconv.FormatFloat(n*100, 'f', max(prec, 0), 64) + "%"
 		}

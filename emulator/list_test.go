@@ -363,3 +363,28 @@ func TestViewHiddenFieldsReturned(t *testing.T) {
 		}
 	}
 }
+
+// TestCellStringNumbers: cellFormat=string renderings of numeric cells.
+func TestCellStringNumbers(t *testing.T) {
+	s, _ := newTestServer(t)
+	sf := &stringFormat{loc: time.UTC, locale: "en-us"}
+	tests := []struct {
+		typ  string
+		opts map[string]any
+		v    float64
+		want string
+	}{
+		{"number", map[string]any{"precision": 0.0}, 1234567, "1,234,567"},
+		{"number", map[string]any{"precision": 2.0}, -1234.5, "-1,234.50"},
+		{"currency", map[string]any{"precision": 2.0, "symbol": "$"}, 1234.5, "$1,234.50"},
+		{"currency", map[string]any{"precision": 2.0, "symbol": "$"}, -5, "-$5.00"},
+		{"currency", map[string]any{"precision": 0.0, "symbol": "€"}, -1234567, "-€1,234,567"},
+		{"percent", map[string]any{"precision": 1.0}, 0.123, "12.3%"},
+	}
+	for _, tc := range tests {
+		fl := &field{ID: "fldX", Name: "X", Type: tc.typ, Options: tc.opts}
+		if got := s.cellString(&table{}, fl, tc.v, sf); got != tc.want {
+			t.Errorf("%s %v: %q, want %q", tc.typ, tc.v, got, tc.want)
+		}
+	}
+}
