@@ -55,7 +55,8 @@ func (s *Server) recordStringFields(t *table, r *record, o renderOpts) map[strin
 
 func (s *Server) cellString(t *table, fl *field, v any, sf *stringFormat) string {
 	opts := fl.Options
-	if fl.Type == "formula" || fl.Type == "rollup" {
+	// Computed fields render as their result type, with the result's options (date and time formats).
+	if fl.Type == "formula" || fl.Type == "rollup" || fl.Type == "createdTime" || fl.Type == "lastModifiedTime" {
 		if res, ok := opts["result"].(map[string]any); ok {
 			inner, _ := res["options"].(map[string]any)
 			typ, _ := res["type"].(string)
@@ -110,7 +111,7 @@ func (s *Server) cellString(t *table, fl *field, v any, sf *stringFormat) string
 		if str, ok := v.(string); ok {
 			if d, err := time.Parse(time.RFC3339Nano, str); err == nil {
 				d = d.In(sf.loc)
-				return formatDate(d, opts, sf.locale) + " " + d.Format("3:04pm")
+				return formatDate(d, opts, sf.locale) + " " + d.Format(timeLayout(opts))
 			}
 		}
 	case "multipleRecordLinks":
@@ -141,6 +142,15 @@ func (s *Server) cellString(t *table, fl *field, v any, sf *stringFormat) string
 		return "NaN"
 	}
 	return stringify(v)
+}
+
+// timeLayout is the time of day as a dateTime field's timeFormat writes it: "3:04pm" (12hour, the
+// default) or "15:04" (24hour).
+func timeLayout(opts map[string]any) string {
+	if tf, ok := opts["timeFormat"].(map[string]any); ok && tf["name"] == "24hour" {
+		return "15:04"
+	}
+	return "3:04pm"
 }
 
 func formatDate(d time.Time, opts map[string]any, locale string) string {

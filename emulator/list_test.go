@@ -388,3 +388,38 @@ func TestCellStringNumbers(t *testing.T) {
 		}
 	}
 }
+
+// TestCellStringDates: dates per their field's format, times per its timeFormat in the request's
+// zone; createdTime and lastModifiedTime per their result.
+func TestCellStringDates(t *testing.T) {
+	s, _ := newTestServer(t)
+	chicago, err := time.LoadLocation("America/Chicago")
+	if err != nil {
+		t.Skip("no time zone data:", err)
+	}
+	us := &stringFormat{loc: chicago, locale: "en-us"}
+	gb := &stringFormat{loc: time.UTC, locale: "en-gb"}
+	iso := map[string]any{"name": "iso"}
+	tests := []struct {
+		typ  string
+		opts map[string]any
+		v    string
+		sf   *stringFormat
+		want string
+	}{
+		{"date", nil, "2024-03-05", us, "3/5/2024"},
+		{"date", nil, "2024-03-05", gb, "5/3/2024"},
+		{"date", map[string]any{"dateFormat": iso}, "2024-03-05", us, "2024-03-05"},
+		{"dateTime", nil, "2024-03-05T20:30:00.000Z", us, "3/5/2024 2:30pm"},
+		{"dateTime", map[string]any{"dateFormat": iso, "timeFormat": map[string]any{"name": "24hour"}}, "2024-03-05T20:30:00.000Z", us, "2024-03-05 14:30"},
+		{"createdTime", map[string]any{"result": map[string]any{"type": "dateTime", "options": map[string]any{
+			"dateFormat": iso, "timeFormat": map[string]any{"name": "24hour"}}}}, "2024-03-05T20:30:00.000Z", gb, "2024-03-05 20:30"},
+		{"lastModifiedTime", map[string]any{"result": map[string]any{"type": "date"}}, "2024-03-05", gb, "5/3/2024"},
+	}
+	for _, tc := range tests {
+		fl := &field{ID: "fldX", Name: "X", Type: tc.typ, Options: tc.opts}
+		if got := s.cellString(&table{}, fl, tc.v, tc.sf); got != tc.want {
+			t.Errorf("%s %v %s: %q, want %q", tc.typ, tc.opts, tc.v, got, tc.want)
+		}
+	}
+}
