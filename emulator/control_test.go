@@ -184,6 +184,20 @@ func TestTokenRateAndUnlimited(t *testing.T) {
 	fc.Advance(time.Second)
 	mustStatus(t, do(t, s, DefaultToken, "GET", "/v0/meta/whoami", nil), 200) // no penalty per token
 
+	t.Run("tokens of one user share the limit, other users do not", func(t *testing.T) {
+		f := smallFixture(t)
+		f.Tokens = []FixtureToken{
+			{Token: "patA1.secret", UserID: "usrSAMEUSER000001", Bases: []string{"appTEST0000000001"}, Scopes: allScopes},
+			{Token: "patA2.secret", UserID: "usrSAMEUSER000001", Bases: []string{"appTEST0000000001"}, Scopes: allScopes},
+			{Token: "patB.secret", UserID: "usrOTHERUSER00001", Bases: []string{"appTEST0000000001"}, Scopes: allScopes},
+		}
+		s, _ := newTestServer(t, WithFixture(f), WithRate(0, 0), WithTokenRate(2))
+		mustStatus(t, do(t, s, "patA1.secret", "GET", "/v0/meta/whoami", nil), 200)
+		mustStatus(t, do(t, s, "patA2.secret", "GET", "/v0/meta/whoami", nil), 200)
+		mustStatus(t, do(t, s, "patA2.secret", "GET", "/v0/meta/whoami", nil), 429) // the user's third
+		mustStatus(t, do(t, s, "patB.secret", "GET", "/v0/meta/whoami", nil), 200)
+	})
+
 	u, _ := newTestServer(t, WithFixture(smallFixture(t)), WithRate(0, time.Hour), WithTokenRate(0))
 	for range 200 {
 		mustStatus(t, do(t, u, DefaultToken, "GET", testBase+"/Tasks?maxRecords=1", nil), 200)

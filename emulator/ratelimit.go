@@ -10,7 +10,7 @@ import (
 
 // rateLimiter enforces reference §3: per base, a sliding window; once a request would exceed it,
 // that request and every request to the base during the penalty get 429 RATE_LIMIT_REACHED.
-// Per token, a sliding window without penalty. Only requests that were answered (not 429) count.
+// Per user (all the tokens of one userId), a sliding window without penalty. Only requests that were answered (not 429) count.
 type rateLimiter struct {
 	clock   clock.Clock
 	penalty time.Duration
@@ -60,8 +60,8 @@ func newRateLimiter(c clock.Clock, perBase float64, penalty time.Duration, perTo
 		bases: map[string]*window{}, tokens: map[string]*window{}, blocked: map[string]time.Time{}}
 }
 
-// allow admits a request by tok to baseID ("" for requests not about one base).
-func (l *rateLimiter) allow(tok, baseID string) *apiError {
+// allow admits a request by user (a token's userId) to baseID ("" for requests not about one base).
+func (l *rateLimiter) allow(user, baseID string) *apiError {
 	now := l.clock.Now()
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -89,10 +89,10 @@ func (l *rateLimiter) allow(tok, baseID string) *apiError {
 		}
 	}
 	if l.token.max > 0 {
-		tw := l.tokens[tok]
+		tw := l.tokens[user]
 		if tw == nil {
 			tw = &window{}
-			l.tokens[tok] = tw
+			l.tokens[user] = tw
 		}
 		if !tw.admit(l.token, now) {
 			return errRateLimited()

@@ -186,7 +186,9 @@ func (s *Server) route(r *http.Request, body []byte, tooLarge bool) (reply, *api
 		return reply{}, aerr
 	}
 	c.tok = tok
-	if aerr := s.limiter.allow(tok.secret, baseID); aerr != nil {
+	// The service's second limit is per user, over all of the user's tokens (reference §3): tokens
+	// of one userId share it; a token without one is a user of its own.
+	if aerr := s.limiter.allow(tok.userID, baseID); aerr != nil {
 		return reply{}, aerr
 	}
 	return handler(c)

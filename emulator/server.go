@@ -21,7 +21,7 @@ const DefaultToken = "patEMULATOR.default"
 const (
 	DefaultRate        = 5.0              // requests per second per base
 	DefaultPenalty     = 30 * time.Second // after a 429, every request to that base is refused this long
-	DefaultTokenRate   = 50.0             // requests per second per token
+	DefaultTokenRate   = 50.0             // requests per second per user (all tokens of one userId)
 	DefaultIteratorTTL = 5 * time.Minute  // an offset unused this long answers LIST_RECORDS_ITERATOR_NOT_AVAILABLE
 	MaxURLLength       = 16000            // longer request URLs answer 414
 	MaxBodyBytes       = 5 << 20          // larger request bodies answer 413
@@ -94,7 +94,8 @@ func WithRate(perSecond float64, penalty time.Duration) Option {
 	}
 }
 
-// WithTokenRate sets how many requests per second one token may make across all bases (0: unlimited).
+// WithTokenRate sets how many requests per second one user may make across all bases and all of
+// its tokens (0: unlimited); tokens share a user when the fixture gives them the same userId.
 func WithTokenRate(perSecond float64) Option {
 	return func(c *config) error {
 		if perSecond < 0 {

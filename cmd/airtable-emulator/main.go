@@ -46,7 +46,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	data := fs.String("data", "", "persist every acknowledged write to this file; reload it at start")
 	rate := fs.Float64("rate", emulator.DefaultRate, "requests per second per base before 429 (0: unlimited)")
 	penalty := fs.Duration("penalty", emulator.DefaultPenalty, "how long a base answers 429 after exceeding -rate")
-	tokenRate := fs.Float64("token-rate", emulator.DefaultTokenRate, "requests per second per token before 429 (0: unlimited)")
+	tokenRate := fs.Float64("token-rate", emulator.DefaultTokenRate, "requests per second per user (all tokens of one fixture userId) before 429 (0: unlimited)")
 	latency := fs.Duration("latency", 0, "delay added to every response")
 	ttl := fs.Duration("iterator-ttl", emulator.DefaultIteratorTTL, "how long an unused offset stays valid")
 	notFound := fs.String("not-found", "forbidden", "how unknown bases, tables and records answer: forbidden (403, today's service) or legacy (the 404s of 2017-2022)")
