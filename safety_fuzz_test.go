@@ -84,3 +84,78 @@ func sortedIDs(t *testing.T, db *sql.DB, query string, args ...any) []string {
 	sort.Strings(ids)
 	return ids
 }
+
+// FuzzWhereNameLike: a pattern bound to Name LIKE ? (or written as a literal) returns exactly the
+// records an independent SQL LIKE matcher selects: % any run, _ one character, \ escapes the next
+// character, ASCII letters match either case, everything else (regular-expression and formula
+// syntax included) matches itself.
+func FuzzWhereNameLike(f *testing.F) {
+	names := trickyNames(f)
+	for name := range names {
+		f.Add(name)
+	}
+	for _, s := range []string{"%", "_", "%a%", "A%", `%\%%`, `%\_%`, `\`, `%\`, `a\b`, "%'%", "%{%", ".*", "[a]%", "(%", "%$",
+		"^%", "%|%", `%\\%`, "%\n%", "___", "%Ü%", "%ü%"} {
+		f.Add(s)
+	}
+	srv := newEmulator(f)
+	db, _ := openDB(f, srv, "")
+	f.Fuzz(func(t *testing.T, pattern string) {
+		if !utf8.ValidString(pattern) {
+			t.Skip("Airtable text is UTF-8")
+		}
+		want := []string{}
+		for name, ids := range names {
+			if referenceLike(pattern, name) {
+				want = append(want, ids...)
+			}
+		}
+		sort.Strings(want)
+		bound := sortedIDs(t, db, "SELECT id FROM Tricky WHERE Name LIKE ?", pattern)
+		literal := sortedIDs(t, db, "SELECT id FROM Tricky WHERE Name LIKE "+sqlparser.String(sqlparser.NewStrVal([]byte(pattern))))
+		if !reflect.DeepEqual(bound, want) {
+			t.Errorf("Name LIKE ? bound to %q: got %q, want %q", pattern, bound, want)
+		}
+		if !reflect.DeepEqual(literal, want) {
+			t.Errorf("Name LIKE literal %q: got %q, want %q", pattern, literal, want)
+		}
+	})
+}
+
+// referenceLike is SQL LIKE written plainly (recursion over runes), independent of the driver's.
+func referenceLike(pattern, s string) bool {
+	p, r := []rune(pattern), []rune(s)
+	var match func(i, j int) bool
+	memo := map[[2]int]bool{}
+	match = func(i, j int) bool {
+		key := [2]int{i, j}
+		if v, ok := memo[key]; ok {
+			return v
+		}
+		var ok bool
+		switch {
+		case i == len(p):
+			ok = j == len(r)
+		case p[i] == '%':
+			ok = match(i+1, j) || (j < len(r) && match(i, j+1))
+		case j == len(r):
+			ok = false
+		case p[i] == '_':
+			ok = match(i+1, j+1)
+		case p[i] == '\\' && i+1 < len(p):
+			ok = foldASCIIRune(p[i+1]) == foldASCIIRune(r[j]) && match(i+2, j+1)
+		default:
+			ok = foldASCIIRune(p[i]) == foldASCIIRune(r[j]) && match(i+1, j+1)
+		}
+		memo[key] = ok
+		return ok
+	}
+	return match(0, 0)
+}
+
+func foldASCIIRune(c rune) rune {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
