@@ -199,8 +199,12 @@ func (c *core) iterate(ctx context.Context, base, table string, opts ListOptions
 				yield(nil, err)
 				return
 			}
-			fillFields(pg.Records)
-			if !yield(pg.Records, nil) || pg.Offset == "" {
+			recs, err := toRecords(pg.Records)
+			if err != nil {
+				yield(nil, wrapOp(op, base, table, err))
+				return
+			}
+			if !yield(recs, nil) || pg.Offset == "" {
 				return
 			}
 			if seen[pg.Offset] {
@@ -277,12 +281,18 @@ func (c *core) get(ctx context.Context, base, table, recordID string, opts []Get
 	}
 	cl := &call{op: op, base: base, table: table, method: "GET",
 		path: tablePath(base, table) + "/" + escapeSegment(recordID), query: lo.listQuery(), safe: true}
-	var rec Record
-	if err := c.do(ctx, cl, &rec); err != nil {
+	return c.doRecord(ctx, cl)
+}
+
+// doRecord runs a call answered by one record.
+func (c *core) doRecord(ctx context.Context, cl *call) (*Record, error) {
+	var w wireRecord
+	if err := c.do(ctx, cl, &w); err != nil {
 		return nil, err
 	}
-	if rec.Fields == nil {
-		rec.Fields = map[string]any{}
+	rec, err := w.record()
+	if err != nil {
+		return nil, wrapOp(cl.op, cl.base, cl.table, err)
 	}
 	return &rec, nil
 }

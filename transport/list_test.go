@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestListQueryEncoding(t *testing.T) {
@@ -342,4 +343,44 @@ func FuzzListQuery(f *testing.F) {
 			t.Fatalf("got %v, want %v", v, want)
 		}
 	})
+}
+
+func TestRecordsDecodedAsSent(t *testing.T) {
+	tests := []struct {
+		name    string
+		body    string
+		want    []Record
+		wantErr string
+	}{
+		{"fields left out", `{"records":[{"id":"recA","createdTime":"2024-01-01T00:00:00.000Z"}]}`,
+			[]Record{{ID: "recA", CreatedTime: time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC), Fields: map[string]any{}}}, ""},
+		{"fields null", `{"records":[{"id":"recA","createdTime":"2024-01-01T00:00:00.000Z","fields":null}]}`,
+			[]Record{{ID: "recA", CreatedTime: time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC), Fields: map[string]any{}}}, ""},
+		{"cells of every JSON type", `{"records":[{"id":"recA","fields":{"s":"x","n":1.5,"b":true,"l":["a"],"o":{"k":null}}}]}`,
+			[]Record{{ID: "recA", Fields: map[string]any{"s": "x", "n": 1.5, "b": true, "l": []any{"a"}, "o": map[string]any{"k": nil}}}}, ""},
+		{"fields not an object", `{"records":[{"id":"recA","fields":[1]}]}`, nil, `record "recA" with "fields" of JSON type array`},
+		{"bad createdTime", `{"records":[{"id":"recA","createdTime":"yesterday","fields":{}}]}`, nil, "not the expected JSON"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tbl, _, _ := newTestTable(t, func(int, seenRequest) reply { return ok(tt.body) })
+			recs, err := tbl.All(bg, ListOptions{})
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) || !strings.Contains(err.Error(), "My Tasks") {
+					t.Errorf("got %v, want an error mentioning %q and the table", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil || !reflect.DeepEqual(recs, tt.want) {
+				t.Errorf("got %+v, %v; want %+v", recs, err, tt.want)
+			}
+			// A single record (Get) decodes the same way.
+			one := strings.TrimSuffix(strings.TrimPrefix(tt.body, `{"records":[`), `]}`)
+			tbl, _, _ = newTestTable(t, func(int, seenRequest) reply { return ok(one) })
+			rec, err := tbl.Get(bg, "recA")
+			if err != nil || !reflect.DeepEqual(*rec, tt.want[0]) {
+				t.Errorf("Get: got %+v, %v; want %+v", rec, err, tt.want[0])
+			}
+		})
+	}
 }

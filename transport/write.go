@@ -57,14 +57,7 @@ func (c *core) create(ctx context.Context, base, table string, fields map[string
 		return nil, wrapOp(op, base, table, err)
 	}
 	cl := &call{op: op, base: base, table: table, method: "POST", path: tablePath(base, table), body: body}
-	var rec Record
-	if err := c.do(ctx, cl, &rec); err != nil {
-		return nil, err
-	}
-	if rec.Fields == nil {
-		rec.Fields = map[string]any{}
-	}
-	return &rec, nil
+	return c.doRecord(ctx, cl)
 }
 
 func updateMethod(replace bool) string {
@@ -89,14 +82,7 @@ func (c *core) update(ctx context.Context, base, table, recordID string, fields 
 	}
 	cl := &call{op: op, base: base, table: table, method: updateMethod(opts.Replace),
 		path: tablePath(base, table) + "/" + escapeSegment(recordID), body: body, safe: true}
-	var rec Record
-	if err := c.do(ctx, cl, &rec); err != nil {
-		return nil, err
-	}
-	if rec.Fields == nil {
-		rec.Fields = map[string]any{}
-	}
-	return &rec, nil
+	return c.doRecord(ctx, cl)
 }
 
 func (c *core) delete(ctx context.Context, base, table, recordID string) (*DeleteResult, error) {
@@ -266,7 +252,7 @@ func (c *core) runRecordChunks(ctx context.Context, op, base, table, method stri
 	outcome := c.runChunks(ctx, base, len(bodies), func(ctx context.Context, i int) error {
 		cl := &call{op: op, base: base, table: table, method: method, path: path, body: bodies[i], safe: safe(i), prepaced: true}
 		var resp struct {
-			Records []Record `json:"records"`
+			Records []wireRecord `json:"records"`
 		}
 		if err := c.do(ctx, cl, &resp); err != nil {
 			return err
@@ -275,8 +261,11 @@ func (c *core) runRecordChunks(ctx context.Context, op, base, table, method stri
 		if want := min(lo+MaxRecordsPerRequest, total) - lo; len(resp.Records) != want {
 			return wrapOp(op, base, table, fmt.Errorf("the service answered %d records for %d sent", len(resp.Records), want))
 		}
-		fillFields(resp.Records)
-		results[i] = resp.Records
+		recs, err := toRecords(resp.Records)
+		if err != nil {
+			return wrapOp(op, base, table, err)
+		}
+		results[i] = recs
 		return nil
 	})
 	out := []Record{}
