@@ -76,12 +76,22 @@ type Request struct {
 }
 
 type recorder struct {
-	mu   sync.Mutex
-	reqs []Request
-	log  *os.File
+	mu    sync.Mutex
+	reqs  []Request
+	bytes int // body bytes held by reqs
+	log   *os.File
 }
 
-// Requests returns every request served since the start or the last ResetRequests, in order.
+// The history kept for Requests is bounded, so that a long-running emulator (the command, the
+// shell's embedded one) does not grow without end: beyond these, the oldest requests are forgotten.
+// Tests stay far below them. The request log file (-request-log) is not bounded.
+const (
+	maxRecordedRequests  = 100_000
+	maxRecordedBodyBytes = 256 << 20
+)
+
+// Requests returns every request served since the start or the last ResetRequests, in order
+// (at most the last 100,000, holding at most 256 MiB of bodies).
 func (s *Server) Requests() []Request {
 	s.recorder.mu.Lock()
 	defer s.recorder.mu.Unlock()
@@ -93,6 +103,7 @@ func (s *Server) ResetRequests() {
 	s.recorder.mu.Lock()
 	defer s.recorder.mu.Unlock()
 	s.recorder.reqs = nil
+	s.recorder.bytes = 0
 }
 
 func (rc *recorder) openLog(path string) error {
@@ -110,6 +121,16 @@ func (rc *recorder) add(r Request) {
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
 	rc.reqs = append(rc.reqs, r)
+	rc.bytes += len(r.Body)
+	if len(rc.reqs) > maxRecordedRequests || rc.bytes > maxRecordedBodyBytes {
+		// Forget the oldest tenth at once, so that the copy is paid once per many requests.
+		drop := 0
+		for drop < len(rc.reqs)-1 && (len(rc.reqs)-drop > maxRecordedRequests*9/10 || rc.bytes > maxRecordedBodyBytes*9/10) {
+			rc.bytes -= len(rc.reqs[drop].Body)
+			drop++
+		}
+		rc.reqs = append([]Request(nil), rc.reqs[drop:]...)
+	}
 	if rc.log != nil {
 		line, _ := json.Marshal(map[string]any{"method": r.Method, "path": r.Path, "query": r.Query, "status": r.Status})
 		_, _ = rc.log.Write(append(line, '\n'))

@@ -413,3 +413,33 @@ func TestGzipOverHTTP(t *testing.T) {
 		}
 	}
 }
+
+// TestRequestHistoryIsBounded: the history kept for Requests forgets the oldest requests beyond
+// its bounds (a long-running emulator must not grow without end) and keeps the newest in order.
+func TestRequestHistoryIsBounded(t *testing.T) {
+	var rc recorder
+	for i := range maxRecordedRequests + 10 {
+		rc.add(Request{Method: "GET", Path: strconv.Itoa(i)})
+	}
+	if n := len(rc.reqs); n > maxRecordedRequests || n < maxRecordedRequests*9/10 {
+		t.Fatalf("%d requests kept", n)
+	}
+	if last := rc.reqs[len(rc.reqs)-1].Path; last != strconv.Itoa(maxRecordedRequests+9) {
+		t.Fatalf("newest request %s", last)
+	}
+	for i := 1; i < len(rc.reqs); i++ {
+		a, _ := strconv.Atoi(rc.reqs[i-1].Path)
+		b, _ := strconv.Atoi(rc.reqs[i].Path)
+		if b != a+1 {
+			t.Fatalf("out of order at %d: %d then %d", i, a, b)
+		}
+	}
+	var big recorder
+	body := make([]byte, 1<<20)
+	for range maxRecordedBodyBytes>>20 + 5 {
+		big.add(Request{Body: body})
+	}
+	if big.bytes > maxRecordedBodyBytes || big.bytes != len(big.reqs)<<20 {
+		t.Fatalf("%d body bytes kept in %d requests", big.bytes, len(big.reqs))
+	}
+}
