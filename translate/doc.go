@@ -31,19 +31,22 @@
 // (half away from zero), COALESCE, IFNULL, NOW/CURRENT_TIMESTAMP (Args.Now, fixed per statement),
 // YEAR, MONTH, DAY/DAYOFMONTH, HOUR, MINUTE, SECOND (UTC), RECORD_ID(), CREATED_TIME().
 //
-// Refused, each with an *UnsupportedError naming it: OFFSET (a literal OFFSET 0 is accepted), GROUP BY, HAVING, aggregates other than a lone
-// COUNT, DISTINCT, JOIN, subqueries, UNION (not a *sqlparser.Select: the caller refuses it), ORDER BY
-// on an expression, CASE, CAST, REGEXP, <=>, REPLACE, INSERT IGNORE, INSERT … SELECT, UPDATE or DELETE
-// with ORDER BY or LIMIT, locking reads.
+// Refused, each with an *UnsupportedError that names it and hints at what to do instead: OFFSET (a
+// literal OFFSET 0 is accepted), GROUP BY, HAVING, aggregates other than a lone COUNT, DISTINCT, JOIN,
+// subqueries, UNION (not a *sqlparser.Select: the caller refuses it), ORDER BY on an expression,
+// CASE, CAST, REGEXP, <=>, REPLACE, INSERT IGNORE, INSERT … SELECT, UPDATE or DELETE with ORDER BY
+// or LIMIT, locking reads. Mistakes in the query itself (an unknown column, a type that cannot be
+// compared, a missing argument) are plain errors.
 //
 // # SQL semantics
 //
 // An empty cell is NULL, except an unchecked checkbox (and a boolean formula), which is false.
 // Comparisons use three-valued logic. Text compares case-sensitively by code point; LIKE ignores ASCII
 // case only, % and _ are wildcards and \ escapes them: '50\%' in SQL text, as in MySQL ('50\\%'
-// too), or "50\%" as a bound argument, used as given. A constant compared with a
-// column takes the column's type: '12' against a number is 12, '2024-01-05' against a date is that
-// day (UTC); text that cannot convert is an error. Arithmetic is MySQL's: integers stay integers, / is
+// too), or "50\%" as a bound argument, used as given. A constant compared with a column takes the
+// column's type: '12' against a number is 12, '2024-01-05' against a date is that day (UTC); text
+// that cannot convert is an error, and so is a list argument ([]string …) against a column that is
+// not JSON (expand it into IN (?, ?, …)). Arithmetic is MySQL's: integers stay integers, / is
 // real division, division or modulo by zero is NULL. ORDER BY puts NULL first ascending (SQLite).
 // Times are UTC: a date is midnight UTC, as the service's formula functions see it, and YEAR … SECOND
 // read UTC.
