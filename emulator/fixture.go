@@ -685,7 +685,7 @@ func (s *Server) mergeBase(old *base, add *FixtureBase) (*base, error) {
 		t.nextAutoNumber = ot.nextAutoNumber
 		for _, r := range t.records {
 			if or := ot.recByID[r.id]; or != nil {
-				r.autoNumber, r.modified, r.byAPI = or.autoNumber, or.modified, or.byAPI
+				r.autoNumber, r.modified, r.byAPI, r.fieldModified = or.autoNumber, or.modified, or.byAPI, or.fieldModified
 			} else {
 				t.nextAutoNumber++
 				r.autoNumber = t.nextAutoNumber

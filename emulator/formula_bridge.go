@@ -55,11 +55,34 @@ func toFormulaField(fl *field) formula.FieldInfo {
 }
 
 // recordView implements formula.Record.
-var _ formula.Record = recordView{}
+var (
+	_ formula.Record             = recordView{}
+	_ formula.FieldModifiedTimer = recordView{}
+)
 
 func (rv recordView) RecordID() string            { return rv.r.id }
 func (rv recordView) CreatedTime() time.Time      { return rv.r.created }
 func (rv recordView) LastModifiedTime() time.Time { return rv.r.modified }
+
+// FieldModifiedTime implements formula.FieldModifiedTimer for LAST_MODIFIED_TIME({Field}): when a
+// request last changed the field's value; for a field no request changed, the record's creation when
+// it has a value (it has had it since) and never when it is empty. A computed field changes with
+// the record, so it reads the record's last modification.
+func (rv recordView) FieldModifiedTime(f formula.FieldInfo) time.Time {
+	if t, ok := rv.r.fieldModified[f.ID]; ok {
+		return t
+	}
+	fl := rv.t.fieldByID[f.ID]
+	switch {
+	case fl == nil:
+		return time.Time{}
+	case fl.computed():
+		return rv.r.modified
+	case isEmptyCell(rv.r.cells[fl.ID]):
+		return time.Time{}
+	}
+	return rv.r.created
+}
 
 // Cell is the field's value as a formula operand: a link reads as its records' primary values.
 func (rv recordView) Cell(f formula.FieldInfo) formula.Value {

@@ -152,6 +152,18 @@ type record struct {
 	// byAPI is set once a request has written the record: records loaded from a fixture have no
 	// lastModifiedBy, like the records of a duplicated base in the 2021 recording.
 	byAPI bool
+	// fieldModified is when each field's value last changed through a request (field id -> time),
+	// for LAST_MODIFIED_TIME({Field}); fields not in it have had their value since the record was
+	// created, as far as the emulator knows.
+	fieldModified map[string]time.Time
+}
+
+// touchField notes that the field's value changed at now.
+func (r *record) touchField(fieldID string, now time.Time) {
+	if r.fieldModified == nil {
+		r.fieldModified = map[string]time.Time{}
+	}
+	r.fieldModified[fieldID] = now
 }
 
 func (r *record) clone() *record {
@@ -159,6 +171,12 @@ func (r *record) clone() *record {
 	c.cells = make(map[string]any, len(r.cells))
 	for k, v := range r.cells {
 		c.cells[k] = v
+	}
+	if r.fieldModified != nil {
+		c.fieldModified = make(map[string]time.Time, len(r.fieldModified))
+		for k, v := range r.fieldModified {
+			c.fieldModified[k] = v
+		}
 	}
 	return &c
 }

@@ -146,6 +146,9 @@ func (x *txn) setCell(t *table, r *record, fl *field, cell any) {
 			}
 		}
 	}
+	if !reflect.DeepEqual(r.cells[fl.ID], cell) {
+		r.touchField(fl.ID, x.now)
+	}
 	if cell == nil {
 		delete(r.cells, fl.ID)
 	} else {
@@ -162,6 +165,7 @@ func (x *txn) link(t *table, id, fieldID, target string) {
 	if !containsString(cur, target) {
 		other.cells[fieldID] = append(append([]any{}, cur...), target)
 		other.modified = x.now
+		other.touchField(fieldID, x.now)
 	}
 }
 
@@ -177,12 +181,16 @@ func (x *txn) unlink(t *table, id, fieldID, target string) {
 			kept = append(kept, v)
 		}
 	}
+	if len(kept) == len(cur) {
+		return // the link was not there
+	}
 	if len(kept) == 0 {
 		delete(other.cells, fieldID)
 	} else {
 		other.cells[fieldID] = kept
 	}
 	other.modified = x.now
+	other.touchField(fieldID, x.now)
 }
 
 // remove deletes a record and takes it out of every link that points at it.
@@ -624,11 +632,20 @@ type walRecord struct {
 	AutoNumber int            `json:"autoNumber"`
 	ByAPI      bool           `json:"byAPI,omitempty"`
 	Cells      map[string]any `json:"cells"`
+	// FieldModified: field id -> when its value last changed (absent in logs written before it).
+	FieldModified map[string]string `json:"fieldModified,omitempty"`
 }
 
 func toWALRecord(r *record) *walRecord {
-	return &walRecord{ID: r.id, Created: r.created.UTC().Format(time.RFC3339Nano), Modified: r.modified.UTC().Format(time.RFC3339Nano),
+	w := &walRecord{ID: r.id, Created: r.created.UTC().Format(time.RFC3339Nano), Modified: r.modified.UTC().Format(time.RFC3339Nano),
 		AutoNumber: r.autoNumber, ByAPI: r.byAPI, Cells: r.cells}
+	if len(r.fieldModified) > 0 {
+		w.FieldModified = make(map[string]string, len(r.fieldModified))
+		for id, t := range r.fieldModified {
+			w.FieldModified[id] = t.UTC().Format(time.RFC3339Nano)
+		}
+	}
+	return w
 }
 
 func fromWALRecord(w *walRecord) (*record, error) {
@@ -654,5 +671,17 @@ func fromWALRecord(w *walRecord) (*record, error) {
 	if norm == nil {
 		norm = map[string]any{}
 	}
-	return &record{id: w.ID, created: created, modified: modified, autoNumber: w.AutoNumber, byAPI: w.ByAPI, cells: norm}, nil
+	var fieldModified map[string]time.Time
+	for id, s := range w.FieldModified {
+		t, err := time.Parse(time.RFC3339Nano, s)
+		if err != nil {
+			return nil, fmt.Errorf("record %s: modified time of field %s: %w", w.ID, id, err)
+		}
+		if fieldModified == nil {
+			fieldModified = map[string]time.Time{}
+		}
+		fieldModified[id] = t
+	}
+	return &record{id: w.ID, created: created, modified: modified, autoNumber: w.AutoNumber, byAPI: w.ByAPI, cells: norm,
+		fieldModified: fieldModified}, nil
 }

@@ -2,8 +2,13 @@ package emulator
 
 import (
 	"fmt"
+	"net/url"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/airsql/airsql/internal/clock"
 )
 
 func rec(fields map[string]any) map[string]any { return map[string]any{"fields": fields} }
@@ -330,5 +335,51 @@ func TestAccessCheckedBeforePayload(t *testing.T) {
 				t.Fatal(r.raw)
 			}
 		})
+	}
+}
+
+// TestLastModifiedTimeOfFields: LAST_MODIFIED_TIME({Field}) in a filter reads when that field's
+// value last changed (formula.FieldModifiedTimer), not the record's last change, and a restart
+// from the data file keeps it.
+func TestLastModifiedTimeOfFields(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "data.log")
+	fc := clock.NewFake(t0)
+	open := func() *Server {
+		s, err := New(WithFixture(smallFixture(t)), WithClock(fc), WithRate(0, 0), WithTokenRate(0), WithDataFile(path))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s
+	}
+	s := open()
+	patch := func(id string, fields map[string]any) {
+		t.Helper()
+		mustStatus(t, do(t, s, DefaultToken, "PATCH", testBase+"/Tasks/"+id, map[string]any{"fields": fields}), 200)
+	}
+	fc.Advance(time.Hour)
+	patch("recTASK0000000001", map[string]any{"Priority": 4})                // a change
+	patch("recTASK0000000002", map[string]any{"Priority": 1, "Name": "Rev"}) // Priority unchanged, Name changed
+	fc.Advance(time.Hour)
+	patch("recTASK0000000003", map[string]any{"Name": "Ship it"})
+
+	cutoff := url.QueryEscape(fmt.Sprintf("IS_AFTER(LAST_MODIFIED_TIME({Priority}), '%s')", t0.Add(time.Minute).Format(time.RFC3339)))
+	query := func(s *Server, formula string) string {
+		t.Helper()
+		r := do(t, s, DefaultToken, "GET", testBase+"/Tasks?filterByFormula="+formula, nil)
+		mustStatus(t, r, 200)
+		return fmt.Sprint(names(t, r))
+	}
+	if got := query(s, cutoff); got != "[Write spec]" { // only its Priority changed after t0
+		t.Fatalf("Priority changed after t0: %s", got)
+	}
+	nameLater := url.QueryEscape("IS_AFTER(LAST_MODIFIED_TIME({Name}), LAST_MODIFIED_TIME({Priority}))")
+	if got := query(s, nameLater); got != "[Rev Ship it]" {
+		t.Fatalf("Name changed after Priority: %s", got)
+	}
+	s.Close()
+	s2 := open()
+	if got := query(s2, cutoff); got != "[Write spec]" {
+		t.Fatalf("after a restart: %s", got)
 	}
 }
