@@ -5,6 +5,7 @@ import (
 	"math"
 	"regexp"
 	"strings"
+	"time"
 )
 
 // emulatorUser is the collaborator shown in createdBy and lastModifiedBy fields.
@@ -31,6 +32,24 @@ func (s *Server) cellValue(t *table, r *record, fl *field, depth int) any {
 	case "createdTime":
 		return formatComputedTime(fl, r.created)
 	case "lastModifiedTime":
+		// Watching some fields, it is the last change of one of them (blank before any); else the
+		// record's last change.
+		if watched, _ := fl.Options["referencedFieldIds"].([]any); len(watched) > 0 {
+			rv := recordView{s: s, t: t, r: r}
+			var latest time.Time
+			for _, id := range watched {
+				sid, _ := id.(string)
+				if wf := t.fieldByID[sid]; wf != nil {
+					if ft := rv.FieldModifiedTime(toFormulaField(wf)); ft.After(latest) {
+						latest = ft
+					}
+				}
+			}
+			if latest.IsZero() {
+				return nil
+			}
+			return formatComputedTime(fl, latest)
+		}
 		return formatComputedTime(fl, r.modified)
 	case "createdBy":
 		return emulatorUser

@@ -507,6 +507,24 @@ func resolveFieldOptions(b *base, t *table, fl *field) error {
 		if _, err := linkField("recordLinkFieldId"); err != nil {
 			return err
 		}
+	case "lastModifiedTime":
+		// The fields it watches (none: all of them), by name or id.
+		if raw, ok := fl.Options["referencedFieldIds"]; ok {
+			list, ok := raw.([]any)
+			if !ok {
+				return fmt.Errorf("options.referencedFieldIds must be a list of field names or ids")
+			}
+			ids := make([]any, 0, len(list))
+			for _, e := range list {
+				name, _ := e.(string)
+				wf := t.field(name)
+				if wf == nil {
+					return fmt.Errorf("options.referencedFieldIds: %q is not a field of table %q", name, t.name)
+				}
+				ids = append(ids, wf.ID)
+			}
+			fl.Options["referencedFieldIds"] = ids
+		}
 	case "formula":
 		if src, _ := fl.Options["formula"].(string); strings.TrimSpace(src) == "" {
 			return fmt.Errorf("options.formula is empty")

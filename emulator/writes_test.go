@@ -383,3 +383,41 @@ func TestLastModifiedTimeOfFields(t *testing.T) {
 		t.Fatalf("after a restart: %s", got)
 	}
 }
+
+// TestLastModifiedTimeWatchingFields: a lastModifiedTime field with referencedFieldIds is the last
+// change of one of those fields, not of the record.
+func TestLastModifiedTimeWatchingFields(t *testing.T) {
+	f := smallFixture(t)
+	tasks := &f.Bases[0].Tables[1]
+	tasks.Fields = append(tasks.Fields, FixtureField{Name: "Priority Changed", Type: "lastModifiedTime",
+		Options: map[string]any{"referencedFieldIds": []any{"Priority"}}})
+	s, fc := newTestServer(t, WithFixture(f))
+	get := func(id string) any {
+		t.Helper()
+		r := do(t, s, DefaultToken, "GET", testBase+"/Tasks/"+id, nil)
+		mustStatus(t, r, 200)
+		return fieldsOf(r.body)["Priority Changed"]
+	}
+	created := get("recTASK0000000001") // its Priority has been there since the fixture made it
+	fc.Advance(time.Hour)
+	mustStatus(t, do(t, s, DefaultToken, "PATCH", testBase+"/Tasks/recTASK0000000001", map[string]any{"fields": map[string]any{"Name": "renamed"}}), 200)
+	if got := get("recTASK0000000001"); got != created {
+		t.Fatalf("after a change of another field: %v, want %v", got, created)
+	}
+	fc.Advance(time.Hour)
+	mustStatus(t, do(t, s, DefaultToken, "PATCH", testBase+"/Tasks/recTASK0000000001", map[string]any{"fields": map[string]any{"Priority": 9}}), 200)
+	if got, want := get("recTASK0000000001"), formatTime(t0.Add(2*time.Hour)); got != want {
+		t.Fatalf("after a change of Priority: %v, want %v", got, want)
+	}
+	r := do(t, s, DefaultToken, "POST", testBase+"/Tasks", map[string]any{"fields": map[string]any{"Name": "no priority"}})
+	mustStatus(t, r, 200)
+	if v, has := fieldsOf(r.body)["Priority Changed"]; has {
+		t.Fatalf("a record whose Priority never had a value: %v", v)
+	}
+	bad := smallFixture(t)
+	bad.Bases[0].Tables[1].Fields = append(bad.Bases[0].Tables[1].Fields, FixtureField{Name: "W", Type: "lastModifiedTime",
+		Options: map[string]any{"referencedFieldIds": []any{"Nope"}}})
+	if _, err := New(WithFixture(bad)); err == nil || !strings.Contains(err.Error(), "Nope") {
+		t.Fatalf("unknown watched field: %v", err)
+	}
+}
