@@ -86,7 +86,7 @@ func (cn *conn) updateRecords(ctx context.Context, ast *sqlparser.Update, args t
 		return nil
 	})
 	if err != nil {
-		return out, fmt.Errorf("airsql: UPDATE %q: finding the records to update (none was written): %w", plan.Table.Name, err)
+		return out, fmt.Errorf("airsql: UPDATE %q: finding the records and computing their new values (none was written): %w", plan.Table.Name, err)
 	}
 	out.records = []transport.Record{}
 	if len(updates) == 0 {

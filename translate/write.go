@@ -111,7 +111,7 @@ func Insert(stmt *sqlparser.Insert, schema Schema, args Args) (*InsertPlan, erro
 			}
 			cell, err := toCell(fields[i], e.typ, v)
 			if err != nil {
-				return nil, fmt.Errorf("translate: VALUES row %d: %w", n+1, err)
+				return nil, fmt.Errorf("translate: VALUES row %d: %w", n+1, unprefixed(err))
 			}
 			row[fields[i].field.Name] = cell
 		}
@@ -389,3 +389,12 @@ func toCell(target *expr, from sqlType, v any) (any, error) {
 	}
 	return nil, fmt.Errorf("field %q (%s) cannot hold %v", name, target.field.Type, v)
 }
+
+// unprefixed wraps err so that its message loses a leading "translate: ", for an error placed
+// after a prefix of its own.
+func unprefixed(err error) error { return trimmedError{err} }
+
+type trimmedError struct{ err error }
+
+func (e trimmedError) Error() string { return strings.TrimPrefix(e.err.Error(), "translate: ") }
+func (e trimmedError) Unwrap() error { return e.err }

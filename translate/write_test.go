@@ -2,6 +2,7 @@ package translate
 
 import (
 	"encoding/json"
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
@@ -174,5 +175,25 @@ func TestDeletePlans(t *testing.T) {
 	}
 	if _, err := Delete(parseStmt(t, "DELETE FROM Tasks LIMIT 1").(*sqlparser.Delete), schema, Args{}); err == nil {
 		t.Error("DELETE … LIMIT accepted")
+	}
+}
+
+// TestInsertValueErrorsReadOnce: an error about one VALUES row names the row once, without the
+// package prefix repeated inside it, and still unwraps.
+func TestInsertValueErrorsReadOnce(t *testing.T) {
+	schema := loadSchema(t)
+	stmt, err := Parse("INSERT INTO Tasks (Name, Done) VALUES ('a', 'yes')")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Insert(stmt.(*sqlparser.Insert), schema, Args{})
+	if err == nil {
+		t.Fatal("a text value for a checkbox should be refused")
+	}
+	if msg := err.Error(); strings.Count(msg, "translate: ") != 1 || !strings.Contains(msg, "VALUES row 1: field \"Done\"") {
+		t.Errorf("message %q: want one prefix and the row, then the field", msg)
+	}
+	if errors.Unwrap(err) == nil {
+		t.Errorf("the row's error should unwrap to the value's")
 	}
 }
