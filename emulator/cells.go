@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"mime"
@@ -378,19 +379,27 @@ func normalizeAttachments(t *table, fl *field, v any, mode writeMode) (any, *api
 	}
 	out := make([]any, 0, len(list))
 	for _, it := range list {
+		// The service shows the refused object as indented JSON (recorded 2017:
+		// "Invalid attachment object for field Photos: {\n  \"id\": \"1\",\n  \"url\": …\n}").
+		invalid := func() *apiError {
+			return errorf(422, "INVALID_ATTACHMENT_OBJECT", "Invalid attachment object for field %s: %s", fl.Name, indentedJSON(it))
+		}
 		m, ok := it.(map[string]any)
 		if !ok {
-			return nil, errorf(422, "INVALID_ATTACHMENT_OBJECT", "Invalid attachment object for field %s: %s", fl.Name, stringify(it))
+			return nil, invalid()
 		}
 		id, _ := m["id"].(string)
 		url, _ := m["url"].(string)
 		if url == "" && id == "" {
-			return nil, errorf(422, "INVALID_ATTACHMENT_OBJECT", "Invalid attachment object for field %s: %s (give \"url\" for a new attachment or \"id\" to keep one)", fl.Name, stringify(it))
+			return nil, invalid()
 		}
-		if url == "" { // keep an existing attachment: find it in any record of the table
+		// An id names an attachment to keep, which must exist (in any record of the table); a url
+		// next to it does not make it new (recorded 2017: {"id": "1", "url": …} was refused).
+		// Fixtures may give the ids of new attachments (with their url).
+		if id != "" && (!mode.fixture || url == "") {
 			found := findAttachment(t, fl, id)
 			if found == nil {
-				return nil, errorf(422, "INVALID_ATTACHMENT_OBJECT", "Invalid attachment object for field %s: attachment %s does not exist", fl.Name, id)
+				return nil, invalid()
 			}
 			out = append(out, found)
 			continue
@@ -422,6 +431,18 @@ func normalizeAttachments(t *table, fl *field, v any, mode writeMode) (any, *api
 		return nil, nil
 	}
 	return out, nil
+}
+
+// indentedJSON is v as JSON indented by two spaces, without HTML escaping.
+func indentedJSON(v any) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return fmt.Sprint(v)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 func findAttachment(t *table, fl *field, id string) map[string]any {

@@ -421,3 +421,31 @@ func TestLastModifiedTimeWatchingFields(t *testing.T) {
 		t.Fatalf("unknown watched field: %v", err)
 	}
 }
+
+// TestAttachmentObjects: new attachments by url, existing ones kept by id, and the recorded
+// INVALID_ATTACHMENT_OBJECT body for an id that is no attachment (SYB 2017).
+func TestAttachmentObjects(t *testing.T) {
+	f, err := ParseFixture([]byte(allTypesFixture))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _ := newTestServer(t, WithFixture(f))
+	const path = "/v0/appTYPES000000001/Types"
+	r := do(t, s, DefaultToken, "POST", path, map[string]any{"fields": map[string]any{"Files": []any{
+		map[string]any{"url": "https://x.y/a.png"}, map[string]any{"url": "https://x.y/b.pdf", "filename": "report.pdf"}}}})
+	mustStatus(t, r, 200)
+	files := fieldsOf(r.body)["Files"].([]any)
+	first := files[0].(map[string]any)
+	// Keep the first by id, add a third by url.
+	r = do(t, s, DefaultToken, "PATCH", path+"/"+r.body["id"].(string), map[string]any{"fields": map[string]any{"Files": []any{
+		map[string]any{"id": first["id"]}, map[string]any{"url": "https://x.y/c.txt"}}}})
+	mustStatus(t, r, 200)
+	got := fieldsOf(r.body)["Files"].([]any)
+	if len(got) != 2 || fmt.Sprint(got[0]) != fmt.Sprint(first) || got[1].(map[string]any)["filename"] != "c.txt" {
+		t.Fatalf("after keeping one and adding one: %v", got)
+	}
+	r = do(t, s, DefaultToken, "POST", path, map[string]any{"fields": map[string]any{"Files": []any{
+		map[string]any{"id": "1", "url": "https://x.y/<a>.png"}}}})
+	mustStatus(t, r, 422)
+	assertSameJSON(t, r.raw, `{"error":{"type":"INVALID_ATTACHMENT_OBJECT","message":"Invalid attachment object for field Files: {\n  \"id\": \"1\",\n  \"url\": \"https://x.y/<a>.png\"\n}"}}`)
+}
