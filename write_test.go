@@ -454,3 +454,23 @@ func TestInsertPipelined(t *testing.T) {
 		t.Errorf("RowsAffected = %d in %d POSTs, want 30 in 3", n, posts)
 	}
 }
+
+// TestUnusedArguments: an argument the statement never reads is refused (it usually means a
+// placeholder is missing), for reads and writes alike, and nothing is written.
+func TestUnusedArguments(t *testing.T) {
+	srv := newEmulator(t)
+	db, _ := openDB(t, srv, "")
+	warmSchema(t, db, srv)
+	if _, err := db.Query("SELECT Name FROM Tasks WHERE Status = 'Todo'", "Todo"); err == nil || !strings.Contains(err.Error(), "not used") {
+		t.Errorf("SELECT with an unused argument: %v, want an error", err)
+	}
+	if _, err := db.Exec("UPDATE Tasks SET Done = TRUE WHERE Name = ?", "Ship it", "extra"); err == nil || !strings.Contains(err.Error(), "argument 2 is not used") {
+		t.Errorf("UPDATE with an unused argument: %v, want an error", err)
+	}
+	if _, err := db.Exec("INSERT INTO Tasks (Name) VALUES (:n)", sql.Named("n", "x"), sql.Named("m", "y")); err == nil || !strings.Contains(err.Error(), `"m" is not used`) {
+		t.Errorf("INSERT with an unused named argument: %v, want an error", err)
+	}
+	if reqs := dataRequests(srv); len(reqs) != 0 {
+		t.Errorf("%d requests sent, want none", len(reqs))
+	}
+}

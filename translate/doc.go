@@ -22,7 +22,8 @@
 //	DELETE table FROM table USE INDEX (`view`) [WHERE condition]
 //
 // Parse wraps sqlparser.Parse and returns the parser's panics as errors. Tables by name or tbl… id; columns by exact name, else a unique case-insensitive match, else fld…
-// id. Placeholders: ? (Args.Positional) and :name (Args.Named, key without the colon).
+// id. Placeholders: ? (Args.Positional) and :name (Args.Named, key without the colon); an argument
+// the statement does not read is an error.
 //
 // Conditions: = <> != < <= > >=, [NOT] IN (list), [NOT] BETWEEN, [NOT] LIKE [ESCAPE 'c'],
 // IS [NOT] NULL, IS [NOT] TRUE/FALSE, AND, OR, NOT, a number or checkbox column alone (non-zero).

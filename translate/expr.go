@@ -59,6 +59,27 @@ type scope struct {
 	args  Args
 	next  int // the next positional argument
 	now   time.Time
+
+	usedPositional map[int]bool    // placeholders ? read (1-based)
+	usedNamed      map[string]bool // :name arguments read, by their key in Args.Named
+}
+
+// unusedArgs refuses arguments the statement never reads: an argument too many usually means a
+// placeholder too few (a value written into the SQL text by mistake), and nothing the caller gives
+// is silently dropped.
+func (s *scope) unusedArgs() error {
+	for i := range s.args.Positional {
+		if !s.usedPositional[i+1] {
+			return fmt.Errorf("translate: %d positional argument(s) given, but the statement reads only %d ? placeholder(s): argument %d is not used",
+				len(s.args.Positional), len(s.usedPositional), i+1)
+		}
+	}
+	for key := range s.args.Named {
+		if !s.usedNamed[key] {
+			return fmt.Errorf("translate: argument %q is not used: the statement has no :%s placeholder", key, strings.TrimPrefix(key, ":"))
+		}
+	}
+	return nil
 }
 
 func newScope(table *Table, alias string, args Args) *scope {
@@ -351,12 +372,20 @@ func (s *scope) literal(v *sqlparser.SQLVal) (*expr, error) {
 			}
 			arg = s.args.Positional[n-1]
 			name = "?"
+			if s.usedPositional == nil {
+				s.usedPositional = map[int]bool{}
+			}
+			s.usedPositional[n] = true
 		} else {
 			a, ok := s.args.Named[key]
 			if !ok {
 				return nil, fmt.Errorf("translate: no argument named %q", key)
 			}
 			arg = a
+			if s.usedNamed == nil {
+				s.usedNamed = map[string]bool{}
+			}
+			s.usedNamed[key] = true
 		}
 		val, typ, err := normalizeArg(arg)
 		if err != nil {

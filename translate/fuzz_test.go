@@ -77,7 +77,7 @@ func FuzzSelect(f *testing.F) {
 		if err != nil {
 			return
 		}
-		args := Args{Positional: []any{arg, int64(2), nil, 1.5, true}, Named: map[string]any{"name": arg}, Now: testNow}
+		args := argsFor(stmt, []any{arg, int64(2), nil, 1.5, true}, map[string]any{"name": arg})
 		switch stmt := stmt.(type) {
 		case *sqlparser.Insert:
 			_, _ = Insert(stmt, schema, args)
@@ -144,4 +144,33 @@ func checkPushdown(t *testing.T, sql string, plan *Plan, table *Table, rows []Ro
 			t.Fatalf("%s: formula %q (exact %v) selects %s: %v; SQL keeps it: %v", sql, plan.Request.Formula, plan.Exact, r.ID, got, want)
 		}
 	}
+}
+
+// argsFor gives the statement as many of the positional values as it has ? placeholders (cycling
+// through them) and the named values its :name placeholders read, since unused arguments are an
+// error.
+func argsFor(stmt sqlparser.Statement, positional []any, named map[string]any) Args {
+	args := Args{Now: testNow}
+	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+		v, ok := n.(*sqlparser.SQLVal)
+		if !ok || v.Type != sqlparser.ValArg {
+			return true, nil
+		}
+		name := string(v.Val)
+		if i, ok := positionalIndex(name); ok {
+			for len(args.Positional) < i {
+				args.Positional = append(args.Positional, positional[len(args.Positional)%len(positional)])
+			}
+			return true, nil
+		}
+		key := strings.TrimPrefix(name, ":")
+		if a, ok := named[key]; ok {
+			if args.Named == nil {
+				args.Named = map[string]any{}
+			}
+			args.Named[key] = a
+		}
+		return true, nil
+	}, stmt)
+	return args
 }

@@ -45,6 +45,11 @@ func TestArgumentBinding(t *testing.T) {
 		{"SELECT Name FROM Tasks WHERE Name LIKE ?", Args{Positional: []any{[]any{"a%"}}}, "", "list or JSON value"},
 		{"SELECT Name FROM Tasks WHERE Priority IN (?)", Args{Positional: []any{[]string{"1"}}}, "", "IN (?, ?, …)"},
 		{"SELECT Name FROM Tasks WHERE Name IN (?, ?)", Args{Positional: []any{"a", "b"}}, "OR({Name}='a', {Name}='b')", ""},
+		// An argument the statement does not read is an error, not silently dropped.
+		{"SELECT Name FROM Tasks WHERE Name = ?", Args{Positional: []any{"a", "b"}}, "", "argument 2 is not used"},
+		{"SELECT Name FROM Tasks", Args{Positional: []any{"a"}}, "", "argument 1 is not used"},
+		{"SELECT Name FROM Tasks WHERE Name = :who", Args{Named: map[string]any{"who": "a", "whom": "b"}}, "", `"whom" is not used`},
+		{"SELECT Name FROM Tasks WHERE Name = ? OR Notes = ?", Args{Positional: []any{"a", "a"}}, "OR({Name}='a', {Notes}='a')", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.sql, func(t *testing.T) {

@@ -123,6 +123,9 @@ func Select(stmt *sqlparser.Select, schema Schema, args Args) (*Plan, error) {
 		plan.Request.MaxRecords = plan.Limit
 	}
 	plan.Request.Fields = plan.neededFields()
+	if err := s.unusedArgs(); err != nil {
+		return nil, err
+	}
 	return plan, nil
 }
 

@@ -147,6 +147,9 @@ func Insert(stmt *sqlparser.Insert, schema Schema, args Args) (*InsertPlan, erro
 		}
 		plan.Upsert = keys
 	}
+	if err := s.unusedArgs(); err != nil {
+		return nil, err
+	}
 	return plan, nil
 }
 
@@ -197,6 +200,9 @@ func Update(stmt *sqlparser.Update, schema Schema, args Args) (*UpdatePlan, erro
 		return nil, err
 	}
 	plan.Find = find
+	if err := s.unusedArgs(); err != nil {
+		return nil, err
+	}
 	return plan, nil
 }
 
@@ -245,6 +251,9 @@ func Delete(stmt *sqlparser.Delete, schema Schema, args Args) (*DeletePlan, erro
 	s := newScope(table, alias, args)
 	find, err := findPlan(s, table, view, stmt.Where, nil)
 	if err != nil {
+		return nil, err
+	}
+	if err := s.unusedArgs(); err != nil {
 		return nil, err
 	}
 	return &DeletePlan{Table: table, Find: find}, nil
