@@ -285,6 +285,22 @@ func TestUpsertRulesAndWriteOptions(t *testing.T) {
 			t.Fatalf("%s", r.raw)
 		}
 	})
+	t.Run("merge field types outside the documented list", func(t *testing.T) {
+		f, err := ParseFixture([]byte(allTypesFixture))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ts, _ := newTestServer(t, WithFixture(f))
+		for field, ok := range map[string]bool{"Name": true, "Long": true, "Number": true, "Select": true, "Multi": true,
+			"Date": true, "When": true, "Email": false, "URL": false, "Phone": false, "Currency": false, "Percent": false,
+			"Rich": false, "Check": false, "Link": false, "Calc": false} {
+			r := do(t, ts, DefaultToken, "PATCH", "/v0/appTYPES000000001/Types", map[string]any{
+				"performUpsert": map[string]any{"fieldsToMergeOn": []any{field}}, "records": []any{rec(map[string]any{"Name": "x"})}})
+			if got := r.status == 200 || errType(r) != "INVALID_REQUEST_UNKNOWN"; got != ok {
+				t.Errorf("merge on %s: %s", field, r.raw)
+			}
+		}
+	})
 	t.Run("more than 3 merge fields", func(t *testing.T) {
 		r := upsert("PATCH", []any{"Name", "Priority", "Status", "Due"}, rec(map[string]any{"Name": "x"}))
 		mustStatus(t, r, 422)
