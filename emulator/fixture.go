@@ -132,13 +132,19 @@ func (s *Server) loadFixture(f *Fixture, logIt bool) error {
 	if f == nil {
 		return fmt.Errorf("emulator: LoadFixture(nil)")
 	}
+	// A fixture built in Go may hold Go values (an int, a []string, a time.Time) where a fixture
+	// file holds their JSON form; the cells are validated as the API receives them, so read the
+	// fixture back from its JSON as a file would be.
+	raw, err := json.Marshal(f)
+	if err != nil {
+		return fmt.Errorf("emulator: fixture: %w", err)
+	}
+	if f, err = ParseFixture(raw); err != nil {
+		return err
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if logIt && s.wal != nil {
-		raw, err := json.Marshal(f)
-		if err != nil {
-			return fmt.Errorf("emulator: encode fixture for the data file: %w", err)
-		}
 		commit, err := s.prepareFixtureLocked(f)
 		if err != nil {
 			return err
