@@ -60,7 +60,8 @@
 // wander from starts with network and scheduling delays, starts are kept a margin further apart:
 // 1/40 of APILimit, or a quarter of the spread of the last 20 round trips when that is more (at
 // most APILimit/4; the slowest and fastest round trip are left out, so that one slow answer does
-// not slow a quiet client). A 429 costs 30 s of silence; the margin costs 2.5% or a little more.
+// not slow a quiet client; before 4 round trips were seen, APILimit/4). A 429 costs 30 s of
+// silence; the margin costs 2.5% or a little more.
 // Measured on this project's 2-core machine (BatchCreate of 1,000 records, 300 ms latency): a
 // fixed 2.5% margin drew 429s at a load average of 10, while the adaptive one drew none.
 //

@@ -50,24 +50,32 @@ func spacingFor(interval time.Duration) time.Duration {
 }
 
 // spacingLocked is the current least gap between two starts: the base spacing, or APILimit plus
-// a quarter of the recent round-trip spread, at most 1.25 APILimit. The spread leaves out the
+// a quarter of the recent round-trip spread, at most 1.25 APILimit (also before enough round trips
+// were seen). The spread leaves out the
 // slowest and the fastest sample: one slow answer (a pause of the garbage collector, one slow
 // query) says little about the next requests and must not slow a quiet client down, while a
 // loaded machine or network, where arrivals really do wander, gives several.
 func (p *pacer) spacingLocked() time.Duration {
 	base := spacingFor(p.interval)
-	n := min(p.rttCount, rttSamples)
-	if !p.adaptive || n < minRTTSamples {
+	if !p.adaptive {
 		return base
+	}
+	widest := p.interval + p.interval/4
+	n := min(p.rttCount, rttSamples)
+	if n < minRTTSamples {
+		return widest
 	}
 	sorted := p.rtts // a copy: the ring keeps its order
 	slices.Sort(sorted[:n])
 	spread := sorted[n-2] - sorted[1]
-	return min(max(base, p.interval+spread/4), p.interval+p.interval/4)
+	return min(max(base, p.interval+spread/4), widest)
 }
 
-// minRTTSamples is how many round trips the margin needs before it follows them: with the
-// extremes left out, two remain.
+// minRTTSamples is how many round trips the margin needs before it follows them (with the
+// extremes left out, two remain). Until then nothing is known of the path, and the margin is the
+// widest: the first second of a new client is when a loaded machine drew 429s with the narrow
+// one (the 6th start, before any round trip had come back to widen it). It costs the first few
+// requests 45 ms each.
 const minRTTSamples = 4
 
 // observe records the round trip of one request to the base.

@@ -213,8 +213,8 @@ func TestPacingMarginFollowsRoundTrips(t *testing.T) {
 		rtts []time.Duration
 		want time.Duration
 	}{
-		{"no samples", nil, 205 * time.Millisecond},
-		{"too few samples", []time.Duration{ms(100), ms(180), ms(120)}, 205 * time.Millisecond},
+		{"no samples: the widest", nil, 250 * time.Millisecond},
+		{"too few samples: the widest", []time.Duration{ms(100), ms(101), ms(100)}, 250 * time.Millisecond},
 		{"steady", []time.Duration{ms(100), ms(101), ms(100), ms(102), ms(100)}, 205 * time.Millisecond},
 		{"spread of 60 ms without the extremes", []time.Duration{ms(100), ms(180), ms(120), ms(110), ms(170)}, 215 * time.Millisecond},
 		{"one slow answer: no change", []time.Duration{ms(100), ms(101), ms(2000), ms(100), ms(100), ms(102)}, 205 * time.Millisecond},
