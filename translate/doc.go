@@ -124,9 +124,11 @@
 // a one-item list); NULL clears the field. Computed fields, id and createdTime cannot be written.
 //
 // INSERT … ON DUPLICATE KEY UPDATE is an upsert (performUpsert): the key is every inserted column
-// that is not updated. INSERT INTO People (Email, Name) VALUES (…) ON DUPLICATE KEY UPDATE
-// Name = VALUES(Name) merges on Email. Only c = VALUES(c) is accepted, the key needs 1 to 3 columns,
-// of the types Airtable merges on (text, number, single/multiple select, date and their variants).
+// that is not updated. INSERT INTO People (Name, Email) VALUES (…) ON DUPLICATE KEY UPDATE
+// Email = VALUES(Email) merges on Name. Only c = VALUES(c) is accepted, the key needs 1 to 3 columns,
+// of the types Airtable documents for merging: singleLineText, multilineText, number, singleSelect,
+// multipleSelects, date (and dateTime, the same field in the interface) — not email, url, phone,
+// currency or percent, which the service refuses.
 //
 // UPDATE and DELETE find their records with a Plan (Find) built like a SELECT's; SET expressions are
 // evaluated per record against its current values (SET n = n + 1), with SQL NULL semantics.

@@ -41,19 +41,20 @@ type DeletePlan struct {
 	Find  *Plan
 }
 
-// upsertKeyTypes are the field types Airtable accepts in fieldsToMergeOn (reference §1.7: number,
-// text, long text, single select, multiple select, date), with their text and number variants.
+// upsertKeyTypes are the field types Airtable accepts in fieldsToMergeOn (reference §1.7: "number,
+// text, long text, single select, multiple select, date"; a date with a time is the same field type
+// in the interface). Not their variants: the documentation lists these types only, and an email,
+// url, phone, currency or percent key would be refused by the service with a 422 for the whole chunk.
 var upsertKeyTypes = map[string]bool{
-	"singleLineText": true, "multilineText": true, "email": true, "url": true, "phoneNumber": true,
-	"number": true, "currency": true, "percent": true,
-	"singleSelect": true, "multipleSelects": true, "date": true,
+	"singleLineText": true, "multilineText": true, "number": true,
+	"singleSelect": true, "multipleSelects": true, "date": true, "dateTime": true,
 }
 
 // Insert translates INSERT INTO t (columns) VALUES (…), (…) [ON DUPLICATE KEY UPDATE c = VALUES(c), …].
 //
 // With ON DUPLICATE KEY UPDATE the key is every inserted column that is not updated: INSERT INTO t
-// (Email, Name, Score) VALUES (…) ON DUPLICATE KEY UPDATE Name = VALUES(Name), Score = VALUES(Score)
-// updates the record whose Email matches, or creates one. Only c = VALUES(c) is accepted there: the
+// (Name, Email, Score) VALUES (…) ON DUPLICATE KEY UPDATE Email = VALUES(Email), Score = VALUES(Score)
+// updates the record whose Name matches, or creates one. Only c = VALUES(c) is accepted there: the
 // service does the merge and cannot compute an expression.
 func Insert(stmt *sqlparser.Insert, schema Schema, args Args) (*InsertPlan, error) {
 	if stmt == nil {
@@ -138,7 +139,7 @@ func Insert(stmt *sqlparser.Insert, schema Schema, args Args) (*InsertPlan, erro
 			if !updated[e.field.Name] {
 				keys = append(keys, e.field.Name)
 				if !upsertKeyTypes[e.field.Type] {
-					return nil, fmt.Errorf("translate: ON DUPLICATE KEY UPDATE: key column %q is a %s field; Airtable merges only on number, text, long text, single select, multiple select and date fields", e.field.Name, e.field.Type)
+					return nil, fmt.Errorf("translate: ON DUPLICATE KEY UPDATE: key column %q is a %s field; Airtable merges only on number, text (singleLineText), long text, single select, multiple select and date fields: put a column of one of these types in the key", e.field.Name, e.field.Type)
 				}
 			}
 		}

@@ -91,6 +91,7 @@ func TestInsertRefusals(t *testing.T) {
 		{"INSERT IGNORE INTO Tasks (Name) VALUES ('a')", "INSERT IGNORE"},
 		{"INSERT INTO Tasks (Name, Priority) VALUES ('a', 1) ON DUPLICATE KEY UPDATE Name = VALUES(Name), Priority = VALUES(Priority)", "1 to 3"},
 		{"INSERT INTO Tasks (Done, Name) VALUES (TRUE, 'a') ON DUPLICATE KEY UPDATE Name = VALUES(Name)", "merges only"},
+		{"INSERT INTO People (Email, Name) VALUES ('a@x.org', 'a') ON DUPLICATE KEY UPDATE Name = VALUES(Name)", "merges only"},
 		{"INSERT INTO Tasks (Name) VALUES ('a') ON DUPLICATE KEY UPDATE Status = VALUES(Status)", "not inserted"},
 	}
 	for _, tt := range tests {

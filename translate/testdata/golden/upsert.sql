@@ -1,1 +1,1 @@
-INSERT INTO People (Email, Name, Age) VALUES ('a@x.org', 'Ann', 30) ON DUPLICATE KEY UPDATE Name = VALUES(Name), Age = VALUES(Age)
+INSERT INTO People (Name, Email, Age) VALUES ('Ann', 'a@x.org', 30) ON DUPLICATE KEY UPDATE Email = VALUES(Email), Age = VALUES(Age)
