@@ -214,9 +214,16 @@ func TestByRecordID(t *testing.T) {
 			t.Errorf("not-found mode %v: unknown id gave %q, want no row", mode, got)
 		}
 	}
+	srv.ResetRequests()
 	got = sorted(queryColumn(t, db, "SELECT Name FROM Tasks WHERE id IN ('recTASK0000000001', 'recTASK0000000002', 'recNOPE000000001')"))
 	if !reflect.DeepEqual(got, []string{"Review spec", "Write spec"}) {
 		t.Errorf("id IN: got %q", got)
+	}
+	// Several ids: one list request selecting them with RECORD_ID(), not a GET each.
+	reqs = dataRequests(srv)
+	if len(reqs) != 1 || reqs[0].Method != "GET" || reqs[0].Path != tasksPath ||
+		!strings.Contains(queryValues(t, reqs[0]).Get("filterByFormula"), "RECORD_ID()='recTASK0000000001'") {
+		t.Errorf("id IN: requests %v, want one list with RECORD_ID() in its formula", reqs)
 	}
 }
 
