@@ -256,15 +256,28 @@ func translateArgs(nvs []driver.NamedValue) (translate.Args, error) {
 
 // selectRows plans a SELECT and starts fetching its records.
 func (cn *conn) selectRows(ctx context.Context, ast *sqlparser.Select, args translate.Args) (driver.Rows, error) {
-	schema, err := cn.c.schemaFor(ctx, tableOf(ast.From)...)
+	plan, _, err := planned(ctx, cn, tableOf(ast.From), func(s translate.Schema) (*translate.Plan, error) {
+		return translate.Select(ast, s, args)
+	})
 	if err != nil {
 		return nil, err
 	}
-	plan, err := translate.Select(ast, schema, args)
-	if err != nil {
-		return nil, fromTranslate(err)
-	}
 	return newQueryRows(ctx, cn.c.base, plan, cn.c.cfg.PageSize), nil
+}
+
+// planned reads the schema (making sure it has the tables a statement names) and runs one of
+// translate's planners on it; its refusals come back as *UnsupportedError.
+func planned[P any](ctx context.Context, cn *conn, tables []string, plan func(translate.Schema) (P, error)) (P, *baseSchema, error) {
+	var zero P
+	schema, err := cn.c.schemaFor(ctx, tables...)
+	if err != nil {
+		return zero, nil, err
+	}
+	p, err := plan(schema)
+	if err != nil {
+		return zero, nil, fromTranslate(err)
+	}
+	return p, schema, nil
 }
 
 // tableOf returns the table named by a plain FROM (or UPDATE/DELETE target), so that a table

@@ -4,8 +4,6 @@ import (
 	"context"
 	"database/sql/driver"
 	"io"
-	"net"
-	"net/http"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -14,15 +12,13 @@ import (
 	"github.com/airsql/airsql/transport"
 )
 
-// Connector holds what every connection to one base shares: one HTTP client, the base's
-// request pacing (transport paces per base and HTTP transport) and the cached base schema.
-// Use it with sql.OpenDB; closing the sql.DB closes it.
+// Connector holds what every connection to one base shares: one transport.Base (its HTTP client
+// and the base's request pacing) and the cached base schema. Use it with sql.OpenDB; closing the
+// sql.DB closes it.
 type Connector struct {
-	cfg    *Config // immutable private copy
-	client *http.Client
-	owned  bool // client was built here, so Close may close its idle connections
-	base   *transport.Base
-	clock  clock.Clock // expires the schema cache; tests replace it
+	cfg   *Config // immutable private copy
+	base  *transport.Base
+	clock clock.Clock // expires the schema cache; tests replace it
 
 	schemaMu      sync.Mutex
 	schema        *baseSchema
@@ -49,20 +45,15 @@ func NewConnector(cfg *Config) (*Connector, error) {
 		return nil, err
 	}
 	c := &Connector{cfg: cfg, clock: clock.Real}
-	c.client = cfg.HTTPClient
-	if c.client == nil {
-		t := http.DefaultTransport.(*http.Transport).Clone()
-		if cfg.ConnectTimeout > 0 {
-			t.DialContext = (&net.Dialer{Timeout: cfg.ConnectTimeout, KeepAlive: 30 * time.Second}).DialContext
-			t.TLSHandshakeTimeout = cfg.ConnectTimeout
-		}
-		c.client = &http.Client{Transport: t}
-		c.owned = true
-	}
 	opts := []transport.Option{
 		transport.WithEndpointURL(cfg.endpointURL()),
-		transport.WithHTTPClient(c.client),
 		transport.WithTimeout(cfg.ConnectTimeout, cfg.ReadTimeout),
+	}
+	// Without a client of the caller's, transport builds its own from the timeouts; its pacing is
+	// then shared with every other connector (and transport object) reaching the same base, so
+	// two sql.DB on one base together stay under the service's 5 requests per second.
+	if cfg.HTTPClient != nil {
+		opts = append(opts, transport.WithHTTPClient(cfg.HTTPClient))
 	}
 	if cfg.Retries > 0 {
 		r := transport.RetryStrategy()
@@ -88,8 +79,7 @@ func (c *Connector) Connect(ctx context.Context) (driver.Conn, error) {
 // Driver returns the airtable driver.
 func (c *Connector) Driver() driver.Driver { return &Driver{} }
 
-// Close drops the schema cache and the idle HTTP connections of a client the connector built.
-// Connections still open fail with ErrConnectorClosed.
+// Close drops the schema cache. Connections still open fail with ErrConnectorClosed.
 func (c *Connector) Close() error {
 	if c.closed.Swap(true) {
 		return nil
@@ -97,9 +87,6 @@ func (c *Connector) Close() error {
 	c.schemaMu.Lock()
 	c.schema = nil
 	c.schemaMu.Unlock()
-	if c.owned {
-		c.client.CloseIdleConnections()
-	}
 	return nil
 }
 

@@ -47,24 +47,20 @@ func (cn *conn) explain(ctx context.Context, st statement, nvs []driver.NamedVal
 	}
 	switch ast := st.ast.(type) {
 	case *sqlparser.Select:
-		schema, err := cn.c.schemaFor(ctx, tableOf(ast.From)...)
+		plan, _, err := planned(ctx, cn, tableOf(ast.From), func(s translate.Schema) (*translate.Plan, error) {
+			return translate.Select(ast, s, args)
+		})
 		if err != nil {
 			return nil, err
-		}
-		plan, err := translate.Select(ast, schema, args)
-		if err != nil {
-			return nil, fromTranslate(err)
 		}
 		add("statement", "SELECT")
 		cn.explainFind(add, plan, "")
 	case *sqlparser.Insert:
-		schema, err := cn.c.schemaFor(ctx, ast.Table.Name.String())
+		plan, _, err := planned(ctx, cn, []string{ast.Table.Name.String()}, func(s translate.Schema) (*translate.InsertPlan, error) {
+			return translate.Insert(ast, s, args)
+		})
 		if err != nil {
 			return nil, err
-		}
-		plan, err := translate.Insert(ast, schema, args)
-		if err != nil {
-			return nil, fromTranslate(err)
 		}
 		n := len(plan.Rows)
 		if plan.Upsert != nil {
@@ -78,26 +74,22 @@ func (cn *conn) explain(ctx context.Context, st statement, nvs []driver.NamedVal
 		}
 		add("typecast", strconv.FormatBool(cn.c.cfg.Typecast))
 	case *sqlparser.Update:
-		schema, err := cn.c.schemaFor(ctx, tableOf(ast.TableExprs)...)
+		plan, _, err := planned(ctx, cn, tableOf(ast.TableExprs), func(s translate.Schema) (*translate.UpdatePlan, error) {
+			return translate.Update(ast, s, args)
+		})
 		if err != nil {
 			return nil, err
-		}
-		plan, err := translate.Update(ast, schema, args)
-		if err != nil {
-			return nil, fromTranslate(err)
 		}
 		add("statement", "UPDATE")
 		cn.explainFind(add, plan.Find, "find ")
 		add("write", "PATCH (update records) of every record found, in requests of up to 10, with the SET values computed from each record's current ones")
 		add("typecast", strconv.FormatBool(cn.c.cfg.Typecast))
 	case *sqlparser.Delete:
-		schema, err := cn.c.schemaFor(ctx, tableOf(ast.TableExprs)...)
+		plan, _, err := planned(ctx, cn, tableOf(ast.TableExprs), func(s translate.Schema) (*translate.DeletePlan, error) {
+			return translate.Delete(ast, s, args)
+		})
 		if err != nil {
 			return nil, err
-		}
-		plan, err := translate.Delete(ast, schema, args)
-		if err != nil {
-			return nil, fromTranslate(err)
 		}
 		add("statement", "DELETE")
 		cn.explainFind(add, plan.Find, "find ")

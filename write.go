@@ -39,13 +39,11 @@ func (cn *conn) writeOptions() transport.WriteOptions {
 // insertRecords runs INSERT (BatchCreate) or INSERT … ON DUPLICATE KEY UPDATE (BatchUpsert on the
 // key columns translate chose). transport sends chunks of 10, pipelined.
 func (cn *conn) insertRecords(ctx context.Context, ast *sqlparser.Insert, args translate.Args) (writeOutcome, error) {
-	schema, err := cn.c.schemaFor(ctx, ast.Table.Name.String())
+	plan, schema, err := planned(ctx, cn, []string{ast.Table.Name.String()}, func(s translate.Schema) (*translate.InsertPlan, error) {
+		return translate.Insert(ast, s, args)
+	})
 	if err != nil {
 		return writeOutcome{}, err
-	}
-	plan, err := translate.Insert(ast, schema, args)
-	if err != nil {
-		return writeOutcome{}, fromTranslate(err)
 	}
 	out := writeOutcome{table: plan.Table, schema: schema}
 	if len(plan.Rows) == 0 {
@@ -67,13 +65,11 @@ func (cn *conn) insertRecords(ctx context.Context, ast *sqlparser.Insert, args t
 // updateRecords finds the records to update with the pushed-down WHERE, computes each one's SET
 // from its current values, and writes them in batches of 10.
 func (cn *conn) updateRecords(ctx context.Context, ast *sqlparser.Update, args translate.Args) (writeOutcome, error) {
-	schema, err := cn.c.schemaFor(ctx, tableOf(ast.TableExprs)...)
+	plan, schema, err := planned(ctx, cn, tableOf(ast.TableExprs), func(s translate.Schema) (*translate.UpdatePlan, error) {
+		return translate.Update(ast, s, args)
+	})
 	if err != nil {
 		return writeOutcome{}, err
-	}
-	plan, err := translate.Update(ast, schema, args)
-	if err != nil {
-		return writeOutcome{}, fromTranslate(err)
 	}
 	out := writeOutcome{table: plan.Table, schema: schema}
 	var updates []transport.Record
@@ -99,13 +95,11 @@ func (cn *conn) updateRecords(ctx context.Context, ast *sqlparser.Update, args t
 // deleteRecords finds the records with the pushed-down WHERE (ids only) and deletes them in
 // batches of 10.
 func (cn *conn) deleteRecords(ctx context.Context, ast *sqlparser.Delete, args translate.Args) (writeOutcome, error) {
-	schema, err := cn.c.schemaFor(ctx, tableOf(ast.TableExprs)...)
+	plan, schema, err := planned(ctx, cn, tableOf(ast.TableExprs), func(s translate.Schema) (*translate.DeletePlan, error) {
+		return translate.Delete(ast, s, args)
+	})
 	if err != nil {
 		return writeOutcome{}, err
-	}
-	plan, err := translate.Delete(ast, schema, args)
-	if err != nil {
-		return writeOutcome{}, fromTranslate(err)
 	}
 	out := writeOutcome{table: plan.Table, schema: schema, deleted: []string{}}
 	var ids []string
