@@ -56,14 +56,13 @@
 // the same endpoint and HTTP transport, so concurrent callers together stay under the service's
 // 5 requests per second. The limiters of a server are forgotten once no client of it is left
 // (garbage collected) and they are idle, so short-lived servers, such as one emulator per test,
-// are not kept alive by them. Since the service counts arrivals in a sliding second, and arrivals
-// wander from starts with network and scheduling delays, starts are kept a margin further apart:
-// 1/40 of APILimit, or a quarter of the spread of the last 20 round trips when that is more (at
-// most APILimit/4; the slowest and fastest round trip are left out, so that one slow answer does
-// not slow a quiet client; before 4 round trips were seen, APILimit/4). A 429 costs 30 s of
-// silence; the margin costs 2.5% or a little more.
-// Measured on this project's 2-core machine (BatchCreate of 1,000 records, 300 ms latency): a
-// fixed 2.5% margin drew 429s at a load average of 10, while the adaptive one drew none.
+// are not kept alive by them. Since the service counts arrivals in a sliding second, starts are
+// kept 1/40 of APILimit further apart (6 starts span 1.025 s). Arrivals wander from starts with
+// network and scheduling delays, so a request answered later than the fastest recent round trip
+// may have arrived that much late, closer to the 5th request after it: that one is held back by
+// as much (and waits for the answer while it is overdue, at most 1 s more). Only a delay that
+// happened costs time, once: a quiet client keeps its pace, a loaded machine slows where it must.
+// A 429 costs 30 s of silence; the margin costs 2.5%.
 //
 // Batch writes are pipelined: up to 6 chunks wait for their answers at once while starts stay
 // one per interval, so latency does not slow them down (pyairtable 1.5 slept 200 ms after each

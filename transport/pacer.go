@@ -13,16 +13,17 @@ import (
 )
 
 // pacer spaces the request starts to one base, and holds them all after a 429.
-// One pacer exists per (endpoint, transport, clock, base) in the process (see servers), shared by every API,
-// Base and Table object that reaches that base through that server.
+// One pacer exists per (endpoint, transport, clock, base) in the process (see servers), shared
+// by every API, Base and Table object that reaches that base through that server.
 //
-// The service counts arrivals in a sliding second, and arrivals are not starts: each request
-// spends a varying time on its way. So the token bucket schedules starts APILimit plus a margin
-// apart, and the actual starts are kept as far apart too (a request that wakes late does not let
-// the next one catch up). The margin is 1/40 of APILimit, or more when the round-trip times seen
-// recently vary more: a quarter of their spread (the slowest and fastest left out), so that the
-// starts of the next few requests absorb it, up to a quarter of APILimit. A 429 costs 30 s, far
-// more than the margin.
+// The service counts arrivals in a sliding second: a 6th request arriving less than 1 s after
+// the 1st of 6 draws a 429 and 30 s of silence. Starts are kept APILimit plus 1/40 apart (by the
+// token bucket, and between the actual starts too, so that a request that wakes late does not
+// let the next one catch up): 6 starts span 1.025 s. But arrivals are not starts. A request
+// that spends longer on its way than the fastest round trip seen may arrive that much later,
+// and so closer to the 5th request after it; that one is held back by as much (see
+// arrivalWaitLocked). Only what is known to be late costs time, and only once: one slow answer
+// delays one later start, and a quiet client keeps its pace.
 type pacer struct {
 	limiter *rate.Limiter // burst 1: one start per interval
 
@@ -30,16 +31,29 @@ type pacer struct {
 	interval  time.Duration // APILimit when the limiter was last set
 	lastStart time.Time
 	holdUntil time.Time                 // after a 429: nothing starts before this
-	rtts      [rttSamples]time.Duration // recent round trips, a ring
+	rtts      [rttSamples]time.Duration // recent round trips, a ring: the fastest bounds the path's own delay
 	rttCount  int
-	adaptive  bool // the margin follows the round trips (off in tests that count exact gaps)
+	starts    [windowStarts]startRec // the last starts, by seq % windowStarts
+	seq       uint64                 // starts claimed so far
+	arrivals  bool                   // hold starts back for late arrivals (off in tests that count exact gaps)
 }
+
+// startRec is one start, until windowStarts later starts replace it.
+type startRec struct {
+	seq  uint64
+	at   time.Time
+	took time.Duration // until the answer (or the failure), once done
+	done bool
+}
+
+// windowStarts is how many requests the service admits in its window (5 in any second).
+const windowStarts = 5
 
 // pacingMargin is the least share of APILimit added between starts: 1/40 (5 ms at 200 ms), so 6
 // starts span at least 1.025 s against a service counting 5 arrivals in any 1 s window.
 const pacingMargin = 40 // interval/pacingMargin
 
-// rttSamples is how many recent round trips the margin looks at.
+// rttSamples is how many recent round trips the fastest is taken from.
 const rttSamples = 20
 
 func spacingFor(interval time.Duration) time.Duration {
@@ -49,41 +63,63 @@ func spacingFor(interval time.Duration) time.Duration {
 	return interval + interval/pacingMargin
 }
 
-// spacingLocked is the current least gap between two starts: the base spacing, or APILimit plus
-// a quarter of the recent round-trip spread, at most 1.25 APILimit (also before enough round trips
-// were seen). The spread leaves out the
-// slowest and the fastest sample: one slow answer (a pause of the garbage collector, one slow
-// query) says little about the next requests and must not slow a quiet client down, while a
-// loaded machine or network, where arrivals really do wander, gives several.
-func (p *pacer) spacingLocked() time.Duration {
-	base := spacingFor(p.interval)
-	if !p.adaptive {
-		return base
+// arrivalWaitLocked is how much longer the next start must wait because the start windowStarts
+// back may have arrived late. That request (k) took took; the fastest recent round trip is
+// fastest, which bounds the path's fixed delay there and back. So k arrived at most
+// took-fastest later than a request on time would have, and the next start (k+5) is put that much
+// after the 1.025 s its spacing gives. While k is unanswered and already slower than the fastest,
+// how late it is grows with every moment: the next start waits for its answer, re-checking every
+// pollStep. The extra wait is at most windowStarts spacings (a hung request must not stall the
+// base for long).
+func (p *pacer) arrivalWaitLocked(now time.Time) (wait time.Duration, pending bool) {
+	if !p.arrivals || p.interval <= 0 || p.seq < windowStarts {
+		return 0, false
 	}
-	widest := p.interval + p.interval/4
-	n := min(p.rttCount, rttSamples)
-	if n < minRTTSamples {
-		return widest
+	back := p.seq + 1 - windowStarts
+	k := p.starts[back%windowStarts]
+	if k.seq != back {
+		return 0, false
 	}
-	sorted := p.rtts // a copy: the ring keeps its order
-	slices.Sort(sorted[:n])
-	spread := sorted[n-2] - sorted[1]
-	return min(max(base, p.interval+spread/4), widest)
+	took := k.took
+	if !k.done {
+		took = now.Sub(k.at)
+	}
+	fastest, ok := p.fastestLocked()
+	if k.done && (!ok || k.took < fastest) {
+		fastest, ok = k.took, true
+	}
+	if !ok {
+		fastest = 0
+	}
+	span := windowStarts * spacingFor(p.interval)
+	late := min(max(took-fastest, 0), span)
+	wait = k.at.Add(span + late).Sub(now)
+	return wait, !k.done && wait > 0 && late < span
 }
 
-// minRTTSamples is how many round trips the margin needs before it follows them (with the
-// extremes left out, two remain). Until then nothing is known of the path, and the margin is the
-// widest: the first second of a new client is when a loaded machine drew 429s with the narrow
-// one (the 6th start, before any round trip had come back to widen it). It costs the first few
-// requests 45 ms each.
-const minRTTSamples = 4
+// pollStep is how often a start held for an unanswered request checks again.
+func (p *pacer) pollStep() time.Duration { return max(p.interval/10, time.Millisecond) }
 
-// observe records the round trip of one request to the base.
-func (p *pacer) observe(rtt time.Duration) {
+func (p *pacer) fastestLocked() (time.Duration, bool) {
+	n := min(p.rttCount, rttSamples)
+	if n == 0 {
+		return 0, false
+	}
+	return slices.Min(p.rtts[:n]), true
+}
+
+// finish records how a started request ended: took is the time from its start to its answer
+// (answered) or its failure. Every claimed start is finished, sent or not (took 0 if not).
+func (p *pacer) finish(seq uint64, took time.Duration, answered bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.rtts[p.rttCount%rttSamples] = rtt
-	p.rttCount++
+	if answered {
+		p.rtts[p.rttCount%rttSamples] = took
+		p.rttCount++
+	}
+	if r := &p.starts[seq%windowStarts]; r.seq == seq {
+		r.took, r.done = took, true
+	}
 }
 
 // serverKey tells servers apart: the endpoint URL, the transport (two in-process emulators share
@@ -178,7 +214,7 @@ func (c *core) pacerFor(base string) *pacer {
 	p := s.pacers[base]
 	if p == nil {
 		iv := APILimit
-		p = &pacer{limiter: rate.NewLimiter(limitFor(iv), 1), interval: iv, adaptive: !s.fixed}
+		p = &pacer{limiter: rate.NewLimiter(limitFor(iv), 1), interval: iv, arrivals: !s.fixed}
 		s.pacers[base] = p
 	}
 	return p
@@ -191,8 +227,9 @@ func limitFor(interval time.Duration) rate.Limit {
 	return rate.Every(spacingFor(interval))
 }
 
-// wait returns when a request to the base may start, or with the context's error.
-func (p *pacer) wait(ctx context.Context, clk clock.Clock) error {
+// wait returns when a request to the base may start, or with the context's error. The start it
+// returns must be passed to finish once the request has ended (or is not sent after all).
+func (p *pacer) wait(ctx context.Context, clk clock.Clock) (uint64, error) {
 	for {
 		now := clk.Now()
 		p.mu.Lock()
@@ -208,48 +245,60 @@ func (p *pacer) wait(ctx context.Context, clk clock.Clock) error {
 				err = sleepWithin(ctx, clk, hold.Sub(now))
 			}
 			if err != nil {
-				return fmt.Errorf("%w: requests to this base are held %s more, until the service's rate-limit penalty ends", err, hold.Sub(clk.Now()).Round(time.Millisecond))
+				return 0, fmt.Errorf("%w: requests to this base are held %s more, until the service's rate-limit penalty ends", err, hold.Sub(clk.Now()).Round(time.Millisecond))
 			}
 			continue
 		}
 		if err := ctx.Err(); err != nil {
-			return err
+			return 0, err
 		}
 		r := p.limiter.ReserveN(now, 1)
 		if delay := r.DelayFrom(now); delay > 0 {
 			if err := sleepWithin(ctx, clk, delay); err != nil {
 				r.CancelAt(clk.Now())
-				return err
+				return 0, err
 			}
 		}
-		started, err := p.claimStart(ctx, clk)
-		if err != nil || started {
-			return err
+		seq, err := p.claimStart(ctx, clk)
+		if err != nil || seq != 0 {
+			return seq, err
 		}
 		// A 429 arrived while this request waited for its turn: wait for the hold, then queue again.
 	}
 }
 
-// claimStart waits until the spacing since the previous actual start has passed and records
-// this start. It reports false when a hold began meanwhile.
-func (p *pacer) claimStart(ctx context.Context, clk clock.Clock) (bool, error) {
+// claimStart waits until the spacing since the previous actual start has passed, and for the
+// arrival of the start windowStarts back (arrivalWaitLocked), and records this start. It returns
+// 0 when a hold began meanwhile.
+func (p *pacer) claimStart(ctx context.Context, clk clock.Clock) (uint64, error) {
 	for {
 		now := clk.Now()
 		p.mu.Lock()
 		if now.Before(p.holdUntil) {
 			p.mu.Unlock()
-			return false, nil
+			return 0, nil
 		}
-		gap := p.spacingLocked() - now.Sub(p.lastStart)
-		if p.lastStart.IsZero() || gap <= 0 {
-			p.lastStart = now
+		gap := spacingFor(p.interval) - now.Sub(p.lastStart)
+		if p.lastStart.IsZero() {
+			gap = 0
+		}
+		late, pending := p.arrivalWaitLocked(now)
+		if pending {
+			late = min(late, p.pollStep())
+		}
+		if wait := max(gap, late); wait > 0 {
 			p.mu.Unlock()
-			return true, nil
+			if err := sleepWithin(ctx, clk, wait); err != nil {
+				return 0, err
+			}
+			continue
 		}
+		p.lastStart = now
+		p.seq++
+		p.starts[p.seq%windowStarts] = startRec{seq: p.seq, at: now}
+		seq := p.seq
 		p.mu.Unlock()
-		if err := clock.Sleep(ctx, clk, gap); err != nil {
-			return false, err
-		}
+		return seq, nil
 	}
 }
 

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/time/rate"
+
 	"github.com/airsql/airsql/internal/clock"
 )
 
@@ -206,47 +208,79 @@ func TestBatchPipelinedUnderPacing(t *testing.T) {
 	}
 }
 
-func TestPacingMarginFollowsRoundTrips(t *testing.T) {
-	iv := 200 * time.Millisecond
+func TestPacingWaitsForLateArrivals(t *testing.T) {
+	t0 := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	span := windowStarts * spacingFor(200*time.Millisecond) // 1.025 s
+	// Five starts 205 ms apart; the first (k) took took, or is still unanswered (took < 0); the
+	// others answered in 300 ms. The next start is due at t0+1.025 s by its spacing alone.
 	tests := []struct {
-		name string
-		rtts []time.Duration
-		want time.Duration
+		name        string
+		took        time.Duration
+		now         time.Duration // since t0
+		wantWait    time.Duration
+		wantPending bool
 	}{
-		{"no samples: the widest", nil, 250 * time.Millisecond},
-		{"too few samples: the widest", []time.Duration{ms(100), ms(101), ms(100)}, 250 * time.Millisecond},
-		{"steady", []time.Duration{ms(100), ms(101), ms(100), ms(102), ms(100)}, 205 * time.Millisecond},
-		{"spread of 60 ms without the extremes", []time.Duration{ms(100), ms(180), ms(120), ms(110), ms(170)}, 215 * time.Millisecond},
-		{"one slow answer: no change", []time.Duration{ms(100), ms(101), ms(2000), ms(100), ms(100), ms(102)}, 205 * time.Millisecond},
-		{"one fast answer: no change", []time.Duration{ms(300), ms(301), ms(1), ms(300), ms(302)}, 205 * time.Millisecond},
-		{"two slow answers: spread capped", []time.Duration{ms(100), ms(2000), ms(100), ms(2000), ms(101), ms(100)}, 250 * time.Millisecond},
+		{"k on time", ms(300), span, 0, false},
+		{"k 40 ms late: 40 ms more", ms(340), span, ms(40), false},
+		{"k faster than the others: nothing", ms(250), span, 0, false},
+		{"k unanswered, not yet slower than the fastest", -1, ms(250), span - ms(250), true},
+		{"k unanswered and late: wait for its answer", -1, span, ms(725), true},
+		{"k hung: at most one span more", ms(60000), span, span, false},
 	}
 	for _, tt := range tests {
-		p := &pacer{interval: iv, adaptive: true}
-		for _, d := range tt.rtts {
-			p.observe(d)
+		t.Run(tt.name, func(t *testing.T) {
+			p := &pacer{interval: 200 * time.Millisecond, arrivals: true}
+			for i := range windowStarts {
+				p.seq++
+				p.starts[p.seq%windowStarts] = startRec{seq: p.seq, at: t0.Add(time.Duration(i) * spacingFor(p.interval))}
+				if i > 0 {
+					p.finish(p.seq, ms(300), true)
+				}
+			}
+			if tt.took >= 0 {
+				p.finish(1, tt.took, true)
+			}
+			wait, pending := p.arrivalWaitLocked(t0.Add(tt.now))
+			if wait != tt.wantWait || pending != tt.wantPending {
+				t.Errorf("wait %v, pending %v; want %v, %v", wait, pending, tt.wantWait, tt.wantPending)
+			}
+		})
+	}
+	// Not enough starts yet, or the check off: nothing.
+	p := &pacer{interval: 200 * time.Millisecond, arrivals: true}
+	p.seq, p.starts[1] = 1, startRec{seq: 1, at: t0}
+	if wait, _ := p.arrivalWaitLocked(t0); wait != 0 {
+		t.Errorf("after one start: wait %v", wait)
+	}
+}
+
+// TestPacingHoldsTheStartAfterALateOne drives the pacer on a fake clock: a request answered late
+// delays the start 5 after it by as much, and no other.
+func TestPacingHoldsTheStartAfterALateOne(t *testing.T) {
+	clk := newJumpClock() // waits end at once, moving its time
+	p := &pacer{limiter: rate.NewLimiter(limitFor(APILimit), 1), interval: APILimit, arrivals: true}
+	spacing := spacingFor(APILimit)
+	var starts []time.Time
+	for i := range 12 {
+		seq, err := p.wait(bg, clk)
+		if err != nil {
+			t.Fatal(err)
 		}
-		if got := p.spacingLocked(); got != tt.want {
-			t.Errorf("%s: spacing %v, want %v", tt.name, got, tt.want)
+		starts = append(starts, clk.Now())
+		took := ms(300)
+		if i == 2 {
+			took = ms(370) // 70 ms slower than the others
 		}
+		p.finish(seq, took, true)
 	}
-	// Only the last rttSamples count: an old spike is forgotten.
-	p := &pacer{interval: iv, adaptive: true}
-	p.observe(5 * time.Second)
-	for range rttSamples {
-		p.observe(100 * time.Millisecond)
-	}
-	if got := p.spacingLocked(); got != 205*time.Millisecond {
-		t.Errorf("after the spike aged out: %v", got)
-	}
-	// The ring keeps arrival order: computing the spacing does not sort the samples in place.
-	p = &pacer{interval: iv, adaptive: true}
-	for _, d := range []time.Duration{ms(400), ms(100), ms(300), ms(200)} {
-		p.observe(d)
-	}
-	_ = p.spacingLocked()
-	if want := [4]time.Duration{ms(400), ms(100), ms(300), ms(200)}; [4]time.Duration(p.rtts[:4]) != want {
-		t.Errorf("ring reordered: %v", p.rtts[:4])
+	for i := 1; i < len(starts); i++ {
+		want := spacing
+		if i == 2+windowStarts {
+			want = spacing + ms(70)
+		}
+		if got := starts[i].Sub(starts[i-1]); got != want {
+			t.Errorf("start %d came %v after the previous, want %v", i, got, want)
+		}
 	}
 }
 

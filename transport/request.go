@@ -31,7 +31,7 @@ type call struct {
 	query       string // encoded, without "?"
 	body        []byte // JSON, or nil
 	safe        bool   // repeating it cannot duplicate data
-	prepaced    bool   // the first try already waited for its turn (pipelined writes)
+	prepaced    uint64 // not 0: the first try already waited for its turn, this start (pipelined writes)
 }
 
 // response is one answer of the service.
@@ -71,15 +71,21 @@ func (c *core) exchange(ctx context.Context, cl *call) (*response, error) {
 		p = c.pacerFor(cl.base)
 	}
 	for attempt := 0; ; attempt++ {
-		if p != nil && !(attempt == 0 && cl.prepaced) {
-			if err := p.wait(ctx, c.clock); err != nil {
-				return nil, fmt.Errorf("waiting for a turn to send: %w", err)
+		var start uint64
+		if p != nil {
+			if attempt == 0 && cl.prepaced != 0 {
+				start = cl.prepaced
+			} else {
+				var err error
+				if start, err = p.wait(ctx, c.clock); err != nil {
+					return nil, fmt.Errorf("waiting for a turn to send: %w", err)
+				}
 			}
 		}
 		sentAt := c.clock.Now()
 		resp, aerr := c.send(ctx, cl)
-		if p != nil && aerr == nil {
-			p.observe(c.clock.Now().Sub(sentAt))
+		if p != nil {
+			p.finish(start, c.clock.Now().Sub(sentAt), aerr == nil)
 		}
 		var wait time.Duration
 		var failure error

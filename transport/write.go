@@ -214,13 +214,13 @@ func (c *core) batchDelete(ctx context.Context, base, table string, recordIDs []
 	n := chunkCount(len(recordIDs))
 	results := make([][]DeleteResult, n)
 	path := tablePath(base, table)
-	outcome := c.runChunks(ctx, base, n, func(ctx context.Context, i int) error {
+	outcome := c.runChunks(ctx, base, n, func(ctx context.Context, i int, start uint64) error {
 		lo := i * MaxRecordsPerRequest
 		var q queryBuilder
 		for _, id := range recordIDs[lo:min(lo+MaxRecordsPerRequest, len(recordIDs))] {
 			q.add("records[]", id)
 		}
-		cl := &call{op: op, base: base, table: table, method: "DELETE", path: path, query: q.String(), safe: true, prepaced: true}
+		cl := &call{op: op, base: base, table: table, method: "DELETE", path: path, query: q.String(), safe: true, prepaced: start}
 		var resp struct {
 			Records []DeleteResult `json:"records"`
 		}
@@ -249,8 +249,8 @@ func (c *core) batchDelete(ctx context.Context, base, table string, recordIDs []
 func (c *core) runRecordChunks(ctx context.Context, op, base, table, method string, bodies [][]byte, total int, safe func(chunk int) bool) ([]Record, error) {
 	results := make([][]Record, len(bodies))
 	path := tablePath(base, table)
-	outcome := c.runChunks(ctx, base, len(bodies), func(ctx context.Context, i int) error {
-		cl := &call{op: op, base: base, table: table, method: method, path: path, body: bodies[i], safe: safe(i), prepaced: true}
+	outcome := c.runChunks(ctx, base, len(bodies), func(ctx context.Context, i int, start uint64) error {
+		cl := &call{op: op, base: base, table: table, method: method, path: path, body: bodies[i], safe: safe(i), prepaced: start}
 		var resp struct {
 			Records []wireRecord `json:"records"`
 		}
@@ -293,7 +293,7 @@ type chunkOutcome struct {
 // runChunks sends chunks 0..n-1 pipelined: each start waits its turn at the base's pacer (one
 // start per APILimit), up to maxChunksInFlight wait for their answers. After a failure no further
 // chunk is started; the ones already sent finish. It returns once every started chunk has ended.
-func (c *core) runChunks(ctx context.Context, base string, n int, send func(ctx context.Context, i int) error) chunkOutcome {
+func (c *core) runChunks(ctx context.Context, base string, n int, send func(ctx context.Context, i int, start uint64) error) chunkOutcome {
 	p := c.pacerFor(base)
 	errs := make([]error, n)
 	started := make([]bool, n)
@@ -313,7 +313,8 @@ func (c *core) runChunks(ctx context.Context, base string, n int, send func(ctx 
 			<-slots
 			break
 		}
-		if err := p.wait(ctx, c.clock); err != nil {
+		start, err := p.wait(ctx, c.clock)
+		if err != nil {
 			<-slots
 			waitErr = fmt.Errorf("waiting for a turn to send records %d and after: %w", i*MaxRecordsPerRequest, err)
 			break
@@ -323,6 +324,7 @@ func (c *core) runChunks(ctx context.Context, base string, n int, send func(ctx 
 		stop = anyError
 		mu.Unlock()
 		if stop {
+			p.finish(start, 0, false) // not sent
 			<-slots
 			break
 		}
@@ -331,7 +333,7 @@ func (c *core) runChunks(ctx context.Context, base string, n int, send func(ctx 
 		go func(i int) {
 			defer wg.Done()
 			defer func() { <-slots }()
-			if err := send(ctx, i); err != nil {
+			if err := send(ctx, i, start); err != nil {
 				mu.Lock()
 				errs[i] = err
 				anyError = true
