@@ -2,6 +2,7 @@ package transport
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"runtime"
 	"sync"
@@ -360,5 +361,34 @@ func TestServerRegistryKeepsBusyEntriesOnRealClock(t *testing.T) {
 				t.Error("an idle entry without clients survived the next registration")
 			}
 		})
+	}
+}
+
+// TestSlowAnswerDelaysTheFifthStartAfterIt: through the client, a request answered 70 ms late
+// delays the request 5 after it by 70 ms, and no other.
+func TestSlowAnswerDelaysTheFifthStartAfterIt(t *testing.T) {
+	var clk *jumpClock
+	var arrived []time.Time
+	tbl, _, c := newTestTable(t, func(n int, r seenRequest) reply {
+		arrived = append(arrived, clk.Now()) // sequential calls: one request at a time
+		if n == 2 {
+			clk.After(70 * time.Millisecond) // a slow answer
+		}
+		return echoWrites(n, r)
+	})
+	clk = c
+	for i := range 9 {
+		if _, err := tbl.Get(bg, fmt.Sprintf("rec%d", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := 1; i < len(arrived); i++ {
+		want := spacingFor(APILimit)
+		if i == 2+windowStarts {
+			want += 70 * time.Millisecond
+		}
+		if got := arrived[i].Sub(arrived[i-1]); got != want {
+			t.Errorf("request %d came %v after the previous, want %v", i, got, want)
+		}
 	}
 }
