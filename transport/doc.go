@@ -74,7 +74,8 @@
 //
 // Without WithRetryStrategy nothing is retried (seed §7). With it, a request is repeated only
 // when that cannot duplicate data; see Retry. Backoff is BackoffFactor·2^(n−1) with jitter,
-// never shorter than Retry-After, and every wait ends with the context.
+// never shorter than Retry-After, and every wait ends with the context; a wait that would
+// outlast the context's deadline (a 429 penalty, a long Retry-After) fails at once.
 //
 // # Errors
 //

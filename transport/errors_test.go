@@ -100,6 +100,9 @@ func TestTokenNeverInErrorText(t *testing.T) {
 	gone, _ := NewTable(testToken, testBase, "T", WithEndpointURL("http://"+addr))
 	_, err = gone.Get(bg, "recA")
 	errs = append(errs, err)
+	if err == nil || !strings.Contains(err.Error(), `get record on table "T" of base `+testBase) {
+		t.Errorf("network error %v: want it wrapped with the operation and table", err)
+	}
 
 	// A bad endpoint and an empty token at construction.
 	_, err = NewAPI(testToken, WithEndpointURL("http://user:"+testToken+"@host"))
