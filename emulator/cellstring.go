@@ -17,16 +17,17 @@ type stringFormat struct {
 	locale string
 }
 
-func newStringFormat(tz, locale string) (*stringFormat, *apiError) {
-	loc := time.UTC
-	if !strings.EqualFold(tz, "utc") && tz != "client" {
-		l, err := time.LoadLocation(tz)
-		if err != nil {
-			return nil, errInvalidRequest(fmt.Sprintf("timeZone %q is not a known time zone", tz))
-		}
-		loc = l
+// timeZoneLocation is the location a request's timeZone names; UTC when it names none ("", "utc"
+// in any case, or "client", which only a browser can resolve).
+func timeZoneLocation(tz string) (*time.Location, *apiError) {
+	if tz == "" || strings.EqualFold(tz, "utc") || tz == "client" {
+		return time.UTC, nil
 	}
-	return &stringFormat{loc: loc, locale: locale}, nil
+	loc, err := time.LoadLocation(tz)
+	if err != nil {
+		return nil, errInvalidRequest(fmt.Sprintf("timeZone %q is not a known time zone", tz))
+	}
+	return loc, nil
 }
 
 func (s *Server) recordStringFields(t *table, r *record, o renderOpts) map[string]any {

@@ -184,14 +184,11 @@ func (s *Server) resolveQuery(t *table, q *listQuery) (*resolvedQuery, *apiError
 	default:
 		return nil, errInvalidRequest(fmt.Sprintf("cellFormat must be \"json\" or \"string\", got %q", q.CellFormat))
 	}
-	rq.location = time.UTC
-	if q.TimeZone != "" && !strings.EqualFold(q.TimeZone, "utc") && q.TimeZone != "client" {
-		loc, err := time.LoadLocation(q.TimeZone)
-		if err != nil {
-			return nil, errInvalidRequest(fmt.Sprintf("timeZone %q is not a known time zone", q.TimeZone))
-		}
-		rq.location = loc
+	loc, aerr := timeZoneLocation(q.TimeZone)
+	if aerr != nil {
+		return nil, aerr
 	}
+	rq.location = loc
 	for _, name := range q.Fields {
 		fl := t.field(name)
 		if fl == nil {

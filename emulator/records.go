@@ -118,15 +118,15 @@ func readOpts(rawQuery string) (renderOpts, *apiError) {
 	switch vals.Get("cellFormat") {
 	case "", "json":
 	case "string":
-		q := &listQuery{CellFormat: "string", TimeZone: vals.Get("timeZone"), UserLocale: vals.Get("userLocale")}
-		if q.TimeZone == "" || q.UserLocale == "" {
+		tz, locale := vals.Get("timeZone"), vals.Get("userLocale")
+		if tz == "" || locale == "" {
 			return o, errInvalidRequest("cellFormat=string needs both timeZone and userLocale")
 		}
-		sf, aerr := newStringFormat(q.TimeZone, q.UserLocale)
+		loc, aerr := timeZoneLocation(tz)
 		if aerr != nil {
 			return o, aerr
 		}
-		o.asString = sf
+		o.asString = &stringFormat{loc: loc, locale: locale}
 	default:
 		return o, errInvalidRequest("cellFormat must be \"json\" or \"string\"")
 	}
