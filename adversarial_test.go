@@ -2,7 +2,6 @@ package airsql
 
 import (
 	"database/sql"
-	"os"
 	"reflect"
 	"testing"
 
@@ -15,30 +14,8 @@ import (
 // name holds a backquote, braces, quotes and a backslash.
 func openAdversarial(t *testing.T) (*sql.DB, *emulator.Server) {
 	t.Helper()
-	data, err := os.ReadFile("testdata/adversarial.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	fx, err := emulator.ParseFixture(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, err := emulator.New(emulator.WithFixture(fx), emulator.WithRate(0, 0), emulator.WithTokenRate(0))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	cfg, err := ParseDSN("airtable://" + emulator.DefaultToken + "@localhost/appADVERSARIAL001?tls=false")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.HTTPClient = srv.Client()
-	c, err := NewConnector(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	db := sql.OpenDB(c)
-	t.Cleanup(func() { db.Close() })
+	srv := serveFixtureFile(t, "testdata/adversarial.json")
+	db, _ := openDSN(t, "airtable://"+emulator.DefaultToken+"@localhost/appADVERSARIAL001?tls=false", srv.Client())
 	return db, srv
 }
 

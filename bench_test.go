@@ -39,17 +39,7 @@ func benchFixture(n int) *emulator.Fixture {
 }
 
 func openBenchDB(b *testing.B, srv *emulator.Server) *sql.DB {
-	cfg, err := ParseDSN("airtable://" + emulator.DefaultToken + "@localhost/" + benchBase + "?tls=false")
-	if err != nil {
-		b.Fatal(err)
-	}
-	cfg.HTTPClient = srv.Client()
-	c, err := NewConnector(cfg)
-	if err != nil {
-		b.Fatal(err)
-	}
-	db := sql.OpenDB(c)
-	b.Cleanup(func() { db.Close() })
+	db, _ := openDSN(b, "airtable://"+emulator.DefaultToken+"@localhost/"+benchBase+"?tls=false", srv.Client())
 	if err := db.Ping(); err != nil { // the schema is cached before timing starts
 		b.Fatal(err)
 	}

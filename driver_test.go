@@ -458,14 +458,8 @@ func TestSchemaCache(t *testing.T) {
 // TestConnectorLifecycle: Ping checks the token; a closed connector refuses work.
 func TestConnectorLifecycle(t *testing.T) {
 	srv := newEmulator(t)
-	cfg, _ := ParseDSN("airtable://patWRONG.token1234@localhost/" + testBase + "?tls=false")
-	cfg.HTTPClient = srv.Client()
-	c, err := NewConnector(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	db := sql.OpenDB(c)
-	err = db.Ping()
+	db, c := openDSN(t, "airtable://patWRONG.token1234@localhost/"+testBase+"?tls=false", srv.Client())
+	err := db.Ping()
 	if err == nil || strings.Contains(err.Error(), "patWRONG") {
 		t.Errorf("ping with a wrong token: %v (want an error without the token)", err)
 	}
@@ -511,14 +505,7 @@ func TestNoToken(t *testing.T) {
 	}
 	t.Setenv("AIRTABLE_TOKEN", emulator.DefaultToken)
 	srv := newEmulator(t)
-	cfg, _ := ParseDSN("airtable://localhost/" + testBase + "?tls=false")
-	cfg.HTTPClient = srv.Client()
-	c, err := NewConnector(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	db := sql.OpenDB(c)
-	defer db.Close()
+	db, c := openDSN(t, "airtable://localhost/"+testBase+"?tls=false", srv.Client())
 	if err := db.Ping(); err != nil {
 		t.Errorf("with AIRTABLE_TOKEN set: %v", err)
 	}

@@ -9,7 +9,6 @@ import (
 	"os"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 
 	"go.uber.org/goleak"
@@ -31,31 +30,38 @@ func TestMain(m *testing.M) {
 	goleak.VerifyTestMain(m)
 }
 
-// loadFixture reads testdata/base.json.
-func loadFixture(t testing.TB) *emulator.Fixture {
-	t.Helper()
-	data, err := os.ReadFile("testdata/base.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := emulator.ParseFixture(data)
-	if err != nil {
-		t.Fatalf("parse testdata/base.json: %v", err)
-	}
-	return f
-}
-
 // newEmulator serves testdata/base.json in-process, with no rate limit (per base or per token)
 // unless opts set one.
 func newEmulator(t testing.TB, opts ...emulator.Option) *emulator.Server {
 	t.Helper()
-	all := append([]emulator.Option{emulator.WithFixture(loadFixture(t)), emulator.WithRate(0, 0), emulator.WithTokenRate(0)}, opts...)
+	return serveFixtureFile(t, "testdata/base.json", opts...)
+}
+
+// serveFixtureFile serves the fixture file at path in-process, with no rate limit (per base or per
+// token) unless opts set one.
+func serveFixtureFile(t testing.TB, path string, opts ...emulator.Option) *emulator.Server {
+	t.Helper()
+	all := append([]emulator.Option{emulator.WithFixture(loadFixture(t, path)), emulator.WithRate(0, 0), emulator.WithTokenRate(0)}, opts...)
 	srv, err := emulator.New(all...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { srv.Close() })
 	return srv
+}
+
+// loadFixture reads the fixture file at path.
+func loadFixture(t testing.TB, path string) *emulator.Fixture {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := emulator.ParseFixture(data)
+	if err != nil {
+		t.Fatalf("parse %s: %v", path, err)
+	}
+	return f
 }
 
 // testDSN is the DSN of the test base on a loopback host, over plain HTTP.
@@ -70,11 +76,18 @@ func testDSN(params string) string {
 // openDB opens a *sql.DB on srv through the in-process transport (sql.OpenDB on a Connector).
 func openDB(t testing.TB, srv *emulator.Server, params string) (*sql.DB, *Connector) {
 	t.Helper()
-	cfg, err := ParseDSN(testDSN(params))
+	return openDSN(t, testDSN(params), srv.Client())
+}
+
+// openDSN opens a *sql.DB on a Connector for dsn whose requests go through client; the test's
+// cleanup closes it.
+func openDSN(t testing.TB, dsn string, client *http.Client) (*sql.DB, *Connector) {
+	t.Helper()
+	cfg, err := ParseDSN(dsn)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg.HTTPClient = srv.Client()
+	cfg.HTTPClient = client
 	c, err := NewConnector(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -84,7 +97,7 @@ func openDB(t testing.TB, srv *emulator.Server, params string) (*sql.DB, *Connec
 	return db, c
 }
 
-// recordRequests returns the requests served since the last reset, without the schema requests
+// dataRequests returns the requests served since the last reset, without the schema requests
 // (the schema is fetched once per connector and cached).
 func dataRequests(srv *emulator.Server) []emulator.Request {
 	var out []emulator.Request
@@ -142,7 +155,7 @@ func scanAll(t testing.TB, rows *sql.Rows) [][]any {
 	return out
 }
 
-// queryStrings runs a query and returns the first column of each row as text ("NULL" for nil).
+// queryColumn runs a query and returns the first column of each row as text ("NULL" for nil).
 func queryColumn(t testing.TB, db *sql.DB, query string, args ...any) []string {
 	t.Helper()
 	rows, err := db.Query(query, args...)
@@ -174,19 +187,4 @@ func sorted(s []string) []string {
 	out := append([]string(nil), s...)
 	sort.Strings(out)
 	return out
-}
-
-// requestCounter wraps a RoundTripper and reports each request on a channel as it starts.
-type requestCounter struct {
-	next    http.RoundTripper
-	mu      sync.Mutex
-	started chan string
-}
-
-func (c *requestCounter) RoundTrip(r *http.Request) (*http.Response, error) {
-	select {
-	case c.started <- r.URL.RawQuery:
-	default:
-	}
-	return c.next.RoundTrip(r)
 }

@@ -2,7 +2,6 @@ package airsql
 
 import (
 	"context"
-	"database/sql"
 	"database/sql/driver"
 	"errors"
 	"net/http"
@@ -83,21 +82,14 @@ func TestQueryContextCanceled(t *testing.T) {
 	srv := newEmulator(t)
 	laterPage := make(chan struct{}, 1)
 	inner := srv.Transport()
-	cfg, _ := ParseDSN(testDSN("pageSize=2"))
-	cfg.HTTPClient = &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+	db, _ := openDSN(t, testDSN("pageSize=2"), &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
 		if strings.Contains(r.URL.RawQuery, "offset=") {
 			laterPage <- struct{}{}
 			<-r.Context().Done()
 			return nil, r.Context().Err()
 		}
 		return inner.RoundTrip(r)
-	})}
-	c, err := NewConnector(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	db := sql.OpenDB(c)
-	defer db.Close()
+	})})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	rows, err := db.QueryContext(ctx, "SELECT Name FROM Tasks")

@@ -14,7 +14,7 @@ import (
 // hold quotes, backslashes, braces, formula syntax, NUL, case variants and SQL injections.
 func trickyNames(t testing.TB) map[string][]string {
 	t.Helper()
-	f := loadFixture(t)
+	f := loadFixture(t, "testdata/base.json")
 	byName := map[string][]string{}
 	for _, tbl := range f.Bases[0].Tables {
 		if tbl.Name != "Tricky" {

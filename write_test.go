@@ -416,8 +416,7 @@ func TestInsertPipelined(t *testing.T) {
 	var once sync.Once
 	var mu sync.Mutex
 	posts := 0
-	cfg, _ := ParseDSN(testDSN(""))
-	cfg.HTTPClient = &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+	db, _ := openDSN(t, testDSN(""), &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
 		if r.Method == http.MethodPost {
 			mu.Lock()
 			posts++
@@ -434,13 +433,7 @@ func TestInsertPipelined(t *testing.T) {
 			}
 		}
 		return inner.RoundTrip(r)
-	})}
-	c, err := NewConnector(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	db := sql.OpenDB(c)
-	defer db.Close()
+	})})
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second) // turns a hang into a failure
 	defer cancel()
 	query, args := insertStatement(30)
