@@ -120,15 +120,7 @@ func (s *Server) cellString(t *table, fl *field, v any, sf *stringFormat) string
 		if lt == nil {
 			break
 		}
-		ids, _ := v.([]any)
-		parts := make([]string, 0, len(ids))
-		for _, id := range ids {
-			sid, _ := id.(string)
-			if lr := lt.recByID[sid]; lr != nil {
-				parts = append(parts, stringify(s.cellValue(lt, lr, lt.primary, 0)))
-			}
-		}
-		return strings.Join(parts, ", ")
+		return s.linkedPrimaryText(lt, v)
 	case "multipleAttachments":
 		list, _ := v.([]any)
 		parts := make([]string, 0, len(list))
@@ -143,6 +135,20 @@ func (s *Server) cellString(t *table, fl *field, v any, sf *stringFormat) string
 		return "NaN"
 	}
 	return stringify(v)
+}
+
+// linkedPrimaryText is a link cell (record ids of lt) as its records' primary values joined with
+// ", ", as the grid shows it; ids of records that no longer exist are left out.
+func (s *Server) linkedPrimaryText(lt *table, v any) string {
+	ids, _ := v.([]any)
+	parts := make([]string, 0, len(ids))
+	for _, id := range ids {
+		sid, _ := id.(string)
+		if lr := lt.recByID[sid]; lr != nil {
+			parts = append(parts, stringify(s.cellValue(lt, lr, lt.primary, 0)))
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 // timeLayout is the time of day as a dateTime field's timeFormat writes it: "3:04pm" (12hour, the

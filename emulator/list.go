@@ -323,16 +323,7 @@ func (s *Server) sortValue(t *table, r *record, fl *field) any {
 	case "singleSelect":
 		return float64(choiceIndex(fl, stringify(v)))
 	case "multipleRecordLinks":
-		lt := t.base.tableByID[fl.linkedTableID()]
-		ids, _ := v.([]any)
-		parts := make([]string, 0, len(ids))
-		for _, id := range ids {
-			sid, _ := id.(string)
-			if lr := lt.recByID[sid]; lr != nil {
-				parts = append(parts, stringify(s.cellValue(lt, lr, lt.primary, 0)))
-			}
-		}
-		return strings.Join(parts, ", ")
+		return s.linkedPrimaryText(t.base.tableByID[fl.linkedTableID()], v)
 	}
 	switch x := v.(type) {
 	case float64:
