@@ -55,6 +55,19 @@ func withTime(v Value, t time.Time) Value {
 	return v
 }
 
+// toDates converts two date operands as toDate does; bad is the first of them that is an error,
+// the zero Value when neither is.
+func toDates(x, y Value, env *Env) (a, b, bad Value) {
+	a, b = toDate(x, env), toDate(y, env)
+	if a.kind == KindError {
+		return a, b, a
+	}
+	if b.kind == KindError {
+		return a, b, b
+	}
+	return a, b, Value{}
+}
+
 // dateFn1 builds a one-argument date function.
 func dateFn1(f func(env *Env, d Value) Value) builder {
 	return fn1(func(env *Env, a Value) Value {
@@ -418,12 +431,9 @@ func init() {
 		return withTime(d, t)
 	}))
 	register("DATETIME_DIFF", 2, 3, fnN(func(env *Env, args []Value) Value {
-		a, b := toDate(args[0], env), toDate(args[1], env)
-		if a.kind == KindError {
-			return a
-		}
-		if b.kind == KindError {
-			return b
+		a, b, bad := toDates(args[0], args[1], env)
+		if bad.kind == KindError {
+			return bad
 		}
 		un := unitSecond
 		if u, given := optional(args, 2); given {
@@ -435,12 +445,9 @@ func init() {
 		return Number(diffUnits(local(a, env), local(b, env), un))
 	}))
 	register("IS_SAME", 2, 3, fnN(func(env *Env, args []Value) Value {
-		a, b := toDate(args[0], env), toDate(args[1], env)
-		if a.kind == KindError {
-			return a
-		}
-		if b.kind == KindError {
-			return b
+		a, b, bad := toDates(args[0], args[1], env)
+		if bad.kind == KindError {
+			return bad
 		}
 		u, given := optional(args, 2)
 		if !given {
@@ -454,31 +461,27 @@ func init() {
 		return Bool(startOf(ta, un).Equal(startOf(b.t.In(ta.Location()), un)))
 	}))
 	register("IS_AFTER", 2, 2, fn2(func(env *Env, x, y Value) Value {
-		a, b := toDate(x, env), toDate(y, env)
-		if a.kind == KindError {
-			return a
-		}
-		if b.kind == KindError {
-			return b
+		a, b, bad := toDates(x, y, env)
+		if bad.kind == KindError {
+			return bad
 		}
 		return Bool(a.t.After(b.t))
 	}))
 	register("IS_BEFORE", 2, 2, fn2(func(env *Env, x, y Value) Value {
-		a, b := toDate(x, env), toDate(y, env)
-		if a.kind == KindError {
-			return a
-		}
-		if b.kind == KindError {
-			return b
+		a, b, bad := toDates(x, y, env)
+		if bad.kind == KindError {
+			return bad
 		}
 		return Bool(a.t.Before(b.t))
 	}))
 	// TONOW(d) is the whole days from d to now, FROMNOW(d) the whole days from now to d.
 	register("TONOW", 1, 1, dateFn1(func(env *Env, d Value) Value {
-		return Number(diffUnits(env.now().In(local(d, env).Location()), local(d, env), unitDay))
+		t := local(d, env)
+		return Number(diffUnits(env.now().In(t.Location()), t, unitDay))
 	}))
 	register("FROMNOW", 1, 1, dateFn1(func(env *Env, d Value) Value {
-		return Number(diffUnits(local(d, env), env.now().In(local(d, env).Location()), unitDay))
+		t := local(d, env)
+		return Number(diffUnits(t, env.now().In(t.Location()), unitDay))
 	}))
 
 	register("DATETIME_FORMAT", 1, 2, fnN(func(env *Env, args []Value) Value {
@@ -582,12 +585,9 @@ func init() {
 	}))
 	// WORKDAY_DIFF counts the working days from a to b, both included, negative when b is before a.
 	register("WORKDAY_DIFF", 2, 3, fnN(func(env *Env, args []Value) Value {
-		a, b := toDate(args[0], env), toDate(args[1], env)
-		if a.kind == KindError {
-			return a
-		}
-		if b.kind == KindError {
-			return b
+		a, b, bad := toDates(args[0], args[1], env)
+		if bad.kind == KindError {
+			return bad
 		}
 		holidays, bad := holidaySet(args, 2, env)
 		if bad.kind == KindError {
