@@ -169,28 +169,20 @@ func normalizeCell(t *table, fl *field, v any, mode writeMode) (any, *apiError) 
 		return s, nil
 
 	case "multipleSelects":
-		var names []string
-		switch x := v.(type) {
-		case []any:
-			for _, e := range x {
-				s, ok := e.(string)
-				if !ok {
-					if !mode.typecast {
-						return nil, errCannotAccept(fl.Name)
-					}
-					s = stringify(e)
+		items, aerr := listItems(fl, v, mode)
+		if aerr != nil {
+			return nil, aerr
+		}
+		names := make([]string, 0, len(items))
+		for _, e := range items {
+			s, ok := e.(string)
+			if !ok {
+				if !mode.typecast {
+					return nil, errCannotAccept(fl.Name)
 				}
-				names = append(names, s)
+				s = stringify(e)
 			}
-		case string:
-			if !mode.typecast {
-				return nil, errCannotAccept(fl.Name)
-			}
-			for _, p := range strings.Split(x, ",") {
-				names = append(names, strings.TrimSpace(p))
-			}
-		default:
-			return nil, errCannotAccept(fl.Name)
+			names = append(names, s)
 		}
 		out := make([]any, 0, len(names))
 		seen := map[string]bool{}
@@ -317,19 +309,9 @@ func normalizeCollaborator(fl *field, v any) (map[string]any, *apiError) {
 
 func normalizeLinks(t *table, fl *field, v any, mode writeMode) (any, *apiError) {
 	lt := t.base.tableByID[fl.linkedTableID()]
-	var items []any
-	switch x := v.(type) {
-	case []any:
-		items = x
-	case string:
-		if !mode.typecast {
-			return nil, errCannotAccept(fl.Name)
-		}
-		for _, p := range strings.Split(x, ",") {
-			items = append(items, strings.TrimSpace(p))
-		}
-	default:
-		return nil, errCannotAccept(fl.Name)
+	items, aerr := listItems(fl, v, mode)
+	if aerr != nil {
+		return nil, aerr
 	}
 	out := make([]any, 0, len(items))
 	for _, it := range items {
@@ -361,6 +343,26 @@ func normalizeLinks(t *table, fl *field, v any, mode writeMode) (any, *apiError)
 		return nil, nil
 	}
 	return out, nil
+}
+
+// listItems are the items of a value written to a list field (select options, links): a JSON
+// array, or with typecast a comma-separated text, its parts trimmed.
+func listItems(fl *field, v any, mode writeMode) ([]any, *apiError) {
+	switch x := v.(type) {
+	case []any:
+		return x, nil
+	case string:
+		if !mode.typecast {
+			return nil, errCannotAccept(fl.Name)
+		}
+		parts := strings.Split(x, ",")
+		items := make([]any, len(parts))
+		for i, p := range parts {
+			items[i] = strings.TrimSpace(p)
+		}
+		return items, nil
+	}
+	return nil, errCannotAccept(fl.Name)
 }
 
 func findByPrimary(t *table, s string) string {
