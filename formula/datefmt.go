@@ -419,16 +419,12 @@ func parseWithFormat(s, format string, loc *time.Location, names *localeNames, n
 			t := time.UnixMilli(int64(ms)).In(loc)
 			unix = &t
 		default: // S...: fraction of a second
-			start := p.i
-			scale := 100000000
-			for p.i < len(p.s) && isDigit(p.s[p.i]) {
-				nsec += int(p.s[p.i]-'0') * scale
-				scale /= 10
-				p.i++
-			}
-			if p.i == start {
+			frac, next := fractionDigits(p.s, p.i)
+			if next == p.i {
 				return time.Time{}, false
 			}
+			nsec += frac
+			p.i = next
 		}
 	}
 	if unix != nil {

@@ -38,16 +38,11 @@ func parseISO(s string, loc *time.Location) (time.Time, bool) {
 			return time.Time{}, false
 		}
 		if p.byte('.') || p.byte(',') {
-			start := p.i
-			scale := 100000000
-			for p.i < len(p.s) && isDigit(p.s[p.i]) {
-				nsec += int(p.s[p.i]-'0') * scale
-				scale /= 10
-				p.i++
-			}
-			if p.i == start {
+			var next int
+			if nsec, next = fractionDigits(p.s, p.i); next == p.i {
 				return time.Time{}, false
 			}
+			p.i = next
 		}
 	}
 	if hour == 24 && (minute != 0 || sec != 0 || nsec != 0) {
@@ -102,6 +97,17 @@ func daysIn(m time.Month, year int) int {
 type isoScanner struct {
 	s string
 	i int
+}
+
+// fractionDigits reads the digits of a fraction of a second at s[i:] as nanoseconds (digits past
+// the ninth are read and dropped); next is the index after them, i when there are none.
+func fractionDigits(s string, i int) (nsec, next int) {
+	scale := 100000000
+	for next = i; next < len(s) && isDigit(s[next]); next++ {
+		nsec += int(s[next]-'0') * scale
+		scale /= 10
+	}
+	return nsec, next
 }
 
 func (p *isoScanner) done() bool { return p.i >= len(p.s) }
