@@ -360,7 +360,7 @@ func parseWithFormat(s, format string, loc *time.Location, names *localeNames, n
 			p.ordinalSuffix(part.token == "DDDo")
 			month, day, monthSet, daySet = 1, v, true, true
 		case "dddd", "ddd", "dd":
-			if _, ok := p.name(names.weekdays[:7], names.shortWeekdays[:7], names.minWeekdays[:7]); !ok {
+			if _, ok := p.name(names.weekdays[:], names.shortWeekdays[:], names.minWeekdays[:]); !ok {
 				return time.Time{}, false
 			}
 		case "d", "do", "e", "E", "w", "wo", "ww", "W", "Wo", "WW":

@@ -8,7 +8,8 @@ import (
 // localeNames is what DATETIME_FORMAT, DATETIME_PARSE and SET_LOCALE know of a locale: moment.js's
 // month and weekday names, its long date formats (L, LL, ..., LT) and its ordinals.
 type localeNames struct {
-	months, shortMonths, weekdays, shortWeekdays, minWeekdays [12]string
+	months, shortMonths                  [12]string
+	weekdays, shortWeekdays, minWeekdays [7]string
 	// long holds the locale's LT LTS L LL LLL LLLL, and l ll lll llll where the locale defines
 	// them; the others are derived from the upper-case ones, as moment does.
 	long map[string]string
@@ -78,9 +79,9 @@ var (
 	}
 	englishMonths        = [12]string{"January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"}
 	englishShortMonths   = [12]string{"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"}
-	englishWeekdays      = [12]string{"Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"}
-	englishShortWeekdays = [12]string{"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"}
-	englishMinWeekdays   = [12]string{"Su", "Mo", "Tu", "We", "Th", "Fr", "Sa"}
+	englishWeekdays      = [7]string{"Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"}
+	englishShortWeekdays = [7]string{"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"}
+	englishMinWeekdays   = [7]string{"Su", "Mo", "Tu", "We", "Th", "Fr", "Sa"}
 )
 
 // locales holds moment.js's data for the locales this package knows, by lower-case tag. Others
@@ -103,9 +104,9 @@ var locales = map[string]*localeNames{
 	"fr": {
 		months:        [12]string{"janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre", "novembre", "décembre"},
 		shortMonths:   [12]string{"janv.", "févr.", "mars", "avr.", "mai", "juin", "juil.", "août", "sept.", "oct.", "nov.", "déc."},
-		weekdays:      [12]string{"dimanche", "lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi"},
-		shortWeekdays: [12]string{"dim.", "lun.", "mar.", "mer.", "jeu.", "ven.", "sam."},
-		minWeekdays:   [12]string{"di", "lu", "ma", "me", "je", "ve", "sa"},
+		weekdays:      [7]string{"dimanche", "lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi"},
+		shortWeekdays: [7]string{"dim.", "lun.", "mar.", "mer.", "jeu.", "ven.", "sam."},
+		minWeekdays:   [7]string{"di", "lu", "ma", "me", "je", "ve", "sa"},
 		long: map[string]string{
 			"LT": "HH:mm", "LTS": "HH:mm:ss", "L": "DD/MM/YYYY", "LL": "D MMMM YYYY",
 			"LLL": "D MMMM YYYY HH:mm", "LLLL": "dddd D MMMM YYYY HH:mm",
@@ -132,9 +133,9 @@ var locales = map[string]*localeNames{
 	"de": {
 		months:        [12]string{"Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober", "November", "Dezember"},
 		shortMonths:   [12]string{"Jan.", "Feb.", "März", "Apr.", "Mai", "Juni", "Juli", "Aug.", "Sep.", "Okt.", "Nov.", "Dez."},
-		weekdays:      [12]string{"Sonntag", "Montag", "Dienstag", "Mittwoch", "Donnerstag", "Freitag", "Samstag"},
-		shortWeekdays: [12]string{"So.", "Mo.", "Di.", "Mi.", "Do.", "Fr.", "Sa."},
-		minWeekdays:   [12]string{"So", "Mo", "Di", "Mi", "Do", "Fr", "Sa"},
+		weekdays:      [7]string{"Sonntag", "Montag", "Dienstag", "Mittwoch", "Donnerstag", "Freitag", "Samstag"},
+		shortWeekdays: [7]string{"So.", "Mo.", "Di.", "Mi.", "Do.", "Fr.", "Sa."},
+		minWeekdays:   [7]string{"So", "Mo", "Di", "Mi", "Do", "Fr", "Sa"},
 		long: map[string]string{
 			"LT": "HH:mm", "LTS": "HH:mm:ss", "L": "DD.MM.YYYY", "LL": "D. MMMM YYYY",
 			"LLL": "D. MMMM YYYY HH:mm", "LLLL": "dddd, D. MMMM YYYY HH:mm",
@@ -144,9 +145,9 @@ var locales = map[string]*localeNames{
 	"es": {
 		months:        [12]string{"enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre", "noviembre", "diciembre"},
 		shortMonths:   [12]string{"ene.", "feb.", "mar.", "abr.", "may.", "jun.", "jul.", "ago.", "sept.", "oct.", "nov.", "dic."},
-		weekdays:      [12]string{"domingo", "lunes", "martes", "miércoles", "jueves", "viernes", "sábado"},
-		shortWeekdays: [12]string{"dom.", "lun.", "mar.", "mié.", "jue.", "vie.", "sáb."},
-		minWeekdays:   [12]string{"do", "lu", "ma", "mi", "ju", "vi", "sá"},
+		weekdays:      [7]string{"domingo", "lunes", "martes", "miércoles", "jueves", "viernes", "sábado"},
+		shortWeekdays: [7]string{"dom.", "lun.", "mar.", "mié.", "jue.", "vie.", "sáb."},
+		minWeekdays:   [7]string{"do", "lu", "ma", "mi", "ju", "vi", "sá"},
 		long: map[string]string{
 			"LT": "H:mm", "LTS": "H:mm:ss", "L": "DD/MM/YYYY", "LL": "D [de] MMMM [de] YYYY",
 			"LLL": "D [de] MMMM [de] YYYY H:mm", "LLLL": "dddd, D [de] MMMM [de] YYYY H:mm",
@@ -156,9 +157,9 @@ var locales = map[string]*localeNames{
 	"it": {
 		months:        [12]string{"gennaio", "febbraio", "marzo", "aprile", "maggio", "giugno", "luglio", "agosto", "settembre", "ottobre", "novembre", "dicembre"},
 		shortMonths:   [12]string{"gen", "feb", "mar", "apr", "mag", "giu", "lug", "ago", "set", "ott", "nov", "dic"},
-		weekdays:      [12]string{"domenica", "lunedì", "martedì", "mercoledì", "giovedì", "venerdì", "sabato"},
-		shortWeekdays: [12]string{"dom", "lun", "mar", "mer", "gio", "ven", "sab"},
-		minWeekdays:   [12]string{"do", "lu", "ma", "me", "gi", "ve", "sa"},
+		weekdays:      [7]string{"domenica", "lunedì", "martedì", "mercoledì", "giovedì", "venerdì", "sabato"},
+		shortWeekdays: [7]string{"dom", "lun", "mar", "mer", "gio", "ven", "sab"},
+		minWeekdays:   [7]string{"do", "lu", "ma", "me", "gi", "ve", "sa"},
 		long: map[string]string{
 			"LT": "HH:mm", "LTS": "HH:mm:ss", "L": "DD/MM/YYYY", "LL": "D MMMM YYYY",
 			"LLL": "D MMMM YYYY HH:mm", "LLLL": "dddd D MMMM YYYY HH:mm",
@@ -168,9 +169,9 @@ var locales = map[string]*localeNames{
 	"pt": {
 		months:        [12]string{"janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto", "setembro", "outubro", "novembro", "dezembro"},
 		shortMonths:   [12]string{"jan", "fev", "mar", "abr", "mai", "jun", "jul", "ago", "set", "out", "nov", "dez"},
-		weekdays:      [12]string{"Domingo", "Segunda-feira", "Terça-feira", "Quarta-feira", "Quinta-feira", "Sexta-feira", "Sábado"},
-		shortWeekdays: [12]string{"Dom", "Seg", "Ter", "Qua", "Qui", "Sex", "Sáb"},
-		minWeekdays:   [12]string{"Do", "2ª", "3ª", "4ª", "5ª", "6ª", "Sá"},
+		weekdays:      [7]string{"Domingo", "Segunda-feira", "Terça-feira", "Quarta-feira", "Quinta-feira", "Sexta-feira", "Sábado"},
+		shortWeekdays: [7]string{"Dom", "Seg", "Ter", "Qua", "Qui", "Sex", "Sáb"},
+		minWeekdays:   [7]string{"Do", "2ª", "3ª", "4ª", "5ª", "6ª", "Sá"},
 		long: map[string]string{
 			"LT": "HH:mm", "LTS": "HH:mm:ss", "L": "DD/MM/YYYY", "LL": "D [de] MMMM [de] YYYY",
 			"LLL": "D [de] MMMM [de] YYYY HH:mm", "LLLL": "dddd, D [de] MMMM [de] YYYY HH:mm",
@@ -180,9 +181,9 @@ var locales = map[string]*localeNames{
 	"pt-br": {
 		months:        [12]string{"janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto", "setembro", "outubro", "novembro", "dezembro"},
 		shortMonths:   [12]string{"jan", "fev", "mar", "abr", "mai", "jun", "jul", "ago", "set", "out", "nov", "dez"},
-		weekdays:      [12]string{"domingo", "segunda-feira", "terça-feira", "quarta-feira", "quinta-feira", "sexta-feira", "sábado"},
-		shortWeekdays: [12]string{"dom", "seg", "ter", "qua", "qui", "sex", "sáb"},
-		minWeekdays:   [12]string{"do", "2ª", "3ª", "4ª", "5ª", "6ª", "sá"},
+		weekdays:      [7]string{"domingo", "segunda-feira", "terça-feira", "quarta-feira", "quinta-feira", "sexta-feira", "sábado"},
+		shortWeekdays: [7]string{"dom", "seg", "ter", "qua", "qui", "sex", "sáb"},
+		minWeekdays:   [7]string{"do", "2ª", "3ª", "4ª", "5ª", "6ª", "sá"},
 		long: map[string]string{
 			"LT": "HH:mm", "LTS": "HH:mm:ss", "L": "DD/MM/YYYY", "LL": "D [de] MMMM [de] YYYY",
 			"LLL": "D [de] MMMM [de] YYYY [às] HH:mm", "LLLL": "dddd, D [de] MMMM [de] YYYY [às] HH:mm",
@@ -192,9 +193,9 @@ var locales = map[string]*localeNames{
 	"nl": {
 		months:        [12]string{"januari", "februari", "maart", "april", "mei", "juni", "juli", "augustus", "september", "oktober", "november", "december"},
 		shortMonths:   [12]string{"jan.", "feb.", "mrt.", "apr.", "mei", "jun.", "jul.", "aug.", "sep.", "okt.", "nov.", "dec."},
-		weekdays:      [12]string{"zondag", "maandag", "dinsdag", "woensdag", "donderdag", "vrijdag", "zaterdag"},
-		shortWeekdays: [12]string{"zo.", "ma.", "di.", "wo.", "do.", "vr.", "za."},
-		minWeekdays:   [12]string{"zo", "ma", "di", "wo", "do", "vr", "za"},
+		weekdays:      [7]string{"zondag", "maandag", "dinsdag", "woensdag", "donderdag", "vrijdag", "zaterdag"},
+		shortWeekdays: [7]string{"zo.", "ma.", "di.", "wo.", "do.", "vr.", "za."},
+		minWeekdays:   [7]string{"zo", "ma", "di", "wo", "do", "vr", "za"},
 		long: map[string]string{
 			"LT": "HH:mm", "LTS": "HH:mm:ss", "L": "DD-MM-YYYY", "LL": "D MMMM YYYY",
 			"LLL": "D MMMM YYYY HH:mm", "LLLL": "dddd D MMMM YYYY HH:mm",
@@ -209,9 +210,9 @@ var locales = map[string]*localeNames{
 	"sv": {
 		months:        [12]string{"januari", "februari", "mars", "april", "maj", "juni", "juli", "augusti", "september", "oktober", "november", "december"},
 		shortMonths:   [12]string{"jan", "feb", "mar", "apr", "maj", "jun", "jul", "aug", "sep", "okt", "nov", "dec"},
-		weekdays:      [12]string{"söndag", "måndag", "tisdag", "onsdag", "torsdag", "fredag", "lördag"},
-		shortWeekdays: [12]string{"sön", "mån", "tis", "ons", "tor", "fre", "lör"},
-		minWeekdays:   [12]string{"sö", "må", "ti", "on", "to", "fr", "lö"},
+		weekdays:      [7]string{"söndag", "måndag", "tisdag", "onsdag", "torsdag", "fredag", "lördag"},
+		shortWeekdays: [7]string{"sön", "mån", "tis", "ons", "tor", "fre", "lör"},
+		minWeekdays:   [7]string{"sö", "må", "ti", "on", "to", "fr", "lö"},
 		long: map[string]string{
 			"LT": "HH:mm", "LTS": "HH:mm:ss", "L": "YYYY-MM-DD", "LL": "D MMMM YYYY",
 			"LLL": "D MMMM YYYY [kl.] HH:mm", "LLLL": "dddd D MMMM YYYY [kl.] HH:mm",
@@ -228,9 +229,9 @@ var locales = map[string]*localeNames{
 	"da": {
 		months:        [12]string{"januar", "februar", "marts", "april", "maj", "juni", "juli", "august", "september", "oktober", "november", "december"},
 		shortMonths:   [12]string{"jan", "feb", "mar", "apr", "maj", "jun", "jul", "aug", "sep", "okt", "nov", "dec"},
-		weekdays:      [12]string{"søndag", "mandag", "tirsdag", "onsdag", "torsdag", "fredag", "lørdag"},
-		shortWeekdays: [12]string{"søn", "man", "tir", "ons", "tor", "fre", "lør"},
-		minWeekdays:   [12]string{"sø", "ma", "ti", "on", "to", "fr", "lø"},
+		weekdays:      [7]string{"søndag", "mandag", "tirsdag", "onsdag", "torsdag", "fredag", "lørdag"},
+		shortWeekdays: [7]string{"søn", "man", "tir", "ons", "tor", "fre", "lør"},
+		minWeekdays:   [7]string{"sø", "ma", "ti", "on", "to", "fr", "lø"},
 		long: map[string]string{
 			"LT": "HH:mm", "LTS": "HH:mm:ss", "L": "DD.MM.YYYY", "LL": "D. MMMM YYYY",
 			"LLL": "D. MMMM YYYY HH:mm", "LLLL": "dddd [d.] D. MMMM YYYY [kl.] HH:mm",
@@ -240,9 +241,9 @@ var locales = map[string]*localeNames{
 	"nb": {
 		months:        [12]string{"januar", "februar", "mars", "april", "mai", "juni", "juli", "august", "september", "oktober", "november", "desember"},
 		shortMonths:   [12]string{"jan.", "feb.", "mars", "apr.", "mai", "juni", "juli", "aug.", "sep.", "okt.", "nov.", "des."},
-		weekdays:      [12]string{"søndag", "mandag", "tirsdag", "onsdag", "torsdag", "fredag", "lørdag"},
-		shortWeekdays: [12]string{"sø.", "ma.", "ti.", "on.", "to.", "fr.", "lø."},
-		minWeekdays:   [12]string{"sø", "ma", "ti", "on", "to", "fr", "lø"},
+		weekdays:      [7]string{"søndag", "mandag", "tirsdag", "onsdag", "torsdag", "fredag", "lørdag"},
+		shortWeekdays: [7]string{"sø.", "ma.", "ti.", "on.", "to.", "fr.", "lø."},
+		minWeekdays:   [7]string{"sø", "ma", "ti", "on", "to", "fr", "lø"},
 		long: map[string]string{
 			"LT": "HH:mm", "LTS": "HH:mm:ss", "L": "DD.MM.YYYY", "LL": "D. MMMM YYYY",
 			"LLL": "D. MMMM YYYY [kl.] HH:mm", "LLLL": "dddd D. MMMM YYYY [kl.] HH:mm",
