@@ -95,7 +95,7 @@ func (s *Server) cellValue(t *table, r *record, fl *field, depth int) any {
 		}
 		return rf.apply(vals)
 	case "formula":
-		prog, err := s.formulas.get(s, t, fl)
+		prog, err := s.formulas.compile(t, optString(fl.Options, "formula"))
 		if err != nil {
 			return errorCell
 		}
@@ -104,7 +104,7 @@ func (s *Server) cellValue(t *table, r *record, fl *field, depth int) any {
 	return nil // externalSyncSource, aiText: nothing to compute in an emulator
 }
 
-func formatComputedTime(fl *field, t interface{ Format(string) string }) any {
+func formatComputedTime(fl *field, t time.Time) any {
 	if res, ok := fl.Options["result"].(map[string]any); ok && res["type"] == "date" {
 		return t.Format("2006-01-02")
 	}

@@ -110,7 +110,8 @@ func (rv recordView) Cell(f formula.FieldInfo) formula.Value {
 
 const maxCachedFormulas = 4096
 
-// formulaCache keeps compiled formulas of fields and views, keyed by table, and source text.
+// formulaCache keeps compiled formulas (formula fields, view filters, filterByFormula), keyed by
+// table and source text.
 type formulaCache struct {
 	mu    sync.Mutex
 	progs map[string]program
@@ -125,11 +126,7 @@ func (c *formulaCache) reset() {
 	c.mu.Unlock()
 }
 
-// get compiles a formula field once.
-func (c *formulaCache) get(s *Server, t *table, fl *field) (program, error) {
-	return c.compile(t, optString(fl.Options, "formula"))
-}
-
+// compile compiles src against t once; later calls with the same table and text reuse it.
 func (c *formulaCache) compile(t *table, src string) (program, error) {
 	key := t.base.id + "/" + t.id + "\x00" + src
 	c.mu.Lock()

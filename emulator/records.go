@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"net/url"
+	"slices"
 )
 
 // renderOpts says how records are written in an answer.
@@ -83,7 +84,7 @@ func (s *Server) list(c *call, parse func() (*listQuery, *apiError)) (reply, *ap
 		}
 	}
 	ids, offset := s.iterators.page(it, pos, q.PageSize)
-	o := renderOpts{only: rq.only, byID: q.ByFieldID, comments: containsStr(q.RecordMetadata, "commentCount")}
+	o := renderOpts{only: rq.only, byID: q.ByFieldID, comments: slices.Contains(q.RecordMetadata, "commentCount")}
 	if q.CellFormat == "string" {
 		o.asString = &stringFormat{loc: rq.location, locale: q.UserLocale}
 	}
@@ -100,15 +101,6 @@ func (s *Server) list(c *call, parse func() (*listQuery, *apiError)) (reply, *ap
 		out["offset"] = offset
 	}
 	return ok(out), nil
-}
-
-func containsStr(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
 
 // readOpts reads cellFormat, timeZone, userLocale and returnFieldsByFieldId of a get request.

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"reflect"
+	"slices"
 	"sort"
 	"time"
 )
@@ -47,14 +48,7 @@ func (s *Server) newTxn(b *base, typecast bool) *txn {
 	x.mode = writeMode{
 		typecast:  typecast,
 		addChoice: func(fl *field, name string) { x.choices[fl] = append(x.choices[fl], name) },
-		hasChoice: func(fl *field, name string) bool {
-			for _, n := range x.choices[fl] {
-				if n == name {
-					return true
-				}
-			}
-			return false
-		},
+		hasChoice: func(fl *field, name string) bool { return slices.Contains(x.choices[fl], name) },
 	}
 	return x
 }
@@ -426,7 +420,7 @@ func (s *Server) updateBatch(c *call) (reply, *apiError) {
 			if r == nil {
 				return reply{}, errorf(422, "ROW_DOES_NOT_EXIST", "Record ID %s does not exist in this table", it.ID)
 			}
-			if merge != nil && !containsStr(updated, r.id) && !x.created[r.id] {
+			if merge != nil && !slices.Contains(updated, r.id) && !x.created[r.id] {
 				updated = append(updated, r.id)
 			}
 		case merge == nil:
@@ -438,7 +432,7 @@ func (s *Server) updateBatch(c *call) (reply, *apiError) {
 			}
 			if match != "" {
 				r = x.get(t, match)
-				if !x.created[r.id] && !containsStr(updated, r.id) {
+				if !x.created[r.id] && !slices.Contains(updated, r.id) {
 					updated = append(updated, r.id)
 				}
 			} else {
