@@ -34,44 +34,33 @@ type pred struct {
 // FALSE, so both formulas keep everything and neither is exact.
 var unknownPred = pred{t: formulaAll, f: formulaAll}
 
-func fAnd(parts ...string) string {
-	var kept []string
-	for _, p := range parts {
-		switch p {
-		case formulaAll:
-			continue
-		case formulaNone:
-			return formulaNone
-		}
-		kept = appendFlat(kept, "AND", p)
-	}
-	switch len(kept) {
-	case 0:
-		return formulaAll
-	case 1:
-		return kept[0]
-	}
-	return "AND(" + strings.Join(kept, ", ") + ")"
-}
+// fAnd is the conjunction of formulas: formulaAll drops out, and any formulaNone makes it formulaNone.
+func fAnd(parts ...string) string { return joinFormulas("AND", formulaAll, formulaNone, parts) }
 
-func fOr(parts ...string) string {
+// fOr is the disjunction of formulas: formulaNone drops out, and any formulaAll makes it formulaAll.
+func fOr(parts ...string) string { return joinFormulas("OR", formulaNone, formulaAll, parts) }
+
+// joinFormulas writes fn(parts...), fn being AND or OR, flattened by appendFlat. A part equal to
+// identity changes nothing and is left out; a part equal to absorbing decides the whole. With no
+// part left the result is identity, with one it is that part.
+func joinFormulas(fn, identity, absorbing string, parts []string) string {
 	var kept []string
 	for _, p := range parts {
 		switch p {
-		case formulaAll:
-			return formulaAll
-		case formulaNone:
+		case identity:
 			continue
+		case absorbing:
+			return absorbing
 		}
-		kept = appendFlat(kept, "OR", p)
+		kept = appendFlat(kept, fn, p)
 	}
 	switch len(kept) {
 	case 0:
-		return formulaNone
+		return identity
 	case 1:
 		return kept[0]
 	}
-	return "OR(" + strings.Join(kept, ", ") + ")"
+	return fn + "(" + strings.Join(kept, ", ") + ")"
 }
 
 // appendFlat appends a formula to the arguments of fn (AND or OR): the arguments of a nested call of
