@@ -84,12 +84,9 @@ func (p *pacer) arrivalWaitLocked(now time.Time) (wait time.Duration, pending bo
 	if !k.done {
 		took = now.Sub(k.at)
 	}
-	fastest, ok := p.fastestLocked()
+	fastest, ok := p.fastestLocked() // 0 when no round trip is known yet
 	if k.done && (!ok || k.took < fastest) {
-		fastest, ok = k.took, true
-	}
-	if !ok {
-		fastest = 0
+		fastest = k.took
 	}
 	span := windowStarts * spacingFor(p.interval)
 	late := min(max(took-fastest, 0), span)
@@ -136,7 +133,7 @@ type server struct {
 
 	mu     sync.Mutex
 	pacers map[string]*pacer // by base id
-	fixed  bool              // pacers made without the adaptive margin (tests)
+	fixed  bool              // pacers made without the wait for late arrivals (tests: fixedPacing)
 }
 
 // The process-wide registry of servers. An entry lives as long as a core uses it; once the last
