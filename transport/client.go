@@ -42,7 +42,7 @@ type settings struct {
 	readTimeout    time.Duration
 	retry          *Retry
 	clock          clock.Clock
-	fixedPacing    bool // tests: no margin from round trips
+	fixedPacing    bool // tests: starts are not held back for late arrivals
 }
 
 // WithTimeout limits each request: connect bounds dialing (and the TLS handshake), read bounds
@@ -75,8 +75,9 @@ func WithClock(c clock.Clock) Option {
 	return func(s *settings) { s.clock = c }
 }
 
-// fixedPacing keeps the pacing margin at its base value, for tests that count exact gaps on a
-// fake clock (where a request in flight while the test moves time looks like a slow one).
+// fixedPacing keeps starts exactly APILimit plus its margin apart, without holding any back for a
+// request that may have arrived late (pacer.arrivalWaitLocked), for tests that count exact gaps
+// on a fake clock (where a request in flight while the test moves time looks like a slow one).
 func fixedPacing() Option { return func(s *settings) { s.fixedPacing = true } }
 
 // secret holds the access token. It is kept behind a pointer so that even formatting the
@@ -177,6 +178,14 @@ func transportIdentity(rt http.RoundTripper, c *http.Client, ownTransport bool) 
 		return rt
 	}
 	return c
+}
+
+// isComparable reports whether v can be a map key without panicking.
+func isComparable(v any) bool {
+	if v == nil {
+		return true
+	}
+	return reflect.ValueOf(v).Comparable()
 }
 
 // identityOf is a transport compared by its type and value.

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"net/http"
-	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -64,14 +63,11 @@ func (r *Retry) retriesStatus(status int) bool { return slices.Contains(r.Status
 
 // backoff is the wait before retry n (n ≥ 1), with jitter in [0.5, 1) of the full value.
 func (r *Retry) backoff(n int, jitter float64) time.Duration {
-	max := r.MaxBackoff
-	if max == 0 {
-		max = defaultMaxBackoff
+	limit := r.MaxBackoff
+	if limit == 0 {
+		limit = defaultMaxBackoff
 	}
-	full := float64(r.BackoffFactor) * math.Pow(2, float64(n-1))
-	if full > float64(max) {
-		full = float64(max)
-	}
+	full := min(float64(r.BackoffFactor)*math.Pow(2, float64(n-1)), float64(limit))
 	return time.Duration(full * (0.5 + jitter/2))
 }
 
@@ -94,14 +90,6 @@ func parseRetryAfter(h http.Header, now time.Time) time.Duration {
 		return t.Sub(now)
 	}
 	return 0
-}
-
-// isComparable reports whether v can be a map key without panicking.
-func isComparable(v any) bool {
-	if v == nil {
-		return true
-	}
-	return reflect.ValueOf(v).Comparable()
 }
 
 // String shows the strategy as the seed's keyword arguments.
