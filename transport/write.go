@@ -107,18 +107,13 @@ func (c *core) batchCreate(ctx context.Context, base, table string, records []ma
 	if err := c.checkTarget(base, table); err != nil {
 		return nil, wrapOp(op, base, table, err)
 	}
-	bodies := make([][]byte, 0, chunkCount(len(records)))
-	for lo := 0; lo < len(records); lo += MaxRecordsPerRequest {
-		hi := min(lo+MaxRecordsPerRequest, len(records))
-		b := writeBody{Typecast: opts.Typecast, ReturnFieldsByFieldID: opts.ReturnFieldsByFieldID}
-		for _, f := range records[lo:hi] {
-			b.Records = append(b.Records, writeRecord{Fields: nonNil(f)})
-		}
-		data, err := encodeBody(b)
-		if err != nil {
-			return nil, wrapOp(op, base, table, fmt.Errorf("records %d-%d: %w", lo, hi-1, err))
-		}
-		bodies = append(bodies, data)
+	recs := make([]Record, len(records))
+	for i, f := range records {
+		recs[i].Fields = f
+	}
+	bodies, err := chunkBodies(recs, opts, nil)
+	if err != nil {
+		return nil, wrapOp(op, base, table, err)
 	}
 	return c.runRecordChunks(ctx, op, base, table, "POST", bodies, len(records), func(int) bool { return false })
 }
@@ -133,7 +128,7 @@ func (c *core) batchUpdate(ctx context.Context, base, table string, records []Re
 			return nil, wrapOp(op, base, table, invalidf("records[%d] has no ID: every record to update needs its rec… id (use BatchUpsert to match on fields)", i))
 		}
 	}
-	bodies, err := updateBodies(records, opts, nil)
+	bodies, err := chunkBodies(records, opts, nil)
 	if err != nil {
 		return nil, wrapOp(op, base, table, err)
 	}
@@ -166,15 +161,15 @@ func (c *core) batchUpsert(ctx context.Context, base, table string, records []Re
 			}
 		}
 	}
-	bodies, err := updateBodies(records, opts, &performUpsert{FieldsToMergeOn: append([]string(nil), keyFields...)})
+	bodies, err := chunkBodies(records, opts, &performUpsert{FieldsToMergeOn: append([]string(nil), keyFields...)})
 	if err != nil {
 		return nil, wrapOp(op, base, table, err)
 	}
 	// A chunk whose records all carry ids only updates; one without ids may create, so it is
 	// never repeated after a failure that may have reached the service.
 	safe := func(chunk int) bool {
-		lo := chunk * MaxRecordsPerRequest
-		for _, r := range records[lo:min(lo+MaxRecordsPerRequest, len(records))] {
+		lo, hi := chunkRange(chunk, len(records))
+		for _, r := range records[lo:hi] {
 			if r.ID == "" {
 				return false
 			}
@@ -184,10 +179,13 @@ func (c *core) batchUpsert(ctx context.Context, base, table string, records []Re
 	return c.runRecordChunks(ctx, op, base, table, updateMethod(opts.Replace), bodies, len(records), safe)
 }
 
-func updateBodies(records []Record, opts WriteOptions, upsert *performUpsert) ([][]byte, error) {
-	bodies := make([][]byte, 0, chunkCount(len(records)))
-	for lo := 0; lo < len(records); lo += MaxRecordsPerRequest {
-		hi := min(lo+MaxRecordsPerRequest, len(records))
+// chunkBodies is the request body of each chunk of records (a record without an ID is created,
+// or with upsert merged on its key fields).
+func chunkBodies(records []Record, opts WriteOptions, upsert *performUpsert) ([][]byte, error) {
+	n := chunkCount(len(records))
+	bodies := make([][]byte, 0, n)
+	for i := range n {
+		lo, hi := chunkRange(i, len(records))
 		b := writeBody{Typecast: opts.Typecast, ReturnFieldsByFieldID: opts.ReturnFieldsByFieldID, PerformUpsert: upsert}
 		for _, r := range records[lo:hi] {
 			b.Records = append(b.Records, writeRecord{ID: r.ID, Fields: nonNil(r.Fields)})
@@ -215,9 +213,9 @@ func (c *core) batchDelete(ctx context.Context, base, table string, recordIDs []
 	results := make([][]DeleteResult, n)
 	path := tablePath(base, table)
 	outcome := c.runChunks(ctx, base, n, func(ctx context.Context, i int, start uint64) error {
-		lo := i * MaxRecordsPerRequest
+		lo, hi := chunkRange(i, len(recordIDs))
 		var q queryBuilder
-		for _, id := range recordIDs[lo:min(lo+MaxRecordsPerRequest, len(recordIDs))] {
+		for _, id := range recordIDs[lo:hi] {
 			q.add("records[]", id)
 		}
 		cl := &call{op: op, base: base, table: table, method: "DELETE", path: path, query: q.String(), safe: true, prepaced: start}
@@ -227,7 +225,7 @@ func (c *core) batchDelete(ctx context.Context, base, table string, recordIDs []
 		if err := c.do(ctx, cl, &resp); err != nil {
 			return err
 		}
-		if want := min(lo+MaxRecordsPerRequest, len(recordIDs)) - lo; len(resp.Records) != want {
+		if want := hi - lo; len(resp.Records) != want {
 			return wrapOp(op, base, table, fmt.Errorf("the service answered %d deletions for %d ids", len(resp.Records), want))
 		}
 		results[i] = resp.Records
@@ -257,8 +255,8 @@ func (c *core) runRecordChunks(ctx context.Context, op, base, table, method stri
 		if err := c.do(ctx, cl, &resp); err != nil {
 			return err
 		}
-		lo := i * MaxRecordsPerRequest
-		if want := min(lo+MaxRecordsPerRequest, total) - lo; len(resp.Records) != want {
+		lo, hi := chunkRange(i, total)
+		if want := hi - lo; len(resp.Records) != want {
 			return wrapOp(op, base, table, fmt.Errorf("the service answered %d records for %d sent", len(resp.Records), want))
 		}
 		recs, err := toRecords(resp.Records)
@@ -281,6 +279,12 @@ func (c *core) runRecordChunks(ctx context.Context, op, base, table, method stri
 }
 
 func chunkCount(n int) int { return (n + MaxRecordsPerRequest - 1) / MaxRecordsPerRequest }
+
+// chunkRange is the items [lo, hi) of chunk i of n items.
+func chunkRange(i, n int) (lo, hi int) {
+	lo = i * MaxRecordsPerRequest
+	return lo, min(lo+MaxRecordsPerRequest, n)
+}
 
 // chunkOutcome is what happened to the chunks of one batch.
 type chunkOutcome struct {
@@ -366,7 +370,8 @@ func (c *core) runChunks(ctx context.Context, base string, n int, send func(ctx 
 func (o chunkOutcome) batchError(op, table string, total int) *BatchError {
 	be := &BatchError{Op: op, Table: table, Err: o.err}
 	for _, i := range o.done {
-		for j := i * MaxRecordsPerRequest; j < min((i+1)*MaxRecordsPerRequest, total); j++ {
+		lo, hi := chunkRange(i, total)
+		for j := lo; j < hi; j++ {
 			be.Written = append(be.Written, j)
 		}
 	}
@@ -374,7 +379,8 @@ func (o chunkOutcome) batchError(op, table string, total int) *BatchError {
 		if !mayHaveWritten(o.errs[i]) {
 			continue
 		}
-		for j := i * MaxRecordsPerRequest; j < min((i+1)*MaxRecordsPerRequest, total); j++ {
+		lo, hi := chunkRange(i, total)
+		for j := lo; j < hi; j++ {
 			be.Uncertain = append(be.Uncertain, j)
 		}
 	}
