@@ -1,6 +1,7 @@
 package translate
 
 import (
+	"fmt"
 	"testing"
 	"time"
 )
@@ -40,5 +41,32 @@ func BenchmarkRow(b *testing.B) {
 		if err := plan.Values(row, dest); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkSortRows is a local sort of 1000 rows on a date and a text column (ORDER BY on text is
+// never left to the service).
+func BenchmarkSortRows(b *testing.B) {
+	schema := loadSchema(b)
+	plan, err := Select(parseSelect(b, "SELECT Name FROM Tasks ORDER BY Due, Name DESC"), schema, Args{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if !plan.SortLocally {
+		b.Fatal("the plan does not sort locally")
+	}
+	day0 := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+	rows := make([]Row, 1000)
+	for i := range rows {
+		rows[i] = Row{ID: fmt.Sprintf("rec%014d", i), Fields: map[string]any{
+			"Name": fmt.Sprintf("task %d", i*7919%1000),
+			"Due":  day0.AddDate(0, 0, i*31%97).Format("2006-01-02"),
+		}}
+	}
+	work := make([]Row, len(rows))
+	b.ReportAllocs()
+	for b.Loop() {
+		copy(work, rows)
+		plan.SortRows(work)
 	}
 }

@@ -3,6 +3,7 @@ package translate
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -115,7 +116,14 @@ func FuzzSelect(f *testing.F) {
 				}
 			}
 		}
+		byCompare := slices.Clone(rows)
+		slices.SortStableFunc(byCompare, plan.Compare)
 		plan.SortRows(rows)
+		for i := range rows {
+			if rows[i].ID != byCompare[i].ID {
+				t.Fatalf("%s: SortRows puts %s at %d, a stable sort by Compare puts %s", sql, rows[i].ID, i, byCompare[i].ID)
+			}
+		}
 	})
 }
 

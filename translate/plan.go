@@ -145,30 +145,65 @@ func (p *Plan) Compare(a, b Row) int {
 	for _, k := range p.order {
 		va, _ := k.e.eval(&a)
 		vb, _ := k.e.eval(&b)
-		var c int
-		switch {
-		case va == nil && vb == nil:
-			c = 0
-		case va == nil:
-			c = -1
-		case vb == nil:
-			c = 1
-		default:
-			c = compareValues(va, vb)
-		}
-		if k.desc {
-			c = -c
-		}
-		if c != 0 {
+		if c := k.compare(va, vb); c != 0 {
 			return c
 		}
 	}
 	return 0
 }
 
-// SortRows sorts rows by the SQL ORDER BY, stably.
+// SortRows sorts rows by the SQL ORDER BY, stably, as Compare orders them. Each row's keys are
+// evaluated once, not at each of the n·log n comparisons: evaluating a date cell parses its text, a
+// list cell is written out as JSON.
 func (p *Plan) SortRows(rows []Row) {
-	slices.SortStableFunc(rows, p.Compare)
+	n := len(p.order)
+	if n == 0 || len(rows) < 2 {
+		return
+	}
+	type keyedRow struct {
+		row  Row
+		keys []any // one value for each of p.order
+	}
+	keyed := make([]keyedRow, len(rows))
+	keys := make([]any, len(rows)*n)
+	for i := range rows {
+		rk := keys[i*n : (i+1)*n : (i+1)*n]
+		for j, k := range p.order {
+			rk[j], _ = k.e.eval(&rows[i])
+		}
+		keyed[i] = keyedRow{row: rows[i], keys: rk}
+	}
+	slices.SortStableFunc(keyed, func(a, b keyedRow) int {
+		for j, k := range p.order {
+			if c := k.compare(a.keys[j], b.keys[j]); c != 0 {
+				return c
+			}
+		}
+		return 0
+	})
+	for i := range keyed {
+		rows[i] = keyed[i].row
+	}
+}
+
+// compare orders two values of the key: NULL first when ascending (last when descending), the rest
+// by compareValues.
+func (k orderKey) compare(va, vb any) int {
+	var c int
+	switch {
+	case va == nil && vb == nil:
+		c = 0
+	case va == nil:
+		c = -1
+	case vb == nil:
+		c = 1
+	default:
+		c = compareValues(va, vb)
+	}
+	if k.desc {
+		c = -c
+	}
+	return c
 }
 
 // columnFor describes an output expression.

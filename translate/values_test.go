@@ -165,6 +165,7 @@ func TestOrder(t *testing.T) {
 		{"Name", []string{"r3", "r2", "r4", "r1", "r5"}},
 		{"Name DESC", []string{"r5", "r1", "r4", "r2", "r3"}},
 		{"Priority, Name DESC", []string{"r3", "r5", "r2", "r1", "r4"}},
+		{"Priority", []string{"r3", "r5", "r2", "r1", "r4"}}, // stable: r1 and r4 tie
 		{"Priority DESC, id", []string{"r1", "r4", "r2", "r5", "r3"}},
 	}
 	for _, tt := range tests {
