@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 )
 
 // maxChunksInFlight is how many chunks of a batch write may wait for their answers at once.
@@ -299,21 +300,17 @@ type chunkOutcome struct {
 // chunk is started; the ones already sent finish. It returns once every started chunk has ended.
 func (c *core) runChunks(ctx context.Context, base string, n int, send func(ctx context.Context, i int, start uint64) error) chunkOutcome {
 	p := c.pacerFor(base)
-	errs := make([]error, n)
+	errs := make([]error, n) // each written by its own chunk's goroutine, read after wg.Wait
 	started := make([]bool, n)
 	var (
-		wg       sync.WaitGroup
-		mu       sync.Mutex
-		anyError bool
+		wg        sync.WaitGroup
+		anyFailed atomic.Bool
+		waitErr   error
 	)
 	slots := make(chan struct{}, maxChunksInFlight)
-	var waitErr error
-	for i := 0; i < n; i++ {
+	for i := range n {
 		slots <- struct{}{}
-		mu.Lock()
-		stop := anyError
-		mu.Unlock()
-		if stop {
+		if anyFailed.Load() {
 			<-slots
 			break
 		}
@@ -324,30 +321,25 @@ func (c *core) runChunks(ctx context.Context, base string, n int, send func(ctx 
 			break
 		}
 		// Checked again: a chunk may have failed while this one waited for its turn.
-		mu.Lock()
-		stop = anyError
-		mu.Unlock()
-		if stop {
+		if anyFailed.Load() {
 			p.finish(start, 0, false) // not sent
 			<-slots
 			break
 		}
 		started[i] = true
 		wg.Add(1)
-		go func(i int) {
+		go func() {
 			defer wg.Done()
 			defer func() { <-slots }()
 			if err := send(ctx, i, start); err != nil {
-				mu.Lock()
 				errs[i] = err
-				anyError = true
-				mu.Unlock()
+				anyFailed.Store(true)
 			}
-		}(i)
+		}()
 	}
 	wg.Wait()
 	out := chunkOutcome{errs: map[int]error{}}
-	for i := 0; i < n; i++ {
+	for i := range n {
 		switch {
 		case !started[i]:
 		case errs[i] == nil:
