@@ -232,10 +232,7 @@ func (c *core) batchDelete(ctx context.Context, base, table string, recordIDs []
 		results[i] = resp.Records
 		return nil
 	})
-	out := []DeleteResult{}
-	for _, i := range outcome.done {
-		out = append(out, results[i]...)
-	}
+	out := gatherDone(outcome, results)
 	if outcome.err == nil {
 		return out, nil
 	}
@@ -267,10 +264,7 @@ func (c *core) runRecordChunks(ctx context.Context, op, base, table, method stri
 		results[i] = recs
 		return nil
 	})
-	out := []Record{}
-	for _, i := range outcome.done {
-		out = append(out, results[i]...)
-	}
+	out := gatherDone(outcome, results)
 	if outcome.err == nil {
 		return out, nil
 	}
@@ -354,6 +348,15 @@ func (c *core) runChunks(ctx context.Context, base string, n int, send func(ctx 
 	}
 	if out.err == nil && waitErr != nil {
 		out.err = waitErr
+	}
+	return out
+}
+
+// gatherDone joins the results of the chunks that succeeded, in chunk order (never nil).
+func gatherDone[T any](o chunkOutcome, results [][]T) []T {
+	out := []T{}
+	for _, i := range o.done {
+		out = append(out, results[i]...)
 	}
 	return out
 }
