@@ -188,10 +188,10 @@ func (c *core) iterate(ctx context.Context, base, table string, opts ListOptions
 			} else {
 				cl.method, cl.path, cl.query = "GET", path, query
 				if offset != "" {
-					cl.query += "&offset=" + url.QueryEscape(offset)
-					if query == "" {
-						cl.query = "offset=" + url.QueryEscape(offset)
+					if cl.query != "" {
+						cl.query += "&"
 					}
+					cl.query += "offset=" + url.QueryEscape(offset)
 				}
 			}
 			var pg page
