@@ -10,7 +10,8 @@ import (
 	"github.com/airsql/airsql/emulator"
 )
 
-// session is an open database and whatever must be closed with it.
+// session is an open database and whatever else must be closed with it (sql.DB.Close closes the
+// connector itself).
 type session struct {
 	db     *sql.DB
 	closer []io.Closer
@@ -53,7 +54,7 @@ func connect(cfg *airsql.Config, closers ...io.Closer) (*session, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &session{db: sql.OpenDB(c), closer: append(closers, c)}, nil
+	return &session{db: sql.OpenDB(c), closer: closers}, nil
 }
 
 // openDemo starts the emulator with its demo base in this process, with the service's

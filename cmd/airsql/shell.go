@@ -154,10 +154,7 @@ func (p pipeReader) readLine(string) (string, error) {
 	return "", io.EOF
 }
 
-type termReader struct {
-	t       *term.Terminal
-	history *fileHistory
-}
+type termReader struct{ t *term.Terminal }
 
 func (r termReader) readLine(prompt string) (string, error) {
 	r.t.SetPrompt(prompt)
@@ -187,7 +184,7 @@ func (sh *shell) interact(ctx context.Context, stdin io.Reader) int {
 		history = loadHistory(historyPath())
 		t.History = history
 		sh.out, sh.errOut = t, t // the terminal turns \n into \r\n in raw mode
-		in, script = termReader{t, history}, false
+		in, script = termReader{t}, false
 		fmt.Fprintln(sh.out, "airsql: statements end with ';'. Type .help for help, .quit to leave.")
 	} else {
 		sc := bufio.NewScanner(stdin)

@@ -51,10 +51,3 @@ func (s *splitter) add(line string) []string {
 
 // pending reports whether part of a statement has been read.
 func (s *splitter) pending() bool { return strings.TrimSpace(s.buf.String()) != "" }
-
-// reset drops a partly typed statement.
-func (s *splitter) reset() {
-	s.buf.Reset()
-	s.quote = 0
-	s.block = false
-}
