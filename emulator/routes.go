@@ -118,24 +118,21 @@ func (s *Server) serve(r *http.Request, body []byte, tooLarge bool) (status int,
 			status, respBody = e.status, e.body()
 		}
 	}()
-	fault, hit := s.faults.match(r.Method, r.URL.EscapedPath())
-	if !hit {
-		fault = Fault{}
-	}
-	if hit && fault.Delay > 0 {
+	fault, _ = s.faults.match(r.Method, r.URL.EscapedPath()) // the zero Fault, doing nothing, when none applies
+	if fault.Delay > 0 {
 		_ = clock.Sleep(r.Context(), s.clock, fault.Delay)
 	}
 	if s.cfg.latency > 0 {
 		_ = clock.Sleep(r.Context(), s.clock, s.cfg.latency)
 	}
-	if hit && fault.Status != 0 {
+	if fault.Status != 0 {
 		b := []byte(fault.Body)
 		if fault.Body == "" {
 			b = []byte(fmt.Sprintf(`{"error":{"type":"INJECTED_FAULT","message":"fault injected for %s %s"}}`, r.Method, r.URL.EscapedPath()))
 		}
 		return fault.Status, b, fault
 	}
-	if hit && fault.Drop {
+	if fault.Drop {
 		return 0, nil, fault
 	}
 	rep, aerr := s.route(r, body, tooLarge)
