@@ -37,9 +37,8 @@ type walOp struct {
 var crcTable = crc32.MakeTable(crc32.Castagnoli)
 
 type wal struct {
-	mu   sync.Mutex
-	f    *os.File
-	path string
+	mu sync.Mutex
+	f  *os.File
 }
 
 // openWAL replays path through apply and opens it for appending; it creates the file if needed.
@@ -102,7 +101,7 @@ func openWAL(path string, apply func([]walOp) error) (*wal, error) {
 		_ = dir.Sync()
 		dir.Close()
 	}
-	return &wal{f: f, path: path}, nil
+	return &wal{f: f}, nil
 }
 
 // writeFileSynced writes lines to path and fsyncs it.
