@@ -29,7 +29,7 @@ func idColumn() translate.Column { return textColumn("id", false) }
 func (cn *conn) show(ctx context.Context, ast *sqlparser.Show) (driver.Rows, error) {
 	if ast.Type == "databases" {
 		// One database: the base of the DSN.
-		return &staticRows{columns: []translate.Column{textColumn("Database", false)},
+		return &staticRows{resultColumns: []translate.Column{textColumn("Database", false)},
 			values: [][]driver.Value{{cn.c.cfg.BaseID}}}, nil
 	}
 	if ast.Type != "tables" || ast.ShowTablesOpt == nil {
@@ -51,11 +51,11 @@ func (cn *conn) show(ctx context.Context, ast *sqlparser.Show) (driver.Rows, err
 	if err != nil {
 		return nil, err
 	}
-	rows := &staticRows{columns: []translate.Column{textColumn("Tables_in_"+cn.c.cfg.BaseID, false)}}
+	rows := &staticRows{resultColumns: []translate.Column{textColumn("Tables_in_"+cn.c.cfg.BaseID, false)}}
 	if opt.Full != "" {
-		rows.columns = append(rows.columns, textColumn("Table_type", false))
+		rows.resultColumns = append(rows.resultColumns, textColumn("Table_type", false))
 	}
-	rows.columns = append(rows.columns, textColumn("Table_id", false))
+	rows.resultColumns = append(rows.resultColumns, textColumn("Table_id", false))
 	for _, t := range schema.tables {
 		if opt.Filter != nil && !likeMatch(like, t.Name) {
 			continue
@@ -90,7 +90,7 @@ func (cn *conn) describe(ctx context.Context, table string) (driver.Rows, error)
 	if err != nil {
 		return nil, err
 	}
-	rows := &staticRows{columns: []translate.Column{
+	rows := &staticRows{resultColumns: []translate.Column{
 		textColumn("Field", false), textColumn("Type", false), textColumn("Null", false),
 		textColumn("Key", false), textColumn("Default", true), textColumn("Extra", false),
 		textColumn("Airtable_type", false), textColumn("Field_id", false),

@@ -34,7 +34,7 @@ var explainColumns = []translate.Column{textColumn("step", false), textColumn("d
 // explain answers EXPLAIN <statement>: the requests the statement becomes and what is left to do
 // locally, without sending any request but the schema's (read as for the statement itself).
 func (cn *conn) explain(ctx context.Context, st statement, nvs []driver.NamedValue) (driver.Rows, error) {
-	rows := &staticRows{columns: explainColumns}
+	rows := &staticRows{resultColumns: explainColumns}
 	add := func(step, detail string) { rows.values = append(rows.values, []driver.Value{step, detail}) }
 	if st.describe != nil {
 		add("request", "GET /v0/meta/bases/"+cn.c.cfg.BaseID+"/tables (the base schema, cached for schemaTTL)")

@@ -268,10 +268,9 @@ func (c *cursor) close() {
 
 // queryRows streams the result of a SELECT.
 type queryRows struct {
+	resultColumns
 	cancel  context.CancelFunc
 	cur     *cursor
-	columns []translate.Column
-	count   bool
 	done    bool
 	scratch []any // Values writes []any; database/sql hands us []driver.Value
 }
@@ -289,14 +288,11 @@ func newQueryRows(ctx context.Context, base *transport.Base, plan *translate.Pla
 	// statement's context (database/sql closes the rows then).
 	ctx, cancel := context.WithCancel(ctx)
 	return &queryRows{
-		cancel:  cancel,
-		cur:     newCursor(ctx, base, plan, pageSize),
-		columns: plan.Columns,
-		count:   plan.Count,
+		resultColumns: plan.Columns,
+		cancel:        cancel,
+		cur:           newCursor(ctx, base, plan, pageSize),
 	}
 }
-
-func (r *queryRows) Columns() []string { return columnNames(r.columns) }
 
 func (r *queryRows) Close() error {
 	r.cancel()
@@ -308,7 +304,7 @@ func (r *queryRows) Next(dest []driver.Value) error {
 	if r.done {
 		return io.EOF
 	}
-	if r.count {
+	if r.cur.plan.Count {
 		r.done = true
 		if r.cur.plan.Limit == 0 {
 			return io.EOF
@@ -346,28 +342,27 @@ func (r *queryRows) Next(dest []driver.Value) error {
 	return nil
 }
 
-func (r *queryRows) ColumnTypeScanType(i int) reflect.Type { return r.columns[i].ScanType }
-func (r *queryRows) ColumnTypeDatabaseTypeName(i int) string {
-	return r.columns[i].DatabaseType
-}
-func (r *queryRows) ColumnTypeNullable(i int) (nullable, ok bool) {
-	return r.columns[i].Nullable, true
-}
+// resultColumns gives a driver.Rows its column names and the column type interfaces.
+type resultColumns []translate.Column
 
-func columnNames(cols []translate.Column) []string {
-	names := make([]string, len(cols))
-	for i, c := range cols {
-		names[i] = c.Name
+func (c resultColumns) Columns() []string {
+	names := make([]string, len(c))
+	for i, col := range c {
+		names[i] = col.Name
 	}
 	return names
 }
 
+func (c resultColumns) ColumnTypeScanType(i int) reflect.Type        { return c[i].ScanType }
+func (c resultColumns) ColumnTypeDatabaseTypeName(i int) string      { return c[i].DatabaseType }
+func (c resultColumns) ColumnTypeNullable(i int) (nullable, ok bool) { return c[i].Nullable, true }
+
 // staticRows holds a result computed in full before it is returned: SHOW, DESCRIBE, and the
 // records written by INSERT, UPDATE or DELETE run with QueryContext.
 type staticRows struct {
-	columns []translate.Column
-	values  [][]driver.Value
-	pos     int
+	resultColumns
+	values [][]driver.Value
+	pos    int
 }
 
 var (
@@ -377,8 +372,7 @@ var (
 	_ driver.RowsColumnTypeNullable         = (*staticRows)(nil)
 )
 
-func (r *staticRows) Columns() []string { return columnNames(r.columns) }
-func (r *staticRows) Close() error      { r.pos = len(r.values); return nil }
+func (r *staticRows) Close() error { r.pos = len(r.values); return nil }
 func (r *staticRows) Next(dest []driver.Value) error {
 	if r.pos >= len(r.values) {
 		return io.EOF
@@ -386,11 +380,4 @@ func (r *staticRows) Next(dest []driver.Value) error {
 	copy(dest, r.values[r.pos])
 	r.pos++
 	return nil
-}
-func (r *staticRows) ColumnTypeScanType(i int) reflect.Type { return r.columns[i].ScanType }
-func (r *staticRows) ColumnTypeDatabaseTypeName(i int) string {
-	return r.columns[i].DatabaseType
-}
-func (r *staticRows) ColumnTypeNullable(i int) (nullable, ok bool) {
-	return r.columns[i].Nullable, true
 }

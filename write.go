@@ -200,7 +200,7 @@ func (cn *conn) delete(ctx context.Context, ast *sqlparser.Delete, args translat
 	if err != nil {
 		return nil, err
 	}
-	rows := &staticRows{columns: []translate.Column{idColumn()}}
+	rows := &staticRows{resultColumns: []translate.Column{idColumn()}}
 	for _, id := range w.deleted {
 		rows.values = append(rows.values, []driver.Value{id})
 	}
@@ -211,13 +211,13 @@ func (cn *conn) delete(ctx context.Context, ast *sqlparser.Delete, args translat
 // that they read exactly as a later SELECT would read them.
 func (cn *conn) recordRows(w writeOutcome) (driver.Rows, error) {
 	if w.table == nil {
-		return &staticRows{columns: []translate.Column{idColumn()}}, nil
+		return &staticRows{resultColumns: []translate.Column{idColumn()}}, nil
 	}
 	plan, err := allColumnsPlan(w.schema, w.table)
 	if err != nil {
 		return nil, err
 	}
-	rows := &staticRows{columns: plan.Columns}
+	rows := &staticRows{resultColumns: plan.Columns}
 	for _, rec := range w.records {
 		vals := make([]any, len(plan.Columns))
 		if err := plan.Values(translate.Row{ID: rec.ID, CreatedTime: rec.CreatedTime, Fields: rec.Fields}, vals); err != nil {
