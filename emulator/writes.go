@@ -271,17 +271,28 @@ func (s *Server) writeTable(c *call) (*table, *apiError) {
 	return t, nil
 }
 
-func (s *Server) create(c *call) (reply, *apiError) {
-	// Access first (base, table, scope), then the body: see "order of checks" in README.md.
+// writeRequest locks the server for writing, finds the request's table and decodes the body of a
+// create or update: access first (base, table, scope), then the body, see "order of checks" in
+// README.md. On success the caller unlocks s.mu.
+func (s *Server) writeRequest(c *call) (*table, *writeBody, *apiError) {
 	t, aerr := s.writeTable(c)
+	if aerr != nil {
+		return nil, nil, aerr
+	}
+	var body writeBody
+	if aerr := decodeJSON(c.body, &body); aerr != nil {
+		s.mu.Unlock()
+		return nil, nil, aerr
+	}
+	return t, &body, nil
+}
+
+func (s *Server) create(c *call) (reply, *apiError) {
+	t, body, aerr := s.writeRequest(c)
 	if aerr != nil {
 		return reply{}, aerr
 	}
 	defer s.mu.Unlock()
-	var body writeBody
-	if aerr := decodeJSON(c.body, &body); aerr != nil {
-		return reply{}, aerr
-	}
 	single := body.Records == nil
 	items := body.Records
 	if single {
@@ -336,16 +347,11 @@ func nonNil(s []string) []string {
 }
 
 func (s *Server) updateOne(c *call) (reply, *apiError) {
-	// Access first (base, table, scope), then the body: see "order of checks" in README.md.
-	t, aerr := s.writeTable(c)
+	t, body, aerr := s.writeRequest(c)
 	if aerr != nil {
 		return reply{}, aerr
 	}
 	defer s.mu.Unlock()
-	var body writeBody
-	if aerr := decodeJSON(c.body, &body); aerr != nil {
-		return reply{}, aerr
-	}
 	if body.Fields == nil {
 		return reply{}, errInvalidRequest("the body needs \"fields\"")
 	}
@@ -372,16 +378,11 @@ var mergeTypes = map[string]bool{"number": true, "singleLineText": true, "multil
 	"singleSelect": true, "multipleSelects": true, "date": true, "dateTime": true}
 
 func (s *Server) updateBatch(c *call) (reply, *apiError) {
-	// Access first (base, table, scope), then the body: see "order of checks" in README.md.
-	t, aerr := s.writeTable(c)
+	t, body, aerr := s.writeRequest(c)
 	if aerr != nil {
 		return reply{}, aerr
 	}
 	defer s.mu.Unlock()
-	var body writeBody
-	if aerr := decodeJSON(c.body, &body); aerr != nil {
-		return reply{}, aerr
-	}
 	if body.Records == nil {
 		return reply{}, errInvalidRequest("the body needs \"records\": [{\"id\": ..., \"fields\": {...}}]")
 	}
