@@ -457,10 +457,8 @@ func (s *Server) updateBatch(c *call) (reply, *apiError) {
 	if aerr := x.commit(); aerr != nil {
 		return reply{}, aerr
 	}
-	if merge != nil {
-		return s.writeReply(t, out, false, body.ByFieldID, created, updated), nil
-	}
-	return s.writeReply(t, out, false, body.ByFieldID, nil, nil), nil
+	// created and updated are filled only by an upsert, the one answer that lists them.
+	return s.writeReply(t, out, false, body.ByFieldID, created, updated), nil
 }
 
 // findMerge finds the one record whose merge fields equal the item's; "" when none does.
