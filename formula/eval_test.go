@@ -326,6 +326,8 @@ func TestTextFunctions(t *testing.T) {
 		{"REGEX_REPLACE('ab', '(a)(?P<second>b)', '$2$1x $<second> $& $$ $3 $0')", "bax b ab $ $3 $0"},
 		{"REGEX_REPLACE('2024-03-15', '(\\\\d+)-(\\\\d+)-(\\\\d+)', '$3/$2/$1')", "15/03/2024"},
 		{"REGEX_MATCH('a', '(')", errCell},
+		{"REGEX_MATCH('a', CONCATENATE('(', ''))", errCell}, // a computed pattern, compiled at evaluation
+		{"REGEX_MATCH('abc', CONCATENATE('^a', 'b'))", true},
 		{"REGEX_REPLACE(REPT('a', 100000), 'a$', REPT('$`', 100000))", errCell}, // 10 GB if not bounded
 		{"REGEX_MATCH('a(', CONCATENATE('\\\\', '('))", true},
 		{"LOWER({Tags})", "red, green"},
@@ -575,6 +577,7 @@ func TestDateFunctions(t *testing.T) {
 		{"DATETIME_FORMAT(SET_TIMEZONE({At}, 'Asia/Kolkata'), 'HH:mm')", "19:15"},
 		{"HOUR(SET_TIMEZONE({At}, 'Asia/Tokyo'))", 22.0},
 		{"SET_TIMEZONE({At}, 'Mars/Olympus')", errCell},
+		{"SET_TIMEZONE({At}, CONCATENATE('Mars/', 'Olympus'))", errCell}, // a computed zone, loaded at evaluation
 		{"DATETIME_FORMAT(SET_LOCALE({At}, 'fr'), 'dddd D MMMM')", "vendredi 15 mars"},
 		{"DATETIME_FORMAT(SET_LOCALE({At}, 'de'), 'dddd, D. MMMM')", "Freitag, 15. März"},
 		{"DATETIME_PARSE('2024-03-15')", "2024-03-15T00:00:00.000Z"},

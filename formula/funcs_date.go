@@ -3,7 +3,6 @@ package formula
 import (
 	"math"
 	"strings"
-	"sync"
 	"time"
 	_ "time/tzdata" // SET_TIMEZONE must know every IANA zone even where the system has no zoneinfo
 )
@@ -316,32 +315,6 @@ func isWorkday(day time.Time, holidays map[time.Time]bool) bool {
 // maxWorkdays bounds WORKDAY's day count, which is walked day by day.
 const maxWorkdays = 100000
 
-// zoneCache keeps the zones one SET_TIMEZONE call site computed at evaluation time.
-type zoneCache struct {
-	mu sync.Mutex
-	m  map[string]*time.Location
-}
-
-func (c *zoneCache) load(name string) (*time.Location, error) {
-	c.mu.Lock()
-	loc, ok := c.m[name]
-	c.mu.Unlock()
-	if ok {
-		return loc, nil
-	}
-	loc, err := loadZone(name)
-	if err != nil {
-		return nil, err
-	}
-	c.mu.Lock()
-	if c.m == nil || len(c.m) >= 64 {
-		c.m = map[string]*time.Location{}
-	}
-	c.m[name] = loc
-	c.mu.Unlock()
-	return loc, nil
-}
-
 // loadZone loads an IANA zone; "UTC", "GMT" and "utc" are UTC. Empty and local zones are refused.
 func loadZone(name string) (*time.Location, error) {
 	name = strings.TrimSpace(name)
@@ -531,22 +504,13 @@ func init() {
 		return d
 	}))
 	register("SET_TIMEZONE", 2, 2, func(c *compiler, call *Call, args []evalFn) (evalFn, *Error) {
-		var fixed *time.Location
-		var fixedErr error
-		lit, constant := call.Args[1].(*StringLit)
-		if constant {
-			fixed, fixedErr = loadZone(lit.Value)
-		}
-		cache := &zoneCache{}
+		zone := textResolver(call.Args[1], loadZone)
 		return fn2(func(env *Env, a, z Value) Value {
 			d := toDate(a, env)
 			if d.kind == KindError {
 				return d
 			}
-			loc, err := fixed, fixedErr
-			if !constant {
-				loc, err = cache.load(TextOf(z))
-			}
+			loc, err := zone(TextOf(z))
 			if err != nil {
 				return ErrorValue("SET_TIMEZONE: unknown time zone " + quoteForError(TextOf(z)))
 			}

@@ -1,5 +1,7 @@
 package formula
 
+import "sync"
+
 type builder = func(c *compiler, call *Call, args []evalFn) (evalFn, *Error)
 
 // fn0 .. fn3 and fnN build strict functions: every argument is evaluated, and an error argument is
@@ -73,6 +75,45 @@ func fnN(f func(env *Env, args []Value) Value) builder {
 			return f(env, vals)
 		}, nil
 	}
+}
+
+// textResolver returns how one call site turns its argument's text into a T (a compiled pattern, a
+// loaded zone) with build. A string literal is built once, here; any other argument is built as
+// evaluation meets each text, and the results are kept (callSiteCache).
+func textResolver[T any](arg Node, build func(text string) (T, error)) func(text string) (T, error) {
+	if lit, ok := arg.(*StringLit); ok {
+		v, err := build(lit.Value)
+		return func(string) (T, error) { return v, err }
+	}
+	cache := &callSiteCache[T]{}
+	return func(text string) (T, error) { return cache.get(text, build) }
+}
+
+// callSiteCache keeps what one call site built from the texts it met at evaluation time, up to 64 of
+// them: when full it starts over. A Program is safe for concurrent use, so the cache is locked.
+type callSiteCache[T any] struct {
+	mu sync.Mutex
+	m  map[string]T
+}
+
+func (c *callSiteCache[T]) get(text string, build func(string) (T, error)) (T, error) {
+	c.mu.Lock()
+	v, ok := c.m[text]
+	c.mu.Unlock()
+	if ok {
+		return v, nil
+	}
+	v, err := build(text)
+	if err != nil {
+		return v, err
+	}
+	c.mu.Lock()
+	if c.m == nil || len(c.m) >= 64 {
+		c.m = map[string]T{}
+	}
+	c.m[text] = v
+	c.mu.Unlock()
+	return v, nil
 }
 
 // optional returns args[i], or the zero Value (blank) when the call left it out.

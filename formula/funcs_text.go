@@ -4,7 +4,6 @@ import (
 	"math"
 	"regexp"
 	"strings"
-	"sync"
 	"unicode/utf8"
 )
 
@@ -338,18 +337,9 @@ func encodeURIComponent(s string) string {
 // invalid pattern makes the result #ERROR!.
 func buildRegex(patternArg int, f func(re *regexp.Regexp, args []Value) Value) builder {
 	return func(c *compiler, call *Call, args []evalFn) (evalFn, *Error) {
-		var fixed *regexp.Regexp
-		var fixedErr error
-		lit, constant := call.Args[patternArg-1].(*StringLit)
-		if constant {
-			fixed, fixedErr = regexp.Compile(lit.Value)
-		}
-		cache := &regexpCache{}
+		compile := textResolver(call.Args[patternArg-1], regexp.Compile)
 		inner, _ := fnN(func(_ *Env, vals []Value) Value {
-			re, err := fixed, fixedErr
-			if !constant {
-				re, err = cache.compile(TextOf(vals[patternArg-1]))
-			}
+			re, err := compile(TextOf(vals[patternArg-1]))
 			if err != nil {
 				return ErrorValue("invalid regular expression: " + err.Error())
 			}
@@ -357,32 +347,6 @@ func buildRegex(patternArg int, f func(re *regexp.Regexp, args []Value) Value) b
 		})(c, call, args)
 		return inner, nil
 	}
-}
-
-// regexpCache keeps the patterns one call site computed at evaluation time, up to 64 of them.
-type regexpCache struct {
-	mu sync.Mutex
-	m  map[string]*regexp.Regexp
-}
-
-func (c *regexpCache) compile(pattern string) (*regexp.Regexp, error) {
-	c.mu.Lock()
-	re, ok := c.m[pattern]
-	c.mu.Unlock()
-	if ok {
-		return re, nil
-	}
-	re, err := regexp.Compile(pattern)
-	if err != nil {
-		return nil, err
-	}
-	c.mu.Lock()
-	if c.m == nil || len(c.m) >= 64 {
-		c.m = map[string]*regexp.Regexp{}
-	}
-	c.m[pattern] = re
-	c.mu.Unlock()
-	return re, nil
 }
 
 // replaceJS replaces every match of re in s, expanding repl as JavaScript's String.replace does:
