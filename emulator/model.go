@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"maps"
 	"strings"
 	"time"
 )
@@ -187,16 +188,19 @@ var computedType = map[string]bool{
 	"button": true, "externalSyncSource": true, "aiText": true,
 }
 
-var knownFieldType = map[string]bool{
-	"singleLineText": true, "multilineText": true, "richText": true, "email": true, "url": true,
-	"phoneNumber": true, "number": true, "currency": true, "percent": true, "duration": true,
-	"rating": true, "checkbox": true, "date": true, "dateTime": true, "singleSelect": true,
-	"multipleSelects": true, "singleCollaborator": true, "multipleCollaborators": true,
-	"multipleRecordLinks": true, "multipleAttachments": true, "barcode": true,
-	"formula": true, "rollup": true, "count": true, "multipleLookupValues": true, "autoNumber": true,
-	"createdTime": true, "lastModifiedTime": true, "createdBy": true, "lastModifiedBy": true,
-	"button": true, "externalSyncSource": true, "aiText": true,
-}
+// knownFieldType are the field types a fixture may use: those whose values are written, and the
+// computed ones.
+var knownFieldType = func() map[string]bool {
+	known := map[string]bool{
+		"singleLineText": true, "multilineText": true, "richText": true, "email": true, "url": true,
+		"phoneNumber": true, "number": true, "currency": true, "percent": true, "duration": true,
+		"rating": true, "checkbox": true, "date": true, "dateTime": true, "singleSelect": true,
+		"multipleSelects": true, "singleCollaborator": true, "multipleCollaborators": true,
+		"multipleRecordLinks": true, "multipleAttachments": true, "barcode": true,
+	}
+	maps.Copy(known, computedType)
+	return known
+}()
 
 // timeFormat is how the API writes createdTime and dateTime cells.
 const timeFormat = "2006-01-02T15:04:05.000Z"
