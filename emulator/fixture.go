@@ -178,10 +178,7 @@ func (s *Server) prepareFixtureLocked(f *Fixture) (commit func(), err error) {
 	seen := map[string]bool{}
 	for i := range f.Bases {
 		fb := &f.Bases[i]
-		id := fb.ID
-		if id == "" {
-			id = derivedID("app", "base/"+fb.Name)
-		}
+		id := fb.baseID()
 		if seen[id] {
 			return nil, fmt.Errorf("emulator: fixture: base %s (%q) is defined twice", id, fb.Name)
 		}
@@ -189,10 +186,10 @@ func (s *Server) prepareFixtureLocked(f *Fixture) (commit func(), err error) {
 		old := s.bases[id]
 		var b *base
 		if old != nil {
-			b, err = s.mergeBase(old, fb)
+			b, err = mergeBase(old, fb)
 			replaced[id] = old
 		} else {
-			b, err = s.buildBase(fb)
+			b, err = buildBase(fb)
 		}
 		if err != nil {
 			return nil, err
@@ -233,14 +230,19 @@ func (s *Server) prepareFixtureLocked(f *Fixture) (commit func(), err error) {
 	}, nil
 }
 
-func (s *Server) buildBase(fb *FixtureBase) (*base, error) {
+// baseID is the base's id: the one given, else derived from its name.
+func (fb *FixtureBase) baseID() string {
+	if fb.ID != "" {
+		return fb.ID
+	}
+	return derivedID("app", "base/"+fb.Name)
+}
+
+func buildBase(fb *FixtureBase) (*base, error) {
 	if fb.Name == "" && fb.ID == "" {
 		return nil, fmt.Errorf("emulator: fixture: a base has neither id nor name")
 	}
-	b := &base{id: fb.ID, name: fb.Name, tableByID: map[string]*table{}}
-	if b.id == "" {
-		b.id = derivedID("app", "base/"+fb.Name)
-	}
+	b := &base{id: fb.baseID(), name: fb.Name, tableByID: map[string]*table{}}
 	if b.name == "" {
 		b.name = b.id
 	}
@@ -656,8 +658,8 @@ func cloneMap(m map[string]any) map[string]any {
 // built from the loaded one and the additions together, so that either everything is added or,
 // on any error, nothing is. A table that exists already (by id or name) may list some of its
 // fields again (same name and type) but not add fields; its records and new views are added.
-func (s *Server) mergeBase(old *base, add *FixtureBase) (*base, error) {
-	combined := exportBase(s, old)
+func mergeBase(old *base, add *FixtureBase) (*base, error) {
+	combined := exportBase(old)
 	if add.Name != "" && add.Name != old.name {
 		return nil, fmt.Errorf("emulator: fixture: base %s is loaded as %q, not %q", old.id, old.name, add.Name)
 	}
@@ -695,7 +697,7 @@ func (s *Server) mergeBase(old *base, add *FixtureBase) (*base, error) {
 		}
 		target.Records = append(target.Records, ft.Records...)
 	}
-	nb, err := s.buildBase(&combined)
+	nb, err := buildBase(&combined)
 	if err != nil {
 		return nil, err
 	}
@@ -721,7 +723,7 @@ func (s *Server) mergeBase(old *base, add *FixtureBase) (*base, error) {
 
 // exportBase writes a loaded base as a fixture: schema with resolved ids, views, and every record
 // with its stored cells keyed by field id.
-func exportBase(s *Server, b *base) FixtureBase {
+func exportBase(b *base) FixtureBase {
 	fb := FixtureBase{ID: b.id, Name: b.name}
 	for _, t := range b.tables {
 		ft := FixtureTable{ID: t.id, Name: t.name, PrimaryFieldID: t.primary.ID, Description: t.description}
