@@ -37,13 +37,14 @@ func (cn *conn) Prepare(query string) (driver.Stmt, error) {
 	return cn.PrepareContext(context.Background(), query)
 }
 
-// PrepareContext checks the statement's syntax now, so that a typo fails at Prepare; the
-// statement is planned again at each execution against the schema of that moment.
+// PrepareContext parses the statement now, so that a typo fails at Prepare; the statement is
+// planned again at each execution against the schema of that moment.
 func (cn *conn) PrepareContext(ctx context.Context, query string) (driver.Stmt, error) {
-	if _, err := parseStatement(query); err != nil {
+	st, err := parseStatement(query)
+	if err != nil {
 		return nil, err
 	}
-	return &stmt{cn: cn, query: query}, nil
+	return &stmt{cn: cn, st: st}, nil
 }
 
 func (cn *conn) Close() error { return nil }

@@ -580,3 +580,55 @@ func TestPaging(t *testing.T) {
 		})
 	}
 }
+
+// TestPreparedStatement: a statement parsed once at Prepare runs again with each execution's
+// arguments; a syntax error fails at Prepare.
+func TestPreparedStatement(t *testing.T) {
+	srv := newEmulator(t)
+	db, _ := openDB(t, srv, "")
+	sel, err := db.Prepare("SELECT id FROM Tasks WHERE Priority = ?")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sel.Close()
+	for _, tc := range []struct {
+		priority int
+		want     []string
+	}{
+		{2, []string{"recTASK0000000002", "recTASK0000000008"}},
+		{5, []string{"recTASK0000000003"}},
+		{9, nil},
+	} {
+		rows, err := sel.Query(tc.priority)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, row := range scanAll(t, rows) {
+			got = append(got, toString(row[0]))
+		}
+		if !reflect.DeepEqual(sorted(got), tc.want) {
+			t.Errorf("Priority = %d: got %q, want %q", tc.priority, got, tc.want)
+		}
+	}
+	upd, err := db.Prepare("UPDATE Tasks SET Notes = ? WHERE id = ?")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer upd.Close()
+	for _, id := range []string{"recTASK0000000001", "recTASK0000000002"} {
+		res, err := upd.Exec("noted "+id, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n, _ := res.RowsAffected(); n != 1 {
+			t.Errorf("UPDATE of %s: %d rows affected, want 1", id, n)
+		}
+		if got := queryColumn(t, db, "SELECT Notes FROM Tasks WHERE id = ?", id); !reflect.DeepEqual(got, []string{"noted " + id}) {
+			t.Errorf("Notes of %s = %q after the prepared UPDATE", id, got)
+		}
+	}
+	if _, err := db.Prepare("SELEC id FROM Tasks"); err == nil {
+		t.Error("Prepare of a statement with a syntax error succeeded")
+	}
+}

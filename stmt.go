@@ -5,11 +5,12 @@ import (
 	"database/sql/driver"
 )
 
-// stmt is a prepared statement. Preparing checks the syntax; each execution plans the statement
-// again (the schema may have changed) and sends its requests.
+// stmt is a prepared statement. Preparing parses it, once; each execution plans the statement
+// again (the schema may have changed) and sends its requests. translate only reads the AST, so
+// one parse serves every execution.
 type stmt struct {
-	cn    *conn
-	query string
+	cn *conn
+	st statement
 }
 
 // stmt implements these driver interfaces.
@@ -34,11 +35,11 @@ func (s *stmt) Query(args []driver.Value) (driver.Rows, error) {
 }
 
 func (s *stmt) ExecContext(ctx context.Context, args []driver.NamedValue) (driver.Result, error) {
-	return s.cn.ExecContext(ctx, s.query, args)
+	return s.cn.exec(ctx, s.st, args)
 }
 
 func (s *stmt) QueryContext(ctx context.Context, args []driver.NamedValue) (driver.Rows, error) {
-	return s.cn.QueryContext(ctx, s.query, args)
+	return s.cn.query(ctx, s.st, args)
 }
 
 func namedValues(args []driver.Value) []driver.NamedValue {
