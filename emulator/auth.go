@@ -35,10 +35,6 @@ type token struct {
 	email  string
 }
 
-func (t *token) can(scope, baseID string) bool {
-	return t.scopes[scope] && (baseID == "" || t.bases[baseID])
-}
-
 // addTokenLocked adds a token, or widens an existing one with more bases and scopes.
 func (s *Server) addTokenLocked(ft FixtureToken) {
 	t := s.tokens[ft.Token]

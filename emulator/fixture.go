@@ -538,7 +538,7 @@ func resolveFieldOptions(b *base, t *table, fl *field) error {
 			return fmt.Errorf("options.formula is empty")
 		}
 	case "singleSelect", "multipleSelects":
-		if err := normalizeChoices(t, fl); err != nil {
+		if err := normalizeChoices(fl); err != nil {
 			return err
 		}
 	case "rating":
@@ -550,7 +550,7 @@ func resolveFieldOptions(b *base, t *table, fl *field) error {
 }
 
 // normalizeChoices gives every choice an id and a color, as the schema API returns them.
-func normalizeChoices(t *table, fl *field) error {
+func normalizeChoices(fl *field) error {
 	raw, _ := fl.Options["choices"].([]any)
 	out := make([]any, 0, len(raw))
 	seen := map[string]bool{}
