@@ -321,15 +321,13 @@ func (c *core) runChunks(ctx context.Context, base string, n int, send func(ctx 
 			break
 		}
 		started[i] = true
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			defer func() { <-slots }()
 			if err := send(ctx, i, start); err != nil {
 				errs[i] = err
 				anyFailed.Store(true)
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	out := chunkOutcome{errs: map[int]error{}}
