@@ -3,6 +3,7 @@ package emulator
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"mime"
 	"path"
@@ -422,9 +423,7 @@ func normalizeAttachments(t *table, fl *field, v any, mode writeMode) (any, *api
 		}
 		att := map[string]any{"id": id, "url": url, "filename": filename, "size": float64(0), "type": typ}
 		if mode.fixture { // a fixture may carry what the service computed: size, type, width, height, thumbnails
-			for k, v := range m {
-				att[k] = v
-			}
+			maps.Copy(att, m)
 			att["id"], att["filename"] = id, filename
 		}
 		out = append(out, att)

@@ -169,16 +169,9 @@ func (r *record) touchField(fieldID string, now time.Time) {
 
 func (r *record) clone() *record {
 	c := *r
-	c.cells = make(map[string]any, len(r.cells))
-	for k, v := range r.cells {
-		c.cells[k] = v
-	}
-	if r.fieldModified != nil {
-		c.fieldModified = make(map[string]time.Time, len(r.fieldModified))
-		for k, v := range r.fieldModified {
-			c.fieldModified[k] = v
-		}
-	}
+	c.cells = make(map[string]any, len(r.cells)) // never nil: the copy is written to
+	maps.Copy(c.cells, r.cells)
+	c.fieldModified = maps.Clone(r.fieldModified) // nil stays nil: touchField makes it
 	return &c
 }
 
