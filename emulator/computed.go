@@ -89,11 +89,7 @@ func (s *Server) cellValue(t *table, r *record, fl *field, depth int) any {
 		if !ok {
 			return errorCell
 		}
-		rf, err := parseRollup(optString(fl.Options, "formula"))
-		if err != nil {
-			return errorCell
-		}
-		return rf.apply(vals)
+		return fl.rollup.apply(vals)
 	case "formula":
 		prog, err := s.formulas.compile(t, optString(fl.Options, "formula"))
 		if err != nil {

@@ -506,10 +506,11 @@ func resolveFieldOptions(b *base, t *table, fl *field) error {
 			if src == "" {
 				src = "SUM(values)"
 			}
-			if _, err := parseRollup(src); err != nil {
+			rf, err := parseRollup(src)
+			if err != nil {
 				return fmt.Errorf("options.formula: %w", err)
 			}
-			fl.Options["formula"] = src
+			fl.Options["formula"], fl.rollup = src, rf
 		}
 	case "count":
 		if _, err := linkField("recordLinkFieldId"); err != nil {

@@ -105,6 +105,9 @@ func (t *table) indexOf(id string) int {
 type field struct {
 	ID, Name, Type, Description string
 	Options                     map[string]any
+	// rollup is a rollup field's options.formula, parsed once when the fixture is built rather
+	// than for every record read.
+	rollup rollupFunc
 }
 
 func (f *field) inverseID() string { return optString(f.Options, "inverseLinkFieldId") }
