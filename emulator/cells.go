@@ -119,37 +119,25 @@ func normalizeCell(t *table, fl *field, v any, mode writeMode) (any, *apiError) 
 		}
 		return nil, errCannotAccept(fl.Name)
 
-	case "date":
-		if ms, ok := v.(float64); ok { // milliseconds since the epoch, as a 2022 recording shows
-			return time.UnixMilli(int64(ms)).UTC().Format("2006-01-02"), nil
-		}
-		s, ok := v.(string)
-		if !ok {
+	case "date", "dateTime":
+		var d time.Time
+		switch x := v.(type) {
+		case float64: // milliseconds since the epoch, as 2022 recordings show for both types
+			// (1640520000000 -> 2021-12-26T12:00:00.000Z)
+			d = time.UnixMilli(int64(x)).UTC()
+		case string:
+			if x == "" {
+				return nil, nil
+			}
+			var err error
+			if d, err = parseDateValue(x, fieldLocation(fl), mode.typecast); err != nil {
+				return nil, errInvalidValue("Cannot parse value %q for field %s", x, fl.Name)
+			}
+		default:
 			return nil, errCannotAccept(fl.Name)
 		}
-		if s == "" {
-			return nil, nil
-		}
-		d, err := parseDateValue(s, fieldLocation(fl), mode.typecast)
-		if err != nil {
-			return nil, errInvalidValue("Cannot parse value %q for field %s", s, fl.Name)
-		}
-		return d.Format("2006-01-02"), nil
-
-	case "dateTime":
-		if ms, ok := v.(float64); ok { // milliseconds since the epoch: recorded 1640520000000 -> 2021-12-26T12:00:00.000Z
-			return formatTime(time.UnixMilli(int64(ms))), nil
-		}
-		s, ok := v.(string)
-		if !ok {
-			return nil, errCannotAccept(fl.Name)
-		}
-		if s == "" {
-			return nil, nil
-		}
-		d, err := parseDateValue(s, fieldLocation(fl), mode.typecast)
-		if err != nil {
-			return nil, errInvalidValue("Cannot parse value %q for field %s", s, fl.Name)
+		if fl.Type == "date" {
+			return d.Format("2006-01-02"), nil // d is in UTC (parseDateValue), so the day in UTC
 		}
 		return formatTime(d), nil
 
