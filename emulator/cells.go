@@ -464,13 +464,10 @@ func normalizeRichText(s string) string {
 }
 
 // fieldLocation is the time zone in which a date field reads zone-less strings (reference §4.4).
+// An unknown zone reads as UTC.
 func fieldLocation(fl *field) *time.Location {
-	tz := optString(fl.Options, "timeZone")
-	if tz == "" || tz == "utc" || tz == "client" {
-		return time.UTC
-	}
-	loc, err := time.LoadLocation(tz)
-	if err != nil {
+	loc, aerr := timeZoneLocation(optString(fl.Options, "timeZone"))
+	if aerr != nil {
 		return time.UTC
 	}
 	return loc
