@@ -8,6 +8,8 @@ import (
 	"math/big"
 	"strings"
 	"time"
+
+	"github.com/airsql/airsql/formula"
 )
 
 // Fixture is the fixture file of DESIGN.md: the shape of the metadata API's base schema, plus
@@ -384,11 +386,12 @@ func buildBase(fb *FixtureBase) (*base, error) {
 		for _, fl := range t.fields {
 			if fl.Type == "formula" {
 				src := optString(fl.Options, "formula")
-				if _, err := compileFormula(src, t); err != nil {
+				p, err := formula.Compile(src, formulaSchema{t})
+				if err != nil {
 					return nil, fmt.Errorf("emulator: fixture: table %q: formula field %q: %v", t.name, fl.Name, err)
 				}
 				if _, given := fl.Options["result"]; !given {
-					if res := inferResult(src, t); res != nil {
+					if res := inferResult(p); res != nil {
 						fl.Options["result"] = res
 					}
 				}

@@ -151,11 +151,7 @@ func (c *formulaCache) compile(t *table, src string) (program, error) {
 // inferResult guesses a formula field's options.result when a fixture gives none, from the kind
 // of value the formula yields on a record whose fields are all blank: clients (and the SQL driver)
 // type the column from it. It returns nil when the kind says nothing (blank, array, error).
-func inferResult(src string, t *table) map[string]any {
-	p, err := formula.Compile(src, formulaSchema{t})
-	if err != nil {
-		return nil
-	}
+func inferResult(p *formula.Program) map[string]any {
 	switch p.Eval(nil, nil).Kind() {
 	case formula.KindNumber:
 		return map[string]any{"type": "number"}
