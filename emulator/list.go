@@ -8,6 +8,7 @@ import (
 	"math"
 	"net/url"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -280,36 +281,33 @@ func (s *Server) computeList(t *table, q *listQuery, rq *resolvedQuery) ([]strin
 // sortRecords orders recs by keys; ties keep creation order. Blank values sort before every
 // other value ascending and after them descending ([UNCONFIRMED], see README).
 func (s *Server) sortRecords(t *table, recs []*record, keys []sortKey) {
-	vals := make([][]any, len(recs))
+	// Each record's sort values are computed once, not at every comparison.
+	type row struct {
+		r    *record
+		vals []any
+	}
+	rows := make([]row, len(recs))
 	for i, r := range recs {
-		row := make([]any, len(keys))
+		vals := make([]any, len(keys))
 		for k, sk := range keys {
-			row[k] = s.sortValue(t, r, sk.field)
+			vals[k] = s.sortValue(t, r, sk.field)
 		}
-		vals[i] = row
+		rows[i] = row{r, vals}
 	}
-	idx := make([]int, len(recs))
-	for i := range idx {
-		idx[i] = i
-	}
-	sort.SliceStable(idx, func(a, b int) bool {
+	slices.SortStableFunc(rows, func(a, b row) int {
 		for k, sk := range keys {
-			c := compareSortValues(vals[idx[a]][k], vals[idx[b]][k])
-			if c == 0 {
-				continue
+			if c := compareSortValues(a.vals[k], b.vals[k]); c != 0 {
+				if sk.desc {
+					return -c
+				}
+				return c
 			}
-			if sk.desc {
-				return c > 0
-			}
-			return c < 0
 		}
-		return false
+		return 0
 	})
-	sorted := make([]*record, len(recs))
-	for i, j := range idx {
-		sorted[i] = recs[j]
+	for i := range rows {
+		recs[i] = rows[i].r
 	}
-	copy(recs, sorted)
 }
 
 // sortValue is what a cell sorts by: a float64, a string (folded case, then exact), or nil for blank.
