@@ -49,7 +49,7 @@ type startRec struct {
 // windowStarts is how many requests the service admits in its window (5 in any second).
 const windowStarts = 5
 
-// pacingMargin is the least share of APILimit added between starts: 1/40 (5 ms at 200 ms), so 6
+// pacingMargin is the share of APILimit added between starts: 1/40 (5 ms at 200 ms), so 6
 // starts span at least 1.025 s against a service counting 5 arrivals in any 1 s window.
 const pacingMargin = 40 // interval/pacingMargin
 
