@@ -137,7 +137,9 @@ func normalizeCell(t *table, fl *field, v any, mode writeMode) (any, *apiError) 
 			return nil, errCannotAccept(fl.Name)
 		}
 		if fl.Type == "date" {
-			return d.Format("2006-01-02"), nil // d is in UTC (parseDateValue), so the day in UTC
+			// The day in the field's zone: a zone-less "2024-01-02" was read as that day's midnight
+			// there, which in UTC is the day before for a zone east of UTC.
+			return d.In(fieldLocation(fl)).Format("2006-01-02"), nil
 		}
 		return formatTime(d), nil
 
