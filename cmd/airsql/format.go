@@ -56,6 +56,9 @@ func text(v any, dbType string) (s string, isNull bool) {
 	return fmt.Sprint(v), false
 }
 
+// controlEscaper writes control characters escaped, so that a table row stays on one line.
+var controlEscaper = strings.NewReplacer("\n", `\n`, "\r", `\r`, "\t", `\t`)
+
 func printTable(w io.Writer, r *result) error {
 	cells := make([][]string, len(r.rows))
 	widths := make([]int, len(r.columns))
@@ -74,8 +77,7 @@ func printTable(w io.Writer, r *result) error {
 			if isNull {
 				s = "NULL"
 			}
-			// One row per line: control characters are shown escaped.
-			s = strings.NewReplacer("\n", `\n`, "\r", `\r`, "\t", `\t`).Replace(s)
+			s = controlEscaper.Replace(s)
 			cells[ri][ci] = s
 			if n := utf8.RuneCountInString(s); n > widths[ci] {
 				widths[ci] = n
@@ -139,6 +141,10 @@ func printCSV(w io.Writer, r *result) error {
 
 // printJSON writes an array of objects whose keys keep the column order.
 func printJSON(w io.Writer, r *result) error {
+	keys := make([][]byte, len(r.columns))
+	for i, c := range r.columns {
+		keys[i], _ = json.Marshal(c)
+	}
 	var b strings.Builder
 	b.WriteString("[")
 	for ri, row := range r.rows {
@@ -150,8 +156,7 @@ func printJSON(w io.Writer, r *result) error {
 			if ci > 0 {
 				b.WriteString(", ")
 			}
-			key, _ := json.Marshal(r.columns[ci])
-			b.Write(key)
+			b.Write(keys[ci])
 			b.WriteString(": ")
 			val, err := jsonValue(v, typeAt(r.types, ci))
 			if err != nil {
