@@ -907,7 +907,7 @@ func (s *scope) call(name string, args []*expr, text string) (*expr, error) {
 	return out, nil
 }
 
-// columns lists the fields an expression reads.
+// fields adds to into the names of the fields an expression reads.
 func (e *expr) fields(into map[string]bool) {
 	if e == nil {
 		return

@@ -294,7 +294,6 @@ func (s *scope) orderKey(key sqlparser.Expr, outputs []*expr, aliases map[string
 	return nil, unsupported("ORDER BY on an expression", sqlparser.String(key), "order by a column, or select the rows and sort them in Go")
 }
 
-// limit reads LIMIT's row count: a non-negative integer, literal or bound.
 // isZeroLiteral reports an OFFSET written as 0, which skips nothing (paging code asks for its
 // first page so). Only a literal: a placeholder's position depends on the LIMIT form.
 func isZeroLiteral(e sqlparser.Expr) bool {
@@ -302,6 +301,7 @@ func isZeroLiteral(e sqlparser.Expr) bool {
 	return ok && v.Type == sqlparser.IntVal && strings.Trim(string(v.Val), "0") == ""
 }
 
+// limit reads LIMIT's row count: a non-negative integer, literal or bound.
 func (s *scope) limit(e sqlparser.Expr) (int, error) {
 	x, err := s.compile(e)
 	if err != nil {
