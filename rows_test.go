@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"go.uber.org/goleak"
+
+	"github.com/airsql/airsql/emulator"
 )
 
 // checkLeaks verifies, after every other cleanup of the test, that no goroutine the test started
@@ -34,6 +36,24 @@ func waitFor(t *testing.T, ch <-chan struct{}, what string) {
 	}
 }
 
+// holdLaterPages is a client of srv that serves the first page of a list and holds every later
+// page (a request with an offset) until its request is canceled. It tells held as each later
+// request arrives, and canceled, unless nil, as each one gives up.
+func holdLaterPages(srv *emulator.Server, held, canceled chan<- struct{}) *http.Client {
+	inner := srv.Transport()
+	return &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		if !strings.Contains(r.URL.RawQuery, "offset=") {
+			return inner.RoundTrip(r)
+		}
+		held <- struct{}{}
+		<-r.Context().Done()
+		if canceled != nil {
+			canceled <- struct{}{}
+		}
+		return nil, r.Context().Err()
+	})}
+}
+
 // TestRowsPrefetchAndClose: while the first page is being read the next one is already being
 // fetched; Close cancels that request and leaves no goroutine behind.
 func TestRowsPrefetchAndClose(t *testing.T) {
@@ -41,18 +61,8 @@ func TestRowsPrefetchAndClose(t *testing.T) {
 	srv := newEmulator(t)
 	laterPage := make(chan struct{}, 1)
 	canceled := make(chan struct{}, 1)
-	inner := srv.Transport()
 	cfg, _ := ParseDSN(testDSN("pageSize=2"))
-	cfg.HTTPClient = &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
-		if strings.Contains(r.URL.RawQuery, "offset=") {
-			// A later page: hold it until the caller gives up.
-			laterPage <- struct{}{}
-			<-r.Context().Done()
-			canceled <- struct{}{}
-			return nil, r.Context().Err()
-		}
-		return inner.RoundTrip(r)
-	})}
+	cfg.HTTPClient = holdLaterPages(srv, laterPage, canceled)
 	c, err := NewConnector(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -81,15 +91,7 @@ func TestQueryContextCanceled(t *testing.T) {
 	checkLeaks(t)
 	srv := newEmulator(t)
 	laterPage := make(chan struct{}, 1)
-	inner := srv.Transport()
-	db, _ := openDSN(t, testDSN("pageSize=2"), &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
-		if strings.Contains(r.URL.RawQuery, "offset=") {
-			laterPage <- struct{}{}
-			<-r.Context().Done()
-			return nil, r.Context().Err()
-		}
-		return inner.RoundTrip(r)
-	})})
+	db, _ := openDSN(t, testDSN("pageSize=2"), holdLaterPages(srv, laterPage, nil))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	rows, err := db.QueryContext(ctx, "SELECT Name FROM Tasks")
