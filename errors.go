@@ -58,17 +58,7 @@ type UnsupportedError struct {
 }
 
 func (e *UnsupportedError) Error() string {
-	msg := "airsql: " + e.Construct + " is not supported"
-	if sql := strings.TrimSpace(e.SQL); sql != "" && sql != e.Construct {
-		if !strings.HasPrefix(sql, "(") {
-			sql = "(" + sql + ")"
-		}
-		msg += " " + sql
-	}
-	if e.Hint != "" {
-		msg += ": " + e.Hint
-	}
-	return msg
+	return "airsql: " + (&translate.UnsupportedError{Construct: e.Construct, SQL: e.SQL, Hint: e.Hint}).Message()
 }
 
 func (e *UnsupportedError) Unwrap() error { return e.Err }

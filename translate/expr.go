@@ -98,8 +98,12 @@ type UnsupportedError struct {
 	Hint      string // what to do instead
 }
 
-func (e *UnsupportedError) Error() string {
-	msg := "translate: " + e.Construct + " is not supported"
+func (e *UnsupportedError) Error() string { return "translate: " + e.Message() }
+
+// Message says what is refused, the SQL concerned and the hint, without a package prefix, so
+// that the driver's own refusals read the same.
+func (e *UnsupportedError) Message() string {
+	msg := e.Construct + " is not supported"
 	if sql := strings.TrimSpace(e.SQL); sql != "" && sql != e.Construct {
 		if !strings.HasPrefix(sql, "(") {
 			sql = "(" + sql + ")"
