@@ -255,17 +255,6 @@ func translateArgs(nvs []driver.NamedValue) (translate.Args, error) {
 	return args, nil
 }
 
-// selectRows plans a SELECT and starts fetching its records.
-func (cn *conn) selectRows(ctx context.Context, ast *sqlparser.Select, args translate.Args) (driver.Rows, error) {
-	plan, _, err := planned(ctx, cn, tableOf(ast.From), func(s translate.Schema) (*translate.Plan, error) {
-		return translate.Select(ast, s, args)
-	})
-	if err != nil {
-		return nil, err
-	}
-	return newQueryRows(ctx, cn.c.base, plan, cn.c.cfg.PageSize), nil
-}
-
 // planned reads the schema (making sure it has the tables a statement names) and runs one of
 // translate's planners on it; its refusals come back as *UnsupportedError.
 func planned[P any](ctx context.Context, cn *conn, tables []string, plan func(translate.Schema) (P, error)) (P, *baseSchema, error) {

@@ -24,6 +24,10 @@ type Connector struct {
 	schema        *baseSchema
 	schemaFetched time.Time
 
+	// tableSizes remembers the number of records of each table (by id) seen by the last complete
+	// scan without a filter, or by SELECT COUNT(*) without WHERE, for EXPLAIN's estimate of pages.
+	tableSizes sync.Map
+
 	closed atomic.Bool
 }
 

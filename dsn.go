@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/airsql/airsql/engine"
 )
 
 // DefaultHost is the Airtable Web API host used when the DSN names none.
@@ -48,6 +50,10 @@ type Config struct {
 	// SchemaTTL is how long the base schema (tables, fields, views) is cached and shared by
 	// the connector's connections. Default 1m; 0: fetch it for every statement.
 	SchemaTTL time.Duration
+	// MaxRows bounds the rows one statement holds in memory (GROUP BY groups, DISTINCT values,
+	// the rows of a local sort); past it the statement fails with *engine.RowLimitError.
+	// Default 1,000,000.
+	MaxRows int
 
 	// HTTPClient, when set, carries every request (for example an in-process emulator's
 	// client). Default nil: the connector builds its own client from the timeouts.
@@ -65,6 +71,7 @@ func NewConfig() *Config {
 		Retries:        5,
 		PageSize:       100,
 		SchemaTTL:      time.Minute,
+		MaxRows:        engine.DefaultMaxRows,
 	}
 }
 
@@ -115,6 +122,8 @@ var dsnParams = []dsnParam{
 		func(c *Config) *int { return &c.PageSize }),
 	durationParam("schemaTTL", "how long the base schema is cached, shared by all connections; `0`: fetched for every statement",
 		func(c *Config) *time.Duration { return &c.SchemaTTL }),
+	intParam("maxRows", "1..1000000000", "rows one statement may hold in memory (GROUP BY groups, DISTINCT values, a local sort); past it the statement fails naming the limit", 1, 1_000_000_000,
+		func(c *Config) *int { return &c.MaxRows }),
 }
 
 func boolParam(name, doc string, field func(*Config) *bool) dsnParam {
@@ -330,6 +339,12 @@ func (c *Config) normalize() error {
 	}
 	if c.PageSize < 1 || c.PageSize > 100 {
 		return &DSNError{Msg: fmt.Sprintf("pageSize %d must be from 1 to 100", c.PageSize)}
+	}
+	if c.MaxRows == 0 {
+		c.MaxRows = engine.DefaultMaxRows
+	}
+	if c.MaxRows < 0 {
+		return &DSNError{Msg: fmt.Sprintf("maxRows %d must be ≥ 1", c.MaxRows)}
 	}
 	if c.Retries < 0 {
 		return &DSNError{Msg: fmt.Sprintf("retries %d must be ≥ 0", c.Retries)}

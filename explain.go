@@ -10,7 +10,9 @@ import (
 
 	"github.com/xwb1989/sqlparser"
 
+	"github.com/airsql/airsql/engine"
 	"github.com/airsql/airsql/translate"
+	"github.com/airsql/airsql/transport"
 )
 
 // cutExplain recognises EXPLAIN <statement> and returns the statement. sqlparser reads EXPLAIN
@@ -47,14 +49,16 @@ func (cn *conn) explain(ctx context.Context, st statement, nvs []driver.NamedVal
 	}
 	switch ast := st.ast.(type) {
 	case *sqlparser.Select:
-		plan, _, err := planned(ctx, cn, tableOf(ast.From), func(s translate.Schema) (*translate.Plan, error) {
-			return translate.Select(ast, s, args)
-		})
+		q, catalog, err := cn.planQuery(ctx, ast, args)
+		if err != nil {
+			return nil, err
+		}
+		op, err := engine.Build(q, engine.Options{Source: scanSource{c: cn.c}, MaxRows: cn.c.cfg.MaxRows, Catalog: catalog})
 		if err != nil {
 			return nil, err
 		}
 		add("statement", "SELECT")
-		cn.explainFind(add, plan, "")
+		cn.explainTree(add, op.Explain(), q)
 	case *sqlparser.Insert:
 		plan, _, err := planned(ctx, cn, []string{ast.Table.Name.String()}, func(s translate.Schema) (*translate.InsertPlan, error) {
 			return translate.Insert(ast, s, args)
@@ -166,6 +170,114 @@ func (cn *conn) explainFind(add func(step, detail string), plan *translate.Plan,
 		local = append(local, "nothing but reading the values")
 	}
 	add("local", strings.Join(local, "; "))
+}
+
+// explainTree describes the operator tree: one "operator" row per operator, root first and
+// indented by depth, then each scan's request as explainFind writes it, and a "local" summary of
+// the work done here.
+func (cn *conn) explainTree(add func(step, detail string), root engine.Node, q *translate.Query) {
+	var local []string
+	var scans []*translate.Plan
+	var walk func(n engine.Node, depth int)
+	walk = func(n engine.Node, depth int) {
+		detail := n.Op
+		if n.Detail != "" {
+			detail += ": " + n.Detail
+		}
+		add("operator", strings.Repeat("  ", depth)+detail)
+		switch {
+		case n.Plan != nil:
+			scans = append(scans, n.Plan)
+		case n.Op == "limit" && q.Scan != nil && q.Offset == 0 && q.Scan.Request.MaxRecords > 0 && q.Scan.Request.MaxRecords == q.Limit:
+			// maxRecords already stops the scan there.
+		case n.Op == "filter" && strings.HasPrefix(n.Detail, "WHERE"):
+			local = append(local, "check the WHERE clause on each record")
+		case n.Op != "project" && n.Op != "values":
+			local = append(local, detail)
+		}
+		for _, in := range n.Inputs {
+			walk(in, depth+1)
+		}
+	}
+	walk(root, 0)
+	for _, plan := range scans {
+		cn.explainScan(add, plan)
+	}
+	if q.Scan == nil {
+		add("request", "none: a SELECT without a table")
+	} else if q.Scan.Table.Local {
+		add("table", q.Scan.Table.ID+" (in memory, built from the base schema)")
+		add("request", "none: the base schema, cached for schemaTTL")
+	}
+	if len(local) == 0 {
+		local = append(local, "nothing but reading the values")
+	}
+	for i, j := 0, len(local)-1; i < j; i, j = i+1, j-1 {
+		local[i], local[j] = local[j], local[i] // in the order the work is done: leaves first
+	}
+	add("local", strings.Join(local, "; "))
+}
+
+// explainScan describes one scan's request, with an estimate of its pages when the table's size
+// is known from an earlier scan or COUNT(*).
+func (cn *conn) explainScan(add func(step, detail string), plan *translate.Plan) {
+	if plan.Table.Local {
+		return
+	}
+	add("table", tableName(plan.Table))
+	switch {
+	case plan.NoRows:
+		add("request", "none: the WHERE clause is never true")
+		return
+	case plan.RecordIDs != nil:
+		add("request", fmt.Sprintf("GET one record by id, %d request(s): %s", len(plan.RecordIDs), strings.Join(plan.RecordIDs, ", ")))
+	default:
+		opts := listOptions(plan, cn.c.cfg.PageSize)
+		add("request", "list records: GET /v0/"+cn.c.cfg.BaseID+"/"+plan.Table.ID+" page by page (POST …/listRecords when the URL would pass 16,000 characters)")
+		if opts.View != "" {
+			add("view", opts.View)
+		}
+		if opts.Formula != "" {
+			add("filterByFormula", opts.Formula)
+		}
+		if len(opts.Sort) > 0 {
+			add("sort", sortText(plan.Request.Sort))
+		}
+		if opts.MaxRecords > 0 {
+			add("maxRecords", strconv.Itoa(opts.MaxRecords))
+		}
+		if opts.Fields != nil {
+			add("fields[]", strings.Join(opts.Fields, ", "))
+		} else {
+			add("fields[]", "(not sent: every field)")
+		}
+		add("pageSize", strconv.Itoa(opts.PageSize))
+		if v, ok := cn.c.tableSizes.Load(plan.Table.ID); ok {
+			add("estimate", estimatePages(v.(int), opts))
+		} else {
+			add("estimate", "unknown: the table's size is learnt from a scan of the whole table or SELECT COUNT(*) without WHERE")
+		}
+	}
+	switch {
+	case plan.Request.Formula == "" && plan.Exact:
+	case plan.Exact:
+		add("pushdown", "exact: the formula selects exactly the rows of the WHERE clause")
+	default:
+		add("pushdown", "superset: every record received is checked again with the WHERE clause")
+	}
+}
+
+// estimatePages says how many list requests a scan takes on a table of size records.
+func estimatePages(size int, opts transport.ListOptions) string {
+	n := size
+	if opts.MaxRecords > 0 && opts.MaxRecords < n {
+		n = opts.MaxRecords
+	}
+	pages := max(1, (n+opts.PageSize-1)/opts.PageSize)
+	if opts.Formula != "" || opts.View != "" {
+		return fmt.Sprintf("at most %d request(s) (the table has %d records; the filter may select fewer)", pages, size)
+	}
+	return fmt.Sprintf("%d request(s) (the table has %d records)", pages, size)
 }
 
 func tableName(t *translate.Table) string { return t.Name + " (" + t.ID + ")" }

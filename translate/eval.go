@@ -130,6 +130,11 @@ func (e *expr) eval(r *Row) (any, error) {
 		return nil, nil
 	case exFunc:
 		return e.evalFunc(r)
+	case exSlot:
+		if e.slot < len(r.Values) {
+			return r.Values[e.slot], nil
+		}
+		return nil, fmt.Errorf("translate: internal error: slot %d of a row of %d values", e.slot, len(r.Values))
 	}
 	return nil, fmt.Errorf("translate: internal error: cannot evaluate expression kind %d", e.kind)
 }

@@ -34,6 +34,7 @@ const (
 	exArith                       // args[0] op args[1], op in + - * / div %
 	exNeg                         // -args[0]
 	exFunc                        // op(args...)
+	exSlot                        // Row.Values[slot]: a value the engine computed (a group key, an aggregate, an output)
 )
 
 // expr is a compiled SQL expression. It is evaluated locally (eval) and, where the service can answer
@@ -50,6 +51,7 @@ type expr struct {
 	args     []*expr
 	escape   rune   // exLike
 	sql      string // the SQL text, for column names and messages
+	slot     int    // exSlot
 }
 
 // scope resolves names in one statement.
@@ -62,6 +64,11 @@ type scope struct {
 
 	usedPositional map[int]bool    // placeholders ? read (1-based)
 	usedNamed      map[string]bool // :name arguments read, by their key in Args.Named
+
+	// hook, when set, is asked first about every expression compile meets: it returns the compiled
+	// expression (an aggregate or group key read from a slot of the engine's rows), an error, or
+	// nil, nil to let compile go on as usual. Query sets it; Select never does.
+	hook func(sqlparser.Expr) (*expr, error)
 }
 
 // unusedArgs refuses arguments the statement never reads: an argument too many usually means a
@@ -177,6 +184,11 @@ func (s *scope) fieldExpr(f *Field) *expr {
 
 // compile turns a sqlparser expression into an expr.
 func (s *scope) compile(e sqlparser.Expr) (*expr, error) {
+	if s.hook != nil {
+		if x, err := s.hook(e); x != nil || err != nil {
+			return x, err
+		}
+	}
 	switch e := e.(type) {
 	case *sqlparser.ParenExpr:
 		return s.compile(e.Expr)

@@ -62,10 +62,15 @@ type orderKey struct {
 
 // Row is one record as the service returns it, fields keyed by name in the API's JSON form (float64
 // or json.Number, string, bool, []any, map[string]any).
+//
+// Values holds the values of a row the engine computed rather than read (group keys and aggregates
+// after GROUP BY, output columns before a local sort); expressions compiled for such rows read them
+// by position.
 type Row struct {
 	ID          string
 	CreatedTime time.Time
 	Fields      map[string]any
+	Values      []any
 }
 
 // Column describes one output column.

@@ -20,6 +20,9 @@ type Table struct {
 	ID, Name, PrimaryFieldID string
 	Fields                   []Field
 	Views                    []View
+	// Local: an in-memory table (information_schema) that no request reads; nothing is pushed
+	// into a request and every condition is checked locally.
+	Local bool
 }
 
 // View is one view of a table, reachable with FROM t USE INDEX (`view`).

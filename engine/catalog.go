@@ -1,0 +1,248 @@
+package engine
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/xwb1989/sqlparser"
+
+	"github.com/airsql/airsql/translate"
+)
+
+// Catalog is the schema a statement is planned against: the base's tables, plus the
+// information_schema tables that describe them (TABLES, COLUMNS, SCHEMATA, KEY_COLUMN_USAGE,
+// STATISTICS), built in memory from the base schema when a statement names them. ORMs (GORM's
+// Migrator: HasTable, HasColumn, ColumnTypes, HasIndex) and BI tools read them.
+//
+// A base is a database named by its id; the record id is each table's primary key (PRIMARY, on
+// column id).
+type Catalog struct {
+	base     translate.Schema
+	tables   []*translate.Table
+	database string
+	info     map[string]*memTable // by upper-case name
+}
+
+type memTable struct {
+	table *translate.Table
+	rows  []translate.Row
+}
+
+// NewCatalog returns a catalog of the base's tables (in the base's order); database is the base id.
+func NewCatalog(base translate.Schema, tables []*translate.Table, database string) *Catalog {
+	return &Catalog{base: base, tables: tables, database: database}
+}
+
+// Table implements translate.Schema: "information_schema.NAME" names an in-memory table.
+func (c *Catalog) Table(nameOrID string) (*translate.Table, bool) {
+	if rest, ok := strings.CutPrefix(nameOrID, translate.InformationSchema+"."); ok {
+		m, err := c.infoTable(rest)
+		if err != nil || m == nil {
+			return nil, false
+		}
+		return m.table, true
+	}
+	return c.base.Table(nameOrID)
+}
+
+// Rows returns the rows of an in-memory table of the catalog.
+func (c *Catalog) Rows(t *translate.Table) ([]translate.Row, bool) {
+	if c == nil {
+		return nil, false
+	}
+	for _, m := range c.info {
+		if m.table == t {
+			return m.rows, true
+		}
+	}
+	return nil, false
+}
+
+// infoColumns are the columns of each information_schema table: MySQL's names, in MySQL's order
+// (the ones clients read). A name ending in "#" is a number.
+var infoColumns = map[string][]string{
+	"SCHEMATA": {"CATALOG_NAME", "SCHEMA_NAME", "DEFAULT_CHARACTER_SET_NAME", "DEFAULT_COLLATION_NAME", "SQL_PATH", "DEFAULT_ENCRYPTION"},
+	"TABLES": {"TABLE_CATALOG", "TABLE_SCHEMA", "TABLE_NAME", "TABLE_TYPE", "ENGINE", "VERSION#", "ROW_FORMAT", "TABLE_ROWS#",
+		"AVG_ROW_LENGTH#", "DATA_LENGTH#", "MAX_DATA_LENGTH#", "INDEX_LENGTH#", "DATA_FREE#", "AUTO_INCREMENT#", "CREATE_TIME",
+		"UPDATE_TIME", "CHECK_TIME", "TABLE_COLLATION", "CHECKSUM#", "CREATE_OPTIONS", "TABLE_COMMENT"},
+	"COLUMNS": {"TABLE_CATALOG", "TABLE_SCHEMA", "TABLE_NAME", "COLUMN_NAME", "ORDINAL_POSITION#", "COLUMN_DEFAULT", "IS_NULLABLE",
+		"DATA_TYPE", "CHARACTER_MAXIMUM_LENGTH#", "CHARACTER_OCTET_LENGTH#", "NUMERIC_PRECISION#", "NUMERIC_SCALE#",
+		"DATETIME_PRECISION#", "CHARACTER_SET_NAME", "COLLATION_NAME", "COLUMN_TYPE", "COLUMN_KEY", "EXTRA", "PRIVILEGES",
+		"COLUMN_COMMENT", "GENERATION_EXPRESSION"},
+	"KEY_COLUMN_USAGE": {"CONSTRAINT_CATALOG", "CONSTRAINT_SCHEMA", "CONSTRAINT_NAME", "TABLE_CATALOG", "TABLE_SCHEMA", "TABLE_NAME",
+		"COLUMN_NAME", "ORDINAL_POSITION#", "POSITION_IN_UNIQUE_CONSTRAINT#", "REFERENCED_TABLE_SCHEMA", "REFERENCED_TABLE_NAME",
+		"REFERENCED_COLUMN_NAME"},
+	"STATISTICS": {"TABLE_CATALOG", "TABLE_SCHEMA", "TABLE_NAME", "NON_UNIQUE#", "INDEX_SCHEMA", "INDEX_NAME", "SEQ_IN_INDEX#",
+		"COLUMN_NAME", "COLLATION", "CARDINALITY#", "SUB_PART#", "PACKED", "NULLABLE", "INDEX_TYPE", "COMMENT", "INDEX_COMMENT",
+		"IS_VISIBLE", "EXPRESSION"},
+}
+
+// infoTable builds (once) the in-memory table of that name; nil when there is none.
+func (c *Catalog) infoTable(name string) (*memTable, error) {
+	name = strings.ToUpper(name)
+	if m, ok := c.info[name]; ok {
+		return m, nil
+	}
+	cols, ok := infoColumns[name]
+	if !ok {
+		return nil, nil
+	}
+	t := &translate.Table{ID: translate.InformationSchema + "." + name, Name: name, Local: true}
+	for _, col := range cols {
+		f := translate.Field{Name: strings.TrimSuffix(col, "#"), Type: "singleLineText"}
+		if strings.HasSuffix(col, "#") {
+			f.Type, f.Options = "number", map[string]any{"precision": float64(0)}
+		}
+		t.Fields = append(t.Fields, f)
+	}
+	rows, err := c.infoRows(name)
+	if err != nil {
+		return nil, err
+	}
+	if c.info == nil {
+		c.info = map[string]*memTable{}
+	}
+	m := &memTable{table: t, rows: rows}
+	c.info[name] = m
+	return m, nil
+}
+
+// cells builds one row: pairs of column name and value (string, int, or nil for NULL).
+func cells(kv ...any) translate.Row {
+	fields := map[string]any{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		switch v := kv[i+1].(type) {
+		case nil:
+		case int:
+			fields[kv[i].(string)] = float64(v) // the API's JSON form of a number
+		default:
+			fields[kv[i].(string)] = v
+		}
+	}
+	return translate.Row{Fields: fields}
+}
+
+// mysqlType maps a column's type to MySQL's DATA_TYPE and COLUMN_TYPE.
+func mysqlType(col translate.Column) (dataType, columnType string) {
+	switch col.DatabaseType {
+	case "INT64":
+		return "bigint", "bigint"
+	case "FLOAT64":
+		return "double", "double"
+	case "BOOL":
+		return "tinyint", "tinyint(1)"
+	case "DATE":
+		return "date", "date"
+	case "DATETIME":
+		return "datetime", "datetime(3)"
+	case "JSON":
+		return "json", "json"
+	}
+	if col.Name == "id" && col.Field == nil {
+		return "varchar", "varchar(17)"
+	}
+	return "text", "text"
+}
+
+// columnsOf lists a table's columns as SELECT * returns them.
+func columnsOf(schema translate.Schema, t *translate.Table) ([]translate.Column, error) {
+	ast, err := translate.Parse("SELECT * FROM `" + strings.ReplaceAll(t.ID, "`", "``") + "`")
+	if err != nil {
+		return nil, err
+	}
+	sel, ok := ast.(*sqlparser.Select)
+	if !ok {
+		return nil, fmt.Errorf("engine: internal: SELECT * is not a SELECT")
+	}
+	plan, err := translate.Select(sel, schema, translate.Args{})
+	if err != nil {
+		return nil, err
+	}
+	return plan.Columns, nil
+}
+
+func (c *Catalog) infoRows(name string) ([]translate.Row, error) {
+	db := c.database
+	var rows []translate.Row
+	switch name {
+	case "SCHEMATA":
+		for _, s := range []string{translate.InformationSchema, db} {
+			rows = append(rows, cells("CATALOG_NAME", "def", "SCHEMA_NAME", s, "DEFAULT_CHARACTER_SET_NAME", "utf8mb4",
+				"DEFAULT_COLLATION_NAME", "utf8mb4_bin", "DEFAULT_ENCRYPTION", "NO"))
+		}
+		return rows, nil
+	case "TABLES":
+		for _, t := range c.tables {
+			rows = append(rows, cells("TABLE_CATALOG", "def", "TABLE_SCHEMA", db, "TABLE_NAME", t.Name, "TABLE_TYPE", "BASE TABLE",
+				"ENGINE", "Airtable", "VERSION", 10, "ROW_FORMAT", "Dynamic", "TABLE_COLLATION", "utf8mb4_bin",
+				"CREATE_OPTIONS", "", "TABLE_COMMENT", t.ID))
+		}
+		for _, n := range slices.Sorted(maps.Keys(infoColumns)) {
+			rows = append(rows, cells("TABLE_CATALOG", "def", "TABLE_SCHEMA", translate.InformationSchema, "TABLE_NAME", n,
+				"TABLE_TYPE", "SYSTEM VIEW", "ENGINE", "MEMORY", "VERSION", 10, "TABLE_COLLATION", "utf8mb4_bin",
+				"CREATE_OPTIONS", "", "TABLE_COMMENT", ""))
+		}
+		return rows, nil
+	}
+	for _, t := range c.tables {
+		cols, err := columnsOf(c.base, t)
+		if err != nil {
+			return nil, err
+		}
+		for i, col := range cols {
+			isID := col.Field == nil && col.Name == "id"
+			switch name {
+			case "COLUMNS":
+				dataType, columnType := mysqlType(col)
+				nullable, key, comment := "NO", "", ""
+				if col.Nullable {
+					nullable = "YES"
+				}
+				if isID {
+					key = "PRI"
+				}
+				if col.Field != nil {
+					comment = col.Field.Type
+					if col.Field.ID != "" {
+						comment += " " + col.Field.ID
+					}
+				}
+				var charLen, octetLen, precision, scale, dtPrecision, charset, collation any
+				switch dataType {
+				case "text":
+					charLen, octetLen, charset, collation = 65535, 65535, "utf8mb4", "utf8mb4_bin"
+				case "varchar":
+					charLen, octetLen, charset, collation = 17, 68, "utf8mb4", "utf8mb4_bin"
+				case "bigint":
+					precision, scale = 19, 0
+				case "double":
+					precision = 22
+				case "tinyint":
+					precision, scale = 3, 0
+				case "datetime":
+					dtPrecision = 3
+				}
+				rows = append(rows, cells("TABLE_CATALOG", "def", "TABLE_SCHEMA", db, "TABLE_NAME", t.Name, "COLUMN_NAME", col.Name,
+					"ORDINAL_POSITION", i+1, "IS_NULLABLE", nullable, "DATA_TYPE", dataType,
+					"CHARACTER_MAXIMUM_LENGTH", charLen, "CHARACTER_OCTET_LENGTH", octetLen, "NUMERIC_PRECISION", precision,
+					"NUMERIC_SCALE", scale, "DATETIME_PRECISION", dtPrecision, "CHARACTER_SET_NAME", charset,
+					"COLLATION_NAME", collation, "COLUMN_TYPE", columnType, "COLUMN_KEY", key, "EXTRA", "",
+					"PRIVILEGES", "select,insert,update", "COLUMN_COMMENT", comment, "GENERATION_EXPRESSION", ""))
+			case "KEY_COLUMN_USAGE":
+				if isID {
+					rows = append(rows, cells("CONSTRAINT_CATALOG", "def", "CONSTRAINT_SCHEMA", db, "CONSTRAINT_NAME", "PRIMARY",
+						"TABLE_CATALOG", "def", "TABLE_SCHEMA", db, "TABLE_NAME", t.Name, "COLUMN_NAME", "id", "ORDINAL_POSITION", 1))
+				}
+			case "STATISTICS":
+				if isID {
+					rows = append(rows, cells("TABLE_CATALOG", "def", "TABLE_SCHEMA", db, "TABLE_NAME", t.Name, "NON_UNIQUE", 0,
+						"INDEX_SCHEMA", db, "INDEX_NAME", "PRIMARY", "SEQ_IN_INDEX", 1, "COLUMN_NAME", "id", "COLLATION", "A",
+						"NULLABLE", "", "INDEX_TYPE", "BTREE", "COMMENT", "", "INDEX_COMMENT", "", "IS_VISIBLE", "YES"))
+				}
+			}
+		}
+	}
+	return rows, nil
+}

@@ -1,0 +1,217 @@
+// Package engine runs a SELECT planned by translate as a tree of small operators pulling rows from
+// one another: scans at the leaves (the request translate planned, run by the driver through Source),
+// then filter, hash aggregate, project, distinct, sort or top-N, and offset/limit. It knows no HTTP:
+// every operator works on translate.Row values and is tested on in-memory rows.
+//
+// Every comparison, NULL rule and type rule comes from translate (expressions, translate.AppendKey,
+// translate.CompareSQL, translate.Aggregate): there is one implementation of SQL's semantics.
+//
+// Operators that hold rows (aggregate groups, DISTINCT sets, sorts) count them against one row
+// budget per statement and fail with a *RowLimitError past it. See docs/engine.md.
+package engine
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/airsql/airsql/translate"
+)
+
+// Source runs the request of a scan: it returns the plan's rows page by page (the service's pages,
+// or one record per page for a plan of record ids). The driver implements it with transport.
+type Source interface {
+	Scan(ctx context.Context, plan *translate.Plan) (Pages, error)
+}
+
+// Pages is a scan under way. Next returns the next page, io.EOF after the last; Close stops what is
+// in flight and may be called at any time, more than once.
+type Pages interface {
+	Next(ctx context.Context) ([]translate.Row, error)
+	Close()
+}
+
+// Operator is one step of a statement: Next returns the next row, io.EOF after the last. Close
+// releases what the operator and its inputs hold; it may be called before the end, more than once.
+type Operator interface {
+	Next(ctx context.Context) (translate.Row, error)
+	Close()
+	// Explain describes the operator for EXPLAIN; its inputs are Inputs.
+	Explain() Node
+}
+
+// Node is one operator as EXPLAIN shows it.
+type Node struct {
+	Op     string          // "scan", "filter", "aggregate", …
+	Detail string          // what it does
+	Plan   *translate.Plan // scans: the request
+	Inputs []Node
+}
+
+// DefaultMaxRows is the default row budget of a statement.
+const DefaultMaxRows = 1_000_000
+
+// RowLimitError is returned when the operators of a statement would hold more rows in memory than
+// the budget allows.
+type RowLimitError struct {
+	Limit    int
+	Operator string // which step passed it
+}
+
+func (e *RowLimitError) Error() string {
+	return fmt.Sprintf("engine: %s would hold more than %d rows in memory (the DSN's maxRows limit): narrow the query with WHERE, "+
+		"add LIMIT, or raise maxRows in the DSN", e.Operator, e.Limit)
+}
+
+// Budget counts the rows a statement's operators hold. One Budget serves one statement.
+type Budget struct {
+	Limit int // <= 0: DefaultMaxRows
+	held  int
+}
+
+// Hold counts n more rows held by op; past the limit it returns a *RowLimitError.
+func (b *Budget) Hold(n int, op string) error {
+	if b == nil || n == 0 {
+		return nil
+	}
+	limit := b.Limit
+	if limit <= 0 {
+		limit = DefaultMaxRows
+	}
+	b.held += n
+	if b.held > limit {
+		return &RowLimitError{Limit: limit, Operator: op}
+	}
+	return nil
+}
+
+// Options are what Build needs beside the query.
+type Options struct {
+	Source  Source
+	MaxRows int      // the row budget; <= 0: DefaultMaxRows
+	Catalog *Catalog // the in-memory tables (information_schema); nil: none
+}
+
+// Build turns a planned query into its operator tree. The rows of the root hold the output columns
+// in Values (driver values: nil, int64, float64, bool, string, time.Time).
+func Build(q *translate.Query, opts Options) (Operator, error) {
+	budget := &Budget{Limit: opts.MaxRows}
+	var op Operator
+	switch {
+	case q.Limit == 0:
+		// LIMIT 0: nothing to read, nothing to return.
+		return &valuesOp{name: "LIMIT 0: no rows and no request"}, nil
+	case q.Scan == nil:
+		op = &valuesOp{rows: []translate.Row{{}}, name: "one row without columns (no table)"}
+		if q.Where != nil {
+			op = &filterOp{input: op, cond: q.Where, what: "WHERE " + q.Where.String()}
+		}
+	case q.Scan.Table.Local:
+		rows, ok := opts.Catalog.Rows(q.Scan.Table)
+		if !ok {
+			return nil, fmt.Errorf("engine: no rows for the in-memory table %s", q.Scan.Table.Name)
+		}
+		op = &valuesOp{rows: rows, name: "in-memory table " + q.Scan.Table.Name}
+		if !q.Scan.Exact {
+			op = &filterOp{input: op, cond: keepOf(q.Scan), what: "WHERE (checked on every row)"}
+		}
+	default:
+		if opts.Source == nil {
+			return nil, fmt.Errorf("engine: no source to scan %s", q.Scan.Table.Name)
+		}
+		op = &scanOp{plan: q.Scan, src: opts.Source}
+		if !q.Scan.Exact {
+			op = &filterOp{input: op, cond: keepOf(q.Scan), what: "WHERE (the request selects a superset; every record is checked again)"}
+		}
+	}
+	if q.Grouped {
+		keys := make([]Evaluator, len(q.GroupBy))
+		for i, k := range q.GroupBy {
+			keys[i] = k
+		}
+		aggs := make([]AggregateFunc, len(q.Aggregates))
+		for i, a := range q.Aggregates {
+			aggs[i] = a
+		}
+		op = &aggregateOp{input: op, keys: keys, aggs: aggs, budget: budget, desc: describeAggregate(q)}
+	}
+	if q.Having != nil {
+		op = &filterOp{input: op, cond: q.Having, what: "HAVING " + q.Having.String()}
+	}
+	outs := make([]Valuer, len(q.Outputs))
+	names := make([]string, len(q.Outputs))
+	for i, o := range q.Outputs {
+		outs[i] = o
+		names[i] = o.String()
+	}
+	op = &projectOp{input: op, outputs: outs, names: names}
+	if q.Distinct {
+		op = &distinctOp{input: op, columns: len(q.Columns), budget: budget}
+	}
+	if q.SortLocally && len(q.Order) > 0 {
+		keys := make([]SortKey, len(q.Order))
+		for i, k := range q.Order {
+			keys[i] = SortKey{Slot: k.Slot, Desc: k.Desc, SQL: k.SQL}
+		}
+		if q.Limit >= 0 {
+			op = &topNOp{input: op, keys: keys, n: q.Offset + q.Limit, budget: budget}
+		} else {
+			op = &sortOp{input: op, keys: keys, budget: budget}
+		}
+	}
+	if q.Offset > 0 || q.Limit >= 0 {
+		op = &limitOp{input: op, offset: q.Offset, limit: q.Limit}
+	}
+	if len(q.Outputs) > len(q.Columns) {
+		op = &trimOp{input: op, n: len(q.Columns)}
+	}
+	return op, nil
+}
+
+// Evaluator computes a value of a row (a *translate.Expr).
+type Evaluator interface {
+	Eval(r *translate.Row) (any, error)
+}
+
+// Valuer computes an output value of a row, fitted to its column's type (a *translate.Expr).
+type Valuer interface {
+	Value(r *translate.Row) (any, error)
+}
+
+// AggregateFunc starts one group's state of an aggregate (a *translate.Aggregate).
+type AggregateFunc interface {
+	NewAccumulator() translate.Accumulator
+}
+
+// SortKey is one ORDER BY key: a position in the rows' Values.
+type SortKey struct {
+	Slot int
+	Desc bool
+	SQL  string
+}
+
+// keyCond adapts a scan plan's Keep to an Evaluator.
+type keyCond struct{ plan *translate.Plan }
+
+func (k keyCond) Eval(r *translate.Row) (any, error) {
+	ok, err := k.plan.Keep(*r)
+	return ok, err
+}
+
+func keepOf(p *translate.Plan) Evaluator { return keyCond{p} }
+
+// Drain reads every row of an operator and closes it (tests and small results).
+func Drain(ctx context.Context, op Operator) ([]translate.Row, error) {
+	defer op.Close()
+	var out []translate.Row
+	for {
+		r, err := op.Next(ctx)
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return out, err
+		}
+		out = append(out, r)
+	}
+}

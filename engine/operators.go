@@ -1,0 +1,538 @@
+package engine
+
+import (
+	"container/heap"
+	"context"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/airsql/airsql/translate"
+)
+
+// scanOp runs one scan's request through the Source and returns its rows as the pages arrive.
+type scanOp struct {
+	plan  *translate.Plan
+	src   Source
+	pages Pages
+	page  []translate.Row
+	pos   int
+	done  bool
+}
+
+func (s *scanOp) Next(ctx context.Context) (translate.Row, error) {
+	for {
+		if s.pos < len(s.page) {
+			s.pos++
+			return s.page[s.pos-1], nil
+		}
+		if s.done {
+			return translate.Row{}, io.EOF
+		}
+		if s.pages == nil {
+			if s.plan.NoRows {
+				s.done = true
+				return translate.Row{}, io.EOF
+			}
+			p, err := s.src.Scan(ctx, s.plan)
+			if err != nil {
+				s.done = true
+				return translate.Row{}, err
+			}
+			s.pages = p
+		}
+		page, err := s.pages.Next(ctx)
+		if err != nil {
+			s.Close()
+			return translate.Row{}, err
+		}
+		s.page, s.pos = page, 0
+	}
+}
+
+func (s *scanOp) Close() {
+	s.done = true
+	s.page = nil
+	if s.pages != nil {
+		s.pages.Close()
+	}
+}
+
+func (s *scanOp) Explain() Node {
+	return Node{Op: "scan", Detail: s.plan.Table.Name, Plan: s.plan}
+}
+
+// valuesOp returns rows held in memory: the one row of a SELECT without a table, or an
+// information_schema table.
+type valuesOp struct {
+	rows []translate.Row
+	pos  int
+	name string
+}
+
+func (v *valuesOp) Next(context.Context) (translate.Row, error) {
+	if v.pos >= len(v.rows) {
+		return translate.Row{}, io.EOF
+	}
+	v.pos++
+	return v.rows[v.pos-1], nil
+}
+
+func (v *valuesOp) Close()        { v.pos = len(v.rows) }
+func (v *valuesOp) Explain() Node { return Node{Op: "values", Detail: v.name} }
+
+// filterOp passes the rows whose condition is TRUE (not FALSE, not UNKNOWN).
+type filterOp struct {
+	input Operator
+	cond  Evaluator
+	what  string
+}
+
+func (f *filterOp) Next(ctx context.Context) (translate.Row, error) {
+	for {
+		r, err := f.input.Next(ctx)
+		if err != nil {
+			return r, err
+		}
+		v, err := f.cond.Eval(&r)
+		if err != nil {
+			return translate.Row{}, err
+		}
+		if v == true {
+			return r, nil
+		}
+	}
+}
+
+func (f *filterOp) Close() { f.input.Close() }
+func (f *filterOp) Explain() Node {
+	return Node{Op: "filter", Detail: f.what, Inputs: []Node{f.input.Explain()}}
+}
+
+// projectOp computes the output values of each row (and the hidden sort keys after them).
+type projectOp struct {
+	input   Operator
+	outputs []Valuer
+	names   []string
+}
+
+func (p *projectOp) Next(ctx context.Context) (translate.Row, error) {
+	r, err := p.input.Next(ctx)
+	if err != nil {
+		return r, err
+	}
+	vals := make([]any, len(p.outputs))
+	for i, o := range p.outputs {
+		if vals[i], err = o.Value(&r); err != nil {
+			return translate.Row{}, err
+		}
+	}
+	return translate.Row{Values: vals}, nil
+}
+
+func (p *projectOp) Close() { p.input.Close() }
+func (p *projectOp) Explain() Node {
+	return Node{Op: "project", Detail: strings.Join(p.names, ", "), Inputs: []Node{p.input.Explain()}}
+}
+
+// trimOp drops the hidden sort keys after the output columns.
+type trimOp struct {
+	input Operator
+	n     int
+}
+
+func (t *trimOp) Next(ctx context.Context) (translate.Row, error) {
+	r, err := t.input.Next(ctx)
+	if err == nil && len(r.Values) > t.n {
+		r.Values = r.Values[:t.n:t.n]
+	}
+	return r, err
+}
+
+func (t *trimOp) Close()        { t.input.Close() }
+func (t *trimOp) Explain() Node { return t.input.Explain() }
+
+// aggregateOp groups its input by the keys and computes the aggregates of each group. Its rows hold
+// Values = the group's key values, then the aggregate results; the groups come out ordered by their
+// keys (NULL first), so that a GROUP BY without ORDER BY is deterministic. With no keys there is one
+// group, even over no rows.
+type aggregateOp struct {
+	input  Operator
+	keys   []Evaluator
+	aggs   []AggregateFunc
+	budget *Budget
+	desc   string
+
+	out  []translate.Row
+	pos  int
+	done bool
+}
+
+type group struct {
+	keys []any
+	accs []translate.Accumulator
+}
+
+func (a *aggregateOp) Next(ctx context.Context) (translate.Row, error) {
+	if !a.done {
+		if err := a.run(ctx); err != nil {
+			a.Close()
+			return translate.Row{}, err
+		}
+		a.done = true
+	}
+	if a.pos >= len(a.out) {
+		return translate.Row{}, io.EOF
+	}
+	a.pos++
+	return a.out[a.pos-1], nil
+}
+
+func (a *aggregateOp) newGroup(keys []any) *group {
+	g := &group{keys: keys, accs: make([]translate.Accumulator, len(a.aggs))}
+	for i, f := range a.aggs {
+		g.accs[i] = f.NewAccumulator()
+	}
+	return g
+}
+
+func (a *aggregateOp) run(ctx context.Context) error {
+	groups := map[string]*group{}
+	var order []*group
+	var single *group
+	if len(a.keys) == 0 {
+		single = a.newGroup(nil)
+		order = append(order, single)
+	}
+	var buf []byte
+	for {
+		r, err := a.input.Next(ctx)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		g := single
+		if g == nil {
+			keys := make([]any, len(a.keys))
+			buf = buf[:0]
+			for i, k := range a.keys {
+				if keys[i], err = k.Eval(&r); err != nil {
+					return err
+				}
+				buf = translate.AppendKey(buf, keys[i])
+			}
+			g = groups[string(buf)]
+			if g == nil {
+				if err := a.budget.Hold(1, "GROUP BY"); err != nil {
+					return err
+				}
+				g = a.newGroup(keys)
+				groups[string(buf)] = g
+				order = append(order, g)
+			}
+		}
+		for _, acc := range g.accs {
+			held, err := acc.Add(&r)
+			if err != nil {
+				return err
+			}
+			if err := a.budget.Hold(held, "an aggregate's DISTINCT values or GROUP_CONCAT items"); err != nil {
+				return err
+			}
+		}
+	}
+	a.input.Close()
+	if len(a.keys) > 0 {
+		slices.SortStableFunc(order, func(x, y *group) int {
+			for i := range x.keys {
+				if c := translate.CompareSQL(x.keys[i], y.keys[i]); c != 0 {
+					return c
+				}
+			}
+			return 0
+		})
+	}
+	a.out = make([]translate.Row, len(order))
+	for i, g := range order {
+		vals := make([]any, 0, len(g.keys)+len(g.accs))
+		vals = append(vals, g.keys...)
+		for _, acc := range g.accs {
+			vals = append(vals, acc.Result())
+		}
+		a.out[i] = translate.Row{Values: vals}
+	}
+	return nil
+}
+
+func (a *aggregateOp) Close() {
+	a.input.Close()
+	a.pos = len(a.out)
+	a.done = true
+}
+
+func (a *aggregateOp) Explain() Node {
+	return Node{Op: "aggregate", Detail: a.desc, Inputs: []Node{a.input.Explain()}}
+}
+
+func describeAggregate(q *translate.Query) string {
+	var parts []string
+	if len(q.GroupBy) > 0 {
+		keys := make([]string, len(q.GroupBy))
+		for i, k := range q.GroupBy {
+			keys[i] = k.String()
+		}
+		parts = append(parts, "hash GROUP BY "+strings.Join(keys, ", "))
+	} else {
+		parts = append(parts, "one group (no GROUP BY)")
+	}
+	if len(q.Aggregates) > 0 {
+		aggs := make([]string, len(q.Aggregates))
+		for i, a := range q.Aggregates {
+			aggs[i] = a.SQL
+		}
+		parts = append(parts, "computing "+strings.Join(aggs, ", "))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// distinctOp passes the first row of each distinct tuple of the first columns values (NULLs equal).
+type distinctOp struct {
+	input   Operator
+	columns int
+	budget  *Budget
+	seen    map[string]struct{}
+	buf     []byte
+}
+
+func (d *distinctOp) Next(ctx context.Context) (translate.Row, error) {
+	if d.seen == nil {
+		d.seen = map[string]struct{}{}
+	}
+	for {
+		r, err := d.input.Next(ctx)
+		if err != nil {
+			return r, err
+		}
+		d.buf = d.buf[:0]
+		for _, v := range r.Values[:d.columns] {
+			d.buf = translate.AppendKey(d.buf, v)
+		}
+		if _, dup := d.seen[string(d.buf)]; dup {
+			continue
+		}
+		if err := d.budget.Hold(1, "DISTINCT"); err != nil {
+			return translate.Row{}, err
+		}
+		d.seen[string(d.buf)] = struct{}{}
+		return r, nil
+	}
+}
+
+func (d *distinctOp) Close() { d.input.Close(); d.seen = nil }
+func (d *distinctOp) Explain() Node {
+	return Node{Op: "distinct", Detail: "drop repeated rows (NULLs equal), keeping the first", Inputs: []Node{d.input.Explain()}}
+}
+
+func compareRows(keys []SortKey, a, b *translate.Row) int {
+	for _, k := range keys {
+		c := translate.CompareSQL(a.Values[k.Slot], b.Values[k.Slot])
+		if k.Desc {
+			c = -c
+		}
+		if c != 0 {
+			return c
+		}
+	}
+	return 0
+}
+
+func describeKeys(keys []SortKey) string {
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k.SQL
+		if k.Desc {
+			parts[i] += " DESC"
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// sortOp reads every row, sorts them stably by the keys (NULL first ascending) and returns them.
+type sortOp struct {
+	input  Operator
+	keys   []SortKey
+	budget *Budget
+	rows   []translate.Row
+	pos    int
+	done   bool
+}
+
+func (s *sortOp) Next(ctx context.Context) (translate.Row, error) {
+	if !s.done {
+		for {
+			r, err := s.input.Next(ctx)
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				s.Close()
+				return r, err
+			}
+			if err := s.budget.Hold(1, "ORDER BY (a local sort)"); err != nil {
+				s.Close()
+				return translate.Row{}, err
+			}
+			s.rows = append(s.rows, r)
+		}
+		s.input.Close()
+		slices.SortStableFunc(s.rows, func(a, b translate.Row) int { return compareRows(s.keys, &a, &b) })
+		s.done = true
+	}
+	if s.pos >= len(s.rows) {
+		return translate.Row{}, io.EOF
+	}
+	s.pos++
+	return s.rows[s.pos-1], nil
+}
+
+func (s *sortOp) Close() { s.input.Close(); s.done = true; s.rows, s.pos = nil, 0 }
+func (s *sortOp) Explain() Node {
+	return Node{Op: "sort", Detail: "ORDER BY " + describeKeys(s.keys) + " (every row held, then sorted)", Inputs: []Node{s.input.Explain()}}
+}
+
+// topNOp keeps only the first n rows in the keys' order (ties in arrival order, as a stable sort):
+// a bounded heap of n rows whatever the size of its input.
+type topNOp struct {
+	input  Operator
+	keys   []SortKey
+	n      int
+	budget *Budget
+	h      topHeap
+	out    []translate.Row
+	pos    int
+	done   bool
+}
+
+type seqRow struct {
+	row translate.Row
+	seq int
+}
+
+// topHeap is a max-heap: its root is the row that would come last, the first to give up its place.
+type topHeap struct {
+	keys []SortKey
+	rows []seqRow
+}
+
+func (h *topHeap) Len() int { return len(h.rows) }
+func (h *topHeap) Less(i, j int) bool {
+	return h.after(&h.rows[i], &h.rows[j])
+}
+func (h *topHeap) Swap(i, j int) { h.rows[i], h.rows[j] = h.rows[j], h.rows[i] }
+func (h *topHeap) Push(x any)    { h.rows = append(h.rows, x.(seqRow)) }
+func (h *topHeap) Pop() any {
+	x := h.rows[len(h.rows)-1]
+	h.rows = h.rows[:len(h.rows)-1]
+	return x
+}
+
+// after reports whether a comes after b in the output order.
+func (h *topHeap) after(a, b *seqRow) bool {
+	if c := compareRows(h.keys, &a.row, &b.row); c != 0 {
+		return c > 0
+	}
+	return a.seq > b.seq
+}
+
+func (t *topNOp) Next(ctx context.Context) (translate.Row, error) {
+	if !t.done {
+		t.h.keys = t.keys
+		seq := 0
+		for {
+			r, err := t.input.Next(ctx)
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Close()
+				return r, err
+			}
+			if t.n <= 0 {
+				continue
+			}
+			item := seqRow{row: r, seq: seq}
+			seq++
+			if len(t.h.rows) < t.n {
+				if err := t.budget.Hold(1, "ORDER BY … LIMIT (the top-N heap)"); err != nil {
+					t.Close()
+					return translate.Row{}, err
+				}
+				heap.Push(&t.h, item)
+				continue
+			}
+			if t.h.after(&t.h.rows[0], &item) {
+				t.h.rows[0] = item
+				heap.Fix(&t.h, 0)
+			}
+		}
+		t.input.Close()
+		t.out = make([]translate.Row, len(t.h.rows))
+		for i := len(t.out) - 1; i >= 0; i-- {
+			t.out[i] = heap.Pop(&t.h).(seqRow).row
+		}
+		t.done = true
+	}
+	if t.pos >= len(t.out) {
+		return translate.Row{}, io.EOF
+	}
+	t.pos++
+	return t.out[t.pos-1], nil
+}
+
+func (t *topNOp) Close() { t.input.Close(); t.done = true; t.out, t.pos, t.h.rows = nil, 0, nil }
+func (t *topNOp) Explain() Node {
+	return Node{Op: "top-N", Detail: fmt.Sprintf("ORDER BY %s, keeping the first %d rows in a heap", describeKeys(t.keys), t.n),
+		Inputs: []Node{t.input.Explain()}}
+}
+
+// limitOp skips offset rows, then returns at most limit (-1: all) and closes its input at once.
+type limitOp struct {
+	input         Operator
+	offset, limit int
+	skipped, sent int
+}
+
+func (l *limitOp) Next(ctx context.Context) (translate.Row, error) {
+	for l.skipped < l.offset {
+		if _, err := l.input.Next(ctx); err != nil {
+			return translate.Row{}, err
+		}
+		l.skipped++
+	}
+	if l.limit >= 0 && l.sent >= l.limit {
+		l.input.Close() // stop fetching pages nobody will read
+		return translate.Row{}, io.EOF
+	}
+	r, err := l.input.Next(ctx)
+	if err != nil {
+		return r, err
+	}
+	l.sent++
+	return r, nil
+}
+
+func (l *limitOp) Close() { l.input.Close() }
+func (l *limitOp) Explain() Node {
+	var d []string
+	if l.offset > 0 {
+		d = append(d, "skip "+strconv.Itoa(l.offset)+" rows (OFFSET)")
+	}
+	if l.limit >= 0 {
+		d = append(d, "stop after "+strconv.Itoa(l.limit)+" rows (LIMIT)")
+	}
+	return Node{Op: "limit", Detail: strings.Join(d, ", then "), Inputs: []Node{l.input.Explain()}}
+}

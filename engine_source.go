@@ -1,0 +1,167 @@
+package airsql
+
+import (
+	"context"
+	"database/sql/driver"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+
+	"github.com/xwb1989/sqlparser"
+
+	"github.com/airsql/airsql/engine"
+	"github.com/airsql/airsql/translate"
+)
+
+// scanSource is the engine's way to the service: it runs a scan's request with transport, one
+// page ahead of the reader (recordSource).
+type scanSource struct {
+	c *Connector
+}
+
+func (s scanSource) Scan(ctx context.Context, plan *translate.Plan) (engine.Pages, error) {
+	table := s.c.base.Table(plan.Table.ID)
+	pageSize := s.c.cfg.PageSize
+	p := &scanPages{progress: newProgressTracker(ctx, plan.Table.Name)}
+	if plan.RecordIDs == nil && plan.Request.Formula == "" && plan.Request.View == "" && plan.Request.MaxRecords == 0 {
+		// A scan of the whole table: its count of records is the table's size.
+		p.sizes, p.tableID = &s.c.tableSizes, plan.Table.ID
+	}
+	if plan.RecordIDs != nil {
+		p.src = startGets(ctx, table, plan.RecordIDs)
+	} else {
+		p.src = startList(ctx, table, listOptions(plan, pageSize))
+	}
+	return p, nil
+}
+
+// scanPages hands the records of a recordSource to the engine as rows.
+type scanPages struct {
+	src      *recordSource
+	progress *progressTracker
+	sizes    *sync.Map // non-nil: record the table's size at the end
+	tableID  string
+	records  int
+}
+
+func (p *scanPages) Next(ctx context.Context) ([]translate.Row, error) {
+	if p.src == nil {
+		return nil, io.EOF
+	}
+	recs, err := p.src.next(ctx)
+	if err != nil {
+		if err == io.EOF {
+			if p.sizes != nil {
+				p.sizes.Store(p.tableID, p.records)
+			}
+			p.Close()
+		}
+		return nil, err
+	}
+	p.records += len(recs)
+	p.progress.page(len(recs))
+	rows := make([]translate.Row, len(recs))
+	for i := range recs {
+		rows[i] = translate.Row{ID: recs[i].ID, CreatedTime: recs[i].CreatedTime, Fields: recs[i].Fields}
+	}
+	return rows, nil
+}
+
+func (p *scanPages) Close() {
+	p.progress.end()
+	if p.src != nil {
+		p.src.close()
+		p.src = nil
+	}
+}
+
+// planQuery reads the schema the statement needs and plans it for the engine.
+func (cn *conn) planQuery(ctx context.Context, ast *sqlparser.Select, args translate.Args) (*translate.Query, *engine.Catalog, error) {
+	var catalog *engine.Catalog
+	q, _, err := planned(ctx, cn, selectTables(ast.From), func(s translate.Schema) (*translate.Query, error) {
+		bs := s.(*baseSchema)
+		catalog = engine.NewCatalog(bs, bs.tables, cn.c.cfg.BaseID)
+		return translate.NewQuery(ast, catalog, args)
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return q, catalog, nil
+}
+
+// selectTables is the base tables a SELECT names, so that one created since the schema was cached
+// is found: information_schema tables and DUAL are not the base's.
+func selectTables(from sqlparser.TableExprs) []string {
+	if len(from) == 1 {
+		if ate, ok := from[0].(*sqlparser.AliasedTableExpr); ok {
+			if tn, ok := ate.Expr.(sqlparser.TableName); ok {
+				if !tn.Qualifier.IsEmpty() || strings.EqualFold(tn.Name.String(), "dual") {
+					return nil
+				}
+			}
+		}
+	}
+	return tableOf(from)
+}
+
+// selectRows plans a SELECT and starts its operators: rows stream page by page when no step must
+// hold them.
+func (cn *conn) selectRows(ctx context.Context, ast *sqlparser.Select, args translate.Args) (driver.Rows, error) {
+	q, catalog, err := cn.planQuery(ctx, ast, args)
+	if err != nil {
+		return nil, err
+	}
+	// The rows outlive the call that made them: their fetching ends with Close, or with the
+	// statement's context (database/sql closes the rows then).
+	ctx, cancel := context.WithCancel(ctx)
+	op, err := engine.Build(q, engine.Options{
+		Source:  scanSource{c: cn.c},
+		MaxRows: cn.c.cfg.MaxRows,
+		Catalog: catalog,
+	})
+	if err != nil {
+		cancel()
+		return nil, fmt.Errorf("airsql: %w", err)
+	}
+	return &engineRows{resultColumns: q.Columns, ctx: ctx, cancel: cancel, op: op}, nil
+}
+
+// engineRows returns the rows of the engine's root operator.
+type engineRows struct {
+	resultColumns
+	ctx    context.Context
+	cancel context.CancelFunc
+	op     engine.Operator
+	done   bool
+}
+
+var (
+	_ driver.Rows                           = (*engineRows)(nil)
+	_ driver.RowsColumnTypeScanType         = (*engineRows)(nil)
+	_ driver.RowsColumnTypeDatabaseTypeName = (*engineRows)(nil)
+	_ driver.RowsColumnTypeNullable         = (*engineRows)(nil)
+)
+
+func (r *engineRows) Next(dest []driver.Value) error {
+	if r.done {
+		return io.EOF
+	}
+	row, err := r.op.Next(r.ctx)
+	if err != nil {
+		r.done = true
+		r.op.Close()
+		return err
+	}
+	for i := range dest {
+		dest[i] = row.Values[i]
+	}
+	return nil
+}
+
+func (r *engineRows) Close() error {
+	r.done = true
+	r.op.Close()
+	r.cancel()
+	return nil
+}

@@ -1,0 +1,334 @@
+package translate
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+)
+
+// GroupConcatMaxLen is the longest GROUP_CONCAT result in bytes; a longer one is cut there, as MySQL
+// cuts at group_concat_max_len. MariaDB's default (1 MiB) rather than MySQL 8's 1,024 bytes: a
+// report rarely wants its lists silently cut at 1 KB, and the bound still keeps one group's text
+// from growing without limit.
+const GroupConcatMaxLen = 1 << 20
+
+// Aggregate is one aggregate call of a SELECT (COUNT, SUM, AVG, MIN, MAX, GROUP_CONCAT, ANY_VALUE),
+// its arguments compiled on the rows the scan returns. NewAccumulator starts one group's state.
+type Aggregate struct {
+	Name     string // COUNT, SUM, AVG, MIN, MAX, GROUP_CONCAT, ANY_VALUE
+	Distinct bool
+	SQL      string // as written, for EXPLAIN and messages
+
+	star      bool    // COUNT(*)
+	args      []*expr // on scan rows
+	order     []orderKey
+	separator string
+	typ       sqlType
+}
+
+// Accumulator is the state of one aggregate over one group. Add reads the aggregate's arguments from
+// a row and returns how many values it now holds that it did not hold before (a new DISTINCT value,
+// a GROUP_CONCAT item), so that the engine counts them against its row limit.
+type Accumulator interface {
+	Add(r *Row) (held int, err error)
+	Result() any
+}
+
+// NewAccumulator returns the empty state of the aggregate for one group.
+func (a *Aggregate) NewAccumulator() Accumulator {
+	var acc Accumulator
+	switch a.Name {
+	case "COUNT":
+		acc = &countAcc{a: a}
+	case "SUM", "AVG":
+		acc = &sumAcc{a: a}
+	case "MIN", "MAX":
+		acc = &extremeAcc{a: a, max: a.Name == "MAX"}
+	case "GROUP_CONCAT":
+		return &concatAcc{a: a, seen: distinctSet(a.Distinct)}
+	default: // ANY_VALUE
+		acc = &anyAcc{a: a}
+	}
+	if a.Distinct {
+		return &distinctAcc{a: a, inner: acc, seen: map[string]struct{}{}}
+	}
+	return acc
+}
+
+func distinctSet(on bool) map[string]struct{} {
+	if on {
+		return map[string]struct{}{}
+	}
+	return nil
+}
+
+// argValues evaluates the arguments; ok is false when one of them is NULL (aggregates skip the row).
+func (a *Aggregate) argValues(r *Row, into []any) ([]any, bool, error) {
+	into = into[:0]
+	for _, x := range a.args {
+		v, err := x.eval(r)
+		if err != nil {
+			return nil, false, err
+		}
+		if v == nil {
+			return into, false, nil
+		}
+		into = append(into, v)
+	}
+	return into, true, nil
+}
+
+// distinctAcc passes each distinct tuple of argument values to the aggregate once.
+type distinctAcc struct {
+	a     *Aggregate
+	inner Accumulator
+	seen  map[string]struct{}
+	buf   []any
+	key   []byte
+}
+
+func (d *distinctAcc) Add(r *Row) (int, error) {
+	vals, ok, err := d.a.argValues(r, d.buf)
+	d.buf = vals
+	if err != nil || !ok {
+		return 0, err
+	}
+	d.key = d.key[:0]
+	for _, v := range vals {
+		d.key = AppendKey(d.key, v)
+	}
+	if _, dup := d.seen[string(d.key)]; dup {
+		return 0, nil
+	}
+	d.seen[string(d.key)] = struct{}{}
+	if _, err := d.inner.Add(r); err != nil {
+		return 0, err
+	}
+	return 1, nil
+}
+
+func (d *distinctAcc) Result() any { return d.inner.Result() }
+
+type countAcc struct {
+	a   *Aggregate
+	n   int64
+	buf []any
+}
+
+func (c *countAcc) Add(r *Row) (int, error) {
+	if !c.a.star {
+		vals, ok, err := c.a.argValues(r, c.buf)
+		c.buf = vals
+		if err != nil || !ok {
+			return 0, err
+		}
+	}
+	c.n++
+	return 0, nil
+}
+
+func (c *countAcc) Result() any { return c.n }
+
+// sumAcc is SUM and AVG: integers add as integers (a float once they overflow), with arith's rules.
+type sumAcc struct {
+	a   *Aggregate
+	sum any
+	n   int64
+}
+
+func (s *sumAcc) Add(r *Row) (int, error) {
+	v, err := s.a.args[0].eval(r)
+	if err != nil || v == nil {
+		return 0, err
+	}
+	if b, ok := v.(bool); ok {
+		v = boolInt(b)
+	}
+	if s.sum == nil {
+		s.sum = v
+	} else {
+		s.sum = arith("+", s.sum, v)
+	}
+	s.n++
+	return 0, nil
+}
+
+func (s *sumAcc) Result() any {
+	if s.n == 0 {
+		return nil // SUM and AVG of no rows are NULL
+	}
+	if s.a.Name == "AVG" {
+		return floatOf(s.sum) / float64(s.n)
+	}
+	if s.a.typ == typeFloat {
+		return floatOf(s.sum)
+	}
+	return s.sum
+}
+
+type extremeAcc struct {
+	a   *Aggregate
+	max bool
+	v   any
+}
+
+func (m *extremeAcc) Add(r *Row) (int, error) {
+	v, err := m.a.args[0].eval(r)
+	if err != nil || v == nil {
+		return 0, err
+	}
+	if m.v == nil {
+		m.v = v
+		return 0, nil
+	}
+	c := compareValues(v, m.v)
+	if (m.max && c > 0) || (!m.max && c < 0) {
+		m.v = v
+	}
+	return 0, nil
+}
+
+func (m *extremeAcc) Result() any { return m.v }
+
+type anyAcc struct {
+	a    *Aggregate
+	v    any
+	seen bool
+}
+
+func (x *anyAcc) Add(r *Row) (int, error) {
+	if x.seen {
+		return 0, nil
+	}
+	v, err := x.a.args[0].eval(r)
+	if err != nil {
+		return 0, err
+	}
+	x.v, x.seen = v, true
+	return 0, nil
+}
+
+func (x *anyAcc) Result() any { return x.v }
+
+// concatAcc is GROUP_CONCAT: the rows' texts in the ORDER BY given (else in arrival order), joined by
+// the separator, cut at GroupConcatMaxLen.
+type concatAcc struct {
+	a     *Aggregate
+	seen  map[string]struct{} // DISTINCT: the texts already held
+	items []concatItem
+	buf   []any
+}
+
+type concatItem struct {
+	text string
+	keys []any
+}
+
+func (c *concatAcc) Add(r *Row) (int, error) {
+	vals, ok, err := c.a.argValues(r, c.buf)
+	c.buf = vals
+	if err != nil || !ok {
+		return 0, err
+	}
+	var b strings.Builder
+	for _, v := range vals {
+		b.WriteString(textOf(v))
+	}
+	text := b.String()
+	if c.seen != nil {
+		key := string(AppendKey(nil, text))
+		if _, dup := c.seen[key]; dup {
+			return 0, nil
+		}
+		c.seen[key] = struct{}{}
+	}
+	item := concatItem{text: text}
+	if len(c.a.order) > 0 {
+		item.keys = make([]any, len(c.a.order))
+		for i, k := range c.a.order {
+			if item.keys[i], err = k.e.eval(r); err != nil {
+				return 0, err
+			}
+		}
+	}
+	c.items = append(c.items, item)
+	return 1, nil
+}
+
+func (c *concatAcc) Result() any {
+	if len(c.items) == 0 {
+		return nil
+	}
+	if len(c.a.order) > 0 {
+		slices.SortStableFunc(c.items, func(x, y concatItem) int {
+			for i, k := range c.a.order {
+				if d := k.compare(x.keys[i], y.keys[i]); d != 0 {
+					return d
+				}
+			}
+			return 0
+		})
+	}
+	var b strings.Builder
+	for i, it := range c.items {
+		if i > 0 {
+			b.WriteString(c.a.separator)
+		}
+		b.WriteString(it.text)
+		if b.Len() >= GroupConcatMaxLen {
+			break
+		}
+	}
+	s := b.String()
+	if len(s) > GroupConcatMaxLen {
+		s = s[:GroupConcatMaxLen]
+	}
+	return s
+}
+
+// AppendKey appends to buf an encoding of the non-NULL or NULL value v such that two values have the
+// same encoding exactly when SQL takes them as equal in GROUP BY and DISTINCT: NULL equals NULL,
+// numbers compare numerically (1, 1.0 and TRUE are one key), text by code point, times by instant.
+func AppendKey(buf []byte, v any) []byte {
+	switch x := v.(type) {
+	case nil:
+		return append(buf, 0)
+	case bool:
+		return appendIntKey(buf, boolInt(x))
+	case int64:
+		return appendIntKey(buf, x)
+	case float64:
+		if x == math.Trunc(x) && math.Abs(x) < 1<<63 {
+			return appendIntKey(buf, int64(x))
+		}
+		if x == 0 {
+			x = 0 // -0 is 0
+		}
+		buf = append(buf, 2)
+		return binary.BigEndian.AppendUint64(buf, math.Float64bits(x))
+	case string:
+		buf = append(buf, 3)
+		buf = binary.AppendUvarint(buf, uint64(len(x)))
+		return append(buf, x...)
+	case time.Time:
+		buf = append(buf, 4)
+		buf = binary.BigEndian.AppendUint64(buf, uint64(x.Unix()))
+		return binary.BigEndian.AppendUint32(buf, uint32(x.Nanosecond()))
+	}
+	s := fmt.Sprint(v)
+	buf = append(buf, 5)
+	buf = binary.AppendUvarint(buf, uint64(len(s)))
+	return append(buf, s...)
+}
+
+func appendIntKey(buf []byte, n int64) []byte {
+	buf = append(buf, 1)
+	return binary.BigEndian.AppendUint64(buf, uint64(n))
+}
+
+// CompareSQL orders two values as ORDER BY does, ascending: NULL first, then compareValues (numbers
+// numerically, text by code point, times chronologically).
+func CompareSQL(a, b any) int { return orderKey{}.compare(a, b) }

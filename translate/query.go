@@ -1,0 +1,705 @@
+package translate
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/xwb1989/sqlparser"
+)
+
+// InformationSchema is the database name of the tables that describe the base (TABLES, COLUMNS, …).
+// A Schema answers them under the name "information_schema.<TABLE>" (upper case), as in-memory
+// tables (Table.Local).
+const InformationSchema = "information_schema"
+
+// Query is a SELECT planned for the engine: the scan of its table (today's Plan: the request and
+// the local re-check of WHERE), then the local steps, each described by expressions compiled here so
+// that every step uses this package's comparison, NULL and type rules.
+//
+// The engine runs it as: Scan (or, when Scan is nil, one row with no columns) → Where re-check
+// (Scan.Keep) → when Grouped, group by GroupBy and compute Aggregates (rows then hold
+// Values = group keys, then aggregate results) → Having → Outputs (rows then hold Values = the
+// output columns, then hidden sort keys) → Distinct (over the output columns) → sort by Order when
+// SortLocally → skip Offset rows → stop after Limit rows → the first len(Columns) values.
+type Query struct {
+	Scan    *Plan    // nil: no table (SELECT 1, FROM DUAL)
+	Where   *Expr    // when Scan is nil: the WHERE clause, checked on the one row
+	Columns []Column // the output columns
+
+	Grouped    bool    // GROUP BY, or aggregates without it (then one group, even over no rows)
+	GroupBy    []*Expr // on scan rows
+	Aggregates []*Aggregate
+	Having     *Expr // on grouped rows when Grouped, else on scan rows; nil: none
+
+	Outputs     []*Expr   // the output columns, then hidden sort keys
+	Distinct    bool      // SELECT DISTINCT
+	Order       []SortKey // positions in Outputs
+	SortLocally bool      // the rows must be sorted by Order here (the scan's order is not SQL's)
+	Offset      int
+	Limit       int // -1: none
+}
+
+// SortKey is one ORDER BY key: a position in Query.Outputs.
+type SortKey struct {
+	Slot int
+	Desc bool
+	SQL  string
+}
+
+// Expr is a compiled expression, evaluated on one row with SQL semantics (nil is NULL).
+type Expr struct{ e *expr }
+
+// Eval computes the expression for a row; a condition gives true, false or nil (UNKNOWN).
+func (x *Expr) Eval(r *Row) (any, error) { return x.e.eval(r) }
+
+// Value computes the expression for a row as a driver value of its column's type.
+func (x *Expr) Value(r *Row) (any, error) {
+	v, err := x.e.eval(r)
+	if err != nil {
+		return nil, err
+	}
+	return driverValue(x.e.typ, v), nil
+}
+
+// String is the expression's SQL text, as far as it is known.
+func (x *Expr) String() string { return describe(x.e) }
+
+func wrap(e *expr) *Expr {
+	if e == nil {
+		return nil
+	}
+	return &Expr{e: e}
+}
+
+// Streams reports whether rows can be returned as the scan's pages arrive: no step holds rows.
+func (q *Query) Streams() bool { return !q.Grouped && !q.Distinct && !q.SortLocally }
+
+// NewQuery plans a SELECT for the engine. What it cannot run it refuses with an error naming the
+// construct; an unknown column names itself and the table.
+func NewQuery(stmt *sqlparser.Select, schema Schema, args Args) (q *Query, err error) {
+	if stmt == nil {
+		return nil, fmt.Errorf("translate: no SELECT statement")
+	}
+	if stmt.Lock != "" {
+		return nil, unsupported("locking reads ("+strings.TrimSpace(stmt.Lock)+")", "", "Airtable has no transactions or locks: leave the lock clause out")
+	}
+	table, alias, view, err := queryFrom(stmt.From, schema)
+	if err != nil {
+		return nil, err
+	}
+	qp := &queryPlanner{stmt: stmt, q: &Query{Limit: -1}, outputIndex: map[string]int{}}
+	if table == nil {
+		qp.s = newScope(&Table{Name: "dual"}, "dual", args)
+		qp.dual = true
+	} else {
+		qp.s = newScope(table, alias, args)
+		qp.plan = &Plan{Table: table, Limit: -1, Request: Request{View: view}}
+	}
+	if err := qp.run(); err != nil {
+		return nil, err
+	}
+	if err := qp.s.unusedArgs(); err != nil {
+		return nil, err
+	}
+	return qp.q, nil
+}
+
+// queryFrom resolves FROM for a Query: nil table for no table or DUAL, an information_schema table,
+// or a table of the base as Select resolves it.
+func queryFrom(from sqlparser.TableExprs, schema Schema) (*Table, string, string, error) {
+	if len(from) == 1 {
+		if ate, ok := from[0].(*sqlparser.AliasedTableExpr); ok {
+			if tn, ok := ate.Expr.(sqlparser.TableName); ok {
+				name := tn.Name.String()
+				if tn.Qualifier.IsEmpty() && strings.EqualFold(name, "dual") && ate.As.IsEmpty() {
+					if t, ok := schema.Table(name); !ok || t == nil {
+						return nil, "", "", nil
+					}
+				}
+				if strings.EqualFold(tn.Qualifier.String(), InformationSchema) {
+					t, ok := schema.Table(InformationSchema + "." + strings.ToUpper(name))
+					if !ok || t == nil {
+						return nil, "", "", fmt.Errorf("translate: no table %s.%s (information_schema has TABLES, COLUMNS, SCHEMATA, KEY_COLUMN_USAGE and STATISTICS)", InformationSchema, name)
+					}
+					alias := name
+					if !ate.As.IsEmpty() {
+						alias = ate.As.String()
+					}
+					if ate.Hints != nil || len(ate.Partitions) > 0 {
+						return nil, "", "", unsupported("USE INDEX or PARTITION on information_schema", sqlparser.String(ate), "name the table alone")
+					}
+					return t, alias, "", nil
+				}
+			}
+		}
+	}
+	return fromClause(from, schema)
+}
+
+type queryPlanner struct {
+	stmt *sqlparser.Select
+	s    *scope
+	q    *Query
+	plan *Plan // nil when dual
+	dual bool
+
+	outputs     []*expr
+	outputAST   []sqlparser.Expr // nil for the columns of *
+	outputIndex map[string]int   // lower-cased output names and aliases
+
+	// Grouping.
+	groupKeys []*expr
+	groupText []string // lower-cased SQL text of each GROUP BY expression
+	byID      bool     // GROUP BY includes the record id: every column is functionally dependent
+	aggText   map[string]int
+	aggs      []*Aggregate
+	clause    string // the clause being compiled, for ONLY_FULL_GROUP_BY messages
+	item      int    // its item number (1-based)
+	names     []string
+}
+
+func (qp *queryPlanner) run() error {
+	stmt, q, s := qp.stmt, qp.q, qp.s
+	s.hook = qp.scanHook
+	var where *expr
+	if stmt.Where != nil {
+		w, err := s.condition(stmt.Where.Expr)
+		if err != nil {
+			return err
+		}
+		where = w
+	}
+	q.Grouped = len(stmt.GroupBy) > 0 || hasAggregate(stmt.SelectExprs) ||
+		(stmt.Having != nil && hasAggregate(stmt.Having)) || hasAggregate(stmt.OrderBy)
+	if q.Grouped {
+		if err := qp.groupBy(); err != nil {
+			return err
+		}
+		s.hook = qp.groupedHook
+	}
+
+	// The select list.
+	for i, se := range stmt.SelectExprs {
+		qp.clause, qp.item = "SELECT list", i+1
+		switch se := se.(type) {
+		case *sqlparser.StarExpr:
+			if qp.dual {
+				return fmt.Errorf("translate: SELECT * with no table: no tables used")
+			}
+			if tq := se.TableName; !tq.IsEmpty() && tq.Name.String() != s.alias && tq.Name.String() != s.table.Name {
+				return &UnsupportedError{Construct: "JOIN", SQL: sqlparser.String(se),
+					Hint: fmt.Sprintf("it names a table other than %q; %s", s.alias, hintJoin)}
+			}
+			for _, e := range s.star() {
+				if q.Grouped {
+					ge, err := qp.groupedColumn(e, e.sql)
+					if err != nil {
+						return err
+					}
+					e = ge
+				}
+				qp.addOutput(e.sql, e, nil)
+			}
+		case *sqlparser.AliasedExpr:
+			e, err := s.compile(se.Expr)
+			if err != nil {
+				return err
+			}
+			name := columnName(se.Expr, e)
+			if !se.As.IsEmpty() {
+				name = se.As.String()
+			}
+			qp.addOutput(name, e, se.Expr)
+		default:
+			return unsupported(sqlparser.String(se)+" in the select list", "", "select *, columns or expressions")
+		}
+	}
+	nColumns := len(qp.outputs)
+
+	// HAVING.
+	if stmt.Having != nil {
+		qp.clause, qp.item = "HAVING clause", 1
+		h, err := s.condition(stmt.Having.Expr)
+		if err != nil {
+			return err
+		}
+		q.Having = wrap(h)
+	}
+
+	// ORDER BY.
+	for i, o := range stmt.OrderBy {
+		qp.clause, qp.item = "ORDER BY clause", i+1
+		slot, err := qp.orderSlot(o.Expr, nColumns)
+		if err != nil {
+			return err
+		}
+		q.Order = append(q.Order, SortKey{Slot: slot, Desc: o.Direction == sqlparser.DescScr, SQL: sqlparser.String(o.Expr)})
+	}
+	q.Distinct = stmt.Distinct != ""
+
+	// LIMIT and OFFSET.
+	s.hook = nil
+	if stmt.Limit != nil {
+		if stmt.Limit.Offset != nil {
+			n, err := s.limit(stmt.Limit.Offset)
+			if err != nil {
+				return fmt.Errorf("translate: OFFSET needs a non-negative integer, got %s", sqlparser.String(stmt.Limit.Offset))
+			}
+			q.Offset = n
+		}
+		n, err := s.limit(stmt.Limit.Rowcount)
+		if err != nil {
+			return err
+		}
+		q.Limit = n
+	}
+
+	for i, e := range qp.outputs {
+		if i < nColumns {
+			q.Columns = append(q.Columns, columnFor(qp.columnName(i), e))
+		}
+		q.Outputs = append(q.Outputs, wrap(e))
+	}
+	q.Aggregates = qp.aggs
+	for _, k := range qp.groupKeys {
+		q.GroupBy = append(q.GroupBy, wrap(k))
+	}
+	if qp.dual {
+		q.Where = wrap(where)
+		q.SortLocally = len(q.Order) > 0
+		return nil
+	}
+	qp.pushdown(where)
+	return nil
+}
+
+// pushdown fills the scan's request: the WHERE clause (exact or a superset re-checked by Keep), the
+// sort and maxRecords only when no local step changes which rows come out or their order, and the
+// fields every step reads.
+func (qp *queryPlanner) pushdown(where *expr) {
+	q, plan := qp.q, qp.plan
+	if q.Grouped && len(qp.groupKeys) == 0 && len(qp.aggs) == 1 {
+		// A lone COUNT(x): the rows where x is NULL count for nothing, so the service need not send them.
+		if a := qp.aggs[0]; a.Name == "COUNT" && !a.star && len(a.args) == 1 && a.args[0].kind != exConst {
+			notNull := &expr{kind: exIsNull, typ: typeBool, negated: true, args: []*expr{a.args[0]}}
+			if where == nil {
+				where = notNull
+			} else {
+				where = &expr{kind: exAnd, typ: typeBool, nullable: true, args: []*expr{where, notNull}}
+			}
+		}
+	}
+	plan.where = where
+	if plan.Table.Local {
+		// An in-memory table: nothing to push, Keep checks everything.
+		plan.Exact = where == nil
+	} else {
+		plan.pushWhere(&pusher{})
+	}
+	rowsChange := q.Grouped || q.Distinct || q.Having != nil
+	if len(q.Order) > 0 {
+		if rowsChange || plan.Table.Local {
+			q.SortLocally = true
+		} else {
+			for _, k := range q.Order {
+				plan.order = append(plan.order, orderKey{e: qp.outputs[k.Slot], desc: k.Desc})
+				plan.Order = append(plan.Order, Order{Column: qp.outputs[k.Slot].sql, Desc: k.Desc})
+			}
+			plan.pushOrder()
+			q.SortLocally = plan.SortLocally
+		}
+	}
+	if q.Limit >= 0 && !rowsChange && !q.SortLocally && plan.Exact && plan.RecordIDs == nil && !plan.Table.Local {
+		if n := q.Offset + q.Limit; n > 0 && n <= 1<<31 {
+			plan.Request.MaxRecords = n
+		}
+	}
+	// What the scan must return: every expression evaluated on scan rows.
+	if q.Grouped {
+		plan.outputs = append(plan.outputs, qp.groupKeys...)
+		for _, a := range qp.aggs {
+			plan.outputs = append(plan.outputs, a.args...)
+			for _, k := range a.order {
+				plan.outputs = append(plan.outputs, k.e)
+			}
+		}
+	} else {
+		plan.outputs = append(plan.outputs, qp.outputs...)
+		if q.Having != nil {
+			plan.outputs = append(plan.outputs, q.Having.e)
+		}
+	}
+	plan.Limit = -1
+	plan.Request.Fields = plan.neededFields()
+	plan.outputs = nil // the scan's rows are read by the Query's expressions, not by Values
+	plan.Columns = nil
+	q.Scan = plan
+}
+
+func (qp *queryPlanner) addOutput(name string, e *expr, ast sqlparser.Expr) {
+	qp.outputs = append(qp.outputs, e)
+	qp.outputAST = append(qp.outputAST, ast)
+	key := strings.ToLower(name)
+	if _, dup := qp.outputIndex[key]; !dup {
+		qp.outputIndex[key] = len(qp.outputs) - 1
+	}
+	qp.names = append(qp.names, name)
+}
+
+func (qp *queryPlanner) columnName(i int) string { return qp.names[i] }
+
+// scanHook refuses aggregates where rows are not yet grouped: WHERE, GROUP BY, aggregate arguments.
+func (qp *queryPlanner) scanHook(e sqlparser.Expr) (*expr, error) {
+	if isAggregateNode(e) {
+		where := "WHERE"
+		switch {
+		case qp.clause == "GROUP BY":
+			return nil, fmt.Errorf("translate: can't group on %s: an aggregate cannot be a GROUP BY key", sqlparser.String(e))
+		case qp.clause == "aggregate":
+			return nil, fmt.Errorf("translate: invalid use of group function %s: aggregates cannot be nested", sqlparser.String(e))
+		case qp.clause != "":
+			where = qp.clause
+		}
+		return nil, fmt.Errorf("translate: invalid use of group function %s in %s: aggregates are computed after WHERE; filter on them with HAVING", sqlparser.String(e), where)
+	}
+	if f, ok := e.(*sqlparser.FuncExpr); ok && strings.EqualFold(f.Name.String(), "any_value") {
+		return nil, fmt.Errorf("translate: invalid use of group function %s in %s", sqlparser.String(e), qp.clauseOr("WHERE"))
+	}
+	// HAVING (without grouping) and ORDER BY may name a select-list alias: ORDER BY prefers it to
+	// a column, HAVING a column to it.
+	if col, ok := e.(*sqlparser.ColName); ok && col.Qualifier.IsEmpty() && (qp.clause == "HAVING clause" || qp.clause == "ORDER BY clause") {
+		if i, ok := qp.outputIndex[strings.ToLower(col.Name.String())]; ok && qp.outputAST[i] != nil {
+			if _, err := qp.s.lookupColumn(col.Name.String()); err != nil || qp.clause == "ORDER BY clause" {
+				return qp.outputs[i], nil
+			}
+		}
+	}
+	return nil, nil
+}
+
+func (qp *queryPlanner) clauseOr(def string) string {
+	if qp.clause == "" {
+		return def
+	}
+	return qp.clause
+}
+
+// groupBy compiles the GROUP BY keys: columns of the table first, then select-list aliases, and
+// positions in the select list (MySQL's order of resolution for GROUP BY).
+func (qp *queryPlanner) groupBy() error {
+	s := qp.s
+	qp.aggText = map[string]int{}
+	for i, g := range qp.stmt.GroupBy {
+		qp.clause, qp.item = "GROUP BY", i+1
+		src := g
+		switch k := g.(type) {
+		case *sqlparser.SQLVal:
+			if k.Type == sqlparser.IntVal {
+				n, err := strconv.Atoi(string(k.Val))
+				if err != nil || n < 1 || n > len(qp.stmt.SelectExprs) {
+					return fmt.Errorf("translate: unknown column '%s' in 'group statement': GROUP BY %s names no column of the select list", k.Val, k.Val)
+				}
+				ae, ok := qp.stmt.SelectExprs[n-1].(*sqlparser.AliasedExpr)
+				if !ok {
+					return unsupported("GROUP BY a position of *", sqlparser.String(g), "name the column")
+				}
+				src = ae.Expr
+			}
+		case *sqlparser.ColName:
+			if k.Qualifier.IsEmpty() && !qp.dual {
+				if _, err := s.lookupColumn(k.Name.String()); err != nil {
+					if ae := qp.selectAlias(k.Name.String()); ae != nil {
+						src = ae.Expr
+					}
+				}
+			}
+		}
+		if hasAggregate(src) {
+			return fmt.Errorf("translate: can't group on %s: an aggregate cannot be a GROUP BY key", sqlparser.String(src))
+		}
+		e, err := s.compile(src)
+		if err != nil {
+			return err
+		}
+		qp.groupKeys = append(qp.groupKeys, e)
+		qp.groupText = append(qp.groupText, strings.ToLower(sqlparser.String(src)))
+		if e.kind == exRecordID {
+			qp.byID = true
+		}
+	}
+	qp.clause = ""
+	return nil
+}
+
+// selectAlias returns the select-list expression with that alias, if any.
+func (qp *queryPlanner) selectAlias(name string) *sqlparser.AliasedExpr {
+	for _, se := range qp.stmt.SelectExprs {
+		if ae, ok := se.(*sqlparser.AliasedExpr); ok && !ae.As.IsEmpty() && strings.EqualFold(ae.As.String(), name) {
+			return ae
+		}
+	}
+	return nil
+}
+
+// groupedHook compiles expressions over grouped rows: an aggregate reads its slot, a GROUP BY
+// expression reads its key's slot, and a column that is neither is refused as MySQL refuses it
+// with ONLY_FULL_GROUP_BY (unless the rows are grouped by id, on which every column depends).
+func (qp *queryPlanner) groupedHook(e sqlparser.Expr) (*expr, error) {
+	if isAggregateNode(e) {
+		return qp.aggregate(e)
+	}
+	text := strings.ToLower(sqlparser.String(e))
+	for i, g := range qp.groupText {
+		if g == text {
+			return qp.keySlot(i), nil
+		}
+	}
+	col, ok := e.(*sqlparser.ColName)
+	if !ok {
+		if f, isFunc := e.(*sqlparser.FuncExpr); isFunc && strings.EqualFold(f.Name.String(), "any_value") {
+			return qp.aggregate(e)
+		}
+		return nil, nil
+	}
+	if col.Qualifier.IsEmpty() && qp.clause != "SELECT list" {
+		// HAVING and ORDER BY may name a select-list alias.
+		if i, ok := qp.outputIndex[strings.ToLower(col.Name.String())]; ok && qp.outputAST[i] != nil {
+			if _, err := qp.s.lookupColumn(col.Name.String()); err != nil || qp.clause == "ORDER BY clause" {
+				return qp.outputs[i], nil
+			}
+		}
+	}
+	hook := qp.s.hook
+	qp.s.hook = qp.scanHook
+	c, err := qp.s.compile(col)
+	qp.s.hook = hook
+	if err != nil {
+		return nil, err
+	}
+	return qp.groupedColumn(c, sqlparser.String(col))
+}
+
+// groupedColumn maps a column read on scan rows to grouped rows: its GROUP BY key, or ANY_VALUE when
+// the rows are grouped by id, else MySQL's ONLY_FULL_GROUP_BY refusal.
+func (qp *queryPlanner) groupedColumn(c *expr, text string) (*expr, error) {
+	for i, k := range qp.groupKeys {
+		if sameColumn(k, c) {
+			return qp.keySlot(i), nil
+		}
+	}
+	if qp.byID || c.kind == exConst {
+		return qp.addAggregate(&Aggregate{Name: "ANY_VALUE", SQL: "ANY_VALUE(" + text + ")", args: []*expr{c}, typ: c.typ}, c.nullable), nil
+	}
+	table := qp.s.table.Name
+	if len(qp.groupKeys) == 0 {
+		return nil, fmt.Errorf("translate: in aggregated query without GROUP BY, expression #%d of %s contains nonaggregated column '%s.%s'; this is incompatible with sql_mode=only_full_group_by (airsql runs with it on): aggregate it (MIN, MAX, ANY_VALUE) or add GROUP BY",
+			qp.item, qp.clause, table, c.sql)
+	}
+	return nil, fmt.Errorf("translate: expression #%d of %s is not in GROUP BY clause and contains nonaggregated column '%s.%s' which is not functionally dependent on columns in GROUP BY clause; this is incompatible with sql_mode=only_full_group_by (airsql runs with it on): add it to GROUP BY or wrap it in ANY_VALUE()",
+		qp.item, qp.clause, table, c.sql)
+}
+
+func sameColumn(a, b *expr) bool {
+	switch {
+	case a.kind == exField && b.kind == exField:
+		return a.field == b.field
+	case a.kind == exRecordID || a.kind == exCreatedTime:
+		return a.kind == b.kind
+	}
+	return false
+}
+
+func (qp *queryPlanner) keySlot(i int) *expr {
+	k := qp.groupKeys[i]
+	return &expr{kind: exSlot, slot: i, typ: k.typ, nullable: k.nullable || k.typ == typeNull, sql: k.sql}
+}
+
+// aggregate compiles an aggregate call into a slot of the grouped rows; the same call written twice
+// is computed once.
+func (qp *queryPlanner) aggregate(node sqlparser.Expr) (*expr, error) {
+	text := strings.ToLower(sqlparser.String(node))
+	if i, ok := qp.aggText[text]; ok {
+		a := qp.aggs[i]
+		return &expr{kind: exSlot, slot: len(qp.groupKeys) + i, typ: a.typ, nullable: a.Name != "COUNT", sql: a.SQL}, nil
+	}
+	s := qp.s
+	hook, clause := s.hook, qp.clause
+	s.hook, qp.clause = qp.scanHook, "aggregate"
+	defer func() { s.hook, qp.clause = hook, clause }()
+	a := &Aggregate{SQL: sqlparser.String(node)}
+	var argExprs sqlparser.SelectExprs
+	switch n := node.(type) {
+	case *sqlparser.GroupConcatExpr:
+		a.Name, a.Distinct, argExprs = "GROUP_CONCAT", n.Distinct != "", n.Exprs
+		a.separator = ","
+		if n.Separator != "" {
+			sep := strings.TrimPrefix(n.Separator, " separator '")
+			a.separator = strings.TrimSuffix(sep, "'")
+		}
+		for _, o := range n.OrderBy {
+			if v, ok := o.Expr.(*sqlparser.SQLVal); ok && v.Type == sqlparser.IntVal {
+				return nil, unsupported("GROUP_CONCAT … ORDER BY a position", sqlparser.String(o), "order by the expression itself")
+			}
+			k, err := s.compile(o.Expr)
+			if err != nil {
+				return nil, err
+			}
+			a.order = append(a.order, orderKey{e: k, desc: o.Direction == sqlparser.DescScr})
+		}
+		a.typ = typeText
+	case *sqlparser.FuncExpr:
+		a.Name, a.Distinct, argExprs = strings.ToUpper(n.Name.String()), n.Distinct, n.Exprs
+		if !n.Qualifier.IsEmpty() {
+			return nil, unsupported("qualified function names", a.SQL, "call the function by its name alone")
+		}
+	}
+	for _, se := range argExprs {
+		switch x := se.(type) {
+		case *sqlparser.StarExpr:
+			if a.Name != "COUNT" || len(argExprs) != 1 || a.Distinct || !x.TableName.IsEmpty() {
+				return nil, fmt.Errorf("translate: %s: * is an argument of COUNT(*) only", a.SQL)
+			}
+			a.star = true
+		case *sqlparser.AliasedExpr:
+			c, err := s.compile(x.Expr)
+			if err != nil {
+				return nil, err
+			}
+			a.args = append(a.args, c)
+		default:
+			return nil, fmt.Errorf("translate: %s: cannot read the argument %s", a.SQL, sqlparser.String(se))
+		}
+	}
+	nullable := true
+	switch a.Name {
+	case "COUNT":
+		if !a.star && len(a.args) == 0 {
+			return nil, fmt.Errorf("translate: %s: COUNT takes an argument, or *", a.SQL)
+		}
+		if len(a.args) > 1 && !a.Distinct {
+			return nil, fmt.Errorf("translate: %s: COUNT takes one argument (COUNT(DISTINCT a, b) takes several)", a.SQL)
+		}
+		if len(a.args) == 1 && a.args[0].kind == exConst && a.args[0].val != nil && !a.Distinct {
+			a.star, a.args = true, nil // COUNT(1) counts rows
+		}
+		a.typ, nullable = typeInt, false
+	case "SUM", "AVG":
+		if len(a.args) != 1 {
+			return nil, fmt.Errorf("translate: %s: %s takes one argument", a.SQL, a.Name)
+		}
+		t := a.args[0].typ
+		if !t.numeric() && t != typeNull {
+			return nil, fmt.Errorf("translate: %s needs numbers, but %s is %s", a.SQL, describe(a.args[0]), t)
+		}
+		a.typ = typeFloat
+		if a.Name == "SUM" && (t == typeInt || t == typeBool) {
+			a.typ = typeInt
+		}
+	case "MIN", "MAX", "ANY_VALUE":
+		if len(a.args) != 1 {
+			return nil, fmt.Errorf("translate: %s: %s takes one argument", a.SQL, a.Name)
+		}
+		if a.Name == "ANY_VALUE" && a.Distinct {
+			return nil, fmt.Errorf("translate: %s: ANY_VALUE takes no DISTINCT", a.SQL)
+		}
+		a.typ = a.args[0].typ
+		if a.typ == typeBool {
+			a.typ = typeInt
+		}
+	case "GROUP_CONCAT":
+		if len(a.args) == 0 {
+			return nil, fmt.Errorf("translate: %s: GROUP_CONCAT takes an argument", a.SQL)
+		}
+	default:
+		return nil, unsupported("the aggregate "+a.Name, a.SQL, "supported: COUNT, SUM, AVG, MIN, MAX, GROUP_CONCAT, ANY_VALUE")
+	}
+	qp.aggText[text] = len(qp.aggs)
+	return qp.addAggregate(a, nullable), nil
+}
+
+func (qp *queryPlanner) addAggregate(a *Aggregate, nullable bool) *expr {
+	if qp.aggText == nil {
+		qp.aggText = map[string]int{}
+	}
+	qp.aggs = append(qp.aggs, a)
+	return &expr{kind: exSlot, slot: len(qp.groupKeys) + len(qp.aggs) - 1, typ: a.typ, nullable: nullable, sql: a.SQL}
+}
+
+// orderSlot resolves an ORDER BY key to a position in the outputs: a select-list alias or output
+// name first, a position, an expression written in the select list; else a hidden output is added.
+func (qp *queryPlanner) orderSlot(key sqlparser.Expr, nColumns int) (int, error) {
+	switch k := key.(type) {
+	case *sqlparser.ColName:
+		if k.Qualifier.IsEmpty() {
+			if i, ok := qp.outputIndex[strings.ToLower(k.Name.String())]; ok && i < nColumns {
+				return i, nil
+			}
+		}
+	case *sqlparser.SQLVal:
+		if k.Type == sqlparser.IntVal {
+			n, err := strconv.Atoi(string(k.Val))
+			if err != nil || n < 1 || n > nColumns {
+				return 0, fmt.Errorf("translate: unknown column '%s' in 'order clause': ORDER BY %s names no column of the select list (%d columns)", k.Val, k.Val, nColumns)
+			}
+			return n - 1, nil
+		}
+	}
+	text := strings.ToLower(sqlparser.String(key))
+	for i := 0; i < nColumns; i++ {
+		if ast := qp.outputAST[i]; ast != nil && strings.ToLower(sqlparser.String(ast)) == text {
+			return i, nil
+		}
+	}
+	e, err := qp.s.compile(key)
+	if err != nil {
+		return 0, err
+	}
+	for i := 0; i < nColumns; i++ {
+		if sameColumn(qp.outputs[i], e) || (e.kind == exSlot && qp.outputs[i].kind == exSlot && e.slot == qp.outputs[i].slot) {
+			return i, nil
+		}
+	}
+	if qp.stmt.Distinct != "" {
+		return 0, fmt.Errorf("translate: expression #%d of ORDER BY clause (%s) is not in SELECT list; this is incompatible with DISTINCT: select it too",
+			qp.item, sqlparser.String(key))
+	}
+	qp.outputs = append(qp.outputs, e)
+	qp.outputAST = append(qp.outputAST, key)
+	return len(qp.outputs) - 1, nil
+}
+
+// isAggregateNode reports an aggregate call: COUNT, SUM, … or GROUP_CONCAT.
+func isAggregateNode(e sqlparser.SQLNode) bool {
+	switch n := e.(type) {
+	case *sqlparser.FuncExpr:
+		return n.IsAggregate()
+	case *sqlparser.GroupConcatExpr:
+		return true
+	}
+	return false
+}
+
+// hasAggregate reports whether a node contains an aggregate call (not looking into subqueries).
+func hasAggregate(node sqlparser.SQLNode) bool {
+	found := false
+	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+		if found {
+			return false, nil
+		}
+		switch n.(type) {
+		case *sqlparser.Subquery:
+			return false, nil
+		}
+		if isAggregateNode(n) {
+			found = true
+			return false, nil
+		}
+		if f, ok := n.(*sqlparser.FuncExpr); ok && strings.EqualFold(f.Name.String(), "any_value") {
+			found = true
+			return false, nil
+		}
+		return true, nil
+	}, node)
+	return found
+}
