@@ -78,6 +78,15 @@ func (p *scanPages) Close() {
 
 // planQuery reads the schema the statement needs and plans it for the engine.
 func (cn *conn) planQuery(ctx context.Context, ast *sqlparser.Select, args translate.Args) (*translate.Query, *engine.Catalog, error) {
+	if isDual(ast.From) {
+		// SELECT 1, SELECT … FROM DUAL: no table, so no schema to read (a pool's health check
+		// costs no request).
+		q, err := translate.NewQuery(ast, emptySchema{}, args)
+		if err != nil {
+			return nil, nil, fromTranslate(err)
+		}
+		return q, nil, nil
+	}
 	var catalog *engine.Catalog
 	q, _, err := planned(ctx, cn, selectTables(ast.From), func(s translate.Schema) (*translate.Query, error) {
 		bs := s.(*baseSchema)
@@ -89,6 +98,24 @@ func (cn *conn) planQuery(ctx context.Context, ast *sqlparser.Select, args trans
 	}
 	return q, catalog, nil
 }
+
+// isDual reports a FROM that names no table: none written (sqlparser reads it as DUAL) or DUAL.
+func isDual(from sqlparser.TableExprs) bool {
+	if len(from) != 1 {
+		return false
+	}
+	ate, ok := from[0].(*sqlparser.AliasedTableExpr)
+	if !ok || !ate.As.IsEmpty() {
+		return false
+	}
+	tn, ok := ate.Expr.(sqlparser.TableName)
+	return ok && tn.Qualifier.IsEmpty() && strings.EqualFold(tn.Name.String(), "dual")
+}
+
+// emptySchema has no table.
+type emptySchema struct{}
+
+func (emptySchema) Table(string) (*translate.Table, bool) { return nil, false }
 
 // selectTables is the base tables a SELECT names, so that one created since the schema was cached
 // is found: information_schema tables and DUAL are not the base's.

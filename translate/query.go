@@ -113,9 +113,9 @@ func queryFrom(from sqlparser.TableExprs, schema Schema) (*Table, string, string
 			if tn, ok := ate.Expr.(sqlparser.TableName); ok {
 				name := tn.Name.String()
 				if tn.Qualifier.IsEmpty() && strings.EqualFold(name, "dual") && ate.As.IsEmpty() {
-					if t, ok := schema.Table(name); !ok || t == nil {
-						return nil, "", "", nil
-					}
+					// DUAL is MySQL's reserved name for no table (a base table named dual is
+					// reached with an alias or its tbl… id).
+					return nil, "", "", nil
 				}
 				if strings.EqualFold(tn.Qualifier.String(), InformationSchema) {
 					t, ok := schema.Table(InformationSchema + "." + strings.ToUpper(name))

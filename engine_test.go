@@ -1,0 +1,304 @@
+package airsql
+
+import (
+	"database/sql"
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/airsql/airsql/engine"
+)
+
+// rowTexts runs a query and writes each row as its values joined by "|" (NULL for nil).
+func rowTexts(t testing.TB, db *sql.DB, query string, args ...any) []string {
+	t.Helper()
+	rows, err := db.Query(query, args...)
+	if err != nil {
+		t.Fatalf("%s: %v", query, err)
+	}
+	var out []string
+	for _, row := range scanAll(t, rows) {
+		parts := make([]string, len(row))
+		for i, v := range row {
+			if v == nil {
+				parts[i] = "NULL"
+			} else {
+				parts[i] = toString(v)
+			}
+		}
+		out = append(out, strings.Join(parts, "|"))
+	}
+	return out
+}
+
+// wantRequest is what one list request must carry: its query parameters that matter (pageSize is
+// not compared; a key absent here must be absent from the request).
+type wantRequest map[string][]string
+
+// TestEngineEndToEnd: statements the engine runs locally, through database/sql against the emulator,
+// asserting the rows and the exact requests sent.
+func TestEngineEndToEnd(t *testing.T) {
+	srv := newEmulator(t)
+	db, _ := openDB(t, srv, "")
+	tests := []struct {
+		query    string
+		args     []any
+		want     []string
+		requests []wantRequest // nil: not checked; empty: no data request at all
+	}{
+		{
+			query:    "SELECT Status, COUNT(*) FROM Tasks GROUP BY Status",
+			want:     []string{"NULL|2", "Doing|2", "Done|1", "Todo|3"},
+			requests: []wantRequest{{"fields[]": {"Status"}}},
+		},
+		{
+			query: "SELECT Status, COUNT(*) AS n, SUM(Priority), AVG(Priority), MIN(Name), MAX(Priority) FROM Tasks GROUP BY Status ORDER BY n DESC, Status",
+			want: []string{"Todo|3|4|2|No priority|3", "NULL|2|2|1|Zero priority|2", "Doing|2|6|3|Review spec|4",
+				"Done|1|5|5|Ship it|5"},
+			requests: []wantRequest{{"fields[]": {"Name", "Priority", "Status"}}},
+		},
+		{
+			query: "SELECT COUNT(*), COUNT(Priority), COUNT(DISTINCT Priority), SUM(Priority), AVG(Estimate), MIN(`Due Date`), MAX(`Due Date`) FROM Tasks",
+			want:  []string{"8|7|6|17|1.75|2024-02-01 00:00:00 +0000 UTC|2024-03-15 00:00:00 +0000 UTC"},
+		},
+		{
+			// Aggregates without GROUP BY give one row even over no rows: COUNT 0, SUM NULL.
+			query:    "SELECT COUNT(*), SUM(Priority), MAX(Name), GROUP_CONCAT(Name) FROM Tasks WHERE Priority > 100",
+			want:     []string{"0|NULL|NULL|NULL"},
+			requests: []wantRequest{{"filterByFormula": {"{Priority}>100"}, "fields[]": {"Name", "Priority"}}},
+		},
+		{
+			query: "SELECT Status, GROUP_CONCAT(Name ORDER BY Name DESC SEPARATOR '; ') FROM Tasks WHERE Status IS NOT NULL GROUP BY Status",
+			want:  []string{"Doing|write tests; Review spec", "Done|Ship it", `Todo|it's quoted "twice"; Write spec; No priority`},
+		},
+		{
+			query: "SELECT GROUP_CONCAT(DISTINCT Status) FROM Tasks",
+			want:  []string{"Todo,Doing,Done"},
+		},
+		{
+			// HAVING with aggregates that are not in the select list.
+			query: "SELECT Status, COUNT(*) FROM Tasks GROUP BY Status HAVING COUNT(*) > 1 AND MAX(Priority) < 5",
+			want:  []string{"NULL|2", "Doing|2", "Todo|3"},
+		},
+		{
+			query: "SELECT Done AS d, COUNT(*) FROM Tasks GROUP BY 1",
+			want:  []string{"false|6", "true|2"},
+		},
+		{
+			query: "SELECT Done AS d, COUNT(*) AS n FROM Tasks GROUP BY d HAVING n > 2",
+			want:  []string{"false|6"},
+		},
+		{
+			query: "SELECT Priority % 2 AS parity, COUNT(*) FROM Tasks GROUP BY parity ORDER BY 2 DESC",
+			want:  []string{"0|4", "1|3", "NULL|1"},
+		},
+		{
+			// Grouped by id, every column depends on it (MySQL's functional dependence).
+			query: "SELECT id, Name, COUNT(*) FROM Tasks WHERE Priority = 5 GROUP BY id",
+			want:  []string{"recTASK0000000003|Ship it|1"},
+		},
+		{
+			query:    "SELECT DISTINCT Status FROM Tasks",
+			want:     []string{"Todo", "Doing", "Done", "NULL"},
+			requests: []wantRequest{{"fields[]": {"Status"}}},
+		},
+		{
+			query: "SELECT DISTINCT Status FROM Tasks ORDER BY Status DESC LIMIT 2",
+			want:  []string{"Todo", "Done"},
+		},
+		{
+			// Priority can be NULL: the service's order is not SQL's, so sort here; the top-N
+			// needs every row, so no maxRecords.
+			query:    "SELECT Name FROM Tasks ORDER BY Priority DESC LIMIT 2 OFFSET 1",
+			want:     []string{"write tests", "Write spec"},
+			requests: []wantRequest{{"fields[]": {"Name", "Priority"}}},
+		},
+		{
+			// The scan's order is SQL's and the request exact: maxRecords = offset + count.
+			query: "SELECT Name FROM Tasks WHERE Priority IS NOT NULL ORDER BY Priority LIMIT 1, 1",
+			want:  []string{`it's quoted "twice"`},
+			requests: []wantRequest{{"filterByFormula": {"{Priority}&''!=''"}, "sort[0][field]": {"Priority"}, "sort[0][direction]": {"asc"},
+				"maxRecords": {"2"}, "fields[]": {"Name", "Priority"}}},
+		},
+		{
+			query: "SELECT Name FROM Tasks WHERE Priority IS NOT NULL ORDER BY Priority * -1, Name LIMIT 3",
+			want:  []string{"Ship it", "write tests", "Write spec"},
+		},
+		{
+			query: "SELECT Name, Priority * 2 AS p FROM Tasks WHERE Priority >= 4 ORDER BY p",
+			want:  []string{"write tests|8", "Ship it|10"},
+		},
+		{
+			query:    "SELECT 1 + 1, 7 / 2, 1 / 0, 'x'",
+			want:     []string{"2|3.5|NULL|x"},
+			requests: []wantRequest{},
+		},
+		{
+			query:    "SELECT 1 FROM DUAL WHERE 1 = 0",
+			want:     nil,
+			requests: []wantRequest{},
+		},
+		{
+			query:    "SELECT COUNT(*) FROM DUAL",
+			want:     []string{"1"},
+			requests: []wantRequest{},
+		},
+		{
+			query:    "SELECT Name FROM Tasks LIMIT 0",
+			want:     nil,
+			requests: []wantRequest{},
+		},
+		{
+			query: "SELECT Status, COUNT(*) FROM Tasks WHERE Priority BETWEEN ? AND ? GROUP BY Status ORDER BY Status LIMIT ?, ?",
+			args:  []any{1, 4, 1, 2},
+			want:  []string{"Doing|2", "Todo|2"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.query, func(t *testing.T) {
+			warmSchema(t, db, srv)
+			got := rowTexts(t, db, tt.query, tt.args...)
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("rows:\n got %q\nwant %q", got, tt.want)
+			}
+			if tt.requests == nil {
+				return
+			}
+			reqs := srv.Requests() // every request, the schema's included: none is expected
+			if len(reqs) != len(tt.requests) {
+				t.Fatalf("%d requests, want %d: %v", len(reqs), len(tt.requests), reqs)
+			}
+			for i, want := range tt.requests {
+				q := queryValues(t, reqs[i])
+				q.Del("pageSize")
+				for k, v := range want {
+					if !reflect.DeepEqual(q[k], v) {
+						t.Errorf("request %d: %s = %q, want %q (query %s)", i, k, q[k], v, reqs[i].Query)
+					}
+				}
+				for k := range q {
+					if _, ok := want[k]; !ok {
+						t.Errorf("request %d: unexpected %s = %q", i, k, q[k])
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestEngineRefusals: what the engine does not run, or SQL that is wrong, fails with a message
+// naming it.
+func TestEngineRefusals(t *testing.T) {
+	srv := newEmulator(t)
+	db, _ := openDB(t, srv, "")
+	for query, want := range map[string]string{
+		"SELECT Name, COUNT(*) FROM Tasks GROUP BY Status":                     "expression #1 of SELECT list is not in GROUP BY clause and contains nonaggregated column 'Tasks.Name'",
+		"SELECT Name, COUNT(*) FROM Tasks":                                     "in aggregated query without GROUP BY, expression #1 of SELECT list contains nonaggregated column 'Tasks.Name'",
+		"SELECT Status FROM Tasks GROUP BY Status ORDER BY Name":               "expression #1 of ORDER BY clause is not in GROUP BY clause",
+		"SELECT Name FROM Tasks WHERE COUNT(*) > 1":                            "invalid use of group function COUNT(*) in WHERE",
+		"SELECT COUNT(*) FROM Tasks GROUP BY COUNT(*)":                         "can't group on",
+		"SELECT SUM(COUNT(*)) FROM Tasks":                                      "aggregates cannot be nested",
+		"SELECT Nope, COUNT(*) FROM Tasks GROUP BY Nope":                       `unknown column "Nope" in table "Tasks"`,
+		"SELECT SUM(Name) FROM Tasks":                                          "needs numbers",
+		"SELECT DISTINCT Name FROM Tasks ORDER BY Priority":                    "is not in SELECT list; this is incompatible with DISTINCT",
+		"SELECT Name FROM Tasks ORDER BY 3":                                    "ORDER BY 3 names no column",
+		"SELECT Status, COUNT(*) FROM Tasks GROUP BY 5":                        "GROUP BY 5 names no column",
+		"SELECT * FROM DUAL":                                                   "no tables used",
+		"SELECT VARIANCE(Priority) FROM Tasks":                                 "the aggregate VARIANCE",
+		"SELECT Name FROM Tasks LIMIT 1 OFFSET -1":                             "",
+		"SELECT Status, COUNT(*) FROM Tasks GROUP BY Status HAVING Name = 'a'": "of HAVING clause is not in GROUP BY clause",
+	} {
+		t.Run(query, func(t *testing.T) {
+			rows, err := db.Query(query)
+			if err == nil {
+				rows.Close()
+				t.Fatalf("no error, want one containing %q", want)
+			}
+			if !strings.Contains(err.Error(), want) {
+				t.Errorf("error %q, want it to contain %q", err, want)
+			}
+		})
+	}
+}
+
+// TestEngineRowLimit: an operator that holds rows fails past maxRows naming the limit; a
+// streaming query holds none and is not limited.
+func TestEngineRowLimit(t *testing.T) {
+	srv := newEmulator(t)
+	db, _ := openDB(t, srv, "maxRows=3")
+	for _, query := range []string{
+		"SELECT DISTINCT Name FROM Tasks",
+		"SELECT Status, COUNT(*) FROM Tasks GROUP BY Status",
+		"SELECT Name FROM Tasks ORDER BY Name",
+		"SELECT Name FROM Tasks ORDER BY Name LIMIT 5",
+		"SELECT COUNT(DISTINCT Name) FROM Tasks",
+		"SELECT GROUP_CONCAT(Name) FROM Tasks",
+	} {
+		t.Run(query, func(t *testing.T) {
+			rows, err := db.Query(query)
+			if err == nil {
+				for rows.Next() {
+				}
+				err = rows.Err()
+				rows.Close()
+			}
+			var rl *engine.RowLimitError
+			if !errors.As(err, &rl) || rl.Limit != 3 || !strings.Contains(err.Error(), "maxRows") {
+				t.Fatalf("error %v, want a *engine.RowLimitError naming maxRows=3", err)
+			}
+		})
+	}
+	if got := rowTexts(t, db, "SELECT Name FROM Tasks"); len(got) != 8 {
+		t.Errorf("streaming SELECT: %d rows, want 8", len(got))
+	}
+	if got := rowTexts(t, db, "SELECT Name FROM Tasks ORDER BY Name LIMIT 3"); len(got) != 3 {
+		t.Errorf("top-3: %d rows, want 3", len(got))
+	}
+}
+
+// TestEngineGroupByStreamsPages: a GROUP BY over several pages reads every page of one list
+// request, and the aggregate holds one row per group only.
+func TestEngineGroupByStreamsPages(t *testing.T) {
+	srv := newEmulator(t)
+	db, _ := openDB(t, srv, "pageSize=3&maxRows=4")
+	warmSchema(t, db, srv)
+	got := rowTexts(t, db, "SELECT Status, COUNT(*) FROM Tasks GROUP BY Status")
+	if want := []string{"NULL|2", "Doing|2", "Done|1", "Todo|3"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("rows %q, want %q", got, want)
+	}
+	reqs := dataRequests(srv)
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests, want 3 pages of 3", len(reqs))
+	}
+	for i, r := range reqs {
+		if f := queryValues(t, r)["fields[]"]; !reflect.DeepEqual(f, []string{"Status"}) {
+			t.Errorf("page %d: fields[] = %q", i, f)
+		}
+	}
+}
+
+// TestEngineColumnTypes: the columns of aggregates describe their values.
+func TestEngineColumnTypes(t *testing.T) {
+	srv := newEmulator(t)
+	db, _ := openDB(t, srv, "")
+	rows, err := db.Query("SELECT Status, COUNT(*) AS n, SUM(Priority) AS s, AVG(Priority) AS a FROM Tasks GROUP BY Status")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	types, err := rows.ColumnTypes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, ct := range types {
+		nullable, _ := ct.Nullable()
+		got = append(got, fmt.Sprintf("%s %s %v", ct.Name(), ct.DatabaseTypeName(), nullable))
+	}
+	want := []string{"Status TEXT true", "n INT64 false", "s INT64 true", "a FLOAT64 true"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("columns %q, want %q", got, want)
+	}
+}
