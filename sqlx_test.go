@@ -122,3 +122,39 @@ func TestSliceWithoutSqlxIn(t *testing.T) {
 		t.Errorf("List and sqlx.In: %q, %v", names, err)
 	}
 }
+
+// statusSummary is a report row of a GROUP BY.
+type statusSummary struct {
+	Status   sql.NullString  `db:"Status"`
+	Tasks    int64           `db:"tasks"`
+	Total    sql.NullInt64   `db:"total"`
+	Average  sql.NullFloat64 `db:"average"`
+	Names    sql.NullString  `db:"names"`
+	Earliest sql.NullTime    `db:"earliest"`
+}
+
+// TestSqlxSelectGroupBy: a GROUP BY report scanned into structs by sqlx.
+func TestSqlxSelectGroupBy(t *testing.T) {
+	db := openSqlx(t)
+	var got []statusSummary
+	err := db.Select(&got, "SELECT Status, COUNT(*) AS tasks, SUM(Priority) AS total, AVG(Priority) AS average, "+
+		"GROUP_CONCAT(Name ORDER BY Name SEPARATOR ', ') AS names, MIN(`Due Date`) AS earliest "+
+		"FROM Tasks GROUP BY Status HAVING COUNT(*) >= ? ORDER BY tasks DESC, Status", 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 3 {
+		t.Fatalf("%d rows, want 3: %+v", len(got), got)
+	}
+	todo := got[0]
+	if todo.Status.String != "Todo" || todo.Tasks != 3 || todo.Total.Int64 != 4 || todo.Average.Float64 != 2 ||
+		todo.Names.String != `No priority, Write spec, it's quoted "twice"` || todo.Earliest.Time.Format("2006-01-02") != "2024-02-01" {
+		t.Errorf("Todo row = %+v", todo)
+	}
+	if none := got[1]; none.Status.Valid || none.Tasks != 2 || none.Names.String != "Zero priority" || none.Earliest.Valid {
+		t.Errorf("NULL-status row = %+v", none)
+	}
+	if doing := got[2]; doing.Status.String != "Doing" || doing.Total.Int64 != 6 || doing.Average.Float64 != 3 {
+		t.Errorf("Doing row = %+v", doing)
+	}
+}
