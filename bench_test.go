@@ -139,3 +139,61 @@ func BenchmarkScanAtServiceRate(b *testing.B) {
 	b.ReportMetric(rate, "rows/s")
 	b.ReportMetric(rate/500, "ratio-to-500rows/s")
 }
+
+// BenchmarkGroupByAtServiceRate runs a GROUP BY over 5,000 records (50 pages) at the service's
+// rate, as BenchmarkScanAtServiceRate scans them: the aggregate must not slow the scan, so its
+// ratio to 500 rows/s should match the plain scan's. Run it with -benchtime=1x.
+func BenchmarkGroupByAtServiceRate(b *testing.B) {
+	const records = 5000
+	saved := transport.APILimit
+	transport.APILimit = 200 * time.Millisecond
+	defer func() { transport.APILimit = saved }()
+	srv, err := emulator.New(emulator.WithFixture(benchFixture(records)),
+		emulator.WithRate(5, 30*time.Second), emulator.WithTokenRate(0), emulator.WithLatency(100*time.Millisecond))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer srv.Close()
+	db := openBenchDB(b, srv)
+	b.ReportAllocs()
+	start := time.Now()
+	rowsRead := 0
+	for b.Loop() {
+		rows, err := db.Query("SELECT Done, COUNT(*), SUM(N), AVG(X), MIN(Day), MAX(Name) FROM Big GROUP BY Done")
+		if err != nil {
+			b.Fatal(err)
+		}
+		var total int64
+		for rows.Next() {
+			var (
+				done   bool
+				n, sum int64
+				avg    float64
+				day    time.Time
+				name   string
+			)
+			if err := rows.Scan(&done, &n, &sum, &avg, &day, &name); err != nil {
+				b.Fatal(err)
+			}
+			total += n
+		}
+		if err := rows.Err(); err != nil {
+			b.Fatal(err)
+		}
+		rows.Close()
+		if total != records {
+			b.Fatalf("counted %d rows, want %d", total, records)
+		}
+		rowsRead += records
+	}
+	rate := float64(rowsRead) / time.Since(start).Seconds()
+	refused := 0
+	for _, r := range srv.Requests() {
+		if r.Status == 429 {
+			refused++
+		}
+	}
+	b.ReportMetric(float64(refused), "429s")
+	b.ReportMetric(rate, "rows/s")
+	b.ReportMetric(rate/500, "ratio-to-500rows/s")
+}

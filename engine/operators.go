@@ -207,6 +207,7 @@ func (a *aggregateOp) run(ctx context.Context) error {
 		order = append(order, single)
 	}
 	var buf []byte
+	scratch := make([]any, len(a.keys)) // this row's keys; copied only for a new group
 	for {
 		r, err := a.input.Next(ctx)
 		if err == io.EOF {
@@ -217,20 +218,19 @@ func (a *aggregateOp) run(ctx context.Context) error {
 		}
 		g := single
 		if g == nil {
-			keys := make([]any, len(a.keys))
 			buf = buf[:0]
 			for i, k := range a.keys {
-				if keys[i], err = k.Eval(&r); err != nil {
+				if scratch[i], err = k.Eval(&r); err != nil {
 					return err
 				}
-				buf = translate.AppendKey(buf, keys[i])
+				buf = translate.AppendKey(buf, scratch[i])
 			}
-			g = groups[string(buf)]
+			g = groups[string(buf)] // no allocation: the compiler looks up []byte keys as they are
 			if g == nil {
 				if err := a.budget.Hold(1, "GROUP BY"); err != nil {
 					return err
 				}
-				g = a.newGroup(keys)
+				g = a.newGroup(slices.Clone(scratch))
 				groups[string(buf)] = g
 				order = append(order, g)
 			}
