@@ -211,13 +211,14 @@ func (s *scope) star() []*expr {
 	for i := range s.table.Fields {
 		has[strings.ToLower(s.table.Fields[i].Name)] = true
 	}
-	if !has["id"] {
+	local := s.table.Local // an in-memory table has its columns only, no record id or createdTime
+	if !has["id"] && !local {
 		out = append(out, &expr{kind: exRecordID, typ: typeText, sql: "id"})
 	}
 	for i := range s.table.Fields {
 		out = append(out, s.fieldExpr(&s.table.Fields[i]))
 	}
-	if !has["createdtime"] {
+	if !has["createdtime"] && !local {
 		out = append(out, &expr{kind: exCreatedTime, typ: typeDateTime, sql: "createdTime"})
 	}
 	return out
