@@ -135,6 +135,9 @@ func parseStatement(query string) (statement, error) {
 	}
 	ast, err := translate.Parse(query) // sqlparser itself, with its panics turned into errors
 	if err != nil {
+		if ue := parserLimitation(query); ue != nil {
+			return statement{}, ue
+		}
 		return statement{}, fmt.Errorf("airsql: %w (SQL is read in the MySQL dialect: quote names with spaces in backquotes, strings in single quotes)", err)
 	}
 	return statement{ast: ast}, nil

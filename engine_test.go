@@ -302,3 +302,120 @@ func TestEngineColumnTypes(t *testing.T) {
 		t.Errorf("columns %q, want %q", got, want)
 	}
 }
+
+// TestInformationSchema: the information_schema tables through database/sql, with no data request.
+func TestInformationSchema(t *testing.T) {
+	srv := newEmulator(t)
+	db, _ := openDB(t, srv, "")
+	warmSchema(t, db, srv)
+	for query, want := range map[string][]string{
+		"SELECT TABLE_NAME, TABLE_TYPE FROM information_schema.TABLES WHERE TABLE_SCHEMA = '" + testBase + "' ORDER BY TABLE_NAME DESC": {
+			"Tricky|BASE TABLE", "Team Members|BASE TABLE", "Tasks|BASE TABLE"},
+		"SELECT column_name, data_type, is_nullable FROM information_schema.columns WHERE table_name = 'Tasks' AND ordinal_position <= 3 ORDER BY ordinal_position": {
+			"id|varchar|NO", "Name|text|YES", "Priority|bigint|YES"},
+		"SELECT table_name, COUNT(*) FROM information_schema.COLUMNS WHERE table_schema = ? GROUP BY table_name HAVING COUNT(*) > 3": {
+			"Tasks|11", "Team Members|7"},
+		"SELECT SCHEMA_NAME FROM information_schema.SCHEMATA WHERE SCHEMA_NAME LIKE 'app%'":                           {testBase},
+		"SELECT INDEX_NAME, COLUMN_NAME, SEQ_IN_INDEX FROM information_schema.STATISTICS WHERE TABLE_NAME = 'Tricky'": {"PRIMARY|id|1"},
+		"SELECT COUNT(*) FROM information_schema.KEY_COLUMN_USAGE WHERE CONSTRAINT_NAME = 'PRIMARY'":                  {"3"},
+	} {
+		var args []any
+		if strings.Contains(query, "?") {
+			args = append(args, testBase)
+		}
+		if got := rowTexts(t, db, query, args...); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s:\n got %q\nwant %q", query, got, want)
+		}
+	}
+	if reqs := srv.Requests(); len(reqs) != 0 {
+		t.Errorf("information_schema sent %d requests: %v", len(reqs), reqs)
+	}
+	if _, err := db.Query("SELECT * FROM information_schema.ENGINES"); err == nil || !strings.Contains(err.Error(), "information_schema has TABLES, COLUMNS") {
+		t.Errorf("unknown information_schema table: %v", err)
+	}
+}
+
+// TestExplainOperatorTree: EXPLAIN prints every operator, root first, and estimates a scan's
+// requests once a whole-table scan has told the table's size.
+func TestExplainOperatorTree(t *testing.T) {
+	srv := newEmulator(t)
+	db, _ := openDB(t, srv, "pageSize=3")
+	explain := func(query string) [][2]string {
+		t.Helper()
+		rows, err := db.Query("EXPLAIN " + query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out [][2]string
+		for _, r := range scanAll(t, rows) {
+			out = append(out, [2]string{r[0].(string), r[1].(string)})
+		}
+		return out
+	}
+	const query = "SELECT DISTINCT Status, COUNT(*) AS n FROM Tasks WHERE Priority > 0 GROUP BY Status HAVING n > 1 ORDER BY n DESC LIMIT 2 OFFSET 1"
+	var ops []string
+	for _, r := range explain(query) {
+		if r[0] == "operator" {
+			ops = append(ops, r[1])
+		}
+	}
+	want := []string{
+		"limit: skip 1 rows (OFFSET), then stop after 2 rows (LIMIT)",
+		"  top-N: ORDER BY n DESC, keeping the first 3 rows in a heap",
+		"    distinct: drop repeated rows (NULLs equal), keeping the first",
+		"      project: Status, COUNT(*)",
+		"        filter: HAVING n > 1",
+		"          aggregate: hash GROUP BY Status; computing COUNT(*)",
+		"            scan: Tasks",
+	}
+	if !reflect.DeepEqual(ops, want) {
+		t.Errorf("operators:\n got %q\nwant %q", ops, want)
+	}
+	estimate := func() string {
+		for _, r := range explain("SELECT Name FROM Tasks WHERE Priority > 1") {
+			if r[0] == "estimate" {
+				return r[1]
+			}
+		}
+		return ""
+	}
+	if got := estimate(); !strings.HasPrefix(got, "unknown") {
+		t.Errorf("estimate before any scan: %q", got)
+	}
+	rowTexts(t, db, "SELECT COUNT(*) FROM Tasks")
+	if got, want := estimate(), "at most 3 request(s) (the table has 8 records; the filter may select fewer)"; got != want {
+		t.Errorf("estimate after COUNT(*): %q, want %q", got, want)
+	}
+}
+
+// TestHavingAndOrderByNames: HAVING prefers a GROUP BY column to an alias of the same name, then the
+// alias; ORDER BY prefers the alias.
+func TestHavingAndOrderByNames(t *testing.T) {
+	srv := newEmulator(t)
+	db, _ := openDB(t, srv, "")
+	for query, want := range map[string][]string{
+		"SELECT Status, COUNT(*) AS Priority FROM Tasks GROUP BY Status HAVING Priority > 1 ORDER BY Priority, Status": {"NULL|2", "Doing|2", "Todo|3"},
+		"SELECT Priority, COUNT(*) AS Status FROM Tasks GROUP BY Priority HAVING Priority > 2 ORDER BY Status DESC, 1": {"3|1", "4|1", "5|1"},
+		"SELECT Name AS Priority FROM Tasks WHERE Priority IS NOT NULL ORDER BY Priority LIMIT 2":                      {"NULL", "Review spec"},
+	} {
+		if got := rowTexts(t, db, query); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s:\n got %q\nwant %q", query, got, want)
+		}
+	}
+}
+
+// TestParserLimitations: constructs the parser cannot read are refused by name.
+func TestParserLimitations(t *testing.T) {
+	srv := newEmulator(t)
+	db, _ := openDB(t, srv, "")
+	for query, want := range map[string]string{
+		"SELECT Name, ROW_NUMBER() OVER (ORDER BY Name) FROM Tasks": "window functions",
+		"WITH t AS (SELECT 1) SELECT * FROM t":                      "common table expressions",
+	} {
+		_, err := db.Query(query)
+		var ue *UnsupportedError
+		if !errors.As(err, &ue) || !strings.Contains(ue.Construct, want) {
+			t.Errorf("%s: %v, want an *UnsupportedError naming %s", query, err, want)
+		}
+	}
+}

@@ -224,6 +224,11 @@ func (qp *queryPlanner) run() error {
 		if err != nil {
 			return err
 		}
+		if h.sql == "" {
+			c := *h // a copy: h may be a shared output or slot expression
+			c.sql = sqlparser.String(stmt.Having.Expr)
+			h = &c
+		}
 		q.Having = wrap(h)
 	}
 
@@ -462,20 +467,34 @@ func (qp *queryPlanner) groupedHook(e sqlparser.Expr) (*expr, error) {
 		}
 		return nil, nil
 	}
+	// HAVING and ORDER BY may name a select-list alias. As in MySQL, ORDER BY prefers the alias to
+	// a column of the same name; HAVING prefers a GROUP BY column, then the alias.
+	alias := -1
 	if col.Qualifier.IsEmpty() && qp.clause != "SELECT list" {
-		// HAVING and ORDER BY may name a select-list alias.
 		if i, ok := qp.outputIndex[strings.ToLower(col.Name.String())]; ok && qp.outputAST[i] != nil {
-			if _, err := qp.s.lookupColumn(col.Name.String()); err != nil || qp.clause == "ORDER BY clause" {
-				return qp.outputs[i], nil
-			}
+			alias = i
 		}
+	}
+	if alias >= 0 && qp.clause == "ORDER BY clause" {
+		return qp.outputs[alias], nil
 	}
 	hook := qp.s.hook
 	qp.s.hook = qp.scanHook
 	c, err := qp.s.compile(col)
 	qp.s.hook = hook
 	if err != nil {
+		if alias >= 0 {
+			return qp.outputs[alias], nil
+		}
 		return nil, err
+	}
+	for i, k := range qp.groupKeys {
+		if sameColumn(k, c) {
+			return qp.keySlot(i), nil
+		}
+	}
+	if alias >= 0 {
+		return qp.outputs[alias], nil
 	}
 	return qp.groupedColumn(c, sqlparser.String(col))
 }
