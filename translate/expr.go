@@ -69,6 +69,8 @@ type scope struct {
 	// expression (an aggregate or group key read from a slot of the engine's rows), an error, or
 	// nil, nil to let compile go on as usual. Query sets it; Select never does.
 	hook func(sqlparser.Expr) (*expr, error)
+	// noTable: the statement reads no table (SELECT 1, FROM DUAL): no column resolves.
+	noTable bool
 }
 
 // unusedArgs refuses arguments the statement never reads: an argument too many usually means a
@@ -164,15 +166,23 @@ func (s *scope) lookupColumn(name string) (*expr, error) {
 	if match != nil {
 		return s.fieldExpr(match), nil
 	}
-	switch strings.ToLower(name) {
-	case "id":
-		return &expr{kind: exRecordID, typ: typeText, sql: "id"}, nil
-	case "createdtime":
-		return &expr{kind: exCreatedTime, typ: typeDateTime, sql: "createdTime"}, nil
+	if s.noTable {
+		return nil, fmt.Errorf("translate: unknown column %q: the statement reads no table (name one in FROM)", name)
+	}
+	if !t.Local { // in-memory tables have their columns only
+		switch strings.ToLower(name) {
+		case "id":
+			return &expr{kind: exRecordID, typ: typeText, sql: "id"}, nil
+		case "createdtime":
+			return &expr{kind: exCreatedTime, typ: typeDateTime, sql: "createdTime"}, nil
+		}
 	}
 	names := make([]string, 0, len(t.Fields))
 	for _, f := range t.Fields {
 		names = append(names, f.Name)
+	}
+	if t.Local {
+		return nil, fmt.Errorf("translate: unknown column %q in table %q (its columns: %s)", name, t.Name, strings.Join(names, ", "))
 	}
 	return nil, fmt.Errorf("translate: unknown column %q in table %q (its columns: id, createdTime, %s)", name, t.Name, strings.Join(names, ", "))
 }

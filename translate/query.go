@@ -91,6 +91,7 @@ func NewQuery(stmt *sqlparser.Select, schema Schema, args Args) (q *Query, err e
 	qp := &queryPlanner{stmt: stmt, q: &Query{Limit: -1}, outputIndex: map[string]int{}}
 	if table == nil {
 		qp.s = newScope(&Table{Name: "dual"}, "dual", args)
+		qp.s.noTable = true
 		qp.dual = true
 	} else {
 		qp.s = newScope(table, alias, args)
