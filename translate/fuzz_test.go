@@ -98,9 +98,17 @@ func FuzzSelect(f *testing.F) {
 		if !ok {
 			return
 		}
+		// The engine's planner: every scan request it writes is exact or a superset, as Select's are.
+		q, qerr := NewQuery(sel, schema, argsFor(stmt, []any{arg, int64(2), nil, 1.5, true}, map[string]any{"name": arg}))
+		if qerr == nil && q.Scan != nil && q.Scan.Table == table {
+			checkPushdown(t, sql, q.Scan, table, allRows)
+		}
 		plan, err := Select(sel, schema, args)
 		if err != nil {
 			return
+		}
+		if qerr != nil {
+			t.Fatalf("%s: Select plans it, NewQuery refuses it: %v", sql, qerr)
 		}
 		if plan.Table == table {
 			checkPushdown(t, sql, plan, table, allRows)
