@@ -152,6 +152,7 @@ func (cn *conn) selectRows(ctx context.Context, ast *sqlparser.Select, args tran
 		cancel()
 		return nil, fmt.Errorf("airsql: %w", err)
 	}
+	engine.Start(ctx, op) // the first page is requested now, not at the first Next
 	return &engineRows{resultColumns: q.Columns, ctx: ctx, cancel: cancel, op: op}, nil
 }
 

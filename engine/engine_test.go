@@ -642,3 +642,22 @@ func FuzzQuery(f *testing.F) {
 		}
 	})
 }
+
+// TestStart: Start sends the scan's request before the first Next, once.
+func TestStart(t *testing.T) {
+	src := &memSource{rows: testRows, pageSize: 2}
+	op, err := Build(plan(t, "SELECT Status, COUNT(*) FROM T GROUP BY Status ORDER BY 2 LIMIT 1"), Options{Source: src})
+	if err != nil {
+		t.Fatal(err)
+	}
+	Start(context.Background(), op)
+	if len(src.scans) != 1 {
+		t.Fatalf("%d scans started, want 1", len(src.scans))
+	}
+	if _, err := Drain(context.Background(), op); err != nil {
+		t.Fatal(err)
+	}
+	if len(src.scans) != 1 {
+		t.Errorf("%d scans, want the one started", len(src.scans))
+	}
+}

@@ -14,12 +14,13 @@ import (
 
 // scanOp runs one scan's request through the Source and returns its rows as the pages arrive.
 type scanOp struct {
-	plan  *translate.Plan
-	src   Source
-	pages Pages
-	page  []translate.Row
-	pos   int
-	done  bool
+	plan     *translate.Plan
+	src      Source
+	pages    Pages
+	page     []translate.Row
+	pos      int
+	done     bool
+	startErr error
 }
 
 func (s *scanOp) Next(ctx context.Context) (translate.Row, error) {
@@ -32,16 +33,13 @@ func (s *scanOp) Next(ctx context.Context) (translate.Row, error) {
 			return translate.Row{}, io.EOF
 		}
 		if s.pages == nil {
-			if s.plan.NoRows {
+			if err := s.start(ctx); err != nil || s.pages == nil {
 				s.done = true
-				return translate.Row{}, io.EOF
-			}
-			p, err := s.src.Scan(ctx, s.plan)
-			if err != nil {
-				s.done = true
+				if err == nil {
+					err = io.EOF
+				}
 				return translate.Row{}, err
 			}
-			s.pages = p
 		}
 		page, err := s.pages.Next(ctx)
 		if err != nil {
@@ -50,6 +48,20 @@ func (s *scanOp) Next(ctx context.Context) (translate.Row, error) {
 		}
 		s.page, s.pos = page, 0
 	}
+}
+
+// start sends the scan's request (once); with NoRows there is none to send.
+func (s *scanOp) start(ctx context.Context) error {
+	if s.pages != nil || s.done || s.plan.NoRows {
+		return s.startErr
+	}
+	p, err := s.src.Scan(ctx, s.plan)
+	if err != nil {
+		s.startErr = err
+		return err
+	}
+	s.pages = p
+	return nil
 }
 
 func (s *scanOp) Close() {
@@ -535,4 +547,35 @@ func (l *limitOp) Explain() Node {
 		d = append(d, "stop after "+strconv.Itoa(l.limit)+" rows (LIMIT)")
 	}
 	return Node{Op: "limit", Detail: strings.Join(d, ", then "), Inputs: []Node{l.input.Explain()}}
+}
+
+// Start sends the request of every scan in the tree now, rather than at the first Next, so that
+// the first page is on its way while the caller does other work (database/sql returns from Query).
+// A failure to start is returned by the first Next as well.
+func Start(ctx context.Context, op Operator) {
+	for op != nil {
+		switch o := op.(type) {
+		case *scanOp:
+			o.start(ctx)
+			return
+		case *filterOp:
+			op = o.input
+		case *projectOp:
+			op = o.input
+		case *trimOp:
+			op = o.input
+		case *aggregateOp:
+			op = o.input
+		case *distinctOp:
+			op = o.input
+		case *sortOp:
+			op = o.input
+		case *topNOp:
+			op = o.input
+		case *limitOp:
+			op = o.input
+		default:
+			return
+		}
+	}
 }
