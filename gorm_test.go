@@ -84,6 +84,20 @@ func TestGormQueries(t *testing.T) {
 		t.Errorf("Count of distinct statuses = %d, want 3", n)
 	}
 
+	if err := g.Model(&gormTask{}).Group("Status").Count(&n).Error; err != nil {
+		t.Fatal(err)
+	}
+	if n != 4 { // GORM counts the groups: NULL, Doing, Done, Todo
+		t.Errorf("Group().Count = %d, want 4", n)
+	}
+	var page2 []string
+	if err := g.Model(&gormTask{}).Distinct("Status").Order("Status").Limit(2).Offset(1).Pluck("Status", &page2).Error; err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(page2, []string{"Doing", "Done"}) { // after NULL, which sorts first
+		t.Errorf("Distinct/Order/Offset/Limit: %q", page2)
+	}
+
 	var names []string
 	if err := g.Model(&gormTask{}).Where("Priority >= ?", 4).Order("Name").Pluck("Name", &names).Error; err != nil {
 		t.Fatal(err)
