@@ -13,9 +13,10 @@
 //
 // # Supported SQL
 //
-//	SELECT *, columns, expressions [AS alias] | COUNT(*) | COUNT(column)
-//	FROM table [AS alias] [USE INDEX (`view`)]
-//	[WHERE condition] [ORDER BY column|alias|position [ASC|DESC], …] [LIMIT n]
+//	SELECT [DISTINCT] *, columns, expressions, aggregates [AS alias]
+//	[FROM table [AS alias] [USE INDEX (`view`)] | FROM DUAL | FROM information_schema.TABLE]
+//	[WHERE condition] [GROUP BY expression|alias|position, …] [HAVING condition]
+//	[ORDER BY expression|alias|position [ASC|DESC], …] [LIMIT [offset,] n | LIMIT n OFFSET m]
 //	INSERT INTO table (columns) VALUES (…), (…) [ON DUPLICATE KEY UPDATE c = VALUES(c), …]
 //	UPDATE table [USE INDEX (`view`)] SET column = expression, … [WHERE condition]
 //	DELETE FROM table [WHERE condition]
@@ -32,10 +33,16 @@
 // (half away from zero), COALESCE, IFNULL, NOW/CURRENT_TIMESTAMP (Args.Now, fixed per statement),
 // YEAR, MONTH, DAY/DAYOFMONTH, HOUR, MINUTE, SECOND (UTC), RECORD_ID(), CREATED_TIME().
 //
-// Refused, each with an *UnsupportedError that names it and hints at what to do instead: OFFSET (a
-// literal OFFSET 0 is accepted), GROUP BY, HAVING, aggregates other than a lone COUNT, DISTINCT, JOIN,
-// subqueries, UNION (not a *sqlparser.Select: the caller refuses it), ORDER BY on an expression,
-// CASE, CAST, REGEXP, <=>, REPLACE, INSERT IGNORE, INSERT … SELECT, UPDATE or DELETE with ORDER BY
+// A SELECT is planned for the engine by NewQuery (query.go): the table's request as below, then the
+// local steps — aggregates (COUNT, SUM, AVG, MIN, MAX, GROUP_CONCAT, ANY_VALUE; aggregate.go),
+// GROUP BY, HAVING, DISTINCT, ORDER BY on any expression, OFFSET — compiled with this package's
+// rules, evaluated by the engine package (docs/engine.md). Select plans the single-table reads of
+// UPDATE and DELETE (and the SELECTs of before the engine): it refuses GROUP BY, HAVING, DISTINCT,
+// OFFSET, ORDER BY on an expression and aggregates other than a lone COUNT.
+//
+// Refused, each with an *UnsupportedError that names it and hints at what to do instead: JOIN,
+// subqueries, UNION (not a *sqlparser.Select: the caller refuses it), aggregates other than the
+// above, CASE, CAST, REGEXP, <=>, REPLACE, INSERT IGNORE, INSERT … SELECT, UPDATE or DELETE with ORDER BY
 // or LIMIT, locking reads. Mistakes in the query itself (an unknown column, a type that cannot be
 // compared, a missing argument) are plain errors.
 //

@@ -783,7 +783,7 @@ func (s *scope) function(e *sqlparser.FuncExpr) (*expr, error) {
 		return nil, unsupported("qualified function names", sqlparser.String(e), "call the function by its name alone")
 	}
 	if e.IsAggregate() {
-		return nil, unsupported("the aggregate "+name+" here", sqlparser.String(e), "only SELECT COUNT(*) or COUNT(column) alone runs; "+hintAggregate)
+		return nil, unsupported("the aggregate "+name+" here", sqlparser.String(e), "aggregates run in a SELECT's select list, HAVING and ORDER BY (with or without GROUP BY), not in UPDATE, DELETE or WHERE")
 	}
 	if e.Distinct {
 		return nil, unsupported("DISTINCT in "+name, sqlparser.String(e), "select the column and count or collect the distinct values in Go")
