@@ -14,6 +14,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/airsql/airsql/translate"
 )
@@ -93,7 +94,8 @@ type Options struct {
 }
 
 // Build turns a planned query into its operator tree. The rows of the root hold the output columns
-// in Values (driver values: nil, int64, float64, bool, string, time.Time).
+// in Values (driver values: nil, int64, float64, bool, string, time.Time); a row's Values are valid
+// until the next call of Next (copy them to keep them).
 func Build(q *translate.Query, opts Options) (Operator, error) {
 	budget := &Budget{Limit: opts.MaxRows}
 	var op Operator
@@ -144,11 +146,12 @@ func Build(q *translate.Query, opts Options) (Operator, error) {
 		outs[i] = o
 		names[i] = o.String()
 	}
-	op = &projectOp{input: op, outputs: outs, names: names}
+	sorted := q.SortLocally && len(q.Order) > 0
+	op = &projectOp{input: op, outputs: outs, names: names, reuse: !sorted}
 	if q.Distinct {
 		op = &distinctOp{input: op, columns: len(q.Columns), budget: budget}
 	}
-	if q.SortLocally && len(q.Order) > 0 {
+	if sorted {
 		keys := make([]SortKey, len(q.Order))
 		for i, k := range q.Order {
 			keys[i] = SortKey{Slot: k.Slot, Desc: k.Desc, SQL: k.SQL}
@@ -200,7 +203,7 @@ func (k keyCond) Eval(r *translate.Row) (any, error) {
 
 func keepOf(p *translate.Plan) Evaluator { return keyCond{p} }
 
-// Drain reads every row of an operator and closes it (tests and small results).
+// Drain reads every row of an operator (copying each row's Values) and closes it.
 func Drain(ctx context.Context, op Operator) ([]translate.Row, error) {
 	defer op.Close()
 	var out []translate.Row
@@ -212,6 +215,7 @@ func Drain(ctx context.Context, op Operator) ([]translate.Row, error) {
 		if err != nil {
 			return out, err
 		}
+		r.Values = slices.Clone(r.Values)
 		out = append(out, r)
 	}
 }

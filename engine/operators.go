@@ -100,6 +100,7 @@ type filterOp struct {
 	input Operator
 	cond  Evaluator
 	what  string
+	row   translate.Row
 }
 
 func (f *filterOp) Next(ctx context.Context) (translate.Row, error) {
@@ -108,7 +109,8 @@ func (f *filterOp) Next(ctx context.Context) (translate.Row, error) {
 		if err != nil {
 			return r, err
 		}
-		v, err := f.cond.Eval(&r)
+		f.row = r // a field, so that no row escapes to the heap
+		v, err := f.cond.Eval(&f.row)
 		if err != nil {
 			return translate.Row{}, err
 		}
@@ -128,6 +130,11 @@ type projectOp struct {
 	input   Operator
 	outputs []Valuer
 	names   []string
+	// reuse: nothing above holds rows (no sort), so one slice serves every row; each row's values
+	// are read before the next Next.
+	reuse bool
+	buf   []any
+	row   translate.Row
 }
 
 func (p *projectOp) Next(ctx context.Context) (translate.Row, error) {
@@ -135,9 +142,18 @@ func (p *projectOp) Next(ctx context.Context) (translate.Row, error) {
 	if err != nil {
 		return r, err
 	}
-	vals := make([]any, len(p.outputs))
+	p.row = r // the evaluators take a pointer: to a field, so that no row escapes to the heap
+	var vals []any
+	if p.reuse {
+		if p.buf == nil {
+			p.buf = make([]any, len(p.outputs))
+		}
+		vals = p.buf
+	} else {
+		vals = make([]any, len(p.outputs))
+	}
 	for i, o := range p.outputs {
-		if vals[i], err = o.Value(&r); err != nil {
+		if vals[i], err = o.Value(&p.row); err != nil {
 			return translate.Row{}, err
 		}
 	}
@@ -180,6 +196,7 @@ type aggregateOp struct {
 	out  []translate.Row
 	pos  int
 	done bool
+	row  translate.Row
 }
 
 type group struct {
@@ -220,8 +237,10 @@ func (a *aggregateOp) run(ctx context.Context) error {
 	}
 	var buf []byte
 	scratch := make([]any, len(a.keys)) // this row's keys; copied only for a new group
+	r := &a.row // a field, so that no row escapes to the heap
 	for {
-		r, err := a.input.Next(ctx)
+		var err error
+		*r, err = a.input.Next(ctx)
 		if err == io.EOF {
 			break
 		}
@@ -232,7 +251,7 @@ func (a *aggregateOp) run(ctx context.Context) error {
 		if g == nil {
 			buf = buf[:0]
 			for i, k := range a.keys {
-				if scratch[i], err = k.Eval(&r); err != nil {
+				if scratch[i], err = k.Eval(r); err != nil {
 					return err
 				}
 				buf = translate.AppendKey(buf, scratch[i])
@@ -248,7 +267,7 @@ func (a *aggregateOp) run(ctx context.Context) error {
 			}
 		}
 		for _, acc := range g.accs {
-			held, err := acc.Add(&r)
+			held, err := acc.Add(r)
 			if err != nil {
 				return err
 			}
