@@ -158,10 +158,11 @@ type fx struct {
 	constant bool
 	val      any
 	// unsafe: src may evaluate to an error (DATETIME_DIFF or YEAR of a blank date, a division by
-	// zero), but only on rows where the SQL value is NULL, and there notNull is falsy: an unsafe
-	// value always has an exact notNull. isNull and notNull themselves never evaluate to an error.
-	// AND, OR and NOT pass an error on, so a formula must read an unsafe src only under IF: see
-	// guardedAnd and guardedOr.
+	// zero), but only on rows where notNull is falsy (rows where the SQL value is NULL). isNull and
+	// notNull themselves never evaluate to an error, on any row. AND, OR and NOT pass an error on,
+	// so a formula must read an unsafe src only under IF(notNull, …): see guardedAnd and guardedOr.
+	// Every value built here keeps that promise; errorfree_test.go checks it on generated
+	// conditions.
 	unsafe bool
 }
 
@@ -191,9 +192,21 @@ func guardedOr(guard, cond string, unsafe bool) string {
 	return "IF(" + guard + ", TRUE(), " + cond + ")"
 }
 
-// noErrors writes a computed field's reference so that it is never an error: a formula or rollup
-// cell holding #ERROR! reads as blank, as SQL reads it as NULL (false for a boolean).
-func noErrors(ref string) string { return "IF(ISERROR(" + ref + "), BLANK(), " + ref + ")" }
+// noErrors writes a computed field's reference so that it is never an error, nor a value that makes
+// an error of what the pusher writes with it: a formula or rollup cell holding #ERROR!, or text or
+// a list where a number or a date should be, reads as blank, as SQL reads it as NULL (false for a
+// boolean). The probe is the use that would fail: arithmetic for a number, YEAR for a date (what
+// YEAR reads, DATETIME_DIFF and HOUR read too).
+func noErrors(ref string, typ sqlType) string {
+	probe := ref
+	switch {
+	case typ == typeInt || typ == typeFloat:
+		probe = ref + "+0"
+	case typ.temporal():
+		probe = "YEAR(" + ref + ")"
+	}
+	return "IF(ISERROR(" + probe + "), BLANK(), " + ref + ")"
+}
 
 // pusher writes a statement's conditions as formulas.
 type pusher struct{}
@@ -287,18 +300,12 @@ func (p *pusher) value(e *expr) (fx, bool) {
 			// Division by zero is NULL in SQL and Infinity, NaN or an error in a formula: add it to
 			// the NULL test, and read the quotient only where the divisor is not zero.
 			if !(b.constant && b.val != nil && floatOf(b.val) != 0) {
-				if b.unsafe && b.isNullMode != nullExact {
-					return fx{}, false
-				}
 				zero := b.src + "=0"
 				out.isNull = guardedOr(out.isNull, zero, b.unsafe)
 				out.notNull = guardedAnd(out.notNull, fNot(zero), b.unsafe)
 				out.nullable = true
 				out.unsafe = true
 			}
-		}
-		if out.unsafe && !out.notNullExact {
-			return fx{}, false
 		}
 		return out, true
 	case exNeg:
@@ -320,7 +327,7 @@ func (p *pusher) value(e *expr) (fx, bool) {
 func (p *pusher) fieldValue(e *expr) fx {
 	ref := p.ref(e.field)
 	if e.info.computed {
-		ref = noErrors(ref)
+		ref = noErrors(ref, e.typ)
 	}
 	out := fx{src: ref, typ: e.typ, exact: !e.info.computed, nullable: e.nullable}
 	if !e.nullable {
@@ -457,9 +464,6 @@ func (p *pusher) function(e *expr) (fx, bool) {
 			}
 		}
 		out.constant, out.blank = false, nil
-		if out.unsafe && !out.notNullExact {
-			return fx{}, false
-		}
 		return out, true
 	case "YEAR", "MONTH", "DAY", "HOUR", "MINUTE", "SECOND":
 		if !args[0].typ.temporal() {
@@ -469,9 +473,6 @@ func (p *pusher) function(e *expr) (fx, bool) {
 		out.src, out.exact = e.op+"("+args[0].src+")", exact
 		// YEAR(BLANK()) is an error.
 		out.unsafe = out.unsafe || args[0].nullable
-		if out.unsafe && !out.notNullExact {
-			return fx{}, false
-		}
 		return out, true
 	}
 	return fx{}, false
@@ -658,9 +659,6 @@ func (p *pusher) compare(op string, left, right *expr) pred {
 	}
 	inv := map[string]string{"=": "<>", "<>": "=", "<": ">=", "<=": ">", ">": "<=", ">=": "<"}[op]
 	guardExact := (!a.nullable || a.notNullExact) && (!b.nullable || b.notNullExact)
-	if unsafe && !guardExact {
-		return unknownPred // the comparison could be read, and be an error, where a guard lets it through
-	}
 	return pred{
 		t: guardedAnd(guard(holds(op)), cmpT, unsafe), tExact: exact && guardExact,
 		f: guardedAnd(guard(holds(inv)), cmpF, unsafe), fExact: exact && guardExact,
@@ -774,9 +772,6 @@ func (p *pusher) like(e *expr) pred {
 		guard = a.notNull
 	}
 	exact := a.exact && (!a.nullable || a.notNullExact)
-	if a.unsafe && a.nullable && !a.notNullExact {
-		return unknownPred
-	}
 	// A blank text reads as "", which the pattern may match: guard both sides.
 	t := guardedAnd(guard, match, a.unsafe)
 	if a.blank == "" && a.isNullMode == nullExact && !a.unsafe && !likeMatch(pattern, "", e.escape) {
