@@ -29,6 +29,8 @@ var errorFreeTable = &Table{ID: "tblERRORFREE00001", Name: "X", PrimaryFieldID: 
 	{ID: "fldFD", Name: "FD", Type: "formula", Options: map[string]any{"formula": "DATEADD({D}, 1, 'days')", "result": map[string]any{"type": "date"}}},
 	{ID: "fldFT", Name: "FT", Type: "formula", Options: map[string]any{"formula": "{T} & ''", "result": map[string]any{"type": "singleLineText"}}},
 	{ID: "fldFB", Name: "FB", Type: "formula", Options: map[string]any{"formula": "{N} > 2", "result": map[string]any{"type": "checkbox"}}},
+	{ID: "fldLK", Name: "LK", Type: "multipleLookupValues", Options: map[string]any{"result": map[string]any{"type": "number"}}},
+	{ID: "fldR", Name: "R", Type: "rollup", Options: map[string]any{"formula": "SUM(values)", "result": map[string]any{"type": "number", "options": map[string]any{"precision": 1.0}}}},
 }}
 
 // errorFreeRows: each field cycles through its values with its own stride; the first record is
@@ -46,6 +48,8 @@ func errorFreeRows() []Row {
 		"FD": {nil, "2024-01-06", errCell, "garbage", map[string]any{"specialValue": "NaN"}, "2024-03-01T12:00:00.000Z"},
 		"FT": {nil, "a", errCell, 5.0, "x y", []any{"p", "q"}},
 		"FB": {nil, true, errCell, 1.0, "x", 0.0},
+		"LK": {nil, []any{1.0}, []any{errCell}, []any{2.0, errCell}, []any{}, []any{"t"}},
+		"R":  {nil, 2.5, map[string]any{"specialValue": "NaN"}, errCell, 0.0},
 	}
 	var rows []Row
 	for i := range 48 {
@@ -73,7 +77,7 @@ func (g condGen) pick(options ...string) string { return options[g.r.IntN(len(op
 
 func (g condGen) num(depth int) string {
 	if depth <= 0 {
-		return g.pick("N", "F", "FN", "0", "1", "2", "-3", "1.5", "0.1")
+		return g.pick("N", "F", "FN", "R", "0", "1", "2", "-3", "1.5", "0.1")
 	}
 	switch g.r.IntN(9) {
 	case 0, 1:
@@ -139,7 +143,7 @@ func (g condGen) cond(depth int) string {
 	case 3:
 		return g.pick("B", "FB") + " " + op + " " + g.pick("0", "1", "2", "5", "-1", "0.5", "TRUE", "FALSE", "'1'")
 	case 4:
-		return g.pick(g.num(2), g.text(1), g.date(1), "B", "FB") + g.pick(" IS NULL", " IS NOT NULL")
+		return g.pick(g.num(2), g.text(1), g.date(1), "B", "FB", "LK") + g.pick(" IS NULL", " IS NOT NULL")
 	case 5:
 		return g.pick(g.num(1), "B", "FB", "N", "FN")
 	case 6:
@@ -244,6 +248,7 @@ func TestPushedFormulasNeverErrorExamples(t *testing.T) {
 		"LOWER(FT) LIKE 'a%' OR B", "NOT (CONCAT(FT, T) = 'aa')", "FT IS NULL OR NOT (FT <> 'a')",
 		"N / (N - 1) > 1 OR B", "NOT (F / YEAR(D) > 0)", "COALESCE(YEAR(D), YEAR(FD)) > 2023 OR B",
 		"NOT (HOUR(DT) = 10 AND DAY(createdTime) > 3)",
+		"LK IS NULL OR B", "NOT (LK IS NOT NULL)", "R > 1 OR B", "NOT (R / N < 1)",
 	} {
 		if !checkErrorFree(t, cond, rows) {
 			t.Errorf("%s does not translate", cond)
