@@ -31,7 +31,14 @@ type item struct {
 	ratio       float64 // when ratioFinite
 	hasDays     bool    // Days = DATETIME_DIFF({At}, {Due}, 'days') is a number (else #ERROR!: NULL)
 	days        int
+	code        *string // text that MySQL reads as the number codeNumbers gives
 }
+
+// codeNumbers: text and the number MySQL reads it as in a numeric comparison (by hand, from MySQL's
+// rules: the longest numeric prefix after leading spaces, else 0).
+var codeNumbers = map[string]float64{"1": 1, "1.0": 1, " 1": 1, "1abc": 1, "abc": 0, "2e1": 20, "-0": 0, ".5": 0.5, "0x10": 0, "12": 12, "+3.": 3}
+
+var codeTexts = []string{"1", "1.0", " 1", "1abc", "abc", "2e1", "-0", ".5", "0x10", "12", "+3."}
 
 // correctnessItems is 60 records whose fields are blank on different strides, so that blanks meet
 // every other field; Qty 0 makes Ratio Infinity (Price > 0) or NaN (Price 0 or blank).
@@ -74,6 +81,10 @@ func correctnessItems() []item {
 		if q != 0 {
 			it.ratio, it.ratioFinite = p/q, true
 		}
+		if i%6 != 5 {
+			c := codeTexts[i%len(codeTexts)]
+			it.code = &c
+		}
 		if it.at != nil && it.due != nil {
 			it.days, it.hasDays = int(it.at.Sub(*it.due)/(24*time.Hour)), true
 		}
@@ -93,6 +104,7 @@ func openItems(t *testing.T) (*sql.DB, *emulator.Server, []item) {
 		{Name: "At", Type: "dateTime", Options: map[string]any{"timeZone": "utc"}},
 		{Name: "Due", Type: "date"},
 		{Name: "Done", Type: "checkbox"},
+		{Name: "Code", Type: "singleLineText"},
 		{Name: "Ratio", Type: "formula", Options: map[string]any{"formula": "{Price} / {Qty}",
 			"result": map[string]any{"type": "number", "options": map[string]any{"precision": 2}}}},
 		{Name: "Days", Type: "formula", Options: map[string]any{"formula": "DATETIME_DIFF({At}, {Due}, 'days')",
@@ -117,6 +129,9 @@ func openItems(t *testing.T) (*sql.DB, *emulator.Server, []item) {
 		}
 		if it.done {
 			f["Done"] = true
+		}
+		if it.code != nil {
+			f["Code"] = *it.code
 		}
 		table.Records = append(table.Records, emulator.FixtureRecord{ID: it.id, Fields: f})
 	}
@@ -196,6 +211,29 @@ func TestIssue17Regressions(t *testing.T) {
 		{query: "SELECT id FROM Items WHERE Done = ?", args: []any{int64(7)}, want: nil},
 		{query: "SELECT id FROM Items WHERE Done = '1'", want: idsWhere(items, func(it item) bool { return it.done })},
 		{query: "SELECT id FROM Items WHERE NOT (Done = 2)", want: idsWhere(items, all)},
+		// Item 5: text compared with a number compares as numbers, as in MySQL.
+		{query: "SELECT id FROM Items WHERE Code = 1",
+			want: idsWhere(items, func(it item) bool { return it.code != nil && codeNumbers[*it.code] == 1 })},
+		{query: "SELECT id FROM Items WHERE Code = 0",
+			want: idsWhere(items, func(it item) bool { return it.code != nil && codeNumbers[*it.code] == 0 })},
+		{query: "SELECT id FROM Items WHERE Code > 2 OR Code IS NULL",
+			want: idsWhere(items, func(it item) bool { return it.code == nil || codeNumbers[*it.code] > 2 })},
+		{query: "SELECT id FROM Items WHERE Code IN (20, 0.5)",
+			want: idsWhere(items, func(it item) bool {
+				return it.code != nil && (codeNumbers[*it.code] == 20 || codeNumbers[*it.code] == 0.5)
+			})},
+		{query: "SELECT id FROM Items WHERE Code IN ('1', 3)",
+			want: idsWhere(items, func(it item) bool {
+				return it.code != nil && (codeNumbers[*it.code] == 1 || codeNumbers[*it.code] == 3)
+			})},
+		{query: "SELECT id FROM Items WHERE Code = N",
+			want: idsWhere(items, func(it item) bool { return it.code != nil && codeNumbers[*it.code] == float64(it.n) })},
+		{query: "SELECT id FROM Items WHERE Done = Code",
+			want: idsWhere(items, func(it item) bool {
+				return it.code != nil && codeNumbers[*it.code] == map[bool]float64{false: 0, true: 1}[it.done]
+			})},
+		{query: "SELECT id FROM Items WHERE Code = '1'",
+			want: idsWhere(items, func(it item) bool { return it.code != nil && *it.code == "1" })},
 		// Issue 15 item 4: LIKE with invalid UTF-8 matches no stored text, as = does not.
 		{query: "SELECT id FROM Items WHERE Name = ?", args: []any{"a\xffb"}, want: nil},
 		{query: "SELECT id FROM Items WHERE Name LIKE ?", args: []any{"a\xffb"}, want: nil},

@@ -46,8 +46,10 @@
 // case only, % and _ are wildcards and \ escapes them: '50\%' in SQL text, as in MySQL ('50\\%'
 // too), or "50\%" as a bound argument, used as given. A constant compared with a column takes the
 // column's type: '12' against a number is 12, '2024-01-05' against a date is that day (UTC); text
-// that cannot convert is an error, and so is a list argument ([]string …) against a column that is
-// not JSON (expand it into IN (?, ?, …)). Arithmetic is MySQL's: integers stay integers, / is
+// that cannot convert is an error. Text compared with a number (a column, or a number constant
+// against a text column) compares as numbers, as in MySQL: the text reads as its longest numeric
+// prefix, else 0 ('1.0' = 1, 'abc' = 0); such comparisons are checked locally. A list argument
+// ([]string …) against a column that is not JSON is an error (expand it into IN (?, ?, …)). Arithmetic is MySQL's: integers stay integers, / is
 // real division, division or modulo by zero is NULL. ORDER BY puts NULL first ascending (SQLite).
 // Times are UTC: a date is midnight UTC, as the service's formula functions see it, and YEAR … SECOND
 // read UTC.

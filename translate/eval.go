@@ -400,6 +400,8 @@ func (e *expr) evalFunc(r *Row) (any, error) {
 			}
 		}
 		return nil, nil
+	case opTextNumber:
+		return mysqlNumber(textOf(vals[0])), nil
 	case "YEAR", "MONTH", "DAY", "HOUR", "MINUTE", "SECOND":
 		t, ok := vals[0].(time.Time)
 		if !ok {

@@ -549,6 +549,7 @@ func (s *scope) comparison(e *sqlparser.ComparisonExpr) (*expr, error) {
 			return nil, unsupported("IN with "+sqlparser.String(e.Right), "", "write a list of values: IN (a, b)")
 		}
 		args := []*expr{left}
+		mixed := false // text and numbers: MySQL compares them all as numbers
 		for _, item := range tuple {
 			x, err := s.compile(item)
 			if err != nil {
@@ -557,10 +558,18 @@ func (s *scope) comparison(e *sqlparser.ComparisonExpr) (*expr, error) {
 			if x, err = s.coerce(left, x); err != nil {
 				return nil, err
 			}
-			if err := comparable(left, x); err != nil {
+			mixed = mixed || textWithNumber(left, x)
+			args = append(args, x)
+		}
+		if mixed {
+			for i := range args {
+				args[i] = asNumber(args[i])
+			}
+		}
+		for _, x := range args[1:] {
+			if err := comparable(args[0], x); err != nil {
 				return nil, err
 			}
-			args = append(args, x)
 		}
 		return &expr{kind: exIn, typ: typeBool, nullable: true, args: args, negated: e.Operator == sqlparser.NotInStr}, nil
 	case sqlparser.LikeStr, sqlparser.NotLikeStr:
@@ -610,6 +619,9 @@ func (s *scope) compare(op string, left, right *expr) (*expr, error) {
 	}
 	if left, err = s.coerce(right, left); err != nil {
 		return nil, err
+	}
+	if textWithNumber(left, right) {
+		left, right = asNumber(left), asNumber(right)
 	}
 	if err := comparable(left, right); err != nil {
 		return nil, err
@@ -665,8 +677,8 @@ func describe(e *expr) string {
 }
 
 // coerce converts the constant c to the type of the other side of a comparison: text to a number or a
-// time, a number to text, numeric text to a number when compared with a bool. Other constants are
-// returned as they are.
+// time, numeric text to a number when compared with a bool. A number stays a number against text:
+// the comparison is numeric (textnumber.go). Other constants are returned as they are.
 func (s *scope) coerce(other, c *expr) (*expr, error) {
 	if c.kind != exConst || c.val == nil || other.typ == typeNull || other.typ == c.typ || c.typ == typeJSON {
 		return c, nil // a JSON constant is never converted: comparable refuses it against other types
@@ -706,7 +718,7 @@ func (s *scope) coerce(other, c *expr) (*expr, error) {
 				out.typ = typeDate
 			}
 		}
-	case typeText, typeJSON:
+	case typeJSON:
 		switch v := c.val.(type) {
 		case int64:
 			out.val, out.typ = strconv.FormatInt(v, 10), typeText
