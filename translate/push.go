@@ -192,6 +192,17 @@ func guardedOr(guard, cond string, unsafe bool) string {
 	return "IF(" + guard + ", TRUE(), " + cond + ")"
 }
 
+// mayErrOnBlank marks out, a function of args built with combineNulls, as an error where one of
+// args is blank: YEAR, DATETIME_DIFF, DATETIME_FORMAT… of a blank date. Conditions then read it only
+// behind its NULL guard (guardedAnd), which is falsy exactly there. A function that can be an error
+// on a value that is not NULL (VALUE('abc'), REGEX_* with a bad pattern) cannot be guarded so: push
+// it only where SQL's answer for those values is known and written into the formula, or not at all.
+func mayErrOnBlank(out *fx, args ...fx) {
+	for _, a := range args {
+		out.unsafe = out.unsafe || a.nullable
+	}
+}
+
 // noErrors writes a computed field's reference so that it is never an error, nor a value that makes
 // an error of what the pusher writes with it: a formula or rollup cell holding #ERROR!, or text or
 // a list where a number or a date should be, reads as blank, as SQL reads it as NULL (false for a
@@ -471,8 +482,7 @@ func (p *pusher) function(e *expr) (fx, bool) {
 		}
 		out := combineNulls(typeInt, args[0])
 		out.src, out.exact = e.op+"("+args[0].src+")", exact
-		// YEAR(BLANK()) is an error.
-		out.unsafe = out.unsafe || args[0].nullable
+		mayErrOnBlank(&out, args[0]) // YEAR(BLANK()) is an error
 		return out, true
 	}
 	return fx{}, false
@@ -623,7 +633,7 @@ func (p *pusher) compare(op string, left, right *expr) pred {
 		lhs, rhs = "DATETIME_DIFF("+a.src+", "+b.src+", 'milliseconds')", "0"
 		a.blank, b.blank = nil, nil
 		// DATETIME_DIFF of a blank date is an error.
-		unsafe = unsafe || a.nullable || b.nullable
+		unsafe = unsafe || a.nullable || b.nullable // as mayErrOnBlank
 	default:
 		return unknownPred
 	}
