@@ -237,6 +237,12 @@ func TestIssue17Regressions(t *testing.T) {
 		// Issue 15 item 4: LIKE with invalid UTF-8 matches no stored text, as = does not.
 		{query: "SELECT id FROM Items WHERE Name = ?", args: []any{"a\xffb"}, want: nil},
 		{query: "SELECT id FROM Items WHERE Name LIKE ?", args: []any{"a\xffb"}, want: nil},
+		{query: "SELECT id FROM Items WHERE Name <> ?", args: []any{"a\xffb"},
+			want: idsWhere(items, func(it item) bool { return it.name != nil })},
+		{query: "SELECT id FROM Items WHERE Name IN (?, ?)", args: []any{"a\xffb", "item 01"},
+			want: idsWhere(items, func(it item) bool { return it.name != nil && *it.name == "item 01" })},
+		{query: "SELECT id FROM Items WHERE NOT (Name LIKE ?) OR Done", args: []any{"%\xff"},
+			want: idsWhere(items, func(it item) bool { return it.name != nil || it.done })},
 		{query: "SELECT id FROM Items WHERE Name LIKE ?", args: []any{"%\xff%"}, want: nil},
 		{query: "SELECT id FROM Items WHERE Name NOT LIKE ?", args: []any{"a\xffb"},
 			want: idsWhere(items, func(it item) bool { return it.name != nil })},
