@@ -105,6 +105,7 @@ func (cn *conn) ExecContext(ctx context.Context, query string, args []driver.Nam
 // statement is a parsed statement: a schema statement sqlparser cannot read, or sqlparser's AST.
 type statement struct {
 	describe *schemaStatement
+	ddl      *translate.DDL // CREATE TABLE, ALTER TABLE, CREATE INDEX (read before sqlparser, which drops their details)
 	ast      sqlparser.Statement
 	explain  bool // EXPLAIN <statement>: describe the work, do none of it
 }
@@ -120,6 +121,12 @@ func parseStatement(query string) (statement, error) {
 		}
 		st.explain = true
 		return st, nil
+	}
+	if ddl, ok, err := translate.ParseDDL(query); ok {
+		if err != nil {
+			return statement{}, fromTranslate(err)
+		}
+		return statement{ddl: ddl}, nil
 	}
 	desc, ok, err := parseSchemaStatement(query)
 	if err != nil {
@@ -144,6 +151,12 @@ func (cn *conn) query(ctx context.Context, st statement, nvs []driver.NamedValue
 	}
 	if st.describe != nil {
 		return cn.describe(ctx, st.describe.table)
+	}
+	if st.ddl != nil {
+		if _, err := cn.execDDL(ctx, st.ddl); err != nil {
+			return nil, err
+		}
+		return &staticRows{}, nil
 	}
 	args, err := translateArgs(nvs)
 	if err != nil {
@@ -178,6 +191,9 @@ func (cn *conn) exec(ctx context.Context, st statement, nvs []driver.NamedValue)
 	if st.describe != nil {
 		return nil, &UnsupportedError{Construct: "DESCRIBE with Exec", Hint: "run it with Query, which returns its rows"}
 	}
+	if st.ddl != nil {
+		return cn.execDDL(ctx, st.ddl)
+	}
 	args, err := translateArgs(nvs)
 	if err != nil {
 		return nil, err
@@ -207,8 +223,15 @@ func unsupportedStatement(ast sqlparser.Statement) error {
 	case *sqlparser.Union:
 		return &UnsupportedError{Construct: "UNION", Hint: "run each SELECT on its own"}
 	case *sqlparser.DDL:
-		return &UnsupportedError{Construct: strings.ToUpper(s.Action) + " TABLE",
-			Hint: "tables and fields are created and changed in Airtable itself (or its metadata API)"}
+		switch s.Action {
+		case sqlparser.DropStr, sqlparser.TruncateStr:
+			return &UnsupportedError{Construct: strings.ToUpper(s.Action) + " TABLE",
+				Hint: "the Airtable API cannot delete tables: delete it in Airtable itself (DELETE FROM t removes its records)"}
+		case sqlparser.RenameStr:
+			return &UnsupportedError{Construct: "RENAME TABLE", Hint: "rename tables in Airtable itself"}
+		}
+		return &UnsupportedError{Construct: strings.ToUpper(s.Action) + " " + sqlparser.String(s.Table),
+			Hint: "the driver runs CREATE TABLE, ALTER TABLE … ADD COLUMN and CREATE INDEX; change anything else in Airtable itself"}
 	case *sqlparser.DBDDL:
 		return &UnsupportedError{Construct: strings.ToUpper(s.Action) + " DATABASE",
 			Hint: "a database is an Airtable base: create it in Airtable and name its id in the DSN"}
