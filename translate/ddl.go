@@ -31,9 +31,11 @@ type FieldDef struct {
 // The options Airtable requires for the field types DDL creates (a date in ISO form, a time in
 // 24-hour form in UTC, as the driver reads and writes them).
 var (
-	isoDate       = map[string]any{"name": "iso", "format": "YYYY-MM-DD"}
-	dateOptions   = func() map[string]any { return map[string]any{"dateFormat": isoDate} }
-	timeOptions   = func() map[string]any { return map[string]any{"dateFormat": isoDate, "timeFormat": map[string]any{"name": "24hour", "format": "HH:mm"}, "timeZone": "utc"} }
+	isoDate     = map[string]any{"name": "iso", "format": "YYYY-MM-DD"}
+	dateOptions = func() map[string]any { return map[string]any{"dateFormat": isoDate} }
+	timeOptions = func() map[string]any {
+		return map[string]any{"dateFormat": isoDate, "timeFormat": map[string]any{"name": "24hour", "format": "HH:mm"}, "timeZone": "utc"}
+	}
 	checkOptions  = func() map[string]any { return map[string]any{"icon": "check", "color": "greenBright"} }
 	numberOptions = func(precision int) map[string]any { return map[string]any{"precision": precision} }
 )
@@ -323,6 +325,7 @@ func columnDef(el []ddlToken) (colDef, error) {
 	}
 	return c, nil
 }
+
 // canBePrimary tells whether Airtable allows a field of this type as a table's primary field.
 func canBePrimary(typ string) bool {
 	switch typ {
