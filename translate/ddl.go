@@ -29,16 +29,22 @@ type FieldDef struct {
 }
 
 // The options Airtable requires for the field types DDL creates (a date in ISO form, a time in
-// 24-hour form in UTC, as the driver reads and writes them).
-var (
-	isoDate     = map[string]any{"name": "iso", "format": "YYYY-MM-DD"}
-	dateOptions = func() map[string]any { return map[string]any{"dateFormat": isoDate} }
-	timeOptions = func() map[string]any {
-		return map[string]any{"dateFormat": isoDate, "timeFormat": map[string]any{"name": "24hour", "format": "HH:mm"}, "timeZone": "utc"}
-	}
-	checkOptions  = func() map[string]any { return map[string]any{"icon": "check", "color": "greenBright"} }
-	numberOptions = func(precision int) map[string]any { return map[string]any{"precision": precision} }
-)
+// 24-hour form in UTC, as the driver reads and writes them). Each call gives new maps: a caller
+// may change its copy.
+func dateOptions() map[string]any {
+	return map[string]any{"dateFormat": map[string]any{"name": "iso", "format": "YYYY-MM-DD"}}
+}
+
+func timeOptions() map[string]any {
+	o := dateOptions()
+	o["timeFormat"] = map[string]any{"name": "24hour", "format": "HH:mm"}
+	o["timeZone"] = "utc"
+	return o
+}
+
+func checkOptions() map[string]any { return map[string]any{"icon": "check", "color": "greenBright"} }
+
+func numberOptions(precision int) map[string]any { return map[string]any{"precision": precision} }
 
 // maxPrecision is the most decimal places an Airtable number field keeps.
 const maxPrecision = 8
