@@ -106,8 +106,10 @@ func (cn *conn) ExecContext(ctx context.Context, query string, args []driver.Nam
 type statement struct {
 	describe *schemaStatement
 	ddl      *translate.DDL // CREATE TABLE, ALTER TABLE, CREATE INDEX (read before sqlparser, which drops their details)
-	ast      sqlparser.Statement
-	explain  bool // EXPLAIN <statement>: describe the work, do none of it
+	// returning is the RETURNING list of an INSERT or DELETE (returning.go), nil when none.
+	returning sqlparser.SelectExprs
+	ast       sqlparser.Statement
+	explain   bool // EXPLAIN <statement>: describe the work, do none of it
 }
 
 func parseStatement(query string) (statement, error) {
@@ -135,11 +137,15 @@ func parseStatement(query string) (statement, error) {
 	if ok {
 		return statement{describe: &desc}, nil
 	}
+	query, returning, _, err := cutReturning(query)
+	if err != nil {
+		return statement{}, err
+	}
 	ast, err := translate.Parse(query) // sqlparser itself, with its panics turned into errors
 	if err != nil {
 		return statement{}, fmt.Errorf("airsql: %w (SQL is read in the MySQL dialect: quote names with spaces in backquotes, strings in single quotes)", err)
 	}
-	return statement{ast: ast}, nil
+	return statement{ast: ast, returning: returning}, nil
 }
 
 func (cn *conn) query(ctx context.Context, st statement, nvs []driver.NamedValue) (driver.Rows, error) {
@@ -171,7 +177,7 @@ func (cn *conn) query(ctx context.Context, st statement, nvs []driver.NamedValue
 	case *sqlparser.Show:
 		return cn.show(ctx, ast)
 	case *sqlparser.Insert, *sqlparser.Update, *sqlparser.Delete:
-		return cn.writeRows(ctx, ast, args)
+		return cn.writeRows(ctx, ast, args, st.returning)
 	case *sqlparser.Begin, *sqlparser.Commit, *sqlparser.Rollback:
 		if _, err := cn.exec(ctx, st, nvs); err != nil {
 			return nil, err

@@ -69,11 +69,10 @@ func ParseDDL(sql string) (ddl *DDL, ok bool, err error) {
 	return nil, false, nil
 }
 
-// ddlToken is one token of a statement, with its byte range in the text.
+// ddlToken is one token of a statement.
 type ddlToken struct {
-	typ        int
-	val        string
-	start, end int
+	typ int
+	val string
 }
 
 func (t ddlToken) is(typ int) bool { return t.typ == typ }
@@ -101,7 +100,6 @@ func ddlTokens(sql string) (toks []ddlToken, err error) {
 	}()
 	tkn := sqlparser.NewStringTokenizer(sql)
 	for {
-		start := tkn.Position
 		typ, val := tkn.Scan()
 		switch typ {
 		case 0:
@@ -114,7 +112,7 @@ func ddlTokens(sql string) (toks []ddlToken, err error) {
 		case sqlparser.COMMENT:
 			continue
 		}
-		toks = append(toks, ddlToken{typ: typ, val: string(val), start: start, end: tkn.Position})
+		toks = append(toks, ddlToken{typ: typ, val: string(val)})
 	}
 }
 
