@@ -105,8 +105,11 @@ func (cn *conn) ExecContext(ctx context.Context, query string, args []driver.Nam
 // statement is a parsed statement: a schema statement sqlparser cannot read, or sqlparser's AST.
 type statement struct {
 	describe *schemaStatement
-	ast      sqlparser.Statement
-	explain  bool // EXPLAIN <statement>: describe the work, do none of it
+	ddl      *translate.DDL // CREATE TABLE, ALTER TABLE, CREATE INDEX (read before sqlparser, which drops their details)
+	// returning is the RETURNING list of an INSERT or DELETE (returning.go), nil when none.
+	returning sqlparser.SelectExprs
+	ast       sqlparser.Statement
+	explain   bool // EXPLAIN <statement>: describe the work, do none of it
 }
 
 func parseStatement(query string) (statement, error) {
@@ -121,6 +124,12 @@ func parseStatement(query string) (statement, error) {
 		st.explain = true
 		return st, nil
 	}
+	if ddl, ok, err := translate.ParseDDL(query); ok {
+		if err != nil {
+			return statement{}, fromTranslate(err)
+		}
+		return statement{ddl: ddl}, nil
+	}
 	desc, ok, err := parseSchemaStatement(query)
 	if err != nil {
 		return statement{}, err
@@ -128,11 +137,15 @@ func parseStatement(query string) (statement, error) {
 	if ok {
 		return statement{describe: &desc}, nil
 	}
+	query, returning, _, err := cutReturning(query)
+	if err != nil {
+		return statement{}, err
+	}
 	ast, err := translate.Parse(query) // sqlparser itself, with its panics turned into errors
 	if err != nil {
 		return statement{}, fmt.Errorf("airsql: %w (SQL is read in the MySQL dialect: quote names with spaces in backquotes, strings in single quotes)", err)
 	}
-	return statement{ast: ast}, nil
+	return statement{ast: ast, returning: returning}, nil
 }
 
 func (cn *conn) query(ctx context.Context, st statement, nvs []driver.NamedValue) (driver.Rows, error) {
@@ -144,6 +157,12 @@ func (cn *conn) query(ctx context.Context, st statement, nvs []driver.NamedValue
 	}
 	if st.describe != nil {
 		return cn.describe(ctx, st.describe.table)
+	}
+	if st.ddl != nil {
+		if _, err := cn.execDDL(ctx, st.ddl); err != nil {
+			return nil, err
+		}
+		return &staticRows{}, nil
 	}
 	args, err := translateArgs(nvs)
 	if err != nil {
@@ -158,7 +177,7 @@ func (cn *conn) query(ctx context.Context, st statement, nvs []driver.NamedValue
 	case *sqlparser.Show:
 		return cn.show(ctx, ast)
 	case *sqlparser.Insert, *sqlparser.Update, *sqlparser.Delete:
-		return cn.writeRows(ctx, ast, args)
+		return cn.writeRows(ctx, ast, args, st.returning)
 	case *sqlparser.Begin, *sqlparser.Commit, *sqlparser.Rollback:
 		if _, err := cn.exec(ctx, st, nvs); err != nil {
 			return nil, err
@@ -177,6 +196,9 @@ func (cn *conn) exec(ctx context.Context, st statement, nvs []driver.NamedValue)
 	}
 	if st.describe != nil {
 		return nil, &UnsupportedError{Construct: "DESCRIBE with Exec", Hint: "run it with Query, which returns its rows"}
+	}
+	if st.ddl != nil {
+		return cn.execDDL(ctx, st.ddl)
 	}
 	args, err := translateArgs(nvs)
 	if err != nil {
@@ -207,8 +229,15 @@ func unsupportedStatement(ast sqlparser.Statement) error {
 	case *sqlparser.Union:
 		return &UnsupportedError{Construct: "UNION", Hint: "run each SELECT on its own"}
 	case *sqlparser.DDL:
-		return &UnsupportedError{Construct: strings.ToUpper(s.Action) + " TABLE",
-			Hint: "tables and fields are created and changed in Airtable itself (or its metadata API)"}
+		switch s.Action {
+		case sqlparser.DropStr, sqlparser.TruncateStr:
+			return &UnsupportedError{Construct: strings.ToUpper(s.Action) + " TABLE",
+				Hint: "the Airtable API cannot delete tables: delete it in Airtable itself (DELETE FROM t removes its records)"}
+		case sqlparser.RenameStr:
+			return &UnsupportedError{Construct: "RENAME TABLE", Hint: "rename tables in Airtable itself"}
+		}
+		return &UnsupportedError{Construct: strings.ToUpper(s.Action) + " " + sqlparser.String(s.Table),
+			Hint: "the driver runs CREATE TABLE, ALTER TABLE … ADD COLUMN and CREATE INDEX; change anything else in Airtable itself"}
 	case *sqlparser.DBDDL:
 		return &UnsupportedError{Construct: strings.ToUpper(s.Action) + " DATABASE",
 			Hint: "a database is an Airtable base: create it in Airtable and name its id in the DSN"}

@@ -236,16 +236,26 @@ func writeError(op, table string, written, sent []transport.Record, err error) e
 	return we
 }
 
-// A write run with QueryContext returns the records written: INSERT and UPDATE
-// the records as the service returned them, with the columns of SELECT * (id, every field in
-// schema order, createdTime), DELETE one column, id.
-func (cn *conn) writeRows(ctx context.Context, ast sqlparser.Statement, args translate.Args) (driver.Rows, error) {
+// A write run with QueryContext returns the records written: INSERT and UPDATE the records as
+// the service returned them, with the columns of SELECT * (id, every field in schema order,
+// createdTime), or of the RETURNING list when the statement has one; DELETE one column, id.
+func (cn *conn) writeRows(ctx context.Context, ast sqlparser.Statement, args translate.Args, returning sqlparser.SelectExprs) (driver.Rows, error) {
+	if _, isDelete := ast.(*sqlparser.Delete); isDelete && returning != nil && !onlyIDs(returning) {
+		return nil, &UnsupportedError{Construct: "DELETE … RETURNING of columns other than id",
+			Hint: "a DELETE keeps only the ids of the records it deleted: SELECT the values first, or write RETURNING id"}
+	}
 	w, err := cn.writeNow(ctx, ast, args)
 	if err != nil {
 		return nil, err
 	}
 	if w.deleted == nil {
-		return cn.recordRows(w)
+		return cn.recordRows(w, returning)
+	}
+	if returning != nil { // only ids: the deleted records read as records with no fields
+		for _, id := range w.deleted {
+			w.records = append(w.records, transport.Record{ID: id})
+		}
+		return cn.recordRows(w, returning)
 	}
 	rows := &staticRows{resultColumns: []translate.Column{idColumn()}}
 	for _, id := range w.deleted {
@@ -254,13 +264,16 @@ func (cn *conn) writeRows(ctx context.Context, ast sqlparser.Statement, args tra
 	return rows, nil
 }
 
-// recordRows shows written records with the columns and values of SELECT * on their table, so
-// that they read exactly as a later SELECT would read them.
-func (cn *conn) recordRows(w writeOutcome) (driver.Rows, error) {
+// recordRows shows written records with the columns and values of SELECT * on their table (or of
+// the RETURNING list), so that they read exactly as a later SELECT would read them.
+func (cn *conn) recordRows(w writeOutcome, returning sqlparser.SelectExprs) (driver.Rows, error) {
 	if w.table == nil {
 		return &staticRows{resultColumns: []translate.Column{idColumn()}}, nil
 	}
 	plan, err := allColumnsPlan(w.schema, w.table)
+	if returning != nil {
+		plan, err = returningPlan(w.schema, w.table, returning)
+	}
 	if err != nil {
 		return nil, err
 	}
