@@ -140,6 +140,52 @@ func BenchmarkScanAtServiceRate(b *testing.B) {
 	b.ReportMetric(rate/500, "ratio-to-500rows/s")
 }
 
+// BenchmarkTxOneRowInsertsAtServiceRate runs 1,000 one-row INSERT statements inside one
+// transaction against an emulator that allows 5 requests per second and answers after 300 ms:
+// COMMIT sends them as 100 chunks of 10, pipelined. The figure is the ratio to 50 records/s, the
+// service's ceiling for writes. Run it with -benchtime=1x.
+func BenchmarkTxOneRowInsertsAtServiceRate(b *testing.B) {
+	const records = 1000
+	saved := transport.APILimit
+	transport.APILimit = 200 * time.Millisecond
+	defer func() { transport.APILimit = saved }()
+	srv, err := emulator.New(emulator.WithFixture(benchFixture(0)),
+		emulator.WithRate(5, 30*time.Second), emulator.WithTokenRate(0), emulator.WithLatency(300*time.Millisecond))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer srv.Close()
+	db := openBenchDB(b, srv)
+	b.ReportAllocs()
+	start := time.Now()
+	written := 0
+	for b.Loop() {
+		tx, err := db.Begin()
+		if err != nil {
+			b.Fatal(err)
+		}
+		for i := range records {
+			if _, err := tx.Exec("INSERT INTO Big (Name, N) VALUES (?, ?)", fmt.Sprintf("tx %d", i), i); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if err := tx.Commit(); err != nil {
+			b.Fatal(err)
+		}
+		written += records
+	}
+	rate := float64(written) / time.Since(start).Seconds()
+	refused := 0
+	for _, r := range srv.Requests() {
+		if r.Status == 429 {
+			refused++
+		}
+	}
+	b.ReportMetric(float64(refused), "429s")
+	b.ReportMetric(rate, "records/s")
+	b.ReportMetric(rate/50, "ratio-to-50records/s")
+}
+
 // BenchmarkGroupByAtServiceRate runs a GROUP BY over 5,000 records (50 pages) at the service's
 // rate, as BenchmarkScanAtServiceRate scans them: the aggregate must not slow the scan, so its
 // ratio to 500 rows/s should match the plain scan's. Run it with -benchtime=1x.

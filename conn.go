@@ -15,9 +15,10 @@ import (
 // conn is one database/sql connection. It holds no network state: every statement is one or
 // more HTTP requests through the connector's client, so a conn never goes bad and database/sql
 // never needs to retry on another one (the driver never returns driver.ErrBadConn after a
-// request may have reached the service).
+// request may have reached the service). Its one piece of state is the open transaction.
 type conn struct {
-	c *Connector
+	c  *Connector
+	tx *transaction // nil: none open (tx.go)
 }
 
 // conn implements these driver interfaces.
@@ -49,14 +50,6 @@ func (cn *conn) PrepareContext(ctx context.Context, query string) (driver.Stmt, 
 
 func (cn *conn) Close() error { return nil }
 
-// Begin fails: Airtable has no transactions.
-func (cn *conn) Begin() (driver.Tx, error) { return nil, ErrNoTransactions }
-
-// BeginTx fails: Airtable has no transactions.
-func (cn *conn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
-	return nil, ErrNoTransactions
-}
-
 // Ping fetches the base schema, which checks the host, the token, its scopes and the base id,
 // and refreshes the cache.
 func (cn *conn) Ping(ctx context.Context) error {
@@ -64,11 +57,13 @@ func (cn *conn) Ping(ctx context.Context) error {
 	return err
 }
 
-// ResetSession has nothing to reset: connections keep no session state.
+// ResetSession discards a transaction begun with a BEGIN statement and never ended: as in MySQL,
+// a session that ends inside a transaction rolls it back (its queued writes were never sent).
 func (cn *conn) ResetSession(ctx context.Context) error {
 	if cn.c.closed.Load() {
 		return driver.ErrBadConn // nothing was sent; database/sql discards the connection
 	}
+	cn.tx = nil
 	return nil
 }
 
@@ -110,8 +105,11 @@ func (cn *conn) ExecContext(ctx context.Context, query string, args []driver.Nam
 // statement is a parsed statement: a schema statement sqlparser cannot read, or sqlparser's AST.
 type statement struct {
 	describe *schemaStatement
-	ast      sqlparser.Statement
-	explain  bool // EXPLAIN <statement>: describe the work, do none of it
+	ddl      *translate.DDL // CREATE TABLE, ALTER TABLE, CREATE INDEX (read before sqlparser, which drops their details)
+	// returning is the RETURNING list of an INSERT or DELETE (returning.go), nil when none.
+	returning sqlparser.SelectExprs
+	ast       sqlparser.Statement
+	explain   bool // EXPLAIN <statement>: describe the work, do none of it
 }
 
 func parseStatement(query string) (statement, error) {
@@ -126,12 +124,22 @@ func parseStatement(query string) (statement, error) {
 		st.explain = true
 		return st, nil
 	}
+	if ddl, ok, err := translate.ParseDDL(query); ok {
+		if err != nil {
+			return statement{}, fromTranslate(err)
+		}
+		return statement{ddl: ddl}, nil
+	}
 	desc, ok, err := parseSchemaStatement(query)
 	if err != nil {
 		return statement{}, err
 	}
 	if ok {
 		return statement{describe: &desc}, nil
+	}
+	query, returning, _, err := cutReturning(query)
+	if err != nil {
+		return statement{}, err
 	}
 	ast, err := translate.Parse(query) // sqlparser itself, with its panics turned into errors
 	if err != nil {
@@ -140,7 +148,7 @@ func parseStatement(query string) (statement, error) {
 		}
 		return statement{}, fmt.Errorf("airsql: %w (SQL is read in the MySQL dialect: quote names with spaces in backquotes, strings in single quotes)", err)
 	}
-	return statement{ast: ast}, nil
+	return statement{ast: ast, returning: returning}, nil
 }
 
 func (cn *conn) query(ctx context.Context, st statement, nvs []driver.NamedValue) (driver.Rows, error) {
@@ -153,21 +161,31 @@ func (cn *conn) query(ctx context.Context, st statement, nvs []driver.NamedValue
 	if st.describe != nil {
 		return cn.describe(ctx, st.describe.table)
 	}
+	if st.ddl != nil {
+		if _, err := cn.execDDL(ctx, st.ddl); err != nil {
+			return nil, err
+		}
+		return &staticRows{}, nil
+	}
 	args, err := translateArgs(nvs)
 	if err != nil {
 		return nil, err
 	}
 	switch ast := st.ast.(type) {
 	case *sqlparser.Select:
+		if err := cn.flushBefore(ctx, ast); err != nil {
+			return nil, err
+		}
 		return cn.selectRows(ctx, ast, args)
 	case *sqlparser.Show:
 		return cn.show(ctx, ast)
-	case *sqlparser.Insert:
-		return cn.insert(ctx, ast, args)
-	case *sqlparser.Update:
-		return cn.update(ctx, ast, args)
-	case *sqlparser.Delete:
-		return cn.delete(ctx, ast, args)
+	case *sqlparser.Insert, *sqlparser.Update, *sqlparser.Delete:
+		return cn.writeRows(ctx, ast, args, st.returning)
+	case *sqlparser.Begin, *sqlparser.Commit, *sqlparser.Rollback:
+		if _, err := cn.exec(ctx, st, nvs); err != nil {
+			return nil, err
+		}
+		return &staticRows{}, nil
 	}
 	return nil, unsupportedStatement(st.ast)
 }
@@ -182,39 +200,47 @@ func (cn *conn) exec(ctx context.Context, st statement, nvs []driver.NamedValue)
 	if st.describe != nil {
 		return nil, &UnsupportedError{Construct: "DESCRIBE with Exec", Hint: "run it with Query, which returns its rows"}
 	}
+	if st.ddl != nil {
+		return cn.execDDL(ctx, st.ddl)
+	}
 	args, err := translateArgs(nvs)
 	if err != nil {
 		return nil, err
 	}
-	var w writeOutcome
-	switch ast := st.ast.(type) {
-	case *sqlparser.Insert:
-		w, err = cn.insertRecords(ctx, ast, args)
-	case *sqlparser.Update:
-		w, err = cn.updateRecords(ctx, ast, args)
-	case *sqlparser.Delete:
-		w, err = cn.deleteRecords(ctx, ast, args)
+	switch st.ast.(type) {
+	case *sqlparser.Insert, *sqlparser.Update, *sqlparser.Delete:
+		n, err := cn.execWrite(ctx, st.ast, args)
+		if err != nil {
+			return nil, err
+		}
+		return result{affected: n}, nil
+	case *sqlparser.Begin:
+		return result{}, cn.beginStatement(ctx)
+	case *sqlparser.Commit:
+		return result{}, cn.commit()
+	case *sqlparser.Rollback:
+		return result{}, cn.rollback()
 	case *sqlparser.Select, *sqlparser.Union, *sqlparser.Show:
 		return nil, &UnsupportedError{Construct: "a query with Exec", Hint: "run it with Query, which returns its rows"}
-	default:
-		return nil, unsupportedStatement(st.ast)
 	}
-	if err != nil {
-		return nil, err
-	}
-	return result{affected: int64(w.affected())}, nil
+	return nil, unsupportedStatement(st.ast)
 }
 
 // unsupportedStatement names a statement the driver does not run.
 func unsupportedStatement(ast sqlparser.Statement) error {
 	switch s := ast.(type) {
-	case *sqlparser.Begin, *sqlparser.Commit, *sqlparser.Rollback:
-		return ErrNoTransactions
 	case *sqlparser.Union:
 		return &UnsupportedError{Construct: "UNION", Hint: "run each SELECT on its own"}
 	case *sqlparser.DDL:
-		return &UnsupportedError{Construct: strings.ToUpper(s.Action) + " TABLE",
-			Hint: "tables and fields are created and changed in Airtable itself (or its metadata API)"}
+		switch s.Action {
+		case sqlparser.DropStr, sqlparser.TruncateStr:
+			return &UnsupportedError{Construct: strings.ToUpper(s.Action) + " TABLE",
+				Hint: "the Airtable API cannot delete tables: delete it in Airtable itself (DELETE FROM t removes its records)"}
+		case sqlparser.RenameStr:
+			return &UnsupportedError{Construct: "RENAME TABLE", Hint: "rename tables in Airtable itself"}
+		}
+		return &UnsupportedError{Construct: strings.ToUpper(s.Action) + " " + sqlparser.String(s.Table),
+			Hint: "the driver runs CREATE TABLE, ALTER TABLE … ADD COLUMN and CREATE INDEX; change anything else in Airtable itself"}
 	case *sqlparser.DBDDL:
 		return &UnsupportedError{Construct: strings.ToUpper(s.Action) + " DATABASE",
 			Hint: "a database is an Airtable base: create it in Airtable and name its id in the DSN"}

@@ -97,6 +97,14 @@ func (c *Connector) Close() error {
 // Config returns a copy of the connector's configuration.
 func (c *Connector) Config() *Config { return c.cfg.Clone() }
 
+// forgetSchema drops the cached schema after this connector changed it (DDL): the next statement
+// fetches it again.
+func (c *Connector) forgetSchema() {
+	c.schemaMu.Lock()
+	defer c.schemaMu.Unlock()
+	c.schema = nil
+}
+
 // loadSchema returns the base schema, from the cache when it is younger than SchemaTTL and
 // refresh is false. One fetch runs at a time; the others wait for it and share its result.
 func (c *Connector) loadSchema(ctx context.Context, refresh bool) (*baseSchema, error) {

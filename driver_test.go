@@ -347,20 +347,6 @@ func TestUnsupportedIsTyped(t *testing.T) {
 	}
 }
 
-func TestNoTransactions(t *testing.T) {
-	srv := newEmulator(t)
-	db, _ := openDB(t, srv, "")
-	if _, err := db.Begin(); !errors.Is(err, ErrNoTransactions) {
-		t.Errorf("Begin: %v, want ErrNoTransactions", err)
-	}
-	if _, err := db.Exec("BEGIN"); !errors.Is(err, ErrNoTransactions) {
-		t.Errorf("Exec BEGIN: %v, want ErrNoTransactions", err)
-	}
-	if !strings.Contains(ErrNoTransactions.Error(), "Airtable has no transactions") {
-		t.Errorf("the error should say Airtable has no transactions: %v", ErrNoTransactions)
-	}
-}
-
 // TestShowAndDescribe: SHOW TABLES, SHOW COLUMNS FROM t and DESCRIBE t.
 func TestShowAndDescribe(t *testing.T) {
 	srv := newEmulator(t)

@@ -361,7 +361,7 @@ func TestExplainOperatorTree(t *testing.T) {
 	}
 	want := []string{
 		"limit: skip 1 rows (OFFSET), then stop after 2 rows (LIMIT)",
-		"  top-N: ORDER BY n DESC, keeping the first 3 rows in a heap",
+		"  top-N: sort by n DESC, keeping the first 3 rows in a heap",
 		"    distinct: drop repeated rows (NULLs equal), keeping the first",
 		"      project: Status, COUNT(*)",
 		"        filter: HAVING n > 1",

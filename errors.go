@@ -10,11 +10,6 @@ import (
 
 // Sentinel errors. Each says what to change.
 var (
-	// ErrNoTransactions is returned by BeginTx: Airtable applies every request on its own.
-	ErrNoTransactions = errors.New("airsql: Airtable has no transactions: run the statements without " +
-		"BEGIN/Tx; a write of more than 10 rows goes out in chunks of 10 and, if one fails, " +
-		"its *WriteError lists the record ids already written")
-
 	// ErrNoLastInsertID is returned by Result.LastInsertId: record ids are strings.
 	ErrNoLastInsertID = errors.New("airsql: Airtable record ids are strings, not integers, so " +
 		"LastInsertId cannot return them: run the INSERT with QueryContext, which returns the " +
@@ -86,6 +81,8 @@ type WriteError struct {
 	UncertainIDs  []string
 	UncertainRows []int
 	Err           error // the cause (often a *transport.APIError)
+
+	writtenRows []int // input positions of Written, ascending (a transaction maps them to its statements)
 }
 
 func (e *WriteError) Error() string {
@@ -115,3 +112,60 @@ func (e *WriteError) Error() string {
 }
 
 func (e *WriteError) Unwrap() error { return e.Err }
+
+// TxStatement is the fate of one write statement of a transaction.
+type TxStatement struct {
+	SQL string // the statement, as sqlparser prints it
+	// State: "applied" (every record written), "partly applied" (some written, see Written and
+	// the Uncertain lists), "uncertain" (none known written, some may have been), "not applied"
+	// (refused: nothing written) or "not sent" (it came after a failure).
+	State         string
+	Written       []string // ids of the records it created, updated or deleted
+	UncertainIDs  []string // UPDATE, DELETE: records that may or may not have been written
+	UncertainRows []int    // INSERT: 0-based VALUES rows of this statement that may have been written
+}
+
+// TxError is returned by COMMIT, or by a statement inside a transaction that had to send the
+// queued writes first, when one of the writes failed. Airtable applies each batch on its own: the
+// statements before the failed one stay applied, the ones after it were not sent. Statements
+// lists every write of the transaction in order with its fate; Err is the failure (a *WriteError
+// when a batch failed part-way, with errors.As).
+type TxError struct {
+	Statements []TxStatement
+	Err        error
+}
+
+func (e *TxError) Error() string {
+	count := map[string]int{}
+	for _, st := range e.Statements {
+		count[st.State]++
+	}
+	var parts []string
+	for _, state := range []string{"applied", "partly applied", "uncertain", "not applied", "not sent"} {
+		if n := count[state]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, state))
+		}
+	}
+	return fmt.Sprintf("airsql: the transaction's writes failed part-way (statements: %s; TxError.Statements "+
+		"names each with its record ids): %v", strings.Join(parts, ", "), e.Err)
+}
+
+func (e *TxError) Unwrap() error { return e.Err }
+
+// RollbackError is returned by ROLLBACK when writes of the transaction had already been sent to
+// Airtable (a read of a table they changed, or a write run with QueryContext, sends the queue
+// first). Those writes cannot be undone; the ones still queued were discarded.
+type RollbackError struct {
+	Applied   []TxStatement // what was sent, in order, with the ids written
+	Discarded int           // statements still queued, now discarded
+}
+
+func (e *RollbackError) Error() string {
+	n := 0
+	for _, st := range e.Applied {
+		n += len(st.Written)
+	}
+	return fmt.Sprintf("airsql: ROLLBACK cannot undo %d statement(s) already applied to Airtable (%d record(s) "+
+		"written; RollbackError.Applied names them), sent because a statement of the transaction needed "+
+		"them; the %d statement(s) still queued were discarded", len(e.Applied), n, e.Discarded)
+}

@@ -43,6 +43,28 @@ func (cn *conn) explain(ctx context.Context, st statement, nvs []driver.NamedVal
 		add("local", "list the columns of "+st.describe.table)
 		return rows, nil
 	}
+	if d := st.ddl; d != nil {
+		add("request", "GET /v0/meta/bases/"+cn.c.cfg.BaseID+"/tables (the base as it is now)")
+		switch {
+		case d.Index:
+			add("local", "none: Airtable keeps no indexes, and a non-unique index changes no result")
+		case d.Create:
+			if d.IfNotExists {
+				add("local", "nothing more if the table "+d.Table+" exists")
+			}
+			add("request", "POST /v0/meta/bases/"+cn.c.cfg.BaseID+"/tables: create "+d.Table)
+		default:
+			add("request", fmt.Sprintf("POST /v0/meta/bases/%s/tables/{table}/fields: one request per column (%d)", cn.c.cfg.BaseID, len(d.Fields)))
+		}
+		for i, f := range d.Fields {
+			role := "field"
+			if d.Create && i == 0 {
+				role = "primary field"
+			}
+			add(role, fmt.Sprintf("%s: %s %v", f.Name, f.Type, f.Options))
+		}
+		return rows, nil
+	}
 	args, err := translateArgs(nvs)
 	if err != nil {
 		return nil, err

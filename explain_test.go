@@ -50,7 +50,7 @@ func TestExplain(t *testing.T) {
 		{
 			name:     "local sort and limit",
 			query:    "SELECT Name FROM Tasks ORDER BY Name LIMIT 2",
-			contains: map[string]string{"local": "top-N: ORDER BY Name, keeping the first 2 rows in a heap", "request": "list records"},
+			contains: map[string]string{"local": "sort by Name, keeping the first 2 rows in a heap", "request": "list records"},
 			absent:   []string{"maxRecords", "sort", "filterByFormula"},
 		},
 		{

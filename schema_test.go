@@ -72,12 +72,12 @@ func FuzzParseStatement(f *testing.F) {
 		f.Add(tc.query)
 	}
 	for _, q := range []string{"/*!*/", "SELECT /*!*/ 1", "SELECT * FROM `Tasks` WHERE Name = ?", "INSERT INTO t (a) VALUES (:x)",
-		"SHOW TABLES LIKE 'a%'", "UPDATE t SET a = a + 1 WHERE id = 'rec1'", "select `a``b` from `c`"} {
+		"SHOW TABLES LIKE 'a%'", "UPDATE t SET a = a + 1 WHERE id = 'rec1'", "select `a``b` from `c`", "CREATE TABLE t (a int)", "ALTER TABLE t ADD b text"} {
 		f.Add(q)
 	}
 	f.Fuzz(func(t *testing.T, query string) {
 		st, err := parseStatement(query)
-		if err == nil && st.describe == nil && st.ast == nil {
+		if err == nil && st.describe == nil && st.ddl == nil && st.ast == nil {
 			t.Fatalf("%q parsed to nothing without an error", query)
 		}
 	})

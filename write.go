@@ -36,84 +36,144 @@ func (cn *conn) writeOptions() transport.WriteOptions {
 	return transport.WriteOptions{Typecast: cn.c.cfg.Typecast}
 }
 
-// insertRecords runs INSERT (BatchCreate) or INSERT … ON DUPLICATE KEY UPDATE (BatchUpsert on the
-// key columns translate chose). transport sends chunks of 10, pipelined.
-func (cn *conn) insertRecords(ctx context.Context, ast *sqlparser.Insert, args translate.Args) (writeOutcome, error) {
+// pendingWrite is a write statement checked and ready to send: its table, and the records or
+// ids it writes. UPDATE and DELETE have already found their records (a read) and computed the new
+// values. Outside a transaction it is sent at once; inside one it waits in the queue until COMMIT
+// or until a read needs it (see tx.go).
+type pendingWrite struct {
+	op      string // "INSERT", "UPSERT", "UPDATE" or "DELETE"
+	sql     string // the statement as written, for messages
+	table   *translate.Table
+	schema  *baseSchema
+	rows    []map[string]any   // INSERT, UPSERT: one map of fields per VALUES row
+	keys    []string           // UPSERT: the fields that identify a record
+	updates []transport.Record // UPDATE: id and new fields of each record found
+	ids     []string           // DELETE: the records found
+}
+
+// size is the number of records the write touches: its RowsAffected once sent in full.
+func (w *pendingWrite) size() int {
+	return len(w.rows) + len(w.updates) + len(w.ids)
+}
+
+// prepareWrite checks a write statement against the schema and, for UPDATE and DELETE, finds
+// the records it touches, without writing anything.
+func (cn *conn) prepareWrite(ctx context.Context, ast sqlparser.Statement, args translate.Args) (*pendingWrite, error) {
+	var (
+		w   *pendingWrite
+		err error
+	)
+	switch ast := ast.(type) {
+	case *sqlparser.Insert:
+		w, err = cn.prepareInsert(ctx, ast, args)
+	case *sqlparser.Update:
+		w, err = cn.prepareUpdate(ctx, ast, args)
+	case *sqlparser.Delete:
+		w, err = cn.prepareDelete(ctx, ast, args)
+	default:
+		return nil, unsupportedStatement(ast)
+	}
+	if w != nil {
+		w.sql = sqlparser.String(ast)
+	}
+	return w, err
+}
+
+// prepareInsert plans INSERT (BatchCreate) or INSERT … ON DUPLICATE KEY UPDATE (BatchUpsert on
+// the key columns translate chose).
+func (cn *conn) prepareInsert(ctx context.Context, ast *sqlparser.Insert, args translate.Args) (*pendingWrite, error) {
 	plan, schema, err := planned(ctx, cn, []string{ast.Table.Name.String()}, func(s translate.Schema) (*translate.InsertPlan, error) {
 		return translate.Insert(ast, s, args)
 	})
 	if err != nil {
-		return writeOutcome{}, err
+		return nil, err
 	}
-	out := writeOutcome{table: plan.Table, schema: schema}
-	if len(plan.Rows) == 0 {
-		return out, nil
-	}
-	table := cn.c.base.Table(plan.Table.ID)
+	w := &pendingWrite{op: "INSERT", table: plan.Table, schema: schema, rows: plan.Rows}
 	if plan.Upsert != nil {
-		recs := make([]transport.Record, len(plan.Rows))
-		for i, fields := range plan.Rows {
-			recs[i].Fields = fields
-		}
-		out.records, err = table.BatchUpsert(ctx, recs, plan.Upsert, cn.writeOptions())
-		return out, writeError("UPSERT", plan.Table.Name, out.records, nil, err)
+		w.op, w.keys = "UPSERT", plan.Upsert
 	}
-	out.records, err = table.BatchCreate(ctx, plan.Rows, cn.writeOptions())
-	return out, writeError("INSERT", plan.Table.Name, out.records, nil, err)
+	return w, nil
 }
 
-// updateRecords finds the records to update with the pushed-down WHERE, computes each one's SET
-// from its current values, and writes them in batches of 10.
-func (cn *conn) updateRecords(ctx context.Context, ast *sqlparser.Update, args translate.Args) (writeOutcome, error) {
+// prepareUpdate finds the records to update with the pushed-down WHERE and computes each one's
+// SET from its current values.
+func (cn *conn) prepareUpdate(ctx context.Context, ast *sqlparser.Update, args translate.Args) (*pendingWrite, error) {
 	plan, schema, err := planned(ctx, cn, tableOf(ast.TableExprs), func(s translate.Schema) (*translate.UpdatePlan, error) {
 		return translate.Update(ast, s, args)
 	})
 	if err != nil {
-		return writeOutcome{}, err
+		return nil, err
 	}
-	out := writeOutcome{table: plan.Table, schema: schema}
-	var updates []transport.Record
+	w := &pendingWrite{op: "UPDATE", table: plan.Table, schema: schema}
 	err = cn.eachFound(ctx, plan.Find, func(row translate.Row) error {
 		fields, err := plan.Fields(row)
 		if err != nil {
 			return err
 		}
-		updates = append(updates, transport.Record{ID: row.ID, Fields: fields})
+		w.updates = append(w.updates, transport.Record{ID: row.ID, Fields: fields})
 		return nil
 	})
 	if err != nil {
-		return out, fmt.Errorf("airsql: UPDATE %q: finding the records and computing their new values (none was written): %w", plan.Table.Name, err)
+		return nil, fmt.Errorf("airsql: UPDATE %q: finding the records and computing their new values (none was written): %w", plan.Table.Name, err)
 	}
-	out.records = []transport.Record{}
-	if len(updates) == 0 {
-		return out, nil
-	}
-	out.records, err = cn.c.base.Table(plan.Table.ID).BatchUpdate(ctx, updates, cn.writeOptions())
-	return out, writeError("UPDATE", plan.Table.Name, out.records, updates, err)
+	return w, nil
 }
 
-// deleteRecords finds the records with the pushed-down WHERE (ids only) and deletes them in
-// batches of 10.
-func (cn *conn) deleteRecords(ctx context.Context, ast *sqlparser.Delete, args translate.Args) (writeOutcome, error) {
+// prepareDelete finds the records to delete with the pushed-down WHERE (ids only).
+func (cn *conn) prepareDelete(ctx context.Context, ast *sqlparser.Delete, args translate.Args) (*pendingWrite, error) {
 	plan, schema, err := planned(ctx, cn, tableOf(ast.TableExprs), func(s translate.Schema) (*translate.DeletePlan, error) {
 		return translate.Delete(ast, s, args)
 	})
 	if err != nil {
-		return writeOutcome{}, err
+		return nil, err
 	}
-	out := writeOutcome{table: plan.Table, schema: schema, deleted: []string{}}
-	var ids []string
+	w := &pendingWrite{op: "DELETE", table: plan.Table, schema: schema}
 	err = cn.eachFound(ctx, plan.Find, func(row translate.Row) error {
-		ids = append(ids, row.ID)
+		w.ids = append(w.ids, row.ID)
 		return nil
 	})
 	if err != nil {
-		return out, fmt.Errorf("airsql: DELETE FROM %q: finding the records to delete (none was deleted): %w", plan.Table.Name, err)
+		return nil, fmt.Errorf("airsql: DELETE FROM %q: finding the records to delete (none was deleted): %w", plan.Table.Name, err)
 	}
-	if len(ids) == 0 {
+	return w, nil
+}
+
+// send writes a prepared write: chunks of 10, pipelined by transport. A batch that fails
+// part-way returns a *WriteError naming what was written and what may have been.
+func (cn *conn) send(ctx context.Context, w *pendingWrite) (writeOutcome, error) {
+	out := writeOutcome{table: w.table, schema: w.schema}
+	table := cn.c.base.Table(w.table.ID)
+	var err error
+	switch w.op {
+	case "INSERT":
+		if len(w.rows) == 0 {
+			return out, nil
+		}
+		out.records, err = table.BatchCreate(ctx, w.rows, cn.writeOptions())
+		return out, writeError(w.op, w.table.Name, out.records, nil, err)
+	case "UPSERT":
+		if len(w.rows) == 0 {
+			return out, nil
+		}
+		recs := make([]transport.Record, len(w.rows))
+		for i, fields := range w.rows {
+			recs[i].Fields = fields
+		}
+		out.records, err = table.BatchUpsert(ctx, recs, w.keys, cn.writeOptions())
+		return out, writeError(w.op, w.table.Name, out.records, nil, err)
+	case "UPDATE":
+		out.records = []transport.Record{}
+		if len(w.updates) == 0 {
+			return out, nil
+		}
+		out.records, err = table.BatchUpdate(ctx, w.updates, cn.writeOptions())
+		return out, writeError(w.op, w.table.Name, out.records, w.updates, err)
+	}
+	out.deleted = []string{}
+	if len(w.ids) == 0 {
 		return out, nil
 	}
-	results, err := cn.c.base.Table(plan.Table.ID).BatchDelete(ctx, ids)
+	results, err := table.BatchDelete(ctx, w.ids)
 	for _, r := range results {
 		if r.Deleted {
 			out.deleted = append(out.deleted, r.ID)
@@ -124,11 +184,11 @@ func (cn *conn) deleteRecords(ctx context.Context, ast *sqlparser.Delete, args t
 	case err == nil:
 		return out, nil
 	case !errors.As(err, &be):
-		return out, fmt.Errorf("airsql: DELETE %q (nothing was deleted): %w", plan.Table.Name, err)
+		return out, fmt.Errorf("airsql: DELETE %q (nothing was deleted): %w", w.table.Name, err)
 	}
-	we := &WriteError{Op: "DELETE", Table: plan.Table.Name, Written: out.deleted, Err: be.Err}
+	we := &WriteError{Op: "DELETE", Table: w.table.Name, Written: out.deleted, Err: be.Err, writtenRows: be.Written}
 	for _, i := range be.Uncertain {
-		we.UncertainIDs = append(we.UncertainIDs, ids[i])
+		we.UncertainIDs = append(we.UncertainIDs, w.ids[i])
 	}
 	return out, we
 }
@@ -162,7 +222,7 @@ func writeError(op, table string, written, sent []transport.Record, err error) e
 	if !errors.As(err, &be) {
 		return fmt.Errorf("airsql: %s %q (nothing was written): %w", op, table, err)
 	}
-	we := &WriteError{Op: op, Table: table, Err: be.Err}
+	we := &WriteError{Op: op, Table: table, Err: be.Err, writtenRows: be.Written}
 	for _, r := range written {
 		we.Written = append(we.Written, r.ID)
 	}
@@ -176,29 +236,26 @@ func writeError(op, table string, written, sent []transport.Record, err error) e
 	return we
 }
 
-// insert, update and delete run with QueryContext return the records written: INSERT and UPDATE
-// the records as the service returned them, with the columns of SELECT * (id, every field in
-// schema order, createdTime), DELETE one column, id.
-func (cn *conn) insert(ctx context.Context, ast *sqlparser.Insert, args translate.Args) (driver.Rows, error) {
-	w, err := cn.insertRecords(ctx, ast, args)
+// A write run with QueryContext returns the records written: INSERT and UPDATE the records as
+// the service returned them, with the columns of SELECT * (id, every field in schema order,
+// createdTime), or of the RETURNING list when the statement has one; DELETE one column, id.
+func (cn *conn) writeRows(ctx context.Context, ast sqlparser.Statement, args translate.Args, returning sqlparser.SelectExprs) (driver.Rows, error) {
+	if _, isDelete := ast.(*sqlparser.Delete); isDelete && returning != nil && !onlyIDs(returning) {
+		return nil, &UnsupportedError{Construct: "DELETE … RETURNING of columns other than id",
+			Hint: "a DELETE keeps only the ids of the records it deleted: SELECT the values first, or write RETURNING id"}
+	}
+	w, err := cn.writeNow(ctx, ast, args)
 	if err != nil {
 		return nil, err
 	}
-	return cn.recordRows(w)
-}
-
-func (cn *conn) update(ctx context.Context, ast *sqlparser.Update, args translate.Args) (driver.Rows, error) {
-	w, err := cn.updateRecords(ctx, ast, args)
-	if err != nil {
-		return nil, err
+	if w.deleted == nil {
+		return cn.recordRows(w, returning)
 	}
-	return cn.recordRows(w)
-}
-
-func (cn *conn) delete(ctx context.Context, ast *sqlparser.Delete, args translate.Args) (driver.Rows, error) {
-	w, err := cn.deleteRecords(ctx, ast, args)
-	if err != nil {
-		return nil, err
+	if returning != nil { // only ids: the deleted records read as records with no fields
+		for _, id := range w.deleted {
+			w.records = append(w.records, transport.Record{ID: id})
+		}
+		return cn.recordRows(w, returning)
 	}
 	rows := &staticRows{resultColumns: []translate.Column{idColumn()}}
 	for _, id := range w.deleted {
@@ -207,13 +264,16 @@ func (cn *conn) delete(ctx context.Context, ast *sqlparser.Delete, args translat
 	return rows, nil
 }
 
-// recordRows shows written records with the columns and values of SELECT * on their table, so
-// that they read exactly as a later SELECT would read them.
-func (cn *conn) recordRows(w writeOutcome) (driver.Rows, error) {
+// recordRows shows written records with the columns and values of SELECT * on their table (or of
+// the RETURNING list), so that they read exactly as a later SELECT would read them.
+func (cn *conn) recordRows(w writeOutcome, returning sqlparser.SelectExprs) (driver.Rows, error) {
 	if w.table == nil {
 		return &staticRows{resultColumns: []translate.Column{idColumn()}}, nil
 	}
 	plan, err := allColumnsPlan(w.schema, w.table)
+	if returning != nil {
+		plan, err = returningPlan(w.schema, w.table, returning)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -336,7 +336,13 @@ func (s *Server) sortValue(t *table, r *record, fl *field) any {
 		}
 		return stringify(x)
 	case map[string]any:
-		if _, ok := x["specialValue"]; ok {
+		if special, ok := x["specialValue"]; ok {
+			switch special {
+			case "Infinity":
+				return math.Inf(1)
+			case "-Infinity":
+				return math.Inf(-1)
+			}
 			return math.NaN()
 		}
 		return stringify(x)
@@ -344,6 +350,10 @@ func (s *Server) sortValue(t *table, r *record, fl *field) any {
 	return stringify(v)
 }
 
+// compareSortValues is a total order (README, "Choices"): blank first; then numbers, -Infinity
+// before every finite number, Infinity after, NaN after Infinity and equal to itself; then text,
+// where an error cell sorts as its text "#ERROR!". An order that is not total (NaN neither less,
+// greater nor equal) would let the stable sort leave even the ordinary numbers out of order.
 func compareSortValues(a, b any) int {
 	switch {
 	case a == nil && b == nil:
@@ -357,7 +367,10 @@ func compareSortValues(a, b any) int {
 	fb, bNum := b.(float64)
 	switch {
 	case aNum && bNum:
+		aNaN, bNaN := math.IsNaN(fa), math.IsNaN(fb)
 		switch {
+		case aNaN || bNaN:
+			return cmpBool(aNaN, bNaN)
 		case fa < fb:
 			return -1
 		case fa > fb:
@@ -374,6 +387,17 @@ func compareSortValues(a, b any) int {
 		return c
 	}
 	return strings.Compare(sa, sb)
+}
+
+// cmpBool orders false before true.
+func cmpBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
 }
 
 // iterator is the computed result of one list query, shared by all its pages.

@@ -237,7 +237,7 @@ func (a *aggregateOp) run(ctx context.Context) error {
 	}
 	var buf []byte
 	scratch := make([]any, len(a.keys)) // this row's keys; copied only for a new group
-	r := &a.row // a field, so that no row escapes to the heap
+	r := &a.row                         // a field, so that no row escapes to the heap
 	for {
 		var err error
 		*r, err = a.input.Next(ctx)
@@ -432,7 +432,7 @@ func (s *sortOp) Next(ctx context.Context) (translate.Row, error) {
 
 func (s *sortOp) Close() { s.input.Close(); s.done = true; s.rows, s.pos = nil, 0 }
 func (s *sortOp) Explain() Node {
-	return Node{Op: "sort", Detail: "ORDER BY " + describeKeys(s.keys) + " (every row held, then sorted)", Inputs: []Node{s.input.Explain()}}
+	return Node{Op: "sort", Detail: "sort by " + describeKeys(s.keys) + " (every row held, then sorted in SQL's order)", Inputs: []Node{s.input.Explain()}}
 }
 
 // topNOp keeps only the first n rows in the keys' order (ties in arrival order, as a stable sort):
@@ -526,7 +526,7 @@ func (t *topNOp) Next(ctx context.Context) (translate.Row, error) {
 
 func (t *topNOp) Close() { t.input.Close(); t.done = true; t.out, t.pos, t.h.rows = nil, 0, nil }
 func (t *topNOp) Explain() Node {
-	return Node{Op: "top-N", Detail: fmt.Sprintf("ORDER BY %s, keeping the first %d rows in a heap", describeKeys(t.keys), t.n),
+	return Node{Op: "top-N", Detail: fmt.Sprintf("sort by %s, keeping the first %d rows in a heap", describeKeys(t.keys), t.n),
 		Inputs: []Node{t.input.Explain()}}
 }
 

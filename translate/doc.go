@@ -53,8 +53,10 @@
 // case only, % and _ are wildcards and \ escapes them: '50\%' in SQL text, as in MySQL ('50\\%'
 // too), or "50\%" as a bound argument, used as given. A constant compared with a column takes the
 // column's type: '12' against a number is 12, '2024-01-05' against a date is that day (UTC); text
-// that cannot convert is an error, and so is a list argument ([]string …) against a column that is
-// not JSON (expand it into IN (?, ?, …)). Arithmetic is MySQL's: integers stay integers, / is
+// that cannot convert is an error. Text compared with a number (a column, or a number constant
+// against a text column) compares as numbers, as in MySQL: the text reads as its longest numeric
+// prefix, else 0 ('1.0' = 1, 'abc' = 0); such comparisons are checked locally. A list argument
+// ([]string …) against a column that is not JSON is an error (expand it into IN (?, ?, …)). Arithmetic is MySQL's: integers stay integers, / is
 // real division, division or modulo by zero is NULL. ORDER BY puts NULL first ascending (SQLite).
 // Times are UTC: a date is midnight UTC, as the service's formula functions see it, and YEAR … SECOND
 // read UTC.
@@ -70,6 +72,20 @@
 //	Name <> 'a'     AND({Name}!='', {Name}!='a')      text: blank reads as empty text
 //	Priority = 0    AND({Priority}&''!='', {Priority}=0)   others: a 0 reads "0", a blank ""
 //	Priority >= 2   {Priority}>=2                     a blank (0) cannot pass: no guard
+//
+// No formula written here ever evaluates to an error, on any record: the service drops a record
+// whose formula is an error, and AND, OR and NOT pass errors on, so an error of one operand would
+// drop rows that another operand of an OR (or a NOT) keeps. What can be an error — DATETIME_DIFF and
+// YEAR…SECOND of a blank date, a division by zero — is read only behind IF (which evaluates only
+// the branch it takes), where its NULL guard holds:
+//
+//	Due < NOW()     IF({Due}&''!='', DATETIME_DIFF({Due}, DATETIME_PARSE('…'), 'milliseconds')<0, FALSE())
+//
+// and a formula or rollup field is read as IF(ISERROR(probe), BLANK(), {F}), probe being {F}+0 for a
+// number and YEAR({F}) for a date: #ERROR!, text or a list where a number or a date belongs reads as
+// blank, as SQL reads it as NULL. A BOOL is 0 or 1 and compares with numbers as a number: Done <> 2
+// is TRUE on every row, Done = 5 on none. A text constant that is not valid UTF-8 is never written
+// into a formula: no text of the service equals it or matches it in LIKE.
 //
 // Conditions fall into three groups:
 //
@@ -89,8 +105,9 @@
 // nothing (NoRows). Several ids are one list request with OR(RECORD_ID()='…', …).
 //
 // ORDER BY is sent as sort only when every key is a number or time field (number, currency,
-// percent, duration, rating, autoNumber, count, date, dateTime, created/last-modified time) that
-// cannot be NULL in the result — never blank, or rejected by a top-level WHERE condition such as
+// percent, duration, rating, autoNumber, count, date, dateTime, created/last-modified time; not a
+// formula or rollup, whose NaN, Infinity and errors the service sorts where it is not documented)
+// that cannot be NULL in the result — never blank, or rejected by a top-level WHERE condition such as
 // Priority >= 2 — since where the service puts blanks is not documented. Otherwise the kept rows are
 // sorted locally (SortLocally) and LIMIT is not pushed. ORDER BY id or createdTime is local.
 //

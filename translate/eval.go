@@ -405,6 +405,8 @@ func (e *expr) evalFunc(r *Row) (any, error) {
 			}
 		}
 		return nil, nil
+	case opTextNumber:
+		return mysqlNumber(textOf(vals[0])), nil
 	case "YEAR", "MONTH", "DAY", "HOUR", "MINUTE", "SECOND":
 		t, ok := vals[0].(time.Time)
 		if !ok {
@@ -483,8 +485,8 @@ func roundHalfAway(x float64, digits int64) float64 {
 // likeMatch is SQL LIKE: % any run, _ one character, ASCII letters match either case, and the
 // escape character makes the next character literal.
 func likeMatch(pattern, s string, escape rune) bool {
-	p := []rune(pattern)
-	t := []rune(s)
+	p := likeRunes(pattern)
+	t := likeRunes(s)
 	// Iterative matching with backtracking to the last %, linear in practice.
 	pi, ti := 0, 0
 	starP, starT := -1, 0
@@ -525,6 +527,25 @@ func likeMatch(pattern, s string, escape rune) bool {
 	}
 	return pi == len(p)
 }
+
+// likeRunes splits text into the characters LIKE compares. A byte that is not part of valid UTF-8
+// is a character of its own, distinct from every real character and from U+FFFD, which []rune
+// would turn it into: 'a\xffb' LIKE 'a\uFFFDb' is FALSE, as 'a\xffb' = 'a\uFFFDb' is.
+func likeRunes(s string) []rune {
+	out := make([]rune, 0, len(s))
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			r = invalidByteRune + rune(s[i])
+		}
+		out = append(out, r)
+		i += size
+	}
+	return out
+}
+
+// invalidByteRune + b stands for the invalid byte b in likeRunes: past the last code point.
+const invalidByteRune = utf8.MaxRune + 1
 
 func foldASCII(r rune) rune {
 	if r >= 'A' && r <= 'Z' {

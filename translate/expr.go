@@ -571,6 +571,7 @@ func (s *scope) comparison(e *sqlparser.ComparisonExpr) (*expr, error) {
 			return nil, unsupported("IN with "+sqlparser.String(e.Right), "", "write a list of values: IN (a, b)")
 		}
 		args := []*expr{left}
+		mixed := false // text and numbers: MySQL compares them all as numbers
 		for _, item := range tuple {
 			x, err := s.compile(item)
 			if err != nil {
@@ -579,10 +580,18 @@ func (s *scope) comparison(e *sqlparser.ComparisonExpr) (*expr, error) {
 			if x, err = s.coerce(left, x); err != nil {
 				return nil, err
 			}
-			if err := comparable(left, x); err != nil {
+			mixed = mixed || textWithNumber(left, x)
+			args = append(args, x)
+		}
+		if mixed {
+			for i := range args {
+				args[i] = asNumber(args[i])
+			}
+		}
+		for _, x := range args[1:] {
+			if err := comparable(args[0], x); err != nil {
 				return nil, err
 			}
-			args = append(args, x)
 		}
 		return &expr{kind: exIn, typ: typeBool, nullable: true, args: args, negated: e.Operator == sqlparser.NotInStr}, nil
 	case sqlparser.LikeStr, sqlparser.NotLikeStr:
@@ -597,10 +606,10 @@ func (s *scope) comparison(e *sqlparser.ComparisonExpr) (*expr, error) {
 				return nil, err
 			}
 			str, ok := esc.val.(string)
-			if esc.kind != exConst || !ok || len([]rune(str)) != 1 {
+			if esc.kind != exConst || !ok || len(likeRunes(str)) != 1 {
 				return nil, fmt.Errorf("translate: ESCAPE needs a single character, got %s", sqlparser.String(e.Escape))
 			}
-			escape = []rune(str)[0]
+			escape = likeRunes(str)[0]
 		}
 		if err := listArgument(pattern, left); err != nil {
 			return nil, err
@@ -632,6 +641,9 @@ func (s *scope) compare(op string, left, right *expr) (*expr, error) {
 	}
 	if left, err = s.coerce(right, left); err != nil {
 		return nil, err
+	}
+	if textWithNumber(left, right) {
+		left, right = asNumber(left), asNumber(right)
 	}
 	if err := comparable(left, right); err != nil {
 		return nil, err
@@ -687,7 +699,8 @@ func describe(e *expr) string {
 }
 
 // coerce converts the constant c to the type of the other side of a comparison: text to a number or a
-// time, a number to text, 0/1 to a bool. Other constants are returned as they are.
+// time, numeric text to a number when compared with a bool. A number stays a number against text:
+// the comparison is numeric (textnumber.go). Other constants are returned as they are.
 func (s *scope) coerce(other, c *expr) (*expr, error) {
 	if c.kind != exConst || c.val == nil || other.typ == typeNull || other.typ == c.typ || c.typ == typeJSON {
 		return c, nil // a JSON constant is never converted: comparable refuses it against other types
@@ -697,26 +710,24 @@ func (s *scope) coerce(other, c *expr) (*expr, error) {
 	case typeInt, typeFloat:
 		switch v := c.val.(type) {
 		case string:
-			f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-			if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+			val, typ, ok := numberText(v)
+			if !ok {
 				return nil, fmt.Errorf("translate: cannot compare the number column %s with the text %s", describe(other), c.sql)
 			}
-			if f == math.Trunc(f) && math.Abs(f) < 1<<53 {
-				out.val, out.typ = int64(f), typeInt
-			} else {
-				out.val, out.typ = f, typeFloat
-			}
+			out.val, out.typ = val, typ
 		case bool:
 			out.val, out.typ = boolInt(v), typeInt
 		}
 	case typeBool:
-		switch v := c.val.(type) {
-		case int64:
-			out.val, out.typ = v != 0, typeBool
-		case float64:
-			out.val, out.typ = v != 0, typeBool
-		case string:
-			return nil, fmt.Errorf("translate: cannot compare the boolean %s with the text %s; use TRUE or FALSE", describe(other), c.sql)
+		// A BOOL is the number 0 or 1 (MySQL's TINYINT(1)) and compares with a number as a number:
+		// Done = 2 is FALSE on every row, not Done = TRUE. Numbers keep their value; numeric text
+		// becomes its number, as it does against a number column.
+		if v, ok := c.val.(string); ok {
+			val, typ, ok := numberText(v)
+			if !ok {
+				return nil, fmt.Errorf("translate: cannot compare the boolean %s with the text %s; use TRUE, FALSE, 1 or 0", describe(other), c.sql)
+			}
+			out.val, out.typ = val, typ
 		}
 	case typeDate, typeDateTime:
 		if v, ok := c.val.(string); ok {
@@ -729,7 +740,7 @@ func (s *scope) coerce(other, c *expr) (*expr, error) {
 				out.typ = typeDate
 			}
 		}
-	case typeText, typeJSON:
+	case typeJSON:
 		switch v := c.val.(type) {
 		case int64:
 			out.val, out.typ = strconv.FormatInt(v, 10), typeText
@@ -738,6 +749,19 @@ func (s *scope) coerce(other, c *expr) (*expr, error) {
 		}
 	}
 	return &out, nil
+}
+
+// numberText reads text compared with a number as the number it spells (surrounding spaces
+// allowed): an int64 when it is a whole number that float64 holds exactly, else a float64.
+func numberText(v string) (any, sqlType, bool) {
+	f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+		return nil, 0, false
+	}
+	if f == math.Trunc(f) && math.Abs(f) < 1<<53 {
+		return int64(f), typeInt, true
+	}
+	return f, typeFloat, true
 }
 
 func boolInt(b bool) int64 {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/airsql/airsql/formula"
 	"github.com/xwb1989/sqlparser"
@@ -27,6 +28,13 @@ func FuzzBindName(f *testing.F) {
 		}
 		if !plan.Exact {
 			t.Fatalf("Name = %q is not exact", s)
+		}
+		if !utf8.ValidString(s) {
+			// No text of the service is invalid UTF-8: nothing matches, and no request is sent.
+			if !plan.NoRows || plan.Request.Formula != "" {
+				t.Fatalf("Name = %q: plan sends formula %q, want no request", s, plan.Request.Formula)
+			}
+			return
 		}
 		node, err := formula.Parse(plan.Request.Formula)
 		if err != nil {

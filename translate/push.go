@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/airsql/airsql/formula"
 )
@@ -156,6 +157,66 @@ type fx struct {
 	// constant: the SQL value, for constants.
 	constant bool
 	val      any
+	// unsafe: src may evaluate to an error (DATETIME_DIFF or YEAR of a blank date, a division by
+	// zero), but only on rows where notNull is falsy (rows where the SQL value is NULL). isNull and
+	// notNull themselves never evaluate to an error, on any row. AND, OR and NOT pass an error on,
+	// so a formula must read an unsafe src only under IF(notNull, …): see guardedAnd and guardedOr.
+	// Every value built here keeps that promise; errorfree_test.go checks it on generated
+	// conditions.
+	unsafe bool
+}
+
+// Errors. The service drops a record whose formula is an error, and AND/OR/NOT pass an error on:
+// NOT(AND({D}&''!='', YEAR({D})=2024)) is an error for a blank {D}, although SQL keeps that row
+// for OR {X}=1. So every formula the pusher writes (every pred's t and f, every isNull and notNull)
+// evaluates to a value, never an error, on every record: what may error is read only where it
+// cannot, behind IF, which evaluates only the branch it takes.
+
+// guardedAnd is truthy where guard and cond both are. When cond is unsafe (it may be an error
+// where guard is falsy) it is written IF(guard, cond, FALSE()), so that it is read only where
+// guard holds; otherwise it is AND(guard, cond). guard must never be an error.
+func guardedAnd(guard, cond string, unsafe bool) string {
+	if !unsafe || guard == formulaAll || guard == formulaNone || cond == formulaAll || cond == formulaNone {
+		return fAnd(guard, cond)
+	}
+	return "IF(" + guard + ", " + cond + ", FALSE())"
+}
+
+// guardedOr is truthy where guard or cond is. When cond is unsafe (it may be an error where guard
+// is truthy) it is written IF(guard, TRUE(), cond); otherwise OR(guard, cond). guard must never be
+// an error.
+func guardedOr(guard, cond string, unsafe bool) string {
+	if !unsafe || guard == formulaAll || guard == formulaNone || cond == formulaAll || cond == formulaNone {
+		return fOr(guard, cond)
+	}
+	return "IF(" + guard + ", TRUE(), " + cond + ")"
+}
+
+// mayErrOnBlank marks out, a function of args built with combineNulls, as an error where one of
+// args is blank: YEAR, DATETIME_DIFF, DATETIME_FORMAT… of a blank date. Conditions then read it only
+// behind its NULL guard (guardedAnd), which is falsy exactly there. A function that can be an error
+// on a value that is not NULL (VALUE('abc'), REGEX_* with a bad pattern) cannot be guarded so: push
+// it only where SQL's answer for those values is known and written into the formula, or not at all.
+func mayErrOnBlank(out *fx, args ...fx) {
+	for _, a := range args {
+		out.unsafe = out.unsafe || a.nullable
+	}
+}
+
+// noErrors writes a computed field's reference so that it is never an error, nor a value that makes
+// an error of what the pusher writes with it: a formula or rollup cell holding #ERROR!, or text or
+// a list where a number or a date should be, reads as blank, as SQL reads it as NULL (false for a
+// boolean). The probe is the use that would fail: arithmetic for a number, YEAR for a date (what
+// YEAR reads, DATETIME_DIFF and HOUR read too).
+func noErrors(ref string, typ sqlType) string {
+	probe := ref
+	switch {
+	case typ == typeInt || typ == typeFloat:
+		probe = ref + "+0"
+	case typ.temporal():
+		probe = "YEAR(" + ref + ")"
+	}
+	return "IF(ISERROR(" + probe + "), BLANK(), " + ref + ")"
 }
 
 // pusher writes a statement's conditions as formulas.
@@ -198,8 +259,8 @@ func (p *pusher) value(e *expr) (fx, bool) {
 			out.src, out.isNull, out.notNull = "BLANK()", formulaAll, formulaNone
 			return out, true
 		case string:
-			if e.typ == typeJSON {
-				return fx{}, false
+			if e.typ == typeJSON || !utf8.ValidString(v) {
+				return fx{}, false // see invalidText
 			}
 			out.src = formula.Quote(v)
 		case int64:
@@ -247,12 +308,14 @@ func (p *pusher) value(e *expr) (fx, bool) {
 		out.src = "(" + a.src + " " + e.op + " " + b.src + ")"
 		out.exact = a.exact && b.exact
 		if e.op == "/" {
-			// Division by zero is NULL in SQL and an error in a formula: add it to the NULL test.
+			// Division by zero is NULL in SQL and Infinity, NaN or an error in a formula: add it to
+			// the NULL test, and read the quotient only where the divisor is not zero.
 			if !(b.constant && b.val != nil && floatOf(b.val) != 0) {
 				zero := b.src + "=0"
-				out.isNull = fOr(out.isNull, zero)
-				out.notNull = fAnd(out.notNull, fNot(zero))
+				out.isNull = guardedOr(out.isNull, zero, b.unsafe)
+				out.notNull = guardedAnd(out.notNull, fNot(zero), b.unsafe)
 				out.nullable = true
+				out.unsafe = true
 			}
 		}
 		return out, true
@@ -274,6 +337,9 @@ func (p *pusher) value(e *expr) (fx, bool) {
 // reads as ""; for others, "{F}&”" is "" exactly when the cell is empty (a number 0 reads "0").
 func (p *pusher) fieldValue(e *expr) fx {
 	ref := p.ref(e.field)
+	if e.info.computed {
+		ref = noErrors(ref, e.typ)
+	}
 	out := fx{src: ref, typ: e.typ, exact: !e.info.computed, nullable: e.nullable}
 	if !e.nullable {
 		out.isNull, out.isNullMode, out.notNull, out.notNullExact = formulaNone, nullExact, formulaAll, true
@@ -310,6 +376,7 @@ func (p *pusher) fieldValue(e *expr) fx {
 func combineNulls(typ sqlType, args ...fx) fx {
 	out := fx{typ: typ, isNullMode: nullExact, notNullExact: true, isNull: formulaNone, notNull: formulaAll}
 	for _, a := range args {
+		out.unsafe = out.unsafe || a.unsafe
 		if !a.nullable {
 			continue
 		}
@@ -399,6 +466,9 @@ func (p *pusher) function(e *expr) (fx, bool) {
 				isNullMode:   min(nullExact, next.isNullMode),
 				notNull:      fOr(a.notNull, next.notNull),
 				notNullExact: a.notNullExact && next.notNullExact,
+				// IF reads a.src where a is not NULL, next.src where it is: each errs only where
+				// the whole is NULL.
+				unsafe: a.unsafe || next.unsafe,
 			}
 			if !next.nullable {
 				out.isNull, out.notNull = formulaNone, formulaAll
@@ -412,6 +482,7 @@ func (p *pusher) function(e *expr) (fx, bool) {
 		}
 		out := combineNulls(typeInt, args[0])
 		out.src, out.exact = e.op+"("+args[0].src+")", exact
+		mayErrOnBlank(&out, args[0]) // YEAR(BLANK()) is an error
 		return out, true
 	}
 	return fx{}, false
@@ -481,11 +552,11 @@ func (p *pusher) condition(e *expr) pred {
 		if !v.nullable {
 			guard, guardExact = formulaAll, true
 		}
-		t := fAnd(guard, v.src)
-		if v.blank == float64(0) && v.isNullMode == nullExact {
+		t := guardedAnd(guard, v.src, v.unsafe)
+		if v.blank == float64(0) && v.isNullMode == nullExact && !v.unsafe {
 			t = v.src
 		}
-		f := fAnd(guard, "NOT("+v.src+")")
+		f := guardedAnd(guard, "NOT("+v.src+")", v.unsafe)
 		return pred{t: t, f: f, tExact: v.exact && guardExact, fExact: v.exact && guardExact}
 	case exCompare:
 		return p.compare(e.op, e.args[0], e.args[1])
@@ -524,6 +595,11 @@ var formulaOp = map[string]string{"=": "=", "<>": "!=", "<": "<", "<=": "<=", ">
 // compare writes a op b. TRUE needs both sides non-NULL and the comparison true; FALSE both sides
 // non-NULL and the comparison false (written with the inverse operator).
 func (p *pusher) compare(op string, left, right *expr) pred {
+	if op == "=" || op == "<>" {
+		if c, ok := p.compareInvalidText(op, left, right); ok {
+			return c
+		}
+	}
 	a, okA := p.value(left)
 	b, okB := p.value(right)
 	if !okA || !okB {
@@ -539,6 +615,7 @@ func (p *pusher) compare(op string, left, right *expr) pred {
 	if a.typ == typeJSON || b.typ == typeJSON {
 		return unknownPred
 	}
+	unsafe := a.unsafe || b.unsafe
 	var lhs, rhs string
 	switch {
 	case a.typ.numeric() && b.typ.numeric():
@@ -555,6 +632,8 @@ func (p *pusher) compare(op string, left, right *expr) pred {
 		// millisecond times (DATETIME_DIFF(a, b) is a - b).
 		lhs, rhs = "DATETIME_DIFF("+a.src+", "+b.src+", 'milliseconds')", "0"
 		a.blank, b.blank = nil, nil
+		// DATETIME_DIFF of a blank date is an error.
+		unsafe = unsafe || a.nullable || b.nullable // as mayErrOnBlank
 	default:
 		return unknownPred
 	}
@@ -572,7 +651,7 @@ func (p *pusher) compare(op string, left, right *expr) pred {
 			}
 			// A blank operand reads as its blank value; when the comparison cannot hold for it, the
 			// comparison itself already rejects the NULL rows.
-			if side.v.blank != nil && side.other.constant && side.v.isNullMode == nullExact {
+			if side.v.blank != nil && side.other.constant && side.v.isNullMode == nullExact && !unsafe {
 				x, y := side.v.blank, side.other.val
 				if !side.left {
 					x, y = y, x
@@ -591,41 +670,85 @@ func (p *pusher) compare(op string, left, right *expr) pred {
 	inv := map[string]string{"=": "<>", "<>": "=", "<": ">=", "<=": ">", ">": "<=", ">=": "<"}[op]
 	guardExact := (!a.nullable || a.notNullExact) && (!b.nullable || b.notNullExact)
 	return pred{
-		t: fAnd(guard(holds(op)), cmpT), tExact: exact && guardExact,
-		f: fAnd(guard(holds(inv)), cmpF), fExact: exact && guardExact,
+		t: guardedAnd(guard(holds(op)), cmpT, unsafe), tExact: exact && guardExact,
+		f: guardedAnd(guard(holds(inv)), cmpF, unsafe), fExact: exact && guardExact,
 	}
 }
 
-// compareBool writes a comparison with a checkbox or boolean: with a constant, it is the value or its
-// negation; anything else is checked locally.
+// compareBool writes a comparison of a checkbox or boolean with a constant. A BOOL is the number 0
+// or 1 (MySQL's TINYINT(1)) and compares as a number with any number, so each comparison holds for
+// the false rows, the true rows, both or neither: Done <> 2 is TRUE for every row, Done = 5 for
+// none, Done > 0.5 for the checked ones. Anything else is checked locally.
 func (p *pusher) compareBool(op string, a, b fx) pred {
 	if a.constant {
 		a, b = b, a
+		op = flippedOp[op]
 	}
-	if !b.constant || (op != "=" && op != "<>") || a.nullable {
+	if !b.constant || a.nullable || a.unsafe {
 		return unknownPred
 	}
-	want := truth(b.val)
-	if op == "<>" {
-		want = !want
-	}
-	switch v := b.val.(type) {
-	case bool:
-	case int64:
-		if v != 0 && v != 1 {
-			// true = 1 and false = 0: comparing with 2 is FALSE for every row.
-			if op == "=" {
-				return pred{t: formulaNone, f: formulaAll, tExact: a.exact, fExact: a.exact}
-			}
-			return pred{t: formulaAll, f: formulaNone, tExact: a.exact, fExact: a.exact}
-		}
+	switch b.val.(type) {
+	case bool, int64, float64:
 	default:
 		return unknownPred
 	}
-	if want {
-		return pred{t: a.src, f: "NOT(" + a.src + ")", tExact: a.exact, fExact: a.exact}
+	holdsFalse := compareHolds(op, compareValues(false, b.val))
+	holdsTrue := compareHolds(op, compareValues(true, b.val))
+	out := pred{tExact: a.exact, fExact: a.exact}
+	switch {
+	case holdsTrue && holdsFalse:
+		return pred{t: formulaAll, f: formulaNone, tExact: true, fExact: true}
+	case holdsTrue:
+		out.t, out.f = a.src, "NOT("+a.src+")"
+	case holdsFalse:
+		out.t, out.f = "NOT("+a.src+")", a.src
+	default:
+		return pred{t: formulaNone, f: formulaAll, tExact: true, fExact: true}
 	}
-	return pred{t: "NOT(" + a.src + ")", f: a.src, tExact: a.exact, fExact: a.exact}
+	return out
+}
+
+// flippedOp is the operator with its operands swapped: a < b is b > a.
+var flippedOp = map[string]string{"=": "=", "<>": "<>", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
+
+// invalidText reports a text constant that is not valid UTF-8. No text the service holds or
+// computes is (its cells are JSON), so such a constant equals nothing there, and it is never
+// written into a formula, where the service might read its bytes as U+FFFD and match that.
+func invalidText(e *expr) bool {
+	s, ok := e.val.(string)
+	return e.kind == exConst && ok && e.typ == typeText && !utf8.ValidString(s)
+}
+
+// compareInvalidText writes x = c and x <> c for a text constant c that is not valid UTF-8 and a
+// text x from the service: = is FALSE and <> TRUE wherever x is not NULL.
+func (p *pusher) compareInvalidText(op string, left, right *expr) (pred, bool) {
+	if invalidText(left) {
+		left, right = right, left
+	}
+	if !invalidText(right) || left.kind == exConst || left.typ != typeText {
+		return pred{}, false
+	}
+	x, ok := p.value(left)
+	if !ok {
+		return pred{}, false
+	}
+	return notNullPred(x, op == "<>"), true
+}
+
+// notNullPred is a condition whose value on a non-NULL x is the constant holds, and UNKNOWN on a
+// NULL x.
+func notNullPred(x fx, holds bool) pred {
+	notNull, exact := x.notNull, x.notNullExact
+	if !x.nullable {
+		notNull, exact = formulaAll, true
+	}
+	if !exact {
+		notNull = formulaAll
+	}
+	if holds {
+		return pred{t: notNull, f: formulaNone, tExact: exact, fExact: true}
+	}
+	return pred{t: formulaNone, f: notNull, tExact: true, fExact: exact}
 }
 
 // like writes LIKE on text as REGEX_MATCH with an anchored RE2 pattern: % is .*, _ is one character,
@@ -643,6 +766,15 @@ func (p *pusher) like(e *expr) pred {
 		}
 		return unknownPred
 	}
+	if !utf8.ValidString(pattern) {
+		// An invalid byte in the pattern is a literal character that no text of the service
+		// holds (see invalidText): the pattern matches nothing.
+		out := notNullPred(a, false)
+		if e.negated {
+			return pred{t: out.f, f: out.t, tExact: out.fExact, fExact: out.tExact}
+		}
+		return out
+	}
 	re := likeRegexp(pattern, e.escape)
 	match := "REGEX_MATCH(" + a.src + ", " + formula.Quote(re) + ")"
 	var guard string
@@ -651,11 +783,11 @@ func (p *pusher) like(e *expr) pred {
 	}
 	exact := a.exact && (!a.nullable || a.notNullExact)
 	// A blank text reads as "", which the pattern may match: guard both sides.
-	t := fAnd(guard, match)
-	if a.blank == "" && a.isNullMode == nullExact && !likeMatch(pattern, "", e.escape) {
+	t := guardedAnd(guard, match, a.unsafe)
+	if a.blank == "" && a.isNullMode == nullExact && !a.unsafe && !likeMatch(pattern, "", e.escape) {
 		t = match
 	}
-	out := pred{t: t, f: fAnd(guard, "NOT("+match+")"), tExact: exact, fExact: exact}
+	out := pred{t: t, f: guardedAnd(guard, "NOT("+match+")", a.unsafe), tExact: exact, fExact: exact}
 	if e.negated {
 		return pred{t: out.f, f: out.t, tExact: out.fExact, fExact: out.tExact}
 	}

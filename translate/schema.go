@@ -113,7 +113,8 @@ type fieldInfo struct {
 	// read as NULL here but not in a formula, so predicates on them are never claimed exact.
 	computed bool
 	// sortable: the service orders non-blank values of this field the way SQL does (numbers and
-	// times). Text is not: Airtable's order for text is not code-point order.
+	// times). Text is not: Airtable's order for text is not code-point order. Nor are formula and
+	// rollup results, which can hold NaN, Infinity and errors.
 	sortable bool
 	// writable: the API accepts values for it.
 	writable bool
@@ -175,6 +176,10 @@ func infoForType(typ string, opts map[string]any, depth int) fieldInfo {
 			info.nullable = true
 		}
 		info.computed, info.writable = true, false
+		// A computed number can be NaN, Infinity or an error: NULL in SQL, but the service sorts
+		// them somewhere among the numbers (where is not documented), and an order that is not
+		// total can leave even the finite values out of order. The rows are sorted locally.
+		info.sortable = false
 		return info
 	case "multipleSelects", "multipleRecordLinks", "multipleCollaborators", "singleCollaborator",
 		"multipleAttachments", "barcode":

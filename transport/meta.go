@@ -2,6 +2,7 @@ package transport
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/url"
 )
@@ -90,4 +91,69 @@ func (b *Base) Schema(ctx context.Context) (*BaseSchema, error) {
 		s.Tables = []TableSchema{}
 	}
 	return &s, nil
+}
+
+// TableSpec is a table to create: its first field becomes the primary field, which must be of a
+// type the service allows there (text, number, date, …; not a checkbox or a link).
+type TableSpec struct {
+	Name        string      `json:"name"`
+	Description string      `json:"description,omitempty"`
+	Fields      []FieldSpec `json:"fields"`
+}
+
+// FieldSpec is a field to create, with the options its type requires (number: precision;
+// checkbox: icon and color; date: dateFormat; dateTime: dateFormat, timeFormat and timeZone).
+type FieldSpec struct {
+	Name        string         `json:"name"`
+	Type        string         `json:"type"`
+	Description string         `json:"description,omitempty"`
+	Options     map[string]any `json:"options,omitempty"`
+}
+
+// CreateTable creates a table in the base (POST /v0/meta/bases/{baseId}/tables) and returns it
+// as the service describes it. It needs the schema.bases:write scope. It is never retried after
+// it may have reached the service: a second try could create a second table.
+func (b *Base) CreateTable(ctx context.Context, spec TableSpec) (*TableSchema, error) {
+	const op = "create table"
+	if err := checkBaseID(b.id); err != nil {
+		return nil, wrapOp(op, b.id, "", err)
+	}
+	if spec.Name == "" || len(spec.Fields) == 0 {
+		return nil, wrapOp(op, b.id, spec.Name, invalidf("a table needs a name and at least one field (the first is its primary field)"))
+	}
+	body, err := json.Marshal(spec)
+	if err != nil {
+		return nil, wrapOp(op, b.id, spec.Name, err)
+	}
+	cl := &call{op: op, base: b.id, table: spec.Name, method: "POST",
+		path: "/v0/meta/bases/" + escapeSegment(b.id) + "/tables", body: body}
+	var t TableSchema
+	if err := b.c.do(ctx, cl, &t); err != nil {
+		return nil, err
+	}
+	return &t, nil
+}
+
+// CreateField adds a field to a table (POST /v0/meta/bases/{baseId}/tables/{tableId}/fields) and
+// returns it as the service describes it. It needs the schema.bases:write scope; like
+// CreateTable, it is never retried after it may have reached the service.
+func (b *Base) CreateField(ctx context.Context, tableID string, spec FieldSpec) (*FieldSchema, error) {
+	const op = "create field"
+	if err := checkBaseID(b.id); err != nil {
+		return nil, wrapOp(op, b.id, tableID, err)
+	}
+	if tableID == "" || spec.Name == "" || spec.Type == "" {
+		return nil, wrapOp(op, b.id, tableID, invalidf("a field needs a table, a name and a type"))
+	}
+	body, err := json.Marshal(spec)
+	if err != nil {
+		return nil, wrapOp(op, b.id, tableID, err)
+	}
+	cl := &call{op: op, base: b.id, table: tableID, method: "POST",
+		path: "/v0/meta/bases/" + escapeSegment(b.id) + "/tables/" + escapeSegment(tableID) + "/fields", body: body}
+	var f FieldSchema
+	if err := b.c.do(ctx, cl, &f); err != nil {
+		return nil, err
+	}
+	return &f, nil
 }

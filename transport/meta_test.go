@@ -43,3 +43,51 @@ func TestBasesPagesAndSchema(t *testing.T) {
 		t.Errorf("unknown base: %v", err)
 	}
 }
+
+// TestCreateTableAndField: the exact requests of the metadata writes, and no retry of either
+// after a 503 (a second try could create a second table or field).
+func TestCreateTableAndField(t *testing.T) {
+	var seen []seenRequest
+	fake := newFake(func(n int, r seenRequest) reply {
+		seen = append(seen, r)
+		switch {
+		case r.Method == "POST" && r.Path == "/v0/meta/bases/appA0000000000001/tables":
+			return ok(`{"id":"tblNEW","name":"People","primaryFieldId":"fldN","fields":[{"id":"fldN","name":"Name","type":"singleLineText"}],"views":[{"id":"viwG","name":"Grid view","type":"grid"}]}`)
+		case r.Method == "POST" && r.Path == "/v0/meta/bases/appA0000000000001/tables/tblNEW/fields":
+			return ok(`{"id":"fldA","name":"Age","type":"number","options":{"precision":0}}`)
+		}
+		return reply{status: 503, body: `{"error":{"type":"SERVICE_UNAVAILABLE"}}`}
+	})
+	base, err := NewBase(testToken, "appA0000000000001", WithHTTPClient(&http.Client{Transport: fake}), WithEndpointURL("http://fake.test"),
+		WithClock(newJumpClock()), WithRetryStrategy(RetryStrategy()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tbl, err := base.CreateTable(bg, TableSpec{Name: "People", Fields: []FieldSpec{{Name: "Name", Type: "singleLineText"}}})
+	if err != nil || tbl.ID != "tblNEW" || tbl.PrimaryFieldID != "fldN" {
+		t.Fatalf("CreateTable: %+v, %v", tbl, err)
+	}
+	f, err := base.CreateField(bg, "tblNEW", FieldSpec{Name: "Age", Type: "number", Description: "years", Options: map[string]any{"precision": 0}})
+	if err != nil || f.ID != "fldA" {
+		t.Fatalf("CreateField: %+v, %v", f, err)
+	}
+	wantBodies := []string{
+		`{"name":"People","fields":[{"name":"Name","type":"singleLineText"}]}`,
+		`{"name":"Age","type":"number","description":"years","options":{"precision":0}}`,
+	}
+	for i, want := range wantBodies {
+		if seen[i].Body != want || seen[i].Header.Get("Content-Type") != "application/json" {
+			t.Errorf("request %d: %s %s, want body %s", i, seen[i], seen[i].Body, want)
+		}
+	}
+	seen = nil
+	if _, err := base.CreateField(bg, "tblOTHER", FieldSpec{Name: "X", Type: "singleLineText"}); err == nil {
+		t.Error("a 503 should fail")
+	}
+	if len(seen) != 1 {
+		t.Errorf("%d requests after a 503, want 1: a create is not repeated once it may have reached the service", len(seen))
+	}
+	if _, err := base.CreateTable(bg, TableSpec{Name: "Empty"}); err == nil || len(seen) != 1 {
+		t.Errorf("a table without fields should be refused before sending: %v", err)
+	}
+}

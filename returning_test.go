@@ -1,0 +1,86 @@
+package airsql
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/xwb1989/sqlparser"
+)
+
+func TestCutReturning(t *testing.T) {
+	cases := []struct{ query, stmt, list string }{
+		{"INSERT INTO `tasks` (`name`) VALUES ('a') RETURNING `id`", "INSERT INTO `tasks` (`name`) VALUES ('a') ", "`id`"},
+		{"insert into t (a) values ('returning') returning id, Name as n;", "insert into t (a) values ('returning') ", "id, Name as n"},
+		{"DELETE FROM t WHERE a = 1 RETURNING id", "DELETE FROM t WHERE a = 1 ", "id"},
+		{"INSERT INTO t (`returning`) VALUES (1)", "", ""},
+		{"SELECT returning FROM t", "", ""},
+		{"/*!*/ INSERT", "", ""},
+	}
+	for _, tc := range cases {
+		stmt, list, ok, err := cutReturning(tc.query)
+		if err != nil || ok != (tc.list != "") {
+			t.Errorf("%q: ok %v, %v", tc.query, ok, err)
+			continue
+		}
+		if !ok {
+			if stmt != tc.query {
+				t.Errorf("%q: the statement changed to %q", tc.query, stmt)
+			}
+			continue
+		}
+		if stmt != tc.stmt {
+			t.Errorf("%q: statement %q, want %q", tc.query, stmt, tc.stmt)
+		}
+		if got := strings.TrimPrefix(sqlparser.String(list), "select "); !strings.EqualFold(strings.ReplaceAll(got, "`", ""), strings.ReplaceAll(tc.list, "`", "")) {
+			t.Errorf("%q: list %q, want %q", tc.query, got, tc.list)
+		}
+	}
+	for _, bad := range []string{"INSERT INTO t (a) VALUES (1) RETURNING", "INSERT INTO t (a) VALUES (1) RETURNING id FROM t"} {
+		if _, _, ok, err := cutReturning(bad); !ok || err == nil {
+			t.Errorf("%q: ok %v, %v; want an error", bad, ok, err)
+		}
+	}
+}
+
+// TestInsertReturning: INSERT … RETURNING gives back the chosen columns of the created records in
+// the same request, as MariaDB does (GORM reads the ids of created records this way).
+func TestInsertReturning(t *testing.T) {
+	srv := newEmulator(t)
+	db, _ := openDB(t, srv, "")
+	warmSchema(t, db, srv)
+	rows, err := db.Query("INSERT INTO Tasks (Name, Priority) VALUES ('r1', 1), ('r2', 2) RETURNING id, Name, Priority * 10 AS p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cols, _ := rows.Columns()
+	got := scanAll(t, rows)
+	if !reflect.DeepEqual(cols, []string{"id", "Name", "p"}) || len(got) != 2 || got[1][1] != "r2" || got[1][2] != int64(20) {
+		t.Fatalf("columns %q rows %v", cols, got)
+	}
+	if n := len(writeRequests(srv, "POST")); n != 1 {
+		t.Errorf("%d POSTs, want 1", n)
+	}
+	ids := queryColumn(t, db, "SELECT id FROM Tasks WHERE Name = 'r1'")
+	if len(ids) != 1 || ids[0] != got[0][0] {
+		t.Errorf("RETURNING id %v, the table has %v", got[0][0], ids)
+	}
+	rows, err = db.Query("DELETE FROM Tasks WHERE Name IN ('r1', 'r2') RETURNING id")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if del := scanAll(t, rows); len(del) != 2 {
+		t.Errorf("DELETE RETURNING id: %v", del)
+	}
+	_, err = db.Query("DELETE FROM Tasks WHERE Name = 'Ship it' RETURNING Name")
+	var ue *UnsupportedError
+	if !errors.As(err, &ue) {
+		t.Errorf("DELETE RETURNING Name: %v, want a refusal (a DELETE keeps only ids)", err)
+	}
+	if res, err := db.Exec("INSERT INTO Tasks (Name) VALUES ('r3') RETURNING id"); err != nil {
+		t.Errorf("Exec of INSERT … RETURNING: %v", err)
+	} else if n, _ := res.RowsAffected(); n != 1 {
+		t.Errorf("RowsAffected %d", n)
+	}
+}

@@ -1,0 +1,98 @@
+package translate
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestParseDDL(t *testing.T) {
+	text := func(name string) FieldDef { return FieldDef{Name: name, Type: "singleLineText"} }
+	long := func(name string) FieldDef { return FieldDef{Name: name, Type: "multilineText"} }
+	num := func(name string, p int) FieldDef {
+		return FieldDef{Name: name, Type: "number", Options: map[string]any{"precision": p}}
+	}
+	check := func(name string) FieldDef { return FieldDef{Name: name, Type: "checkbox", Options: checkOptions()} }
+	cases := []struct {
+		sql  string
+		want *DDL
+	}{
+		// What GORM's AutoMigrate sends for struct{ID string; Name string; Priority int; Done bool; CreatedTime time.Time}.
+		{"CREATE TABLE `tasks` (`id` varchar(191),`name` longtext,`priority` bigint,`done` boolean,`created_time` datetime(3) NULL,PRIMARY KEY (`id`))",
+			&DDL{Table: "tasks", Create: true, Fields: []FieldDef{long("name"), num("priority", 0), check("done"),
+				{Name: "created_time", Type: "dateTime", Options: timeOptions()}}}},
+		{"create table if not exists People (Done bool, `Full Name` varchar(100) comment 'who', Born date, Score decimal(10, 2), Ratio double precision, Small tinyint, Flag tinyint(1) unsigned) engine=InnoDB default charset=utf8mb4;",
+			&DDL{Table: "People", Create: true, IfNotExists: true, Fields: []FieldDef{
+				{Name: "Full Name", Type: "singleLineText", Description: "who"}, check("Done"),
+				{Name: "Born", Type: "date", Options: dateOptions()}, num("Score", 2), num("Ratio", 8), num("Small", 0), check("Flag")}}},
+		{"CREATE TABLE app.T (id char(17) PRIMARY KEY, s enum('a', 'b''c'), m set('x'), n int null default null, KEY idx_n (n))",
+			&DDL{Table: "T", Create: true, Fields: []FieldDef{num("n", 0),
+				{Name: "s", Type: "singleSelect", Options: map[string]any{"choices": []any{map[string]any{"name": "a"}, map[string]any{"name": "b'c"}}}},
+				{Name: "m", Type: "multipleSelects", Options: map[string]any{"choices": []any{map[string]any{"name": "x"}}}}}}},
+		{"ALTER TABLE `tasks` ADD `notes` text", &DDL{Table: "tasks", Fields: []FieldDef{long("notes")}}},
+		{"alter table Tasks add column a varchar(10), add b int, ADD COLUMN (c bool, d text)",
+			&DDL{Table: "Tasks", Fields: []FieldDef{text("a"), num("b", 0), check("c"), long("d")}}},
+		{"CREATE INDEX `idx_tasks_name` ON `tasks`(`name`)", &DDL{Table: "tasks", Index: true}},
+	}
+	for _, tc := range cases {
+		got, ok, err := ParseDDL(tc.sql)
+		if err != nil || !ok {
+			t.Errorf("%s: ok %v, %v", tc.sql, ok, err)
+			continue
+		}
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s:\n got %+v\nwant %+v", tc.sql, got, tc.want)
+		}
+	}
+}
+
+func TestParseDDLRefusals(t *testing.T) {
+	cases := []struct{ sql, construct string }{
+		{"CREATE TABLE t (id int AUTO_INCREMENT PRIMARY KEY, n text)", "id of type INT"},
+		{"CREATE TABLE t (n text NOT NULL)", "NOT NULL"},
+		{"CREATE TABLE t (n int DEFAULT 3)", "DEFAULT"},
+		{"CREATE TABLE t (n int, UNIQUE KEY (n))", "UNIQUE"},
+		{"CREATE TABLE t (n varchar(9) UNIQUE)", "UNIQUE on a column"},
+		{"CREATE TABLE t (code varchar(9), PRIMARY KEY (code))", "a PRIMARY KEY other than id"},
+		{"CREATE TABLE t (doc json)", "JSON columns"},
+		{"CREATE TABLE t (b blob)", "columns of type BLOB"},
+		{"CREATE TABLE t (n int, FOREIGN KEY (n) REFERENCES u (id))", "constraints (CONSTRAINT, FOREIGN KEY, CHECK)"},
+		{"CREATE TABLE t (id varchar(20))", "a table with no column but id"},
+		{"CREATE TABLE t (a bool, b enum('x'))", "a table whose columns are all checkboxes or selects"},
+		{"CREATE TABLE t AS SELECT 1", "CREATE TABLE without column definitions (CREATE TABLE … AS SELECT, LIKE)"},
+		{"ALTER TABLE t DROP COLUMN n", "ALTER TABLE … DROP"},
+		{"ALTER TABLE t MODIFY n bigint", "ALTER TABLE … MODIFY"},
+		{"ALTER TABLE t CHANGE n m int", "ALTER TABLE … CHANGE"},
+		{"ALTER TABLE t ADD INDEX (n)", "ALTER TABLE … ADD INDEX"},
+		{"ALTER TABLE t ADD COLUMN n int NOT NULL", "NOT NULL"},
+		{"CREATE UNIQUE INDEX u ON t (n)", "CREATE UNIQUE INDEX"},
+	}
+	for _, tc := range cases {
+		_, ok, err := ParseDDL(tc.sql)
+		var ue *UnsupportedError
+		if !ok || !errors.As(err, &ue) || ue.Construct != tc.construct || (ue.Hint == "" && !strings.HasPrefix(ue.Construct, "ON UPDATE")) {
+			t.Errorf("%s: ok %v, %v; want the construct %q refused with a hint", tc.sql, ok, err, tc.construct)
+		}
+	}
+	for _, sql := range []string{"SELECT 1", "DROP TABLE t", "INSERT INTO t VALUES (1)", "CREATE DATABASE x", "ALTER VIEW v AS SELECT 1"} {
+		if _, ok, err := ParseDDL(sql); ok || err != nil {
+			t.Errorf("%s: ok %v, %v; want it left to the parser", sql, ok, err)
+		}
+	}
+}
+
+func FuzzParseDDL(f *testing.F) {
+	for _, s := range []string{"CREATE TABLE t (a int)", "ALTER TABLE t ADD (a int, b", "CREATE TABLE t (a enum(", "alter table t add", "CREATE INDEX ON", "CREATE TABLE t (((", "/*!*/", "CREATE /*!*/ TABLE"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, sql string) {
+		d, ok, err := ParseDDL(sql)
+		if !ok && (d != nil || err != nil) {
+			t.Fatalf("not a DDL statement but %v, %v", d, err)
+		}
+		if ok && err == nil && d == nil {
+			t.Fatal("no statement and no error")
+		}
+	})
+}
