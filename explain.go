@@ -231,6 +231,16 @@ func (cn *conn) explainTree(add func(step, detail string), root engine.Node, q *
 		add("table", q.Scan.Table.ID+" (in memory, built from the base schema)")
 		add("request", "none: the base schema, cached for schemaTTL")
 	}
+	if q.Streams() {
+		add("streaming", "yes: rows are returned as the pages arrive")
+	} else {
+		add("streaming", fmt.Sprintf("no: every row is read before the first is returned (held in memory up to maxRows=%d)", cn.c.cfg.MaxRows))
+	}
+	if q.Streams() {
+		add("streaming", "yes: rows are returned as the pages arrive")
+	} else {
+		add("streaming", fmt.Sprintf("no: every row is read before the first is returned (held in memory up to maxRows=%d)", cn.c.cfg.MaxRows))
+	}
 	if len(local) == 0 {
 		local = append(local, "nothing but reading the values")
 	}

@@ -44,7 +44,7 @@ func TestExplain(t *testing.T) {
 				"filterByFormula": "{Priority}>=3", "sort": "Priority desc", "maxRecords": "10",
 				"fields[]": "Name, Priority", "pageSize": "10",
 				"pushdown": "exact: the formula selects exactly the rows of the WHERE clause",
-				"local":    "nothing but reading the values",
+				"local":    "nothing but reading the values", "streaming": "yes: rows are returned as the pages arrive",
 			},
 		},
 		{
@@ -71,7 +71,7 @@ func TestExplain(t *testing.T) {
 		{
 			name:     "count",
 			query:    "SELECT COUNT(*) FROM Tasks",
-			contains: map[string]string{"local": "aggregate: one group (no GROUP BY); computing COUNT(*)", "fields[]": "Done"},
+			contains: map[string]string{"local": "aggregate: one group (no GROUP BY); computing COUNT(*)", "fields[]": "Done", "streaming": "no: every row is read"},
 		},
 		{
 			name:     "insert",
