@@ -115,6 +115,11 @@ func TestGormMigratorReads(t *testing.T) {
 	if !m.HasTable(&gormTask{}) || !m.HasTable("Tasks") {
 		t.Error("HasTable(Tasks) = false")
 	}
+	// GORM's default table name for a model Task is "tasks": the driver finds Tasks by it, and so
+	// does information_schema.
+	if !m.HasTable("tasks") || !m.HasColumn("tasks", "priority") {
+		t.Error("HasTable(tasks) or HasColumn(tasks, priority) = false")
+	}
 	if m.HasTable("Nope") {
 		t.Error("HasTable(Nope) = true")
 	}

@@ -94,6 +94,10 @@ func (c *Catalog) infoTable(name string) (*memTable, error) {
 		f := translate.Field{Name: strings.TrimSuffix(col, "#"), Type: "singleLineText"}
 		if strings.HasSuffix(col, "#") {
 			f.Type, f.Options = "number", map[string]any{"precision": float64(0)}
+		} else if strings.HasSuffix(col, "_NAME") || strings.HasSuffix(col, "_SCHEMA") {
+			// Names of schemas, tables, columns and indexes compare regardless of case, as the
+			// driver resolves them (MySQL's lower_case_table_names=2).
+			f.Options = map[string]any{translate.CaseInsensitive: true}
 		}
 		t.Fields = append(t.Fields, f)
 	}

@@ -648,6 +648,7 @@ func (s *scope) compare(op string, left, right *expr) (*expr, error) {
 	if err := comparable(left, right); err != nil {
 		return nil, err
 	}
+	left, right = foldNames(left, right)
 	return &expr{kind: exCompare, typ: typeBool, op: op, nullable: true, args: []*expr{left, right}}, nil
 }
 
