@@ -175,3 +175,39 @@ func startEmulatorInProcess() (*emulator.Server, error) {
 	}
 	return emulator.New(emulator.WithFixture(fixture))
 }
+
+// Example_groupBy runs a report: the service is asked for the one field the GROUP BY reads
+// (fields[]=Status), and the counts, sums and averages are computed as the pages arrive.
+func Example_groupBy() {
+	srv, listener := startEmulator()
+	defer srv.Close()
+	defer listener.Close()
+	host := strings.TrimPrefix(listener.URL, "http://")
+	db, err := sql.Open("airtable", "airtable://"+emulator.DefaultToken+"@"+host+"/appTEST0000000001?tls=false")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer db.Close()
+
+	rows, err := db.Query(`SELECT Status, COUNT(*) AS tasks, SUM(Priority) AS total, AVG(Priority) AS average
+		FROM Tasks WHERE Status IS NOT NULL GROUP BY Status HAVING COUNT(*) > 1 ORDER BY tasks DESC, Status`)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var status string
+		var tasks, total int64
+		var average float64
+		if err := rows.Scan(&status, &tasks, &total, &average); err != nil {
+			log.Fatal(err)
+		}
+		fmt.Printf("%s: %d tasks, priority %d in all, %.1f on average\n", status, tasks, total, average)
+	}
+	if err := rows.Err(); err != nil {
+		log.Fatal(err)
+	}
+	// Output:
+	// Todo: 3 tasks, priority 4 in all, 2.0 on average
+	// Doing: 2 tasks, priority 6 in all, 3.0 on average
+}

@@ -234,12 +234,12 @@ func (cn *conn) explainTree(add func(step, detail string), root engine.Node, q *
 	if q.Streams() {
 		add("streaming", "yes: rows are returned as the pages arrive")
 	} else {
-		add("streaming", fmt.Sprintf("no: every row is read before the first is returned (held in memory up to maxRows=%d)", cn.c.cfg.MaxRows))
+		add("streaming", fmt.Sprintf("no: every row is read before the first is returned; the groups, distinct rows or rows to sort held count against maxRows=%d", cn.c.cfg.MaxRows))
 	}
 	if q.Streams() {
 		add("streaming", "yes: rows are returned as the pages arrive")
 	} else {
-		add("streaming", fmt.Sprintf("no: every row is read before the first is returned (held in memory up to maxRows=%d)", cn.c.cfg.MaxRows))
+		add("streaming", fmt.Sprintf("no: every row is read before the first is returned; the groups, distinct rows or rows to sort held count against maxRows=%d", cn.c.cfg.MaxRows))
 	}
 	if len(local) == 0 {
 		local = append(local, "nothing but reading the values")
