@@ -246,6 +246,11 @@ func (c *concatAcc) Add(r *Row) (int, error) {
 		c.seen[key] = struct{}{}
 	}
 	item := concatItem{text: text}
+	if c.seen != nil && len(c.a.order) == 0 {
+		// DISTINCT without ORDER BY comes out in the order of the values, as MySQL's and MariaDB's
+		// (which keep the distinct values in a sorted tree) do.
+		item.keys = slices.Clone(vals)
+	}
 	if len(c.a.order) > 0 {
 		item.keys = make([]any, len(c.a.order))
 		for i, k := range c.a.order {
@@ -262,10 +267,20 @@ func (c *concatAcc) Result() any {
 	if len(c.items) == 0 {
 		return nil
 	}
-	if len(c.a.order) > 0 {
+	switch {
+	case len(c.a.order) > 0:
 		slices.SortStableFunc(c.items, func(x, y concatItem) int {
 			for i, k := range c.a.order {
 				if d := k.compare(x.keys[i], y.keys[i]); d != 0 {
+					return d
+				}
+			}
+			return 0
+		})
+	case c.seen != nil:
+		slices.SortStableFunc(c.items, func(x, y concatItem) int {
+			for i := range x.keys {
+				if d := CompareSQL(x.keys[i], y.keys[i]); d != 0 {
 					return d
 				}
 			}
