@@ -72,8 +72,9 @@ func wrap(e *expr) *Expr {
 	return &Expr{e: e}
 }
 
-// Streams reports whether rows can be returned as the scan's pages arrive: no step holds rows.
-func (q *Query) Streams() bool { return !q.Grouped && !q.Distinct && !q.SortLocally }
+// Streams reports whether rows can be returned as the scan's pages arrive: no aggregate and no
+// local sort. (DISTINCT streams: it passes each new row on, holding only what it has seen.)
+func (q *Query) Streams() bool { return !q.Grouped && !q.SortLocally }
 
 // NewQuery plans a SELECT for the engine. What it cannot run it refuses with an error naming the
 // construct; an unknown column names itself and the table.
