@@ -79,6 +79,11 @@ func (q *Query) Streams() bool { return !q.Grouped && !q.SortLocally }
 // NewQuery plans a SELECT for the engine. What it cannot run it refuses with an error naming the
 // construct; an unknown column names itself and the table.
 func NewQuery(stmt *sqlparser.Select, schema Schema, args Args) (q *Query, err error) {
+	return newQuery(stmt, schema, args, false)
+}
+
+// newQuery is NewQuery; localOnly pushes nothing into the request (for differential tests).
+func newQuery(stmt *sqlparser.Select, schema Schema, args Args, localOnly bool) (*Query, error) {
 	if stmt == nil {
 		return nil, fmt.Errorf("translate: no SELECT statement")
 	}
@@ -89,7 +94,7 @@ func NewQuery(stmt *sqlparser.Select, schema Schema, args Args) (q *Query, err e
 	if err != nil {
 		return nil, err
 	}
-	qp := &queryPlanner{stmt: stmt, q: &Query{Limit: -1}, outputIndex: map[string]int{}}
+	qp := &queryPlanner{stmt: stmt, q: &Query{Limit: -1}, outputIndex: map[string]int{}, localOnly: localOnly}
 	if table == nil {
 		qp.s = newScope(&Table{Name: "dual"}, "dual", args)
 		qp.s.noTable = true
@@ -156,6 +161,9 @@ type queryPlanner struct {
 	byID      bool     // GROUP BY includes the record id: every column is functionally dependent
 	aggText   map[string]int
 	aggs      []*Aggregate
+	// localOnly pushes nothing into the request (a differential test's switch: set it from
+	// Args.LocalOnly where that exists).
+	localOnly bool
 	clause    string // the clause being compiled, for ONLY_FULL_GROUP_BY messages
 	item      int    // its item number (1-based)
 	names     []string
@@ -298,15 +306,17 @@ func (qp *queryPlanner) pushdown(where *expr) {
 		}
 	}
 	plan.where = where
-	if plan.Table.Local {
-		// An in-memory table: nothing to push, Keep checks everything.
+	pushNothing := plan.Table.Local || qp.localOnly
+	if pushNothing {
+		// An in-memory table, or a differential test's run without pushdown: no formula, sort,
+		// maxRecords or fetch by id; Keep checks everything.
 		plan.Exact = where == nil
 	} else {
 		plan.pushWhere(&pusher{})
 	}
 	rowsChange := q.Grouped || q.Distinct || q.Having != nil
 	if len(q.Order) > 0 {
-		if rowsChange || plan.Table.Local {
+		if rowsChange || pushNothing {
 			q.SortLocally = true
 		} else {
 			for _, k := range q.Order {
@@ -317,7 +327,7 @@ func (qp *queryPlanner) pushdown(where *expr) {
 			q.SortLocally = plan.SortLocally
 		}
 	}
-	if q.Limit >= 0 && !rowsChange && !q.SortLocally && plan.Exact && plan.RecordIDs == nil && !plan.Table.Local {
+	if q.Limit >= 0 && !rowsChange && !q.SortLocally && plan.Exact && plan.RecordIDs == nil && !pushNothing {
 		if n := q.Offset + q.Limit; n > 0 && n <= 1<<31 {
 			plan.Request.MaxRecords = n
 		}
