@@ -130,6 +130,16 @@ func TestEngineEndToEnd(t *testing.T) {
 			requests: []wantRequest{{"fields[]": {"Name", "Priority"}}},
 		},
 		{
+			// NULLs first ascending: the blank priority comes first, whatever the requests
+			// (a plan split into non-blank and blank requests must read both).
+			query: "SELECT Name FROM Tasks ORDER BY Priority LIMIT 2",
+			want:  []string{"No priority", "Zero priority"},
+		},
+		{
+			query: "SELECT Name FROM Tasks ORDER BY Priority DESC, Name LIMIT 2 OFFSET 6",
+			want:  []string{"Zero priority", "No priority"},
+		},
+		{
 			// The scan's order is SQL's and the request exact: maxRecords = offset + count.
 			query: "SELECT Name FROM Tasks WHERE Priority IS NOT NULL ORDER BY Priority LIMIT 1, 1",
 			want:  []string{`it's quoted "twice"`},
