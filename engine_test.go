@@ -155,6 +155,11 @@ func TestEngineEndToEnd(t *testing.T) {
 			want:  []string{"write tests|8", "Ship it|10"},
 		},
 		{
+			// The base's id as the database name, as BI tools qualify tables.
+			query: "SELECT t.Status, COUNT(*) FROM `" + testBase + "`.`Tasks` AS t WHERE t.Priority > 3 GROUP BY t.Status",
+			want:  []string{"Doing|1", "Done|1"},
+		},
+		{
 			query:    "SELECT 1 + 1, 7 / 2, 1 / 0, 'x'",
 			want:     []string{"2|3.5|NULL|x"},
 			requests: []wantRequest{},
@@ -231,6 +236,7 @@ func TestEngineRefusals(t *testing.T) {
 		"SELECT Status, COUNT(*) FROM Tasks GROUP BY 5":                        "GROUP BY 5 names no column",
 		"SELECT * FROM DUAL":                                                   "no tables used",
 		"SELECT VARIANCE(Priority) FROM Tasks":                                 "the aggregate VARIANCE",
+		"SELECT Name FROM appOTHER000000001.Tasks":                             "a database-qualified table name",
 		"SELECT Name FROM Tasks LIMIT 1 OFFSET -1":                             "",
 		"SELECT Status, COUNT(*) FROM Tasks GROUP BY Status HAVING Name = 'a'": "of HAVING clause is not in GROUP BY clause",
 	} {

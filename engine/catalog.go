@@ -47,6 +47,15 @@ func (c *Catalog) Table(nameOrID string) (*translate.Table, bool) {
 	return c.base.Table(nameOrID)
 }
 
+// TableIn implements translate.QualifiedSchema: a table of the base named with the base's id as
+// its database (appXXX.Tasks); information_schema tables are found by Table.
+func (c *Catalog) TableIn(database, name string) (*translate.Table, bool) {
+	if !strings.EqualFold(database, c.database) {
+		return nil, false
+	}
+	return c.base.Table(name)
+}
+
 // Rows returns the rows of an in-memory table of the catalog.
 func (c *Catalog) Rows(t *translate.Table) ([]translate.Row, bool) {
 	if c == nil {

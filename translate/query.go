@@ -13,6 +13,13 @@ import (
 // tables (Table.Local).
 const InformationSchema = "information_schema"
 
+// QualifiedSchema is a Schema that also resolves database-qualified names (db.table): a Schema
+// that implements it lets FROM name the base's own database.
+type QualifiedSchema interface {
+	Schema
+	TableIn(database, name string) (*Table, bool)
+}
+
 // Query is a SELECT planned for the engine: the scan of its table (today's Plan: the request and
 // the local re-check of WHERE), then the local steps, each described by expressions compiled here so
 // that every step uses this package's comparison, NULL and type rules.
@@ -137,6 +144,14 @@ func queryFrom(from sqlparser.TableExprs, schema Schema) (*Table, string, string
 						return nil, "", "", unsupported("USE INDEX or PARTITION on information_schema", sqlparser.String(ate), "name the table alone")
 					}
 					return t, alias, "", nil
+				}
+				if qs, ok := schema.(QualifiedSchema); ok && !tn.Qualifier.IsEmpty() {
+					// The base's own database name: SELECT … FROM appXXX.Tasks, as BI tools write it.
+					if t, ok := qs.TableIn(tn.Qualifier.String(), name); ok && t != nil {
+						unqualified := *ate
+						unqualified.Expr = sqlparser.TableName{Name: tn.Name}
+						return fromClause(sqlparser.TableExprs{&unqualified}, schema)
+					}
 				}
 			}
 		}
