@@ -661,3 +661,21 @@ func TestStart(t *testing.T) {
 		t.Errorf("%d scans, want the one started", len(src.scans))
 	}
 }
+
+// TestExpressionsMatchExactly: an expression matches a GROUP BY key, an ORDER BY key or another
+// aggregate only when written the same, string literals' case included.
+func TestExpressionsMatchExactly(t *testing.T) {
+	for query, want := range map[string][]string{
+		"SELECT YEAR(Day), COUNT(*) FROM T GROUP BY year(day)":                                  {"NULL|2", "2024|3"},
+		"SELECT CONCAT(Status, 'a') FROM T GROUP BY CONCAT(Status, 'a')":                        {"NULL", "aa", "ba"},
+		"SELECT GROUP_CONCAT(N SEPARATOR 'A'), GROUP_CONCAT(N SEPARATOR 'a') FROM T":            {"3A1A2A3|3a1a2a3"},
+		"SELECT Name FROM T WHERE N IS NOT NULL ORDER BY CONCAT(Name, 'A') = 'appleA' DESC, id": {"apple", "apple", "Banana", "NULL"},
+	} {
+		if got := run(t, testRows, query); !slices.Equal(got, want) {
+			t.Errorf("%s: got %q, want %q", query, got, want)
+		}
+	}
+	if _, err := planQuery("SELECT CONCAT(Status, 'A') FROM T GROUP BY CONCAT(Status, 'a')"); err == nil || !strings.Contains(err.Error(), "only_full_group_by") {
+		t.Errorf("a key written with another literal: %v, want the ONLY_FULL_GROUP_BY refusal", err)
+	}
+}

@@ -172,7 +172,7 @@ type queryPlanner struct {
 
 	// Grouping.
 	groupKeys []*expr
-	groupText []string // lower-cased SQL text of each GROUP BY expression
+	groupText []string // the SQL text of each GROUP BY expression (exactly: a literal's case matters)
 	byID      bool     // GROUP BY includes the record id: every column is functionally dependent
 	aggText   map[string]int
 	aggs      []*Aggregate
@@ -455,7 +455,7 @@ func (qp *queryPlanner) groupBy() error {
 			return err
 		}
 		qp.groupKeys = append(qp.groupKeys, e)
-		qp.groupText = append(qp.groupText, strings.ToLower(sqlparser.String(src)))
+		qp.groupText = append(qp.groupText, exprText(src))
 		if e.kind == exRecordID {
 			qp.byID = true
 		}
@@ -481,7 +481,7 @@ func (qp *queryPlanner) groupedHook(e sqlparser.Expr) (*expr, error) {
 	if isAggregateNode(e) {
 		return qp.aggregate(e)
 	}
-	text := strings.ToLower(sqlparser.String(e))
+	text := exprText(e)
 	for i, g := range qp.groupText {
 		if g == text {
 			return qp.keySlot(i), nil
@@ -564,7 +564,7 @@ func (qp *queryPlanner) keySlot(i int) *expr {
 // aggregate compiles an aggregate call into a slot of the grouped rows; the same call written twice
 // is computed once.
 func (qp *queryPlanner) aggregate(node sqlparser.Expr) (*expr, error) {
-	text := strings.ToLower(sqlparser.String(node))
+	text := exprText(node)
 	if i, ok := qp.aggText[text]; ok {
 		a := qp.aggs[i]
 		return &expr{kind: exSlot, slot: len(qp.groupKeys) + i, typ: a.typ, nullable: a.Name != "COUNT", sql: a.SQL}, nil
@@ -691,9 +691,9 @@ func (qp *queryPlanner) orderSlot(key sqlparser.Expr, nColumns int) (int, error)
 			return n - 1, nil
 		}
 	}
-	text := strings.ToLower(sqlparser.String(key))
+	text := exprText(key)
 	for i := 0; i < nColumns; i++ {
-		if ast := qp.outputAST[i]; ast != nil && strings.ToLower(sqlparser.String(ast)) == text {
+		if ast := qp.outputAST[i]; ast != nil && exprText(ast) == text {
 			return i, nil
 		}
 	}
@@ -748,4 +748,25 @@ func hasAggregate(node sqlparser.SQLNode) bool {
 		return true, nil
 	}, node)
 	return found
+}
+
+// exprText is an expression's SQL text for matching one written twice (a GROUP BY key in the select
+// list, an aggregate in HAVING): names and keywords compare regardless of case, as MySQL's do, but
+// string literals exactly ('A' is not 'a').
+func exprText(e sqlparser.SQLNode) string {
+	text := sqlparser.String(e)
+	b := []byte(text)
+	inString := false
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case inString && c == '\\':
+			i++ // the escaped character stays as it is
+		case c == '\'':
+			inString = !inString
+		case !inString && c >= 'A' && c <= 'Z':
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
 }
