@@ -481,14 +481,16 @@ func (qp *queryPlanner) groupedHook(e sqlparser.Expr) (*expr, error) {
 	if isAggregateNode(e) {
 		return qp.aggregate(e)
 	}
-	text := exprText(e)
-	for i, g := range qp.groupText {
-		if g == text {
-			return qp.keySlot(i), nil
-		}
-	}
 	col, ok := e.(*sqlparser.ColName)
 	if !ok {
+		// An expression written as a GROUP BY key reads the key. (A column is matched below by
+		// the field it resolves to, not by its text: fields may differ only in case.)
+		text := exprText(e)
+		for i, g := range qp.groupText {
+			if g == text {
+				return qp.keySlot(i), nil
+			}
+		}
 		if f, isFunc := e.(*sqlparser.FuncExpr); isFunc && strings.EqualFold(f.Name.String(), "any_value") {
 			return qp.aggregate(e)
 		}
