@@ -693,10 +693,12 @@ func (qp *queryPlanner) orderSlot(key sqlparser.Expr, nColumns int) (int, error)
 			return n - 1, nil
 		}
 	}
-	text := exprText(key)
-	for i := 0; i < nColumns; i++ {
-		if ast := qp.outputAST[i]; ast != nil && exprText(ast) == text {
-			return i, nil
+	if _, isCol := key.(*sqlparser.ColName); !isCol { // a column matches by its field, below
+		text := exprText(key)
+		for i := 0; i < nColumns; i++ {
+			if ast := qp.outputAST[i]; ast != nil && exprText(ast) == text {
+				return i, nil
+			}
 		}
 	}
 	e, err := qp.s.compile(key)
