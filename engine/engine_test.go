@@ -272,6 +272,8 @@ func TestQueries(t *testing.T) {
 		{"SELECT id FROM T ORDER BY N, id LIMIT ?, ?", []any{1, 2}, []string{"rec02", "rec04"}},
 		{"SELECT id FROM T LIMIT 3, 10", nil, []string{"rec04", "rec05"}},
 		{"SELECT id FROM T LIMIT 10 OFFSET 5", nil, nil},
+		{"SELECT id FROM T LIMIT 18446744073709551615 OFFSET 3", nil, []string{"rec04", "rec05"}},
+		{"SELECT id FROM T ORDER BY id DESC LIMIT 3, 18446744073709551615", nil, []string{"rec02", "rec01"}},
 		{"SELECT Name AS n FROM T WHERE N = 3 ORDER BY n DESC", nil, []string{"apple", "NULL"}},
 		{"SELECT N * 2 AS d FROM T HAVING d > 4", nil, []string{"6", "6"}},
 		// No table.

@@ -278,11 +278,17 @@ func (qp *queryPlanner) run() error {
 			}
 			q.Offset = n
 		}
-		n, err := s.limit(stmt.Limit.Rowcount)
-		if err != nil {
-			return err
+		if unbounded(stmt.Limit.Rowcount) {
+			// LIMIT 18446744073709551615 OFFSET m: MySQL's documented way to write an OFFSET
+			// alone; no query returns that many rows.
+			q.Limit = -1
+		} else {
+			n, err := s.limit(stmt.Limit.Rowcount)
+			if err != nil {
+				return err
+			}
+			q.Limit = n
 		}
-		q.Limit = n
 	}
 
 	for i, e := range qp.outputs {
@@ -773,4 +779,14 @@ func exprText(e sqlparser.SQLNode) string {
 		}
 	}
 	return string(b)
+}
+
+// unbounded reports a LIMIT written as an integer literal of 2^32 or more.
+func unbounded(e sqlparser.Expr) bool {
+	v, ok := e.(*sqlparser.SQLVal)
+	if !ok || v.Type != sqlparser.IntVal {
+		return false
+	}
+	digits := strings.TrimLeft(string(v.Val), "0")
+	return len(digits) > 10 || (len(digits) == 10 && digits >= "4294967296")
 }
