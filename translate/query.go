@@ -368,7 +368,12 @@ func (qp *queryPlanner) pushdown(where *expr) {
 			plan.outputs = append(plan.outputs, q.Having.e)
 		}
 	}
+	// The scan's own Limit: the rows the engine can use at most, when that is known (the request's
+	// maxRecords); a plan's runner may stop early with it. The engine applies LIMIT itself.
 	plan.Limit = -1
+	if plan.Request.MaxRecords > 0 {
+		plan.Limit = plan.Request.MaxRecords
+	}
 	plan.Request.Fields = plan.neededFields()
 	plan.outputs = nil // the scan's rows are read by the Query's expressions, not by Values
 	plan.Columns = nil
