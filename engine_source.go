@@ -92,6 +92,13 @@ func (cn *conn) planQuery(ctx context.Context, ast *sqlparser.Select, args trans
 	q, _, err := planned(ctx, cn, selectTables(ast.From), func(s translate.Schema) (*translate.Query, error) {
 		bs := s.(*baseSchema)
 		catalog = engine.NewCatalog(bs, bs.tables, cn.c.cfg.BaseID)
+		catalog.TableRows = func(id string) (int, bool) {
+			n, ok := cn.c.tableSizes.Load(id)
+			if !ok {
+				return 0, false
+			}
+			return n.(int), true
+		}
 		return translate.NewQuery(ast, catalog, args)
 	})
 	if err != nil {

@@ -360,6 +360,14 @@ func TestInformationSchema(t *testing.T) {
 	if reqs := srv.Requests(); len(reqs) != 0 {
 		t.Errorf("information_schema sent %d requests: %v", len(reqs), reqs)
 	}
+	// TABLE_ROWS is known once a whole-table scan (or COUNT(*)) has read the table.
+	if got := rowTexts(t, db, "SELECT TABLE_ROWS FROM information_schema.TABLES WHERE TABLE_NAME = 'Tasks'"); !reflect.DeepEqual(got, []string{"NULL"}) {
+		t.Errorf("TABLE_ROWS before any scan: %q", got)
+	}
+	rowTexts(t, db, "SELECT COUNT(*) FROM Tasks")
+	if got := rowTexts(t, db, "SELECT TABLE_ROWS FROM information_schema.TABLES WHERE TABLE_NAME = 'Tasks'"); !reflect.DeepEqual(got, []string{"8"}) {
+		t.Errorf("TABLE_ROWS after COUNT(*): %q", got)
+	}
 	if _, err := db.Query("SELECT * FROM information_schema.ENGINES"); err == nil || !strings.Contains(err.Error(), "information_schema has TABLES, COLUMNS") {
 		t.Errorf("unknown information_schema table: %v", err)
 	}

@@ -23,6 +23,10 @@ type Catalog struct {
 	tables   []*translate.Table
 	database string
 	info     map[string]*memTable // by upper-case name
+
+	// TableRows, when set, gives a table's number of records if it is known (the driver learns
+	// it from whole-table scans): TABLES.TABLE_ROWS, an estimate as in MySQL; NULL when unknown.
+	TableRows func(tableID string) (int, bool)
 }
 
 type memTable struct {
@@ -188,9 +192,15 @@ func (c *Catalog) infoRows(name string) ([]translate.Row, error) {
 		return rows, nil
 	case "TABLES":
 		for _, t := range c.tables {
+			var tableRows any
+			if c.TableRows != nil {
+				if n, ok := c.TableRows(t.ID); ok {
+					tableRows = n
+				}
+			}
 			rows = append(rows, cells("TABLE_CATALOG", "def", "TABLE_SCHEMA", db, "TABLE_NAME", t.Name, "TABLE_TYPE", "BASE TABLE",
-				"ENGINE", "Airtable", "VERSION", 10, "ROW_FORMAT", "Dynamic", "TABLE_COLLATION", "utf8mb4_bin",
-				"CREATE_OPTIONS", "", "TABLE_COMMENT", t.ID))
+				"ENGINE", "Airtable", "VERSION", 10, "ROW_FORMAT", "Dynamic", "TABLE_ROWS", tableRows,
+				"TABLE_COLLATION", "utf8mb4_bin", "CREATE_OPTIONS", "", "TABLE_COMMENT", t.ID))
 		}
 		for _, n := range slices.Sorted(maps.Keys(infoColumns)) {
 			rows = append(rows, cells("TABLE_CATALOG", "def", "TABLE_SCHEMA", translate.InformationSchema, "TABLE_NAME", n,
