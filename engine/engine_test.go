@@ -576,6 +576,9 @@ func TestCatalog(t *testing.T) {
 	if got := query("SELECT INDEX_NAME, COLUMN_NAME, NON_UNIQUE FROM information_schema.STATISTICS WHERE TABLE_NAME = 'T'"); !slices.Equal(got, []string{"PRIMARY id 0"}) {
 		t.Errorf("statistics: %q", got)
 	}
+	if got := query("SELECT COUNT(*) FROM information_schema.COLUMNS WHERE TABLE_NAME IN ('t', 'nope') AND COLUMN_NAME = 'NAME'"); !slices.Equal(got, []string{"1"}) {
+		t.Errorf("names regardless of case: %q", got)
+	}
 	if got := query("SELECT SCHEMA_NAME FROM information_schema.SCHEMATA ORDER BY 1"); !slices.Equal(got, []string{"appX", "information_schema"}) {
 		t.Errorf("schemata: %q", got)
 	}

@@ -593,6 +593,7 @@ func (s *scope) comparison(e *sqlparser.ComparisonExpr) (*expr, error) {
 				return nil, err
 			}
 		}
+		args = foldNameList(args)
 		return &expr{kind: exIn, typ: typeBool, nullable: true, args: args, negated: e.Operator == sqlparser.NotInStr}, nil
 	case sqlparser.LikeStr, sqlparser.NotLikeStr:
 		pattern, err := s.compile(e.Right)

@@ -11,13 +11,26 @@ func foldNames(left, right *expr) (*expr, *expr) {
 	if !caseInsensitive(left) && !caseInsensitive(right) {
 		return left, right
 	}
-	lower := func(e *expr) *expr {
-		if e.typ != typeText && e.typ != typeNull {
-			return e
-		}
-		return &expr{kind: exFunc, op: "LOWER", typ: typeText, nullable: e.nullable || e.typ == typeNull, args: []*expr{e}, sql: e.sql}
+	return lowerText(left), lowerText(right)
+}
+
+// foldNameList is foldNames for IN: args[0] IN args[1:].
+func foldNameList(args []*expr) []*expr {
+	if !caseInsensitive(args[0]) {
+		return args
 	}
-	return lower(left), lower(right)
+	out := make([]*expr, len(args))
+	for i, a := range args {
+		out[i] = lowerText(a)
+	}
+	return out
+}
+
+func lowerText(e *expr) *expr {
+	if e.typ != typeText && e.typ != typeNull {
+		return e
+	}
+	return &expr{kind: exFunc, op: "LOWER", typ: typeText, nullable: e.nullable || e.typ == typeNull, args: []*expr{e}, sql: e.sql}
 }
 
 func caseInsensitive(e *expr) bool {
