@@ -173,6 +173,8 @@ type Server struct {
 	recorder  recorder
 	wal       *wal
 	formulas  formulaCache
+	// comments and uploaded attachments (comments.go, attachments.go), guarded by mu.
+	extras extraState
 	// formulaEnv is what formulas evaluate in: the server's clock (NOW(), TODAY()) and UTC.
 	formulaEnv *formula.Env
 }

@@ -576,6 +576,12 @@ func (s *Server) applyOpsLocked(ops []walOp) error {
 			}
 			continue
 		}
+		if extraWALKind[op.Kind] {
+			if err := s.applyExtraOpLocked(op); err != nil {
+				return err
+			}
+			continue
+		}
 		b := s.bases[op.Base]
 		if b == nil {
 			return fmt.Errorf("base %s does not exist", op.Base)
