@@ -393,3 +393,22 @@ func TestCommentsPersist(t *testing.T) {
 		t.Fatalf("comments after restart:\n%s\nbefore:\n%s", after, before)
 	}
 }
+
+// Deleting a record deletes its comments.
+func TestCommentsGoWithTheirRecord(t *testing.T) {
+	s, _ := newTestServer(t, WithFixture(smallFixture(t)), WithFixture(collabFixture(t)))
+	mustStatus(t, do(t, s, "patALICE.secret", "POST", commentsPath, map[string]any{"text": "x"}), 200)
+	s.mu.RLock()
+	stored := s.commentCountLocked("recTASK0000000001")
+	s.mu.RUnlock()
+	if stored != 1 {
+		t.Fatal("comment not stored")
+	}
+	mustStatus(t, do(t, s, "patALICE.secret", "DELETE", testBase+"/Tasks/recTASK0000000001", nil), 200)
+	s.mu.RLock()
+	n := s.commentCountLocked("recTASK0000000001")
+	s.mu.RUnlock()
+	if n != 0 {
+		t.Fatalf("%d comments left after the record's delete", n)
+	}
+}

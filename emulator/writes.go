@@ -616,6 +616,7 @@ func (s *Server) applyOpsLocked(ops []walOp) error {
 				continue
 			}
 			delete(t.recByID, op.ID)
+			delete(s.extras.comments, op.ID) // a record's comments go with it
 			if i := t.indexOf(op.ID); i >= 0 {
 				t.records = append(t.records[:i:i], t.records[i+1:]...)
 			}
