@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
@@ -70,21 +71,38 @@ func (s *Server) schemaTableByID(b *base, id string) (*table, *apiError) {
 	return nil, s.notFoundTable(b, id)
 }
 
-// decodeStrict reads a schema write's body: unknown properties fail validation like wrong types.
+// decodeStrict reads a schema write's body into the struct v points to: property names must match
+// its JSON names exactly (encoding/json alone would take "nAme" for "name"), and unknown properties
+// fail validation like values of the wrong type.
 func decodeStrict(body []byte, v any) *apiError {
 	if len(bytes.TrimSpace(body)) == 0 {
 		return errBadJSON(fmt.Errorf("the body is empty"))
 	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		if strings.HasPrefix(err.Error(), "json: unknown field ") {
-			return errInvalidRequest(fmt.Sprintf("%s is not a property of this request", strings.TrimPrefix(err.Error(), "json: unknown field ")))
-		}
+	var props map[string]json.RawMessage
+	if err := json.Unmarshal(body, &props); err != nil {
 		return errDecode(err)
 	}
-	if dec.More() {
-		return errBadJSON(fmt.Errorf("data after the JSON value"))
+	if props == nil {
+		return errInvalidRequest("the body must be a JSON object")
+	}
+	known := map[string]bool{}
+	rt := reflect.TypeOf(v).Elem()
+	for i := range rt.NumField() {
+		name, _, _ := strings.Cut(rt.Field(i).Tag.Get("json"), ",")
+		known[name] = true
+	}
+	keys := make([]string, 0, len(props))
+	for k := range props {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if !known[k] {
+			return errInvalidRequest(fmt.Sprintf("%q is not a property of this request", k))
+		}
+	}
+	if err := json.Unmarshal(body, v); err != nil {
+		return errDecode(err)
 	}
 	return nil
 }
@@ -500,12 +518,18 @@ func (s *Server) createTable(c *call) (reply, *apiError) {
 		return reply{}, aerr
 	}
 	var body struct {
-		Name        *string     `json:"name"`
-		Description *string     `json:"description"`
-		Fields      []fieldSpec `json:"fields"`
+		Name        *string           `json:"name"`
+		Description *string           `json:"description"`
+		Fields      []json.RawMessage `json:"fields"`
 	}
 	if aerr := decodeStrict(c.body, &body); aerr != nil {
 		return reply{}, aerr
+	}
+	specs := make([]fieldSpec, len(body.Fields))
+	for i, raw := range body.Fields {
+		if aerr := decodeStrict(raw, &specs[i]); aerr != nil {
+			return reply{}, aerr
+		}
 	}
 	if body.Name == nil || strings.TrimSpace(*body.Name) == "" {
 		return reply{}, errInvalidRequest("the table needs a non-empty \"name\"")
@@ -517,17 +541,17 @@ func (s *Server) createTable(c *call) (reply, *apiError) {
 	if aerr := checkDescription(body.Description); aerr != nil {
 		return reply{}, aerr
 	}
-	if len(body.Fields) == 0 {
+	if len(specs) == 0 {
 		return reply{}, errInvalidRequest("the table needs at least one field in \"fields\"; the first is its primary field")
 	}
-	if !primaryTypes[body.Fields[0].Type] && knownFieldType[body.Fields[0].Type] && !computedType[body.Fields[0].Type] {
-		return reply{}, errInvalidRequest(fmt.Sprintf("the first field is the primary field, which cannot be of type %s", body.Fields[0].Type))
+	if !primaryTypes[specs[0].Type] && knownFieldType[specs[0].Type] && !computedType[specs[0].Type] {
+		return reply{}, errInvalidRequest(fmt.Sprintf("the first field is the primary field, which cannot be of type %s", specs[0].Type))
 	}
 	tid := newRandomID("tbl")
 	var fields []*field
 	var inverses []*field
 	var inverseTables []*table
-	for _, spec := range body.Fields {
+	for _, spec := range specs {
 		fl, _, lt, aerr := newField(b, name, fields, spec)
 		if aerr != nil {
 			return reply{}, aerr

@@ -102,6 +102,9 @@ func TestCreateTableErrors(t *testing.T) {
 		{"formula", DefaultToken, metaBase + "/tables", map[string]any{"name": "X", "fields": []any{text, map[string]any{"name": "F", "type": "formula", "options": map[string]any{"formula": "1"}}}}, 422, "UNSUPPORTED_FIELD_TYPE_FOR_CREATE", "Invalid options for X.F: Creating formula fields is not supported at this time"},
 		{"unknown type", DefaultToken, metaBase + "/tables", map[string]any{"name": "X", "fields": []any{text, map[string]any{"name": "F", "type": "hologram"}}}, 422, "INVALID_REQUEST_UNKNOWN", "hologram"},
 		{"unknown property", DefaultToken, metaBase + "/tables", map[string]any{"name": "X", "fields": []any{text}, "color": "red"}, 422, "INVALID_REQUEST_UNKNOWN", `"color"`},
+		{"property in another case", DefaultToken, metaBase + "/tables", map[string]any{"Name": "X", "fields": []any{text}}, 422, "INVALID_REQUEST_UNKNOWN", `"Name"`},
+		{"field property in another case", DefaultToken, metaBase + "/tables", map[string]any{"name": "X", "fields": []any{map[string]any{"name": "A", "TYPE": "email"}}}, 422, "INVALID_REQUEST_UNKNOWN", `"TYPE"`},
+		{"body not an object", DefaultToken, metaBase + "/tables", []any{}, 422, "INVALID_REQUEST_UNKNOWN", ""},
 		{"not JSON", DefaultToken, metaBase + "/tables", "{", 400, "INVALID_REQUEST_BODY", ""},
 	}
 	for _, tc := range cases {
@@ -321,4 +324,48 @@ func TestSchemaWritesPersist(t *testing.T) {
 		}
 		s2.Close()
 	}
+}
+
+// Whatever the body, a schema write or a comment answers 200 or a 4xx with an error object (never
+// a 5xx, which is how the emulator reports its own panics), and the base stays readable.
+func FuzzSchemaAndCommentBodies(f *testing.F) {
+	for _, seed := range []string{
+		`{"name":"X","fields":[{"name":"A","type":"singleLineText"}]}`,
+		`{"name":"N","type":"number","options":{"precision":2}}`,
+		`{"name":"D","type":"dateTime","options":{"dateFormat":{"name":"iso"},"timeFormat":{"name":"24hour"},"timeZone":"utc"}}`,
+		`{"name":"S","type":"singleSelect","options":{"choices":[{"name":"a","color":"redBright"},{}]}}`,
+		`{"name":"L","type":"multipleRecordLinks","options":{"linkedTableId":"tblPEOPLE00000001"}}`,
+		`{"name":"R","type":"rating","options":{"max":1e309,"icon":"star","color":"yellowBright"}}`,
+		`{"text":"@[usrALICE000000001] hi","parentCommentId":null}`,
+		`{"name":null,"description":"x"}`, `[]`, `null`, `{"fields":[null]}`,
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, body string) {
+		s, _ := newTestServer(t, WithFixture(smallFixture(t)), WithFixture(collabFixture(t)))
+		for _, req := range []struct{ tok, method, path string }{
+			{DefaultToken, "POST", metaBase + "/tables"},
+			{DefaultToken, "POST", metaBase + "/tables/tblTASKS000000001/fields"},
+			{DefaultToken, "PATCH", metaBase + "/tables/tblTASKS000000001"},
+			{DefaultToken, "PATCH", metaBase + "/tables/tblTASKS000000001/fields/fldNAME0000000001"},
+			{"patALICE.secret", "POST", commentsPath},
+		} {
+			r, err := tryDo(s, req.tok, req.method, req.path, body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.status >= 500 || (r.status != 200 && errType(r) == "") {
+				t.Fatalf("%s %s with %q: %d %s", req.method, req.path, body, r.status, r.raw)
+			}
+		}
+		for _, path := range []string{metaBase + "/tables", testBase + "/tblTASKS000000001", testBase + "/tblTASKS000000001/recTASK0000000001/comments"} {
+			tok := DefaultToken
+			if strings.HasSuffix(path, "comments") {
+				tok = "patALICE.secret"
+			}
+			if r, err := tryDo(s, tok, "GET", path, nil); err != nil || r.status != 200 {
+				t.Fatalf("GET %s after %q: %v %d %s", path, body, err, r.status, r.raw)
+			}
+		}
+	})
 }

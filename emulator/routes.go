@@ -324,11 +324,7 @@ func (s *Server) listBases(c *call) (reply, *apiError) {
 			next = "itr" + basesIteratorID + "/" + out[len(out)-1].(map[string]any)["id"].(string)
 			break
 		}
-		level := "read"
-		if c.tok.scopes[scopeRecordsWrite] {
-			level = "create"
-		}
-		out = append(out, map[string]any{"id": id, "name": s.bases[id].name, "permissionLevel": level})
+		out = append(out, map[string]any{"id": id, "name": s.bases[id].name, "permissionLevel": s.permissionLevel(s.bases[id], c.tok)})
 	}
 	if after != "" && !started {
 		return reply{}, errIteratorGone()
