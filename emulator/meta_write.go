@@ -178,35 +178,35 @@ var primaryTypes = map[string]bool{
 }
 
 // newField checks a field of create table or create field and builds it with its options as the
-// schema shows them. fields are the table's fields so far (for names); linked is how link options
-// find tables. inverse, when not nil, is the field the service adds to the linked table.
-func newField(b *base, tableName string, fields []*field, spec fieldSpec) (fl *field, inverse *field, lt *table, aerr *apiError) {
+// schema shows them. fields are the table's fields so far (for names). For a link, lt is the table
+// it points at (see inverseFor).
+func newField(b *base, tableName string, fields []*field, spec fieldSpec) (fl *field, lt *table, aerr *apiError) {
 	if spec.Name == nil || strings.TrimSpace(*spec.Name) == "" {
-		return nil, nil, nil, errDuplicateField("")
+		return nil, nil, errDuplicateField("")
 	}
 	name := *spec.Name
 	if fieldNameTaken(fields, name, nil) {
-		return nil, nil, nil, errDuplicateField(name)
+		return nil, nil, errDuplicateField(name)
 	}
 	if aerr := checkDescription(spec.Description); aerr != nil {
-		return nil, nil, nil, aerr
+		return nil, nil, aerr
 	}
 	if spec.Type == "" {
-		return nil, nil, nil, errInvalidRequest(fmt.Sprintf("field %q has no \"type\"", name))
+		return nil, nil, errInvalidRequest(fmt.Sprintf("field %q has no \"type\"", name))
 	}
 	if !knownFieldType[spec.Type] {
-		return nil, nil, nil, errInvalidRequest(fmt.Sprintf("field %q: %q is not a field type the API can create", name, spec.Type))
+		return nil, nil, errInvalidRequest(fmt.Sprintf("field %q: %q is not a field type the API can create", name, spec.Type))
 	}
 	where := tableName + "." + name
 	if computedType[spec.Type] {
-		return nil, nil, nil, errorf(http.StatusUnprocessableEntity, "UNSUPPORTED_FIELD_TYPE_FOR_CREATE",
+		return nil, nil, errorf(http.StatusUnprocessableEntity, "UNSUPPORTED_FIELD_TYPE_FOR_CREATE",
 			"Invalid options for %s: Creating %s fields is not supported at this time", where, spec.Type)
 	}
 	var opts map[string]any
 	given := len(spec.Options) > 0 && !bytes.Equal(bytes.TrimSpace(spec.Options), []byte("null"))
 	if given {
 		if err := json.Unmarshal(spec.Options, &opts); err != nil {
-			return nil, nil, nil, optionsError(where, "options must be an object")
+			return nil, nil, optionsError(where, "options must be an object")
 		}
 	}
 	fl = &field{ID: newRandomID("fld"), Name: name, Type: spec.Type}
@@ -215,9 +215,9 @@ func newField(b *base, tableName string, fields []*field, spec fieldSpec) (fl *f
 	}
 	fl.Options, lt, aerr = createOptions(b, where, fl, given, opts)
 	if aerr != nil {
-		return nil, nil, nil, aerr
+		return nil, nil, aerr
 	}
-	return fl, nil, lt, nil
+	return fl, lt, nil
 }
 
 func optionsError(where, detail string) *apiError {
@@ -492,15 +492,13 @@ func namedFormat(in map[string]any, key string, known map[string]string, bad fun
 	return map[string]any{"name": name, "format": format}, nil
 }
 
-// inverseFor is the field the service adds to the linked table of a new link field (none for a
-// link to its own table): named after the link's table, pointing back.
-func inverseFor(t *table, tableName string, fl *field, lt *table, pending []*field) *field {
-	if lt == t {
-		return nil
-	}
+// inverseFor is the field the service adds to table lt when a link field fl to it is created in
+// table tableID (named tableName): named after that table (numbered when taken, also by pending,
+// the inverses this request adds to lt already), pointing back. fl is told its inverse.
+func inverseFor(tableID, tableName string, fl *field, lt *table, pending []*field) *field {
 	fields := append(slices.Clone(lt.fields), pending...)
 	inv := &field{ID: newRandomID("fld"), Name: uniqueFieldName(fields, tableName), Type: "multipleRecordLinks",
-		Options: map[string]any{"linkedTableId": "", "isReversed": false, "prefersSingleRecordLink": false, "inverseLinkFieldId": fl.ID}}
+		Options: map[string]any{"linkedTableId": tableID, "isReversed": false, "prefersSingleRecordLink": false, "inverseLinkFieldId": fl.ID}}
 	fl.Options["inverseLinkFieldId"] = inv.ID
 	return inv
 }
@@ -552,7 +550,7 @@ func (s *Server) createTable(c *call) (reply, *apiError) {
 	var inverses []*field
 	var inverseTables []*table
 	for _, spec := range specs {
-		fl, _, lt, aerr := newField(b, name, fields, spec)
+		fl, lt, aerr := newField(b, name, fields, spec)
 		if aerr != nil {
 			return reply{}, aerr
 		}
@@ -563,8 +561,7 @@ func (s *Server) createTable(c *call) (reply, *apiError) {
 					pending = append(pending, inverses[i])
 				}
 			}
-			inv := inverseFor(nil, name, fl, lt, pending)
-			inv.Options["linkedTableId"] = tid
+			inv := inverseFor(tid, name, fl, lt, pending)
 			inverses = append(inverses, inv)
 			inverseTables = append(inverseTables, lt)
 		}
@@ -638,16 +635,14 @@ func (s *Server) createField(c *call) (reply, *apiError) {
 	if aerr := decodeStrict(c.body, &spec); aerr != nil {
 		return reply{}, aerr
 	}
-	fl, _, lt, aerr := newField(b, t.name, t.fields, spec)
+	fl, lt, aerr := newField(b, t.name, t.fields, spec)
 	if aerr != nil {
 		return reply{}, aerr
 	}
 	ops := []walOp{{Kind: walCreateField, Base: b.id, Table: t.id}}
-	if lt != nil {
-		if inv := inverseFor(t, t.name, fl, lt, nil); inv != nil {
-			inv.Options["linkedTableId"] = t.id
-			ops = append(ops, walOp{Kind: walCreateField, Base: b.id, Table: lt.id, Data: walJSON(exportField(inv))})
-		}
+	if lt != nil && lt != t { // a link to its own table has no inverse
+		inv := inverseFor(t.id, t.name, fl, lt, nil)
+		ops = append(ops, walOp{Kind: walCreateField, Base: b.id, Table: lt.id, Data: walJSON(exportField(inv))})
 	}
 	ops[0].Data = walJSON(exportField(fl)) // after inverseFor, which names the inverse in its options
 	if aerr := s.commitExtraLocked(ops); aerr != nil {

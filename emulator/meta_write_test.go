@@ -369,3 +369,27 @@ func FuzzSchemaAndCommentBodies(f *testing.F) {
 		}
 	})
 }
+
+// Inverse links: named after the link's table and numbered when taken; none for a link to its own table.
+func TestCreateLinkInverses(t *testing.T) {
+	s, _ := newTestServer(t, WithFixture(smallFixture(t)))
+	link := func(name string) map[string]any {
+		return map[string]any{"name": name, "type": "multipleRecordLinks", "options": map[string]any{"linkedTableId": "tblPEOPLE00000001"}}
+	}
+	r := do(t, s, DefaultToken, "POST", metaBase+"/tables", map[string]any{"name": "Visits", "fields": []any{
+		map[string]any{"name": "Title", "type": "singleLineText"}, link("Host"), link("Guest")}})
+	mustStatus(t, r, 200)
+	f := do(t, s, DefaultToken, "POST", metaBase+"/tables/tblPEOPLE00000001/fields", link("Friend"))
+	mustStatus(t, f, 200)
+	if _, has := f.body["options"].(map[string]any)["inverseLinkFieldId"]; has {
+		t.Fatalf("a link to its own table got an inverse: %s", f.raw)
+	}
+	schema := do(t, s, DefaultToken, "GET", metaBase+"/tables", nil)
+	host := fieldID(t, schema, "tblPEOPLE00000001", "Visits")
+	guest := fieldID(t, schema, "tblPEOPLE00000001", "Visits 2")
+	fields := r.body["fields"].([]any)
+	if fields[1].(map[string]any)["options"].(map[string]any)["inverseLinkFieldId"] != host ||
+		fields[2].(map[string]any)["options"].(map[string]any)["inverseLinkFieldId"] != guest {
+		t.Fatalf("inverses: %s\n%s", r.raw, schema.raw)
+	}
+}
