@@ -49,6 +49,9 @@ func bodyLimit(r *http.Request) int {
 }
 
 func (s *Server) uploadAttachment(c *call) (reply, *apiError) {
+	// Attachments given by URL that are being fetched: the answer lists every attachment of the
+	// field, with their sizes, as the service's does.
+	s.waitFetchesOf(c.r.Context(), c.segments[1])
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	b := s.bases[c.segments[0]]

@@ -9,6 +9,7 @@ import (
 	"image/png"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -410,5 +411,58 @@ func TestCommentsGoWithTheirRecord(t *testing.T) {
 	s.mu.RUnlock()
 	if n != 0 {
 		t.Fatalf("%d comments left after the record's delete", n)
+	}
+}
+
+// With WithAttachmentFetch, an attachment given by URL gets the size, type and dimensions of the
+// file, in the background; an upload right after the write answers with them.
+func TestAttachmentFetch(t *testing.T) {
+	logo := testPNG(t, 5, 4)
+	blocked := make(chan struct{})
+	files := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/logo.png":
+			w.Header().Set("Content-Type", "image/png")
+			_, _ = w.Write(logo)
+		case "/slow.png":
+			close(blocked)
+			<-r.Context().Done() // until the emulator gives up (Close)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer files.Close()
+	fx := mustFixture(t, `{"bases": [{"id": "appTEST0000000001", "name": "Test", "tables": [{"id": "tblFILES000000001", "name": "Files",
+	  "fields": [{"name": "Name", "type": "singleLineText"}, {"id": "fldATTACH00000001", "name": "Files", "type": "multipleAttachments"}]}]}]}`)
+	path := filepath.Join(t.TempDir(), "data.wal")
+	s, _ := newTestServer(t, WithFixture(fx), WithDataFile(path), WithAttachmentFetch(files.Client()))
+	rec := do(t, s, DefaultToken, "POST", "/v0/appTEST0000000001/Files", map[string]any{"fields": map[string]any{"Files": []any{
+		map[string]any{"url": files.URL + "/logo.png", "filename": "a.png"}, map[string]any{"url": files.URL + "/missing.png"}}}})
+	mustStatus(t, rec, 200)
+	id := rec.body["id"].(string)
+	// The upload waits for the record's downloads, so its answer has a.png's size.
+	up := do(t, s, DefaultToken, "POST", "/v0/appTEST0000000001/"+id+"/Files/uploadAttachment", map[string]any{
+		"contentType": "text/plain", "filename": "c.txt", "file": base64.StdEncoding.EncodeToString([]byte("hello"))})
+	mustStatus(t, up, 200)
+	atts := up.body["fields"].(map[string]any)["fldATTACH00000001"].([]any)
+	a, missing := atts[0].(map[string]any), atts[1].(map[string]any)
+	if a["size"] != float64(len(logo)) || a["type"] != "image/png" || a["width"] != float64(5) || a["height"] != float64(4) || a["url"] != files.URL+"/logo.png" {
+		t.Fatalf("fetched attachment: %v", a)
+	}
+	if missing["size"] != float64(0) {
+		t.Fatalf("a failed download changes nothing: %v", missing)
+	}
+	s.waitFetches()
+	before := do(t, s, DefaultToken, "GET", "/v0/appTEST0000000001/Files/"+id, nil).raw
+	// A download under way when the server closes is given up.
+	mustStatus(t, do(t, s, DefaultToken, "POST", "/v0/appTEST0000000001/Files", map[string]any{"fields": map[string]any{"Files": []any{
+		map[string]any{"url": files.URL + "/slow.png"}}}}), 200)
+	<-blocked
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s2, _ := newTestServer(t, WithFixture(fx), WithDataFile(path))
+	if after := do(t, s2, DefaultToken, "GET", "/v0/appTEST0000000001/Files/"+id, nil).raw; after != before {
+		t.Fatalf("after restart:\n%s\nbefore:\n%s", after, before)
 	}
 }

@@ -55,6 +55,7 @@ type config struct {
 	dataFile    string
 	notFound    NotFoundMode
 	requestLog  string
+	fetchClient *http.Client // WithAttachmentFetch; nil: attachment URLs are never fetched
 }
 
 // WithFixture loads bases, tables, records and tokens at start.
@@ -231,6 +232,7 @@ func New(opts ...Option) (*Server, error) {
 
 // Close releases the data file and the request log. The server must not be used afterwards.
 func (s *Server) Close() error {
+	s.stopFetches() // before the data file closes: a fetch that finishes logs its result
 	var err error
 	if s.wal != nil {
 		err = s.wal.close()

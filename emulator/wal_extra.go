@@ -29,6 +29,7 @@ var extraWALKind = map[string]bool{
 type extraState struct {
 	comments map[string][]*comment // record id -> its comments, oldest first
 	uploads  map[string]*storedUpload
+	fetch    *fetcher // downloads of attachment URLs (attachments_fetch.go); nil until the first
 }
 
 // commitExtraLocked logs ops in the data file (when there is one), then applies them. The caller

@@ -248,6 +248,7 @@ func (x *txn) commit() *apiError {
 	if err := x.s.applyOpsLocked(ops); err != nil {
 		return errorf(http.StatusInternalServerError, "SERVER_ERROR", "%v", err)
 	}
+	x.s.scheduleFetchesLocked(ops) // attachments given by URL, when WithAttachmentFetch
 	return nil
 }
 
