@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"sync"
 	"testing"
+	"time"
 )
 
 // Schema writes, comments, uploads and reads at once: with -race, every structure they share
@@ -101,4 +102,17 @@ func TestExtrasLegacyNotFound(t *testing.T) {
 			}
 		})
 	}
+}
+
+// The new routes name a base, so they count against its rate limit; attachment URLs do not.
+func TestExtrasCountAgainstTheBaseRate(t *testing.T) {
+	s, fc := newTestServer(t, WithFixture(smallFixture(t)), WithFixture(collabFixture(t)), WithRate(2, 30*time.Second))
+	mustStatus(t, do(t, s, "patALICE.secret", "POST", commentsPath, map[string]any{"text": "a"}), 200)
+	mustStatus(t, do(t, s, "patALICE.secret", "GET", metaBase, nil), 200)
+	r := do(t, s, DefaultToken, "POST", metaBase+"/tables/tblTASKS000000001/fields", map[string]any{"name": "X", "type": "email"})
+	if r.status != 429 || errType(r) != "RATE_LIMIT_REACHED" {
+		t.Fatalf("third request in a second: %s", r.raw)
+	}
+	fc.Advance(31 * time.Second)
+	mustStatus(t, do(t, s, DefaultToken, "POST", metaBase+"/tables/tblTASKS000000001/fields", map[string]any{"name": "X", "type": "email"}), 200)
 }
