@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"net/url"
 	"sync"
@@ -115,4 +116,44 @@ func TestExtrasCountAgainstTheBaseRate(t *testing.T) {
 	}
 	fc.Advance(31 * time.Second)
 	mustStatus(t, do(t, s, DefaultToken, "POST", metaBase+"/tables/tblTASKS000000001/fields", map[string]any{"name": "X", "type": "email"}), 200)
+}
+
+// FuzzApplyExtraOps: a data file's schema, comment and upload changes, whatever they hold, are
+// applied or refused with an error at start, never a panic; the server then still answers.
+func FuzzApplyExtraOps(f *testing.F) {
+	for _, seed := range []string{
+		`[{"kind":"createTable","base":"appTEST0000000001","data":{"id":"tblNEW0000000001","name":"N","fields":[{"id":"fldA000000000001","name":"A","type":"singleLineText"}],"views":[{"id":"viwA000000000001","name":"Grid view","type":"grid"}]}}]`,
+		`[{"kind":"createField","base":"appTEST0000000001","table":"tblTASKS000000001","data":{"id":"fldB000000000001","name":"B","type":"number","options":{"precision":1}}}]`,
+		`[{"kind":"updateField","base":"appTEST0000000001","table":"tblTASKS000000001","field":"fldNAME0000000001","data":{"name":"Title"}}]`,
+		`[{"kind":"updateTable","base":"appTEST0000000001","table":"tblTASKS000000001","data":{"name":"Jobs","description":"d"}}]`,
+		`[{"kind":"commentPut","base":"appTEST0000000001","table":"tblTASKS000000001","id":"recTASK0000000001","data":{"id":"comA000000000001","authorId":"usrA000000000001","text":"hi","createdTime":"2024-01-01T00:00:00.000Z"}}]`,
+		`[{"kind":"commentDelete","base":"appTEST0000000001","table":"tblTASKS000000001","id":"recTASK0000000001","field":"comA000000000001"}]`,
+		`[{"kind":"upload","id":"attA000000000001","data":{"filename":"a.txt","type":"text/plain","content":"aGk="}}]`,
+		`[{"kind":"createField","base":"appTEST0000000001","table":"tblTASKS000000001","data":null}]`,
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, data string) {
+		var ops []walOp
+		if json.Unmarshal([]byte(data), &ops) != nil {
+			return
+		}
+		s, _ := newTestServer(t, WithFixture(smallFixture(t)))
+		s.mu.Lock()
+		err := func() (err error) {
+			defer func() {
+				if p := recover(); p != nil {
+					t.Fatalf("applying %s panicked: %v", data, p)
+				}
+			}()
+			return s.applyOpsLocked(ops)
+		}()
+		s.mu.Unlock()
+		_ = err // refused changes stop a start with this error; applied ones must leave a working server
+		for _, path := range []string{metaBase + "/tables", testBase + "/tblTASKS000000001?recordMetadata%5B%5D=commentCount", metaBase} {
+			if r, err := tryDo(s, DefaultToken, "GET", path, nil); err != nil || r.status >= 500 {
+				t.Fatalf("GET %s after %s: %v %d %s", path, data, err, r.status, r.raw)
+			}
+		}
+	})
 }

@@ -86,6 +86,9 @@ func (s *Server) applyExtraOpLocked(op walOp) error {
 		if t.fieldByID[ff.ID] != nil || ff.ID == "" {
 			return fmt.Errorf("createField: table %s already has a field %s", t.id, ff.ID)
 		}
+		if err := checkLoggedField(b, ff); err != nil {
+			return err
+		}
 		fl := &field{ID: ff.ID, Name: ff.Name, Type: ff.Type, Description: ff.Description, Options: ff.Options}
 		if fl.Options == nil {
 			fl.Options = map[string]any{}
@@ -146,7 +149,16 @@ func (s *Server) addTableLocked(b *base, ft FixtureTable) error {
 	}
 	t := &table{base: b, id: ft.ID, name: ft.Name, description: ft.Description,
 		fieldByID: map[string]*field{}, recByID: map[string]*record{}}
+	if ft.ID == "" {
+		return fmt.Errorf("createTable: a table without an id")
+	}
 	for _, ff := range ft.Fields {
+		if ff.ID == "" || t.fieldByID[ff.ID] != nil {
+			return fmt.Errorf("createTable: table %s: field id %q is empty or repeated", ft.ID, ff.ID)
+		}
+		if err := checkLoggedField(b, ff); err != nil {
+			return err
+		}
 		fl := &field{ID: ff.ID, Name: ff.Name, Type: ff.Type, Description: ff.Description, Options: ff.Options}
 		if fl.Options == nil {
 			fl.Options = map[string]any{}
@@ -166,6 +178,18 @@ func (s *Server) addTableLocked(b *base, ft FixtureTable) error {
 	}
 	b.tables = append(b.tables, t)
 	b.tableByID[t.id] = t
+	return nil
+}
+
+// checkLoggedField refuses a logged field that create field could not have made: a computed or
+// unknown type, or a link to a table that does not exist.
+func checkLoggedField(b *base, ff FixtureField) error {
+	if !knownFieldType[ff.Type] || computedType[ff.Type] {
+		return fmt.Errorf("field %s: type %q cannot be created through the API", ff.ID, ff.Type)
+	}
+	if ff.Type == "multipleRecordLinks" && b.tableByID[optString(ff.Options, "linkedTableId")] == nil {
+		return fmt.Errorf("field %s: linkedTableId %q is not a table of base %s", ff.ID, optString(ff.Options, "linkedTableId"), b.id)
+	}
 	return nil
 }
 
