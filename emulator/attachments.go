@@ -27,6 +27,10 @@ import (
 // MaxUploadBytes is the largest file uploadAttachment accepts (the documented 5 MB).
 const MaxUploadBytes = 5_000_000
 
+// MaxStoredUploadBytes bounds the uploaded files the emulator keeps in memory, all together (they
+// are in the data file too); past it an upload answers 413 naming this limit.
+const MaxStoredUploadBytes = 1 << 30
+
 // uploadBodyLimit is the largest uploadAttachment body read: a 5 MB file in base64 with a
 // newline every 76 characters (as Python's base64.encodebytes writes it), plus the JSON around it.
 const uploadBodyLimit = 7 << 20
@@ -38,6 +42,7 @@ type storedUpload struct {
 	Filename string `json:"filename"`
 	Type     string `json:"type"`
 	Content  string `json:"content"` // base64
+	size     int64  // decoded
 }
 
 // bodyLimit is how much of a request body is read before answering 413.
@@ -97,6 +102,15 @@ func (s *Server) uploadAttachment(c *call) (reply, *apiError) {
 	if len(content) > MaxUploadBytes {
 		return reply{}, errorf(http.StatusRequestEntityTooLarge, "REQUEST_TOO_LARGE",
 			"The file is %d bytes; uploadAttachment accepts files of at most %d bytes (5 MB). Give larger files by URL.", len(content), MaxUploadBytes)
+	}
+	limit := s.extras.uploadLimit
+	if limit == 0 {
+		limit = MaxStoredUploadBytes
+	}
+	if s.extras.uploadBytes+int64(len(content)) > limit {
+		return reply{}, errorf(http.StatusRequestEntityTooLarge, "REQUEST_TOO_LARGE",
+			"The emulator keeps at most %d bytes of uploaded files and holds %d already; this file (%d bytes) does not fit. Start it afresh (or with a new -data file) to upload more.",
+			limit, s.extras.uploadBytes, len(content))
 	}
 	typ := *body.ContentType
 	if mt, _, err := mime.ParseMediaType(typ); err == nil {

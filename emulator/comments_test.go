@@ -374,6 +374,17 @@ func TestUploadAttachmentErrors(t *testing.T) {
 			}
 		})
 	}
+	// The files kept, all together, are bounded too.
+	s.mu.Lock()
+	s.extras.uploadLimit = s.extras.uploadBytes + 3
+	s.mu.Unlock()
+	mustStatus(t, do(t, s, "patRW.x", "POST", up, map[string]any{"contentType": "text/plain", "filename": "a.txt", "file": base64.StdEncoding.EncodeToString([]byte("abc"))}), 200)
+	if r := do(t, s, "patRW.x", "POST", up, ok); r.status != 413 || !strings.Contains(r.raw, "keeps at most") {
+		t.Fatalf("past the stored uploads' limit: %s", r.raw)
+	}
+	s.mu.Lock()
+	s.extras.uploadLimit = 0
+	s.mu.Unlock()
 	// A file of exactly 5 MB is taken.
 	exact := base64.StdEncoding.EncodeToString(make([]byte, MaxUploadBytes))
 	mustStatus(t, do(t, s, "patRW.x", "POST", up, map[string]any{"contentType": "application/octet-stream", "filename": "z.bin", "file": exact}), 200)

@@ -30,6 +30,9 @@ type extraState struct {
 	comments map[string][]*comment // record id -> its comments, oldest first
 	uploads  map[string]*storedUpload
 	fetch    *fetcher // downloads of attachment URLs (attachments_fetch.go); nil until the first
+	// uploadBytes is the size of the uploaded files kept, decoded; uploadLimit bounds it (0:
+	// MaxStoredUploadBytes; tests lower it).
+	uploadBytes, uploadLimit int64
 }
 
 // commitExtraLocked logs ops in the data file (when there is one), then applies them. The caller
@@ -53,13 +56,19 @@ func (s *Server) applyExtraOpLocked(op walOp) error {
 		if err := json.Unmarshal(op.Data, &u); err != nil {
 			return fmt.Errorf("upload %s: %w", op.ID, err)
 		}
-		if _, err := base64.StdEncoding.DecodeString(u.Content); err != nil {
+		content, err := base64.StdEncoding.DecodeString(u.Content)
+		if err != nil {
 			return fmt.Errorf("upload %s: content: %w", op.ID, err)
 		}
 		if s.extras.uploads == nil {
 			s.extras.uploads = map[string]*storedUpload{}
 		}
+		if old := s.extras.uploads[op.ID]; old != nil {
+			s.extras.uploadBytes -= old.size
+		}
+		u.size = int64(len(content))
 		s.extras.uploads[op.ID] = &u
+		s.extras.uploadBytes += u.size
 		return nil
 	}
 	b := s.bases[op.Base]
