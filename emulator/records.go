@@ -31,8 +31,8 @@ func (s *Server) renderRecord(t *table, r *record, o renderOpts) *apiRecord {
 	}
 	out := &apiRecord{ID: r.id, CreatedTime: formatTime(r.created), Fields: fields}
 	if o.comments {
-		zero := 0 // the emulator keeps no comments
-		out.CommentCount = &zero
+		n := s.commentCountLocked(r.id)
+		out.CommentCount = &n
 	}
 	return out
 }

@@ -55,6 +55,7 @@ type config struct {
 	dataFile    string
 	notFound    NotFoundMode
 	requestLog  string
+	fetchClient *http.Client // WithAttachmentFetch; nil: attachment URLs are never fetched
 }
 
 // WithFixture loads bases, tables, records and tokens at start.
@@ -173,6 +174,8 @@ type Server struct {
 	recorder  recorder
 	wal       *wal
 	formulas  formulaCache
+	// comments and uploaded attachments (comments.go, attachments.go), guarded by mu.
+	extras extraState
 	// formulaEnv is what formulas evaluate in: the server's clock (NOW(), TODAY()) and UTC.
 	formulaEnv *formula.Env
 }
@@ -229,6 +232,7 @@ func New(opts ...Option) (*Server, error) {
 
 // Close releases the data file and the request log. The server must not be used afterwards.
 func (s *Server) Close() error {
+	s.stopFetches() // before the data file closes: a fetch that finishes logs its result
 	var err error
 	if s.wal != nil {
 		err = s.wal.close()

@@ -32,6 +32,8 @@ type walOp struct {
 	Field   string          `json:"field,omitempty"`
 	Choices []any           `json:"choices,omitempty"`
 	Fixture json.RawMessage `json:"fixture,omitempty"`
+	// Data is the payload of the kinds of wal_extra.go (schema writes, comments, uploads).
+	Data json.RawMessage `json:"data,omitempty"`
 }
 
 var crcTable = crc32.MakeTable(crc32.Castagnoli)
@@ -159,10 +161,14 @@ func compactWAL(lines [][]walOp) (out [][]walOp, shorter bool) {
 		for _, op := range ops {
 			switch op.Kind {
 			case "put", "delete", "choices", "fixture":
-			default: // the replay refuses changes it does not know; leave such a log alone
-				return nil, false
+			default:
+				if !extraWALKind[op.Kind] { // the replay refuses changes it does not know; leave such a log alone
+					return nil, false
+				}
 			}
-			if op.Kind == "fixture" {
+			// A fixture, or a change of wal_extra.go (schema, comments, uploads), stays where it is:
+			// what comes after it may depend on it.
+			if op.Kind == "fixture" || extraWALKind[op.Kind] {
 				flush()
 				result = append(result, op)
 				continue

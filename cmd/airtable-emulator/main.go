@@ -51,6 +51,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	ttl := fs.Duration("iterator-ttl", emulator.DefaultIteratorTTL, "how long an unused offset stays valid")
 	notFound := fs.String("not-found", "forbidden", "how unknown bases, tables and records answer: forbidden (403, today's service) or legacy (the 404s of 2017-2022)")
 	requestLog := fs.String("request-log", "", "append one JSON object per request (method, path, query, status) to this file")
+	fetchAttachments := fs.Bool("fetch-attachments", false, "download the files of attachments written by URL, as the service does, to fill in their size, type, width and height")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -89,6 +90,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	if *requestLog != "" {
 		opts = append(opts, emulator.WithRequestLog(*requestLog))
+	}
+	if *fetchAttachments {
+		opts = append(opts, emulator.WithAttachmentFetch(nil))
 	}
 	srv, err := emulator.New(opts...)
 	if err != nil {
