@@ -8,7 +8,6 @@ import (
 	"time"
 )
 
-
 // TestCreateTableThroughDDL: what GORM's AutoMigrate sends creates an Airtable table with fields
 // of the mapped types, which then reads and writes like any table.
 func TestCreateTableThroughDDL(t *testing.T) {
