@@ -82,7 +82,9 @@ type WriteError struct {
 	Written []string // ids of the records created, updated or deleted before the failure
 	// UncertainIDs (UPDATE, DELETE) and UncertainRows (INSERT, UPSERT: 0-based VALUES rows) name
 	// what was sent in a request that failed after it may have reached Airtable (a 5xx or a
-	// network error): those records may or may not have been written. Everything else was not.
+	// network error, on any of its tries): those records may or may not have been written.
+	// Everything else was not. A DELETE retried after a lost answer and answered "not found"
+	// counts as deleted (in Written).
 	UncertainIDs  []string
 	UncertainRows []int
 	Err           error // the cause (often a *transport.APIError)

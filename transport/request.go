@@ -70,6 +70,9 @@ func (c *core) exchange(ctx context.Context, cl *call) (*response, error) {
 	if cl.base != "" {
 		p = c.pacerFor(cl.base)
 	}
+	// reached is the failure of the first try that may have reached the service (an answer lost
+	// on the way back, a 5xx): whatever later tries answer, the request may have been carried out.
+	var reached error
 	for attempt := 0; ; attempt++ {
 		var start uint64
 		if p != nil {
@@ -92,14 +95,20 @@ func (c *core) exchange(ctx context.Context, cl *call) (*response, error) {
 		switch {
 		case aerr != nil:
 			failure = aerr.err
+			if aerr.sent && reached == nil {
+				reached = failure
+			}
 			if ctx.Err() != nil || !c.mayRetryFailure(cl, aerr.sent, attempt) {
-				return nil, failure
+				return nil, afterEarlierTry(failure, reached)
 			}
 			wait = c.retry.backoff(attempt+1, c.jitter())
 		case resp.status >= 400:
 			apiErr := parseAPIError(resp.status, resp.body)
 			apiErr.Message = redact(apiErr.Message, c.token.token)
 			failure = apiErr
+			if resp.status >= 500 && reached == nil {
+				reached = failure
+			}
 			retryAfter := parseRetryAfter(resp.header, c.clock.Now())
 			if resp.status == http.StatusTooManyRequests && p != nil && apiErr.Type != billingLimitType {
 				penalty := retryAfter
@@ -109,16 +118,40 @@ func (c *core) exchange(ctx context.Context, cl *call) (*response, error) {
 				p.hold(c.clock.Now().Add(penalty))
 			}
 			if !c.mayRetryStatus(cl, apiErr, attempt) {
-				return nil, failure
+				return nil, afterEarlierTry(failure, reached)
 			}
 			wait = max(c.retry.backoff(attempt+1, c.jitter()), retryAfter)
 		default:
 			return resp, nil
 		}
 		if err := sleepWithin(ctx, c.clock, wait); err != nil {
-			return nil, fmt.Errorf("%w (while waiting %s to retry after: %w)", err, wait, failure)
+			return nil, afterEarlierTry(fmt.Errorf("%w (while waiting %s to retry after: %w)", err, wait, failure), reached)
 		}
 	}
+}
+
+// EarlierTryError is the failure that ended the tries of a request when an earlier try may have
+// reached the service (its answer was lost, or it was a 5xx): the request may have been carried
+// out whatever the last try answered — a retried write refused with 404, 403 or a final 429 may
+// well have been written by the earlier try. Err is the last failure (errors.As still finds its
+// *APIError), Earlier the first try that may have been carried out.
+type EarlierTryError struct {
+	Err     error
+	Earlier error
+}
+
+func (e *EarlierTryError) Error() string {
+	return fmt.Sprintf("%v (an earlier try may have been carried out: %v)", e.Err, e.Earlier)
+}
+
+func (e *EarlierTryError) Unwrap() error { return e.Err }
+
+// afterEarlierTry marks the last failure of a request whose earlier try may have reached the service.
+func afterEarlierTry(last, reached error) error {
+	if reached == nil || last == reached {
+		return last
+	}
+	return &EarlierTryError{Err: last, Earlier: reached}
 }
 
 func (c *core) mayRetryStatus(cl *call, e *APIError, attempt int) bool {
