@@ -41,9 +41,9 @@ func (e *DSNError) Error() string { return "airsql: DSN " + e.Msg }
 type InsecureHostError struct{ Host string }
 
 func (e *InsecureHostError) Error() string {
-	return fmt.Sprintf("airsql: tls=false would send the token in clear text to %q: plain HTTP is "+
+	return fmt.Sprintf("airsql: tls=false would send the token in clear text to %s: plain HTTP is "+
 		"only for a local emulator on a loopback host (localhost, 127.0.0.1, [::1]); "+
-		"remove tls=false, or add allowInsecure=true if you really mean it", e.Host)
+		"remove tls=false, or add allowInsecure=true if you really mean it", quoteUnlessSecret(e.Host))
 }
 
 // UnsupportedError names a statement or construct the driver cannot run (yet): it is refused

@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptrace"
+	"regexp"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -57,8 +58,11 @@ func (c *core) do(ctx context.Context, cl *call, out any) error {
 	}
 	if out != nil {
 		if err := json.Unmarshal(resp.body, out); err != nil {
-			return wrapOp(cl.op, cl.base, cl.table, fmt.Errorf("the service answered HTTP %d with a body that is not the expected JSON (%v): %q",
-				resp.status, err, bodyExcerpt(resp.body)))
+			// The body may be anything (a proxy or captive portal echoing the request headers):
+			// the token is taken out before it is cut to an excerpt.
+			msg := fmt.Sprintf("the service answered HTTP %d with a body that is not the expected JSON (%v): %q",
+				resp.status, err, bodyExcerpt(c.redactBody(resp.body)))
+			return wrapOp(cl.op, cl.base, cl.table, errors.New(redact(msg, c.token.token)))
 		}
 	}
 	return nil
@@ -103,8 +107,7 @@ func (c *core) exchange(ctx context.Context, cl *call) (*response, error) {
 			}
 			wait = c.retry.backoff(attempt+1, c.jitter())
 		case resp.status >= 400:
-			apiErr := parseAPIError(resp.status, resp.body)
-			apiErr.Message = redact(apiErr.Message, c.token.token)
+			apiErr := parseAPIError(resp.status, c.redactBody(resp.body))
 			failure = apiErr
 			if resp.status >= 500 && reached == nil {
 				reached = failure
@@ -240,6 +243,17 @@ func (c *core) sendError(reqCtx context.Context, err error) error {
 		return errors.New(redact(err.Error(), c.token.token))
 	}
 	return err
+}
+
+// bearerCredentials matches an Authorization header's value as an echoing server would quote it.
+var bearerCredentials = regexp.MustCompile(`(?i)(bearer)(\s|%20|\+)+[^\s"'\\,;<>&]+`)
+
+// redactBody takes the token, and any bearer credentials, out of an answer body before any of it
+// is quoted in an error: whole, before the body is cut to an excerpt that could keep part of it.
+func (c *core) redactBody(body []byte) []byte {
+	s := redact(string(body), c.token.token)
+	s = bearerCredentials.ReplaceAllString(s, "$1 [redacted]")
+	return []byte(s)
 }
 
 // redact removes the token from text that came from elsewhere (a server echoing headers).
