@@ -129,7 +129,7 @@ func boolParam(name, doc string, field func(*Config) *bool) dsnParam {
 		parse: func(c *Config, v string) error {
 			b, err := strconv.ParseBool(v)
 			if err != nil {
-				return fmt.Errorf("%s=%q is not a boolean: use true or false", name, v)
+				return fmt.Errorf("%s=%s is not a boolean: use true or false", name, quoteUnlessSecret(v))
 			}
 			*field(c) = b
 			return nil
@@ -147,7 +147,7 @@ func durationParam(name, doc string, field func(*Config) *time.Duration) dsnPara
 		parse: func(c *Config, v string) error {
 			d, err := time.ParseDuration(v)
 			if err != nil || d < 0 {
-				return fmt.Errorf("%s=%q is not a duration ≥ 0: write it like 500ms, 30s or 2m", name, v)
+				return fmt.Errorf("%s=%s is not a duration ≥ 0: write it like 500ms, 30s or 2m", name, quoteUnlessSecret(v))
 			}
 			*field(c) = d
 			return nil
@@ -165,7 +165,7 @@ func intParam(name, valid, doc string, lo, hi int, field func(*Config) *int) dsn
 		parse: func(c *Config, v string) error {
 			n, err := strconv.Atoi(v)
 			if err != nil || n < lo || n > hi {
-				return fmt.Errorf("%s=%q must be an integer from %d to %d", name, v, lo, hi)
+				return fmt.Errorf("%s=%s must be an integer from %d to %d", name, quoteUnlessSecret(v), lo, hi)
 			}
 			*field(c) = n
 			return nil

@@ -2,6 +2,7 @@ package main
 
 import (
 	"io"
+	"net"
 	"net/url"
 	"strings"
 )
@@ -58,7 +59,14 @@ func looksLikeBaseOrHost(s string) bool {
 	if strings.HasPrefix(s, "app") && len(s) == 17 {
 		return true
 	}
-	return s == strings.ToLower(s) && !strings.HasPrefix(s, "pat") && !strings.HasPrefix(s, "key")
+	if strings.HasPrefix(s, "pat") || strings.HasPrefix(s, "key") || s != strings.ToLower(s) {
+		return false
+	}
+	host := s
+	if h, _, err := net.SplitHostPort(s); err == nil {
+		host = h
+	}
+	return host == "localhost" || strings.Contains(host, ".") || strings.HasPrefix(host, "[")
 }
 
 // redactingWriter replaces every secret in what is written with [redacted]. Writers of the shell
