@@ -2,6 +2,8 @@ package emulator
 
 import (
 	"fmt"
+	"io"
+	"os"
 	"net/http"
 	"sync"
 	"time"
@@ -55,6 +57,8 @@ type config struct {
 	dataFile    string
 	notFound    NotFoundMode
 	requestLog  string
+	repair      bool      // drop damaged lines of the data file instead of refusing to start
+	warnings    io.Writer // where what the data file's replay dropped is reported; nil: os.Stderr
 }
 
 // WithFixture loads bases, tables, records and tokens at start.
@@ -140,6 +144,14 @@ func WithDataFile(path string) Option {
 	}
 }
 
+// WithRepair starts on a data file with damaged lines (complete lines that fail their checksum)
+// by dropping them and keeping the rest, reporting what was dropped; without it such a file is
+// refused, since every complete line was an acknowledged write.
+func WithRepair() Option { return func(c *config) error { c.repair = true; return nil } }
+
+// WithWarnings sets where the data file's replay reports what it dropped (default os.Stderr).
+func WithWarnings(w io.Writer) Option { return func(c *config) error { c.warnings = w; return nil } }
+
 // WithNotFound chooses how unknown bases, tables and records are answered (default NotFoundForbidden).
 func WithNotFound(mode NotFoundMode) Option {
 	return func(c *config) error {
@@ -217,7 +229,11 @@ func New(opts ...Option) (*Server, error) {
 		}
 	}
 	if cfg.dataFile != "" {
-		w, err := openWAL(cfg.dataFile, s.replay)
+		warn := cfg.warnings
+		if warn == nil {
+			warn = os.Stderr
+		}
+		w, err := openWAL(cfg.dataFile, cfg.repair, warn, s.replay)
 		if err != nil {
 			s.recorder.close()
 			return nil, err
