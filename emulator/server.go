@@ -3,8 +3,8 @@ package emulator
 import (
 	"fmt"
 	"io"
-	"os"
 	"net/http"
+	"os"
 	"sync"
 	"time"
 
