@@ -57,3 +57,34 @@ func BenchmarkConcat5000Columns(b *testing.B) {
 		rows.Close()
 	}
 }
+
+// benchLike runs SELECT … WHERE Name LIKE ? with an argument of n bytes; refused tells whether
+// the driver is expected to refuse it (over the 5 MiB a request can carry).
+func benchLike(b *testing.B, n int, refused bool) {
+	srv, err := emulator.New(emulator.WithFixture(benchFixture(100)), emulator.WithRate(0, 0), emulator.WithTokenRate(0))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer srv.Close()
+	db := openBenchDB(b, srv)
+	arg := strings.Repeat("ab%_", n/4)
+	b.ReportAllocs()
+	for b.Loop() {
+		rows, err := db.Query("SELECT id FROM Big WHERE Name LIKE ?", arg)
+		if err == nil {
+			for rows.Next() {
+			}
+			err = rows.Err()
+			rows.Close()
+		}
+		if (err != nil) != refused {
+			b.Fatalf("err = %.200v", err)
+		}
+	}
+}
+
+// BenchmarkLikeArgument10MB: a 10 MB LIKE argument, refused before anything is built from it.
+func BenchmarkLikeArgument10MB(b *testing.B) { benchLike(b, 10<<20, true) }
+
+// BenchmarkLikeArgument1MB: a 1 MB LIKE argument, pushed as a formula by POST listRecords.
+func BenchmarkLikeArgument1MB(b *testing.B) { benchLike(b, 1<<20, false) }

@@ -44,6 +44,9 @@ func encodeBody(b writeBody) ([]byte, error) {
 	if err != nil {
 		return nil, invalidf("the fields cannot be sent as JSON: %v", err)
 	}
+	if len(data) > MaxRequestBodyBytes {
+		return nil, invalidf("the request would be %d bytes: the service accepts at most %d (5 MiB; it answers 413 beyond), so nothing is sent; write shorter values", len(data), MaxRequestBodyBytes)
+	}
 	return data, nil
 }
 
