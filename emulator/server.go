@@ -180,6 +180,8 @@ type Server struct {
 	tokens map[string]*token
 
 	iterators *iteratorStore
+	slots     chan struct{} // compute slots of whole-table reads; see locking.go
+	writers   *writerGate   // writers waiting for mu; see locking.go
 	limiter   *rateLimiter
 	faults    faultList
 	recorder  recorder
@@ -211,6 +213,8 @@ func New(opts ...Option) (*Server, error) {
 		formulaEnv: &formula.Env{Clock: cfg.clock, Location: time.UTC},
 	}
 	s.iterators = newIteratorStore(cfg.clock, cfg.iteratorTTL)
+	s.slots = make(chan struct{}, computeSlots())
+	s.writers = newWriterGate()
 	s.limiter = newRateLimiter(cfg.clock, cfg.rate, cfg.penalty, cfg.tokenRate)
 	s.formulas.init()
 	if cfg.demo {
