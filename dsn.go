@@ -223,7 +223,7 @@ func ParseDSN(dsn string) (*Config, error) {
 		cfg.Host = authority
 	}
 	base, err := url.PathUnescape(path)
-	if err != nil || base == "" || strings.ContainsAny(base, "/ ") {
+	if err != nil || base == "" || strings.ContainsAny(base, "/ @") {
 		return nil, &DSNError{Msg: fmt.Sprintf("base id %s is not valid: write one base id after the host, like /appXXXXXXXXXXXXXX", quoteUnlessSecret(path))}
 	}
 	cfg.BaseID = base
@@ -334,7 +334,7 @@ func (c *Config) normalize() error {
 	if c.BaseID == "" {
 		return ErrNoBase
 	}
-	if strings.ContainsAny(c.BaseID, "/?# ") {
+	if strings.ContainsAny(c.BaseID, "/?# @") {
 		return &DSNError{Msg: fmt.Sprintf("base id %s is not valid: use the app… id of the base", quoteUnlessSecret(c.BaseID))}
 	}
 	if c.PageSize == 0 {

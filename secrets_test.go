@@ -177,3 +177,45 @@ func TestTokenNeverInAnswerErrors(t *testing.T) {
 		})
 	}
 }
+
+// FuzzDSNNeverShowsToken places a personal access token anywhere in a DSN (with random text
+// around it) and checks that no error and no printing of the Config shows it.
+func FuzzDSNNeverShowsToken(f *testing.F) {
+	for _, s := range []string{"", "/", "@", "?", "#", ":", "/app", "@/appA", "?tls=false", "/x@"} {
+		f.Add(uint8(0), s, s)
+		f.Add(uint8(3), s, "/appAAAAAAAAAAAAAA")
+	}
+	f.Fuzz(func(t *testing.T, where uint8, before, after string) {
+		tok := secretToken
+		var dsn string
+		switch where % 6 {
+		case 0:
+			dsn = "airtable://" + before + tok + after
+		case 1:
+			dsn = "airtable://" + before + "/" + tok + after
+		case 2:
+			dsn = "airtable://localhost/app" + before + "?" + tok + after
+		case 3:
+			dsn = "airtable://" + tok[:20] + before + tok[20:] + after
+		case 4:
+			dsn = "airtable://localhost/app?tls=" + before + tok + after
+		default:
+			dsn = before + tok + after
+		}
+		cfg, err := ParseDSN(dsn)
+		if err != nil {
+			for _, p := range secretPieces {
+				if strings.Contains(errorForms(err), p) && !strings.Contains(before+after, p) {
+					t.Fatalf("ParseDSN(%q): %v", dsn, err)
+				}
+			}
+			return
+		}
+		shown := fmt.Sprintf("%v %+v %#v", cfg, *cfg, cfg)
+		for _, p := range secretPieces {
+			if strings.Contains(shown, p) && !strings.Contains(before+after, p) {
+				t.Fatalf("ParseDSN(%q) = %s", dsn, shown)
+			}
+		}
+	})
+}

@@ -150,11 +150,18 @@ func (e *EarlierTryError) Error() string {
 func (e *EarlierTryError) Unwrap() error { return e.Err }
 
 // afterEarlierTry marks the last failure of a request whose earlier try may have reached the service.
+// A last failure that itself may have been carried out (a 5xx, a lost answer) already says so.
 func afterEarlierTry(last, reached error) error {
-	if reached == nil || last == reached {
+	if reached == nil || last == reached || !refused(last) {
 		return last
 	}
 	return &EarlierTryError{Err: last, Earlier: reached}
+}
+
+// refused tells whether err is the service's refusal of a request (a 4xx), which it did not carry out.
+func refused(err error) bool {
+	var apiErr *APIError
+	return errors.As(err, &apiErr) && apiErr.StatusCode < 500
 }
 
 func (c *core) mayRetryStatus(cl *call, e *APIError, attempt int) bool {
