@@ -212,14 +212,14 @@ func (c *core) iterate(ctx context.Context, base, table string, opts ListOptions
 			}
 			recs, err := toRecords(pg.Records)
 			if err != nil {
-				yield(nil, wrapOp(op, base, table, err))
+				yield(nil, wrapOp(op, base, table, c.scrub(err)))
 				return
 			}
 			if !yield(recs, nil) || pg.Offset == "" {
 				return
 			}
 			if seen[pg.Offset] {
-				yield(nil, wrapOp(op, base, table, fmt.Errorf("the service returned offset %q twice; stopping rather than looping", pg.Offset)))
+				yield(nil, wrapOp(op, base, table, c.scrub(fmt.Errorf("the service returned offset %q twice; stopping rather than looping", pg.Offset))))
 				return
 			}
 			seen[pg.Offset] = true
@@ -303,7 +303,7 @@ func (c *core) doRecord(ctx context.Context, cl *call) (*Record, error) {
 	}
 	rec, err := w.record()
 	if err != nil {
-		return nil, wrapOp(cl.op, cl.base, cl.table, err)
+		return nil, wrapOp(cl.op, cl.base, cl.table, c.scrub(err))
 	}
 	return &rec, nil
 }

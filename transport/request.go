@@ -263,6 +263,25 @@ func (c *core) redactBody(body []byte) []byte {
 	return []byte(s)
 }
 
+// scrub keeps the token out of an error that quotes part of an answer (a record id, an offset):
+// the text is redacted, errors.Is and errors.As still see the original.
+func (c *core) scrub(err error) error {
+	msg := err.Error()
+	clean := string(c.redactBody([]byte(msg)))
+	if clean == msg {
+		return err
+	}
+	return &scrubbedError{msg: clean, err: err}
+}
+
+type scrubbedError struct {
+	msg string
+	err error
+}
+
+func (e *scrubbedError) Error() string { return e.msg }
+func (e *scrubbedError) Unwrap() error { return e.err }
+
 // redact removes the token from text that came from elsewhere (a server echoing headers).
 func redact(s, token string) string {
 	if token == "" || !strings.Contains(s, token) {

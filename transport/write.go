@@ -272,7 +272,7 @@ func (c *core) runRecordChunks(ctx context.Context, op, base, table, method stri
 		}
 		recs, err := toRecords(resp.Records)
 		if err != nil {
-			return wrapOp(op, base, table, err)
+			return wrapOp(op, base, table, c.scrub(err))
 		}
 		results[i] = recs
 		return nil
