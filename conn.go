@@ -79,6 +79,13 @@ func (cn *conn) CheckNamedValue(nv *driver.NamedValue) error {
 		}
 		return fmt.Errorf("argument %d: %w", nv.Ordinal, err)
 	}
+	if n := valueBytes(v); n > maxValueBytes {
+		what := fmt.Sprintf("argument %d", nv.Ordinal)
+		if nv.Name != "" {
+			what = "argument :" + nv.Name
+		}
+		return &ValueTooLargeError{What: what, Bytes: n}
+	}
 	nv.Value = v
 	return nil
 }
@@ -145,6 +152,9 @@ func parseStatement(query string) (statement, error) {
 	if err != nil {
 		return statement{}, fmt.Errorf("airsql: %w (SQL is read in the MySQL dialect: quote names with spaces in backquotes, strings in single quotes)", err)
 	}
+	if err := checkLiteralSizes(ast); err != nil {
+		return statement{}, err
+	}
 	return statement{ast: ast, returning: returning}, nil
 }
 
@@ -166,6 +176,9 @@ func (cn *conn) query(ctx context.Context, st statement, nvs []driver.NamedValue
 	}
 	args, err := translateArgs(nvs)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkLikeSizes(st.ast, args); err != nil {
 		return nil, err
 	}
 	switch ast := st.ast.(type) {
@@ -202,6 +215,9 @@ func (cn *conn) exec(ctx context.Context, st statement, nvs []driver.NamedValue)
 	}
 	args, err := translateArgs(nvs)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkLikeSizes(st.ast, args); err != nil {
 		return nil, err
 	}
 	switch st.ast.(type) {

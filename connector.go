@@ -36,6 +36,11 @@ var (
 // NewConnector checks cfg (as ParseDSN does), reads the token from the environment when cfg has
 // none, and returns a connector. It sends no request; PingContext does.
 func NewConnector(cfg *Config) (*Connector, error) {
+	return newConnector(cfg)
+}
+
+// newConnector is NewConnector with extra transport options (tests give a fake clock).
+func newConnector(cfg *Config, extra ...transport.Option) (*Connector, error) {
 	cfg = cfg.Clone()
 	if err := cfg.normalize(); err != nil {
 		return nil, err
@@ -60,7 +65,7 @@ func NewConnector(cfg *Config) (*Connector, error) {
 		r.Total = cfg.Retries
 		opts = append(opts, transport.WithRetryStrategy(r))
 	}
-	c.base, err = transport.NewBase(token, cfg.BaseID, opts...)
+	c.base, err = transport.NewBase(token, cfg.BaseID, append(opts, extra...)...)
 	if err != nil {
 		return nil, err
 	}

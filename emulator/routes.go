@@ -28,6 +28,8 @@ type call struct {
 	segments []string // the path after /v0/, split on the escaped path, then unescaped
 	body     []byte
 	tok      *token
+	// waitingWriter: the request writes and is counted as waiting for s.mu (see locking.go).
+	waitingWriter bool
 }
 
 // ServeHTTP serves the Airtable Web API v0. It implements http.Handler.
@@ -182,6 +184,10 @@ func (s *Server) route(r *http.Request, body []byte, tooLarge bool) (reply, *api
 	if handler == nil {
 		return reply{}, errRouteNotFound()
 	}
+	if writesData(r.Method, segs) {
+		s.writerArrived(c)
+		defer s.writerNoLongerWaiting(c)
+	}
 	tok, aerr := s.authenticate(r)
 	if aerr != nil {
 		return reply{}, aerr
@@ -196,6 +202,18 @@ func (s *Server) route(r *http.Request, body []byte, tooLarge bool) (reply, *api
 }
 
 type handlerFunc func(*call) (reply, *apiError)
+
+// writesData tells the requests that change data by their method: every POST but listRecords,
+// which only reads, and every PATCH, PUT and DELETE.
+func writesData(method string, segs []string) bool {
+	switch method {
+	case http.MethodPatch, http.MethodPut, http.MethodDelete:
+		return true
+	case http.MethodPost:
+		return !(len(segs) == 3 && segs[2] == "listRecords")
+	}
+	return false
+}
 
 // pickHandler maps method and path to a handler; baseID is the base the request counts against.
 func (s *Server) pickHandler(method string, segs []string) (handlerFunc, string) {

@@ -263,7 +263,7 @@ func (x *txn) tableOfField(fl *field) *table {
 
 // writeTable locks the server for writing and finds the request's table.
 func (s *Server) writeTable(c *call) (*table, *apiError) {
-	s.mu.Lock()
+	s.lockForWrite(c)
 	t, aerr := s.tableFor(c, scopeRecordsWrite)
 	if aerr != nil {
 		s.mu.Unlock()

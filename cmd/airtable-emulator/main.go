@@ -44,6 +44,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs.Var(&fixtures, "fixture", "load bases, tables, fields, views, records and tokens from this fixture file (repeatable)")
 	demo := fs.Bool("demo", false, "load the built-in demo base ("+emulator.DemoBaseID+", token "+emulator.DemoToken+")")
 	data := fs.String("data", "", "persist every acknowledged write to this file; reload it at start")
+	repair := fs.Bool("repair", false, "start on a -data file with damaged lines by dropping them (reported on stderr) instead of refusing")
 	rate := fs.Float64("rate", emulator.DefaultRate, "requests per second per base before 429 (0: unlimited)")
 	penalty := fs.Duration("penalty", emulator.DefaultPenalty, "how long a base answers 429 after exceeding -rate")
 	tokenRate := fs.Float64("token-rate", emulator.DefaultTokenRate, "requests per second per user (all tokens of one fixture userId) before 429 (0: unlimited)")
@@ -86,7 +87,10 @@ func run(args []string, stdout, stderr io.Writer) error {
 		opts = append(opts, emulator.WithFixture(f))
 	}
 	if *data != "" {
-		opts = append(opts, emulator.WithDataFile(*data))
+		opts = append(opts, emulator.WithDataFile(*data), emulator.WithWarnings(stderr))
+		if *repair {
+			opts = append(opts, emulator.WithRepair())
+		}
 	}
 	if *requestLog != "" {
 		opts = append(opts, emulator.WithRequestLog(*requestLog))
