@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 )
 
 // eval computes an expression for one row with SQL semantics: nil is NULL, and conditions give
@@ -103,6 +102,9 @@ func (e *expr) eval(r *Row) (any, error) {
 		a, p, err := evalPair(e.args[0], e.args[1], r)
 		if err != nil || a == nil || p == nil {
 			return nil, err
+		}
+		if e.op == "binary" {
+			return likeMatchBinary(textOf(p), textOf(a), e.escape) != e.negated, nil
 		}
 		return likeMatch(textOf(p), textOf(a), e.escape) != e.negated, nil
 	case exArith:
@@ -334,94 +336,12 @@ func (e *expr) evalFunc(r *Row) (any, error) {
 			return nil, err
 		}
 		vals[i] = v
-		if v == nil && e.op != "COALESCE" && e.op != "IFNULL" {
-			return nil, nil // every other function is NULL on a NULL argument
-		}
 	}
-	switch e.op {
-	case "LOWER":
-		return strings.ToLower(textOf(vals[0])), nil
-	case "UPPER":
-		return strings.ToUpper(textOf(vals[0])), nil
-	case "TRIM":
-		return strings.Trim(textOf(vals[0]), " "), nil
-	case "LTRIM":
-		return strings.TrimLeft(textOf(vals[0]), " "), nil
-	case "RTRIM":
-		return strings.TrimRight(textOf(vals[0]), " "), nil
-	case "LENGTH":
-		return int64(utf8.RuneCountInString(textOf(vals[0]))), nil
-	case "CONCAT":
-		var b strings.Builder
-		for _, v := range vals {
-			b.WriteString(textOf(v))
-		}
-		return b.String(), nil
-	case "SUBSTRING":
-		return substring(textOf(vals[0]), vals[1:]), nil
-	case "ABS":
-		switch v := vals[0].(type) {
-		case int64:
-			if v == math.MinInt64 {
-				return -float64(v), nil
-			}
-			if v < 0 {
-				return -v, nil
-			}
-			return v, nil
-		case bool:
-			return boolInt(v), nil
-		}
-		return math.Abs(floatOf(vals[0])), nil
-	case "ROUND":
-		digits := int64(0)
-		if len(vals) == 2 {
-			d, ok := intOf(vals[1])
-			if !ok {
-				d = int64(floatOf(vals[1]))
-			}
-			digits = d
-		}
-		if n, ok := intOf(vals[0]); ok && digits >= 0 {
-			return n, nil
-		}
-		x := roundHalfAway(floatOf(vals[0]), digits)
-		if e.typ == typeInt {
-			return int64(x), nil
-		}
-		return x, nil
-	case "COALESCE", "IFNULL":
-		for _, v := range vals {
-			if v != nil {
-				if e.typ == typeFloat {
-					return floatOf(v), nil
-				}
-				return v, nil
-			}
-		}
-		return nil, nil
-	case "YEAR", "MONTH", "DAY", "HOUR", "MINUTE", "SECOND":
-		t, ok := vals[0].(time.Time)
-		if !ok {
-			return nil, nil
-		}
-		t = t.UTC()
-		switch e.op {
-		case "YEAR":
-			return int64(t.Year()), nil
-		case "MONTH":
-			return int64(t.Month()), nil
-		case "DAY":
-			return int64(t.Day()), nil
-		case "HOUR":
-			return int64(t.Hour()), nil
-		case "MINUTE":
-			return int64(t.Minute()), nil
-		default:
-			return int64(t.Second()), nil
-		}
+	def, _, ok := lookupFunc(e.op)
+	if !ok {
+		return nil, fmt.Errorf("translate: internal error: no evaluator for %s", e.op)
 	}
-	return nil, fmt.Errorf("translate: internal error: no evaluator for %s", e.op)
+	return e.evalRegistered(def, vals), nil
 }
 
 // substring is MySQL SUBSTRING(s, pos[, len]) on characters: pos counts from 1, or from the end when
@@ -464,16 +384,6 @@ func substring(s string, args []any) string {
 	return string(runes[start:end])
 }
 
-func roundHalfAway(x float64, digits int64) float64 {
-	if digits > 15 {
-		return x
-	}
-	if digits < -15 {
-		return 0
-	}
-	scale := math.Pow(10, float64(digits))
-	return math.Round(x*scale) / scale
-}
 
 // likeMatch is SQL LIKE: % any run, _ one character, ASCII letters match either case, and the
 // escape character makes the next character literal.

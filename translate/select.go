@@ -255,7 +255,7 @@ func columnName(src sqlparser.Expr, e *expr) string {
 	if _, ok := src.(*sqlparser.ColName); ok {
 		return e.sql
 	}
-	return sqlparser.String(src)
+	return sqlString(src)
 }
 
 // orderKey resolves an ORDER BY key: a column, an output alias or position naming a column.
