@@ -1004,6 +1004,10 @@ func strToDate(s, format string) (dateParts, bool) {
 	var ok bool
 	for f := 0; f < len(format); f++ {
 		c := format[f]
+		// White space in the text is skipped before each part of the format, as MySQL does.
+		for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n') {
+			i++
+		}
 		if c == ' ' || c == '\t' || c == '\n' {
 			for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n') {
 				i++

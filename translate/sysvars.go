@@ -287,19 +287,22 @@ func (s *scope) session() *Session { return s.args.Session }
 // variable compiles @@name, @@session.name, @@local.name and @@global.name; ok is false for other
 // column names. A user variable (@name) is refused.
 func (s *scope) variable(c *sqlparser.ColName) (*expr, bool, error) {
-	name, q := c.Name.String(), c.Qualifier.Name.String()
+	name := c.Name.String()
 	text := sqlparser.String(c)
 	global := false
 	switch {
 	case c.Qualifier.IsEmpty() && strings.HasPrefix(name, "@@"):
+		// The tokenizer reads @@session.name as one word.
 		name = name[2:]
-	case strings.HasPrefix(q, "@@") && c.Qualifier.Qualifier.IsEmpty():
-		switch strings.ToLower(q[2:]) {
-		case "session", "local":
-		case "global":
-			global = true
-		default:
-			return nil, true, fmtErr("%s: the scope of a system variable is @@session, @@local or @@global", text)
+		if scope, rest, ok := strings.Cut(name, "."); ok {
+			switch strings.ToLower(scope) {
+			case "session", "local":
+			case "global":
+				global = true
+			default:
+				return nil, true, fmtErr("%s: the scope of a system variable is @@session, @@local or @@global", text)
+			}
+			name = rest
 		}
 	case c.Qualifier.IsEmpty() && strings.HasPrefix(name, "@"):
 		return nil, true, unsupported("user variables (@name)", text, "keep the value in Go and pass it as an argument")
