@@ -17,7 +17,8 @@ import (
 // never needs to retry on another one (the driver never returns driver.ErrBadConn after a
 // request may have reached the service).
 type conn struct {
-	c *Connector
+	c       *Connector
+	session *translate.Session // DATABASE(), CONNECTION_ID() and what SET set (session.go)
 }
 
 // conn implements these driver interfaces.
@@ -64,7 +65,8 @@ func (cn *conn) Ping(ctx context.Context) error {
 	return err
 }
 
-// ResetSession has nothing to reset: connections keep no session state.
+// ResetSession keeps the session's variables: as with a MySQL connection, what SET set lasts as
+// long as the connection.
 func (cn *conn) ResetSession(ctx context.Context) error {
 	if cn.c.closed.Load() {
 		return driver.ErrBadConn // nothing was sent; database/sql discards the connection
@@ -150,7 +152,7 @@ func (cn *conn) query(ctx context.Context, st statement, nvs []driver.NamedValue
 	if st.describe != nil {
 		return cn.describe(ctx, st.describe.table)
 	}
-	args, err := translateArgs(nvs)
+	args, err := cn.statementArgs(nvs)
 	if err != nil {
 		return nil, err
 	}
@@ -165,6 +167,11 @@ func (cn *conn) query(ctx context.Context, st statement, nvs []driver.NamedValue
 		return cn.update(ctx, ast, args)
 	case *sqlparser.Delete:
 		return cn.delete(ctx, ast, args)
+	case *sqlparser.Set:
+		if err := cn.set(ast, args); err != nil {
+			return nil, err
+		}
+		return noRows(), nil
 	}
 	return nil, unsupportedStatement(st.ast)
 }
@@ -179,7 +186,7 @@ func (cn *conn) exec(ctx context.Context, st statement, nvs []driver.NamedValue)
 	if st.describe != nil {
 		return nil, &UnsupportedError{Construct: "DESCRIBE with Exec", Hint: "run it with Query, which returns its rows"}
 	}
-	args, err := translateArgs(nvs)
+	args, err := cn.statementArgs(nvs)
 	if err != nil {
 		return nil, err
 	}
@@ -191,6 +198,11 @@ func (cn *conn) exec(ctx context.Context, st statement, nvs []driver.NamedValue)
 		w, err = cn.updateRecords(ctx, ast, args)
 	case *sqlparser.Delete:
 		w, err = cn.deleteRecords(ctx, ast, args)
+	case *sqlparser.Set:
+		if err := cn.set(ast, args); err != nil {
+			return nil, err
+		}
+		return result{}, nil
 	case *sqlparser.Select, *sqlparser.Union, *sqlparser.Show:
 		return nil, &UnsupportedError{Construct: "a query with Exec", Hint: "run it with Query, which returns its rows"}
 	default:

@@ -41,7 +41,7 @@ func (cn *conn) explain(ctx context.Context, st statement, nvs []driver.NamedVal
 		add("local", "list the columns of "+st.describe.table)
 		return rows, nil
 	}
-	args, err := translateArgs(nvs)
+	args, err := cn.statementArgs(nvs)
 	if err != nil {
 		return nil, err
 	}

@@ -384,7 +384,6 @@ func substring(s string, args []any) string {
 	return string(runes[start:end])
 }
 
-
 // likeMatch is SQL LIKE: % any run, _ one character, ASCII letters match either case, and the
 // escape character makes the next character literal.
 func likeMatch(pattern, s string, escape rune) bool {
