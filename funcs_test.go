@@ -27,8 +27,8 @@ func TestFunctionsEndToEnd(t *testing.T) {
 		"FROM Tasks WHERE id = 'recTASK0000000001'")
 	var (
 		version, database, dayName, bucket, estimate, sub, sqlMode string
-		gotNow, today, nextMonth                                    time.Time
-		age                                                          int64
+		gotNow, today, nextMonth                                   time.Time
+		age                                                        int64
 	)
 	if err := row.Scan(&version, &database, &gotNow, &today, &age, &dayName, &bucket, &estimate, &sub, &nextMonth, &sqlMode); err != nil {
 		t.Fatal(err)
