@@ -145,6 +145,9 @@ func (cn *conn) explainFind(add func(step, detail string), plan *translate.Plan,
 	default:
 		add("pushdown", "superset: every record received is checked again with the WHERE clause")
 		local = append(local, "check the WHERE clause on each record")
+		if fns := plan.LocalFunctions(); len(fns) > 0 {
+			local = append(local, "compute "+strings.Join(fns, ", ")+" locally (no formula gives SQL's result)")
+		}
 	}
 	if plan.SortLocally {
 		keys := make([]string, len(plan.Order))
