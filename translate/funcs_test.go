@@ -518,7 +518,7 @@ func TestSet(t *testing.T) {
 	}
 	for _, sql := range []string{
 		"SET NAMES utf8mb4", "SET NAMES utf8mb4 COLLATE utf8mb4_general_ci", "SET CHARACTER SET utf8", "SET NAMES DEFAULT",
-		"SET autocommit=1", "SET autocommit = ON", "SET @@session.autocommit = true",
+		"SET NAMES 'utf8mb4' COLLATE 'utf8mb4_unicode_ci'", "SET autocommit=1", "SET autocommit = ON", "SET @@session.autocommit = true",
 		"SET SESSION sql_mode = 'STRICT_TRANS_TABLES,NO_ZERO_DATE'", "SET time_zone = '+00:00'",
 		"SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED", "SET @@SESSION.wait_timeout = 600",
 		"SET net_write_timeout=600, default_week_format = 3", "SET character_set_results = NULL",

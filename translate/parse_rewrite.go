@@ -63,7 +63,7 @@ func rewriteCalls(sql string) string {
 	// Cheap test first: most statements hold none of these words.
 	lower := strings.ToLower(sql)
 	found := false
-	for _, w := range []string{"substr", "trim", "position", "extract", "cast", "convert", "schema"} {
+	for _, w := range []string{"substr", "trim", "position", "extract", "cast", "convert", "schema", "collate"} {
 		if strings.Contains(lower, w) {
 			found = true
 			break
@@ -94,6 +94,15 @@ func rewriteCalls(sql string) string {
 		}
 	}
 	var edits []edit
+	// SET NAMES 'utf8mb4' COLLATE 'utf8mb4_unicode_ci': the grammar takes the collation only as a
+	// bare word.
+	if len(toks) > 0 && toks[0].val == "set" {
+		for i := 1; i+1 < len(toks); i++ {
+			if toks[i].typ == sqlparser.COLLATE && toks[i+1].typ == sqlparser.STRING && !strings.ContainsAny(toks[i+1].val, "`\\") {
+				edits = append(edits, edit{i + 1, "`" + toks[i+1].val + "`"})
+			}
+		}
+	}
 	for i := 0; i+1 < len(toks); i++ {
 		if toks[i+1].typ != '(' || match[i+1] < 0 {
 			continue
