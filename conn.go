@@ -231,7 +231,7 @@ func unsupportedStatement(ast sqlparser.Statement) error {
 		return &UnsupportedError{Construct: "SHOW " + strings.ToUpper(s.Type),
 			Hint: "the driver answers SHOW DATABASES, SHOW TABLES, SHOW COLUMNS FROM t and DESCRIBE t"}
 	case *sqlparser.Set:
-		return &UnsupportedError{Construct: "SET", Hint: "the driver has no session variables; settings go in the DSN"}
+		return &UnsupportedError{Construct: "EXPLAIN SET", Hint: "SET sends no request: run it with Exec"}
 	case *sqlparser.Use:
 		return &UnsupportedError{Construct: "USE", Hint: "a connection reaches the one base named in its DSN"}
 	case *sqlparser.Stream:
