@@ -44,12 +44,12 @@ func init() {
 		return f
 	}})
 	register("CAST DECIMAL", &funcDef{min: 1, max: 1, typ: func(fc *funcCall) (sqlType, error) {
-		if fc.out.val.(convertType).scale == 0 {
+		if castParam(fc.out).scale == 0 {
 			return typeInt, nil
 		}
 		return typeFloat, nil
 	}, eval: func(e *expr, v []any) any {
-		ct := e.val.(convertType)
+		ct := castParam(e)
 		var f float64
 		if n, ok := intOf(v[0]); ok {
 			f = float64(n)
@@ -66,7 +66,7 @@ func init() {
 	}})
 	register("CAST CHAR", &funcDef{min: 1, max: 1, typ: typeOf(typeText), eval: func(e *expr, v []any) any {
 		s := textArg(e, v, 0)
-		if n := e.val.(convertType).length; n >= 0 {
+		if n := castParam(e).length; n >= 0 {
 			if r := []rune(s); int64(len(r)) > n {
 				s = string(r[:n])
 			}
@@ -75,7 +75,7 @@ func init() {
 	}})
 	register("CAST BINARY", &funcDef{min: 1, max: 1, typ: typeOf(typeText), eval: func(e *expr, v []any) any {
 		s := textArg(e, v, 0)
-		if n := e.val.(convertType).length; n >= 0 {
+		if n := castParam(e).length; n >= 0 {
 			if int64(len(s)) > n {
 				s = s[:n]
 			} else {
@@ -96,7 +96,7 @@ func init() {
 		if !ok {
 			return nil
 		}
-		fsp := max(e.val.(convertType).length, 0)
+		fsp := max(castParam(e).length, 0)
 		step := time.Second
 		for range fsp {
 			step /= 10
@@ -107,6 +107,18 @@ func init() {
 		}
 		return r
 	}})
+}
+
+// castParam is the CAST's parameters: a function called by its internal name (`CAST CHAR`(x))
+// has none, and takes the defaults.
+func castParam(e *expr) convertType {
+	if ct, ok := e.val.(convertType); ok {
+		return ct
+	}
+	if e.op == "CAST DECIMAL" {
+		return convertType{length: 10}
+	}
+	return convertType{length: -1}
 }
 
 func castTimeType(t sqlType) func(fc *funcCall) (sqlType, error) {

@@ -605,3 +605,57 @@ func BenchmarkFunctionValues(b *testing.B) {
 		}
 	}
 }
+
+// TestEveryFunctionAnyArguments calls every function of funcTable by its name (internal names
+// too, which a backquoted name reaches) with every number of arguments up to four, of every kind:
+// an error or a value, never a panic.
+func TestEveryFunctionAnyArguments(t *testing.T) {
+	schema := loadSchema(t)
+	values := []string{"NULL", "'2024-02-29 10:00:00'", "-1.5", "3", "Name", "Due", "Done", "Tags", "'x'", "`Updated At`"}
+	rows := nullLogicRows()[:5]
+	evaluated := 0
+	for name, def := range funcTable {
+		maxArgs := def.max
+		if maxArgs < 0 || maxArgs > 4 {
+			maxArgs = 4
+		}
+		for n := 0; n <= maxArgs; n++ {
+			for k := range values {
+				args := make([]string, n)
+				for i := range args {
+					args[i] = values[(k+i*3)%len(values)]
+				}
+				sql := "SELECT `" + name + "`(" + strings.Join(args, ", ") + ") FROM Tasks WHERE `" + name + "`(" + strings.Join(args, ", ") + ") IS NOT NULL"
+				func() {
+					defer func() {
+						if r := recover(); r != nil {
+							t.Errorf("%s: panic: %v", sql, r)
+						}
+					}()
+					stmt, err := Parse(sql)
+					if err != nil {
+						return
+					}
+					sel, _ := stmtSelect(stmt)
+					plan, err := Select(sel, schema, Args{Now: testNow})
+					if err != nil {
+						return
+					}
+					evaluated++
+					dest := make([]any, len(plan.Columns))
+					for _, r := range rows {
+						if _, err := plan.Keep(r); err != nil {
+							t.Errorf("%s: Keep: %v", sql, err)
+						}
+						if err := plan.Values(r, dest); err != nil {
+							t.Errorf("%s: Values: %v", sql, err)
+						}
+					}
+				}()
+			}
+		}
+	}
+	if evaluated < len(funcTable) {
+		t.Errorf("only %d calls were planned and evaluated", evaluated)
+	}
+}
