@@ -155,8 +155,7 @@ func truth(v any) bool {
 	case float64:
 		return v != 0
 	case string:
-		f, _ := strconv.ParseFloat(strings.TrimSpace(v), 64)
-		return f != 0
+		return numericPrefix(v) != 0 // MySQL: '1abc' is true, 'abc' false
 	}
 	return true
 }

@@ -463,7 +463,8 @@ func strictFields(e *expr, into map[string]bool) {
 			strictFields(a, into)
 		}
 	case exFunc:
-		if e.op != "COALESCE" && e.op != "IFNULL" {
+		// Only functions that are NULL whenever an argument is (not CASE, COALESCE, CONCAT_WS, …).
+		if def, _, ok := lookupFunc(e.op); ok && !def.nullArgs {
 			for _, a := range e.args {
 				strictFields(a, into)
 			}
