@@ -583,6 +583,8 @@ func init() {
 	register("DAYOFYEAR", part(func(t time.Time) int64 { return int64(t.YearDay()) }))
 	register("WEEKDAY", part(func(t time.Time) int64 { return calcWeekday(dayNumber(t), false) }))
 	register("DAYOFWEEK", part(func(t time.Time) int64 { return calcWeekday(dayNumber(t), true) + 1 }))
+	register("WEEKOFYEAR", part(func(t time.Time) int64 { w, _ := calcWeek(t, weekMode(3)); return int64(w) }))
+	register("TO_DAYS", part(func(t time.Time) int64 { return dayNumber(t) }))
 	register("DAYNAME", dateFunc(1, 1, typeText, func(t time.Time, e *expr, v []any) any { return t.Weekday().String() }))
 	register("MONTHNAME", dateFunc(1, 1, typeText, func(t time.Time, e *expr, v []any) any { return t.Month().String() }))
 	register("LAST_DAY", dateFunc(1, 1, typeDate, func(t time.Time, e *expr, v []any) any {

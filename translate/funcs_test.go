@@ -237,6 +237,9 @@ func TestFunctions(t *testing.T) {
 		{"WEEK('2000-01-01', 2)", int64(52), ""},
 		{"WEEK('2024-12-30', 3)", int64(1), ""},
 		{"YEARWEEK('1987-01-01')", int64(198652), ""},
+		{"WEEKOFYEAR('2008-02-20')", int64(8), ""},
+		{"TO_DAYS(950501)", int64(728779), ""},
+		{"TO_DAYS('2007-10-07')", int64(733321), ""},
 		{"WEEKDAY('2008-02-03 22:23:00')", int64(6), ""},
 		{"WEEKDAY('2007-11-06')", int64(1), ""},
 		{"DAYOFWEEK('2007-02-03')", int64(7), ""},
@@ -437,6 +440,8 @@ func TestFunctionErrors(t *testing.T) {
 		{"LAST_INSERT_ID(5)", "LAST_INSERT_ID(expr)"},
 		{"CAST(Due AS YEAR)", "does not read CAST to YEAR"},
 		{"ROW_NUMBER() OVER (ORDER BY Name)", "window functions"},
+		{"INSERT(Name, 1, 1, 'x')", "INSERT() as a function"},
+		{"INTERVAL(1, 2, 3)", "INTERVAL() as a function"},
 	}
 	for _, tt := range tests {
 		_, _, err := evalExpr(t, tt.sql, Args{})

@@ -227,6 +227,8 @@ func parserLimitation(sql string) string {
 			return "CAST to " + strings.ToUpper(next(1).val)
 		case t.val == "interval" && next(1).typ == '(' && i > 0 && toks[i-1].typ != '+' && toks[i-1].typ != '-':
 			return "INTERVAL() as a function"
+		case t.val == "insert" && i > 0 && next(1).typ == '(':
+			return "INSERT() as a function"
 		case t.typ == sqlparser.ID && t.val == "json_table":
 			return "JSON_TABLE"
 		case t.typ == sqlparser.ID && t.val == "lateral":
