@@ -431,7 +431,7 @@ func parseInterval(amount any, unit string) (interval, bool) {
 	var iv interval
 	for k, n := range nums {
 		step := fields[off+k]
-		if step == us && lens[k] < 6 {
+		if strings.HasSuffix(unit, "_MICROSECOND") && off+k == len(fields)-1 && lens[k] < 6 {
 			// A fraction of a second: '1.5' SECOND_MICROSECOND is 1.5 seconds.
 			for range 6 - lens[k] {
 				n *= 10
