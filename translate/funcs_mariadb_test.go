@@ -66,3 +66,41 @@ func sameAsText(v any, want string) bool {
 	}
 	return fmt.Sprint(v) == want
 }
+
+// TestStringsAndNumbersAgainstMariaDB replays MariaDB's answers to a thousand string and numeric
+// calls: every function with negative, zero, fractional and NULL lengths and positions, empty and
+// non-ASCII text, and the roundings of ROUND, TRUNCATE and CAST.
+func TestStringsAndNumbersAgainstMariaDB(t *testing.T) {
+	f, err := os.Open("testdata/mariadb/strnum.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	rows := 0
+	for sc.Scan() {
+		if strings.HasPrefix(sc.Text(), "#") {
+			continue
+		}
+		e, want, _ := strings.Cut(sc.Text(), "\t")
+		rows++
+		got, _, err := evalExpr(t, e, Args{})
+		if err != nil {
+			t.Errorf("%s: %v", e, err)
+			continue
+		}
+		want = strings.ReplaceAll(want, `\t`, "\t")
+		if got == nil {
+			if want != "NULL" {
+				t.Errorf("%s = NULL, MariaDB %q", e, want)
+			}
+			continue
+		}
+		if !sameAsText(got, want) {
+			t.Errorf("%s = %#v, MariaDB %q", e, got, want)
+		}
+	}
+	if rows < 900 {
+		t.Errorf("%d rows", rows)
+	}
+}
