@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -560,6 +561,25 @@ func init() {
 			return float64(t.UnixMicro()) / 1e6
 		}
 		return t.Unix()
+	}})
+	// CONVERT_TZ(dt, from, to): the wall time dt in zone from, as a wall time in zone to. Zones are
+	// offsets ('+05:30') or names ('Europe/Paris', from Go's zone database); an unknown zone gives
+	// NULL, as in MySQL.
+	register("CONVERT_TZ", &funcDef{min: 3, max: 3, typ: func(fc *funcCall) (sqlType, error) {
+		return typeDateTime, dateArgs(0)(fc)
+	}, mayBeNull: true, eval: func(e *expr, v []any) any {
+		t, ok := toTime(v[0])
+		from, okFrom := zoneOf(textArg(e, v, 1))
+		to, okTo := zoneOf(textArg(e, v, 2))
+		if !ok || !okFrom || !okTo {
+			return nil
+		}
+		wall := time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), from).In(to)
+		r := time.Date(wall.Year(), wall.Month(), wall.Day(), wall.Hour(), wall.Minute(), wall.Second(), wall.Nanosecond(), time.UTC)
+		if r.Year() < 1 || r.Year() > 9999 {
+			return nil
+		}
+		return r
 	}})
 	register("FROM_UNIXTIME", &funcDef{min: 1, max: 1, typ: typeOf(typeDateTime), mayBeNull: true, eval: func(e *expr, v []any) any {
 		f, _ := toFloat(v[0])
@@ -1184,4 +1204,37 @@ func twoDigitYear(y int) int {
 		return y + 2000
 	}
 	return y + 1900
+}
+
+var zoneCache sync.Map // name -> *time.Location
+
+// zoneOf reads a time zone of CONVERT_TZ: an offset from -13:59 to +14:00, SYSTEM (UTC here) or a
+// name of the zone database.
+func zoneOf(name string) (*time.Location, bool) {
+	name = strings.TrimSpace(name)
+	if strings.EqualFold(name, "SYSTEM") || strings.EqualFold(name, "UTC") {
+		return time.UTC, true
+	}
+	if len(name) >= 5 && (name[0] == '+' || name[0] == '-') {
+		h, m, ok := strings.Cut(name[1:], ":")
+		hh, err1 := strconv.Atoi(h)
+		mm, err2 := strconv.Atoi(m)
+		if !ok || err1 != nil || err2 != nil || len(m) != 2 || mm > 59 || hh > 14 || (hh == 14 && mm > 0) || (name[0] == '-' && hh > 13) {
+			return nil, false
+		}
+		off := hh*3600 + mm*60
+		if name[0] == '-' {
+			off = -off
+		}
+		return time.FixedZone(name, off), true
+	}
+	if loc, ok := zoneCache.Load(name); ok {
+		return loc.(*time.Location), true
+	}
+	loc, err := time.LoadLocation(name) // refuses "..": no path outside the zone database
+	if err != nil || name == "" || name == "Local" {
+		return nil, false
+	}
+	zoneCache.Store(name, loc)
+	return loc, true
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	_ "time/tzdata" // CONVERT_TZ's named zones on a machine without a zone database
 
 	"github.com/xwb1989/sqlparser"
 )
@@ -214,6 +215,12 @@ func TestFunctions(t *testing.T) {
 		{"CURRENT_TIMESTAMP", testNow, "DATETIME"},
 		{"CURRENT_TIMESTAMP()", testNow, ""},
 		{"UTC_TIMESTAMP()", testNow, ""},
+		{"CURRENT_TIMESTAMP(3)", testNow, "DATETIME"},
+		{"CONVERT_TZ('2004-01-01 12:00:00', '+00:00', '+10:00')", time.Date(2004, 1, 1, 22, 0, 0, 0, time.UTC), "DATETIME"},
+		{"CONVERT_TZ('2004-01-01 12:00:00', 'GMT', 'MET')", time.Date(2004, 1, 1, 13, 0, 0, 0, time.UTC), ""},
+		{"CONVERT_TZ('2024-07-01 12:00:00', 'UTC', 'Europe/Paris')", time.Date(2024, 7, 1, 14, 0, 0, 0, time.UTC), ""},
+		{"CONVERT_TZ('2004-01-01 12:00:00', '+00:00', 'Nowhere/Else')", nil, ""},
+		{"CONVERT_TZ('2004-01-01 12:00:00', '+00:00', '+15:00')", nil, ""},
 		{"CURDATE()", day(2024, 3, 1), "DATE"},
 		{"CURRENT_DATE", day(2024, 3, 1), "DATE"},
 		{"UTC_DATE()", day(2024, 3, 1), ""},

@@ -9,7 +9,7 @@ import (
 // The pinned sqlparser's grammar reads some MySQL function calls only in a narrow form:
 // SUBSTRING/SUBSTR take only a column as their first argument (SUBSTR(LTRIM(Code), 4, 2) is a syntax
 // error), and TRIM(LEADING 'x' FROM s), SUBSTRING(s FROM 2 FOR 3), POSITION(a IN b),
-// EXTRACT(unit FROM d), CAST(x AS DOUBLE) and SCHEMA() are not read at all. rewriteCalls reads the
+// EXTRACT(unit FROM d), CAST(x AS DOUBLE), SCHEMA() and CURRENT_TIMESTAMP(fsp) are not read at all. rewriteCalls reads the
 // statement with the parser's own tokenizer and rewrites each such call into an ordinary call of a
 // backquoted name that the grammar reads (`SUBSTRING`(LTRIM(Code), 4, 2), `TRIM LEADING`('x', s)),
 // which funcTable knows. Only whole tokens are replaced, so strings, identifiers and comments are
@@ -63,7 +63,7 @@ func rewriteCalls(sql string) string {
 	// Cheap test first: most statements hold none of these words.
 	lower := strings.ToLower(sql)
 	found := false
-	for _, w := range []string{"substr", "trim", "position", "extract", "cast", "convert", "schema", "collate"} {
+	for _, w := range []string{"substr", "trim", "position", "extract", "cast", "convert", "schema", "collate", "timestamp", "localtime"} {
 		if strings.Contains(lower, w) {
 			found = true
 			break
@@ -179,6 +179,10 @@ func rewriteCalls(sql string) string {
 			edits = append(edits, edit{i, "`CAST DOUBLE`"}, edit{hi - 2, ""}, edit{hi - 1, ""})
 		case t.typ == sqlparser.SCHEMA && hi == lo:
 			edits = append(edits, edit{i, "`SCHEMA`"})
+		case (t.typ == sqlparser.CURRENT_TIMESTAMP || t.typ == sqlparser.LOCALTIME || t.typ == sqlparser.LOCALTIMESTAMP ||
+			t.typ == sqlparser.UTC_TIMESTAMP) && hi == lo+1:
+			// NOW's synonyms with a precision, CURRENT_TIMESTAMP(3): the grammar takes only ().
+			edits = append(edits, edit{i, "`" + strings.ToUpper(t.val) + "`"})
 		}
 	}
 	if len(edits) == 0 {
