@@ -3,7 +3,6 @@ package translate
 import (
 	"fmt"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -30,9 +29,6 @@ type funcDef struct {
 	// nullable, when set, says whether the result can be NULL (COALESCE: only when every argument
 	// can be); otherwise it can when an argument can, or mayBeNull.
 	nullable func(args []*expr) bool
-	// volatile functions are not folded into a constant at compile time (none today: NOW() and the
-	// system functions are constant within a statement, as in MySQL).
-	volatile bool
 }
 
 // funcCall is a call being compiled.
@@ -98,23 +94,6 @@ func lookupFunc(name string) (*funcDef, string, bool) {
 	return def, name, ok
 }
 
-// functionNames lists the functions, for the message that refuses an unknown one.
-func functionNames() string {
-	names := make([]string, 0, len(funcTable)+len(funcAliases))
-	for n := range funcTable {
-		if !strings.Contains(n, " ") {
-			names = append(names, n)
-		}
-	}
-	for n := range funcAliases {
-		if !strings.Contains(n, " ") {
-			names = append(names, n)
-		}
-	}
-	slices.Sort(names)
-	return strings.Join(names, ", ")
-}
-
 // callRegistered compiles a call of a function of funcTable.
 // param is a compile-time parameter of the function (a CAST's length), kept in the call's val.
 func (s *scope) callRegistered(def *funcDef, op, name string, args []*expr, text string, param any) (*expr, error) {
@@ -143,11 +122,9 @@ func (s *scope) callRegistered(def *funcDef, op, name string, args []*expr, text
 	if def.nullable != nil {
 		out.nullable = def.nullable(out.args)
 	}
-	if def.volatile {
-		return out, nil
-	}
 	// Fold a call of constants into a constant: it is then written into formulas as a value, and
-	// evaluated once rather than per row.
+	// evaluated once rather than per row. Every function is deterministic within a statement (NOW()
+	// and the system functions too, as in MySQL).
 	for _, a := range out.args {
 		if a.kind != exConst {
 			return out, nil
