@@ -111,9 +111,10 @@ func (cn *conn) ExecContext(ctx context.Context, query string, args []driver.Nam
 
 // statement is a parsed statement: a schema statement sqlparser cannot read, or sqlparser's AST.
 type statement struct {
-	describe *schemaStatement
-	ast      sqlparser.Statement
-	explain  bool // EXPLAIN <statement>: describe the work, do none of it
+	describe  *schemaStatement
+	variables *showVariables // SHOW [GLOBAL] VARIABLES [LIKE …] (session.go)
+	ast       sqlparser.Statement
+	explain   bool // EXPLAIN <statement>: describe the work, do none of it
 }
 
 func parseStatement(query string) (statement, error) {
@@ -135,6 +136,12 @@ func parseStatement(query string) (statement, error) {
 	if ok {
 		return statement{describe: &desc}, nil
 	}
+	if global, like, ok, err := translate.ShowVariables(query); ok {
+		if err != nil {
+			return statement{}, fromTranslate(err)
+		}
+		return statement{variables: &showVariables{global: global, like: like}}, nil
+	}
 	ast, err := translate.Parse(query) // sqlparser itself, with its panics turned into errors
 	if err != nil {
 		return statement{}, fmt.Errorf("airsql: %w (SQL is read in the MySQL dialect: quote names with spaces in backquotes, strings in single quotes)", err)
@@ -151,6 +158,9 @@ func (cn *conn) query(ctx context.Context, st statement, nvs []driver.NamedValue
 	}
 	if st.describe != nil {
 		return cn.describe(ctx, st.describe.table)
+	}
+	if st.variables != nil {
+		return cn.showVariables(st.variables), nil
 	}
 	args, err := cn.statementArgs(nvs)
 	if err != nil {
@@ -183,8 +193,8 @@ func (cn *conn) exec(ctx context.Context, st statement, nvs []driver.NamedValue)
 	if st.explain {
 		return nil, &UnsupportedError{Construct: "EXPLAIN with Exec", Hint: "run it with Query, which returns its rows"}
 	}
-	if st.describe != nil {
-		return nil, &UnsupportedError{Construct: "DESCRIBE with Exec", Hint: "run it with Query, which returns its rows"}
+	if st.describe != nil || st.variables != nil {
+		return nil, &UnsupportedError{Construct: "SHOW or DESCRIBE with Exec", Hint: "run it with Query, which returns its rows"}
 	}
 	args, err := cn.statementArgs(nvs)
 	if err != nil {

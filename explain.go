@@ -41,6 +41,11 @@ func (cn *conn) explain(ctx context.Context, st statement, nvs []driver.NamedVal
 		add("local", "list the columns of "+st.describe.table)
 		return rows, nil
 	}
+	if st.variables != nil {
+		add("request", "none")
+		add("local", "list the connection's system variables")
+		return rows, nil
+	}
 	args, err := cn.statementArgs(nvs)
 	if err != nil {
 		return nil, err

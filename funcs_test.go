@@ -122,6 +122,24 @@ func TestSessionVariables(t *testing.T) {
 	if read(c1, "SELECT CONNECTION_ID() FROM Tasks LIMIT 1") == read(c2, "SELECT CONNECTION_ID() FROM Tasks LIMIT 1") {
 		t.Error("two connections have the same CONNECTION_ID()")
 	}
+	// SHOW VARIABLES reads the same session.
+	var name, value string
+	if err := c1.QueryRowContext(ctx, "SHOW SESSION VARIABLES LIKE 'sql\\_mode'").Scan(&name, &value); err != nil || name != "sql_mode" || value != "STRICT_TRANS_TABLES" {
+		t.Errorf("SHOW VARIABLES LIKE 'sql\\_mode': %q %q %v", name, value, err)
+	}
+	if err := c1.QueryRowContext(ctx, "SHOW GLOBAL VARIABLES LIKE 'SQL_MODE'").Scan(&name, &value); err != nil || !strings.HasPrefix(value, "ONLY_FULL_GROUP_BY") {
+		t.Errorf("SHOW GLOBAL VARIABLES LIKE 'SQL_MODE': %q %q %v", name, value, err)
+	}
+	all, err := c1.QueryContext(ctx, "SHOW VARIABLES")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(scanAll(t, all)); n < 30 {
+		t.Errorf("SHOW VARIABLES: %d rows", n)
+	}
+	if _, err := c1.QueryContext(ctx, "SHOW VARIABLES WHERE Variable_name = 'x'"); err == nil || !strings.Contains(err.Error(), "SHOW VARIABLES LIKE") {
+		t.Errorf("SHOW VARIABLES WHERE: %v", err)
+	}
 	_, err = c1.ExecContext(ctx, "SET autocommit = 0")
 	var ue *UnsupportedError
 	if err == nil || !strings.Contains(err.Error(), "no transactions") {

@@ -41,3 +41,18 @@ func (cn *conn) set(ast *sqlparser.Set, args translate.Args) error {
 
 // noRows is the result of a statement run with Query that returns none (SET).
 func noRows() driver.Rows { return &staticRows{} }
+
+// showVariables is SHOW [GLOBAL | SESSION] VARIABLES [LIKE 'pattern'].
+type showVariables struct {
+	global bool
+	like   string
+}
+
+// showVariables answers SHOW VARIABLES from the session: Variable_name and Value, by name.
+func (cn *conn) showVariables(sv *showVariables) driver.Rows {
+	rows := &staticRows{resultColumns: []translate.Column{textColumn("Variable_name", false), textColumn("Value", false)}}
+	for _, v := range cn.session.Variables(sv.global, sv.like) {
+		rows.values = append(rows.values, []driver.Value{v[0], v[1]})
+	}
+	return rows
+}
