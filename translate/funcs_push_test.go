@@ -161,3 +161,18 @@ func TestSortPushdownWithFunctions(t *testing.T) {
 		}
 	}
 }
+
+// FuzzShowVariables: reading SHOW VARIABLES never panics, and a pattern it returns is a part of
+// the statement.
+func FuzzShowVariables(f *testing.F) {
+	for _, s := range []string{"SHOW VARIABLES", "SHOW SESSION VARIABLES LIKE 'sql\\_mode'", "show global variables like 'a''b';", "SHOW VARIABLES WHERE 1", "SHOW /* x */ VARIABLES LIKE \"%\""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, sql string) {
+		_, like, ok, err := ShowVariables(sql)
+		if ok && err == nil && !strings.Contains(sql, like) {
+			t.Fatalf("%q: pattern %q is not in the statement", sql, like)
+		}
+		(&Session{}).Variables(false, like)
+	})
+}
