@@ -17,7 +17,7 @@ func init() {
 		for i := 1; i < len(fc.args)-1; i += 2 {
 			results = append(results, fc.args[i])
 		}
-		return unifyArgs(fc, results), nil
+		return unifyArgs(results), nil
 	}, nullable: func(args []*expr) bool {
 		for i := 1; i < len(args)-1; i += 2 {
 			if args[i].nullable || args[i].typ == typeNull {

@@ -126,32 +126,16 @@ func init() {
 }
 
 // typeOfValues is the type of a function that returns one of its arguments (GREATEST, LEAST,
-// COALESCE, …): unifyTypes of them, where text constants that read as times count as times
-// beside a time (GREATEST(Due, '2024-01-01') compares dates).
+// COALESCE, …): unifyTypes of them, as MySQL aggregates types (a date and a text are text).
 func typeOfValues(fc *funcCall) (sqlType, error) {
-	return unifyArgs(fc, fc.args), nil
+	return unifyArgs(fc.args), nil
 }
 
-// unifyArgs unifies the types of some of a call's arguments, converting text constants that read
-// as times when a time is among them.
-func unifyArgs(fc *funcCall, args []*expr) sqlType {
-	var types []sqlType
-	temporal := false
-	for _, a := range args {
-		temporal = temporal || a.typ.temporal()
-	}
-	for _, a := range args {
-		if temporal && a.kind == exConst && a.typ == typeText {
-			if s, ok := a.val.(string); ok {
-				if t, ok := parseMySQLTime(s); ok {
-					a.val, a.typ = t.t, typeDateTime
-					if t.dateOnly {
-						a.typ = typeDate
-					}
-				}
-			}
-		}
-		types = append(types, a.typ)
+// unifyArgs is unifyTypes of the types of args.
+func unifyArgs(args []*expr) sqlType {
+	types := make([]sqlType, len(args))
+	for i, a := range args {
+		types[i] = a.typ
 	}
 	return unifyTypes(types...)
 }

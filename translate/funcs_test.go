@@ -207,7 +207,10 @@ func TestFunctions(t *testing.T) {
 		{"LEAST(2, 0)", int64(0), ""},
 		{"LEAST(34.0, 3.0, 5.0, 767.0)", 3.0, ""},
 		{"LEAST('B', 'A', 'C')", "A", ""},
-		{"GREATEST(Due, '2024-01-01')", day(2024, 2, 29), "DATE"},
+		{"GREATEST(Due, '2024-01-01')", "2024-02-29", "TEXT"}, // a date and a text are text, as MySQL aggregates them
+		{"GREATEST(Due, CURDATE())", day(2024, 3, 1), "DATE"},
+		{"COALESCE(Due, '2024-01-01')", "2024-02-29", "TEXT"},
+		{"IFNULL(Due, `Updated At`)", day(2024, 2, 29), "DATETIME"},
 		{"SIGN(-32)", int64(-1), ""},
 
 		// Date and time functions (14.7); Now is 2024-03-01 12:00:00 UTC.
