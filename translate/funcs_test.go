@@ -475,6 +475,10 @@ func TestFunctionErrors(t *testing.T) {
 // TestSubstringOfExpression is issue 17's minimal example: SUBSTR of an expression was a syntax
 // error at position 21, since the pinned grammar takes only a column there.
 func TestSubstringOfExpression(t *testing.T) {
+	// The issue's statement, word for word, parses.
+	if _, err := Parse("SELECT SUBSTR(LTRIM(Code), 4, 2) FROM People"); err != nil {
+		t.Fatalf("the issue's example: %v", err)
+	}
 	schema := loadSchema(t)
 	stmt, err := Parse("SELECT SUBSTR(LTRIM(Name), 4, 2) FROM People")
 	if err != nil {
