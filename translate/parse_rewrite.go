@@ -61,15 +61,7 @@ type edit struct {
 // rewriteCalls rewrites the calls the grammar cannot read (see above).
 func rewriteCalls(sql string) string {
 	// Cheap test first: most statements hold none of these words.
-	lower := strings.ToLower(sql)
-	found := false
-	for _, w := range []string{"substr", "trim", "position", "extract", "cast", "convert", "schema", "collate", "timestamp", "localtime"} {
-		if strings.Contains(lower, w) {
-			found = true
-			break
-		}
-	}
-	if !found {
+	if !containsAnyWordFold(sql, "substr", "trim", "position", "extract", "cast", "convert", "schema", "collate", "timestamp", "localtime") {
 		return sql
 	}
 	toks, ok := tokenize(sql)
@@ -206,6 +198,20 @@ func rewriteCalls(sql string) string {
 	}
 	b.WriteString(sql[pos:])
 	return b.String()
+}
+
+// containsAnyWordFold reports whether s contains one of the lower-case ASCII words in any case,
+// without copying s (a statement can be a large INSERT).
+func containsAnyWordFold(s string, words ...string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i] | 0x20 // ASCII lower case (other bytes never match a word's first letter)
+		for _, w := range words {
+			if c == w[0] && len(s)-i >= len(w) && strings.EqualFold(s[i:i+len(w)], w) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // parserLimitation names a construct of the statement that the pinned parser cannot read, for the
