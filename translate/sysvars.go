@@ -306,8 +306,9 @@ func (s *scope) variable(c *sqlparser.ColName) (*expr, bool, error) {
 		}
 	case c.Qualifier.IsEmpty() && strings.HasPrefix(name, "@"):
 		return nil, true, unsupported("user variables (@name)", text, "keep the value in Go and pass it as an argument")
-	case c.Qualifier.IsEmpty() && strings.EqualFold(name, "current_user"):
-		// CURRENT_USER without parentheses is the function (a reserved word, never a column).
+	case c.Qualifier.IsEmpty() && strings.EqualFold(name, "current_user") && !s.hasField(name):
+		// CURRENT_USER without parentheses is the function. The parser does not say whether the
+		// name was backquoted, so a field of that name (`current_user`) wins.
 		return &expr{kind: exConst, typ: typeText, val: SessionUser, sql: text}, true, nil
 	default:
 		return nil, false, nil
@@ -514,4 +515,17 @@ func (sess *Session) Variables(global bool, like string) [][2]string {
 		out = append(out, [2]string{n, text})
 	}
 	return out
+}
+
+// hasField reports whether the statement's table has a field of that name, in any case.
+func (s *scope) hasField(name string) bool {
+	if s.table == nil {
+		return false
+	}
+	for _, f := range s.table.Fields {
+		if strings.EqualFold(f.Name, name) {
+			return true
+		}
+	}
+	return false
 }
