@@ -290,6 +290,9 @@ func (s *scope) variable(c *sqlparser.ColName) (*expr, bool, error) {
 	name := c.Name.String()
 	text := sqlparser.String(c)
 	global := false
+	if c.Qualifier.IsEmpty() && strings.HasPrefix(name, "@") && s.hasField(name) {
+		return nil, false, nil // a field named `@x`: the parser does not say it was backquoted
+	}
 	switch {
 	case c.Qualifier.IsEmpty() && strings.HasPrefix(name, "@@"):
 		// The tokenizer reads @@session.name as one word.
