@@ -683,3 +683,24 @@ func TestEveryFunctionAnyArguments(t *testing.T) {
 		t.Errorf("only %d calls were planned and evaluated", evaluated)
 	}
 }
+
+// TestFieldsNamedLikeVariables: the parser reads `@@x`, `@x` and `current_user` alike with or
+// without backquotes; a field of that name is the field.
+func TestFieldsNamedLikeVariables(t *testing.T) {
+	table := &Table{ID: "tblODD000000000001", Name: "Odd", Fields: []Field{
+		{ID: "fldA", Name: "@handle", Type: "singleLineText"}, {ID: "fldB", Name: "current_user", Type: "singleLineText"},
+	}}
+	schema := testSchema{table}
+	plan, err := Select(parseSelect(t, "SELECT `@handle`, `current_user`, CURRENT_USER(), @@version FROM Odd"), schema, Args{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dest := make([]any, 4)
+	if err := plan.Values(Row{Fields: map[string]any{"@handle": "ada", "current_user": "bob"}}, dest); err != nil {
+		t.Fatal(err)
+	}
+	want := []any{"ada", "bob", SessionUser, ServerVersion}
+	if !reflect.DeepEqual(dest, want) {
+		t.Errorf("got %v, want %v", dest, want)
+	}
+}
