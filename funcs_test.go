@@ -63,6 +63,16 @@ func TestFunctionsEndToEnd(t *testing.T) {
 	if reqs := dataRequests(srv); len(reqs) != 1 || queryValues(t, reqs[0]).Get("filterByFormula") != "" {
 		t.Errorf("DATE_FORMAT is evaluated locally: want one request with no formula, got %v", reqs)
 	}
+	// DATE(x) compared with a day is sent as a range on x: exact, so LIMIT is sent too.
+	srv.ResetRequests()
+	if got := queryColumn(t, db, "SELECT Name FROM Tasks WHERE DATE(`Due Date`) = '2024-03-15' LIMIT 5"); strings.Join(got, ",") != "Ship it" {
+		t.Errorf("DATE() = '2024-03-15': %v", got)
+	}
+	reqs = dataRequests(srv)
+	if len(reqs) != 1 || !strings.Contains(queryValues(t, reqs[0]).Get("filterByFormula"), "DATETIME_DIFF({Due Date}, DATETIME_PARSE('2024-03-16T00:00:00.000Z'), 'milliseconds')<0") ||
+		queryValues(t, reqs[0]).Get("maxRecords") != "5" {
+		t.Errorf("DATE() = day: requests %v, want one range formula with maxRecords=5", reqs)
+	}
 	// goqu writes .Like() as LIKE BINARY: case-sensitive, also in the pushed formula.
 	if got := queryColumn(t, db, "SELECT Name FROM Tasks WHERE Name LIKE BINARY 'ship%'"); len(got) != 0 {
 		t.Errorf("LIKE BINARY 'ship%%' matched %v", got)

@@ -74,7 +74,8 @@
 //     REGEX_MATCH(x, '^(?s:…)$') with [aA] classes for letters; IS [NOT] NULL on scalar fields;
 //     checkbox conditions; dates and times as DATETIME_DIFF(a, b, 'milliseconds') op 0; + - * / on
 //     numbers (a division's NULL test includes a zero divisor); LOWER, UPPER, CONCAT of text, ABS,
-//     COALESCE, IFNULL, YEAR…SECOND; LIKE BINARY as a REGEX_MATCH without case classes; id as
+//     COALESCE, IFNULL, YEAR…SECOND; DATE(x) op day as a range on x (dateRanges); LIKE BINARY as
+//     a REGEX_MATCH without case classes; id as
 //     RECORD_ID(), createdTime as CREATED_TIME().
 //   - superset (Exact false, Keep re-checks): anything on formula and rollup fields (their cells can
 //     be errors or NaN, NULL here but not blank in a formula); IS NULL on arrays and objects.

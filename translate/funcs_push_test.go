@@ -28,6 +28,11 @@ var functionConditions = []string{
 	"NOT (YEAR(Due) = 2024)", "DATE(`Updated At`) = '2024-03-01'", "STR_TO_DATE(Name, '%Y') IS NULL",
 	"VERSION() = '8.0.35-airsql'", "DATABASE() IS NULL", "@@autocommit = 1", "YEAR(Created) = 2024",
 	"(Priority > 1) IS TRUE", "(Priority > 1) IS NOT FALSE", "(Name = 'a') IS NOT TRUE", "Done IS FALSE",
+	"DATE(`Updated At`) = '2024-03-01'", "DATE(`Updated At`) <> '2024-03-01'", "DATE(`Updated At`) < '2024-03-01'",
+	"DATE(`Updated At`) <= '2024-01-05'", "DATE(`Updated At`) > '2024-01-05'", "DATE(`Updated At`) >= CURDATE()",
+	"'2024-03-01' = DATE(`Updated At`)", "CURDATE() > DATE(`Updated At`)", "DATE(Created) = '2024-01-10'",
+	"DATE(createdTime) BETWEEN '2024-01-05' AND '2024-01-10'", "DATE(Due) = '2024-01-05'",
+	"DATE(`Updated At`) = '2024-03-01 10:00:00'",
 }
 
 // TestFunctionPushdown: for every function condition and its negation, the formula (run by the
@@ -55,8 +60,17 @@ func TestFunctionPushdown(t *testing.T) {
 	if exact == 0 {
 		t.Error("no function condition was pushed exactly")
 	}
+	// DATE(x) compared with a day is a range on x, which the formula compares exactly.
+	plan, err := Select(parseSelect(t, "SELECT Name FROM Tasks WHERE DATE(createdTime) = CURDATE()"), schema, Args{Now: testNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !plan.Exact || plan.Request.Formula != "AND(DATETIME_DIFF(CREATED_TIME(), DATETIME_PARSE('2024-03-01T00:00:00.000Z'), 'milliseconds')>=0, "+
+		"DATETIME_DIFF(CREATED_TIME(), DATETIME_PARSE('2024-03-02T00:00:00.000Z'), 'milliseconds')<0)" {
+		t.Errorf("DATE(createdTime) = CURDATE(): formula %q, exact %v", plan.Request.Formula, plan.Exact)
+	}
 	// Constant folding: the clock arithmetic becomes a time the formula compares exactly.
-	plan, err := Select(parseSelect(t, "SELECT Name FROM Tasks WHERE Due < CURDATE() - INTERVAL 30 DAY"), schema, Args{Now: testNow})
+	plan, err = Select(parseSelect(t, "SELECT Name FROM Tasks WHERE Due < CURDATE() - INTERVAL 30 DAY"), schema, Args{Now: testNow})
 	if err != nil {
 		t.Fatal(err)
 	}

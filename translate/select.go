@@ -340,7 +340,7 @@ func (plan *Plan) pushWhere(p *pusher) {
 		}
 		return
 	}
-	c := p.condition(plan.where)
+	c := p.condition(dateRanges(plan.where))
 	plan.Request.Formula = c.t
 	plan.Exact = c.tExact
 	if c.t == formulaNone {
