@@ -32,7 +32,8 @@ var functionConditions = []string{
 	"DATE(`Updated At`) <= '2024-01-05'", "DATE(`Updated At`) > '2024-01-05'", "DATE(`Updated At`) >= CURDATE()",
 	"'2024-03-01' = DATE(`Updated At`)", "CURDATE() > DATE(`Updated At`)", "DATE(Created) = '2024-01-10'",
 	"DATE(createdTime) BETWEEN '2024-01-05' AND '2024-01-10'", "DATE(Due) = '2024-01-05'",
-	"DATE(`Updated At`) = '2024-03-01 10:00:00'",
+	"DATE(`Updated At`) = '2024-03-01 10:00:00'", "DATE(`Updated At`) IN ('2024-03-01', '2024-01-05')",
+	"DATE(Created) NOT IN ('2024-01-10', '2024-02-01')", "DATE(Due) IN ('2024-01-05', NULL)", "DATE(Due) NOT IN ('2024-01-05', NULL)",
 }
 
 // TestFunctionPushdown: for every function condition and its negation, the formula (run by the

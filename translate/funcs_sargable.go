@@ -28,6 +28,21 @@ func dateRanges(e *expr) *expr {
 		return &out
 	case exCompare:
 		return dateRange(e)
+	case exIn:
+		// DATE(x) IN (day, …): one range per day (NOT IN: none of them).
+		var ranges []*expr
+		for _, item := range e.args[1:] {
+			r := dateRange(&expr{kind: exCompare, typ: typeBool, op: "=", nullable: true, args: []*expr{e.args[0], item}})
+			if r.kind == exCompare {
+				return e // not a constant day
+			}
+			ranges = append(ranges, r)
+		}
+		in := &expr{kind: exOr, typ: typeBool, nullable: true, args: ranges}
+		if e.negated {
+			return &expr{kind: exNot, typ: typeBool, nullable: true, args: []*expr{in}}
+		}
+		return in
 	}
 	return e
 }
