@@ -24,7 +24,8 @@ type Connector struct {
 	schema        *baseSchema
 	schemaFetched time.Time
 
-	closed atomic.Bool
+	closed        atomic.Bool
+	connectionIDs atomic.Int64 // CONNECTION_ID() of the last connection
 }
 
 // Connector implements driver.Connector and io.Closer.
@@ -78,7 +79,7 @@ func (c *Connector) Connect(ctx context.Context) (driver.Conn, error) {
 	if c.closed.Load() {
 		return nil, ErrConnectorClosed
 	}
-	return &conn{c: c}, nil
+	return &conn{c: c, session: c.newSession()}, nil
 }
 
 // Driver returns the airtable driver.

@@ -63,7 +63,12 @@ func (cn *conn) explain(ctx context.Context, st statement, nvs []driver.NamedVal
 		}
 		return rows, nil
 	}
-	args, err := translateArgs(nvs)
+	if st.variables != nil {
+		add("request", "none")
+		add("local", "list the connection's system variables")
+		return rows, nil
+	}
+	args, err := cn.statementArgs(nvs)
 	if err != nil {
 		return nil, err
 	}
@@ -167,6 +172,9 @@ func (cn *conn) explainFind(add func(step, detail string), plan *translate.Plan,
 	default:
 		add("pushdown", "superset: every record received is checked again with the WHERE clause")
 		local = append(local, "check the WHERE clause on each record")
+		if fns := plan.LocalFunctions(); len(fns) > 0 {
+			local = append(local, "compute "+strings.Join(fns, ", ")+" locally (no formula gives SQL's result)")
+		}
 	}
 	if plan.SortLocally {
 		keys := make([]string, len(plan.Order))

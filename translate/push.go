@@ -798,6 +798,9 @@ func (p *pusher) like(e *expr) pred {
 		return out
 	}
 	re := likeRegexp(pattern, e.escape)
+	if e.op == "binary" {
+		re = likeRegexpBinary(pattern, e.escape) // LIKE BINARY: letters match their own case only
+	}
 	match := "REGEX_MATCH(" + a.src + ", " + formula.Quote(re) + ")"
 	var guard string
 	if a.nullable {
