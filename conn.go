@@ -17,8 +17,9 @@ import (
 // never needs to retry on another one (the driver never returns driver.ErrBadConn after a
 // request may have reached the service). Its one piece of state is the open transaction.
 type conn struct {
-	c  *Connector
-	tx *transaction // nil: none open (tx.go)
+	c       *Connector
+	session *translate.Session // DATABASE(), CONNECTION_ID() and what SET set (session.go)
+	tx      *transaction       // nil: none open (tx.go)
 }
 
 // conn implements these driver interfaces.
@@ -57,8 +58,10 @@ func (cn *conn) Ping(ctx context.Context) error {
 	return err
 }
 
-// ResetSession discards a transaction begun with a BEGIN statement and never ended: as in MySQL,
-// a session that ends inside a transaction rolls it back (its queued writes were never sent).
+// ResetSession keeps the session's variables: as with a MySQL connection, what SET set lasts as
+// long as the connection. It discards a transaction begun with a BEGIN statement and never ended:
+// as in MySQL, a session that ends inside a transaction rolls it back (its queued writes were
+// never sent).
 func (cn *conn) ResetSession(ctx context.Context) error {
 	if cn.c.closed.Load() {
 		return driver.ErrBadConn // nothing was sent; database/sql discards the connection
@@ -78,6 +81,13 @@ func (cn *conn) CheckNamedValue(nv *driver.NamedValue) error {
 			return fmt.Errorf("argument :%s: %w", nv.Name, err)
 		}
 		return fmt.Errorf("argument %d: %w", nv.Ordinal, err)
+	}
+	if n := valueBytes(v); n > maxValueBytes {
+		what := fmt.Sprintf("argument %d", nv.Ordinal)
+		if nv.Name != "" {
+			what = "argument :" + nv.Name
+		}
+		return &ValueTooLargeError{What: what, Bytes: n}
 	}
 	nv.Value = v
 	return nil
@@ -104,8 +114,9 @@ func (cn *conn) ExecContext(ctx context.Context, query string, args []driver.Nam
 
 // statement is a parsed statement: a schema statement sqlparser cannot read, or sqlparser's AST.
 type statement struct {
-	describe *schemaStatement
-	ddl      *translate.DDL // CREATE TABLE, ALTER TABLE, CREATE INDEX (read before sqlparser, which drops their details)
+	describe  *schemaStatement
+	variables *showVariables // SHOW [GLOBAL] VARIABLES [LIKE …] (session.go)
+	ddl       *translate.DDL // CREATE TABLE, ALTER TABLE, CREATE INDEX (read before sqlparser, which drops their details)
 	// returning is the RETURNING list of an INSERT or DELETE (returning.go), nil when none.
 	returning sqlparser.SelectExprs
 	ast       sqlparser.Statement
@@ -137,6 +148,12 @@ func parseStatement(query string) (statement, error) {
 	if ok {
 		return statement{describe: &desc}, nil
 	}
+	if global, like, ok, err := translate.ShowVariables(query); ok {
+		if err != nil {
+			return statement{}, fromTranslate(err)
+		}
+		return statement{variables: &showVariables{global: global, like: like}}, nil
+	}
 	query, returning, _, err := cutReturning(query)
 	if err != nil {
 		return statement{}, err
@@ -147,6 +164,9 @@ func parseStatement(query string) (statement, error) {
 			return statement{}, ue
 		}
 		return statement{}, fmt.Errorf("airsql: %w (SQL is read in the MySQL dialect: quote names with spaces in backquotes, strings in single quotes)", err)
+	}
+	if err := checkLiteralSizes(ast); err != nil {
+		return statement{}, err
 	}
 	return statement{ast: ast, returning: returning}, nil
 }
@@ -161,14 +181,20 @@ func (cn *conn) query(ctx context.Context, st statement, nvs []driver.NamedValue
 	if st.describe != nil {
 		return cn.describe(ctx, st.describe.table)
 	}
+	if st.variables != nil {
+		return cn.showVariables(st.variables), nil
+	}
 	if st.ddl != nil {
 		if _, err := cn.execDDL(ctx, st.ddl); err != nil {
 			return nil, err
 		}
-		return &staticRows{}, nil
+		return noRows(), nil
 	}
-	args, err := translateArgs(nvs)
+	args, err := cn.statementArgs(nvs)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkLikeSizes(st.ast, args); err != nil {
 		return nil, err
 	}
 	switch ast := st.ast.(type) {
@@ -185,7 +211,12 @@ func (cn *conn) query(ctx context.Context, st statement, nvs []driver.NamedValue
 		if _, err := cn.exec(ctx, st, nvs); err != nil {
 			return nil, err
 		}
-		return &staticRows{}, nil
+		return noRows(), nil
+	case *sqlparser.Set:
+		if err := cn.set(ast, args); err != nil {
+			return nil, err
+		}
+		return noRows(), nil
 	}
 	return nil, unsupportedStatement(st.ast)
 }
@@ -197,17 +228,20 @@ func (cn *conn) exec(ctx context.Context, st statement, nvs []driver.NamedValue)
 	if st.explain {
 		return nil, &UnsupportedError{Construct: "EXPLAIN with Exec", Hint: "run it with Query, which returns its rows"}
 	}
-	if st.describe != nil {
-		return nil, &UnsupportedError{Construct: "DESCRIBE with Exec", Hint: "run it with Query, which returns its rows"}
+	if st.describe != nil || st.variables != nil {
+		return nil, &UnsupportedError{Construct: "SHOW or DESCRIBE with Exec", Hint: "run it with Query, which returns its rows"}
 	}
 	if st.ddl != nil {
 		return cn.execDDL(ctx, st.ddl)
 	}
-	args, err := translateArgs(nvs)
+	args, err := cn.statementArgs(nvs)
 	if err != nil {
 		return nil, err
 	}
-	switch st.ast.(type) {
+	if err := checkLikeSizes(st.ast, args); err != nil {
+		return nil, err
+	}
+	switch ast := st.ast.(type) {
 	case *sqlparser.Insert, *sqlparser.Update, *sqlparser.Delete:
 		n, err := cn.execWrite(ctx, st.ast, args)
 		if err != nil {
@@ -220,6 +254,11 @@ func (cn *conn) exec(ctx context.Context, st statement, nvs []driver.NamedValue)
 		return result{}, cn.commit()
 	case *sqlparser.Rollback:
 		return result{}, cn.rollback()
+	case *sqlparser.Set:
+		if err := cn.set(ast, args); err != nil {
+			return nil, err
+		}
+		return result{}, nil
 	case *sqlparser.Select, *sqlparser.Union, *sqlparser.Show:
 		return nil, &UnsupportedError{Construct: "a query with Exec", Hint: "run it with Query, which returns its rows"}
 	}
@@ -248,7 +287,7 @@ func unsupportedStatement(ast sqlparser.Statement) error {
 		return &UnsupportedError{Construct: "SHOW " + strings.ToUpper(s.Type),
 			Hint: "the driver answers SHOW DATABASES, SHOW TABLES, SHOW COLUMNS FROM t and DESCRIBE t"}
 	case *sqlparser.Set:
-		return &UnsupportedError{Construct: "SET", Hint: "the driver has no session variables; settings go in the DSN"}
+		return &UnsupportedError{Construct: "EXPLAIN SET", Hint: "SET sends no request: run it with Exec"}
 	case *sqlparser.Use:
 		return &UnsupportedError{Construct: "USE", Hint: "a connection reaches the one base named in its DSN"}
 	case *sqlparser.Stream:

@@ -28,7 +28,8 @@ type Connector struct {
 	// scan without a filter, or by SELECT COUNT(*) without WHERE, for EXPLAIN's estimate of pages.
 	tableSizes sync.Map
 
-	closed atomic.Bool
+	closed        atomic.Bool
+	connectionIDs atomic.Int64 // CONNECTION_ID() of the last connection
 }
 
 // Connector implements driver.Connector and io.Closer.
@@ -40,6 +41,11 @@ var (
 // NewConnector checks cfg (as ParseDSN does), reads the token from the environment when cfg has
 // none, and returns a connector. It sends no request; PingContext does.
 func NewConnector(cfg *Config) (*Connector, error) {
+	return newConnector(cfg)
+}
+
+// newConnector is NewConnector with extra transport options (tests give a fake clock).
+func newConnector(cfg *Config, extra ...transport.Option) (*Connector, error) {
 	cfg = cfg.Clone()
 	if err := cfg.normalize(); err != nil {
 		return nil, err
@@ -64,7 +70,7 @@ func NewConnector(cfg *Config) (*Connector, error) {
 		r.Total = cfg.Retries
 		opts = append(opts, transport.WithRetryStrategy(r))
 	}
-	c.base, err = transport.NewBase(token, cfg.BaseID, opts...)
+	c.base, err = transport.NewBase(token, cfg.BaseID, append(opts, extra...)...)
 	if err != nil {
 		return nil, err
 	}
@@ -77,7 +83,7 @@ func (c *Connector) Connect(ctx context.Context) (driver.Conn, error) {
 	if c.closed.Load() {
 		return nil, ErrConnectorClosed
 	}
-	return &conn{c: c}, nil
+	return &conn{c: c, session: c.newSession()}, nil
 }
 
 // Driver returns the airtable driver.

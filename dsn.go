@@ -89,6 +89,12 @@ func (c Config) String() string {
 		token = "REDACTED@"
 	}
 	c.Token = ""
+	if mayBeToken(c.Host) || strings.Contains(c.Host, "@") {
+		c.Host = "HIDDEN-HOST-LOOKS-LIKE-A-TOKEN"
+	}
+	if mayBeToken(c.BaseID) || strings.Contains(c.BaseID, "@") {
+		c.BaseID = "HIDDEN-BASE-LOOKS-LIKE-A-TOKEN"
+	}
 	s := c.FormatDSN()
 	return strings.Replace(s, "airtable://", "airtable://"+token, 1)
 }
@@ -132,7 +138,7 @@ func boolParam(name, doc string, field func(*Config) *bool) dsnParam {
 		parse: func(c *Config, v string) error {
 			b, err := strconv.ParseBool(v)
 			if err != nil {
-				return fmt.Errorf("%s=%q is not a boolean: use true or false", name, v)
+				return fmt.Errorf("%s=%s is not a boolean: use true or false", name, quoteUnlessSecret(v))
 			}
 			*field(c) = b
 			return nil
@@ -150,7 +156,7 @@ func durationParam(name, doc string, field func(*Config) *time.Duration) dsnPara
 		parse: func(c *Config, v string) error {
 			d, err := time.ParseDuration(v)
 			if err != nil || d < 0 {
-				return fmt.Errorf("%s=%q is not a duration ≥ 0: write it like 500ms, 30s or 2m", name, v)
+				return fmt.Errorf("%s=%s is not a duration ≥ 0: write it like 500ms, 30s or 2m", name, quoteUnlessSecret(v))
 			}
 			*field(c) = d
 			return nil
@@ -168,7 +174,7 @@ func intParam(name, valid, doc string, lo, hi int, field func(*Config) *int) dsn
 		parse: func(c *Config, v string) error {
 			n, err := strconv.Atoi(v)
 			if err != nil || n < lo || n > hi {
-				return fmt.Errorf("%s=%q must be an integer from %d to %d", name, v, lo, hi)
+				return fmt.Errorf("%s=%s must be an integer from %d to %d", name, quoteUnlessSecret(v), lo, hi)
 			}
 			*field(c) = n
 			return nil
@@ -195,6 +201,9 @@ func ParseDSN(dsn string) (*Config, error) {
 	rest, ok := strings.CutPrefix(dsn, dsnScheme)
 	if !ok {
 		return nil, &DSNError{Msg: "must start with " + dsnScheme + " (airtable://TOKEN@/appXXXXXXXXXXXXXX)"}
+	}
+	if err := checkTokenPlacement(rest); err != nil {
+		return nil, err
 	}
 	rest, query, _ := strings.Cut(rest, "?")
 	authority, path, hasPath := strings.Cut(rest, "/")
@@ -223,8 +232,8 @@ func ParseDSN(dsn string) (*Config, error) {
 		cfg.Host = authority
 	}
 	base, err := url.PathUnescape(path)
-	if err != nil || base == "" || strings.ContainsAny(base, "/ ") {
-		return nil, &DSNError{Msg: fmt.Sprintf("base id %q is not valid: write one base id after the host, like /appXXXXXXXXXXXXXX", path)}
+	if err != nil || base == "" || strings.ContainsAny(base, "/ @") {
+		return nil, &DSNError{Msg: fmt.Sprintf("base id %s is not valid: write one base id after the host, like /appXXXXXXXXXXXXXX", quoteUnlessSecret(path))}
 	}
 	cfg.BaseID = base
 	if query != "" {
@@ -248,14 +257,14 @@ func (c *Config) parseParams(query string) error {
 		key, err1 := url.QueryUnescape(k)
 		val, err2 := url.QueryUnescape(v)
 		if err1 != nil || err2 != nil {
-			return &DSNError{Msg: fmt.Sprintf("parameter %q is not correctly %%-escaped", k)}
+			return &DSNError{Msg: fmt.Sprintf("parameter %s is not correctly %%-escaped", quoteUnlessSecret(k))}
 		}
 		p, ok := lookupParam(key)
 		if !ok {
-			return &DSNError{Msg: fmt.Sprintf("unknown parameter %q: known parameters are %s", key, paramNames())}
+			return &DSNError{Msg: fmt.Sprintf("unknown parameter %s: known parameters are %s", quoteUnlessSecret(key), paramNames())}
 		}
 		if seen[key] {
-			return &DSNError{Msg: fmt.Sprintf("parameter %q is given twice", key)}
+			return &DSNError{Msg: fmt.Sprintf("parameter %s is given twice", quoteUnlessSecret(key))}
 		}
 		seen[key] = true
 		if err := p.parse(c, val); err != nil {
@@ -284,11 +293,14 @@ func paramNames() string {
 
 // checkHost accepts HOST, HOST:PORT, [IPv6] and [IPv6]:PORT.
 func checkHost(hostport string) error {
+	if mayBeToken(hostport) {
+		return errTokenAsHost
+	}
 	host := hostport
 	if h, port, err := net.SplitHostPort(hostport); err == nil {
 		n, perr := strconv.Atoi(port)
 		if perr != nil || n < 1 || n > 65535 {
-			return &DSNError{Msg: fmt.Sprintf("host %q has an invalid port", hostport)}
+			return &DSNError{Msg: fmt.Sprintf("host %s has an invalid port", quoteUnlessSecret(hostport))}
 		}
 		host = h
 	} else if strings.HasPrefix(hostport, "[") && strings.HasSuffix(hostport, "]") {
@@ -296,7 +308,7 @@ func checkHost(hostport string) error {
 	}
 	if host == "" || strings.ContainsAny(host, " /\\?#@%[]") ||
 		(strings.Contains(host, ":") && net.ParseIP(host) == nil) {
-		return &DSNError{Msg: fmt.Sprintf("host %q is not a valid HOST or HOST:PORT (write [::1]:8080 for IPv6)", hostport)}
+		return &DSNError{Msg: fmt.Sprintf("host %s is not a valid HOST or HOST:PORT (write [::1]:8080 for IPv6)", quoteUnlessSecret(hostport))}
 	}
 	return nil
 }
@@ -331,8 +343,8 @@ func (c *Config) normalize() error {
 	if c.BaseID == "" {
 		return ErrNoBase
 	}
-	if strings.ContainsAny(c.BaseID, "/?# ") {
-		return &DSNError{Msg: fmt.Sprintf("base id %q is not valid: use the app… id of the base", c.BaseID)}
+	if strings.ContainsAny(c.BaseID, "/?# @") {
+		return &DSNError{Msg: fmt.Sprintf("base id %s is not valid: use the app… id of the base", quoteUnlessSecret(c.BaseID))}
 	}
 	if c.PageSize == 0 {
 		c.PageSize = 100

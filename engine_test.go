@@ -458,3 +458,23 @@ func TestParserLimitations(t *testing.T) {
 		}
 	}
 }
+
+// TestEngineWithFunctions: the engine's grouping, ordering and FROM-less rows over translate's
+// functions and session values.
+func TestEngineWithFunctions(t *testing.T) {
+	srv := newEmulator(t)
+	db, _ := openDB(t, srv, "")
+	for query, want := range map[string][]string{
+		"SELECT VERSION() = @@version, DATABASE()": {"true|" + testBase},
+		"SELECT CASE WHEN Priority >= 3 THEN 'high' ELSE 'low' END AS bucket, COUNT(*) FROM Tasks GROUP BY bucket": {"high|3", "low|5"},
+		"SELECT IFNULL(Status, 'none') AS s, SUM(Priority) FROM Tasks GROUP BY 1 ORDER BY 2 DESC":                  {"Doing|6", "Done|5", "Todo|4", "none|2"},
+		"SELECT YEAR(`Due Date`) AS y, COUNT(*) FROM Tasks GROUP BY y":                                             {"NULL|6", "2024|2"},
+		"SELECT UPPER(Status), COUNT(*) FROM Tasks GROUP BY upper(status) HAVING COUNT(*) > 1":                     {"NULL|2", "DOING|2", "TODO|3"},
+		"SELECT CAST(AVG(Priority) AS SIGNED) FROM Tasks":                                                          {"2"},
+		"SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE()":                           {"3"},
+	} {
+		if got := rowTexts(t, db, query); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s:\n got %q\nwant %q", query, got, want)
+		}
+	}
+}

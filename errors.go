@@ -36,9 +36,9 @@ func (e *DSNError) Error() string { return "airsql: DSN " + e.Msg }
 type InsecureHostError struct{ Host string }
 
 func (e *InsecureHostError) Error() string {
-	return fmt.Sprintf("airsql: tls=false would send the token in clear text to %q: plain HTTP is "+
+	return fmt.Sprintf("airsql: tls=false would send the token in clear text to %s: plain HTTP is "+
 		"only for a local emulator on a loopback host (localhost, 127.0.0.1, [::1]); "+
-		"remove tls=false, or add allowInsecure=true if you really mean it", e.Host)
+		"remove tls=false, or add allowInsecure=true if you really mean it", quoteUnlessSecret(e.Host))
 }
 
 // UnsupportedError names a statement or construct the driver cannot run (yet): it is refused
@@ -77,7 +77,9 @@ type WriteError struct {
 	Written []string // ids of the records created, updated or deleted before the failure
 	// UncertainIDs (UPDATE, DELETE) and UncertainRows (INSERT, UPSERT: 0-based VALUES rows) name
 	// what was sent in a request that failed after it may have reached Airtable (a 5xx or a
-	// network error): those records may or may not have been written. Everything else was not.
+	// network error, on any of its tries): those records may or may not have been written.
+	// Everything else was not. A DELETE retried after a lost answer and answered "not found"
+	// counts as deleted (in Written).
 	UncertainIDs  []string
 	UncertainRows []int
 	Err           error // the cause (often a *transport.APIError)

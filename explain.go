@@ -65,7 +65,12 @@ func (cn *conn) explain(ctx context.Context, st statement, nvs []driver.NamedVal
 		}
 		return rows, nil
 	}
-	args, err := translateArgs(nvs)
+	if st.variables != nil {
+		add("request", "none")
+		add("local", "list the connection's system variables")
+		return rows, nil
+	}
+	args, err := cn.statementArgs(nvs)
 	if err != nil {
 		return nil, err
 	}
@@ -171,6 +176,9 @@ func (cn *conn) explainFind(add func(step, detail string), plan *translate.Plan,
 	default:
 		add("pushdown", "superset: every record received is checked again with the WHERE clause")
 		local = append(local, "check the WHERE clause on each record")
+		if fns := plan.LocalFunctions(); len(fns) > 0 {
+			local = append(local, "compute "+strings.Join(fns, ", ")+" locally (no formula gives SQL's result)")
+		}
 	}
 	if plan.SortLocally {
 		keys := make([]string, len(plan.Order))
@@ -213,6 +221,11 @@ func (cn *conn) explainTree(add func(step, detail string), root engine.Node, q *
 		case n.Op == "limit" && q.Scan != nil && q.Offset == 0 && q.Scan.Request.MaxRecords > 0 && q.Scan.Request.MaxRecords == q.Limit:
 			// maxRecords already stops the scan there.
 		case n.Op == "filter" && strings.HasPrefix(n.Detail, "WHERE"):
+			if len(n.Inputs) == 1 && n.Inputs[0].Plan != nil {
+				if fns := n.Inputs[0].Plan.LocalFunctions(); len(fns) > 0 {
+					local = append(local, "compute "+strings.Join(fns, ", ")+" locally (no formula gives SQL's result)")
+				}
+			}
 			local = append(local, "check the WHERE clause on each record")
 		case n.Op != "project" && n.Op != "values":
 			local = append(local, detail)

@@ -59,6 +59,11 @@ func TestExplain(t *testing.T) {
 			contains: map[string]string{"pushdown": "superset", "local": "check the WHERE clause"},
 		},
 		{
+			name:     "functions computed locally",
+			query:    "SELECT Name FROM Tasks WHERE DATE_FORMAT(`Due Date`, '%Y') = '2024' AND UPPER(Name) LIKE 'S%' AND SUBSTR(LTRIM(Notes), 1, 1) = 'f'",
+			contains: map[string]string{"pushdown": "superset", "local": "compute DATE_FORMAT, LTRIM, SUBSTRING locally"},
+		},
+		{
 			name:     "by id",
 			query:    "SELECT Name FROM Tasks WHERE id = 'recAAAAAAAAAAAAAA'",
 			contains: map[string]string{"request": "GET one record by id, 1 request(s): recAAAAAAAAAAAAAA"},

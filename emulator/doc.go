@@ -1,5 +1,6 @@
 // Package emulator is a local, in-memory Airtable Web API v0: records (list, get, create, update,
-// replace, upsert, delete), the metadata API (bases, base schema, whoami), tokens with scopes, the
+// replace, upsert, delete), record comments, attachment upload, the metadata API (bases, base
+// info with collaborators, base schema, create and update of tables and fields, whoami), tokens with scopes, the
 // service's limits and error bodies, formula evaluation (package formula) for filterByFormula,
 // views and formula fields, and computed fields (lookup, rollup, count, autoNumber, times).
 //

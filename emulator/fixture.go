@@ -34,6 +34,12 @@ type FixtureBase struct {
 	ID     string         `json:"id,omitempty"`
 	Name   string         `json:"name"`
 	Tables []FixtureTable `json:"tables"`
+	// What GET /v0/meta/bases/{id} answers besides id and name (baseinfo.go); all optional.
+	CreatedTime   string                `json:"createdTime,omitempty"` // RFC 3339; default 2024-01-01T00:00:00Z
+	WorkspaceID   string                `json:"workspaceId,omitempty"` // default derived from the base id
+	Collaborators []FixtureCollaborator `json:"collaborators,omitempty"`
+	Interfaces    []map[string]any      `json:"interfaces,omitempty"`
+	InviteLinks   *FixtureInviteLinks   `json:"inviteLinks,omitempty"`
 }
 
 // FixtureTable is one table: its schema, views and records.
@@ -251,6 +257,11 @@ func buildBase(fb *FixtureBase) (*base, error) {
 	if !isID(b.id, "app") {
 		return nil, fmt.Errorf("emulator: fixture: base id %q is not \"app\" + 14 letters or digits", b.id)
 	}
+	info, err := buildBaseInfo(b.id, fb)
+	if err != nil {
+		return nil, fmt.Errorf("emulator: fixture: base %q: %w", b.name, err)
+	}
+	b.info = info
 	where := fmt.Sprintf("base %q", b.name)
 	// Pass 1: tables and fields with ids, so that options can refer to any table by name.
 	for i := range fb.Tables {
@@ -701,6 +712,7 @@ func mergeBase(old *base, add *FixtureBase) (*base, error) {
 		}
 		target.Records = append(target.Records, ft.Records...)
 	}
+	mergeBaseInfo(&combined, add)
 	nb, err := buildBase(&combined)
 	if err != nil {
 		return nil, err
@@ -729,6 +741,7 @@ func mergeBase(old *base, add *FixtureBase) (*base, error) {
 // with its stored cells keyed by field id.
 func exportBase(b *base) FixtureBase {
 	fb := FixtureBase{ID: b.id, Name: b.name}
+	b.info.export(&fb)
 	for _, t := range b.tables {
 		ft := FixtureTable{ID: t.id, Name: t.name, PrimaryFieldID: t.primary.ID, Description: t.description}
 		for _, fl := range t.fields {

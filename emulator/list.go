@@ -416,8 +416,10 @@ type iterator struct {
 const maxIterators = 1000
 
 // maxIteratorIDs bounds the record ids all iterators hold together (16 bytes each, the strings
-// themselves are shared with the table): 4M ids is 64 MiB, 40 listings of a 100,000-record table.
-const maxIteratorIDs = 4_000_000
+// themselves are shared with the table): 1M ids is 16 MiB, 10 listings of a 100,000-record table
+// or 100 of a 10,000-record one read at once. Under 1,000 concurrent listings of a 10,000-record
+// table, 4M ids let the heap grow to 170 MB.
+const maxIteratorIDs = 1_000_000
 
 // iteratorStore keeps iterators until they have not been used for ttl.
 type iteratorStore struct {

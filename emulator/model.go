@@ -12,6 +12,7 @@ type base struct {
 	id, name  string
 	tables    []*table
 	tableByID map[string]*table
+	info      baseInfo // what GET /v0/meta/bases/{id} tells besides the schema (baseinfo.go)
 }
 
 // table finds a table by id, then by exact name.

@@ -31,8 +31,8 @@ func (s *Server) renderRecord(t *table, r *record, o renderOpts) *apiRecord {
 	}
 	out := &apiRecord{ID: r.id, CreatedTime: formatTime(r.created), Fields: fields}
 	if o.comments {
-		zero := 0 // the emulator keeps no comments
-		out.CommentCount = &zero
+		n := s.commentCountLocked(r.id)
+		out.CommentCount = &n
 	}
 	return out
 }
@@ -49,6 +49,16 @@ func (s *Server) listPOST(c *call) (reply, *apiError) {
 // iterator; later pages read from it (reference §1.2, §8.5). parse reads the options, once access
 // to the table is checked (see "order of checks" in README.md).
 func (s *Server) list(c *call, parse func() (*listQuery, *apiError)) (reply, *apiError) {
+	// A first page computes over the whole table: it takes a compute slot before the lock (see
+	// locking.go). A later page only reads its iterator. The options are read here without the
+	// lock only to tell which; their errors are answered below, after the access checks.
+	if q, aerr := parse(); aerr == nil && q.Offset == "" {
+		release, aerr := s.computeSlot(c)
+		if aerr != nil {
+			return reply{}, aerr
+		}
+		defer release()
+	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	t, aerr := s.tableFor(c, scopeRecordsRead)

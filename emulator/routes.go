@@ -28,11 +28,16 @@ type call struct {
 	segments []string // the path after /v0/, split on the escaped path, then unescaped
 	body     []byte
 	tok      *token
+	// waitingWriter: the request writes and is counted as waiting for s.mu (see locking.go).
+	waitingWriter bool
 }
 
 // ServeHTTP serves the Airtable Web API v0. It implements http.Handler.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	now := s.clock.Now()
+	if s.serveAttachmentContent(w, r, now) { // the URLs of uploaded attachments, outside /v0/
+		return
+	}
 	body, tooLarge := readBody(r)
 	status, respBody, fault := s.serve(r, body, tooLarge)
 
@@ -102,9 +107,10 @@ func readBody(r *http.Request) (body []byte, tooLarge bool) {
 	if r.Body == nil {
 		return nil, false
 	}
-	b, _ := io.ReadAll(io.LimitReader(r.Body, MaxBodyBytes+1))
-	if len(b) > MaxBodyBytes {
-		return b[:MaxBodyBytes], true
+	limit := bodyLimit(r)
+	b, _ := io.ReadAll(io.LimitReader(r.Body, int64(limit)+1))
+	if len(b) > limit {
+		return b[:limit], true
 	}
 	return b, false
 }
@@ -154,7 +160,7 @@ func (s *Server) route(r *http.Request, body []byte, tooLarge bool) (reply, *api
 	}
 	if tooLarge {
 		return reply{}, errorf(http.StatusRequestEntityTooLarge, "REQUEST_TOO_LARGE",
-			"Request body is too large: the limit is %d bytes.", MaxBodyBytes)
+			"Request body is too large: the limit is %d bytes.", bodyLimit(r))
 	}
 	escaped := r.URL.EscapedPath()
 	if !strings.HasPrefix(escaped, "/v0/") {
@@ -178,6 +184,10 @@ func (s *Server) route(r *http.Request, body []byte, tooLarge bool) (reply, *api
 	if handler == nil {
 		return reply{}, errRouteNotFound()
 	}
+	if writesData(r.Method, segs) {
+		s.writerArrived(c)
+		defer s.writerNoLongerWaiting(c)
+	}
 	tok, aerr := s.authenticate(r)
 	if aerr != nil {
 		return reply{}, aerr
@@ -193,9 +203,24 @@ func (s *Server) route(r *http.Request, body []byte, tooLarge bool) (reply, *api
 
 type handlerFunc func(*call) (reply, *apiError)
 
+// writesData tells the requests that change data by their method: every POST but listRecords,
+// which only reads, and every PATCH, PUT and DELETE.
+func writesData(method string, segs []string) bool {
+	switch method {
+	case http.MethodPatch, http.MethodPut, http.MethodDelete:
+		return true
+	case http.MethodPost:
+		return !(len(segs) == 3 && segs[2] == "listRecords")
+	}
+	return false
+}
+
 // pickHandler maps method and path to a handler; baseID is the base the request counts against.
 func (s *Server) pickHandler(method string, segs []string) (handlerFunc, string) {
 	if segs[0] == "meta" {
+		if h, baseID := s.pickMetaWriteHandler(method, segs); h != nil {
+			return h, baseID
+		}
 		switch {
 		case len(segs) == 2 && segs[1] == "bases" && method == http.MethodGet:
 			return s.listBases, ""
@@ -218,6 +243,8 @@ func (s *Server) pickHandler(method string, segs []string) (handlerFunc, string)
 		case http.MethodDelete:
 			return s.deleteBatch, segs[0]
 		}
+	case 4, 5:
+		return s.pickRecordExtraHandler(method, segs)
 	case 3:
 		if segs[2] == "listRecords" && method == http.MethodPost {
 			return s.listPOST, segs[0]
@@ -315,11 +342,7 @@ func (s *Server) listBases(c *call) (reply, *apiError) {
 			next = "itr" + basesIteratorID + "/" + out[len(out)-1].(map[string]any)["id"].(string)
 			break
 		}
-		level := "read"
-		if c.tok.scopes[scopeRecordsWrite] {
-			level = "create"
-		}
-		out = append(out, map[string]any{"id": id, "name": s.bases[id].name, "permissionLevel": level})
+		out = append(out, map[string]any{"id": id, "name": s.bases[id].name, "permissionLevel": s.permissionLevel(s.bases[id], c.tok)})
 	}
 	if after != "" && !started {
 		return reply{}, errIteratorGone()

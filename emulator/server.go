@@ -2,7 +2,9 @@ package emulator
 
 import (
 	"fmt"
+	"io"
 	"net/http"
+	"os"
 	"sync"
 	"time"
 
@@ -55,6 +57,9 @@ type config struct {
 	dataFile    string
 	notFound    NotFoundMode
 	requestLog  string
+	fetchClient *http.Client // WithAttachmentFetch; nil: attachment URLs are never fetched
+	repair      bool         // drop damaged lines of the data file instead of refusing to start
+	warnings    io.Writer    // where what the data file's replay dropped is reported; nil: os.Stderr
 }
 
 // WithFixture loads bases, tables, records and tokens at start.
@@ -140,6 +145,14 @@ func WithDataFile(path string) Option {
 	}
 }
 
+// WithRepair starts on a data file with damaged lines (complete lines that fail their checksum)
+// by dropping them and keeping the rest, reporting what was dropped; without it such a file is
+// refused, since every complete line was an acknowledged write.
+func WithRepair() Option { return func(c *config) error { c.repair = true; return nil } }
+
+// WithWarnings sets where the data file's replay reports what it dropped (default os.Stderr).
+func WithWarnings(w io.Writer) Option { return func(c *config) error { c.warnings = w; return nil } }
+
 // WithNotFound chooses how unknown bases, tables and records are answered (default NotFoundForbidden).
 func WithNotFound(mode NotFoundMode) Option {
 	return func(c *config) error {
@@ -168,11 +181,15 @@ type Server struct {
 	tokens map[string]*token
 
 	iterators *iteratorStore
+	slots     chan struct{} // compute slots of whole-table reads; see locking.go
+	writers   *writerGate   // writers waiting for mu; see locking.go
 	limiter   *rateLimiter
 	faults    faultList
 	recorder  recorder
 	wal       *wal
 	formulas  formulaCache
+	// comments and uploaded attachments (comments.go, attachments.go), guarded by mu.
+	extras extraState
 	// formulaEnv is what formulas evaluate in: the server's clock (NOW(), TODAY()) and UTC.
 	formulaEnv *formula.Env
 }
@@ -199,6 +216,8 @@ func New(opts ...Option) (*Server, error) {
 		formulaEnv: &formula.Env{Clock: cfg.clock, Location: time.UTC},
 	}
 	s.iterators = newIteratorStore(cfg.clock, cfg.iteratorTTL)
+	s.slots = make(chan struct{}, computeSlots())
+	s.writers = newWriterGate()
 	s.limiter = newRateLimiter(cfg.clock, cfg.rate, cfg.penalty, cfg.tokenRate)
 	s.formulas.init()
 	if cfg.demo {
@@ -217,7 +236,11 @@ func New(opts ...Option) (*Server, error) {
 		}
 	}
 	if cfg.dataFile != "" {
-		w, err := openWAL(cfg.dataFile, s.replay)
+		warn := cfg.warnings
+		if warn == nil {
+			warn = os.Stderr
+		}
+		w, err := openWAL(cfg.dataFile, cfg.repair, warn, s.replay)
 		if err != nil {
 			s.recorder.close()
 			return nil, err
@@ -229,6 +252,7 @@ func New(opts ...Option) (*Server, error) {
 
 // Close releases the data file and the request log. The server must not be used afterwards.
 func (s *Server) Close() error {
+	s.stopFetches() // before the data file closes: a fetch that finishes logs its result
 	var err error
 	if s.wal != nil {
 		err = s.wal.close()

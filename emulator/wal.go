@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 )
 
@@ -18,9 +19,12 @@ import (
 //	<crc32c of the JSON, 8 hex digits> <JSON array of changes>\n
 //
 // appended and fsynced before the request is answered. A line is applied whole or not at all.
-// At start the log is replayed; a torn last line (a crash in the middle of an append) fails its
-// checksum or lacks its newline, and is cut off, so the file is never left unreadable. A bad line
-// followed by good ones is real corruption and stops the start with an error.
+// At start the log is replayed. A last line without its newline (an append torn by a crash, or a
+// file cut part-way) is cut off, so that the file is never left unreadable, and reported on the
+// warnings writer (stderr) with the number of changes it held. A complete line that fails its
+// checksum or does not decode was acknowledged, so dropping it loses data: the start is refused,
+// unless repair (-repair) is set, which drops every damaged line, keeps the rest, reports what was
+// dropped and rewrites the file.
 
 // walOp is one change of a write request.
 type walOp struct {
@@ -32,6 +36,8 @@ type walOp struct {
 	Field   string          `json:"field,omitempty"`
 	Choices []any           `json:"choices,omitempty"`
 	Fixture json.RawMessage `json:"fixture,omitempty"`
+	// Data is the payload of the kinds of wal_extra.go (schema writes, comments, uploads).
+	Data json.RawMessage `json:"data,omitempty"`
 }
 
 var crcTable = crc32.MakeTable(crc32.Castagnoli)
@@ -45,7 +51,7 @@ type wal struct {
 // After the replay the log is compacted when that makes it shorter (see compactWAL): the compacted
 // log is written to a temporary file, fsynced and renamed over the data file, so that a crash at
 // any moment leaves either the old log or the new one, both of which replay to the same data.
-func openWAL(path string, apply func([]walOp) error) (*wal, error) {
+func openWAL(path string, repair bool, warn io.Writer, apply func([]walOp) error) (*wal, error) {
 	tmp := path + ".compacting"
 	// Left by a crash during a compaction, before its rename: the data file itself is intact.
 	if err := os.Remove(tmp); err != nil && !os.IsNotExist(err) {
@@ -56,7 +62,7 @@ func openWAL(path string, apply func([]walOp) error) (*wal, error) {
 		return nil, fmt.Errorf("emulator: data file: %w", err)
 	}
 	var lines [][]walOp
-	good, err := replayWAL(f, func(ops []walOp) error {
+	good, dmg, err := replayWAL(f, repair, func(ops []walOp) error {
 		if err := apply(ops); err != nil {
 			return err
 		}
@@ -67,6 +73,7 @@ func openWAL(path string, apply func([]walOp) error) (*wal, error) {
 		f.Close()
 		return nil, fmt.Errorf("emulator: data file %s: %w", path, err)
 	}
+	dmg.report(warn, path)
 	// Cut a torn tail so that the next append starts on a clean line.
 	if err := f.Truncate(good); err != nil {
 		f.Close()
@@ -80,7 +87,11 @@ func openWAL(path string, apply func([]walOp) error) (*wal, error) {
 		f.Close()
 		return nil, fmt.Errorf("emulator: data file %s: %w", path, err)
 	}
-	if compacted, shorter := compactWAL(lines); shorter {
+	compacted, shorter := compactWAL(lines)
+	if !shorter && len(dmg.damaged) > 0 {
+		compacted, shorter = lines, true // rewrite without the damaged lines
+	}
+	if shorter {
 		// On failure the log stays as it was, which is complete: only its length is lost.
 		if err := writeFileSynced(tmp, compacted); err == nil {
 			if err := os.Rename(tmp, path); err == nil {
@@ -159,10 +170,14 @@ func compactWAL(lines [][]walOp) (out [][]walOp, shorter bool) {
 		for _, op := range ops {
 			switch op.Kind {
 			case "put", "delete", "choices", "fixture":
-			default: // the replay refuses changes it does not know; leave such a log alone
-				return nil, false
+			default:
+				if !extraWALKind[op.Kind] { // the replay refuses changes it does not know; leave such a log alone
+					return nil, false
+				}
 			}
-			if op.Kind == "fixture" {
+			// A fixture, or a change of wal_extra.go (schema, comments, uploads), stays where it is:
+			// what comes after it may depend on it.
+			if op.Kind == "fixture" || extraWALKind[op.Kind] {
 				flush()
 				result = append(result, op)
 				continue
@@ -273,12 +288,28 @@ func compactSegment(ops []walOp) []walOp {
 	return append(out, deletes...)
 }
 
-// replayWAL applies every complete line and returns the length of the good prefix.
-func replayWAL(r io.Reader, apply func([]walOp) error) (int64, error) {
+// walDamage is what a replay found wrong with the data file.
+type walDamage struct {
+	damaged      []int // numbers of complete lines that failed their checksum or did not decode
+	damagedBytes int64
+	damagedOps   int   // changes those lines seem to hold (counted in their text)
+	tornLine     int   // the number of an incomplete last line; 0 when none
+	tornBytes    int64 // its length
+	tornOps      int   // changes it seems to hold
+}
+
+// countOps estimates how many changes a damaged or cut line held, from its text.
+func countOps(line []byte) int { return bytes.Count(line, []byte(`{"kind":`)) }
+
+// replayWAL applies every good line and returns the length of the prefix to keep: everything but
+// an incomplete last line. A complete line that is damaged (its write finished, so it was
+// acknowledged) stops the replay with an error unless repair is set; with repair it is skipped
+// and counted in the damage, and the good lines after it are applied.
+func replayWAL(r io.Reader, repair bool, apply func([]walOp) error) (int64, walDamage, error) {
 	br := bufio.NewReaderSize(r, 1<<16)
 	var good int64
+	var dmg walDamage
 	lineNo := 0
-	var pendingBad error
 	for {
 		line, err := br.ReadBytes('\n')
 		if len(line) == 0 && err == io.EOF {
@@ -287,32 +318,60 @@ func replayWAL(r io.Reader, apply func([]walOp) error) (int64, error) {
 		lineNo++
 		complete := err == nil
 		if err != nil && err != io.EOF {
-			return 0, err
+			return 0, dmg, err
+		}
+		if !complete {
+			dmg.tornLine, dmg.tornBytes, dmg.tornOps = lineNo, int64(len(line)), countOps(line)
+			break
 		}
 		ops, perr := decodeWALLine(line, complete)
 		if perr != nil {
-			if pendingBad != nil {
-				return 0, pendingBad
+			if !repair {
+				return 0, dmg, fmt.Errorf("line %d is damaged (%v): it was written whole, so its write was acknowledged and "+
+					"would be lost (about %d change(s)); restore the file from a copy, or start with -repair (WithRepair) to drop "+
+					"every damaged line and keep the rest", lineNo, perr, countOps(line))
 			}
-			pendingBad = fmt.Errorf("line %d is damaged (%v) and is followed by more data; fix or remove the file", lineNo, perr)
-			if !complete {
-				break
-			}
-			// A damaged line is only acceptable as the very last one: remember and look further.
+			dmg.damaged = append(dmg.damaged, lineNo)
+			dmg.damagedBytes += int64(len(line))
+			dmg.damagedOps += countOps(line)
+			good += int64(len(line))
 			continue
 		}
-		if pendingBad != nil {
-			return 0, pendingBad
-		}
 		if aerr := apply(ops); aerr != nil {
-			return 0, fmt.Errorf("line %d: %w (start with the same -fixture and -demo as when the file was written)", lineNo, aerr)
+			return 0, dmg, fmt.Errorf("line %d: %w (start with the same -fixture and -demo as when the file was written)", lineNo, aerr)
 		}
 		good += int64(len(line))
-		if !complete {
+	}
+	return good, dmg, nil
+}
+
+// report writes what the replay dropped, one line each.
+func (d walDamage) report(w io.Writer, path string) {
+	if w == nil {
+		return
+	}
+	if len(d.damaged) > 0 {
+		fmt.Fprintf(w, "emulator: data file %s: -repair dropped %d damaged line(s) (%s; %d bytes, about %d change(s)); the other lines were kept and the file rewritten without them\n",
+			path, len(d.damaged), lineList(d.damaged), d.damagedBytes, d.damagedOps)
+	}
+	if d.tornLine > 0 {
+		fmt.Fprintf(w, "emulator: data file %s: its last line (line %d, %d bytes, about %d change(s)) is incomplete and was cut off: "+
+			"a write cut short by a crash was never acknowledged, but if the file itself was cut or copied part-way, "+
+			"the writes from that line on are lost\n", path, d.tornLine, d.tornBytes, d.tornOps)
+	}
+}
+
+func lineList(lines []int) string {
+	const shown = 10
+	parts := make([]string, 0, shown)
+	for i, n := range lines {
+		if i == shown {
+			parts = append(parts, fmt.Sprintf("and %d more", len(lines)-shown))
 			break
 		}
+		parts = append(parts, "line "+strconv.Itoa(n))
 	}
-	return good, nil
+	return strings.Join(parts, ", ")
 }
 
 func decodeWALLine(line []byte, complete bool) ([]walOp, error) {

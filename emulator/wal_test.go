@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,7 +11,7 @@ import (
 
 func openData(t *testing.T, path string) *Server {
 	t.Helper()
-	s, err := New(WithFixture(smallFixture(t)), WithDataFile(path), WithRate(0, 0), WithTokenRate(0))
+	s, err := New(WithFixture(smallFixture(t)), WithDataFile(path), WithRate(0, 0), WithTokenRate(0), WithWarnings(io.Discard))
 	if err != nil {
 		t.Fatalf("New with data file: %v", err)
 	}

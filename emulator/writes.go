@@ -248,6 +248,7 @@ func (x *txn) commit() *apiError {
 	if err := x.s.applyOpsLocked(ops); err != nil {
 		return errorf(http.StatusInternalServerError, "SERVER_ERROR", "%v", err)
 	}
+	x.s.scheduleFetchesLocked(ops) // attachments given by URL, when WithAttachmentFetch
 	return nil
 }
 
@@ -262,7 +263,7 @@ func (x *txn) tableOfField(fl *field) *table {
 
 // writeTable locks the server for writing and finds the request's table.
 func (s *Server) writeTable(c *call) (*table, *apiError) {
-	s.mu.Lock()
+	s.lockForWrite(c)
 	t, aerr := s.tableFor(c, scopeRecordsWrite)
 	if aerr != nil {
 		s.mu.Unlock()
@@ -576,6 +577,12 @@ func (s *Server) applyOpsLocked(ops []walOp) error {
 			}
 			continue
 		}
+		if extraWALKind[op.Kind] {
+			if err := s.applyExtraOpLocked(op); err != nil {
+				return err
+			}
+			continue
+		}
 		b := s.bases[op.Base]
 		if b == nil {
 			return fmt.Errorf("base %s does not exist", op.Base)
@@ -610,6 +617,7 @@ func (s *Server) applyOpsLocked(ops []walOp) error {
 				continue
 			}
 			delete(t.recByID, op.ID)
+			delete(s.extras.comments, op.ID) // a record's comments go with it
 			if i := t.indexOf(op.ID); i >= 0 {
 				t.records = append(t.records[:i:i], t.records[i+1:]...)
 			}

@@ -145,6 +145,11 @@ func (c *compiler) compileNode(n Node) (evalFn, *Error) {
 			return Number(-f)
 		}, nil
 	case *Binary:
+		if n.Op == "&" {
+			if operands := concatOperands(n); len(operands) > 2 {
+				return c.concatChain(operands)
+			}
+		}
 		l, err := c.compile(n.L)
 		if err != nil {
 			return nil, err
@@ -158,6 +163,57 @@ func (c *compiler) compileNode(n Node) (evalFn, *Error) {
 		return c.call(n)
 	}
 	panic("formula: unknown node type")
+}
+
+// concatOperands lists the operands of a chain of & (a & b & c … parses as a left-deep tree), in
+// order, walking it without recursion.
+func concatOperands(n *Binary) []Node {
+	var out []Node
+	stack := []Node{n}
+	for len(stack) > 0 {
+		top := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if b, ok := top.(*Binary); ok && b.Op == "&" {
+			stack = append(stack, b.R, b.L) // L is taken first
+			continue
+		}
+		out = append(out, top)
+	}
+	return out
+}
+
+// concatChain evaluates a & b & c … at once: each operand once, the text built in one buffer. As
+// pairwise & would, it answers the first error from the left, and "too long" as soon as the text
+// so far passes maxTextLen. Pairwise, a chain of n operands copied the growing text n times.
+func (c *compiler) concatChain(operands []Node) (evalFn, *Error) {
+	fns := make([]evalFn, len(operands))
+	for i, o := range operands {
+		f, err := c.compile(o)
+		if err != nil {
+			return nil, err
+		}
+		fns[i] = f
+	}
+	return func(rec Record, env *Env) Value {
+		parts := make([]string, len(fns))
+		total := 0
+		for i, f := range fns {
+			v := f(rec, env)
+			if v.kind == KindError {
+				return v
+			}
+			parts[i] = TextOf(v)
+			if total += len(parts[i]); total > maxTextLen {
+				return ErrorValue("&: the text is too long")
+			}
+		}
+		var b strings.Builder
+		b.Grow(total)
+		for _, p := range parts {
+			b.WriteString(p)
+		}
+		return Text(b.String())
+	}, nil
 }
 
 func constant(v Value) evalFn {

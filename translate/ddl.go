@@ -112,6 +112,9 @@ func ddlTokens(sql string) (toks []ddlToken, err error) {
 		case sqlparser.COMMENT:
 			continue
 		}
+		if len(toks) == 0 && typ != sqlparser.CREATE && typ != sqlparser.ALTER {
+			return nil, nil // not DDL: the rest of a long statement need not be read
+		}
 		toks = append(toks, ddlToken{typ: typ, val: string(val)})
 	}
 }

@@ -26,12 +26,15 @@
 // id. Placeholders: ? (Args.Positional) and :name (Args.Named, key without the colon); an argument
 // the statement does not read is an error.
 //
-// Conditions: = <> != < <= > >=, [NOT] IN (list), [NOT] BETWEEN, [NOT] LIKE [ESCAPE 'c'],
+// Conditions: = <> != < <= > >=, [NOT] IN (list), [NOT] BETWEEN, [NOT] LIKE [BINARY] [ESCAPE 'c'],
 // IS [NOT] NULL, IS [NOT] TRUE/FALSE, AND, OR, NOT, a number or checkbox column alone (non-zero).
-// Expressions: + - * / DIV %, unary -, and LOWER/LCASE, UPPER/UCASE, LENGTH/CHAR_LENGTH (characters),
-// CONCAT, TRIM/LTRIM/RTRIM (spaces), SUBSTRING/SUBSTR/MID (characters, MySQL positions), ABS, ROUND
-// (half away from zero), COALESCE, IFNULL, NOW/CURRENT_TIMESTAMP (Args.Now, fixed per statement),
-// YEAR, MONTH, DAY/DAYOFMONTH, HOUR, MINUTE, SECOND (UTC), RECORD_ID(), CREATED_TIME().
+// Expressions: + - * / DIV %, unary -, d ± INTERVAL n unit, CASE, CAST/CONVERT, @@variables, and the
+// SQL functions of funcTable (funcs.go; MySQL 8's meaning, one pure function each in funcs_string.go,
+// funcs_num.go, funcs_date.go, funcs_cast.go, funcs_control.go and sysvars.go), plus RECORD_ID() and
+// CREATED_TIME(). NOW() and CURDATE() are Args.Now, fixed per statement; DATABASE() and @@variables
+// read Args.Session, which Session.Set changes (SET). A call of constants is folded into a constant
+// at planning. Parse rewrites the calls the pinned grammar reads only narrowly (SUBSTRING of an
+// expression, TRIM(LEADING x FROM s), POSITION(a IN b), EXTRACT(unit FROM d), CAST(x AS DOUBLE)).
 //
 // A SELECT is planned for the engine by NewQuery (query.go): the table's request as below, then the
 // local steps — aggregates (COUNT, SUM, AVG, MIN, MAX, GROUP_CONCAT, ANY_VALUE; aggregate.go),
@@ -42,9 +45,9 @@
 //
 // Refused, each with an *UnsupportedError that names it and hints at what to do instead: JOIN,
 // subqueries, UNION (not a *sqlparser.Select: the caller refuses it), aggregates other than the
-// above, CASE, CAST, REGEXP, <=>, REPLACE, INSERT IGNORE, INSERT … SELECT, UPDATE or DELETE with ORDER BY
-// or LIMIT, locking reads. Mistakes in the query itself (an unknown column, a type that cannot be
-// compared, a missing argument) are plain errors.
+// above, REGEXP, <=>, user variables, CAST to TIME or JSON, REPLACE, INSERT IGNORE, INSERT … SELECT,
+// UPDATE or DELETE with ORDER BY or LIMIT, locking reads. Mistakes in the query itself (an unknown
+// column, a type that cannot be compared, a missing argument) are plain errors.
 //
 // # SQL semantics
 //
@@ -94,12 +97,16 @@
 //     REGEX_MATCH(x, '^(?s:…)$') with [aA] classes for letters; IS [NOT] NULL on scalar fields;
 //     checkbox conditions; dates and times as DATETIME_DIFF(a, b, 'milliseconds') op 0; + - * / on
 //     numbers (a division's NULL test includes a zero divisor); LOWER, UPPER, CONCAT of text, ABS,
-//     COALESCE, IFNULL, YEAR…SECOND; id as RECORD_ID(), createdTime as CREATED_TIME().
+//     COALESCE, IFNULL, YEAR…SECOND; DATE(x) op day as a range on x (dateRanges); LIKE BINARY as
+//     a REGEX_MATCH without case classes; id as
+//     RECORD_ID(), createdTime as CREATED_TIME().
 //   - superset (Exact false, Keep re-checks): anything on formula and rollup fields (their cells can
 //     be errors or NaN, NULL here but not blank in a formula); IS NULL on arrays and objects.
-//   - local only (no formula; Keep decides): text ordering (< on text: the service's text order is
-//     not code-point order), LENGTH, SUBSTRING, TRIM, ROUND (the service counts UTF-16 units, trims
-//     other white space and rounds halves up), DIV, %, comparisons of JSON columns.
+//   - local only (no formula; Keep decides; Plan.LocalFunctions names them for EXPLAIN): text
+//     ordering (< on text: the service's text order is not code-point order), LENGTH, SUBSTRING,
+//     TRIM, ROUND (the service counts UTF-16 units, trims other white space and rounds halves up),
+//     DIV, %, comparisons of JSON columns, and every other function: no formula is known to give
+//     MySQL's value for it on every input.
 //
 // id = 'rec…' fetches that record directly (Plan.RecordIDs); ids that are not record ids match
 // nothing (NoRows). Several ids are one list request with OR(RECORD_ID()='…', …).

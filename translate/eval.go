@@ -104,6 +104,9 @@ func (e *expr) eval(r *Row) (any, error) {
 		if err != nil || a == nil || p == nil {
 			return nil, err
 		}
+		if e.op == "binary" {
+			return likeMatchBinary(textOf(p), textOf(a), e.escape) != e.negated, nil
+		}
 		return likeMatch(textOf(p), textOf(a), e.escape) != e.negated, nil
 	case exArith:
 		a, b, err := evalPair(e.args[0], e.args[1], r)
@@ -158,8 +161,7 @@ func truth(v any) bool {
 	case float64:
 		return v != 0
 	case string:
-		f, _ := strconv.ParseFloat(strings.TrimSpace(v), 64)
-		return f != 0
+		return numericPrefix(v) != 0 // MySQL: '1abc' is true, 'abc' false
 	}
 	return true
 }
@@ -339,96 +341,12 @@ func (e *expr) evalFunc(r *Row) (any, error) {
 			return nil, err
 		}
 		vals[i] = v
-		if v == nil && e.op != "COALESCE" && e.op != "IFNULL" {
-			return nil, nil // every other function is NULL on a NULL argument
-		}
 	}
-	switch e.op {
-	case "LOWER":
-		return strings.ToLower(textOf(vals[0])), nil
-	case "UPPER":
-		return strings.ToUpper(textOf(vals[0])), nil
-	case "TRIM":
-		return strings.Trim(textOf(vals[0]), " "), nil
-	case "LTRIM":
-		return strings.TrimLeft(textOf(vals[0]), " "), nil
-	case "RTRIM":
-		return strings.TrimRight(textOf(vals[0]), " "), nil
-	case "LENGTH":
-		return int64(utf8.RuneCountInString(textOf(vals[0]))), nil
-	case "CONCAT":
-		var b strings.Builder
-		for _, v := range vals {
-			b.WriteString(textOf(v))
-		}
-		return b.String(), nil
-	case "SUBSTRING":
-		return substring(textOf(vals[0]), vals[1:]), nil
-	case "ABS":
-		switch v := vals[0].(type) {
-		case int64:
-			if v == math.MinInt64 {
-				return -float64(v), nil
-			}
-			if v < 0 {
-				return -v, nil
-			}
-			return v, nil
-		case bool:
-			return boolInt(v), nil
-		}
-		return math.Abs(floatOf(vals[0])), nil
-	case "ROUND":
-		digits := int64(0)
-		if len(vals) == 2 {
-			d, ok := intOf(vals[1])
-			if !ok {
-				d = int64(floatOf(vals[1]))
-			}
-			digits = d
-		}
-		if n, ok := intOf(vals[0]); ok && digits >= 0 {
-			return n, nil
-		}
-		x := roundHalfAway(floatOf(vals[0]), digits)
-		if e.typ == typeInt {
-			return int64(x), nil
-		}
-		return x, nil
-	case "COALESCE", "IFNULL":
-		for _, v := range vals {
-			if v != nil {
-				if e.typ == typeFloat {
-					return floatOf(v), nil
-				}
-				return v, nil
-			}
-		}
-		return nil, nil
-	case opTextNumber:
-		return mysqlNumber(textOf(vals[0])), nil
-	case "YEAR", "MONTH", "DAY", "HOUR", "MINUTE", "SECOND":
-		t, ok := vals[0].(time.Time)
-		if !ok {
-			return nil, nil
-		}
-		t = t.UTC()
-		switch e.op {
-		case "YEAR":
-			return int64(t.Year()), nil
-		case "MONTH":
-			return int64(t.Month()), nil
-		case "DAY":
-			return int64(t.Day()), nil
-		case "HOUR":
-			return int64(t.Hour()), nil
-		case "MINUTE":
-			return int64(t.Minute()), nil
-		default:
-			return int64(t.Second()), nil
-		}
+	def, _, ok := lookupFunc(e.op)
+	if !ok {
+		return nil, fmt.Errorf("translate: internal error: no evaluator for %s", e.op)
 	}
-	return nil, fmt.Errorf("translate: internal error: no evaluator for %s", e.op)
+	return e.evalRegistered(def, vals), nil
 }
 
 // substring is MySQL SUBSTRING(s, pos[, len]) on characters: pos counts from 1, or from the end when
@@ -471,20 +389,19 @@ func substring(s string, args []any) string {
 	return string(runes[start:end])
 }
 
-func roundHalfAway(x float64, digits int64) float64 {
-	if digits > 15 {
-		return x
-	}
-	if digits < -15 {
-		return 0
-	}
-	scale := math.Pow(10, float64(digits))
-	return math.Round(x*scale) / scale
-}
-
 // likeMatch is SQL LIKE: % any run, _ one character, ASCII letters match either case, and the
 // escape character makes the next character literal.
 func likeMatch(pattern, s string, escape rune) bool {
+	return likeMatchCase(pattern, s, escape, foldASCII)
+}
+
+// likeMatchBinary is LIKE BINARY: LIKE matching case.
+func likeMatchBinary(pattern, s string, escape rune) bool {
+	return likeMatchCase(pattern, s, escape, func(r rune) rune { return r })
+}
+
+// likeMatchCase is LIKE with a given folding of characters.
+func likeMatchCase(pattern, s string, escape rune, fold func(rune) rune) bool {
 	p := likeRunes(pattern)
 	t := likeRunes(s)
 	// Iterative matching with backtracking to the last %, linear in practice.
@@ -495,7 +412,7 @@ func likeMatch(pattern, s string, escape rune) bool {
 			c := p[pi]
 			switch {
 			case c == escape && pi+1 < len(p):
-				if foldASCII(p[pi+1]) == foldASCII(t[ti]) {
+				if fold(p[pi+1]) == fold(t[ti]) {
 					pi += 2
 					ti++
 					continue
@@ -509,7 +426,7 @@ func likeMatch(pattern, s string, escape rune) bool {
 				ti++
 				continue
 			default:
-				if foldASCII(c) == foldASCII(t[ti]) {
+				if fold(c) == fold(t[ti]) {
 					pi++
 					ti++
 					continue

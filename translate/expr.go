@@ -142,6 +142,9 @@ func unsupported(construct, sql, hint string) error {
 // a fld… id), else the pseudo-columns id and createdTime.
 func (s *scope) lookupColumn(name string) (*expr, error) {
 	t := s.table
+	if t == nil {
+		return nil, fmt.Errorf("translate: unknown column %q: the statement reads no table", name)
+	}
 	for i := range t.Fields {
 		if t.Fields[i].Name == name {
 			return s.fieldExpr(&t.Fields[i]), nil
@@ -203,6 +206,9 @@ func (s *scope) compile(e sqlparser.Expr) (*expr, error) {
 	case *sqlparser.ParenExpr:
 		return s.compile(e.Expr)
 	case *sqlparser.ColName:
+		if x, ok, err := s.variable(e); ok {
+			return x, err
+		}
 		if q := e.Qualifier; !q.IsEmpty() {
 			if !q.Qualifier.IsEmpty() || (q.Name.String() != s.alias && q.Name.String() != s.table.Name) {
 				return nil, &UnsupportedError{Construct: "JOIN", SQL: sqlparser.String(e),
@@ -275,6 +281,9 @@ func (s *scope) compile(e sqlparser.Expr) (*expr, error) {
 			return &expr{kind: exIsTrue, typ: typeBool, op: op, negated: negated, args: []*expr{cond}}, nil
 		}
 	case *sqlparser.BinaryExpr:
+		if x, ok, err := s.intervalArith(e); ok {
+			return x, err
+		}
 		return s.arithmetic(e)
 	case *sqlparser.UnaryExpr:
 		x, err := s.compile(e.Expr)
@@ -312,6 +321,8 @@ func (s *scope) compile(e sqlparser.Expr) (*expr, error) {
 				return nil, err
 			}
 			return &expr{kind: exNot, typ: typeBool, nullable: cond.nullable, args: []*expr{cond}}, nil
+		case sqlparser.BinaryStr, sqlparser.UBinaryStr:
+			return x, nil // a binary string: text already compares by code point
 		}
 		return nil, unsupported("the unary operator "+strings.TrimSpace(e.Operator), sqlparser.String(e), "supported: - on numbers and NOT on conditions")
 	case *sqlparser.FuncExpr:
@@ -333,16 +344,16 @@ func (s *scope) compile(e sqlparser.Expr) (*expr, error) {
 			args = append(args, c)
 		}
 		return s.call("SUBSTRING", args, sqlparser.String(e))
+	case *sqlparser.CaseExpr:
+		return s.caseExpr(e)
+	case *sqlparser.ConvertExpr, *sqlparser.ConvertUsingExpr:
+		return s.convert(e)
 	case *sqlparser.Subquery, *sqlparser.ExistsExpr:
 		return nil, unsupported("a subquery", sqlparser.String(e), hintSubquery)
-	case *sqlparser.CaseExpr:
-		return nil, unsupported("CASE", sqlparser.String(e), "select the columns and decide in Go, or run one query per case with its condition in WHERE")
 	case *sqlparser.ValuesFuncExpr:
 		return nil, unsupported("VALUES() outside ON DUPLICATE KEY UPDATE", "", "VALUES(col) only reads the inserted value in ON DUPLICATE KEY UPDATE col = VALUES(col)")
 	case *sqlparser.IntervalExpr:
-		return nil, unsupported("INTERVAL", sqlparser.String(e), "compute the time in Go and pass it as a time.Time argument")
-	case *sqlparser.ConvertExpr, *sqlparser.ConvertUsingExpr:
-		return nil, unsupported("CAST/CONVERT", sqlparser.String(e), "compare the column with a literal or argument directly: the constant takes the column's type")
+		return nil, unsupported("INTERVAL here", sqlparser.String(e), "an INTERVAL is added to or subtracted from a date: d + INTERVAL 1 DAY, DATE_SUB(d, INTERVAL 1 DAY)")
 	case *sqlparser.GroupConcatExpr:
 		return nil, unsupported("GROUP_CONCAT", "", hintAggregate)
 	case *sqlparser.MatchExpr:
@@ -596,7 +607,17 @@ func (s *scope) comparison(e *sqlparser.ComparisonExpr) (*expr, error) {
 		args = foldNameList(args)
 		return &expr{kind: exIn, typ: typeBool, nullable: true, args: args, negated: e.Operator == sqlparser.NotInStr}, nil
 	case sqlparser.LikeStr, sqlparser.NotLikeStr:
-		pattern, err := s.compile(e.Right)
+		right, binary := likeBinary(e.Right)
+		if _, ok := e.Left.(*sqlparser.UnaryExpr); ok {
+			l, lb := likeBinary(e.Left)
+			if lb {
+				if left, err = s.compile(l); err != nil {
+					return nil, err
+				}
+				binary = true
+			}
+		}
+		pattern, err := s.compile(right)
 		if err != nil {
 			return nil, err
 		}
@@ -615,7 +636,11 @@ func (s *scope) comparison(e *sqlparser.ComparisonExpr) (*expr, error) {
 		if err := listArgument(pattern, left); err != nil {
 			return nil, err
 		}
-		return &expr{kind: exLike, typ: typeBool, nullable: true, args: []*expr{left, pattern}, escape: escape, negated: e.Operator == sqlparser.NotLikeStr}, nil
+		like := &expr{kind: exLike, typ: typeBool, nullable: true, args: []*expr{left, pattern}, escape: escape, negated: e.Operator == sqlparser.NotLikeStr}
+		if binary {
+			like.op = "binary" // LIKE BINARY: case-sensitive
+		}
+		return like, nil
 	case sqlparser.RegexpStr, sqlparser.NotRegexpStr:
 		return nil, unsupported("REGEXP", sqlparser.String(e), "use LIKE with % and _")
 	case sqlparser.NullSafeEqualStr:
@@ -814,6 +839,9 @@ func (s *scope) function(e *sqlparser.FuncExpr) (*expr, error) {
 	if e.Distinct {
 		return nil, unsupported("DISTINCT in "+name, sqlparser.String(e), "select the column and count or collect the distinct values in Go")
 	}
+	if x, ok, err := s.specialCall(name, e); ok {
+		return x, err
+	}
 	args := make([]*expr, 0, len(e.Exprs))
 	for _, se := range e.Exprs {
 		ae, ok := se.(*sqlparser.AliasedExpr)
@@ -826,137 +854,26 @@ func (s *scope) function(e *sqlparser.FuncExpr) (*expr, error) {
 		}
 		args = append(args, x)
 	}
-	return s.call(name, args, sqlparser.String(e))
+	return s.call(name, args, sqlString(e))
 }
 
-// call type-checks a function call. The functions and their SQL meaning are listed in the package doc.
+// call type-checks a function call: one of funcTable (funcs.go), or a reference to the record's own
+// id and creation time.
 func (s *scope) call(name string, args []*expr, text string) (*expr, error) {
-	arity := func(min, max int) error {
-		if len(args) < min || (max >= 0 && len(args) > max) {
-			return fmt.Errorf("translate: %s: wrong number of arguments (%d)", text, len(args))
-		}
-		return nil
+	if def, op, ok := lookupFunc(name); ok {
+		return s.callRegistered(def, op, name, args, text, nil)
 	}
-	anyNullable := false
-	for _, a := range args {
-		anyNullable = anyNullable || a.nullable || a.typ == typeNull
-	}
-	out := &expr{kind: exFunc, op: name, args: args, nullable: anyNullable, sql: text}
 	switch name {
-	case "LCASE":
-		out.op = "LOWER"
-	case "UCASE":
-		out.op = "UPPER"
-	case "CHARACTER_LENGTH", "CHAR_LENGTH":
-		out.op = "LENGTH"
-	case "SUBSTR", "MID":
-		out.op = "SUBSTRING"
-	case "DAYOFMONTH":
-		out.op = "DAY"
-	case "CURRENT_TIMESTAMP", "LOCALTIMESTAMP", "LOCALTIME", "SYSDATE":
-		out.op = "NOW"
-	}
-	switch out.op {
-	case "LOWER", "UPPER", "TRIM", "LTRIM", "RTRIM":
-		if err := arity(1, 1); err != nil {
-			return nil, err
+	case "RECORD_ID", "CREATED_TIME":
+		if len(args) != 0 {
+			return nil, fmt.Errorf("translate: %s: wrong number of arguments to %s: %d given, 0 expected", text, name, len(args))
 		}
-		out.typ = typeText
-	case "LENGTH":
-		if err := arity(1, 1); err != nil {
-			return nil, err
-		}
-		out.typ = typeInt
-	case "CONCAT":
-		if err := arity(1, -1); err != nil {
-			return nil, err
-		}
-		out.typ = typeText
-	case "SUBSTRING":
-		if err := arity(2, 3); err != nil {
-			return nil, err
-		}
-		out.typ = typeText
-	case "ABS":
-		if err := arity(1, 1); err != nil {
-			return nil, err
-		}
-		out.typ = args[0].typ
-		if out.typ == typeBool || out.typ == typeNull {
-			out.typ = typeInt
-		}
-	case "ROUND":
-		if err := arity(1, 2); err != nil {
-			return nil, err
-		}
-		out.typ = typeFloat
-		if args[0].typ == typeInt || len(args) == 1 {
-			out.typ = typeInt
-		}
-	case "COALESCE", "IFNULL":
-		if out.op == "IFNULL" {
-			if err := arity(2, 2); err != nil {
-				return nil, err
-			}
-		} else if err := arity(1, -1); err != nil {
-			return nil, err
-		}
-		out.typ = typeNull
-		out.nullable = true
-		for _, a := range args {
-			if a.typ == typeNull {
-				continue
-			}
-			if out.typ == typeNull {
-				out.typ = a.typ
-			} else if out.typ != a.typ {
-				if out.typ.numeric() && a.typ.numeric() {
-					out.typ = typeFloat
-				} else {
-					return nil, fmt.Errorf("translate: %s mixes %s and %s", text, out.typ, a.typ)
-				}
-			}
-			if !a.nullable {
-				out.nullable = false
-				break
-			}
-		}
-	case "NOW":
-		if err := arity(0, 0); err != nil {
-			return nil, err
-		}
-		return &expr{kind: exConst, typ: typeDateTime, val: s.now, sql: text}, nil
-	case "YEAR", "MONTH", "DAY", "HOUR", "MINUTE", "SECOND":
-		if err := arity(1, 1); err != nil {
-			return nil, err
-		}
-		a := args[0]
-		if a.kind == exConst {
-			if str, ok := a.val.(string); ok {
-				t, ok := parseTime(str)
-				if !ok {
-					return nil, fmt.Errorf("translate: %s: %s is not a date", text, a.sql)
-				}
-				args[0] = &expr{kind: exConst, typ: typeDateTime, val: t, sql: a.sql}
-			}
-		} else if !a.typ.temporal() && a.typ != typeNull {
-			return nil, fmt.Errorf("translate: %s needs a date, but %s is %s", text, describe(a), a.typ)
-		}
-		out.typ = typeInt
-	case "RECORD_ID":
-		if err := arity(0, 0); err != nil {
-			return nil, err
-		}
-		return &expr{kind: exRecordID, typ: typeText, sql: text}, nil
-	case "CREATED_TIME":
-		if err := arity(0, 0); err != nil {
-			return nil, err
+		if name == "RECORD_ID" {
+			return &expr{kind: exRecordID, typ: typeText, sql: text}, nil
 		}
 		return &expr{kind: exCreatedTime, typ: typeDateTime, sql: text}, nil
-	default:
-		return nil, unsupported("the function "+name, text, "compute it in Go from the selected columns; supported: LOWER, UPPER, LENGTH, CHAR_LENGTH, CONCAT, TRIM, LTRIM, RTRIM, SUBSTRING, ABS, ROUND, COALESCE, IFNULL, NOW, YEAR, MONTH, DAY, HOUR, MINUTE, SECOND, RECORD_ID, CREATED_TIME")
 	}
-	return out, nil
+	return nil, unsupported("the function "+name, text, "compute it in Go from the selected columns; the functions the driver runs are listed in the README (SQL functions)")
 }
 
 // fields adds to into the names of the fields an expression reads.

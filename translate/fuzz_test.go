@@ -74,7 +74,7 @@ func FuzzSelect(f *testing.F) {
 		}
 		f.Add(strings.TrimSpace(sql), "a")
 	}
-	for _, cond := range nullLogicConditions {
+	for _, cond := range append(slices.Clone(nullLogicConditions), functionConditions...) {
 		f.Add("SELECT * FROM Tasks WHERE "+cond+" ORDER BY Priority LIMIT 3", "x'y")
 	}
 	schema := loadSchema(f)

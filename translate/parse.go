@@ -15,13 +15,23 @@ import (
 // that LIKE '50\%' matches a literal percent sign. The pinned sqlparser drops the backslash
 // (reading '50\%' as 50%, a wildcard), which would silently widen a LIKE; Parse doubles those
 // backslashes first so that the parser keeps them.
+//
+// Calls the parser's grammar reads only in a narrow form (SUBSTRING of an expression, TRIM(LEADING
+// x FROM s), POSITION(a IN b), EXTRACT(unit FROM d), …) are rewritten first (rewriteCalls); a syntax
+// error caused by a construct the parser cannot read at all (window functions, WITH) names it.
 func Parse(sql string) (stmt sqlparser.Statement, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			stmt, err = nil, fmt.Errorf("translate: cannot parse the statement (the SQL parser failed: %v)", r)
 		}
 	}()
-	return sqlparser.Parse(keepLikeEscapes(sql))
+	stmt, err = sqlparser.Parse(rewriteCalls(keepLikeEscapes(sql)))
+	if err != nil {
+		if what := parserLimitation(sql); what != "" {
+			return nil, fmt.Errorf("translate: %s: the SQL parser does not read %s; rewrite the query without it", err, what)
+		}
+	}
+	return stmt, err
 }
 
 // keepLikeEscapes rewrites \% and \_ inside quoted strings as \\% and \\_, which sqlparser reads as

@@ -46,6 +46,10 @@ func fOr(parts ...string) string { return joinFormulas("OR", formulaNone, formul
 // part left the result is identity, with one it is that part.
 func joinFormulas(fn, identity, absorbing string, parts []string) string {
 	var kept []string
+	var seen map[string]bool
+	if len(parts) > 16 {
+		seen = map[string]bool{}
+	}
 	for _, p := range parts {
 		switch p {
 		case identity:
@@ -53,7 +57,7 @@ func joinFormulas(fn, identity, absorbing string, parts []string) string {
 		case absorbing:
 			return absorbing
 		}
-		kept = appendFlat(kept, fn, p)
+		kept = appendFlatSeen(kept, seen, fn, p)
 	}
 	switch len(kept) {
 	case 0:
@@ -68,12 +72,23 @@ func joinFormulas(fn, identity, absorbing string, parts []string) string {
 // the same function are spliced in, and an argument already present is not repeated. Both keep the
 // formula's meaning, since AND and OR are associative and idempotent.
 func appendFlat(args []string, fn, p string) []string {
+	return appendFlatSeen(args, nil, fn, p)
+}
+
+// appendFlatSeen is appendFlat with the set of args already present, when the caller keeps one
+// (joining thousands of parts one lookup at a time in a slice would be quadratic); seen nil: none.
+func appendFlatSeen(args []string, seen map[string]bool, fn, p string) []string {
 	items := []string{p}
 	if inner, ok := callArgs(p, fn); ok {
 		items = inner
 	}
 	for _, it := range items {
-		if !slices.Contains(args, it) {
+		if seen != nil {
+			if !seen[it] {
+				seen[it] = true
+				args = append(args, it)
+			}
+		} else if !slices.Contains(args, it) {
 			args = append(args, it)
 		}
 	}
@@ -375,16 +390,23 @@ func (p *pusher) fieldValue(e *expr) fx {
 // combineNulls gives the NULL tests of an expression that is NULL when any operand is.
 func combineNulls(typ sqlType, args ...fx) fx {
 	out := fx{typ: typ, isNullMode: nullExact, notNullExact: true, isNull: formulaNone, notNull: formulaAll}
+	// The parts are joined once: joining one at a time re-reads the growing formula every time,
+	// which is quadratic in a CONCAT of thousands of columns.
+	var isNull, notNull []string
 	for _, a := range args {
 		out.unsafe = out.unsafe || a.unsafe
 		if !a.nullable {
 			continue
 		}
 		out.nullable = true
-		out.isNull = fOr(out.isNull, a.isNull)
-		out.notNull = fAnd(out.notNull, a.notNull)
+		isNull = append(isNull, a.isNull)
+		notNull = append(notNull, a.notNull)
 		out.isNullMode = min(out.isNullMode, a.isNullMode)
 		out.notNullExact = out.notNullExact && a.notNullExact
+	}
+	if out.nullable {
+		out.isNull = fOr(isNull...)
+		out.notNull = fAnd(notNull...)
 	}
 	if out.isNullMode == nullNone {
 		out.isNull = formulaAll
@@ -776,6 +798,9 @@ func (p *pusher) like(e *expr) pred {
 		return out
 	}
 	re := likeRegexp(pattern, e.escape)
+	if e.op == "binary" {
+		re = likeRegexpBinary(pattern, e.escape) // LIKE BINARY: letters match their own case only
+	}
 	match := "REGEX_MATCH(" + a.src + ", " + formula.Quote(re) + ")"
 	var guard string
 	if a.nullable {

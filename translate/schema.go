@@ -34,12 +34,14 @@ type Schema interface {
 }
 
 // Args holds the bound values of the statement's placeholders: ? (Positional, in order) and :name
-// (Named, without the colon). Now is the value of SQL NOW() for the statement; zero means time.Now()
-// at translation.
+// (Named, without the colon). Now is the value of SQL NOW() for the statement (the driver passes its
+// connector's clock); zero means time.Now() at translation. Session is the connection's session
+// (DATABASE(), @@variables); nil answers as a new session with no database.
 type Args struct {
 	Positional []any
 	Named      map[string]any
 	Now        time.Time
+	Session    *Session
 }
 
 // sqlType is the SQL type of a value or column.

@@ -256,7 +256,7 @@ func columnName(src sqlparser.Expr, e *expr) string {
 	if _, ok := src.(*sqlparser.ColName); ok {
 		return e.sql
 	}
-	return sqlparser.String(src)
+	return sqlString(src)
 }
 
 // orderKey resolves an ORDER BY key: a column, an output alias or position naming a column.
@@ -341,7 +341,7 @@ func (plan *Plan) pushWhere(p *pusher) {
 		}
 		return
 	}
-	c := p.condition(plan.where)
+	c := p.condition(dateRanges(plan.where))
 	plan.Request.Formula = c.t
 	plan.Exact = c.tExact
 	if c.t == formulaNone {
@@ -464,7 +464,8 @@ func strictFields(e *expr, into map[string]bool) {
 			strictFields(a, into)
 		}
 	case exFunc:
-		if e.op != "COALESCE" && e.op != "IFNULL" {
+		// Only functions that are NULL whenever an argument is (not CASE, COALESCE, CONCAT_WS, …).
+		if def, _, ok := lookupFunc(e.op); ok && !def.nullArgs {
 			for _, a := range e.args {
 				strictFields(a, into)
 			}

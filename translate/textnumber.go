@@ -82,3 +82,10 @@ func mysqlNumber(s string) float64 {
 	}
 	return f
 }
+
+// The evaluator of opTextNumber, in the one table of functions (a NULL gives NULL).
+func init() {
+	register(opTextNumber, &funcDef{min: 1, max: 1,
+		typ:  func(*funcCall) (sqlType, error) { return typeFloat, nil },
+		eval: func(_ *expr, v []any) any { return mysqlNumber(textOf(v[0])) }})
+}

@@ -28,6 +28,11 @@ var APILimit = 200 * time.Millisecond
 // operations send chunks of this size.
 const MaxRecordsPerRequest = 10
 
+// MaxRequestBodyBytes is the largest request body the service accepts (5 MiB; it answers 413
+// REQUEST_TOO_LARGE beyond). A write or listRecords request that would be larger is refused before
+// it is sent, with an error naming the limit.
+const MaxRequestBodyBytes = 5 << 20
+
 // RateLimitPenalty is how long the service refuses a base's requests after a 429 (reference §3).
 // After a 429 without a Retry-After header, requests to that base are held this long.
 const RateLimitPenalty = 30 * time.Second

@@ -83,8 +83,14 @@
 // may come as an object or a legacy string, without a message, or as a non-JSON body); errors.Is
 // compares by Type (ErrNotFound, ErrRateLimited, …). Every error names the operation and the
 // table; timeouts wrap ErrConnectTimeout or ErrReadTimeout. The access token never appears in
-// an error or in the String or %v/%#v form of any value. A batch that fails part-way returns the
-// records written so far together with a *BatchError listing their input positions.
+// an error or in the String or %v/%#v form of any value, nor does it in an answer body quoted in
+// one (a proxy echoing the request): bodies are redacted before they are cut to an excerpt. A
+// batch that fails part-way returns the records written so far together with a *BatchError
+// listing their input positions and those that may or may not have been written: a request is
+// uncertain once any of its tries may have reached the service (a lost answer, a 5xx), whatever
+// later tries answer (the last error is then an *EarlierTryError); a DELETE retried after such a
+// try and answered "not found" was carried out by it and counts as deleted. A request body over
+// MaxRequestBodyBytes (5 MiB, where the service answers 413) is refused before it is sent.
 //
 // # Choices where the reference is unconfirmed
 //

@@ -130,8 +130,9 @@ type BatchError struct {
 	Records []Record       // the written records as the service returned them (not for delete)
 	Deleted []DeleteResult // the deletions done (batch delete only)
 	// Uncertain lists input indexes whose request failed after it may have reached the service
-	// (a 5xx or a network error on a write that cannot be repeated safely): they may or may not
-	// have been written. Every other index outside Written was not written.
+	// (a 5xx or a network error on a write that cannot be repeated safely, or any failure of a
+	// retry after such a try — see EarlierTryError): they may or may not have been written.
+	// Every other index outside Written was not written.
 	Uncertain []int
 	Err       error // the failure of the first chunk that failed, in input order
 }

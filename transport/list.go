@@ -22,6 +22,9 @@ const offsetAllowance = 256
 const maxPageSize = 100
 
 func (o *ListOptions) validate() error {
+	if n := len(o.Formula); n > MaxRequestBodyBytes {
+		return invalidf("the formula is %d bytes: a request to the service carries at most %d bytes (5 MiB; it answers 413 beyond), so it cannot be sent; select fewer or shorter values", n, MaxRequestBodyBytes)
+	}
 	if o.PageSize < 0 || o.PageSize > maxPageSize {
 		return invalidf("PageSize %d is outside 1..%d (0 means the service's default, 100)", o.PageSize, maxPageSize)
 	}
@@ -166,8 +169,13 @@ func (c *core) iterate(ctx context.Context, base, table string, opts ListOptions
 		opts.Fields = append([]string(nil), opts.Fields...) // the caller may reuse its slices
 		opts.Sort = append([]string(nil), opts.Sort...)
 		path := tablePath(base, table)
-		query := opts.listQuery()
-		viaPost := len(c.endpoint)+len(path)+1+len(query)+offsetAllowance >= maxURLLength
+		// A formula that alone passes the URL limit goes by POST: its escaped query is not built.
+		viaPost := len(opts.Formula) >= maxURLLength
+		var query string
+		if !viaPost {
+			query = opts.listQuery()
+			viaPost = len(c.endpoint)+len(path)+1+len(query)+offsetAllowance >= maxURLLength
+		}
 		var localeQuery string
 		if viaPost {
 			var q queryBuilder
@@ -180,6 +188,9 @@ func (c *core) iterate(ctx context.Context, base, table string, opts ListOptions
 			cl := &call{op: op, base: base, table: table, safe: true}
 			if viaPost {
 				body, err := opts.body(offset)
+				if err == nil && len(body) > MaxRequestBodyBytes {
+					err = invalidf("the listRecords request would be %d bytes: the service accepts at most %d (5 MiB; it answers 413 beyond), so it is not sent; shorten the formula", len(body), MaxRequestBodyBytes)
+				}
 				if err != nil {
 					yield(nil, wrapOp(op, base, table, err))
 					return
@@ -201,14 +212,14 @@ func (c *core) iterate(ctx context.Context, base, table string, opts ListOptions
 			}
 			recs, err := toRecords(pg.Records)
 			if err != nil {
-				yield(nil, wrapOp(op, base, table, err))
+				yield(nil, wrapOp(op, base, table, c.scrub(err)))
 				return
 			}
 			if !yield(recs, nil) || pg.Offset == "" {
 				return
 			}
 			if seen[pg.Offset] {
-				yield(nil, wrapOp(op, base, table, fmt.Errorf("the service returned offset %q twice; stopping rather than looping", pg.Offset)))
+				yield(nil, wrapOp(op, base, table, c.scrub(fmt.Errorf("the service returned offset %q twice; stopping rather than looping", pg.Offset))))
 				return
 			}
 			seen[pg.Offset] = true
@@ -292,7 +303,7 @@ func (c *core) doRecord(ctx context.Context, cl *call) (*Record, error) {
 	}
 	rec, err := w.record()
 	if err != nil {
-		return nil, wrapOp(cl.op, cl.base, cl.table, err)
+		return nil, wrapOp(cl.op, cl.base, cl.table, c.scrub(err))
 	}
 	return &rec, nil
 }

@@ -69,7 +69,7 @@ func (a *API) Bases(ctx context.Context) ([]BaseInfo, error) {
 			return out, nil
 		}
 		if seen[resp.Offset] {
-			return out, wrapOp(op, "", "", fmt.Errorf("the service returned offset %q twice; stopping rather than looping", resp.Offset))
+			return out, wrapOp(op, "", "", a.c.scrub(fmt.Errorf("the service returned offset %q twice; stopping rather than looping", resp.Offset)))
 		}
 		seen[resp.Offset] = true
 		offset = resp.Offset

@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptrace"
+	"regexp"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -57,8 +58,11 @@ func (c *core) do(ctx context.Context, cl *call, out any) error {
 	}
 	if out != nil {
 		if err := json.Unmarshal(resp.body, out); err != nil {
-			return wrapOp(cl.op, cl.base, cl.table, fmt.Errorf("the service answered HTTP %d with a body that is not the expected JSON (%v): %q",
-				resp.status, err, bodyExcerpt(resp.body)))
+			// The body may be anything (a proxy or captive portal echoing the request headers):
+			// the token is taken out before it is cut to an excerpt.
+			msg := fmt.Sprintf("the service answered HTTP %d with a body that is not the expected JSON (%v): %q",
+				resp.status, err, bodyExcerpt(c.redactBody(resp.body)))
+			return wrapOp(cl.op, cl.base, cl.table, errors.New(redact(msg, c.token.token)))
 		}
 	}
 	return nil
@@ -70,6 +74,9 @@ func (c *core) exchange(ctx context.Context, cl *call) (*response, error) {
 	if cl.base != "" {
 		p = c.pacerFor(cl.base)
 	}
+	// reached is the failure of the first try that may have reached the service (an answer lost
+	// on the way back, a 5xx): whatever later tries answer, the request may have been carried out.
+	var reached error
 	for attempt := 0; ; attempt++ {
 		var start uint64
 		if p != nil {
@@ -92,14 +99,19 @@ func (c *core) exchange(ctx context.Context, cl *call) (*response, error) {
 		switch {
 		case aerr != nil:
 			failure = aerr.err
+			if aerr.sent && reached == nil {
+				reached = failure
+			}
 			if ctx.Err() != nil || !c.mayRetryFailure(cl, aerr.sent, attempt) {
-				return nil, failure
+				return nil, afterEarlierTry(failure, reached)
 			}
 			wait = c.retry.backoff(attempt+1, c.jitter())
 		case resp.status >= 400:
-			apiErr := parseAPIError(resp.status, resp.body)
-			apiErr.Message = redact(apiErr.Message, c.token.token)
+			apiErr := parseAPIError(resp.status, c.redactBody(resp.body))
 			failure = apiErr
+			if resp.status >= 500 && reached == nil {
+				reached = failure
+			}
 			retryAfter := parseRetryAfter(resp.header, c.clock.Now())
 			if resp.status == http.StatusTooManyRequests && p != nil && apiErr.Type != billingLimitType {
 				penalty := retryAfter
@@ -109,16 +121,47 @@ func (c *core) exchange(ctx context.Context, cl *call) (*response, error) {
 				p.hold(c.clock.Now().Add(penalty))
 			}
 			if !c.mayRetryStatus(cl, apiErr, attempt) {
-				return nil, failure
+				return nil, afterEarlierTry(failure, reached)
 			}
 			wait = max(c.retry.backoff(attempt+1, c.jitter()), retryAfter)
 		default:
 			return resp, nil
 		}
 		if err := sleepWithin(ctx, c.clock, wait); err != nil {
-			return nil, fmt.Errorf("%w (while waiting %s to retry after: %w)", err, wait, failure)
+			return nil, afterEarlierTry(fmt.Errorf("%w (while waiting %s to retry after: %w)", err, wait, failure), reached)
 		}
 	}
+}
+
+// EarlierTryError is the failure that ended the tries of a request when an earlier try may have
+// reached the service (its answer was lost, or it was a 5xx): the request may have been carried
+// out whatever the last try answered — a retried write refused with 404, 403 or a final 429 may
+// well have been written by the earlier try. Err is the last failure (errors.As still finds its
+// *APIError), Earlier the first try that may have been carried out.
+type EarlierTryError struct {
+	Err     error
+	Earlier error
+}
+
+func (e *EarlierTryError) Error() string {
+	return fmt.Sprintf("%v (an earlier try may have been carried out: %v)", e.Err, e.Earlier)
+}
+
+func (e *EarlierTryError) Unwrap() error { return e.Err }
+
+// afterEarlierTry marks the last failure of a request whose earlier try may have reached the service.
+// A last failure that itself may have been carried out (a 5xx, a lost answer) already says so.
+func afterEarlierTry(last, reached error) error {
+	if reached == nil || last == reached || !refused(last) {
+		return last
+	}
+	return &EarlierTryError{Err: last, Earlier: reached}
+}
+
+// refused tells whether err is the service's refusal of a request (a 4xx), which it did not carry out.
+func refused(err error) bool {
+	var apiErr *APIError
+	return errors.As(err, &apiErr) && apiErr.StatusCode < 500
 }
 
 func (c *core) mayRetryStatus(cl *call, e *APIError, attempt int) bool {
@@ -208,6 +251,36 @@ func (c *core) sendError(reqCtx context.Context, err error) error {
 	}
 	return err
 }
+
+// bearerCredentials matches an Authorization header's value as an echoing server would quote it.
+var bearerCredentials = regexp.MustCompile(`(?i)(bearer)(\s|%20|\+)+[^\s"'\\,;<>&]+`)
+
+// redactBody takes the token, and any bearer credentials, out of an answer body before any of it
+// is quoted in an error: whole, before the body is cut to an excerpt that could keep part of it.
+func (c *core) redactBody(body []byte) []byte {
+	s := redact(string(body), c.token.token)
+	s = bearerCredentials.ReplaceAllString(s, "$1 [redacted]")
+	return []byte(s)
+}
+
+// scrub keeps the token out of an error that quotes part of an answer (a record id, an offset):
+// the text is redacted, errors.Is and errors.As still see the original.
+func (c *core) scrub(err error) error {
+	msg := err.Error()
+	clean := string(c.redactBody([]byte(msg)))
+	if clean == msg {
+		return err
+	}
+	return &scrubbedError{msg: clean, err: err}
+}
+
+type scrubbedError struct {
+	msg string
+	err error
+}
+
+func (e *scrubbedError) Error() string { return e.msg }
+func (e *scrubbedError) Unwrap() error { return e.err }
 
 // redact removes the token from text that came from elsewhere (a server echoing headers).
 func redact(s, token string) string {

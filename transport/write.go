@@ -44,6 +44,9 @@ func encodeBody(b writeBody) ([]byte, error) {
 	if err != nil {
 		return nil, invalidf("the fields cannot be sent as JSON: %v", err)
 	}
+	if len(data) > MaxRequestBodyBytes {
+		return nil, invalidf("the request would be %d bytes: the service accepts at most %d (5 MiB; it answers 413 beyond), so nothing is sent; write shorter values", len(data), MaxRequestBodyBytes)
+	}
 	return data, nil
 }
 
@@ -98,6 +101,9 @@ func (c *core) delete(ctx context.Context, base, table, recordID string) (*Delet
 		path: tablePath(base, table) + "/" + escapeSegment(recordID), safe: true}
 	var res DeleteResult
 	if err := c.do(ctx, cl, &res); err != nil {
+		if goneAfterEarlierTry(err) {
+			return &DeleteResult{ID: recordID, Deleted: true}, nil
+		}
 		return nil, err
 	}
 	return &res, nil
@@ -224,7 +230,14 @@ func (c *core) batchDelete(ctx context.Context, base, table string, recordIDs []
 			Records []DeleteResult `json:"records"`
 		}
 		if err := c.do(ctx, cl, &resp); err != nil {
-			return err
+			if !goneAfterEarlierTry(err) {
+				return err
+			}
+			// The records were there when the caller chose them; an earlier try deleted them.
+			resp.Records = resp.Records[:0]
+			for _, id := range recordIDs[lo:hi] {
+				resp.Records = append(resp.Records, DeleteResult{ID: id, Deleted: true})
+			}
 		}
 		if want := hi - lo; len(resp.Records) != want {
 			return wrapOp(op, base, table, fmt.Errorf("the service answered %d deletions for %d ids", len(resp.Records), want))
@@ -259,7 +272,7 @@ func (c *core) runRecordChunks(ctx context.Context, op, base, table, method stri
 		}
 		recs, err := toRecords(resp.Records)
 		if err != nil {
-			return wrapOp(op, base, table, err)
+			return wrapOp(op, base, table, c.scrub(err))
 		}
 		results[i] = recs
 		return nil
@@ -380,9 +393,27 @@ func (o chunkOutcome) batchError(op, table string, total int) *BatchError {
 	return be
 }
 
+// goneAfterEarlierTry tells whether a DELETE failed only because an earlier try of it was carried
+// out: a retry answered "not found" (404, or the 403 the service gives personal access tokens for
+// anything it cannot find) after a try that may have reached the service. A batch DELETE is
+// applied whole or not at all, so the earlier try deleted every record of the request.
+func goneAfterEarlierTry(err error) bool {
+	var earlier *EarlierTryError
+	var apiErr *APIError
+	if !errors.As(err, &earlier) || !errors.As(earlier.Err, &apiErr) {
+		return false
+	}
+	return apiErr.StatusCode == 404 || apiErr.StatusCode == 403 && apiErr.Type == ErrPermissionsOrNotFound.Type
+}
+
 // mayHaveWritten tells whether a failed write request may still have been carried out: anything
-// but an answer of the service refusing it (4xx).
+// but an answer of the service refusing it (4xx) to every try that reached it. A try whose answer
+// was lost or was a 5xx makes the request uncertain whatever later tries answered.
 func mayHaveWritten(err error) bool {
+	var earlier *EarlierTryError
+	if errors.As(err, &earlier) {
+		return true
+	}
 	var apiErr *APIError
 	if errors.As(err, &apiErr) {
 		return apiErr.StatusCode >= 500

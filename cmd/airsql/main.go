@@ -57,6 +57,15 @@ func parseArgs(args []string, stderr io.Writer) (*options, error) {
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
 	o, err := parseArgs(args, stderr)
+	var secrets []string
+	if o != nil {
+		dsn := o.dsn
+		if dsn == "" {
+			dsn = getenv("AIRTABLE_DSN")
+		}
+		secrets = secretsOf(dsn, getenv)
+		stderr = newRedactingWriter(stderr, secrets)
+	}
 	if err == flag.ErrHelp {
 		return 0
 	}
@@ -70,7 +79,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return 1
 	}
 	defer sess.Close()
-	sh := &shell{sess: sess, opts: o, out: stdout, errOut: stderr}
+	sh := &shell{sess: sess, opts: o, out: stdout, errOut: stderr, redact: func(w io.Writer) io.Writer {
+		return newRedactingWriter(w, secrets)
+	}}
 	if o.statement != "" {
 		for _, stmt := range splitAll(o.statement) {
 			if err := sh.execute(ctx, stmt); err != nil {

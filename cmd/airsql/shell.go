@@ -20,6 +20,7 @@ type shell struct {
 	opts   *options
 	out    io.Writer
 	errOut io.Writer
+	redact func(io.Writer) io.Writer // wraps a writer for errors so that it shows no secret; nil: none
 }
 
 const helpText = `Statements end with ';' and may span several lines.
@@ -184,6 +185,9 @@ func (sh *shell) interact(ctx context.Context, stdin io.Reader) int {
 		history = loadHistory(historyPath())
 		t.History = history
 		sh.out, sh.errOut = t, t // the terminal turns \n into \r\n in raw mode
+		if sh.redact != nil {
+			sh.errOut = sh.redact(t)
+		}
 		in, script = termReader{t}, false
 		fmt.Fprintln(sh.out, "airsql: statements end with ';'. Type .help for help, .quit to leave.")
 	} else {

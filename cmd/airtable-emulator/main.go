@@ -44,6 +44,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs.Var(&fixtures, "fixture", "load bases, tables, fields, views, records and tokens from this fixture file (repeatable)")
 	demo := fs.Bool("demo", false, "load the built-in demo base ("+emulator.DemoBaseID+", token "+emulator.DemoToken+")")
 	data := fs.String("data", "", "persist every acknowledged write to this file; reload it at start")
+	repair := fs.Bool("repair", false, "start on a -data file with damaged lines by dropping them (reported on stderr) instead of refusing")
 	rate := fs.Float64("rate", emulator.DefaultRate, "requests per second per base before 429 (0: unlimited)")
 	penalty := fs.Duration("penalty", emulator.DefaultPenalty, "how long a base answers 429 after exceeding -rate")
 	tokenRate := fs.Float64("token-rate", emulator.DefaultTokenRate, "requests per second per user (all tokens of one fixture userId) before 429 (0: unlimited)")
@@ -51,6 +52,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	ttl := fs.Duration("iterator-ttl", emulator.DefaultIteratorTTL, "how long an unused offset stays valid")
 	notFound := fs.String("not-found", "forbidden", "how unknown bases, tables and records answer: forbidden (403, today's service) or legacy (the 404s of 2017-2022)")
 	requestLog := fs.String("request-log", "", "append one JSON object per request (method, path, query, status) to this file")
+	fetchAttachments := fs.Bool("fetch-attachments", false, "download the files of attachments written by URL, as the service does, to fill in their size, type, width and height")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -85,10 +87,16 @@ func run(args []string, stdout, stderr io.Writer) error {
 		opts = append(opts, emulator.WithFixture(f))
 	}
 	if *data != "" {
-		opts = append(opts, emulator.WithDataFile(*data))
+		opts = append(opts, emulator.WithDataFile(*data), emulator.WithWarnings(stderr))
+		if *repair {
+			opts = append(opts, emulator.WithRepair())
+		}
 	}
 	if *requestLog != "" {
 		opts = append(opts, emulator.WithRequestLog(*requestLog))
+	}
+	if *fetchAttachments {
+		opts = append(opts, emulator.WithAttachmentFetch(nil))
 	}
 	srv, err := emulator.New(opts...)
 	if err != nil {

@@ -135,6 +135,25 @@ async function mainChecks(url, requestLog) {
   const one = await tasks.find('recCONF0000000002');
   same('find', [one.id, one.get('Name'), one.get('Score')], ['recCONF0000000002', 'Task 02', one.get('Priority') * 2]);
 
+  // Record comments: airtable.js has no method for them, so through makeRequest (its door to any
+  // route of a base); their count through select's recordMetadata, on GET and POST listRecords.
+  const commentsPath = '/Tasks/recCONF0000000003/comments';
+  const c1 = await base.makeRequest({ method: 'POST', path: commentsPath, body: { text: 'first' } });
+  const c2 = await base.makeRequest({ method: 'POST', path: commentsPath, body: { text: 'second', parentCommentId: c1.body.id } });
+  same('create comment', [c1.statusCode, c1.body.text, c2.body.parentCommentId], [200, 'first', c1.body.id]);
+  const listed = await base.makeRequest({ path: commentsPath, qs: { pageSize: 1 } });
+  same('list comments, newest first, paged', [listed.body.comments.map((c) => c.text), typeof listed.body.offset], [['second'], 'string']);
+  const edited = await base.makeRequest({ method: 'PATCH', path: `${commentsPath}/${c1.body.id}`, body: { text: 'first, edited' } });
+  same('update comment', [edited.body.text, typeof edited.body.lastUpdatedTime], ['first, edited', 'string']);
+  const counted = await tasks.select({ recordMetadata: ['commentCount'], filterByFormula: "RECORD_ID() = 'recCONF0000000003'" }).all();
+  same('recordMetadata commentCount (GET)', counted.map((r) => r.commentCount), [2]);
+  const countedPost = await tasks.select({ recordMetadata: ['commentCount'], filterByFormula: `AND(RECORD_ID() = 'recCONF0000000003', {Name} != '${'x'.repeat(16000)}')` }).all();
+  same('recordMetadata commentCount (POST listRecords)', countedPost.map((r) => r.commentCount), [2]);
+  const gone = await base.makeRequest({ method: 'DELETE', path: `${commentsPath}/${c2.body.id}` });
+  same('delete comment', gone.body, { deleted: true, id: c2.body.id });
+  const plain = await tasks.select({ maxRecords: 1 }).firstPage();
+  same('no commentCount unless asked', plain[0].commentCount, undefined);
+
   // create / update / replace / destroy, in batches of 10 and singly
   const scratch = base('Scratch');
   const batch = Array.from({ length: 10 }, (_, i) => ({ fields: { Name: `s${i}`, Count: i } }));

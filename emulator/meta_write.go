@@ -1,0 +1,709 @@
+package emulator
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"net/http"
+	"reflect"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Schema writes of the metadata API (scope schema.bases:write):
+//
+//	POST  /v0/meta/bases/{baseId}/tables                              create table
+//	PATCH /v0/meta/bases/{baseId}/tables/{tableIdOrName}              update table (name, description)
+//	POST  /v0/meta/bases/{baseId}/tables/{tableId}/fields             create field
+//	PATCH /v0/meta/bases/{baseId}/tables/{tableId}/fields/{fieldId}   update field (name, description)
+//
+// Each is logged in the data file (kinds createTable, createField, updateTable, updateField of
+// wal_extra.go) and applied by the same code at run time and at replay.
+
+const scopeSchemaWrite = "schema.bases:write"
+
+// maxDescription is the longest table or field description the service accepts (20,000 characters).
+const maxDescription = 20000
+
+// pickMetaWriteHandler routes /v0/meta/bases/{baseId}[/...] requests other than the base schema.
+func (s *Server) pickMetaWriteHandler(method string, segs []string) (handlerFunc, string) {
+	if len(segs) < 3 || segs[1] != "bases" {
+		return nil, ""
+	}
+	n := len(segs)
+	switch {
+	case n == 3 && method == http.MethodGet:
+		return s.baseInfoHandler, segs[2]
+	case n == 4 && segs[3] == "tables" && method == http.MethodPost:
+		return s.createTable, segs[2]
+	case n == 5 && segs[3] == "tables" && method == http.MethodPatch:
+		return s.updateTable, segs[2]
+	case n == 6 && segs[3] == "tables" && segs[5] == "fields" && method == http.MethodPost:
+		return s.createField, segs[2]
+	case n == 7 && segs[3] == "tables" && segs[5] == "fields" && method == http.MethodPatch:
+		return s.updateField, segs[2]
+	}
+	return nil, ""
+}
+
+// schemaWriteBase finds the base of a schema write and checks the token's access and scope.
+// The caller holds s.mu for writing.
+func (s *Server) schemaWriteBase(c *call) (*base, *apiError) {
+	id := c.segments[2]
+	b := s.bases[id]
+	if b == nil || !c.tok.bases[id] {
+		return nil, s.notFoundBase(id)
+	}
+	if !c.tok.scopes[scopeSchemaWrite] {
+		return nil, errForbidden()
+	}
+	return b, nil
+}
+
+// schemaTableByID finds the table of a field route: the documented path names it by id.
+func (s *Server) schemaTableByID(b *base, id string) (*table, *apiError) {
+	if t := b.tableByID[id]; t != nil {
+		return t, nil
+	}
+	return nil, s.notFoundTable(b, id)
+}
+
+// decodeStrict reads a schema write's body into the struct v points to: property names must match
+// its JSON names exactly (encoding/json alone would take "nAme" for "name"), and unknown properties
+// fail validation like values of the wrong type.
+func decodeStrict(body []byte, v any) *apiError {
+	if len(bytes.TrimSpace(body)) == 0 {
+		return errBadJSON(fmt.Errorf("the body is empty"))
+	}
+	var props map[string]json.RawMessage
+	if err := json.Unmarshal(body, &props); err != nil {
+		return errDecode(err)
+	}
+	if props == nil {
+		return errInvalidRequest("the body must be a JSON object")
+	}
+	known := map[string]bool{}
+	rt := reflect.TypeOf(v).Elem()
+	for i := range rt.NumField() {
+		name, _, _ := strings.Cut(rt.Field(i).Tag.Get("json"), ",")
+		known[name] = true
+	}
+	keys := make([]string, 0, len(props))
+	for k := range props {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if !known[k] {
+			return errInvalidRequest(fmt.Sprintf("%q is not a property of this request", k))
+		}
+	}
+	if err := json.Unmarshal(body, v); err != nil {
+		return errDecode(err)
+	}
+	return nil
+}
+
+// fieldSpec is a field of create table or create field.
+type fieldSpec struct {
+	Name        *string         `json:"name"`
+	Type        string          `json:"type"`
+	Description *string         `json:"description"`
+	Options     json.RawMessage `json:"options"`
+}
+
+// renameSpec is the body of update table and update field.
+type renameSpec struct {
+	Name        *string `json:"name,omitempty"`
+	Description *string `json:"description,omitempty"`
+}
+
+func errDuplicateField(name string) *apiError {
+	return errorf(http.StatusUnprocessableEntity, "DUPLICATE_OR_EMPTY_FIELD_NAME",
+		"Field names must be unique and non-empty: %q is empty or is the name of another field of the table (names are compared ignoring case)", name)
+}
+
+func errDuplicateTable(name string) *apiError {
+	return errorf(http.StatusUnprocessableEntity, "DUPLICATE_TABLE_NAME",
+		"Table names must be unique: the base already has a table named %q (names are compared ignoring case)", name)
+}
+
+// tableNameTaken reports whether another table than except has the name, ignoring case.
+func tableNameTaken(b *base, name string, except *table) bool {
+	for _, t := range b.tables {
+		if t != except && strings.EqualFold(t.name, name) {
+			return true
+		}
+	}
+	return false
+}
+
+func fieldNameTaken(fields []*field, name string, except *field) bool {
+	for _, f := range fields {
+		if f != except && strings.EqualFold(f.Name, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// uniqueFieldName is name, or name 2, name 3, … : the first that no field of t has. The service
+// names the inverse side of a new link after the table the link is in, numbered when taken.
+func uniqueFieldName(fields []*field, name string) string {
+	if !fieldNameTaken(fields, name, nil) {
+		return name
+	}
+	for i := 2; ; i++ {
+		if n := fmt.Sprintf("%s %d", name, i); !fieldNameTaken(fields, n, nil) {
+			return n
+		}
+	}
+}
+
+func checkDescription(d *string) *apiError {
+	if d != nil && len([]rune(*d)) > maxDescription {
+		return errInvalidRequest(fmt.Sprintf("description is %d characters long; the limit is %d", len([]rune(*d)), maxDescription))
+	}
+	return nil
+}
+
+// primaryTypes are the field types a table's first (primary) field may have.
+var primaryTypes = map[string]bool{
+	"singleLineText": true, "multilineText": true, "richText": true, "email": true, "url": true,
+	"phoneNumber": true, "number": true, "currency": true, "percent": true, "duration": true,
+	"date": true, "dateTime": true, "barcode": true,
+}
+
+// newField checks a field of create table or create field and builds it with its options as the
+// schema shows them. fields are the table's fields so far (for names). For a link, lt is the table
+// it points at (see inverseFor).
+func newField(b *base, tableName string, fields []*field, spec fieldSpec) (fl *field, lt *table, aerr *apiError) {
+	if spec.Name == nil || strings.TrimSpace(*spec.Name) == "" {
+		return nil, nil, errDuplicateField("")
+	}
+	name := *spec.Name
+	if fieldNameTaken(fields, name, nil) {
+		return nil, nil, errDuplicateField(name)
+	}
+	if aerr := checkDescription(spec.Description); aerr != nil {
+		return nil, nil, aerr
+	}
+	if spec.Type == "" {
+		return nil, nil, errInvalidRequest(fmt.Sprintf("field %q has no \"type\"", name))
+	}
+	if !knownFieldType[spec.Type] {
+		return nil, nil, errInvalidRequest(fmt.Sprintf("field %q: %q is not a field type the API can create", name, spec.Type))
+	}
+	where := tableName + "." + name
+	if computedType[spec.Type] {
+		return nil, nil, errorf(http.StatusUnprocessableEntity, "UNSUPPORTED_FIELD_TYPE_FOR_CREATE",
+			"Invalid options for %s: Creating %s fields is not supported at this time", where, spec.Type)
+	}
+	var opts map[string]any
+	given := len(spec.Options) > 0 && !bytes.Equal(bytes.TrimSpace(spec.Options), []byte("null"))
+	if given {
+		if err := json.Unmarshal(spec.Options, &opts); err != nil {
+			return nil, nil, optionsError(where, "options must be an object")
+		}
+	}
+	fl = &field{ID: newRandomID("fld"), Name: name, Type: spec.Type}
+	if spec.Description != nil {
+		fl.Description = *spec.Description
+	}
+	fl.Options, lt, aerr = createOptions(b, where, fl, given, opts)
+	if aerr != nil {
+		return nil, nil, aerr
+	}
+	return fl, lt, nil
+}
+
+func optionsError(where, detail string) *apiError {
+	return errorf(http.StatusUnprocessableEntity, "INVALID_FIELD_TYPE_OPTIONS_FOR_CREATE",
+		"Invalid options for %s: Failed schema validation: %s", where, detail)
+}
+
+var (
+	brightColors   = []string{"yellowBright", "orangeBright", "redBright", "pinkBright", "purpleBright", "blueBright", "cyanBright", "tealBright", "greenBright", "grayBright"}
+	checkboxIcons  = []string{"check", "xCheckbox", "star", "heart", "thumbsUp", "flag", "dot"}
+	ratingIcons    = []string{"star", "heart", "thumbsUp", "flag", "dot"}
+	durationFormat = []string{"h:mm", "h:mm:ss", "h:mm:ss.S", "h:mm:ss.SS", "h:mm:ss.SSS"}
+	dateFormats    = map[string]string{"local": "l", "friendly": "LL", "us": "M/D/YYYY", "european": "D/M/YYYY", "iso": "YYYY-MM-DD"}
+	timeFormats    = map[string]string{"12hour": "h:mma", "24hour": "HH:mm"}
+	choiceColorSet = func() []string {
+		var out []string
+		for _, c := range []string{"blue", "cyan", "teal", "green", "yellow", "orange", "red", "pink", "purple", "gray"} {
+			for _, shade := range []string{"Light2", "Light1", "Bright", "Dark1"} {
+				out = append(out, c+shade)
+			}
+		}
+		return out
+	}()
+)
+
+// createOptions validates the options of a new field as the service's create schema does: some
+// types take none, some require theirs, and no type takes keys it does not know. It returns the
+// options as the schema API shows them afterwards, and for a link the table it points at.
+func createOptions(b *base, where string, fl *field, given bool, in map[string]any) (map[string]any, *table, *apiError) {
+	typ := fl.Type
+	bad := func(format string, args ...any) *apiError { return optionsError(where, fmt.Sprintf(format, args...)) }
+	allowOnly := func(keys ...string) *apiError {
+		names := make([]string, 0, len(in))
+		for k := range in {
+			names = append(names, k)
+		}
+		sort.Strings(names)
+		for _, k := range names {
+			if !slices.Contains(keys, k) {
+				return bad("options.%s is not included in the %s.(type=%s) schema", k, fl.Name, typ)
+			}
+		}
+		return nil
+	}
+	require := func() *apiError {
+		if !given {
+			return bad("%s.options is missing", fl.Name)
+		}
+		return nil
+	}
+	intIn := func(key string, lo, hi int) (float64, *apiError) {
+		v, ok := in[key].(float64)
+		if !ok || v != math.Trunc(v) || v < float64(lo) || v > float64(hi) {
+			return 0, bad("options.%s must be an integer from %d to %d", key, lo, hi)
+		}
+		return v, nil
+	}
+	oneOf := func(key string, list []string) (string, *apiError) {
+		v, _ := in[key].(string)
+		if !slices.Contains(list, v) {
+			return "", bad("options.%s must be one of %s", key, strings.Join(list, ", "))
+		}
+		return v, nil
+	}
+	out := map[string]any{}
+	switch typ {
+	case "singleLineText", "multilineText", "richText", "email", "url", "phoneNumber", "barcode":
+		if given {
+			return nil, nil, bad("options is not included in the %s.(type=%s) schema", fl.Name, typ)
+		}
+	case "singleCollaborator", "multipleCollaborators":
+		if aerr := allowOnly(); aerr != nil {
+			return nil, nil, aerr
+		}
+	case "multipleAttachments":
+		if aerr := allowOnly("isReversed"); aerr != nil {
+			return nil, nil, aerr
+		}
+		rev, isBool := in["isReversed"].(bool)
+		if _, present := in["isReversed"]; present && !isBool {
+			return nil, nil, bad("options.isReversed must be true or false")
+		}
+		out["isReversed"] = rev
+	case "number", "percent":
+		if aerr := firstErr(require(), allowOnly("precision")); aerr != nil {
+			return nil, nil, aerr
+		}
+		p, aerr := intIn("precision", 0, 8)
+		if aerr != nil {
+			return nil, nil, aerr
+		}
+		out["precision"] = p
+	case "currency":
+		if aerr := firstErr(require(), allowOnly("precision", "symbol")); aerr != nil {
+			return nil, nil, aerr
+		}
+		p, aerr := intIn("precision", 0, 7)
+		if aerr != nil {
+			return nil, nil, aerr
+		}
+		sym, ok := in["symbol"].(string)
+		if !ok || sym == "" {
+			return nil, nil, bad("options.symbol must be a non-empty string")
+		}
+		out["precision"], out["symbol"] = p, sym
+	case "duration":
+		if aerr := firstErr(require(), allowOnly("durationFormat")); aerr != nil {
+			return nil, nil, aerr
+		}
+		f, aerr := oneOf("durationFormat", durationFormat)
+		if aerr != nil {
+			return nil, nil, aerr
+		}
+		out["durationFormat"] = f
+	case "rating":
+		if aerr := firstErr(require(), allowOnly("max", "icon", "color")); aerr != nil {
+			return nil, nil, aerr
+		}
+		m, aerr := intIn("max", 1, 10)
+		if aerr != nil {
+			return nil, nil, aerr
+		}
+		icon, aerr := oneOf("icon", ratingIcons)
+		if aerr != nil {
+			return nil, nil, aerr
+		}
+		color, aerr := oneOf("color", brightColors)
+		if aerr != nil {
+			return nil, nil, aerr
+		}
+		out["max"], out["icon"], out["color"] = m, icon, color
+	case "checkbox":
+		if aerr := firstErr(require(), allowOnly("icon", "color")); aerr != nil {
+			return nil, nil, aerr
+		}
+		icon, aerr := oneOf("icon", checkboxIcons)
+		if aerr != nil {
+			return nil, nil, aerr
+		}
+		color, aerr := oneOf("color", brightColors)
+		if aerr != nil {
+			return nil, nil, aerr
+		}
+		out["icon"], out["color"] = icon, color
+	case "date":
+		if aerr := firstErr(require(), allowOnly("dateFormat")); aerr != nil {
+			return nil, nil, aerr
+		}
+		df, aerr := namedFormat(in, "dateFormat", dateFormats, bad)
+		if aerr != nil {
+			return nil, nil, aerr
+		}
+		out["dateFormat"] = df
+	case "dateTime":
+		if aerr := firstErr(require(), allowOnly("dateFormat", "timeFormat", "timeZone")); aerr != nil {
+			return nil, nil, aerr
+		}
+		df, aerr := namedFormat(in, "dateFormat", dateFormats, bad)
+		if aerr != nil {
+			return nil, nil, aerr
+		}
+		tf, aerr := namedFormat(in, "timeFormat", timeFormats, bad)
+		if aerr != nil {
+			return nil, nil, aerr
+		}
+		tz, _ := in["timeZone"].(string)
+		if tz != "utc" && tz != "client" {
+			if loc, err := time.LoadLocation(tz); tz == "" || tz == "Local" || err != nil || loc == nil {
+				return nil, nil, bad("options.timeZone must be \"utc\", \"client\" or an IANA time zone such as \"Europe/Paris\"")
+			}
+		}
+		out["dateFormat"], out["timeFormat"], out["timeZone"] = df, tf, tz
+	case "singleSelect", "multipleSelects":
+		if aerr := firstErr(require(), allowOnly("choices")); aerr != nil {
+			return nil, nil, aerr
+		}
+		list, ok := in["choices"].([]any)
+		if !ok {
+			return nil, nil, bad("options.choices must be a list of {name, color?}")
+		}
+		choices := make([]any, 0, len(list))
+		seen := map[string]bool{}
+		for i, c := range list {
+			m, ok := c.(map[string]any)
+			name, _ := m["name"].(string)
+			if !ok || name == "" {
+				return nil, nil, bad("options.choices[%d] needs a non-empty name", i)
+			}
+			for k := range m {
+				if k != "name" && k != "color" {
+					return nil, nil, bad("options.choices[%d].%s is not included in the choice schema", i, k)
+				}
+			}
+			if seen[name] {
+				return nil, nil, bad("options.choices[%d]: the choice %q is listed twice", i, name)
+			}
+			seen[name] = true
+			color := choiceColors[i%len(choiceColors)]
+			if cv, present := m["color"]; present {
+				cs, _ := cv.(string)
+				if !slices.Contains(choiceColorSet, cs) {
+					return nil, nil, bad("options.choices[%d].color %v is not a choice color (blueLight2, blueBright, …)", i, cv)
+				}
+				color = cs
+			}
+			choices = append(choices, map[string]any{"id": newRandomID("sel"), "name": name, "color": color})
+		}
+		out["choices"] = choices
+	case "multipleRecordLinks":
+		if aerr := firstErr(require(), allowOnly("linkedTableId", "viewIdForRecordSelection")); aerr != nil {
+			return nil, nil, aerr
+		}
+		id, _ := in["linkedTableId"].(string)
+		lt := b.tableByID[id]
+		if lt == nil {
+			return nil, nil, bad("options.linkedTableId %q is not the id of a table of the base", id)
+		}
+		out["linkedTableId"] = lt.id
+		out["isReversed"] = false
+		out["prefersSingleRecordLink"] = false
+		if v, present := in["viewIdForRecordSelection"]; present {
+			vid, _ := v.(string)
+			if vw := lt.view(vid); vw == nil || vw.id != vid {
+				return nil, nil, bad("options.viewIdForRecordSelection %v is not the id of a view of table %q", v, lt.name)
+			}
+			out["viewIdForRecordSelection"] = vid
+		}
+		return out, lt, nil
+	default:
+		return nil, nil, errInvalidRequest(fmt.Sprintf("fields of type %s cannot be created", typ))
+	}
+	return out, nil, nil
+}
+
+func firstErr(errs ...*apiError) *apiError {
+	for _, e := range errs {
+		if e != nil {
+			return e
+		}
+	}
+	return nil
+}
+
+// namedFormat checks {name, format?} of a date or time format: format, when given, must be the
+// one the name stands for.
+func namedFormat(in map[string]any, key string, known map[string]string, bad func(string, ...any) *apiError) (map[string]any, *apiError) {
+	m, ok := in[key].(map[string]any)
+	if !ok {
+		return nil, bad("options.%s must be an object {name, format?}", key)
+	}
+	name, _ := m["name"].(string)
+	format, has := known[name]
+	if !has {
+		names := make([]string, 0, len(known))
+		for n := range known {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		return nil, bad("options.%s.name must be one of %s", key, strings.Join(names, ", "))
+	}
+	for k, v := range m {
+		switch k {
+		case "name":
+		case "format":
+			if v != format {
+				return nil, bad("options.%s.format %v does not match name %q (%q)", key, v, name, format)
+			}
+		default:
+			return nil, bad("options.%s.%s is not included in the format schema", key, k)
+		}
+	}
+	return map[string]any{"name": name, "format": format}, nil
+}
+
+// inverseFor is the field the service adds to table lt when a link field fl to it is created in
+// table tableID (named tableName): named after that table (numbered when taken, also by pending,
+// the inverses this request adds to lt already), pointing back. fl is told its inverse.
+func inverseFor(tableID, tableName string, fl *field, lt *table, pending []*field) *field {
+	fields := append(slices.Clone(lt.fields), pending...)
+	inv := &field{ID: newRandomID("fld"), Name: uniqueFieldName(fields, tableName), Type: "multipleRecordLinks",
+		Options: map[string]any{"linkedTableId": tableID, "isReversed": false, "prefersSingleRecordLink": false, "inverseLinkFieldId": fl.ID}}
+	fl.Options["inverseLinkFieldId"] = inv.ID
+	return inv
+}
+
+// exportField is a field as the data file stores it.
+func exportField(fl *field) FixtureField {
+	return FixtureField{ID: fl.ID, Name: fl.Name, Type: fl.Type, Description: fl.Description, Options: cloneMap(fl.Options)}
+}
+
+func (s *Server) createTable(c *call) (reply, *apiError) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	b, aerr := s.schemaWriteBase(c)
+	if aerr != nil {
+		return reply{}, aerr
+	}
+	var body struct {
+		Name        *string           `json:"name"`
+		Description *string           `json:"description"`
+		Fields      []json.RawMessage `json:"fields"`
+	}
+	if aerr := decodeStrict(c.body, &body); aerr != nil {
+		return reply{}, aerr
+	}
+	specs := make([]fieldSpec, len(body.Fields))
+	for i, raw := range body.Fields {
+		if aerr := decodeStrict(raw, &specs[i]); aerr != nil {
+			return reply{}, aerr
+		}
+	}
+	if body.Name == nil || strings.TrimSpace(*body.Name) == "" {
+		return reply{}, errInvalidRequest("the table needs a non-empty \"name\"")
+	}
+	name := *body.Name
+	if tableNameTaken(b, name, nil) {
+		return reply{}, errDuplicateTable(name)
+	}
+	if aerr := checkDescription(body.Description); aerr != nil {
+		return reply{}, aerr
+	}
+	if len(specs) == 0 {
+		return reply{}, errInvalidRequest("the table needs at least one field in \"fields\"; the first is its primary field")
+	}
+	if !primaryTypes[specs[0].Type] && knownFieldType[specs[0].Type] && !computedType[specs[0].Type] {
+		return reply{}, errInvalidRequest(fmt.Sprintf("the first field is the primary field, which cannot be of type %s", specs[0].Type))
+	}
+	tid := newRandomID("tbl")
+	var fields []*field
+	var inverses []*field
+	var inverseTables []*table
+	for _, spec := range specs {
+		fl, lt, aerr := newField(b, name, fields, spec)
+		if aerr != nil {
+			return reply{}, aerr
+		}
+		if lt != nil {
+			var pending []*field
+			for i, it := range inverseTables {
+				if it == lt {
+					pending = append(pending, inverses[i])
+				}
+			}
+			inv := inverseFor(tid, name, fl, lt, pending)
+			inverses = append(inverses, inv)
+			inverseTables = append(inverseTables, lt)
+		}
+		fields = append(fields, fl)
+	}
+	ft := FixtureTable{ID: tid, Name: name, PrimaryFieldID: fields[0].ID,
+		Views: []FixtureView{{ID: newRandomID("viw"), Name: "Grid view", Type: "grid"}}}
+	if body.Description != nil {
+		ft.Description = *body.Description
+	}
+	for _, fl := range fields {
+		ft.Fields = append(ft.Fields, exportField(fl))
+	}
+	ops := []walOp{{Kind: walCreateTable, Base: b.id, Data: walJSON(ft)}}
+	for i, inv := range inverses {
+		ops = append(ops, walOp{Kind: walCreateField, Base: b.id, Table: inverseTables[i].id, Data: walJSON(exportField(inv))})
+	}
+	if aerr := s.commitExtraLocked(ops); aerr != nil {
+		return reply{}, aerr
+	}
+	return ok(tableSchema(b.tableByID[tid], false)), nil
+}
+
+func (s *Server) updateTable(c *call) (reply, *apiError) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	b, aerr := s.schemaWriteBase(c)
+	if aerr != nil {
+		return reply{}, aerr
+	}
+	t := b.table(c.segments[4])
+	if t == nil {
+		return reply{}, s.notFoundTable(b, c.segments[4])
+	}
+	var body renameSpec
+	if aerr := decodeStrict(c.body, &body); aerr != nil {
+		return reply{}, aerr
+	}
+	if body.Name == nil && body.Description == nil {
+		return reply{}, errInvalidRequest("give \"name\", \"description\" or both")
+	}
+	if body.Name != nil {
+		if strings.TrimSpace(*body.Name) == "" {
+			return reply{}, errInvalidRequest("\"name\" must not be empty")
+		}
+		if tableNameTaken(b, *body.Name, t) {
+			return reply{}, errDuplicateTable(*body.Name)
+		}
+	}
+	if aerr := checkDescription(body.Description); aerr != nil {
+		return reply{}, aerr
+	}
+	if aerr := s.commitExtraLocked([]walOp{{Kind: walUpdateTable, Base: b.id, Table: t.id, Data: walJSON(body)}}); aerr != nil {
+		return reply{}, aerr
+	}
+	return ok(tableSchema(t, false)), nil
+}
+
+func (s *Server) createField(c *call) (reply, *apiError) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	b, aerr := s.schemaWriteBase(c)
+	if aerr != nil {
+		return reply{}, aerr
+	}
+	t, aerr := s.schemaTableByID(b, c.segments[4])
+	if aerr != nil {
+		return reply{}, aerr
+	}
+	var spec fieldSpec
+	if aerr := decodeStrict(c.body, &spec); aerr != nil {
+		return reply{}, aerr
+	}
+	fl, lt, aerr := newField(b, t.name, t.fields, spec)
+	if aerr != nil {
+		return reply{}, aerr
+	}
+	ops := []walOp{{Kind: walCreateField, Base: b.id, Table: t.id}}
+	if lt != nil && lt != t { // a link to its own table has no inverse
+		inv := inverseFor(t.id, t.name, fl, lt, nil)
+		ops = append(ops, walOp{Kind: walCreateField, Base: b.id, Table: lt.id, Data: walJSON(exportField(inv))})
+	}
+	ops[0].Data = walJSON(exportField(fl)) // after inverseFor, which names the inverse in its options
+	if aerr := s.commitExtraLocked(ops); aerr != nil {
+		return reply{}, aerr
+	}
+	return ok(fieldSchema(t, t.fieldByID[fl.ID])), nil
+}
+
+func (s *Server) updateField(c *call) (reply, *apiError) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	b, aerr := s.schemaWriteBase(c)
+	if aerr != nil {
+		return reply{}, aerr
+	}
+	t, aerr := s.schemaTableByID(b, c.segments[4])
+	if aerr != nil {
+		return reply{}, aerr
+	}
+	fl := t.fieldByID[c.segments[6]]
+	if fl == nil {
+		if s.cfg.notFound == NotFoundLegacy {
+			return reply{}, &apiError{status: http.StatusNotFound, typ: "NOT_FOUND", noMessage: true}
+		}
+		return reply{}, errForbidden()
+	}
+	var body renameSpec
+	if aerr := decodeStrict(c.body, &body); aerr != nil {
+		return reply{}, aerr
+	}
+	if body.Name == nil && body.Description == nil {
+		return reply{}, errInvalidRequest("give \"name\", \"description\" or both")
+	}
+	if body.Name != nil && (strings.TrimSpace(*body.Name) == "" || fieldNameTaken(t.fields, *body.Name, fl)) {
+		return reply{}, errDuplicateField(*body.Name)
+	}
+	if aerr := checkDescription(body.Description); aerr != nil {
+		return reply{}, aerr
+	}
+	if aerr := s.commitExtraLocked([]walOp{{Kind: walUpdateField, Base: b.id, Table: t.id, Field: fl.ID, Data: walJSON(body)}}); aerr != nil {
+		return reply{}, aerr
+	}
+	return ok(fieldSchema(t, fl)), nil
+}
+
+// fieldSchema is one field as the schema API shows it.
+func fieldSchema(t *table, fl *field) map[string]any {
+	m := map[string]any{"id": fl.ID, "name": fl.Name, "type": fl.Type}
+	if fl.Description != "" {
+		m["description"] = fl.Description
+	}
+	if opts := schemaOptions(t, fl); len(opts) > 0 {
+		m["options"] = opts
+	}
+	return m
+}
+
+func walJSON(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(fmt.Sprintf("emulator: encode a data file change: %v", err))
+	}
+	return b
+}

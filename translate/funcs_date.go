@@ -1,0 +1,1240 @@
+package translate
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Date and time functions (MySQL 8 manual, 14.7 "Date and Time Functions"). Every time is UTC (the
+// session's time_zone is UTC; see sysvars.go), NOW() and its kin are the statement's clock
+// (Args.Now, from the connector's clock), fixed for the whole statement as in MySQL. Text reads as
+// a date or datetime as MySQL reads literals ('2024-03-01', '2024-03-01 12:00:00', '20240301', ISO
+// with Z); text that does not, and impossible dates ('2023-02-29'), give NULL, as do results outside
+// the years 1 to 9999. Zero dates ('0000-00-00') are NULL, as under MySQL 8's default sql_mode.
+
+// mysqlTime is a time read from text, and whether the text had no time of day.
+type mysqlTime struct {
+	t        time.Time
+	dateOnly bool
+}
+
+// parseMySQLTime reads a date or datetime literal as MySQL does.
+func parseMySQLTime(s string) (mysqlTime, bool) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return mysqlTime{}, false
+	}
+	allDigits := true
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			allDigits = false
+			break
+		}
+	}
+	if allDigits {
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return mysqlTime{}, false
+		}
+		switch len(s) {
+		case 8, 14, 6, 12:
+			return timeFromNumber(n, len(s))
+		}
+		return mysqlTime{}, false
+	}
+	// Y-M-D[( |T)h:m[:s[.f]]][Z|±hh:mm]; the date's delimiters may be any punctuation.
+	var parts [7]int
+	var fracDigits int
+	i, field := 0, 0
+	readNumber := func(maxDigits int) (int, int, bool) {
+		start := i
+		n := 0
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' && i-start < maxDigits {
+			n = n*10 + int(s[i]-'0')
+			i++
+		}
+		return n, i - start, i > start
+	}
+	for field = 0; field < 3; field++ {
+		max := 2
+		if field == 0 {
+			max = 4
+		}
+		n, digits, ok := readNumber(max)
+		if !ok {
+			return mysqlTime{}, false
+		}
+		if field == 0 && digits <= 2 {
+			// Two-digit years: 70-99 are 1970-1999, 00-69 are 2000-2069.
+			if n < 70 {
+				n += 2000
+			} else {
+				n += 1900
+			}
+		}
+		parts[field] = n
+		if field < 2 {
+			if i >= len(s) || !isDatePunct(s[i]) {
+				return mysqlTime{}, false
+			}
+			i++
+		}
+	}
+	dateOnly := true
+	if i < len(s) && (s[i] == ' ' || s[i] == 'T') {
+		i++
+		for i < len(s) && s[i] == ' ' {
+			i++
+		}
+		dateOnly = false
+		for field = 3; field < 6; field++ {
+			n, _, ok := readNumber(2)
+			if !ok {
+				if field == 5 { // seconds are optional
+					break
+				}
+				return mysqlTime{}, false
+			}
+			parts[field] = n
+			if field < 5 {
+				if i >= len(s) || s[i] != ':' {
+					if field == 4 {
+						break
+					}
+					return mysqlTime{}, false
+				}
+				i++
+			}
+		}
+		if i < len(s) && s[i] == '.' {
+			i++
+			start := i
+			n := 0
+			for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+				if i-start < 9 {
+					n = n*10 + int(s[i]-'0')
+				}
+				i++
+			}
+			fracDigits = min(i-start, 9)
+			for d := fracDigits; d < 9; d++ {
+				n *= 10
+			}
+			parts[6] = n
+		}
+	}
+	offset := 0
+	if i < len(s) {
+		switch rest := s[i:]; {
+		case rest == "Z" || rest == "z":
+		case len(rest) == 6 && (rest[0] == '+' || rest[0] == '-') && rest[3] == ':':
+			h, err1 := strconv.Atoi(rest[1:3])
+			m, err2 := strconv.Atoi(rest[4:6])
+			if err1 != nil || err2 != nil || h > 14 || m > 59 {
+				return mysqlTime{}, false
+			}
+			offset = h*3600 + m*60
+			if rest[0] == '-' {
+				offset = -offset
+			}
+		default:
+			return mysqlTime{}, false
+		}
+	}
+	t, ok := validTime(parts[0], parts[1], parts[2], parts[3], parts[4], parts[5], parts[6])
+	if !ok {
+		return mysqlTime{}, false
+	}
+	return mysqlTime{t: t.Add(-time.Duration(offset) * time.Second), dateOnly: dateOnly}, true
+}
+
+func isDatePunct(c byte) bool {
+	return c == '-' || c == '/' || c == '.' || c == ':' || c == '_' || c == '\\' || c == '^' || c == '@' || c == '+' || c == '='
+}
+
+// timeFromNumber reads YYYYMMDD, YYMMDD, YYYYMMDDhhmmss or YYMMDDhhmmss.
+func timeFromNumber(n int64, digits int) (mysqlTime, bool) {
+	var hms int64 = -1
+	if digits > 8 {
+		hms, n = n%1000000, n/1000000
+		digits -= 6
+	}
+	y, m, d := int(n/10000), int(n/100%100), int(n%100)
+	if digits == 6 {
+		if y < 70 {
+			y += 2000
+		} else {
+			y += 1900
+		}
+	}
+	var h, mi, sec int
+	if hms >= 0 {
+		h, mi, sec = int(hms/10000), int(hms/100%100), int(hms%100)
+	}
+	t, ok := validTime(y, m, d, h, mi, sec, 0)
+	return mysqlTime{t: t, dateOnly: hms < 0}, ok
+}
+
+// validTime builds a UTC time from its parts, or reports false when the date does not exist (a
+// zero month or day, February 30) or the year is outside 1 to 9999.
+func validTime(y, m, d, h, mi, s, ns int) (time.Time, bool) {
+	if y < 1 || y > 9999 || m < 1 || m > 12 || d < 1 || d > daysIn(y, time.Month(m)) || h > 23 || mi > 59 || s > 59 {
+		return time.Time{}, false
+	}
+	return time.Date(y, time.Month(m), d, h, mi, s, ns, time.UTC), true
+}
+
+func daysIn(y int, m time.Month) int {
+	return time.Date(y, m+1, 0, 0, 0, 0, 0, time.UTC).Day()
+}
+
+func isLeap(y int) bool { return y%4 == 0 && (y%100 != 0 || y%400 == 0) }
+
+// toTime reads a value as a time: a time as it is, text as a MySQL literal, an integer as YYYYMMDD
+// or YYYYMMDDhhmmss. It reports false for anything else (then the function gives NULL).
+func toTime(v any) (time.Time, bool) {
+	switch v := v.(type) {
+	case time.Time:
+		return v.UTC(), true
+	case string:
+		mt, ok := parseMySQLTime(v)
+		return mt.t, ok
+	case int64:
+		if v <= 0 {
+			return time.Time{}, false
+		}
+		mt, ok := timeFromNumber(v, len(strconv.FormatInt(v, 10)))
+		return mt.t, ok
+	case float64:
+		if v <= 0 || v >= 1e15 {
+			return time.Time{}, false
+		}
+		return toTime(int64(v))
+	}
+	return time.Time{}, false
+}
+
+// dateArgs checks that the arguments at the given positions can be times: times, text, numbers or
+// NULL. Anything that is not a time may not read as one, so the result may be NULL.
+func dateArgs(positions ...int) func(fc *funcCall) error {
+	return func(fc *funcCall) error {
+		for _, i := range positions {
+			if i >= len(fc.args) {
+				continue
+			}
+			a := fc.args[i]
+			switch {
+			case a.typ.temporal():
+			case a.typ == typeText || a.typ == typeNull || a.typ == typeInt || a.typ == typeFloat:
+				fc.nullable = true
+			default:
+				return fc.errorf("%s needs a date, but %s is %s", fc.name, describe(a), a.typ)
+			}
+		}
+		return nil
+	}
+}
+
+// dateFunc is a function of one date argument (and optional others).
+func dateFunc(min, max int, result sqlType, f func(t time.Time, e *expr, v []any) any) *funcDef {
+	check := dateArgs(0)
+	return &funcDef{min: min, max: max, typ: func(fc *funcCall) (sqlType, error) {
+		return result, check(fc)
+	}, eval: func(e *expr, v []any) any {
+		t, ok := toTime(v[0])
+		if !ok {
+			return nil
+		}
+		return f(t, e, v)
+	}}
+}
+
+// dayNumber is MySQL's calc_daynr: days since year 0 (0000-01-01 is day 1 of the proleptic calendar
+// MySQL uses; 1970-01-01 is 719528).
+func dayNumber(t time.Time) int64 {
+	d := time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
+	return floorDiv(d.Unix(), 86400) + 719528
+}
+
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if (a%b != 0) && ((a < 0) != (b < 0)) {
+		q--
+	}
+	return q
+}
+
+// Week modes (MySQL's sql_time.h).
+const (
+	weekMondayFirst  = 1
+	weekYear         = 2
+	weekFirstWeekday = 4
+)
+
+// weekMode turns WEEK()'s mode argument into calcWeek's flags (MySQL's week_mode).
+func weekMode(mode int64) int {
+	f := int(mode & 7)
+	if f&weekMondayFirst == 0 {
+		f ^= weekFirstWeekday
+	}
+	return f
+}
+
+// calcWeek is MySQL's calc_week: the week number of t and the year it belongs to.
+func calcWeek(t time.Time, flags int) (week, year int) {
+	daynr := dayNumber(t)
+	firstDaynr := dayNumber(time.Date(t.Year(), 1, 1, 0, 0, 0, 0, time.UTC))
+	mondayFirst := flags&weekMondayFirst != 0
+	wYear := flags&weekYear != 0
+	firstWeekday := flags&weekFirstWeekday != 0
+	weekday := calcWeekday(firstDaynr, !mondayFirst)
+	year = t.Year()
+	if t.Month() == 1 && int64(t.Day()) <= 7-weekday {
+		if !wYear && ((firstWeekday && weekday != 0) || (!firstWeekday && weekday >= 4)) {
+			return 0, year
+		}
+		wYear = true
+		year--
+		days := daysInYear(year)
+		firstDaynr -= days
+		weekday = (weekday + 53*7 - days) % 7
+	}
+	var days int64
+	if (firstWeekday && weekday != 0) || (!firstWeekday && weekday >= 4) {
+		days = daynr - (firstDaynr + (7 - weekday))
+	} else {
+		days = daynr - (firstDaynr - weekday)
+	}
+	if wYear && days >= 52*7 {
+		weekday = (weekday + daysInYear(year)) % 7
+		if (!firstWeekday && weekday < 4) || (firstWeekday && weekday == 0) {
+			return 1, year + 1
+		}
+	}
+	return int(days/7 + 1), year
+}
+
+// calcWeekday is MySQL's calc_weekday: 0 is Monday, or Sunday when sundayFirst.
+func calcWeekday(daynr int64, sundayFirst bool) int64 {
+	s := int64(0)
+	if sundayFirst {
+		s = 1
+	}
+	return (daynr + 5 + s) % 7
+}
+
+func daysInYear(y int) int64 {
+	if isLeap(y) {
+		return 366
+	}
+	return 365
+}
+
+// The interval units of DATE_ADD, TIMESTAMPDIFF and EXTRACT.
+var intervalUnits = map[string]bool{
+	"MICROSECOND": true, "SECOND": true, "MINUTE": true, "HOUR": true, "DAY": true, "WEEK": true,
+	"MONTH": true, "QUARTER": true, "YEAR": true, "SECOND_MICROSECOND": true, "MINUTE_MICROSECOND": true,
+	"MINUTE_SECOND": true, "HOUR_MICROSECOND": true, "HOUR_SECOND": true, "HOUR_MINUTE": true,
+	"DAY_MICROSECOND": true, "DAY_SECOND": true, "DAY_MINUTE": true, "DAY_HOUR": true, "YEAR_MONTH": true,
+}
+
+// unitHasTime: the unit adds hours, minutes or seconds (a DATE plus it is a DATETIME).
+func unitHasTime(unit string) bool {
+	switch unit {
+	case "DAY", "WEEK", "MONTH", "QUARTER", "YEAR", "YEAR_MONTH":
+		return false
+	}
+	return true
+}
+
+// interval is an amount of time to add: months (calendar), then microseconds.
+type interval struct {
+	months int64
+	micros int64
+}
+
+// parseInterval reads INTERVAL amount unit. A composite unit reads its parts from text
+// ('1:30' HOUR_MINUTE), the leftmost parts left out when fewer are given, as MySQL does.
+func parseInterval(amount any, unit string) (interval, bool) {
+	const (
+		us  = int64(1)
+		sec = 1_000_000 * us
+		mn  = 60 * sec
+		hr  = 60 * mn
+		day = 24 * hr
+	)
+	simple := map[string]int64{"MICROSECOND": us, "SECOND": sec, "MINUTE": mn, "HOUR": hr, "DAY": day, "WEEK": 7 * day}
+	switch unit {
+	case "MONTH", "QUARTER", "YEAR":
+		n := toInt(amount)
+		m := map[string]int64{"MONTH": 1, "QUARTER": 3, "YEAR": 12}[unit]
+		if n > math.MaxInt64/12 || n < math.MinInt64/12 {
+			return interval{}, false
+		}
+		return interval{months: n * m}, true
+	case "SECOND":
+		f, _ := toFloat(amount)
+		if math.Abs(f) > 1e14 {
+			return interval{}, false
+		}
+		return interval{micros: int64(math.Round(f * 1e6))}, true
+	}
+	if step, ok := simple[unit]; ok {
+		n := toInt(amount)
+		if n > math.MaxInt64/step || n < math.MinInt64/step {
+			return interval{}, false
+		}
+		return interval{micros: n * step}, true
+	}
+	// Composite units: the fields of the text, right-aligned to the unit's fields.
+	fields := map[string][]int64{
+		"YEAR_MONTH": {12, 1}, "DAY_HOUR": {day, hr}, "DAY_MINUTE": {day, hr, mn}, "DAY_SECOND": {day, hr, mn, sec},
+		"HOUR_MINUTE": {hr, mn}, "HOUR_SECOND": {hr, mn, sec}, "MINUTE_SECOND": {mn, sec},
+		"DAY_MICROSECOND": {day, hr, mn, sec, us}, "HOUR_MICROSECOND": {hr, mn, sec, us},
+		"MINUTE_MICROSECOND": {mn, sec, us}, "SECOND_MICROSECOND": {sec, us},
+	}[unit]
+	if fields == nil {
+		return interval{}, false
+	}
+	text := sqlText(amount, typeText)
+	neg := false
+	text = strings.TrimSpace(text)
+	if strings.HasPrefix(text, "-") {
+		neg, text = true, text[1:]
+	}
+	var nums []int64
+	var lens []int
+	for i := 0; i < len(text); {
+		if text[i] < '0' || text[i] > '9' {
+			i++
+			continue
+		}
+		j := i
+		var n int64
+		for j < len(text) && text[j] >= '0' && text[j] <= '9' {
+			if n > 1e15 {
+				return interval{}, false
+			}
+			n = n*10 + int64(text[j]-'0')
+			j++
+		}
+		nums, lens = append(nums, n), append(lens, j-i)
+		i = j
+	}
+	if len(nums) == 0 || len(nums) > len(fields) {
+		return interval{}, false
+	}
+	off := len(fields) - len(nums)
+	var iv interval
+	for k, n := range nums {
+		step := fields[off+k]
+		if strings.HasSuffix(unit, "_MICROSECOND") && off+k == len(fields)-1 && lens[k] < 6 {
+			// A fraction of a second: '1.5' SECOND_MICROSECOND is 1.5 seconds.
+			for range 6 - lens[k] {
+				n *= 10
+			}
+		}
+		if unit == "YEAR_MONTH" {
+			iv.months += n * step
+		} else {
+			iv.micros += n * step
+		}
+	}
+	if neg {
+		iv.months, iv.micros = -iv.months, -iv.micros
+	}
+	return iv, true
+}
+
+// addInterval adds iv (times sign) to t: months first, the day kept or clamped to the month's
+// last day (2024-01-31 + 1 MONTH is 2024-02-29), then the rest. False outside years 1 to 9999.
+func addInterval(t time.Time, iv interval, sign int64) (time.Time, bool) {
+	if iv.months != 0 {
+		total := int64(t.Year())*12 + int64(t.Month()) - 1 + sign*iv.months
+		if total < 12 || total >= 10000*12 {
+			return time.Time{}, false
+		}
+		y, m := int(total/12), time.Month(total%12+1)
+		d := min(t.Day(), daysIn(y, m))
+		t = time.Date(y, m, d, t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), time.UTC)
+	}
+	if iv.micros != 0 {
+		const maxMicros = 10000 * 366 * 86400 * 1_000_000
+		if iv.micros > maxMicros || iv.micros < -maxMicros {
+			return time.Time{}, false
+		}
+		// In two steps of seconds and microseconds: time.Duration holds only ±292 years.
+		secs, rest := iv.micros/1_000_000, iv.micros%1_000_000
+		t = t.Add(time.Duration(sign*secs) * time.Second).Add(time.Duration(sign*rest) * time.Microsecond)
+	}
+	if t.Year() < 1 || t.Year() > 9999 {
+		return time.Time{}, false
+	}
+	return t, true
+}
+
+// monthsBetween is TIMESTAMPDIFF(MONTH, a, b): whole months from a to b, a month counted only
+// when the day and time of day of b reach those of a.
+func monthsBetween(a, b time.Time) int64 {
+	months := int64(b.Year()*12+int(b.Month())) - int64(a.Year()*12+int(a.Month()))
+	rest := func(t time.Time) int64 {
+		return int64(t.Day())*86400_000_000 + int64(t.Hour()*3600+t.Minute()*60+t.Second())*1_000_000 + int64(t.Nanosecond()/1000)
+	}
+	if !b.Before(a) {
+		if rest(b) < rest(a) {
+			months--
+		}
+	} else if rest(b) > rest(a) {
+		months++
+	}
+	return months
+}
+
+// unitName reads the unit argument of TIMESTAMPDIFF, TIMESTAMPADD and EXTRACT: a bare word
+// (compiled into a text constant by specialCall).
+func unitName(fc *funcCall, i int) (string, error) {
+	a := fc.args[i]
+	u, ok := a.val.(string)
+	if a.kind != exConst || !ok || !intervalUnits[strings.ToUpper(u)] {
+		return "", fc.errorf("%s is not a time unit (MICROSECOND, SECOND, MINUTE, HOUR, DAY, WEEK, MONTH, QUARTER, YEAR, or a compound such as HOUR_MINUTE)", describe(a))
+	}
+	return strings.ToUpper(u), nil
+}
+
+func init() {
+	register("NOW", &funcDef{min: 0, max: 1, typ: func(fc *funcCall) (sqlType, error) {
+		fc.out.val = fc.s.statementNow(fc.args)
+		return typeDateTime, nil
+	}, eval: func(e *expr, v []any) any { return e.val }})
+	register("UTC_TIMESTAMP", &funcDef{min: 0, max: 1, typ: func(fc *funcCall) (sqlType, error) {
+		fc.out.val = fc.s.statementNow(fc.args)
+		return typeDateTime, nil
+	}, eval: func(e *expr, v []any) any { return e.val }})
+	for _, name := range []string{"CURDATE", "UTC_DATE"} {
+		register(name, &funcDef{min: 0, max: 0, typ: func(fc *funcCall) (sqlType, error) {
+			n := fc.s.now
+			fc.out.val = time.Date(n.Year(), n.Month(), n.Day(), 0, 0, 0, 0, time.UTC)
+			return typeDate, nil
+		}, eval: func(e *expr, v []any) any { return e.val }})
+	}
+	// CURTIME() is a TIME in MySQL; the driver has no TIME type and gives its text, hh:mm:ss.
+	for _, name := range []string{"CURTIME", "UTC_TIME"} {
+		register(name, &funcDef{min: 0, max: 0, typ: func(fc *funcCall) (sqlType, error) {
+			fc.out.val = fc.s.now.Format(time.TimeOnly)
+			return typeText, nil
+		}, eval: func(e *expr, v []any) any { return e.val }})
+	}
+	register("UNIX_TIMESTAMP", &funcDef{min: 0, max: 1, typ: func(fc *funcCall) (sqlType, error) {
+		if len(fc.args) == 0 {
+			fc.out.val = fc.s.now.Unix()
+			return typeInt, nil
+		}
+		if err := dateArgs(0)(fc); err != nil {
+			return 0, err
+		}
+		// A time with a fraction of a second gives a fraction (MySQL: a DECIMAL with the fraction's
+		// digits); the driver's datetime columns carry milliseconds, so they are FLOAT64.
+		if fc.args[0].typ == typeDateTime || fc.args[0].typ == typeText {
+			return typeFloat, nil
+		}
+		return typeInt, nil
+	}, eval: func(e *expr, v []any) any {
+		if len(v) == 0 {
+			return e.val
+		}
+		t, ok := toTime(v[0])
+		if !ok {
+			return nil
+		}
+		// Out of the TIMESTAMP range (1970 to 3001-01-19 03:14:07.999999 UTC): 0, as MySQL gives.
+		if t.Before(time.Unix(0, 0)) || t.After(time.Date(3001, 1, 19, 3, 14, 7, 999999000, time.UTC)) {
+			if e.typ == typeFloat {
+				return float64(0)
+			}
+			return int64(0)
+		}
+		if e.typ == typeFloat {
+			return float64(t.UnixMicro()) / 1e6
+		}
+		return t.Unix()
+	}})
+	// CONVERT_TZ(dt, from, to): the wall time dt in zone from, as a wall time in zone to. Zones are
+	// offsets ('+05:30') or names ('Europe/Paris', from Go's zone database); an unknown zone gives
+	// NULL, as in MySQL.
+	register("CONVERT_TZ", &funcDef{min: 3, max: 3, typ: func(fc *funcCall) (sqlType, error) {
+		return typeDateTime, dateArgs(0)(fc)
+	}, mayBeNull: true, eval: func(e *expr, v []any) any {
+		t, ok := toTime(v[0])
+		from, okFrom := zoneOf(textArg(e, v, 1))
+		to, okTo := zoneOf(textArg(e, v, 2))
+		if !ok || !okFrom || !okTo {
+			return nil
+		}
+		wall := time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), from).In(to)
+		r := time.Date(wall.Year(), wall.Month(), wall.Day(), wall.Hour(), wall.Minute(), wall.Second(), wall.Nanosecond(), time.UTC)
+		if r.Year() < 1 || r.Year() > 9999 {
+			return nil
+		}
+		return r
+	}})
+	register("FROM_UNIXTIME", &funcDef{min: 1, max: 1, typ: typeOf(typeDateTime), mayBeNull: true, eval: func(e *expr, v []any) any {
+		f, _ := toFloat(v[0])
+		if f < 0 || f > 32536771199.999999 {
+			return nil
+		}
+		sec, frac := math.Modf(f)
+		return time.Unix(int64(sec), int64(math.Round(frac*1e6))*1000).UTC()
+	}})
+	part := func(f func(t time.Time) int64) *funcDef {
+		return dateFunc(1, 1, typeInt, func(t time.Time, e *expr, v []any) any { return f(t) })
+	}
+	register("YEAR", part(func(t time.Time) int64 { return int64(t.Year()) }))
+	register("MONTH", part(func(t time.Time) int64 { return int64(t.Month()) }))
+	register("DAY", part(func(t time.Time) int64 { return int64(t.Day()) }))
+	register("HOUR", part(func(t time.Time) int64 { return int64(t.Hour()) }))
+	register("MINUTE", part(func(t time.Time) int64 { return int64(t.Minute()) }))
+	register("SECOND", part(func(t time.Time) int64 { return int64(t.Second()) }))
+	register("MICROSECOND", part(func(t time.Time) int64 { return int64(t.Nanosecond() / 1000) }))
+	register("QUARTER", part(func(t time.Time) int64 { return int64(t.Month()+2) / 3 }))
+	register("DAYOFYEAR", part(func(t time.Time) int64 { return int64(t.YearDay()) }))
+	register("WEEKDAY", part(func(t time.Time) int64 { return calcWeekday(dayNumber(t), false) }))
+	register("DAYOFWEEK", part(func(t time.Time) int64 { return calcWeekday(dayNumber(t), true) + 1 }))
+	register("WEEKOFYEAR", part(func(t time.Time) int64 { w, _ := calcWeek(t, weekMode(3)); return int64(w) }))
+	register("TO_DAYS", part(func(t time.Time) int64 { return dayNumber(t) }))
+	register("DAYNAME", dateFunc(1, 1, typeText, func(t time.Time, e *expr, v []any) any { return t.Weekday().String() }))
+	register("MONTHNAME", dateFunc(1, 1, typeText, func(t time.Time, e *expr, v []any) any { return t.Month().String() }))
+	register("LAST_DAY", dateFunc(1, 1, typeDate, func(t time.Time, e *expr, v []any) any {
+		return time.Date(t.Year(), t.Month(), daysIn(t.Year(), t.Month()), 0, 0, 0, 0, time.UTC)
+	}))
+	register("DATE", dateFunc(1, 1, typeDate, func(t time.Time, e *expr, v []any) any {
+		return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
+	}))
+	// WEEK(d[, mode]): mode 0 by default (default_week_format, which SET can change).
+	register("WEEK", &funcDef{min: 1, max: 2, typ: func(fc *funcCall) (sqlType, error) {
+		fc.out.val = fc.s.session().weekFormat()
+		return typeInt, dateArgs(0)(fc)
+	}, eval: func(e *expr, v []any) any {
+		t, ok := toTime(v[0])
+		if !ok {
+			return nil
+		}
+		mode, _ := e.val.(int64)
+		if len(v) == 2 {
+			mode = toInt(v[1])
+		}
+		w, _ := calcWeek(t, weekMode(mode))
+		return int64(w)
+	}})
+	register("YEARWEEK", &funcDef{min: 1, max: 2, typ: func(fc *funcCall) (sqlType, error) {
+		return typeInt, dateArgs(0)(fc)
+	}, eval: func(e *expr, v []any) any {
+		t, ok := toTime(v[0])
+		if !ok {
+			return nil
+		}
+		mode := int64(0)
+		if len(v) == 2 {
+			mode = toInt(v[1])
+		}
+		w, y := calcWeek(t, weekMode(mode)|weekYear)
+		return int64(y*100 + w)
+	}})
+	register("DATEDIFF", &funcDef{min: 2, max: 2, typ: func(fc *funcCall) (sqlType, error) {
+		return typeInt, dateArgs(0, 1)(fc)
+	}, eval: func(e *expr, v []any) any {
+		a, okA := toTime(v[0])
+		b, okB := toTime(v[1])
+		if !okA || !okB {
+			return nil
+		}
+		return dayNumber(a) - dayNumber(b)
+	}})
+	register("TIMESTAMPDIFF", &funcDef{min: 3, max: 3, typ: func(fc *funcCall) (sqlType, error) {
+		if _, err := unitName(fc, 0); err != nil {
+			return 0, err
+		}
+		if u := strings.ToUpper(fc.args[0].val.(string)); strings.Contains(u, "_") {
+			return 0, fc.errorf("TIMESTAMPDIFF takes a simple unit (MICROSECOND … YEAR), not %s", u)
+		}
+		return typeInt, dateArgs(1, 2)(fc)
+	}, eval: func(e *expr, v []any) any {
+		a, okA := toTime(v[1])
+		b, okB := toTime(v[2])
+		if !okA || !okB {
+			return nil
+		}
+		unit := strings.ToUpper(v[0].(string))
+		switch unit {
+		case "MONTH":
+			return monthsBetween(a, b)
+		case "QUARTER":
+			return monthsBetween(a, b) / 3
+		case "YEAR":
+			return monthsBetween(a, b) / 12
+		}
+		micros := b.Sub(a).Microseconds()
+		if d := b.Sub(a); d == math.MaxInt64 || d == math.MinInt64 { // beyond ±292 years
+			micros = (b.Unix()-a.Unix())*1_000_000 + int64(b.Nanosecond()-a.Nanosecond())/1000
+		}
+		step := map[string]int64{"MICROSECOND": 1, "SECOND": 1e6, "MINUTE": 60e6, "HOUR": 3600e6, "DAY": 86400e6, "WEEK": 7 * 86400e6}[unit]
+		return micros / step
+	}})
+	// DATE_ADD(d, INTERVAL n unit), DATE_SUB, d + INTERVAL n unit, d - INTERVAL n unit, and
+	// TIMESTAMPADD(unit, n, d): arguments (d, n, 'UNIT') after specialCall.
+	for _, name := range []string{"DATE_ADD", "DATE_SUB"} {
+		sign := int64(1)
+		if name == "DATE_SUB" {
+			sign = -1
+		}
+		register(name, &funcDef{min: 3, max: 3, typ: dateAddType, mayBeNull: true, eval: func(e *expr, v []any) any {
+			return dateAdd(e, v, sign)
+		}})
+	}
+	register("EXTRACT FROM", &funcDef{min: 2, max: 2, typ: func(fc *funcCall) (sqlType, error) {
+		if _, err := unitName(fc, 0); err != nil {
+			return 0, err
+		}
+		return typeInt, dateArgs(1)(fc)
+	}, eval: func(e *expr, v []any) any {
+		t, ok := toTime(v[1])
+		if !ok {
+			return nil
+		}
+		return extract(strings.ToUpper(v[0].(string)), t)
+	}})
+	register("DATE_FORMAT", &funcDef{min: 2, max: 2, typ: func(fc *funcCall) (sqlType, error) {
+		return typeText, dateArgs(0)(fc)
+	}, eval: func(e *expr, v []any) any {
+		t, ok := toTime(v[0])
+		if !ok {
+			return nil
+		}
+		return dateFormat(t, textArg(e, v, 1))
+	}})
+	register("STR_TO_DATE", &funcDef{min: 2, max: 2, mayBeNull: true, typ: func(fc *funcCall) (sqlType, error) {
+		// The result is a DATE, DATETIME or TIME by the parts the format names; a format that is
+		// not a constant gives a DATETIME.
+		f := fc.args[1]
+		if s, ok := f.val.(string); f.kind == exConst && ok {
+			date, clock := formatParts(s)
+			switch {
+			case date && !clock:
+				return typeDate, nil
+			case clock && !date:
+				return typeText, nil // a TIME, as its text
+			}
+		}
+		return typeDateTime, nil
+	}, eval: func(e *expr, v []any) any {
+		p, ok := strToDate(textArg(e, v, 0), textArg(e, v, 1))
+		if !ok {
+			return nil
+		}
+		if e.typ == typeText {
+			return fmt.Sprintf("%02d:%02d:%02d", p.hour, p.minute, p.second)
+		}
+		t, ok := validTime(p.year, p.month, p.day, p.hour, p.minute, p.second, p.micro*1000)
+		if !ok {
+			return nil
+		}
+		return t
+	}})
+}
+
+// statementNow is NOW(): the statement's clock to the second, or to fsp digits with NOW(fsp).
+func (s *scope) statementNow(args []*expr) time.Time {
+	n := s.now
+	digits := int64(0)
+	if len(args) == 1 {
+		digits, _ = args[0].val.(int64)
+	}
+	step := time.Second
+	for range min(max(digits, 0), 6) {
+		step /= 10
+	}
+	return n.Truncate(step)
+}
+
+// dateAddType types DATE_ADD: a DATE plus days, weeks, months or years is a DATE; a DATE plus hours
+// or less, or a DATETIME, is a DATETIME; text gives text in the same form, as MySQL's string result.
+func dateAddType(fc *funcCall) (sqlType, error) {
+	unit, err := unitName(fc, 2)
+	if err != nil {
+		return 0, err
+	}
+	if err := dateArgs(0)(fc); err != nil {
+		return 0, err
+	}
+	switch t := fc.args[0].typ; {
+	case t == typeDate && !unitHasTime(unit):
+		return typeDate, nil
+	case t.temporal():
+		return typeDateTime, nil
+	case t == typeNull:
+		return typeDateTime, nil
+	}
+	return typeText, nil
+}
+
+func dateAdd(e *expr, v []any, sign int64) any {
+	unit := strings.ToUpper(v[2].(string))
+	t, ok := toTime(v[0])
+	if !ok {
+		return nil
+	}
+	iv, ok := parseInterval(v[1], unit)
+	if !ok {
+		return nil
+	}
+	r, ok := addInterval(t, iv, sign)
+	if !ok {
+		return nil
+	}
+	if e.typ == typeText {
+		dateOnly := false
+		if s, isText := v[0].(string); isText {
+			mt, _ := parseMySQLTime(s)
+			dateOnly = mt.dateOnly
+		}
+		if dateOnly && !unitHasTime(unit) {
+			return sqlText(r, typeDate)
+		}
+		return sqlText(r, typeDateTime)
+	}
+	return r
+}
+
+// extract is EXTRACT(unit FROM t).
+func extract(unit string, t time.Time) any {
+	y, mo, d := int64(t.Year()), int64(t.Month()), int64(t.Day())
+	h, mi, s, us := int64(t.Hour()), int64(t.Minute()), int64(t.Second()), int64(t.Nanosecond()/1000)
+	switch unit {
+	case "YEAR":
+		return y
+	case "QUARTER":
+		return (mo + 2) / 3
+	case "MONTH":
+		return mo
+	case "WEEK":
+		w, _ := calcWeek(t, weekMode(0))
+		return int64(w)
+	case "DAY":
+		return d
+	case "HOUR":
+		return h
+	case "MINUTE":
+		return mi
+	case "SECOND":
+		return s
+	case "MICROSECOND":
+		return us
+	case "YEAR_MONTH":
+		return y*100 + mo
+	case "DAY_HOUR":
+		return d*100 + h
+	case "DAY_MINUTE":
+		return (d*100+h)*100 + mi
+	case "DAY_SECOND":
+		return ((d*100+h)*100+mi)*100 + s
+	case "DAY_MICROSECOND":
+		return (((d*100+h)*100+mi)*100+s)*1_000_000 + us
+	case "HOUR_MINUTE":
+		return h*100 + mi
+	case "HOUR_SECOND":
+		return (h*100+mi)*100 + s
+	case "HOUR_MICROSECOND":
+		return ((h*100+mi)*100+s)*1_000_000 + us
+	case "MINUTE_SECOND":
+		return mi*100 + s
+	case "MINUTE_MICROSECOND":
+		return (mi*100+s)*1_000_000 + us
+	case "SECOND_MICROSECOND":
+		return s*1_000_000 + us
+	}
+	return nil
+}
+
+var (
+	monthNames = []string{"January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"}
+	dayNames   = []string{"Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"}
+)
+
+// dateFormat is DATE_FORMAT(t, format) with every specifier of the MySQL manual; %x for any other
+// character x is x.
+func dateFormat(t time.Time, format string) string {
+	var b strings.Builder
+	two := func(n int) { fmt.Fprintf(&b, "%02d", n) }
+	hour12 := func() int {
+		h := t.Hour() % 12
+		if h == 0 {
+			h = 12
+		}
+		return h
+	}
+	ampm := func() string {
+		if t.Hour() < 12 {
+			return "AM"
+		}
+		return "PM"
+	}
+	for i := 0; i < len(format); i++ {
+		c := format[i]
+		if c != '%' || i+1 == len(format) {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		switch format[i] {
+		case 'a':
+			b.WriteString(t.Weekday().String()[:3])
+		case 'b':
+			b.WriteString(t.Month().String()[:3])
+		case 'c':
+			b.WriteString(strconv.Itoa(int(t.Month())))
+		case 'D':
+			d := t.Day()
+			suffix := "th"
+			if d/10 != 1 {
+				switch d % 10 {
+				case 1:
+					suffix = "st"
+				case 2:
+					suffix = "nd"
+				case 3:
+					suffix = "rd"
+				}
+			}
+			b.WriteString(strconv.Itoa(d) + suffix)
+		case 'd':
+			two(t.Day())
+		case 'e':
+			b.WriteString(strconv.Itoa(t.Day()))
+		case 'f':
+			fmt.Fprintf(&b, "%06d", t.Nanosecond()/1000)
+		case 'H':
+			two(t.Hour())
+		case 'h', 'I':
+			two(hour12())
+		case 'i':
+			two(t.Minute())
+		case 'j':
+			fmt.Fprintf(&b, "%03d", t.YearDay())
+		case 'k':
+			b.WriteString(strconv.Itoa(t.Hour()))
+		case 'l':
+			b.WriteString(strconv.Itoa(hour12()))
+		case 'M':
+			b.WriteString(t.Month().String())
+		case 'm':
+			two(int(t.Month()))
+		case 'p':
+			b.WriteString(ampm())
+		case 'r':
+			fmt.Fprintf(&b, "%02d:%02d:%02d %s", hour12(), t.Minute(), t.Second(), ampm())
+		case 'S', 's':
+			two(t.Second())
+		case 'T':
+			fmt.Fprintf(&b, "%02d:%02d:%02d", t.Hour(), t.Minute(), t.Second())
+		case 'U':
+			w, _ := calcWeek(t, weekFirstWeekday)
+			two(w)
+		case 'u':
+			w, _ := calcWeek(t, weekMondayFirst)
+			two(w)
+		case 'V':
+			w, _ := calcWeek(t, weekYear|weekFirstWeekday)
+			two(w)
+		case 'v':
+			w, _ := calcWeek(t, weekMondayFirst|weekYear)
+			two(w)
+		case 'W':
+			b.WriteString(t.Weekday().String())
+		case 'w':
+			b.WriteString(strconv.Itoa(int(t.Weekday())))
+		case 'X':
+			_, y := calcWeek(t, weekYear|weekFirstWeekday)
+			fmt.Fprintf(&b, "%04d", y)
+		case 'x':
+			_, y := calcWeek(t, weekMondayFirst|weekYear)
+			fmt.Fprintf(&b, "%04d", y)
+		case 'Y':
+			fmt.Fprintf(&b, "%04d", t.Year())
+		case 'y':
+			two(t.Year() % 100)
+		default:
+			b.WriteByte(format[i])
+		}
+	}
+	return b.String()
+}
+
+// formatParts reports whether a STR_TO_DATE format names date parts and time parts.
+func formatParts(format string) (date, clock bool) {
+	for i := 0; i+1 < len(format); i++ {
+		if format[i] != '%' {
+			continue
+		}
+		i++
+		switch format[i] {
+		case 'Y', 'y', 'm', 'c', 'd', 'e', 'M', 'b', 'D', 'j':
+			date = true
+		case 'H', 'k', 'h', 'I', 'l', 'i', 's', 'S', 'f', 'p', 'T', 'r':
+			clock = true
+		}
+	}
+	return date, clock
+}
+
+// dateParts are the fields STR_TO_DATE reads.
+type dateParts struct {
+	year, month, day, hour, minute, second, micro int
+	pm, hasAMPM, hour12                           bool
+	yearDay                                       int
+}
+
+// strToDate reads s by a DATE_FORMAT format, as MySQL's STR_TO_DATE: numbers take up to their
+// field's width of digits, names match case-insensitively, a space in the format skips any white
+// space, other characters must match, and text after the format is ignored.
+func strToDate(s, format string) (dateParts, bool) {
+	var p dateParts
+	i := 0
+	num := func(maxDigits int) (int, bool) {
+		start, n := i, 0
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' && i-start < maxDigits {
+			n = n*10 + int(s[i]-'0')
+			i++
+		}
+		return n, i > start
+	}
+	name := func(names []string, abbrev bool) (int, bool) {
+		for k, full := range names {
+			n := full
+			if abbrev {
+				n = full[:3]
+			}
+			if len(s)-i >= len(n) && strings.EqualFold(s[i:i+len(n)], n) {
+				i += len(n)
+				return k, true
+			}
+		}
+		return 0, false
+	}
+	var ok bool
+	for f := 0; f < len(format); f++ {
+		c := format[f]
+		// White space in the text is skipped before each part of the format, as MySQL does.
+		for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n') {
+			i++
+		}
+		if c == ' ' || c == '\t' || c == '\n' {
+			for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n') {
+				i++
+			}
+			continue
+		}
+		if c != '%' || f+1 == len(format) {
+			if i >= len(s) || s[i] != c {
+				return p, false
+			}
+			i++
+			continue
+		}
+		f++
+		switch format[f] {
+		case 'Y':
+			start := i
+			if p.year, ok = num(4); !ok {
+				return p, false
+			}
+			if i-start <= 2 {
+				p.year = twoDigitYear(p.year)
+			}
+		case 'y':
+			if p.year, ok = num(2); !ok {
+				return p, false
+			}
+			p.year = twoDigitYear(p.year)
+		case 'm', 'c':
+			if p.month, ok = num(2); !ok {
+				return p, false
+			}
+		case 'd', 'e':
+			if p.day, ok = num(2); !ok {
+				return p, false
+			}
+		case 'D':
+			if p.day, ok = num(2); !ok {
+				return p, false
+			}
+			if len(s)-i >= 2 {
+				i += 2 // st, nd, rd, th
+			}
+		case 'j':
+			if p.yearDay, ok = num(3); !ok {
+				return p, false
+			}
+		case 'H', 'k':
+			if p.hour, ok = num(2); !ok {
+				return p, false
+			}
+		case 'h', 'I', 'l':
+			if p.hour, ok = num(2); !ok {
+				return p, false
+			}
+			p.hour12 = true
+		case 'i':
+			if p.minute, ok = num(2); !ok {
+				return p, false
+			}
+		case 's', 'S':
+			if p.second, ok = num(2); !ok {
+				return p, false
+			}
+		case 'f':
+			start := i
+			if p.micro, ok = num(6); !ok {
+				return p, false
+			}
+			for range 6 - (i - start) {
+				p.micro *= 10
+			}
+		case 'p':
+			if len(s)-i < 2 {
+				return p, false
+			}
+			switch strings.ToUpper(s[i : i+2]) {
+			case "AM":
+			case "PM":
+				p.pm = true
+			default:
+				return p, false
+			}
+			p.hasAMPM = true
+			i += 2
+		case 'M':
+			m, ok := name(monthNames, false)
+			if !ok {
+				return p, false
+			}
+			p.month = m + 1
+		case 'b':
+			m, ok := name(monthNames, true)
+			if !ok {
+				return p, false
+			}
+			p.month = m + 1
+		case 'W':
+			if _, ok := name(dayNames, false); !ok {
+				return p, false
+			}
+		case 'a':
+			if _, ok := name(dayNames, true); !ok {
+				return p, false
+			}
+		case 'T':
+			sub, ok := strToDate(s[i:], "%H:%i:%s")
+			if !ok {
+				return p, false
+			}
+			p.hour, p.minute, p.second = sub.hour, sub.minute, sub.second
+			i += timeTextLen(s[i:])
+		case 'r':
+			sub, ok := strToDate(s[i:], "%h:%i:%s %p")
+			if !ok {
+				return p, false
+			}
+			p.hour, p.minute, p.second, p.hour12, p.pm, p.hasAMPM = sub.hour, sub.minute, sub.second, true, sub.pm, true
+			i += timeTextLen(s[i:])
+			for i < len(s) && s[i] == ' ' {
+				i++
+			}
+			i = min(i+2, len(s))
+		case '%':
+			if i >= len(s) || s[i] != '%' {
+				return p, false
+			}
+			i++
+		default:
+			if i >= len(s) || s[i] != format[f] {
+				return p, false
+			}
+			i++
+		}
+	}
+	if p.hour12 || p.hasAMPM {
+		if p.hour < 1 || p.hour > 12 {
+			return p, false
+		}
+		p.hour %= 12
+		if p.pm {
+			p.hour += 12
+		}
+	}
+	if p.yearDay > 0 {
+		if p.year == 0 || p.yearDay > int(daysInYear(p.year)) {
+			return p, false
+		}
+		t := time.Date(p.year, 1, p.yearDay, 0, 0, 0, 0, time.UTC)
+		p.month, p.day = int(t.Month()), t.Day()
+	}
+	if p.hour > 23 || p.minute > 59 || p.second > 59 {
+		return p, false
+	}
+	return p, true
+}
+
+// timeTextLen is the length of the h:m:s at the start of s.
+func timeTextLen(s string) int {
+	i, colons := 0, 0
+	for i < len(s) && (s[i] >= '0' && s[i] <= '9' || s[i] == ':' && colons < 2) {
+		if s[i] == ':' {
+			colons++
+		}
+		i++
+	}
+	return i
+}
+
+func twoDigitYear(y int) int {
+	if y < 70 {
+		return y + 2000
+	}
+	return y + 1900
+}
+
+var zoneCache sync.Map // name -> *time.Location
+
+// zoneOf reads a time zone of CONVERT_TZ: an offset from -13:59 to +14:00, SYSTEM (UTC here) or a
+// name of the zone database.
+func zoneOf(name string) (*time.Location, bool) {
+	name = strings.TrimSpace(name)
+	if strings.EqualFold(name, "SYSTEM") || strings.EqualFold(name, "UTC") {
+		return time.UTC, true
+	}
+	if len(name) >= 5 && (name[0] == '+' || name[0] == '-') {
+		h, m, ok := strings.Cut(name[1:], ":")
+		hh, err1 := strconv.Atoi(h)
+		mm, err2 := strconv.Atoi(m)
+		if !ok || err1 != nil || err2 != nil || len(m) != 2 || mm > 59 || hh > 14 || (hh == 14 && mm > 0) || (name[0] == '-' && hh > 13) {
+			return nil, false
+		}
+		off := hh*3600 + mm*60
+		if name[0] == '-' {
+			off = -off
+		}
+		return time.FixedZone(name, off), true
+	}
+	if loc, ok := zoneCache.Load(name); ok {
+		return loc.(*time.Location), true
+	}
+	loc, err := time.LoadLocation(name) // refuses "..": no path outside the zone database
+	if err != nil || name == "" || name == "Local" {
+		return nil, false
+	}
+	zoneCache.Store(name, loc)
+	return loc, true
+}

@@ -1,0 +1,226 @@
+package translate
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// String functions (MySQL 8 manual, 14.8 "String Functions and Operators"). Arguments of any type
+// are read as text (a number as its digits, a date as 2006-01-02); positions and lengths count
+// characters, except LENGTH, which counts bytes of UTF-8. Text compares case-sensitively (the
+// driver's _bin collation), so REPLACE, LOCATE, INSTR and FIND_IN_SET match case.
+
+// maxStringResult is the longest text a function builds (MySQL's max_allowed_packet, 64 MiB):
+// beyond it LPAD, RPAD and REPEAT give NULL, as MySQL does.
+const maxStringResult = 64 << 20
+
+func init() {
+	text := typeOf(typeText)
+	register("CONCAT", &funcDef{min: 1, max: -1, typ: text, eval: func(e *expr, v []any) any {
+		var b strings.Builder
+		for i := range v {
+			b.WriteString(textArg(e, v, i))
+		}
+		return b.String()
+	}})
+	register("CONCAT_WS", &funcDef{min: 2, max: -1, typ: text, nullArgs: true, eval: func(e *expr, v []any) any {
+		if v[0] == nil {
+			return nil
+		}
+		sep := textArg(e, v, 0)
+		var b strings.Builder
+		first := true
+		for i := 1; i < len(v); i++ {
+			if v[i] == nil {
+				continue // CONCAT_WS skips NULL values after the separator
+			}
+			if !first {
+				b.WriteString(sep)
+			}
+			first = false
+			b.WriteString(textArg(e, v, i))
+		}
+		return b.String()
+	}})
+	register("LENGTH", &funcDef{min: 1, max: 1, typ: typeOf(typeInt), eval: func(e *expr, v []any) any {
+		return int64(len(textArg(e, v, 0)))
+	}})
+	register("CHAR_LENGTH", &funcDef{min: 1, max: 1, typ: typeOf(typeInt), eval: func(e *expr, v []any) any {
+		return int64(utf8.RuneCountInString(textArg(e, v, 0)))
+	}})
+	register("LOWER", &funcDef{min: 1, max: 1, typ: text, eval: func(e *expr, v []any) any {
+		return strings.ToLower(textArg(e, v, 0))
+	}})
+	register("UPPER", &funcDef{min: 1, max: 1, typ: text, eval: func(e *expr, v []any) any {
+		return strings.ToUpper(textArg(e, v, 0))
+	}})
+	// TRIM, LTRIM and RTRIM remove spaces only (not tabs or newlines), as MySQL does.
+	register("TRIM", &funcDef{min: 1, max: 1, typ: text, eval: func(e *expr, v []any) any {
+		return strings.Trim(textArg(e, v, 0), " ")
+	}})
+	register("LTRIM", &funcDef{min: 1, max: 1, typ: text, eval: func(e *expr, v []any) any {
+		return strings.TrimLeft(textArg(e, v, 0), " ")
+	}})
+	register("RTRIM", &funcDef{min: 1, max: 1, typ: text, eval: func(e *expr, v []any) any {
+		return strings.TrimRight(textArg(e, v, 0), " ")
+	}})
+	// TRIM([BOTH | LEADING | TRAILING] [remstr] FROM str), which Parse reads as `TRIM BOTH`([remstr,]
+	// str) …: remstr (a space by default) is removed as a whole string, as often as it repeats.
+	for _, side := range []string{"BOTH", "LEADING", "TRAILING"} {
+		register("TRIM "+side, &funcDef{min: 1, max: 2, typ: text, eval: func(e *expr, v []any) any {
+			s, rem := textArg(e, v, len(v)-1), " "
+			if len(v) == 2 {
+				rem = textArg(e, v, 0)
+			}
+			if rem == "" {
+				return s
+			}
+			if side != "TRAILING" {
+				for strings.HasPrefix(s, rem) {
+					s = s[len(rem):]
+				}
+			}
+			if side != "LEADING" {
+				for strings.HasSuffix(s, rem) {
+					s = s[:len(s)-len(rem)]
+				}
+			}
+			return s
+		}})
+	}
+	register("SUBSTRING", &funcDef{min: 2, max: 3, typ: text, eval: func(e *expr, v []any) any {
+		return substring(textArg(e, v, 0), v[1:])
+	}})
+	register("LEFT", &funcDef{min: 2, max: 2, typ: text, eval: func(e *expr, v []any) any {
+		r := []rune(textArg(e, v, 0))
+		n := toInt(v[1])
+		if n <= 0 {
+			return ""
+		}
+		if n < int64(len(r)) {
+			r = r[:n]
+		}
+		return string(r)
+	}})
+	register("RIGHT", &funcDef{min: 2, max: 2, typ: text, eval: func(e *expr, v []any) any {
+		r := []rune(textArg(e, v, 0))
+		n := toInt(v[1])
+		if n <= 0 {
+			return ""
+		}
+		if n < int64(len(r)) {
+			r = r[int64(len(r))-n:]
+		}
+		return string(r)
+	}})
+	register("REPLACE", &funcDef{min: 3, max: 3, typ: text, eval: func(e *expr, v []any) any {
+		s, from := textArg(e, v, 0), textArg(e, v, 1)
+		if from == "" {
+			return s
+		}
+		return strings.ReplaceAll(s, from, textArg(e, v, 2))
+	}})
+	register("LOCATE", &funcDef{min: 2, max: 3, typ: typeOf(typeInt), eval: func(e *expr, v []any) any {
+		start := int64(1)
+		if len(v) == 3 {
+			start = toInt(v[2])
+		}
+		return locate(textArg(e, v, 0), textArg(e, v, 1), start)
+	}})
+	register("INSTR", &funcDef{min: 2, max: 2, typ: typeOf(typeInt), eval: func(e *expr, v []any) any {
+		return locate(textArg(e, v, 1), textArg(e, v, 0), 1)
+	}})
+	register("LPAD", &funcDef{min: 3, max: 3, typ: text, mayBeNull: true, eval: func(e *expr, v []any) any {
+		return pad(textArg(e, v, 0), toInt(v[1]), textArg(e, v, 2), true)
+	}})
+	register("RPAD", &funcDef{min: 3, max: 3, typ: text, mayBeNull: true, eval: func(e *expr, v []any) any {
+		return pad(textArg(e, v, 0), toInt(v[1]), textArg(e, v, 2), false)
+	}})
+	register("REPEAT", &funcDef{min: 2, max: 2, typ: text, mayBeNull: true, eval: func(e *expr, v []any) any {
+		s, n := textArg(e, v, 0), toInt(v[1])
+		if n <= 0 || s == "" {
+			return ""
+		}
+		if n > maxStringResult/int64(len(s)) {
+			return nil
+		}
+		return strings.Repeat(s, int(n))
+	}})
+	register("REVERSE", &funcDef{min: 1, max: 1, typ: text, eval: func(e *expr, v []any) any {
+		r := []rune(textArg(e, v, 0))
+		for i, j := 0, len(r)-1; i < j; i, j = i+1, j-1 {
+			r[i], r[j] = r[j], r[i]
+		}
+		return string(r)
+	}})
+	register("FIND_IN_SET", &funcDef{min: 2, max: 2, typ: typeOf(typeInt), eval: func(e *expr, v []any) any {
+		s, list := textArg(e, v, 0), textArg(e, v, 1)
+		if strings.Contains(s, ",") || list == "" {
+			return int64(0) // MySQL: a needle with a comma is never found
+		}
+		for i, item := range strings.Split(list, ",") {
+			if item == s {
+				return int64(i + 1)
+			}
+		}
+		return int64(0)
+	}})
+	register("ASCII", &funcDef{min: 1, max: 1, typ: typeOf(typeInt), eval: func(e *expr, v []any) any {
+		s := textArg(e, v, 0)
+		if s == "" {
+			return int64(0)
+		}
+		return int64(s[0])
+	}})
+	register("SPACE", &funcDef{min: 1, max: 1, typ: text, mayBeNull: true, eval: func(e *expr, v []any) any {
+		n := toInt(v[0])
+		if n <= 0 {
+			return ""
+		}
+		if n > maxStringResult {
+			return nil
+		}
+		return strings.Repeat(" ", int(n))
+	}})
+}
+
+// locate is LOCATE(sub, s, start): the 1-based character position of sub in s at or after start,
+// 0 when absent or when start is out of range. The empty string is found at start (up to one past
+// the end).
+func locate(sub, s string, start int64) any {
+	r := []rune(s)
+	if start < 1 || start > int64(len(r))+1 {
+		return int64(0)
+	}
+	rest := string(r[start-1:])
+	i := strings.Index(rest, sub)
+	if i < 0 {
+		return int64(0)
+	}
+	return start + int64(utf8.RuneCountInString(rest[:i]))
+}
+
+// pad is LPAD/RPAD: s padded with repetitions of p to n characters, or cut to n characters when
+// longer. NULL for a negative n, an empty p that would be needed, or a result past the limit.
+func pad(s string, n int64, p string, left bool) any {
+	r := []rune(s)
+	switch {
+	case n < 0:
+		return nil
+	case n <= int64(len(r)):
+		return string(r[:n])
+	case p == "":
+		return nil
+	case n*4 > maxStringResult:
+		return nil
+	}
+	pr := []rune(p)
+	fill := make([]rune, 0, n-int64(len(r)))
+	for int64(len(fill)) < n-int64(len(r)) {
+		fill = append(fill, pr[len(fill)%len(pr)])
+	}
+	if left {
+		return string(fill) + s
+	}
+	return s + string(fill)
+}
