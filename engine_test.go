@@ -1,6 +1,7 @@
 package airsql
 
 import (
+	"context"
 	"database/sql"
 	"errors"
 	"fmt"
@@ -476,5 +477,32 @@ func TestEngineWithFunctions(t *testing.T) {
 		if got := rowTexts(t, db, query); !reflect.DeepEqual(got, want) {
 			t.Errorf("%s:\n got %q\nwant %q", query, got, want)
 		}
+	}
+}
+
+// TestOnlyFullGroupByOff: with ONLY_FULL_GROUP_BY taken out of the session's sql_mode, a column
+// neither grouped nor aggregated takes a value of one row of its group, as in MySQL.
+func TestOnlyFullGroupByOff(t *testing.T) {
+	srv := newEmulator(t)
+	db, _ := openDB(t, srv, "")
+	ctx := context.Background()
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	const query = "SELECT Status, Name, COUNT(*) FROM Tasks WHERE Status = 'Done' GROUP BY Status"
+	if _, err := conn.QueryContext(ctx, query); err == nil || !strings.Contains(err.Error(), "only_full_group_by") {
+		t.Fatalf("default sql_mode: %v, want the ONLY_FULL_GROUP_BY refusal", err)
+	}
+	if _, err := conn.ExecContext(ctx, "SET SESSION sql_mode = 'STRICT_TRANS_TABLES'"); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := conn.QueryContext(ctx, query)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := scanAll(t, rows); len(got) != 1 || got[0][1] != "Ship it" || got[0][2] != int64(1) {
+		t.Errorf("rows %v, want Done, Ship it, 1", got)
 	}
 }

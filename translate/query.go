@@ -553,7 +553,9 @@ func (qp *queryPlanner) groupedColumn(c *expr, text string) (*expr, error) {
 			return qp.keySlot(i), nil
 		}
 	}
-	if qp.byID || c.kind == exConst {
+	if qp.byID || c.kind == exConst || !qp.onlyFullGroupBy() {
+		// Functionally dependent on the key, a constant, or the session turned ONLY_FULL_GROUP_BY
+		// off (SET sql_mode = …): MySQL then takes the value of any row of the group.
 		return qp.addAggregate(&Aggregate{Name: "ANY_VALUE", SQL: "ANY_VALUE(" + text + ")", args: []*expr{c}, typ: c.typ}, c.nullable), nil
 	}
 	table := qp.s.table.Name
@@ -821,4 +823,11 @@ func (plan *Plan) mayBeNullKey() bool {
 		}
 	}
 	return false
+}
+
+// onlyFullGroupBy reports whether the session's sql_mode has ONLY_FULL_GROUP_BY (the default).
+func (qp *queryPlanner) onlyFullGroupBy() bool {
+	mode, err := qp.s.session().Variable("sql_mode", false)
+	text, _ := mode.(string)
+	return err != nil || strings.Contains(strings.ToUpper(text), "ONLY_FULL_GROUP_BY")
 }
