@@ -237,6 +237,7 @@ func TestEngineRefusals(t *testing.T) {
 		"SELECT Status, COUNT(*) FROM Tasks GROUP BY 5":                        "GROUP BY 5 names no column",
 		"SELECT * FROM DUAL":                                                   "no tables used",
 		"SELECT VARIANCE(Priority) FROM Tasks":                                 "the aggregate VARIANCE",
+		"SELECT Name FROM Tasks HAVING Priority > 1":                           "unknown column 'Priority' in 'having clause'",
 		"SELECT Name FROM appOTHER000000001.Tasks":                             "a database-qualified table name",
 		"SELECT Name FROM Tasks LIMIT 1 OFFSET -1":                             "",
 		"SELECT Status, COUNT(*) FROM Tasks GROUP BY Status HAVING Name = 'a'": "of HAVING clause is not in GROUP BY clause",

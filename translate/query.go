@@ -424,6 +424,23 @@ func (qp *queryPlanner) scanHook(e sqlparser.Expr) (*expr, error) {
 			}
 		}
 	}
+	// HAVING without grouping reads the select list only, as in MySQL: a column that is not selected
+	// is unknown there.
+	if col, ok := e.(*sqlparser.ColName); ok && qp.clause == "HAVING clause" && !qp.q.Grouped {
+		hook := qp.s.hook
+		qp.s.hook = nil
+		c, err := qp.s.compile(col)
+		qp.s.hook = hook
+		if err != nil {
+			return nil, err
+		}
+		for _, o := range qp.outputs {
+			if sameColumn(o, c) {
+				return c, nil
+			}
+		}
+		return nil, fmt.Errorf("translate: unknown column '%s' in 'having clause': HAVING without GROUP BY reads the select list; select %s, or filter with WHERE", sqlparser.String(col), sqlparser.String(col))
+	}
 	return nil, nil
 }
 
