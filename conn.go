@@ -257,6 +257,7 @@ func translateArgs(nvs []driver.NamedValue) (translate.Args, error) {
 
 // selectRows plans a SELECT and starts fetching its records.
 func (cn *conn) selectRows(ctx context.Context, ast *sqlparser.Select, args translate.Args) (driver.Rows, error) {
+	args.LocalOnly = cn.c.localOnly
 	plan, _, err := planned(ctx, cn, tableOf(ast.From), func(s translate.Schema) (*translate.Plan, error) {
 		return translate.Select(ast, s, args)
 	})
