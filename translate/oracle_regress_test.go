@@ -2,6 +2,7 @@ package translate
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/airsql/airsql/formula"
@@ -63,6 +64,46 @@ func TestOracleConstantInColumnList(t *testing.T) {
 			}
 			if plan.Exact && !slices.Equal(selected, tt.want) {
 				t.Errorf("exact formula %q selects %v, want %v", plan.Request.Formula, selected, tt.want)
+			}
+		})
+	}
+}
+
+// TestOracleCoalesceOfNullLiteral: COALESCE(NULL, 0) (or IFNULL(NULL, x)) in a pushed condition
+// wrote "IF(, 0, BLANK())": the NULL literal's "is NULL" test is the always-true formula, which
+// is written as nothing. The service answered 422 INVALID_FILTER_BY_FORMULA.
+func TestOracleCoalesceOfNullLiteral(t *testing.T) {
+	schema := loadSchema(t)
+	table, _ := schema.Table("Tasks")
+	rows := nullLogicRows()
+	env := &formula.Env{}
+	for _, where := range []string{
+		"COALESCE(NULL, 0) NOT IN (-3, -Priority, 1000)",
+		"COALESCE(NULL, Priority, 1) > 1",
+		"IFNULL(NULL, Priority) = 2",
+		"COALESCE(NULL, NULL, Name) = 'a'",
+		"COALESCE(Priority, NULL, 5) = 5",
+	} {
+		t.Run(where, func(t *testing.T) {
+			plan, err := Select(parseSelect(t, "SELECT Name FROM Tasks WHERE "+where), schema, Args{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(plan.Request.Formula, "(,") || strings.Contains(plan.Request.Formula, ", ,") {
+				t.Fatalf("formula with an empty argument: %s", plan.Request.Formula)
+			}
+			prog, err := formula.Compile(plan.Request.Formula, formulaSchema{table})
+			if plan.Request.Formula != "" && err != nil {
+				t.Fatalf("formula %s does not compile: %v", plan.Request.Formula, err)
+			}
+			for _, r := range rows {
+				v, err := plan.where.eval(&r)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if plan.Exact && plan.Request.Formula != "" && prog.Match(formulaRecord{r}, env) != (v == true) {
+					t.Errorf("row %s: exact formula %s says %v, SQL says %v", r.ID, plan.Request.Formula, !(v == true), v)
+				}
 			}
 		})
 	}
