@@ -6,7 +6,9 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"math"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -40,7 +42,7 @@ type outcome struct {
 // then holds the class to MariaDB's answer like everything else.
 type pendingFix struct {
 	name  string
-	tag   string
+	tag   string // the generator's tag of the construct; "" when the answers alone say it
 	match func(o *outcome) bool
 }
 
@@ -89,6 +91,48 @@ var pendingFixes = []pendingFix{
 		},
 	},
 	{
+		// Found by this test (issue 11): a FLOAT64 written as text (CONCAT) is Go's %g
+		// (1e+12, 1.23456789e+06, -0), MySQL's is the shortest digits, positional unless the
+		// exponent is below -15 or above 14 (1000000000000, 1234567.89, 0, 1e15, 1e-16). The
+		// funcs branch's sqlText/mysqlFloat fixes most of it (see the report for its threshold).
+		name: "issue 11 (funcs): a FLOAT64 written as text",
+		tag:  oracle.TagFloatText,
+		match: func(o *outcome) bool {
+			return o.pushDiff != "" && o.localDiff != "" && o.push.Err == nil && o.loc.Err == nil
+		},
+	},
+	{
+		// Found by this test (issue 11): a DATETIME written as text drops its fraction
+		// ('2024-01-01 00:00:56' for MySQL's DATETIME(3) '2024-01-01 00:00:56.000'), and a
+		// DATETIME at midnight reads as a date ('1970-01-01'). The funcs branch's sqlText
+		// writes DATE and DATETIME apart, but with 0 or 6 digits, not the column's 3.
+		name: "issue 11 (funcs): a DATE or DATETIME written as text",
+		tag:  oracle.TagTimeText,
+		match: func(o *outcome) bool {
+			return o.pushDiff != "" && o.localDiff != "" && o.push.Err == nil && o.loc.Err == nil
+		},
+	},
+	{
+		// Found by this test (issue 11): ROUND(x) of a FLOAT64 beyond the range of BIGINT
+		// wraps (-9223372036854775808 for 2.147483648e21); MySQL answers the rounded DOUBLE.
+		name: "issue 11 (funcs): ROUND of a number beyond the BIGINT range",
+		tag:  oracle.TagRound,
+		match: func(o *outcome) bool {
+			return o.pushDiff != "" && o.localDiff != "" && hasHugeNumber(o.maria)
+		},
+	},
+	{
+		// Found by this test (issue 11): integer arithmetic beyond BIGINT (Age * 1000000000000
+		// with Age 3000000000) is an error in MySQL ("BIGINT value is out of range"); translate's
+		// arith falls back to a float on purpose. Left to the lead: see the report.
+		name: "issue 11 (undecided): BIGINT overflow answers a float where MySQL fails",
+		tag:  "",
+		match: func(o *outcome) bool {
+			return o.maria.Err != nil && strings.Contains(o.maria.Err.Error(), "BIGINT value is out of range") &&
+				o.push.Err == nil && o.loc.Err == nil
+		},
+	},
+	{
 		// LIKE ? with invalid UTF-8 matches stored U+FFFD text.
 		name: "issue 15 item 4 (correct): LIKE with a pattern that is not valid UTF-8",
 		tag:  oracle.TagLikeInvalidUTF8,
@@ -96,6 +140,18 @@ var pendingFixes = []pendingFix{
 			return true
 		},
 	},
+}
+
+// hasHugeNumber reports a number beyond the int64 range in a result.
+func hasHugeNumber(r *oracle.Result) bool {
+	for _, row := range r.Rows {
+		for _, c := range row {
+			if f, err := strconv.ParseFloat(strings.TrimPrefix(c, "n:"), 64); err == nil && strings.HasPrefix(c, "n:") && math.Abs(f) >= 1<<63 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func isSyntaxError(err error) bool {
@@ -200,7 +256,7 @@ func (o *outcome) check() string {
 // pending names the pending fix that explains the difference, or "".
 func (o *outcome) pending() string {
 	for _, f := range pendingFixes {
-		if o.q.Tags[f.tag] && f.match(o) {
+		if (f.tag == "" || o.q.Tags[f.tag]) && f.match(o) {
 			return f.name
 		}
 	}

@@ -54,8 +54,8 @@ func Answer(ctx context.Context, db *sql.DB, query string, args ...any) *Result 
 // Canonical writes a cell so that equal SQL values of the two sides read the same:
 //
 //   - NULL is NULL;
-//   - numbers (and booleans, as 0 and 1) are n:…, integers in full, other numbers to 12
-//     significant digits — MySQL prints a DOUBLE with up to 17, and a DECIMAL quotient with
+//   - numbers (and booleans, as 0 and 1) are n:…, integers below 2^53 in full, other numbers
+//     (and larger integers) to 12 significant digits — MySQL prints a DOUBLE with up to 17, and a DECIMAL quotient with
 //     div_precision_increment digits, where the driver has a float64: 12 digits is the documented
 //     tolerance of the comparison;
 //   - times are t:2006-01-02 15:04:05.000 in UTC (DATE at midnight);
@@ -72,9 +72,12 @@ func Canonical(v any, typeName string) string {
 		}
 		return "n:0"
 	case int64:
-		return "n:" + strconv.FormatInt(x, 10)
+		return "n:" + formatInt(x)
 	case uint64:
-		return "n:" + strconv.FormatUint(x, 10)
+		if x < 1<<53 {
+			return "n:" + strconv.FormatUint(x, 10)
+		}
+		return "n:" + formatNumber(float64(x))
 	case float64:
 		return "n:" + formatNumber(x)
 	case float32:
@@ -88,7 +91,7 @@ func Canonical(v any, typeName string) string {
 		case "DECIMAL", "BIGINT", "INT", "MEDIUMINT", "SMALLINT", "TINYINT", "DOUBLE", "FLOAT",
 			"UNSIGNED BIGINT", "UNSIGNED INT", "UNSIGNED TINYINT", "UNSIGNED SMALLINT", "UNSIGNED MEDIUMINT", "YEAR":
 			if n, err := strconv.ParseInt(x, 10, 64); err == nil {
-				return "n:" + strconv.FormatInt(n, 10)
+				return "n:" + formatInt(n)
 			}
 			if f, err := strconv.ParseFloat(x, 64); err == nil {
 				return "n:" + formatNumber(f)
@@ -105,11 +108,21 @@ func Canonical(v any, typeName string) string {
 	return fmt.Sprintf("?%T:%v", v, v)
 }
 
+// formatInt writes an integer in full when a float64 holds it exactly (|n| < 2^53), else as
+// formatNumber does: beyond 2^53 an integer may come from a DOUBLE on one side (ROUND of a
+// float64) and from its shortest decimal on the other.
+func formatInt(n int64) string {
+	if n > -1<<53 && n < 1<<53 {
+		return strconv.FormatInt(n, 10)
+	}
+	return formatNumber(float64(n))
+}
+
 func formatNumber(f float64) string {
 	if f == 0 {
 		return "0"
 	}
-	if f == math.Trunc(f) && math.Abs(f) < 1e15 {
+	if f == math.Trunc(f) && math.Abs(f) < 1<<53 {
 		return strconv.FormatInt(int64(f), 10)
 	}
 	return strconv.FormatFloat(f, 'g', 12, 64)

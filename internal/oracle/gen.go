@@ -61,6 +61,12 @@ const (
 	TagSubstrExpr = "substr-expr"
 	// TagCheckboxNumber: a checkbox compared with a number other than 0 or 1.
 	TagCheckboxNumber = "checkbox-number"
+	// TagFloatText: a FLOAT64 expression written as text (CONCAT).
+	TagFloatText = "float-text"
+	// TagTimeText: a DATE or DATETIME expression written as text (CONCAT).
+	TagTimeText = "time-text"
+	// TagRound: ROUND.
+	TagRound = "round"
 	// TagLength: LENGTH (bytes in MySQL).
 	TagLength = "length"
 	// TagLikeInvalidUTF8: LIKE with a bound pattern that is not valid UTF-8.
@@ -202,6 +208,8 @@ func (g *Generator) Query(seed uint64) *Query {
 				p.limit = strconv.Itoa(r.IntN(5)) + " OFFSET 0"
 			case 2:
 				p.limit = "0, " + strconv.Itoa(1+r.IntN(20))
+			case 3:
+				p.limit = p.bind(int64(r.IntN(30)))
 			default:
 				p.limit = strconv.Itoa(1 + r.IntN(40))
 			}
@@ -292,7 +300,24 @@ func (p *parts) render() {
 // order writes ORDER BY one to three columns, then id: the tie-breaker that fixes the order.
 func (p *parts) order() {
 	n := 1 + p.r.IntN(2)
-	for range n {
+	for i := range n {
+		if i == 0 && p.r.IntN(5) == 0 {
+			// By position: the first output column that is a column.
+			for j, it := range p.items {
+				if it.col != nil && it.col.Name != "id" {
+					pos := strconv.Itoa(j + 1)
+					if it.col.Computed {
+						p.q.tag(TagFormulaSort)
+					}
+					p.orderBy = append(p.orderBy, pos)
+					p.orderM = append(p.orderM, pos)
+					break
+				}
+			}
+			if len(p.orderBy) > 0 {
+				continue
+			}
+		}
 		c := p.anyColumn(true)
 		if c.Name == "id" {
 			continue
@@ -429,6 +454,15 @@ func quoteString(s string) string {
 func (p *parts) expr(k Kind, depth int) e {
 	r := p.r
 	if depth <= 0 || r.IntN(3) == 0 {
+		if r.IntN(30) == 0 {
+			// The record's own id and created time: functions of the driver, columns in MariaDB.
+			switch k {
+			case Text:
+				return e{d: "RECORD_ID()", m: "id", k: Text}
+			case DateTime:
+				return e{d: "CREATED_TIME()", m: "createdTime", k: DateTime}
+			}
+		}
 		if c := p.columnOf(k); c != nil && r.IntN(5) != 0 {
 			return p.column(c)
 		}
@@ -438,7 +472,13 @@ func (p *parts) expr(k Kind, depth int) e {
 		return e{d: f + "(" + a.d + ")", m: f + "(" + a.m + ")", k: k, nullable: a.nullable || a.isNull}
 	}
 	bin := func(op string, a, b e, k Kind) e {
-		return e{d: "(" + a.d + " " + op + " " + b.d + ")", m: "(" + a.m + " " + op + " " + b.m + ")", k: k,
+		bm := b.m
+		if op == "/" {
+			// The driver's / is a FLOAT64 division; MySQL's / of integers is a DECIMAL with
+			// div_precision_increment more digits (7/2 is 3.5000): a deliberate difference.
+			bm = "CAST(" + bm + " AS DOUBLE)"
+		}
+		return e{d: "(" + a.d + " " + op + " " + b.d + ")", m: "(" + a.m + " " + op + " " + bm + ")", k: k,
 			nullable: a.nullable || b.nullable || a.isNull || b.isNull || op == "/" || op == "DIV" || op == "%"}
 	}
 	switch k {
@@ -446,7 +486,11 @@ func (p *parts) expr(k Kind, depth int) e {
 		switch r.IntN(9) {
 		case 0, 1:
 			ops := []string{"+", "-", "*"}
-			return bin(ops[r.IntN(3)], p.expr(Int, depth-1), p.smallInt(), Int)
+			a := p.expr(Int, depth-1)
+			if r.IntN(6) == 0 {
+				a = p.expr(Bool, 0) // TRUE + 1 is 2
+			}
+			return bin(ops[r.IntN(3)], a, p.smallInt(), Int)
 		case 2:
 			return bin([]string{"DIV", "%"}[r.IntN(2)], p.expr(Int, depth-1), p.smallInt(), Int)
 		case 3:
@@ -486,12 +530,16 @@ func (p *parts) expr(k Kind, depth int) e {
 		case 2:
 			return bin("/", p.expr(Int, depth-1), p.smallInt(), Float)
 		case 3:
+			if r.IntN(3) == 0 {
+				return un("-", p.expr(Float, depth-1), Float)
+			}
 			return un("ABS", p.expr(Float, depth-1), Float)
 		default:
 			// The driver's ROUND works on the number's shortest decimal form and rounds halves
 			// away from zero, as MySQL does for exact values; MySQL rounds a DOUBLE's halves to
 			// even (a deliberate difference): MariaDB rounds the same decimal.
 			a := p.expr(Float, depth-1)
+			p.q.tag(TagRound)
 			n := ""
 			if r.IntN(2) == 0 {
 				n = ", " + strconv.Itoa(r.IntN(4)-1)
@@ -509,7 +557,14 @@ func (p *parts) expr(k Kind, depth int) e {
 			var ds, ms []string
 			nullable := false
 			for range n {
-				a := p.expr([]Kind{Text, Text, Text, Int}[r.IntN(4)], depth-1)
+				ak := []Kind{Text, Text, Text, Int, Float, Date, DateTime}[r.IntN(7)]
+				a := p.expr(ak, depth-1)
+				switch ak {
+				case Float:
+					p.q.tag(TagFloatText)
+				case Date, DateTime:
+					p.q.tag(TagTimeText)
+				}
 				ds, ms = append(ds, a.d), append(ms, a.m)
 				nullable = nullable || a.nullable || a.isNull
 			}
@@ -609,10 +664,23 @@ func (p *parts) predicate() e {
 func (p *parts) predicate1() (e, bool) {
 	r := p.r
 	k := p.anyKind()
-	if k == JSON {
-		k = Text
-	}
 	a := p.expr(k, 1)
+	if k == JSON {
+		// JSON text: IS NULL, LIKE, = and <> (compared as text).
+		switch r.IntN(3) {
+		case 0:
+			is := []string{"IS NULL", "IS NOT NULL"}[r.IntN(2)]
+			return e{d: a.d + " " + is, m: a.m + " " + is, k: Bool}, false
+		case 1:
+			return p.like(a), false
+		}
+		op := []string{"=", "<>"}[r.IntN(2)]
+		b := p.constant(Text)
+		if r.IntN(2) == 0 {
+			b = e{d: quoteString(`["red"]`), m: quoteString(`["red"]`), k: Text}
+		}
+		return e{d: a.d + " " + op + " " + b.d, m: a.m + " " + op + " " + b.m, k: Bool}, false
+	}
 	switch r.IntN(12) {
 	case 0:
 		is := []string{"IS NULL", "IS NOT NULL"}[r.IntN(2)]
@@ -639,6 +707,11 @@ func (p *parts) predicate1() (e, bool) {
 		return e{d: a.d + " " + not + "BETWEEN " + lo.d + " AND " + hi.d, m: a.m + " " + not + "BETWEEN " + lo.m + " AND " + hi.m, k: Bool}, not != ""
 	case 5:
 		if k == Int || k == Float || k == Bool {
+			if r.IntN(2) == 0 {
+				// Pushed as a test of the value's TRUE or FALSE formula, a NOT in disguise.
+				is := []string{"IS TRUE", "IS NOT TRUE", "IS FALSE", "IS NOT FALSE"}[r.IntN(4)]
+				return e{d: a.d + " " + is, m: a.m + " " + is, k: Bool}, true
+			}
 			return a, false // a number or checkbox alone: non-zero
 		}
 	}
@@ -659,6 +732,11 @@ func (p *parts) compareOperand(k Kind, a e) e {
 		p.q.tag(TagCheckboxNumber)
 		s := strconv.FormatInt(n, 10)
 		return e{d: s, m: s, k: Int}
+	}
+	if (k == Date || k == DateTime) && r.IntN(20) == 0 {
+		// The fixture's times are far from now: the statement's NOW and MariaDB's agree here.
+		f := []string{"NOW()", "CURRENT_TIMESTAMP()", "CURRENT_TIMESTAMP"}[r.IntN(3)]
+		return e{d: f, m: f, k: DateTime}
 	}
 	if r.IntN(4) == 0 {
 		switch k {

@@ -224,9 +224,6 @@ var sessionVars = map[string]string{
 	"collation_connection": "'" + TextCollation + "'",
 	"time_zone":            "'+00:00'",
 	"sql_mode":             "'" + SQLMode + "'",
-	// 7/2 in MySQL is a DECIMAL with 4 more digits than its operands; the driver's / is a float64.
-	// With the maximum increment the DECIMAL agrees with the float64 to the compared precision.
-	"div_precision_increment": "30",
 }
 
 // Close stops the server (SIGTERM to its process group, SIGKILL after 10 s) and removes its
