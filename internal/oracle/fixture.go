@@ -117,6 +117,7 @@ var trickyText = []string{
 	"école", "École", "ÉCOLE", "straße", "STRASSE", "ǅemal", "İstanbul", "ıi", "日本語", "中文字", "😀 smile", "a😀b",
 	"Zebra", "zebra", "apple", "Apple", "banana", "Ünïcödé", "tab\there", "line\nbreak", "ends with space ",
 	"x'); DROP TABLE t; --", "a,b", "a;b", "[1,2]", `{"k":"v"}`, "ümlaut", "~tilde", "`tick`",
+	"\uFFFD", "\uFFFDga", "x\uFFFD", // U+FFFD, which invalid UTF-8 decodes to
 }
 
 var words = []string{"alpha", "beta", "gamma", "delta", "Echo", "FOXTROT", "golf", "Hotel", "india", "juliet", "kilo", "Lima", "mike"}
@@ -210,6 +211,7 @@ func NewFixture(seed uint64) *Fixture {
 		{Name: "Born", AirType: "date", field: &emulator.FixtureField{Options: map[string]any{"dateFormat": map[string]any{"name": "iso"}}}, gen: genDate(0.25)},
 		{Name: "Active", AirType: "checkbox", gen: func(r *rand.Rand, _ int) any { return blankOr(r, 0.5, func() any { return true }) }},
 		{Name: "Bio", AirType: "multilineText", gen: genText(0.4)},
+		{Name: "Seq", AirType: "autoNumber"},
 	}
 	statuses := []string{"Todo", "todo", "Doing", "Done", "Wont do", "Ça va"}
 	tags := []string{"red", "Red", "blue", "x%y", "a_b", "ünï"}

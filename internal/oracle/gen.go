@@ -326,10 +326,19 @@ func (p *parts) order() {
 		if p.r.IntN(2) == 0 {
 			dir = " DESC"
 		}
+		name := p.ref(c)
 		if c.Computed {
 			p.q.tag(TagFormulaSort)
+			if p.r.IntN(2) == 0 {
+				// Rejecting NULL at the top lets the driver push the sort (issue 17's second
+				// class: the service's order of NaN and Infinity).
+				nn := e{d: name + " IS NOT NULL", m: name + " IS NOT NULL", k: Bool}
+				if p.where != nil {
+					nn = e{d: "(" + p.where.d + ") AND " + nn.d, m: "(" + p.where.m + ") AND " + nn.m, k: Bool}
+				}
+				p.where = &nn
+			}
 		}
-		name := p.ref(c)
 		p.orderBy = append(p.orderBy, name+dir)
 		p.orderM = append(p.orderM, name+dir)
 	}
@@ -337,8 +346,18 @@ func (p *parts) order() {
 	if p.r.IntN(3) == 0 {
 		dir = " DESC"
 	}
-	p.orderBy = append(p.orderBy, p.ref(p.t.Column("id"))+dir)
-	p.orderM = append(p.orderM, p.ref(p.t.Column("id"))+dir)
+	// The tie-breaker: id, or the autoNumber (unique too, and a number the driver can push a
+	// sort on, where ORDER BY id always sorts locally).
+	last := p.t.Column("id")
+	if p.r.IntN(3) != 0 {
+		for _, c := range p.t.Columns {
+			if c.AirType == "autoNumber" {
+				last = c
+			}
+		}
+	}
+	p.orderBy = append(p.orderBy, p.ref(last)+dir)
+	p.orderM = append(p.orderM, p.ref(last)+dir)
 	p.q.Ordered = true
 }
 
@@ -794,11 +813,13 @@ func (p *parts) like(a e) e {
 	} else {
 		pd, pm = quoteString(pat), quoteString(pat)
 	}
-	if r.IntN(60) == 0 {
+	if r.IntN(25) == 0 {
 		// Invalid UTF-8 can only arrive bound (a literal in the SQL text is UTF-8).
-		pd = p.bind("\xff" + pat[:min(len(pat), 2)] + "%")
-		pm = pd
+		pd = p.bind([]string{"\xff%", "%\xff%", "%\xff", "\xffga%", "\xff" + pat[:min(len(pat), 2)] + "%"}[r.IntN(5)])
 		p.q.tag(TagLikeInvalidUTF8)
+		// No text matches the byte \xff, whatever the case: ascii_lower, which would refuse
+		// the argument as an incorrect string, is left out on that side.
+		return e{d: a.d + " " + not + "LIKE " + pd + esc, m: "ascii_lower(" + a.m + ") " + not + "LIKE " + pd + esc, k: Bool}
 	}
 	return e{d: a.d + " " + not + "LIKE " + pd + esc, m: "ascii_lower(" + a.m + ") " + not + "LIKE ascii_lower(" + pm + ")" + esc, k: Bool}
 }
