@@ -135,6 +135,17 @@ var pendingFixes = []pendingFix{
 		},
 	},
 	{
+		// Found by this test (issue 11): text compared with a number (65535 >= 'india',
+		// UPPER(Name) < 88, Email <= ? bound to an int) compares as text in translate's coerce;
+		// MySQL compares both as numbers ('abc' is 0, '12abc' is 12). Either MySQL's rule or a
+		// refusal; coerce is the correct branch's. Left to the lead: see the report.
+		name: "issue 11 (undecided): text compared with a number compares as text",
+		tag:  oracle.TagTextNumber,
+		match: func(o *outcome) bool {
+			return o.pushDiff != "" && o.localDiff != "" && o.push.Err == nil && o.loc.Err == nil
+		},
+	},
+	{
 		// Found by this test (issue 11): integer arithmetic beyond BIGINT (Age * 1000000000000
 		// with Age 3000000000) is an error in MySQL ("BIGINT value is out of range"); translate's
 		// arith falls back to a float on purpose. Left to the lead: see the report.
@@ -215,13 +226,13 @@ func TestOracle(t *testing.T) {
 			pending++
 			pendingCount[fix]++
 			if *oracleShowPending {
-				t.Logf("seed %d, pending fix %q: %s\n  driver:  %s\n  mariadb: %s\n  args:    %q", q.Seed, fix, problem, q.Driver, q.MariaDB, q.Args)
+				t.Logf("seed %d, pending fix %q: %s\n  driver:  %s\n  mariadb: %s\n  args:    %#v", q.Seed, fix, problem, q.Driver, q.MariaDB, q.Args)
 			}
 			continue
 		}
 		failures++
 		if failures <= 20 {
-			t.Errorf("seed %d: %s\n  driver:  %s\n  mariadb: %s\n  args:    %q\n  explain: %s\n  reproduce: go test -run 'TestOracle$' -oracle.seed=%d -oracle.n=1 .",
+			t.Errorf("seed %d: %s\n  driver:  %s\n  mariadb: %s\n  args:    %#v\n  explain: %s\n  reproduce: go test -run 'TestOracle$' -oracle.seed=%d -oracle.n=1 .",
 				q.Seed, problem, q.Driver, q.MariaDB, q.Args, explainOracle(ctx, pushed, q), q.Seed)
 		}
 	}

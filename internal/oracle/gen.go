@@ -67,6 +67,8 @@ const (
 	TagTimeText = "time-text"
 	// TagRound: ROUND.
 	TagRound = "round"
+	// TagTextNumber: text compared with a number.
+	TagTextNumber = "text-number"
 	// TagLength: LENGTH (bytes in MySQL).
 	TagLength = "length"
 	// TagLikeInvalidUTF8: LIKE with a bound pattern that is not valid UTF-8.
@@ -736,6 +738,11 @@ func (p *parts) predicate1() (e, bool) {
 	}
 	op := []string{"=", "<>", "!=", "<", "<=", ">", ">="}[r.IntN(7)]
 	b := p.compareOperand(k, a)
+	if k == Text && r.IntN(40) == 0 {
+		// Text against a number: MySQL compares them as numbers ('00' = 0, 'abc' = 0).
+		b = p.constant(Int)
+		p.q.tag(TagTextNumber)
+	}
 	if r.IntN(2) == 0 {
 		return e{d: b.d + " " + op + " " + a.d, m: b.m + " " + op + " " + a.m, k: Bool}, false
 	}
