@@ -61,9 +61,10 @@
 //
 // DefaultConstructs has OFFSET, GROUP BY (with COUNT/SUM/MIN/MAX and HAVING, valid under
 // ONLY_FULL_GROUP_BY), DISTINCT, CASE, CAST, JOIN (through the junction table, as MariaDB holds a
-// link), a subquery and ORDER BY on an expression, all Refused today. When a helper teaches the
+// link), a subquery, ORDER BY on an expression, an aggregate other than COUNT and UNION [ALL],
+// all Refused today. When a helper teaches the
 // driver one of them, its entry goes to Run (and its add function may grow more variety); a new
-// construct (UNION, more functions, aggregates without GROUP BY …) is a new entry whose add
+// construct (window functions, more MySQL functions, joins on link fields …) is a new entry whose add
 // function changes the query's parts. An add function must keep the query valid MySQL with one
 // answer: ORDER BY ending with a unique key when rows are ordered or limited, GROUP BY keys
 // selected, bound values through parts.bind. An expression whose MySQL meaning differs on purpose

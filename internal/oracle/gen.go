@@ -48,6 +48,8 @@ func DefaultConstructs() []Construct {
 		{Name: "JOIN", Mode: Refused, Weight: 8, add: addJoin},
 		{Name: "subquery", Mode: Refused, Weight: 8, add: addSubquery},
 		{Name: "ORDER BY on an expression", Mode: Refused, Weight: 8, add: addOrderByExpr},
+		{Name: "aggregate", Mode: Refused, Weight: 8, add: addAggregate},
+		{Name: "UNION", Mode: Refused, Weight: 8, add: addUnion},
 	}
 }
 
@@ -124,6 +126,7 @@ type parts struct {
 	distinct        bool
 	groupBy, having string
 	offset          string
+	union           string // appended: " UNION [ALL] SELECT …"
 	from, fromM     string
 	underOrNot      int
 	bound           []any // the values of bindMarker(i)
@@ -291,6 +294,8 @@ func (p *parts) render() {
 		d.WriteString(" OFFSET " + p.offset)
 		m.WriteString(" OFFSET " + p.offset)
 	}
+	d.WriteString(p.union)
+	m.WriteString(p.union)
 	var argsM []any
 	p.q.Driver, p.q.Args = p.placeholders(d.String())
 	p.q.MariaDB, argsM = p.placeholders(m.String())
@@ -958,4 +963,28 @@ func addOrderByExpr(g *Generator, p *parts) {
 		p.orderM = append(p.orderM, "id")
 	}
 	p.q.Ordered = true
+}
+
+// addAggregate selects one aggregate other than COUNT, without GROUP BY: one row.
+func addAggregate(g *Generator, p *parts) {
+	c := p.columnOf([]Kind{Int, Float, Text, Date}[p.r.IntN(4)])
+	f := []string{"SUM", "AVG", "MIN", "MAX"}[p.r.IntN(4)]
+	if c.Kind == Text || c.Kind == Date {
+		f = []string{"MIN", "MAX"}[p.r.IntN(2)]
+	}
+	ref := p.ref(c)
+	p.star, p.count = false, nil
+	p.items = []e{{d: f + "(" + ref + ")", m: f + "(" + ref + ")", k: c.Kind}}
+	p.orderBy, p.orderM, p.limit = nil, nil, ""
+	p.q.Ordered = false
+}
+
+// addUnion selects the ids of the table's rows and UNION [ALL] the ids of another query.
+func addUnion(g *Generator, p *parts) {
+	p.star, p.count = false, nil
+	p.items = []e{p.column(p.t.Column("id"))}
+	p.orderBy, p.orderM, p.limit = nil, nil, ""
+	all := []string{"", " ALL"}[p.r.IntN(2)]
+	p.union = " UNION" + all + " SELECT id FROM " + quoteName(p.t.Name) + " WHERE id < 'recM'"
+	p.q.Ordered = false
 }
