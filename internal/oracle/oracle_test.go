@@ -3,6 +3,7 @@ package oracle
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -174,5 +175,34 @@ func TestServer(t *testing.T) {
 	case <-s.exited:
 	default:
 		t.Errorf("mariadbd %d still runs after Close", s.cmd.Process.Pid)
+	}
+}
+
+// fakeTB records what Start does without MariaDB.
+type fakeTB struct {
+	testing.TB
+	skipped, fatal string
+}
+
+func (f *fakeTB) Helper()                        {}
+func (f *fakeTB) Skip(args ...any)               { f.skipped = fmt.Sprint(args...) }
+func (f *fakeTB) Fatalf(format string, a ...any) { f.fatal = fmt.Sprintf(format, a...) }
+func (f *fakeTB) Fatal(args ...any)              { f.fatal = fmt.Sprint(args...) }
+
+// TestStartWithoutMariaDB: one line saying how to install it, and under CI=true a failure.
+func TestStartWithoutMariaDB(t *testing.T) {
+	saved := startServer
+	t.Cleanup(func() { startServer = saved })
+	startServer = func() (*Server, error) { return nil, errNotInstalled }
+
+	t.Setenv("CI", "")
+	f := &fakeTB{TB: t}
+	if Start(f) != nil || f.skipped != InstallHint || f.fatal != "" {
+		t.Errorf("without CI: skipped %q, failed %q", f.skipped, f.fatal)
+	}
+	t.Setenv("CI", "true")
+	f = &fakeTB{TB: t}
+	if Start(f) != nil || f.skipped != "" || !strings.Contains(f.fatal, "apt-get install mariadb-server") {
+		t.Errorf("under CI=true: skipped %q, failed %q", f.skipped, f.fatal)
 	}
 }
