@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"os/user"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -102,9 +103,14 @@ var startServer = func() (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	removeStaleDirs()
 	// Under /tmp, not t.TempDir(): a unix socket path must stay under 108 bytes.
-	dir, err := os.MkdirTemp("", "airsql-oracle-")
+	dir, err := os.MkdirTemp("", dirPrefix)
 	if err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(filepath.Join(dir, ownerFile), []byte(strconv.Itoa(os.Getpid())), 0o600); err != nil {
+		os.RemoveAll(dir)
 		return nil, err
 	}
 	s := &Server{dir: dir, exited: make(chan struct{})}
@@ -230,6 +236,26 @@ var sessionVars = map[string]string{
 	"collation_connection": "'" + TextCollation + "'",
 	"time_zone":            "'+00:00'",
 	"sql_mode":             "'" + SQLMode + "'",
+}
+
+const (
+	dirPrefix = "airsql-oracle-"
+	ownerFile = "owner.pid" // the test binary's pid
+)
+
+// removeStaleDirs removes the directories of servers whose test binary died without cleaning up
+// (killed, or a timeout's panic): its server died with it (PDEATHSIG), its files did not.
+func removeStaleDirs() {
+	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), dirPrefix+"*"))
+	for _, d := range dirs {
+		b, err := os.ReadFile(filepath.Join(d, ownerFile))
+		if err != nil {
+			continue // being created, or not ours
+		}
+		if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && pid != os.Getpid() && !processAlive(pid) {
+			os.RemoveAll(d)
+		}
+	}
 }
 
 // Close stops the server (SIGTERM to its process group, SIGKILL after 10 s) and removes its

@@ -24,3 +24,9 @@ func signalGroup(cmd *exec.Cmd, kill bool) {
 		cmd.Process.Signal(sig)
 	}
 }
+
+// processAlive reports whether a process with that pid exists.
+func processAlive(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	return err == nil || err == syscall.EPERM
+}
