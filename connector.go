@@ -19,6 +19,9 @@ type Connector struct {
 	cfg   *Config // immutable private copy
 	base  *transport.Base
 	clock clock.Clock // expires the schema cache; tests replace it
+	// localOnly (tests only) plans every SELECT with translate.Args.LocalOnly: full scans, every
+	// condition, sort and limit evaluated locally. The oracle test compares it with pushdown.
+	localOnly bool
 
 	schemaMu      sync.Mutex
 	schema        *baseSchema

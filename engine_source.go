@@ -79,6 +79,7 @@ func (p *scanPages) Close() {
 
 // planQuery reads the schema the statement needs and plans it for the engine.
 func (cn *conn) planQuery(ctx context.Context, ast *sqlparser.Select, args translate.Args) (*translate.Query, *engine.Catalog, error) {
+	args.LocalOnly = cn.c.localOnly
 	if isDual(ast.From) {
 		// SELECT 1, SELECT … FROM DUAL: no table, so no schema to read (a pool's health check
 		// costs no request).

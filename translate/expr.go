@@ -581,6 +581,9 @@ func (s *scope) comparison(e *sqlparser.ComparisonExpr) (*expr, error) {
 			}
 			return nil, unsupported("IN with "+sqlparser.String(e.Right), "", "write a list of values: IN (a, b)")
 		}
+		if left.kind == exConst && !allConstants(tuple) {
+			return s.inAsComparisons(left, tuple, e.Operator == sqlparser.NotInStr)
+		}
 		args := []*expr{left}
 		mixed := false // text and numbers: MySQL compares them all as numbers
 		for _, item := range tuple {
@@ -657,6 +660,47 @@ func (s *scope) comparison(e *sqlparser.ComparisonExpr) (*expr, error) {
 		op = "<>"
 	}
 	return s.compare(op, left, right)
+}
+
+// allConstants reports whether every item of an IN list is a literal or an argument.
+func allConstants(tuple sqlparser.ValTuple) bool {
+	for _, item := range tuple {
+		switch item.(type) {
+		case *sqlparser.SQLVal, *sqlparser.NullVal, sqlparser.BoolVal:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// inAsComparisons compiles c IN (a, b, …) with a constant c and columns among the items as
+// c = a OR c = b …, and NOT IN as c <> a AND c <> b … — SQL's definition of IN, with the same
+// NULLs. Each comparison converts the constant to the type of its item, as MySQL does
+// ('2024-01-05' IN (Born, …) compares a date with a date), where the one left operand of an IN
+// could only take one type.
+func (s *scope) inAsComparisons(left *expr, tuple sqlparser.ValTuple, not bool) (*expr, error) {
+	op, kind := "=", exOr
+	if not {
+		op, kind = "<>", exAnd
+	}
+	out := &expr{kind: kind, typ: typeBool}
+	for _, item := range tuple {
+		x, err := s.compile(item)
+		if err != nil {
+			return nil, err
+		}
+		c, err := s.compare(op, left, x)
+		if err != nil {
+			return nil, err
+		}
+		out.nullable = out.nullable || c.nullable
+		out.args = append(out.args, c)
+	}
+	if len(out.args) == 1 {
+		return out.args[0], nil
+	}
+	return out, nil
 }
 
 // compare builds a comparison, converting a constant to the type of the other side.

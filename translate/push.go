@@ -475,6 +475,9 @@ func (p *pusher) function(e *expr) (fx, bool) {
 				out = a
 				continue
 			}
+			if a.isNull == formulaAll && a.isNullMode == nullExact {
+				continue // always NULL (the NULL literal): COALESCE moves on to the rest
+			}
 			if a.isNullMode != nullExact {
 				return fx{}, false
 			}

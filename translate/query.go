@@ -86,7 +86,7 @@ func (q *Query) Streams() bool { return !q.Grouped && !q.SortLocally }
 // NewQuery plans a SELECT for the engine. What it cannot run it refuses with an error naming the
 // construct; an unknown column names itself and the table.
 func NewQuery(stmt *sqlparser.Select, schema Schema, args Args) (q *Query, err error) {
-	return newQuery(stmt, schema, args, false)
+	return newQuery(stmt, schema, args, args.LocalOnly)
 }
 
 // newQuery is NewQuery; localOnly pushes nothing into the request (for differential tests).

@@ -42,6 +42,12 @@ type Args struct {
 	Named      map[string]any
 	Now        time.Time
 	Session    *Session
+
+	// LocalOnly is for differential tests: nothing is pushed (no formula, sort, maxRecords or
+	// fetch by id), every record of the table is listed and Keep, SortRows and the Limit decide
+	// everything locally. Pushdown must never change a result; the oracle test (internal/oracle)
+	// runs each query both ways and against MariaDB.
+	LocalOnly bool
 }
 
 // sqlType is the SQL type of a value or column.

@@ -117,6 +117,15 @@ func Select(stmt *sqlparser.Select, schema Schema, args Args) (*Plan, error) {
 		plan.Limit = n
 	}
 
+	if args.LocalOnly {
+		plan.Exact = plan.where == nil
+		plan.SortLocally = len(plan.order) > 0
+		plan.Request.Fields = plan.neededFields()
+		if err := s.unusedArgs(); err != nil {
+			return nil, err
+		}
+		return plan, nil
+	}
 	plan.pushWhere(&pusher{})
 	plan.pushOrder()
 	if plan.Limit >= 0 && plan.Exact && !plan.SortLocally && plan.RecordIDs == nil && !plan.Count {

@@ -1,0 +1,311 @@
+package airsql
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"flag"
+	"fmt"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/airsql/airsql/emulator"
+	"github.com/airsql/airsql/internal/oracle"
+)
+
+// The differential test: generated SELECTs run three ways — MariaDB (the reference), the driver
+// with pushdown, the driver with nothing pushed (translate.Args.LocalOnly) — and all must agree.
+// See internal/oracle for the harness, the generator and how to switch constructs on.
+var (
+	oracleN           = flag.Int("oracle.n", 0, "number of generated queries of TestOracle (0: 5000 under CI=true, else 1000)")
+	oracleShowPending = flag.Bool("oracle.pending", false, "log each difference that a pending fix explains, as failures are")
+	oracleSeed        = flag.Uint64("oracle.seed", 1, "seed of TestOracle's first query; query i uses seed+i (the fixture's seed is fixed)")
+)
+
+// oracleFixtureSeed generates the fixture; a query's seed alone reproduces it.
+const oracleFixtureSeed = 11
+
+// outcome is one query's three answers.
+type outcome struct {
+	q                *oracle.Query
+	maria, push, loc *oracle.Result
+	pushDiff         string // "" when the pushed answer agrees with MariaDB's
+	localDiff        string
+}
+
+// pendingFix is a class of difference whose fix is on another branch. Each entry recognises
+// exactly its class: the construct is in the query (its generator tag) and the answers differ
+// the way that bug makes them differ. The lead deletes the entry when merging the fix; the test
+// then holds the class to MariaDB's answer like everything else.
+type pendingFix struct {
+	name  string
+	tag   string // the generator's tag of the construct; "" when the answers alone say it
+	match func(o *outcome) bool
+}
+
+var pendingFixes = []pendingFix{
+	{
+		// The pushed DATETIME_DIFF/YEAR… of a blank date is #ERROR!, which OR/NOT pass on: the
+		// record is dropped by the service. Only the pushed answer differs, by missing rows.
+		name: "issue 17 item 1 (correct): a blank date inside OR or NOT drops rows",
+		tag:  oracle.TagTimeInOrNot,
+		match: func(o *outcome) bool {
+			return o.localDiff == "" && o.push.Err == nil
+		},
+	},
+	{
+		// The emulator's NaN compares equal to everything: a pushed sort on a numeric formula
+		// field comes back with the right rows in the wrong order (other rows under a LIMIT).
+		// Only the pushed answer differs.
+		name: "issue 17 item 2 (correct): pushed sort on a numeric formula field",
+		tag:  oracle.TagFormulaSort,
+		match: func(o *outcome) bool {
+			return o.localDiff == "" && o.push.Err == nil
+		},
+	},
+	{
+		// The pinned sqlparser's grammar takes only a column as SUBSTRING's first argument.
+		name: "issue 17 item 3 (funcs): SUBSTRING/SUBSTR/MID of an expression is a syntax error",
+		tag:  oracle.TagSubstrExpr,
+		match: func(o *outcome) bool {
+			return isSyntaxError(o.push.Err) && isSyntaxError(o.loc.Err)
+		},
+	},
+	{
+		// coerce turns every non-zero number into TRUE when compared with a checkbox.
+		name: "issue 17 item 4 (correct): a checkbox compared with a number other than 0 or 1",
+		tag:  oracle.TagCheckboxNumber,
+		match: func(o *outcome) bool {
+			return o.push.Err == nil && o.loc.Err == nil
+		},
+	},
+	{
+		// Found by this test (issue 11): translate's LENGTH counts characters; MySQL's counts
+		// bytes (CHAR_LENGTH counts characters). The funcs branch's function registry fixes it.
+		name: "issue 11 (funcs): LENGTH counts characters, not bytes",
+		tag:  oracle.TagLength,
+		match: func(o *outcome) bool {
+			return o.pushDiff != "" && o.localDiff != "" && o.push.Err == nil && o.loc.Err == nil
+		},
+	},
+	{
+		// Found by this test (issue 11): a FLOAT64 written as text (CONCAT) is Go's %g
+		// (1e+12, 1.23456789e+06, -0), MySQL's is the shortest digits, positional unless the
+		// exponent is below -15 or above 14 (1000000000000, 1234567.89, 0, 1e15, 1e-16). The
+		// funcs branch's sqlText/mysqlFloat fixes most of it (see the report for its threshold).
+		name: "issue 11 (funcs): a FLOAT64 written as text",
+		tag:  oracle.TagFloatText,
+		match: func(o *outcome) bool {
+			return o.pushDiff != "" && o.localDiff != "" && o.push.Err == nil && o.loc.Err == nil
+		},
+	},
+	{
+		// Found by this test (issue 11): a DATETIME written as text drops its fraction
+		// ('2024-01-01 00:00:56' for MySQL's DATETIME(3) '2024-01-01 00:00:56.000'), and a
+		// DATETIME at midnight reads as a date ('1970-01-01'). The funcs branch's sqlText
+		// writes DATE and DATETIME apart, but with 0 or 6 digits, not the column's 3.
+		name: "issue 11 (funcs): a DATE or DATETIME written as text",
+		tag:  oracle.TagTimeText,
+		match: func(o *outcome) bool {
+			return o.pushDiff != "" && o.localDiff != "" && o.push.Err == nil && o.loc.Err == nil
+		},
+	},
+	{
+		// Found by this test (issue 11): ROUND(x, d) of a FLOAT64 scales by 10^d before rounding,
+		// so a decimal half that the float holds a little below (-1.005) rounds toward zero
+		// (-1.00); the README's rule (the shortest decimal, halves away from zero) gives -1.01.
+		// The funcs branch's roundOrTruncate works on the decimal digits.
+		name: "issue 11 (funcs): ROUND of a FLOAT64 at a decimal half",
+		tag:  oracle.TagRound,
+		match: func(o *outcome) bool {
+			return o.pushDiff != "" && o.localDiff != "" && o.push.Err == nil && o.loc.Err == nil && !hasHugeNumber(o.maria)
+		},
+	},
+	{
+		// Found by this test (issue 11): ROUND(x) of a FLOAT64 beyond the range of BIGINT
+		// wraps (-9223372036854775808 for 2.147483648e21); MySQL answers the rounded DOUBLE.
+		name: "issue 11 (funcs): ROUND of a number beyond the BIGINT range",
+		tag:  oracle.TagRound,
+		match: func(o *outcome) bool {
+			return o.pushDiff != "" && o.localDiff != "" && hasHugeNumber(o.maria)
+		},
+	},
+	{
+		// Found by this test (issue 11): text compared with a number (65535 >= 'india',
+		// UPPER(Name) < 88, Email <= ? bound to an int) compares as text in translate's coerce;
+		// MySQL compares both as numbers ('abc' is 0, '12abc' is 12). Either MySQL's rule or a
+		// refusal; coerce is the correct branch's. Left to the lead: see the report.
+		// A constant number against text is refused instead ("cannot compare the number
+		// column 2 with the text 'a'": the message calls the constant a column).
+		name: "issue 11 (undecided): text compared with a number compares as text",
+		tag:  oracle.TagTextNumber,
+		match: func(o *outcome) bool {
+			refused := func(r *oracle.Result) bool {
+				return r.Err != nil && strings.Contains(r.Err.Error(), "cannot compare")
+			}
+			return o.pushDiff != "" && o.localDiff != "" &&
+				(o.push.Err == nil && o.loc.Err == nil || refused(o.push) && refused(o.loc))
+		},
+	},
+	{
+		// Found by this test (issue 11): integer arithmetic beyond BIGINT (Age * 1000000000000
+		// with Age 3000000000) is an error in MySQL ("BIGINT value is out of range"); translate's
+		// arith falls back to a float on purpose. Left to the lead: see the report.
+		name: "issue 11 (undecided): BIGINT overflow answers a float where MySQL fails",
+		tag:  "",
+		match: func(o *outcome) bool {
+			return o.maria.Err != nil && strings.Contains(o.maria.Err.Error(), "BIGINT value is out of range") &&
+				o.push.Err == nil && o.loc.Err == nil
+		},
+	},
+	{
+		// LIKE ? with invalid UTF-8 matches stored U+FFFD text.
+		name: "issue 15 item 4 (correct): LIKE with a pattern that is not valid UTF-8",
+		tag:  oracle.TagLikeInvalidUTF8,
+		match: func(o *outcome) bool {
+			// The pattern's invalid bytes read as U+FFFD in both plans; MariaDB matches no text.
+			return o.pushDiff != "" && o.localDiff != "" && o.push.Err == nil && o.loc.Err == nil
+		},
+	},
+}
+
+// hasHugeNumber reports a number beyond the int64 range in a result.
+func hasHugeNumber(r *oracle.Result) bool {
+	for _, row := range r.Rows {
+		for _, c := range row {
+			if f, err := strconv.ParseFloat(strings.TrimPrefix(c, "n:"), 64); err == nil && strings.HasPrefix(c, "n:") && math.Abs(f) >= 1<<63 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func isSyntaxError(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "syntax error")
+}
+
+// TestOracle runs generated queries against MariaDB and the driver, both ways.
+func TestOracle(t *testing.T) {
+	ctx := context.Background()
+	maria := oracle.Start(t)
+	fx := oracle.NewFixture(oracleFixtureSeed)
+	srv, err := emulator.New(emulator.WithFixture(fx.Emulator), emulator.WithRate(0, 0), emulator.WithTokenRate(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	if err := fx.Load(ctx, maria, srv.Client()); err != nil {
+		t.Fatal(err)
+	}
+	dsn := "airtable://" + fx.Schema.Token + "@localhost/" + fx.Schema.BaseID + "?tls=false&schemaTTL=1h"
+	pushed, _ := openDSN(t, dsn, srv.Client())
+	local, lc := openDSN(t, dsn, srv.Client())
+	lc.localOnly = true
+
+	n := *oracleN
+	if n == 0 {
+		n = 1000
+		if os.Getenv("CI") == "true" {
+			n = 5000
+		}
+	}
+	gen := oracle.NewGenerator(fx.Schema)
+	start := time.Now()
+	var failures, pending, refusals int
+	pendingCount := map[string]int{}
+	for i := range n {
+		q := gen.Query(*oracleSeed + uint64(i))
+		o := runOracle(ctx, q, maria.DB, pushed, local)
+		problem := o.check()
+		if problem == "" {
+			if q.Refusal != "" {
+				refusals++
+			}
+			continue
+		}
+		if fix := o.pending(); fix != "" {
+			pending++
+			pendingCount[fix]++
+			if *oracleShowPending {
+				t.Logf("seed %d, pending fix %q: %s\n  driver:  %s\n  mariadb: %s\n  args:    %#v", q.Seed, fix, problem, q.Driver, q.MariaDB, q.Args)
+			}
+			continue
+		}
+		failures++
+		if failures <= 20 {
+			t.Errorf("seed %d: %s\n  driver:  %s\n  mariadb: %s\n  args:    %#v\n  explain: %s\n  reproduce: go test -run 'TestOracle$' -oracle.seed=%d -oracle.n=1 .",
+				q.Seed, problem, q.Driver, q.MariaDB, q.Args, explainOracle(ctx, pushed, q), q.Seed)
+		}
+	}
+	t.Logf("%d queries (seeds %d..%d) in %v: %d refusals checked, %d differences of pending fixes, %d unexplained",
+		n, *oracleSeed, *oracleSeed+uint64(n)-1, time.Since(start).Round(time.Millisecond), refusals, pending, failures)
+	for _, f := range pendingFixes {
+		if c := pendingCount[f.name]; c > 0 {
+			t.Logf("pending fix %q: %d queries", f.name, c)
+		}
+	}
+}
+
+func runOracle(ctx context.Context, q *oracle.Query, maria, pushed, local *sql.DB) *outcome {
+	o := &outcome{q: q}
+	o.maria = oracle.Answer(ctx, maria, q.MariaDB, q.Args...)
+	o.push = oracle.Answer(ctx, pushed, q.Driver, q.Args...)
+	o.loc = oracle.Answer(ctx, local, q.Driver, q.Args...)
+	if q.Refusal == "" {
+		o.pushDiff = oracle.Diff(o.maria, o.push, q.Ordered)
+		o.localDiff = oracle.Diff(o.maria, o.loc, q.Ordered)
+	}
+	return o
+}
+
+// check returns "" when the three answers agree (or the driver refused as expected).
+func (o *outcome) check() string {
+	if o.q.Refusal != "" {
+		if o.maria.Err != nil {
+			return fmt.Sprintf("the generated SQL is not valid for MariaDB either: %v", o.maria.Err)
+		}
+		for _, res := range []*oracle.Result{o.push, o.loc} {
+			var ue *UnsupportedError
+			if !errors.As(res.Err, &ue) || !strings.Contains(ue.Construct, o.q.Refusal) {
+				return fmt.Sprintf("want a refusal naming %s, got %v (%d rows)", o.q.Refusal, res.Err, len(res.Rows))
+			}
+		}
+		return ""
+	}
+	var msgs []string
+	if o.pushDiff != "" {
+		msgs = append(msgs, "pushdown: "+o.pushDiff)
+	}
+	if o.localDiff != "" {
+		msgs = append(msgs, "local: "+o.localDiff)
+	}
+	return strings.Join(msgs, "; ")
+}
+
+// pending names the pending fix that explains the difference, or "".
+func (o *outcome) pending() string {
+	for _, f := range pendingFixes {
+		if (f.tag == "" || o.q.Tags[f.tag]) && f.match(o) {
+			return f.name
+		}
+	}
+	return ""
+}
+
+// explainOracle is the driver's EXPLAIN of q, on one line, for a failure message.
+func explainOracle(ctx context.Context, db *sql.DB, q *oracle.Query) string {
+	res := oracle.Answer(ctx, db, "EXPLAIN "+q.Driver, q.Args...)
+	if res.Err != nil {
+		return res.Err.Error()
+	}
+	var parts []string
+	for _, r := range res.Rows {
+		parts = append(parts, strings.Join(r, " "))
+	}
+	return strings.Join(parts, "; ")
+}

@@ -1,0 +1,110 @@
+package translate
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/airsql/airsql/formula"
+)
+
+// Regression tests for differences the MariaDB oracle (internal/oracle, issue 11) found.
+
+// TestOracleConstantInColumnList: a constant on the left of IN with a column among the items
+// ('2024-01-05' IN (Due, …)) was refused ("cannot compare TEXT with DATE"): the constant took the
+// left operand's place and could not take the type of each item. MySQL converts it per item.
+func TestOracleConstantInColumnList(t *testing.T) {
+	schema := loadSchema(t)
+	table, _ := schema.Table("Tasks")
+	rows := []Row{
+		{ID: "recBLANK000000000", Fields: map[string]any{}},
+		{ID: "recJAN05000000000", Fields: map[string]any{"Due": "2024-01-05", "Priority": 2.0}},
+		{ID: "recFEB01000000000", Fields: map[string]any{"Due": "2024-02-01"}},
+		{ID: "recDEC31000000000", Fields: map[string]any{"Due": "2023-12-31", "Priority": 1.0}},
+	}
+	tests := []struct {
+		where string
+		want  []string
+	}{
+		{"'2024-01-05' IN (Due, '2024-02-01')", []string{"recJAN05000000000"}},
+		{"'2024-01-05' NOT IN (Due, '2024-02-01')", []string{"recFEB01000000000", "recDEC31000000000"}},
+		{"'2024-01-05' IN (Due)", []string{"recJAN05000000000"}},
+		{"NOT ('2024-01-05' IN (Due, NULL))", nil},
+		{"'2' IN (Priority, 7)", []string{"recJAN05000000000"}},
+		{"1 NOT IN (Priority)", []string{"recJAN05000000000"}},
+	}
+	env := &formula.Env{}
+	for _, tt := range tests {
+		t.Run(tt.where, func(t *testing.T) {
+			plan, err := Select(parseSelect(t, "SELECT Name FROM Tasks WHERE "+tt.where), schema, Args{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var kept, selected []string
+			var prog *formula.Program
+			if plan.Request.Formula != "" {
+				if prog, err = formula.Compile(plan.Request.Formula, formulaSchema{table}); err != nil {
+					t.Fatalf("formula %s: %v", plan.Request.Formula, err)
+				}
+			}
+			for _, r := range rows {
+				v, err := plan.where.eval(&r)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if v == true {
+					kept = append(kept, r.ID)
+				}
+				if !plan.NoRows && (prog == nil || prog.Match(formulaRecord{r}, env)) {
+					selected = append(selected, r.ID)
+				}
+			}
+			if !slices.Equal(kept, tt.want) {
+				t.Errorf("SQL keeps %v, want %v", kept, tt.want)
+			}
+			if plan.Exact && !slices.Equal(selected, tt.want) {
+				t.Errorf("exact formula %q selects %v, want %v", plan.Request.Formula, selected, tt.want)
+			}
+		})
+	}
+}
+
+// TestOracleCoalesceOfNullLiteral: COALESCE(NULL, 0) (or IFNULL(NULL, x)) in a pushed condition
+// wrote "IF(, 0, BLANK())": the NULL literal's "is NULL" test is the always-true formula, which
+// is written as nothing. The service answered 422 INVALID_FILTER_BY_FORMULA.
+func TestOracleCoalesceOfNullLiteral(t *testing.T) {
+	schema := loadSchema(t)
+	table, _ := schema.Table("Tasks")
+	rows := nullLogicRows()
+	env := &formula.Env{}
+	for _, where := range []string{
+		"COALESCE(NULL, 0) NOT IN (-3, -Priority, 1000)",
+		"COALESCE(NULL, Priority, 1) > 1",
+		"IFNULL(NULL, Priority) = 2",
+		"COALESCE(NULL, NULL, Name) = 'a'",
+		"COALESCE(Priority, NULL, 5) = 5",
+	} {
+		t.Run(where, func(t *testing.T) {
+			plan, err := Select(parseSelect(t, "SELECT Name FROM Tasks WHERE "+where), schema, Args{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(plan.Request.Formula, "(,") || strings.Contains(plan.Request.Formula, ", ,") {
+				t.Fatalf("formula with an empty argument: %s", plan.Request.Formula)
+			}
+			prog, err := formula.Compile(plan.Request.Formula, formulaSchema{table})
+			if plan.Request.Formula != "" && err != nil {
+				t.Fatalf("formula %s does not compile: %v", plan.Request.Formula, err)
+			}
+			for _, r := range rows {
+				v, err := plan.where.eval(&r)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if plan.Exact && plan.Request.Formula != "" && prog.Match(formulaRecord{r}, env) != (v == true) {
+					t.Errorf("row %s: exact formula %s says %v, SQL says %v", r.ID, plan.Request.Formula, !(v == true), v)
+				}
+			}
+		})
+	}
+}
