@@ -33,10 +33,15 @@ type netConn struct {
 	closeMu sync.Once
 
 	readTimeout  atomic.Int64 // nanoseconds; 0: none
+	timedOut     atomic.Bool  // a read timed out (the library's errors do not wrap errIdle)
 	writeTimeout time.Duration
 
 	bw       *bufio.Writer
 	batching bool
+
+	// patchFirst, if set, rewrites the first packet written (the initial handshake).
+	patchFirst func([]byte)
+	wrote      bool
 
 	onGone   func() // called once, from the reading goroutine, when the client is gone
 	goneOnce sync.Once
@@ -152,6 +157,7 @@ func (c *netConn) Read(p []byte) (int, error) {
 		select {
 		case <-c.changed:
 		case <-expired:
+			c.timedOut.Store(true)
 			return 0, errIdle
 		case <-c.closed:
 			return 0, net.ErrClosed
@@ -163,6 +169,12 @@ func (c *netConn) setReadTimeout(d time.Duration) { c.readTimeout.Store(int64(d)
 
 // Write writes p, into the batch buffer while batching.
 func (c *netConn) Write(p []byte) (int, error) {
+	if !c.wrote {
+		c.wrote = true
+		if c.patchFirst != nil {
+			c.patchFirst(p)
+		}
+	}
 	if c.batching {
 		return c.bw.Write(p)
 	}

@@ -9,6 +9,7 @@
 package mysqlserver
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/rsa"
@@ -233,7 +234,7 @@ func (s *Server) Serve(l net.Listener) error {
 func refuse(nc net.Conn, limit int) {
 	defer nc.Close()
 	msg := fmt.Sprintf("Too many connections (the server's -max-connections is %d)", limit)
-	p := []byte{0, 0, 0, 0, 0xff, byte(mysql.ER_CON_COUNT_ERROR & 0xff), byte(mysql.ER_CON_COUNT_ERROR >> 8)}
+	p := []byte{0, 0, 0, 0, 0xff, byte(mysql.ER_CON_COUNT_ERROR & 0xff), byte(mysql.ER_CON_COUNT_ERROR >> 8), '#', '0', '8', '0', '0', '4'}
 	p = append(p, msg...)
 	n := len(p) - 4
 	p[0], p[1], p[2] = byte(n), byte(n>>8), byte(n>>16)
@@ -329,3 +330,25 @@ func (a *authHandler) OnAuthFailure(c *server.Conn, err error) {
 }
 
 var _ io.Closer = (*Server)(nil)
+
+// advertiseMultiStatements sets CLIENT_MULTI_STATEMENTS in the initial handshake packet. The
+// library lets a server advertise only CLIENT_LOCAL_FILES and the MULTI_RESULTS flags
+// (Server.SetCapability refuses the others), but clients (go-sql-driver/mysql, libmariadb) drop
+// their multi-statements flag when the server does not advertise it. The packet's layout is
+// fixed by protocol version 10: header, 0x0a, the version string and its NUL, the connection id
+// (4), auth data part 1 (8), a filler (1), the capability flags' low half (2), the character
+// set (1), the status (2), then the flags' high half, where CLIENT_MULTI_STATEMENTS (1<<16) is
+// bit 0.
+func advertiseMultiStatements(p []byte) {
+	if len(p) < 5 || p[4] != 10 {
+		return
+	}
+	nul := bytes.IndexByte(p[5:], 0)
+	if nul < 0 {
+		return
+	}
+	high := 5 + nul + 1 + 4 + 8 + 1 + 2 + 1 + 2
+	if high+1 < len(p) {
+		p[high] |= byte(mysql.CLIENT_MULTI_STATEMENTS >> 16)
+	}
+}

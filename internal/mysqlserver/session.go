@@ -54,6 +54,7 @@ func newSession(s *Server, nc net.Conn) *session {
 	sess := &session{srv: s, remote: nc.RemoteAddr().String(), conns: map[string]*sql.Conn{},
 		db: s.cfg.Databases[0].Name, buf: make([]byte, 4, 1024)}
 	sess.nc = newNetConn(nc, s.cfg.WriteTimeout, func() { sess.cancelStatement(errClientGone) })
+	sess.nc.patchFirst = advertiseMultiStatements
 	return sess
 }
 
@@ -82,19 +83,18 @@ func (s *session) serve() {
 	s.nc.setReadTimeout(s.srv.cfg.IdleTimeout)
 	for {
 		err := c.HandleCommand()
-		if c.Closed() {
+		if err == nil && c.Closed() { // COM_QUIT
 			return
 		}
 		if err != nil {
 			switch {
-			case errors.Is(err, errIdle):
+			case s.nc.timedOut.Load():
 				s.srv.logf("connection %d (%s@%s): closed after %v without a command (-idle-timeout)", s.id, c.GetUser(), s.remote, s.srv.cfg.IdleTimeout)
 			case isDisconnect(err) || s.srv.shutting.Load():
 			default:
 				s.srv.logf("connection %d (%s@%s): %v", s.id, c.GetUser(), s.remote, err)
 			}
-			c.Close()
-			return
+			return // HandleCommand closed the connection
 		}
 		s.mu.Lock()
 		closeNext := s.closeNext || s.srv.shutting.Load()
