@@ -11,7 +11,6 @@ import (
 	"net"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/go-mysql-org/go-mysql/mysql"
 	"github.com/go-mysql-org/go-mysql/server"
@@ -473,43 +472,107 @@ func (s *session) writeRows(ctx context.Context, rows *sql.Rows, binaryRows, mor
 	if err := s.writeEOF(false); err != nil {
 		return false, err
 	}
-	vals := make([]any, len(cols))
-	dest := make([]any, len(cols))
-	for i := range vals {
-		dest[i] = &vals[i]
-	}
-	lastFlush := time.Now()
-	for ; hasRow; hasRow = rows.Next() {
-		if err := rows.Scan(dest...); err != nil {
-			return s.fail(ctx, err)
+	return s.streamRows(ctx, rows, cols, hasRow, binaryRows, more)
+}
+
+// encodedRow is a row packet the reading goroutine made, or the error that ended the rows.
+type encodedRow struct {
+	p   []byte
+	err error
+}
+
+// streamRows sends the rows of a result whose first row (if hasRow) is ready. A goroutine reads the driver's
+// rows and encodes them while this one writes them: rows go into the write buffer while the
+// driver keeps up, and the buffer is flushed whenever the next row is not ready yet (the driver
+// waits for Airtable's next page), so a client sees every row the server has, at once, and
+// memory holds at most the queue's 64 rows.
+func (s *session) streamRows(ctx context.Context, rows *sql.Rows, cols []column, hasRow, binaryRows, more bool) (bool, error) {
+	queue := make(chan encodedRow, 64)
+	free := make(chan []byte, 80) // packet buffers given back for reuse
+	stop := make(chan struct{})
+	go func() {
+		defer close(queue)
+		vals := make([]any, len(cols))
+		dest := make([]any, len(cols))
+		for i := range vals {
+			dest[i] = &vals[i]
 		}
-		p := s.packet()
-		if binaryRows {
-			p, err = appendBinaryRow(p, cols, vals)
-		} else {
-			for i := range cols {
-				if p, err = appendText(p, &cols[i], vals[i]); err != nil {
-					break
+		for ; hasRow; hasRow = rows.Next() {
+			var r encodedRow
+			if err := rows.Scan(dest...); err != nil {
+				r.err = err
+			} else {
+				var p []byte
+				select {
+				case p = <-free:
+				default:
+					p = make([]byte, 4, 256)
 				}
+				p = p[:4]
+				if binaryRows {
+					p, r.err = appendBinaryRow(p, cols, vals)
+				} else {
+					for i := range cols {
+						if p, r.err = appendText(p, &cols[i], vals[i]); r.err != nil {
+							break
+						}
+					}
+				}
+				r.p = p
+			}
+			select {
+			case queue <- r:
+			case <-stop:
+				return
+			}
+			if r.err != nil {
+				return
 			}
 		}
-		if err != nil {
-			return s.fail(ctx, err)
+		if err := rows.Err(); err != nil {
+			select {
+			case queue <- encodedRow{err: err}:
+			case <-stop:
+			}
 		}
-		if err := s.write(p); err != nil {
-			return false, err
+	}()
+	// The reader must be done with rows before they are closed.
+	finish := func() {
+		close(stop)
+		for range queue {
 		}
-		// A slow scan (Airtable's pace) still shows its rows as they come.
-		if now := time.Now(); now.Sub(lastFlush) > 100*time.Millisecond {
-			lastFlush = now
+	}
+	for {
+		var r encodedRow
+		var ok bool
+		select {
+		case r, ok = <-queue:
+		default:
 			if err := s.nc.flush(); err != nil {
+				s.cancelStatement(errClientGone)
+				finish()
 				return false, err
 			}
 			s.nc.beginBatch()
+			r, ok = <-queue
 		}
-	}
-	if err := rows.Err(); err != nil {
-		return s.fail(ctx, err)
+		if !ok {
+			break
+		}
+		if r.err != nil {
+			finish()
+			return s.fail(ctx, r.err)
+		}
+		err := s.conn.WritePacket(r.p)
+		select {
+		case free <- r.p:
+		default:
+		}
+		if err != nil {
+			s.cancelStatement(errClientGone)
+			finish()
+			return false, err
+		}
 	}
 	return true, s.writeEOF(more)
 }
