@@ -268,13 +268,17 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	}
 	s.cancelAll(errShutdown)
 	s.mu.Lock()
-	n := len(s.sessions)
+	n := 0
 	for sess := range s.sessions {
-		sess.closeAfterCancel()
+		if sess.closeAfterCancel() {
+			n++
+		}
 	}
 	s.mu.Unlock()
 	<-done
-	s.logf("shutdown: cancelled the statements of %d connection(s) still running at the deadline", n)
+	if n > 0 {
+		s.logf("shutdown: cancelled the statements of %d connection(s) still running at the deadline", n)
+	}
 	return ctx.Err()
 }
 

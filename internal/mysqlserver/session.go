@@ -135,10 +135,15 @@ func (s *session) closeIfIdle() {
 	s.nc.Close()
 }
 
-// closeAfterCancel cancels the statement in flight and closes the connection.
-func (s *session) closeAfterCancel() {
+// closeAfterCancel cancels the statement in flight and closes the connection; it reports
+// whether a command was in flight.
+func (s *session) closeAfterCancel() bool {
+	s.mu.Lock()
+	busy := s.busy
+	s.mu.Unlock()
 	s.cancelStatement(errShutdown)
 	s.nc.Close()
+	return busy
 }
 
 // kill ends the statement in flight (KILL QUERY) and, unless queryOnly, the connection.
