@@ -1,6 +1,7 @@
 package mysqlserver
 
 import (
+	"bytes"
 	"database/sql"
 	"encoding/binary"
 	"fmt"
@@ -133,19 +134,27 @@ func appendTextValue(b []byte, col *column, v any) ([]byte, error) {
 }
 
 // appendDouble writes a DOUBLE the way MySQL prints one: plain digits in the usual range,
-// an exponent without '+' outside it.
+// else an exponent without '+' or leading zeros (1e20, 1.25e-7).
 func appendDouble(b []byte, f float64) []byte {
 	if a := math.Abs(f); a == 0 || (a >= 1e-5 && a < 1e15) {
 		return strconv.AppendFloat(b, f, 'f', -1, 64)
 	}
-	start := len(b)
-	b = strconv.AppendFloat(b, f, 'g', -1, 64)
-	for i := start; i < len(b); i++ {
-		if b[i] == '+' {
-			return append(b[:i], b[i+1:]...)
-		}
+	var tmp [32]byte
+	g := strconv.AppendFloat(tmp[:0], f, 'g', -1, 64)
+	e := bytes.IndexByte(g, 'e')
+	if e < 0 { // Inf or NaN
+		return append(b, g...)
 	}
-	return b
+	b = append(b, g[:e+1]...)
+	exp := g[e+1:]
+	if exp[0] == '-' {
+		b = append(b, '-')
+	}
+	exp = bytes.TrimLeft(exp, "+-0")
+	if len(exp) == 0 {
+		exp = []byte{'0'}
+	}
+	return append(b, exp...)
 }
 
 // appendBinaryRow appends a row in the binary protocol (the answer to COM_STMT_EXECUTE): a 0x00

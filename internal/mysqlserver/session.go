@@ -209,6 +209,14 @@ func (s *session) statementContext() (context.Context, func()) {
 
 // UseDB answers COM_INIT_DB and the database named at connect.
 func (s *session) UseDB(name string) error {
+	err := s.useDB(name)
+	if err != nil {
+		s.srv.logf("connection %d (%s): %v", s.id, s.remote, err)
+	}
+	return err
+}
+
+func (s *session) useDB(name string) error {
 	if _, ok := s.srv.dbs[name]; !ok {
 		return mysql.NewError(mysql.ER_BAD_DB_ERROR, fmt.Sprintf("Unknown database '%s': this server serves %s", name, s.srv.databaseList()))
 	}
@@ -253,6 +261,7 @@ func (s *session) HandleQuery(query string) (*mysql.Result, error) {
 	stmts := splitStatements(query)
 	if len(stmts) > 1 && !s.multiStatements() {
 		_ = s.end()
+		s.srv.logf("connection %d: refused %d statements in one query: the client did not turn on multi-statements", s.id, len(stmts))
 		return nil, mysql.NewError(mysql.ER_PARSE_ERROR, fmt.Sprintf(
 			"You have %d statements in one query: the client did not turn on multi-statements (CLIENT_MULTI_STATEMENTS; multiStatements=true in go-sql-driver/mysql): send them one at a time", len(stmts)))
 	}
@@ -281,7 +290,7 @@ func (s *session) run(stmt string, prepared *sql.Stmt, args []any, binary, more 
 		return s.answer(s.killByID(id, queryOnly), more)
 	}
 	if name, isUse := useStatement(stmt); isUse {
-		return s.answer(s.UseDB(name), more)
+		return s.answer(s.useDB(name), more)
 	}
 	if showDatabases(stmt) && len(s.srv.dbs) > 1 {
 		return s.writeDatabases(more)
@@ -340,7 +349,9 @@ func (s *session) run(stmt string, prepared *sql.Stmt, args []any, binary, more 
 // answer writes OK, or the error.
 func (s *session) answer(err error, more bool) (bool, error) {
 	if err != nil {
-		return false, s.writeError(s.srv.mysqlError(err, nil))
+		my := s.srv.mysqlError(err, nil)
+		s.srv.logf("connection %d: error %d (%s): %s", s.id, my.Code, my.State, my.Message)
+		return false, s.writeError(my)
 	}
 	return true, s.writeOK(0, more)
 }
@@ -619,7 +630,9 @@ func (s *session) HandleFieldList(table, wildcard string) ([]*mysql.Field, error
 	}
 	rows, err := conn.QueryContext(ctx, "SHOW COLUMNS FROM `"+strings.ReplaceAll(table, "`", "``")+"`")
 	if err != nil {
-		return nil, s.srv.mysqlError(err, context.Cause(ctx))
+		my := s.srv.mysqlError(err, context.Cause(ctx))
+		s.srv.logf("connection %d: field list of %q: error %d (%s): %s", s.id, table, my.Code, my.State, my.Message)
+		return nil, my
 	}
 	defer rows.Close()
 	var fields []*mysql.Field
@@ -737,6 +750,7 @@ func (s *session) HandleStmtExecute(ctxv any, query string, args []any) (*mysql.
 	for i, a := range args {
 		v, err := driverValue(a)
 		if err != nil {
+			s.srv.logf("connection %d: execute: parameter %d: %v", s.id, i+1, err)
 			return nil, mysql.NewError(mysql.ER_WRONG_ARGUMENTS, fmt.Sprintf("parameter %d: %v", i+1, err))
 		}
 		driverArgs[i] = v
