@@ -286,3 +286,26 @@ func TestTLS(t *testing.T) {
 		})
 	}
 }
+
+// TestComQuitCancels: a client that sends COM_QUIT while its query runs (the socket still
+// open) has the query cancelled at once, not when Airtable answers.
+func TestComQuitCancels(t *testing.T) {
+	e := startServer(t)
+	raw, err := client.Connect(e.addr, testUser, testPass, demoDB)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	query := "SELECT Name FROM Tasks WHERE Name = 'block-me'"
+	packet := append([]byte{byte(len(query) + 1), 0, 0, 0, gomysql.COM_QUERY}, query...)
+	if _, err := raw.Conn.Conn.Write(packet); err != nil {
+		t.Fatal(err)
+	}
+	wait(t, e.block.started, "the query to reach Airtable")
+	if _, err := raw.Conn.Conn.Write([]byte{1, 0, 0, 0, gomysql.COM_QUIT}); err != nil {
+		t.Fatal(err)
+	}
+	if err := wait(t, e.block.ended, "the server to cancel the request"); err == nil {
+		t.Error("the request was released, not cancelled")
+	}
+}
