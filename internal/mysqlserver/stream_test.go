@@ -237,7 +237,9 @@ func TestStreamingMemoryBounded(t *testing.T) {
 	e, _ := startBig(t, rows, nil)
 	all, server := peakLiveHeap(t, e.bigClient(t, ""), "SELECT Name, N, X, Done, Day FROM Big", rows)
 	t.Logf("peak live heap growth while streaming %d rows: %.2f MiB in all, %.2f MiB outside the emulator", rows, mib(all), mib(server))
-	if server > 8<<20 {
+	// Measured: 1–6 MiB (the driver's page being decoded, the client's buffers, the server's
+	// 64-row queue). Holding the result would take well over 15 MiB outside the emulator.
+	if server > 12<<20 {
 		t.Errorf("the live heap outside the emulator grew by %.1f MiB while streaming: the rows are being held", mib(server))
 	}
 }
