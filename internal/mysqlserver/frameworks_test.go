@@ -8,6 +8,7 @@ import (
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"database/sql"
+	"encoding/binary"
 	"log"
 	"math/big"
 	"net"
@@ -307,5 +308,97 @@ func TestComQuitCancels(t *testing.T) {
 	}
 	if err := wait(t, e.block.ended, "the server to cancel the request"); err == nil {
 		t.Error("the request was released, not cancelled")
+	}
+}
+
+// rawResult reads a result set's packets after a command: the rows' payloads, or the error.
+func rawResult(t *testing.T, raw *client.Conn) (rows [][]byte, errMsg string) {
+	t.Helper()
+	first, err := raw.ReadPacket()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first[0] == 0xff {
+		return nil, string(first[9:])
+	}
+	eofs := 0
+	for eofs < 2 {
+		p, err := raw.ReadPacket()
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case p[0] == 0xfe && len(p) < 9:
+			eofs++
+		case p[0] == 0xff:
+			return rows, string(p[9:])
+		case eofs == 1:
+			rows = append(rows, p)
+		}
+	}
+	return rows, ""
+}
+
+// TestExecuteWithoutTypes: COM_STMT_EXECUTE without the types (new-params-bound flag 0, as
+// libmysqlclient and ODBC send every execution after the first) binds the values with the types
+// sent before; a DATETIME parameter in its binary form is a time.
+func TestExecuteWithoutTypes(t *testing.T) {
+	e := startServer(t)
+	raw, err := client.Connect(e.addr, testUser, testPass, demoDB)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	prepare := func(q string) []byte {
+		raw.ResetSequence()
+		if err := raw.WritePacket(append([]byte{0, 0, 0, 0, gomysql.COM_STMT_PREPARE}, q...)); err != nil {
+			t.Fatal(err)
+		}
+		ok, err := raw.ReadPacket()
+		if err != nil || ok[0] != 0 {
+			t.Fatalf("prepare: %x %v", ok, err)
+		}
+		for range 2 { // one parameter definition, then EOF
+			if _, err := raw.ReadPacket(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return ok[1:5]
+	}
+	execute := func(id []byte, bound bool, typ byte, value []byte) ([][]byte, string) {
+		raw.ResetSequence()
+		p := append([]byte{0, 0, 0, 0, gomysql.COM_STMT_EXECUTE}, id...)
+		p = append(p, 0, 1, 0, 0, 0, 0) // no cursor, iteration count 1, NULL bitmap
+		if bound {
+			p = append(p, 1, typ, 0)
+		} else {
+			p = append(p, 0)
+		}
+		p = append(p, value...)
+		if err := raw.WritePacket(p); err != nil {
+			t.Fatal(err)
+		}
+		return rawResult(t, raw)
+	}
+	lenenc := func(s string) []byte { return append([]byte{byte(len(s))}, s...) }
+	id := prepare("SELECT Name FROM People WHERE Name = ?")
+	for i, name := range []string{"Ada Lovelace", "Grace Ritchie", "Ada Lovelace"} {
+		rows, msg := execute(id, i == 0, gomysql.MYSQL_TYPE_VAR_STRING, lenenc(name))
+		if msg != "" || len(rows) != 1 || string(rows[0][3:]) != name {
+			t.Errorf("execution %d (types sent: %v): rows %q, error %q", i+1, i == 0, rows, msg)
+		}
+	}
+	var want int64
+	since := time.Date(2024, 1, 3, 12, 0, 0, 0, time.UTC)
+	if err := e.db.QueryRow("SELECT COUNT(*) FROM Tasks WHERE createdTime >= ?", since).Scan(&want); err != nil {
+		t.Fatal(err)
+	}
+	id = prepare("SELECT COUNT(*) FROM Tasks WHERE createdTime >= ?")
+	rows, msg := execute(id, true, gomysql.MYSQL_TYPE_DATETIME, []byte{7, 0xe8, 0x07, 1, 3, 12, 0, 0})
+	if msg != "" || len(rows) != 1 {
+		t.Fatalf("rows %q, error %q", rows, msg)
+	}
+	if got := int64(binary.LittleEndian.Uint64(rows[0][2:])); got != want || want == 0 {
+		t.Errorf("COUNT(*) since %v: %d through the server, %d directly", since, got, want)
 	}
 }

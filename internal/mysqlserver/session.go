@@ -11,15 +11,16 @@ import (
 	"net"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/go-mysql-org/go-mysql/mysql"
 	"github.com/go-mysql-org/go-mysql/server"
 	"github.com/xwb1989/sqlparser"
 )
 
-// session is one client connection: the protocol library's Handler. The library calls its
-// methods from the connection's goroutine, one command at a time; KILL and shutdown reach it
-// from other goroutines through mu.
+// session is one client connection. Its command loop (commands.go) calls the Handler methods
+// below, one command at a time (the library itself calls only UseDB, for the database named at
+// connect); KILL and shutdown reach it from other goroutines through mu.
 type session struct {
 	srv    *Server
 	nc     *netConn
@@ -31,6 +32,9 @@ type session struct {
 	tx    *sql.Tx              // open transaction (BEGIN … COMMIT), on txDB
 	txDB  string
 	multi *bool // COM_SET_OPTION's multi-statements setting, when the client sent one
+
+	stmts    map[uint32]*stmtState // prepared statements, by id
+	nextStmt uint32
 
 	buf []byte // packet buffer, reused for every row
 
@@ -51,7 +55,7 @@ var written = &mysql.Result{Resultset: &mysql.Resultset{
 
 func newSession(s *Server, nc net.Conn) *session {
 	sess := &session{srv: s, remote: nc.RemoteAddr().String(), conns: map[string]*sql.Conn{},
-		db: s.cfg.Databases[0].Name, buf: make([]byte, 4, 1024)}
+		db: s.cfg.Databases[0].Name, buf: make([]byte, 4, 1024), stmts: map[uint32]*stmtState{}}
 	sess.nc = newNetConn(nc, s.cfg.WriteTimeout, func() { sess.cancelStatement(errClientGone) })
 	sess.nc.patchFirst = advertiseMultiStatements
 	return sess
@@ -67,6 +71,12 @@ func (s *session) connID() uint32 {
 // is killed or idle too long, or the server shuts down.
 func (s *session) serve() {
 	defer s.release()
+	defer func() {
+		// A malformed packet must not take the whole server down with it.
+		if r := recover(); r != nil {
+			s.srv.logf("connection %d (%s): closed after an internal error: %v", s.id, s.remote, r)
+		}
+	}()
 	s.nc.setReadTimeout(s.srv.cfg.HandshakeTimeout)
 	c, err := s.srv.lib.NewCustomizedConn(s.nc, s.srv.auth, s)
 	if err != nil {
@@ -81,25 +91,32 @@ func (s *session) serve() {
 	s.mu.Unlock()
 	s.nc.setReadTimeout(s.srv.cfg.IdleTimeout)
 	for {
-		err := c.HandleCommand()
-		if err == nil && c.Closed() { // COM_QUIT
-			return
-		}
+		data, err := c.ReadPacket()
 		if err != nil {
 			switch {
 			case s.nc.timedOut.Load():
 				s.srv.logf("connection %d (%s@%s): closed after %v without a command (-idle-timeout)", s.id, c.GetUser(), s.remote, s.srv.cfg.IdleTimeout)
 			case isDisconnect(err) || s.srv.shutting.Load():
 			default:
-				s.srv.logf("connection %d (%s@%s): %v", s.id, c.GetUser(), s.remote, err)
+				s.srv.logf("connection %d (%s@%s): reading a command: %v", s.id, c.GetUser(), s.remote, err)
 			}
-			return // HandleCommand closed the connection
+			return
+		}
+		quit, err := s.dispatch(data)
+		if err == nil {
+			err = s.nc.flush()
+		}
+		c.ResetSequence()
+		if err != nil {
+			if !isDisconnect(err) && !s.srv.shutting.Load() {
+				s.srv.logf("connection %d (%s@%s): writing an answer: %v", s.id, c.GetUser(), s.remote, err)
+			}
+			return
 		}
 		s.mu.Lock()
-		closeNext := s.closeNext || s.srv.shutting.Load()
+		closeNext := quit || s.closeNext || s.srv.shutting.Load()
 		s.mu.Unlock()
 		if closeNext {
-			c.Close()
 			return
 		}
 	}
@@ -797,6 +814,8 @@ func driverValue(a any) (any, error) {
 	case float32:
 		return float64(v), nil
 	case float64:
+		return v, nil
+	case time.Time:
 		return v, nil
 	case mysql.TypedBytes:
 		return string(v.Bytes), nil

@@ -224,3 +224,53 @@ func FuzzLikeFold(f *testing.F) {
 		}
 	})
 }
+
+func TestDecodeParam(t *testing.T) {
+	for _, c := range []struct {
+		b        []byte
+		typ      byte
+		unsigned bool
+		want     any
+		used     int
+	}{
+		{[]byte{0xff}, mysql.MYSQL_TYPE_TINY, false, int64(-1), 1},
+		{[]byte{0xff}, mysql.MYSQL_TYPE_TINY, true, int64(255), 1},
+		{[]byte{0xfe, 0xff}, mysql.MYSQL_TYPE_SHORT, false, int64(-2), 2},
+		{[]byte{1, 0, 0, 0x80}, mysql.MYSQL_TYPE_LONG, false, int64(math.MinInt32 + 1), 4},
+		{[]byte{1, 0, 0, 0x80}, mysql.MYSQL_TYPE_LONG, true, int64(1<<31 + 1), 4},
+		{[]byte{0, 0, 0xc0, 0x3f}, mysql.MYSQL_TYPE_FLOAT, false, 1.5, 4},
+		{[]byte{0, 0, 0, 0, 0, 0, 0xf8, 0x3f}, mysql.MYSQL_TYPE_DOUBLE, false, 1.5, 8},
+		{[]byte{4, 0xe8, 0x07, 2, 29}, mysql.MYSQL_TYPE_DATE, false, time.Date(2024, 2, 29, 0, 0, 0, 0, time.UTC), 5},
+		{[]byte{11, 0xe8, 0x07, 2, 29, 1, 2, 3, 0x40, 0x42, 0x0f, 0}, mysql.MYSQL_TYPE_DATETIME, false, time.Date(2024, 2, 29, 1, 2, 3, 1e9, time.UTC), 12},
+		{[]byte{8, 1, 1, 0, 0, 0, 2, 3, 4}, mysql.MYSQL_TYPE_TIME, false, "-26:03:04", 9},
+		{[]byte{3, 'a', 'b', 'c'}, mysql.MYSQL_TYPE_VAR_STRING, false, "abc", 4},
+		{[]byte{4, '1', '.', '2', '5'}, mysql.MYSQL_TYPE_NEWDECIMAL, false, "1.25", 5},
+		{append([]byte{0xfc, 0x2c, 0x01}, bytes.Repeat([]byte{'x'}, 300)...), mysql.MYSQL_TYPE_BLOB, false, strings.Repeat("x", 300), 303},
+		{[]byte{0xfb}, mysql.MYSQL_TYPE_STRING, false, nil, 1},
+	} {
+		v, used, err := decodeParam(c.b, c.typ, c.unsigned)
+		if err != nil || used != c.used || !reflect.DeepEqual(v, c.want) {
+			t.Errorf("type %d % x: %v (%T), %d, %v; want %v, %d", c.typ, c.b, v, v, used, err, c.want, c.used)
+		}
+	}
+	for _, c := range []struct {
+		b   []byte
+		typ byte
+	}{{nil, mysql.MYSQL_TYPE_LONGLONG}, {[]byte{7, 1}, mysql.MYSQL_TYPE_DATETIME}, {[]byte{5, 'a'}, mysql.MYSQL_TYPE_STRING}, {[]byte{3, 0, 0, 0}, mysql.MYSQL_TYPE_DATE}, {[]byte{0xfe, 1}, mysql.MYSQL_TYPE_STRING}, {[]byte{0xfc, 5, 0, 'a'}, mysql.MYSQL_TYPE_STRING}} {
+		if _, _, err := decodeParam(c.b, c.typ, false); err == nil {
+			t.Errorf("type %d % x: no error", c.typ, c.b)
+		}
+	}
+}
+
+func FuzzBind(f *testing.F) {
+	f.Add([]byte{0, 1, 0xfd, 0, 3, 'a', 'b', 'c', 8, 0}, 2)
+	f.Fuzz(func(t *testing.T, b []byte, params int) {
+		if params < 0 || params > 64 {
+			return
+		}
+		st := &stmtState{params: params}
+		st.bind(b) // no panic, whatever the bytes
+		st.bind(b) // and again, with the types of the first (if it had any)
+	})
+}
