@@ -3,6 +3,7 @@
 //	airsql "SELECT Name, Priority FROM Tasks WHERE Priority >= 2 LIMIT 5"
 //	airsql -format csv "SELECT * FROM People" > people.csv
 //	airsql                      # interactive shell: statements end with ';', .help for commands
+//	airsql serve                # a MySQL-protocol server: mariadb -h 127.0.0.1 -P 3306 -u airsql
 //
 // Without -dsn, AIRTABLE_DSN or AIRTABLE_TOKEN it runs on the emulator's built-in demo base,
 // in-process, and says so on stderr. With -dsn (or AIRTABLE_DSN, or AIRTABLE_TOKEN and -base)
@@ -56,6 +57,9 @@ func parseArgs(args []string, stderr io.Writer) (*options, error) {
 }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
+	if len(args) > 0 && args[0] == "serve" {
+		return runServe(ctx, args[1:], stdout, stderr, getenv, nil)
+	}
 	o, err := parseArgs(args, stderr)
 	var secrets []string
 	if o != nil {

@@ -1,0 +1,90 @@
+package mysqlserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/go-mysql-org/go-mysql/mysql"
+
+	"github.com/airsql/airsql"
+	"github.com/airsql/airsql/translate"
+)
+
+// MySQL error numbers the server answers that the library's table lacks.
+const (
+	erQueryTimeout = 3024 // ER_QUERY_TIMEOUT (MySQL 8)
+)
+
+// Causes of a query's context ending, each answered with its own MySQL error.
+var (
+	errKilled       = errors.New("killed")
+	errClientGone   = errors.New("the client closed the connection")
+	errShutdown     = errors.New("the server is shutting down")
+	errQueryTimeout = errors.New("query timeout")
+)
+
+// mysqlError maps an error of the driver (or of the server itself) to a MySQL error: number and
+// SQLSTATE from the error's type where the driver has one, the driver's own message, never the
+// token. cause is why the statement's context ended, if it did.
+func (s *Server) mysqlError(err error, cause error) *mysql.MyError {
+	var my *mysql.MyError
+	if errors.As(err, &my) {
+		return my
+	}
+	if cause != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, cause)) {
+		switch {
+		case errors.Is(cause, errQueryTimeout):
+			return newError(erQueryTimeout, "HY000", fmt.Sprintf(
+				"Query execution was interrupted, maximum statement execution time exceeded (the server's -query-timeout is %v)", s.cfg.QueryTimeout))
+		case errors.Is(cause, errShutdown):
+			return mysql.NewError(mysql.ER_SERVER_SHUTDOWN, "Server shutdown in progress: the query was cancelled")
+		default: // killed, or the client went away
+			return mysql.NewError(mysql.ER_QUERY_INTERRUPTED, "Query execution was interrupted")
+		}
+	}
+	msg := s.redact(err.Error())
+	var (
+		noTable *airsql.NoTableError
+		exists  *airsql.ExistsError
+		unsup   *airsql.UnsupportedError
+		tunsup  *translate.UnsupportedError
+	)
+	switch {
+	case errors.As(err, &noTable):
+		return mysql.NewError(mysql.ER_NO_SUCH_TABLE, msg)
+	case errors.As(err, &exists) && exists.Kind == "column":
+		return mysql.NewError(mysql.ER_DUP_FIELDNAME, msg)
+	case errors.As(err, &exists):
+		return mysql.NewError(mysql.ER_TABLE_EXISTS_ERROR, msg)
+	case errors.As(err, &unsup), errors.As(err, &tunsup):
+		return mysql.NewError(mysql.ER_NOT_SUPPORTED_YET, msg)
+	}
+	// The driver has no error types for these yet (translate returns them with fmt.Errorf):
+	// until it does, they are recognised by the wording of translate and sqlparser.
+	switch {
+	case strings.Contains(msg, "syntax error at position"), strings.Contains(msg, "cannot parse the statement"):
+		return mysql.NewError(mysql.ER_PARSE_ERROR, msg)
+	case strings.Contains(msg, "translate: unknown column "):
+		return mysql.NewError(mysql.ER_BAD_FIELD_ERROR, msg)
+	case strings.Contains(msg, "translate: no table "):
+		return mysql.NewError(mysql.ER_NO_SUCH_TABLE, msg)
+	}
+	return mysql.NewError(mysql.ER_UNKNOWN_ERROR, msg)
+}
+
+func newError(code uint16, state, msg string) *mysql.MyError {
+	return &mysql.MyError{Code: code, State: state, Message: msg}
+}
+
+// redact removes every secret the server knows (the Airtable tokens) from a message, as a last
+// guard: the driver's messages never hold the token, and this keeps it so if one ever did.
+func (s *Server) redact(msg string) string {
+	for _, secret := range s.cfg.Secrets {
+		if len(secret) >= 4 {
+			msg = strings.ReplaceAll(msg, secret, "[redacted]")
+		}
+	}
+	return msg
+}
