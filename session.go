@@ -32,11 +32,23 @@ func (cn *conn) statementArgs(nvs []driver.NamedValue) (translate.Args, error) {
 }
 
 // set runs SET on the connection's session: all of it, or nothing when one assignment is refused.
+// As in MySQL, turning autocommit back on commits the open transaction.
 func (cn *conn) set(ast *sqlparser.Set, args translate.Args) error {
+	wasOff := !cn.autocommit()
 	if err := cn.session.Set(ast, args); err != nil {
 		return fromTranslate(err)
 	}
+	if wasOff && cn.autocommit() {
+		return cn.commit()
+	}
 	return nil
+}
+
+// autocommit is the session's @@autocommit: with it off, every write begins a transaction (if
+// none is open) that lasts until COMMIT or ROLLBACK.
+func (cn *conn) autocommit() bool {
+	v, err := cn.session.Variable("autocommit", false)
+	return err != nil || v != int64(0)
 }
 
 // noRows is the result of a statement run with Query that returns none (SET).

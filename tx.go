@@ -104,9 +104,17 @@ func (cn *conn) beginStatement(ctx context.Context) error {
 	return nil
 }
 
+// implicitTx begins the transaction a write opens by itself when @@autocommit is 0 and none is open.
+func (cn *conn) implicitTx(ctx context.Context) {
+	if cn.tx == nil && !cn.autocommit() {
+		cn.tx = &transaction{ctx: context.WithoutCancel(ctx)}
+	}
+}
+
 // execWrite runs INSERT, UPDATE or DELETE from ExecContext and returns its RowsAffected: at once
 // outside a transaction, queued inside one.
 func (cn *conn) execWrite(ctx context.Context, ast sqlparser.Statement, args translate.Args) (int64, error) {
+	cn.implicitTx(ctx)
 	t := cn.tx
 	if t == nil {
 		w, err := cn.prepareWrite(ctx, ast, args)
@@ -141,6 +149,7 @@ func (cn *conn) execWrite(ctx context.Context, ast sqlparser.Statement, args tra
 // writeNow runs a write whose records must be returned at once (QueryContext). Inside a
 // transaction the queue goes first, so that the order of writes is kept.
 func (cn *conn) writeNow(ctx context.Context, ast sqlparser.Statement, args translate.Args) (writeOutcome, error) {
+	cn.implicitTx(ctx)
 	t := cn.tx
 	if t != nil {
 		if err := t.writable(); err != nil {

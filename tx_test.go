@@ -407,3 +407,43 @@ func TestTxCommitAfterFailedFlushRefused(t *testing.T) {
 		t.Errorf("COMMIT after a failed send: %v", err)
 	}
 }
+
+// TestAutocommitOff: with SET autocommit = 0 (PyMySQL's default, JDBC's setAutoCommit(false))
+// every write begins a transaction that lasts until COMMIT or ROLLBACK; turning autocommit back
+// on commits, as in MySQL.
+func TestAutocommitOff(t *testing.T) {
+	srv := newEmulator(t)
+	db, _ := openDB(t, srv, "")
+	ctx := context.Background()
+	c, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	exec := func(q string) {
+		t.Helper()
+		if _, err := c.ExecContext(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	warmSchema(t, db, srv)
+	exec("SET autocommit = 0")
+	exec("INSERT INTO Tasks (Name) VALUES ('ac 1')")
+	if n := writesSent(srv); n != 0 {
+		t.Fatalf("%d writes sent before COMMIT with autocommit off", n)
+	}
+	exec("COMMIT")
+	exec("INSERT INTO Tasks (Name) VALUES ('ac 2')") // a new transaction begins by itself
+	exec("ROLLBACK")
+	exec("INSERT INTO Tasks (Name) VALUES ('ac 3')")
+	exec("SET autocommit = 1") // commits
+	exec("INSERT INTO Tasks (Name) VALUES ('ac 4')")
+	got := sorted(queryColumn(t, db, "SELECT Name FROM Tasks WHERE Name LIKE 'ac %'"))
+	if want := []string{"ac 1", "ac 3", "ac 4"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("after the statements: %q, want %q", got, want)
+	}
+	var v int64
+	if err := c.QueryRowContext(ctx, "SELECT @@autocommit").Scan(&v); err != nil || v != 1 {
+		t.Errorf("@@autocommit = %d, %v", v, err)
+	}
+}

@@ -575,7 +575,7 @@ func TestSet(t *testing.T) {
 	}
 
 	refused := map[string]string{
-		"SET autocommit = 0":                      "no transactions",
+		"SET autocommit = 2":                      "needs 0 or 1",
 		"SET time_zone = 'Europe/Paris'":          "only UTC",
 		"SET sql_mode = 'ANSI_QUOTES'":            "ANSI_QUOTES",
 		"SET NAMES latin1":                        "UTF-8",
@@ -586,7 +586,7 @@ func TestSet(t *testing.T) {
 		"SET no_such_variable = 1":                "unknown system variable",
 		"SET TRANSACTION READ ONLY":               "read-only mode",
 		"SET wait_timeout = -1":                   "non-negative",
-		"SET sql_mode = '', autocommit = 0":       "autocommit",
+		"SET sql_mode = '', autocommit = 7":       "autocommit",
 		"SET transaction_isolation = 'SOMETIMES'": "READ-COMMITTED",
 	}
 	before, _ := sess.Variable("sql_mode", false)

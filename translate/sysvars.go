@@ -199,7 +199,14 @@ var sysVars = map[string]*sysVar{
 	"version_compile_os":       {def: "Linux"},
 	"protocol_version":         {def: int64(10)},
 	"sql_mode":                 {def: defaultSQLMode, set: sqlModeValue},
-	"autocommit":               {def: int64(1), set: onlyValue(1, "Airtable has no transactions: every write is applied when it runs, so autocommit cannot be turned off")},
+	// autocommit = 0 makes every write part of a transaction that COMMIT ends (the driver's
+	// client-side transactions: README, "Transactions"); the driver reads the setting back.
+	"autocommit": {def: int64(1), set: func(v any) (any, error) {
+		if n, ok := boolSetting(v); ok {
+			return n, nil
+		}
+		return nil, fmt.Errorf("needs 0 or 1 (OFF or ON)")
+	}},
 	"time_zone":                {def: "SYSTEM", set: timeZoneValue},
 	"system_time_zone":         {def: "UTC"},
 	"transaction_isolation":    {def: "REPEATABLE-READ", set: isolationValue},

@@ -13,12 +13,12 @@ import threading
 
 import pymysql
 
-AUTOCOMMIT = None  # PyMySQL sends SET AUTOCOMMIT at connect otherwise (the driver answers SET once the funcs branch is merged)
 host, port, user, password, db, mode = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5], sys.argv[6]
 
 
 def connect():
-    return pymysql.connect(host=host, port=port, user=user, password=password, database=db, autocommit=AUTOCOMMIT)
+    # PyMySQL's defaults: it sends SET AUTOCOMMIT = 0, so writes wait for commit(), as on MySQL.
+    return pymysql.connect(host=host, port=port, user=user, password=password, database=db)
 
 
 def plain(v):
@@ -43,6 +43,7 @@ def basic():
         cur.execute("SELECT Email FROM People WHERE Name = %s", ("Py Person",))
         out["email"] = cur.fetchone()[0]
         out["deleted"] = cur.execute("DELETE FROM People WHERE Name = %s", ("Py Person",))
+        conn.commit()
         errors = []
         for q in ["SELECT Nope FROM Tasks", "SELECT Name FROM Nope", "SELEC 1", "SELECT Name FROM Tasks UNION SELECT Name FROM People"]:
             try:
