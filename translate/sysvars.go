@@ -194,11 +194,11 @@ func weekFormatValue(v any) (any, error) {
 
 // sysVars are the system variables the driver answers (lower-case names).
 var sysVars = map[string]*sysVar{
-	"version":                  {def: ServerVersion},
-	"version_comment":          {def: VersionComment},
-	"version_compile_os":       {def: "Linux"},
-	"protocol_version":         {def: int64(10)},
-	"sql_mode":                 {def: defaultSQLMode, set: sqlModeValue},
+	"version":            {def: ServerVersion},
+	"version_comment":    {def: VersionComment},
+	"version_compile_os": {def: "Linux"},
+	"protocol_version":   {def: int64(10)},
+	"sql_mode":           {def: defaultSQLMode, set: sqlModeValue},
 	// autocommit = 0 makes every write part of a transaction that COMMIT ends (the driver's
 	// client-side transactions: README, "Transactions"); the driver reads the setting back.
 	"autocommit": {def: int64(1), set: func(v any) (any, error) {
