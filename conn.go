@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/xwb1989/sqlparser"
 
@@ -266,6 +267,10 @@ func (cn *conn) selectRows(ctx context.Context, ast *sqlparser.Select, args tran
 	return newQueryRows(ctx, cn.c.base, plan, cn.c.cfg.PageSize), nil
 }
 
+// schemaRecheckAfter is how old a cached schema must be before a statement it cannot plan makes
+// the driver fetch the schema again (at most once per statement).
+const schemaRecheckAfter = 10 * time.Second
+
 // planned reads the schema (making sure it has the tables a statement names) and runs one of
 // translate's planners on it; its refusals come back as *UnsupportedError.
 func planned[P any](ctx context.Context, cn *conn, tables []string, plan func(translate.Schema) (P, error)) (P, *baseSchema, error) {
@@ -275,6 +280,14 @@ func planned[P any](ctx context.Context, cn *conn, tables []string, plan func(tr
 		return zero, nil, err
 	}
 	p, err := plan(schema)
+	if err != nil && cn.c.schemaAge() > schemaRecheckAfter {
+		// The statement may name a column added since the schema was cached: plan once more
+		// against a fresh schema before refusing.
+		if fresh, ferr := cn.c.loadSchema(ctx, true); ferr == nil {
+			schema = fresh
+			p, err = plan(schema)
+		}
+	}
 	if err != nil {
 		return zero, nil, fromTranslate(err)
 	}

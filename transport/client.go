@@ -43,6 +43,8 @@ type settings struct {
 	retry          *Retry
 	clock          clock.Clock
 	fixedPacing    bool // tests: starts are not held back for late arrivals
+	shareDir       string
+	shareSet       bool // WithSharedPacing was given
 }
 
 // WithTimeout limits each request: connect bounds dialing (and the TLS handshake), read bounds
@@ -157,7 +159,7 @@ func newCore(apiKey string, opts []Option) (*core, error) {
 	}
 	_, c.traced = rt.(*http.Transport)
 	key := serverKey{endpoint: endpoint, transport: transportIdentity(rt, c.client, s.httpClient == nil && s.connectTimeout > 0), clock: c.clock}
-	c.server = acquireServer(key, s.fixedPacing)
+	c.server = acquireServer(key, s.fixedPacing, shareDirFor(&s, endpoint))
 	runtime.AddCleanup(c, releaseServer, key)
 	return c, nil
 }

@@ -53,6 +53,7 @@ type attemptError struct {
 func (c *core) do(ctx context.Context, cl *call, out any) error {
 	resp, err := c.exchange(ctx, cl)
 	if err != nil {
+		c.noteAnswer(cl.base, err)
 		return wrapOp(cl.op, cl.base, cl.table, err)
 	}
 	if out != nil {
