@@ -1,0 +1,98 @@
+package transport
+
+import (
+	"fmt"
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/airsql/airsql/emulator"
+)
+
+// processTransport makes one simulated process's requests reach the emulator through a transport
+// of its own, so that the process-wide registry gives it pacers of its own, as a separate
+// process would have.
+type processTransport struct {
+	rt http.RoundTripper
+	id int
+}
+
+func (p *processTransport) RoundTrip(r *http.Request) (*http.Response, error) { return p.rt.RoundTrip(r) }
+
+// BenchmarkProcessesOnOneBase is issue 14's figure for several processes reading one base: k
+// "processes" (clients with pacers of their own, as separate processes have) each read 10,000/k
+// records of one base at once, at 5 requests/s and 100 ms latency, with retries on. "shared": their
+// windows are one file (WithSharedPacing). "alone": nothing is shared, so they collide; AIMD then
+// brings them to budgets that fit. Reported: combined requests/s ÷ 5 over the whole run, the 429s,
+// and for "alone" the 429s after the first penalty (which should be none or few). -benchtime=1x.
+func BenchmarkProcessesOnOneBase(b *testing.B) {
+	saved := APILimit
+	APILimit = 200 * time.Millisecond
+	defer func() { APILimit = saved }()
+	for _, k := range []int{2, 4} {
+		for _, shared := range []bool{true, false} {
+			mode := "alone"
+			if shared {
+				mode = "shared"
+			}
+			b.Run(fmt.Sprintf("%d-processes-%s", k, mode), func(b *testing.B) {
+				s, err := emulator.New(emulator.WithFixture(emuFixture(10000/k)), emulator.WithRate(5, 30*time.Second), emulator.WithTokenRate(0), emulator.WithLatency(100*time.Millisecond))
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer s.Close()
+				dir := b.TempDir()
+				b.ReportAllocs()
+				for b.Loop() {
+					s.ResetRequests()
+					var wg sync.WaitGroup
+					start := time.Now()
+					firstPenaltyEnd := start.Add(RateLimitPenalty + 5*time.Second)
+					for i := range k {
+						opts := []Option{WithEndpointURL(emulator.InProcessURL), WithRetryStrategy(&Retry{Total: 100, BackoffFactor: 300 * time.Millisecond, MaxBackoff: time.Second, StatusForcelist: []int{429}}),
+							WithHTTPClient(&http.Client{Transport: &processTransport{rt: s.Transport(), id: i}})}
+						if shared {
+							opts = append(opts, WithSharedPacing(dir))
+						}
+						tbl, err := NewTable(emulator.DefaultToken, emuBase, "My Tasks", opts...)
+						if err != nil {
+							b.Fatal(err)
+						}
+						wg.Go(func() {
+							n := 0
+							for recs, err := range tbl.Iterate(bg, ListOptions{}) {
+								if err != nil {
+									b.Error(err)
+									return
+								}
+								n += len(recs)
+							}
+							if n != 10000/k {
+								b.Errorf("process read %d records, want %d", n, 10000/k)
+							}
+						})
+					}
+					wg.Wait()
+					elapsed := time.Since(start)
+					reqs := s.Requests()
+					ok, refused, late := 0, 0, 0
+					for _, r := range reqs {
+						if r.Status == 429 {
+							refused++
+							if r.Time.After(firstPenaltyEnd) {
+								late++
+							}
+						} else {
+							ok++
+						}
+					}
+					b.ReportMetric(float64(ok)/elapsed.Seconds()/5, "ratio_of_5req/s")
+					b.ReportMetric(float64(refused), "429s")
+					b.ReportMetric(float64(late), "429s_after_first_penalty")
+					b.ReportMetric(elapsed.Seconds(), "s")
+				}
+			})
+		}
+	}
+}
