@@ -401,7 +401,7 @@ func (h *mergeHeap) Less(i, j int) bool {
 	return a.part < b.part
 }
 func (h *mergeHeap) Swap(i, j int) { h.cursors[i], h.cursors[j] = h.cursors[j], h.cursors[i] }
-func (h *mergeHeap) Push(x any)   { h.cursors = append(h.cursors, x.(*mergeCursor)) }
+func (h *mergeHeap) Push(x any)    { h.cursors = append(h.cursors, x.(*mergeCursor)) }
 func (h *mergeHeap) Pop() any {
 	x := h.cursors[len(h.cursors)-1]
 	h.cursors = h.cursors[:len(h.cursors)-1]

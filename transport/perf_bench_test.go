@@ -18,7 +18,9 @@ type processTransport struct {
 	id int
 }
 
-func (p *processTransport) RoundTrip(r *http.Request) (*http.Response, error) { return p.rt.RoundTrip(r) }
+func (p *processTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	return p.rt.RoundTrip(r)
+}
 
 // BenchmarkProcessesOnOneBase is issue 14's figure for several processes reading one base: k
 // "processes" (clients with pacers of their own, as separate processes have) each read 10,000/k
