@@ -135,6 +135,17 @@ func (cn *conn) explainFind(add func(step, detail string), plan *translate.Plan,
 			add("fields[]", "(not sent: every field)")
 		}
 		add("pageSize", strconv.Itoa(opts.PageSize))
+		if sp := plan.Split; sp != nil {
+			when := "then, only while LIMIT is not reached"
+			if sp.BlanksFirst {
+				when = "first (NULLs sort first ascending)"
+			}
+			detail := "list the rows whose " + plan.Order[0].Column + " is NULL, " + when + ": filterByFormula " + sp.Blanks.Formula
+			if len(sp.Blanks.Sort) > 0 {
+				detail += ", sort " + sortText(sp.Blanks.Sort)
+			}
+			add(prefix+"request (NULL keys)", detail)
+		}
 	}
 	var local []string
 	switch {
