@@ -62,6 +62,9 @@ func NewConnector(cfg *Config) (*Connector, error) {
 	case "process":
 		opts = append(opts, transport.WithSharedPacing(""))
 	}
+	if cfg.ResultCache > 0 {
+		opts = append(opts, transport.WithResultCache(cfg.ResultCache, 0))
+	}
 	if cfg.SchemaCache > 0 {
 		c.schemaFile = schemaCachePath(cfg.endpointURL(), cfg.BaseID, token)
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/xwb1989/sqlparser"
@@ -135,6 +136,13 @@ func (cn *conn) explainFind(add func(step, detail string), plan *translate.Plan,
 			add("fields[]", "(not sent: every field)")
 		}
 		add("pageSize", strconv.Itoa(opts.PageSize))
+		if tbl := cn.c.base.Table(plan.Table.ID); tbl.ResultCacheTTL() > 0 {
+			cache := "on (" + tbl.ResultCacheTTL().String() + "): not cached now, the next identical read is"
+			if recs, age, hits, ok := tbl.CachedListing(opts); ok {
+				cache = fmt.Sprintf("hit: answered from memory (%d records, read %s ago, %d hits so far), no request", recs, age.Round(time.Millisecond), hits)
+			}
+			add("result cache", cache)
+		}
 		if sp := plan.Split; sp != nil {
 			when := "then, only while LIMIT is not reached"
 			if sp.BlanksFirst {

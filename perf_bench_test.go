@@ -86,3 +86,36 @@ func BenchmarkTimeToFirstRow(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkDashboardCache is issue 14's cache figure: the requests of a dashboard of 10 queries
+// run twice within the TTL, with cache=30s and without, at 5 requests/s and 100 ms latency.
+// -benchtime=1x.
+func BenchmarkDashboardCache(b *testing.B) {
+	atServiceRate(b)
+	for _, params := range []string{"", "cache=30s"} {
+		name := "no-cache"
+		if params != "" {
+			name = params
+		}
+		b.Run(name, func(b *testing.B) {
+			srv := serveFixtureFile(b, "testdata/base.json", emulator.WithRate(5, 30*time.Second), emulator.WithLatency(100*time.Millisecond))
+			b.ReportAllocs()
+			for b.Loop() {
+				db, _ := openDB(b, srv, params)
+				warmSchema(b, db, srv)
+				start := time.Now()
+				runDashboard(b, context.Background(), db)
+				firstTime := time.Since(start)
+				first := len(dataRequests(srv))
+				srv.ResetRequests()
+				start = time.Now()
+				runDashboard(b, context.Background(), db)
+				b.ReportMetric(float64(first), "requests_run1")
+				b.ReportMetric(float64(len(dataRequests(srv))), "requests_run2")
+				b.ReportMetric(firstTime.Seconds(), "s_run1")
+				b.ReportMetric(time.Since(start).Seconds(), "s_run2")
+				db.Close()
+			}
+		})
+	}
+}

@@ -45,6 +45,8 @@ type settings struct {
 	fixedPacing    bool // tests: starts are not held back for late arrivals
 	shareDir       string
 	shareSet       bool // WithSharedPacing was given
+	cacheTTL       time.Duration
+	cacheBytes     int64
 }
 
 // WithTimeout limits each request: connect bounds dialing (and the TLS handshake), read bounds
@@ -101,6 +103,7 @@ type core struct {
 	clock          clock.Clock
 	server         *server        // the pacers of this endpoint, transport and clock; see servers
 	jitter         func() float64 // in [0,1); replaced in tests
+	cache          *resultCache   // nil: no result cache (WithResultCache)
 }
 
 func newCore(apiKey string, opts []Option) (*core, error) {
@@ -141,6 +144,7 @@ func newCore(apiKey string, opts []Option) (*core, error) {
 		retry:          retry,
 		clock:          s.clock,
 		jitter:         rand.Float64,
+		cache:          newResultCache(s.cacheTTL, s.cacheBytes),
 	}
 	switch {
 	case s.httpClient != nil:

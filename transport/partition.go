@@ -50,9 +50,9 @@ var PartitionScans = true
 // iterate is Iterate: one cursor, or partitions when the listing turns out latency-bound.
 func (c *core) iterate(ctx context.Context, base, table string, opts ListOptions) iter.Seq2[[]Record, error] {
 	if !partitionable(opts, false) {
-		return c.listPages(ctx, base, table, opts)
+		return c.cached(ctx, base, table, opts, c.listPages(ctx, base, table, opts))
 	}
-	return c.partitioned(ctx, base, table, opts, nil)
+	return c.cached(ctx, base, table, opts, c.partitioned(ctx, base, table, opts, nil))
 }
 
 // IterateMerged lists like Iterate, but may read a latency-bound sorted listing as partitions
@@ -63,7 +63,7 @@ func (t *Table) IterateMerged(ctx context.Context, opts ListOptions, cmp func(a,
 	if !partitionable(opts, cmp != nil) {
 		return t.c.iterate(ctx, t.base, t.name, opts)
 	}
-	return t.c.partitioned(ctx, t.base, t.name, opts, cmp)
+	return t.c.cached(ctx, t.base, t.name, opts, t.c.partitioned(ctx, t.base, t.name, opts, cmp))
 }
 
 func pageSizeOf(opts ListOptions) int {
