@@ -6,10 +6,12 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/airsql/airsql/emulator"
+	"github.com/airsql/airsql/transport"
 )
 
 const ordersBase = "appORDERS00000001"
@@ -194,4 +196,60 @@ func BenchmarkOrderByNullableLimit(b *testing.B) {
 		requests = len(dataRequests(srv))
 	}
 	b.ReportMetric(float64(requests), "requests")
+}
+
+// TestSortedScanPartitionedAndMerged: through the driver, a sorted scan whose round trips are
+// longer than the pacing interval is read as partitions (formulas on RECORD_ID()) merged in SQL
+// order. Real time (about 1 s): the pacing and the latency must be real for the split to happen.
+func TestSortedScanPartitionedAndMerged(t *testing.T) {
+	if testing.Short() {
+		t.Skip("about 1 s of real time")
+	}
+	saved := transport.APILimit
+	transport.APILimit = 200 * time.Millisecond
+	defer func() { transport.APILimit = saved }()
+	srv, err := emulator.New(emulator.WithFixture(benchFixture(450)), emulator.WithRate(0, 0), emulator.WithTokenRate(0), emulator.WithLatency(260*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	db, _ := openDSN(t, "airtable://"+emulator.DefaultToken+"@localhost/"+benchBase+"?tls=false", srv.Client())
+	if err := db.Ping(); err != nil {
+		t.Fatal(err)
+	}
+	srv.ResetRequests()
+	rows, err := db.Query("SELECT N FROM Big ORDER BY N DESC")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := 449
+	for rows.Next() {
+		var n int
+		if err := rows.Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if n != want {
+			t.Fatalf("got N=%d, want %d (descending)", n, want)
+		}
+		want--
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if want != -1 {
+		t.Fatalf("stopped before N=%d", want)
+	}
+	partitions := 0
+	for _, r := range dataRequests(srv) {
+		q, _ := url.ParseQuery(r.Query)
+		if strings.Contains(q.Get("filterByFormula"), "FIND(RIGHT(RECORD_ID(),1)") {
+			partitions++
+			if q.Get("sort[0][field]") != "N" || !slices.Contains(q["fields[]"], "N") {
+				t.Errorf("partition request without the sort or its field: %s", r.Query)
+			}
+		}
+	}
+	if partitions == 0 {
+		t.Errorf("no partition requests among %d", len(dataRequests(srv)))
+	}
 }

@@ -227,10 +227,21 @@ func (c *core) partitioned(ctx context.Context, base, table string, opts ListOpt
 		}
 		formulas := partitionFormulas(opts.Formula, partitionSets(k, sample), seen)
 		parts := make([]ListOptions, k)
+		fields := opts.Fields
+		if cmp != nil && fields != nil {
+			// The merge compares the sort keys: the partitions must return them.
+			fields = slices.Clone(fields)
+			for _, s := range opts.Sort {
+				if name, _ := sortField(s); !slices.Contains(fields, name) {
+					fields = append(fields, name)
+				}
+			}
+		}
 		for i := range parts {
 			parts[i] = opts
 			parts[i].Formula = formulas[i]
 			parts[i].MaxRecords = remaining
+			parts[i].Fields = fields
 		}
 		if cmp == nil {
 			c.readUnordered(ctx, base, table, parts, remaining, yield)
