@@ -73,6 +73,18 @@
 // to one below the level that collided (remembered 10 minutes), so that machines settle on
 // budgets that fit together instead of colliding after every 30 s penalty.
 //
+// # Partitioned scans and the result cache
+//
+// A listing whose first page took longer than the pacing interval (latency-bound: one cursor
+// cannot keep up with the base's budget) reads the rest as K disjoint partitions on the last
+// character of RECORD_ID(), each with its own cursor under the base's one pacer; Iterate decides,
+// so callers change nothing. Pages come as the partitions answer (the order of an unsorted
+// listing is not promised); IterateMerged merges a sorted listing by the caller's order. See
+// partition.go for the formulas and why they are exact. PartitionScans turns it off.
+//
+// WithResultCache answers a listing identical to one read within its TTL from memory; this
+// client's writes to a table drop its entries; memory is bounded (LRU). See cache.go.
+//
 // Batch writes are pipelined: up to 6 chunks wait for their answers at once while starts stay
 // one per interval, so latency does not slow them down (pyairtable 1.5 slept 200 ms after each
 // answer, which gives 20 records/s at 300 ms of latency instead of 50). After a 429 the service

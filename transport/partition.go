@@ -193,6 +193,12 @@ func (p *pacer) recentRTT() time.Duration {
 // round trip was longer than the pacing interval, the rest is read as partitions.
 func (c *core) partitioned(ctx context.Context, base, table string, opts ListOptions, cmp func(a, b *Record) int) iter.Seq2[[]Record, error] {
 	return func(yield func([]Record, error) bool) {
+		// The base's round trips are already known to be long (the schema request, an earlier
+		// listing): partition from the first request, on sets dealt evenly.
+		if k := partitionCount(c.pacerFor(base).recentRTT(), opts.MaxRecords, pageSizeOf(opts)); k >= 2 {
+			c.readPartitions(ctx, base, table, opts, partitionFormulas(opts.Formula, partitionSets(k, nil), nil), opts.MaxRecords, cmp, yield)
+			return
+		}
 		next, stop := iter.Pull2(c.listPages(ctx, base, table, opts))
 		defer stop()
 		first, err, ok := next()
@@ -225,29 +231,35 @@ func (c *core) partitioned(ctx context.Context, base, table string, opts ListOpt
 		for i, r := range first {
 			seen[i], sample[i] = r.ID, r.ID
 		}
-		formulas := partitionFormulas(opts.Formula, partitionSets(k, sample), seen)
-		parts := make([]ListOptions, k)
-		fields := opts.Fields
-		if cmp != nil && fields != nil {
-			// The merge compares the sort keys: the partitions must return them.
-			fields = slices.Clone(fields)
-			for _, s := range opts.Sort {
-				if name, _ := sortField(s); !slices.Contains(fields, name) {
-					fields = append(fields, name)
-				}
+		c.readPartitions(ctx, base, table, opts, partitionFormulas(opts.Formula, partitionSets(k, sample), seen), remaining, cmp, yield)
+	}
+}
+
+// readPartitions reads a listing as the partitions of the formulas, up to remaining records (0:
+// all), merged by cmp when it is not nil.
+func (c *core) readPartitions(ctx context.Context, base, table string, opts ListOptions, formulas []string, remaining int, cmp func(a, b *Record) int, yield func([]Record, error) bool) {
+	k := len(formulas)
+	parts := make([]ListOptions, k)
+	fields := opts.Fields
+	if cmp != nil && fields != nil {
+		// The merge compares the sort keys: the partitions must return them.
+		fields = slices.Clone(fields)
+		for _, s := range opts.Sort {
+			if name, _ := sortField(s); !slices.Contains(fields, name) {
+				fields = append(fields, name)
 			}
 		}
-		for i := range parts {
-			parts[i] = opts
-			parts[i].Formula = formulas[i]
-			parts[i].MaxRecords = remaining
-			parts[i].Fields = fields
-		}
-		if cmp == nil {
-			c.readUnordered(ctx, base, table, parts, remaining, yield)
-		} else {
-			c.readMerged(ctx, base, table, parts, remaining, pageSizeOf(opts), cmp, yield)
-		}
+	}
+	for i := range parts {
+		parts[i] = opts
+		parts[i].Formula = formulas[i]
+		parts[i].MaxRecords = remaining
+		parts[i].Fields = fields
+	}
+	if cmp == nil {
+		c.readUnordered(ctx, base, table, parts, remaining, yield)
+	} else {
+		c.readMerged(ctx, base, table, parts, remaining, pageSizeOf(opts), cmp, yield)
 	}
 }
 

@@ -141,9 +141,17 @@ func TestPartitionedScanOnEmulator(t *testing.T) {
 		{"formula", ListOptions{Formula: "{Done}"}, 525, ms(600)},
 		{"maxRecords", ListOptions{MaxRecords: 777}, 777, ms(600)},
 		{"fast: one cursor", ListOptions{}, 1050, ms(50)},
+		{"warm: partitioned from the first request", ListOptions{}, 1050, ms(600)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s, tbl := slowEmu(t, 1050, tc.latency)
+			warm := strings.HasPrefix(tc.name, "warm")
+			if warm {
+				if _, err := tbl.Get(bg, "rec00000000000001"); err != nil { // the base's round trip is now known
+					t.Fatal(err)
+				}
+				s.ResetRequests()
+			}
 			ids := map[string]int{}
 			pages := 0
 			for recs, err := range tbl.Iterate(bg, tc.opts) {
@@ -174,6 +182,20 @@ func TestPartitionedScanOnEmulator(t *testing.T) {
 			}
 			if len(reqs) > single+k {
 				t.Errorf("%d requests, want at most %d (one cursor) + %d (K)", len(reqs), single, k)
+			}
+			if warm {
+				formulas := map[string]bool{}
+				for _, r := range reqs {
+					f := queryValue(t, r, "filterByFormula")
+					if !strings.HasPrefix(f, "FIND(RIGHT(RECORD_ID(),1),") || strings.Contains(f, "NOT(OR(") {
+						t.Errorf("warm: request formula %q is not a partition formula without exclusions", f)
+					}
+					formulas[f] = true
+				}
+				if k := partitionCount(tc.latency, 0, 100); len(formulas) != k {
+					t.Errorf("warm: %d partitions, want K=%d", len(formulas), k)
+				}
+				return
 			}
 			// The first request is the listing itself; the next K are the partitions' first pages.
 			if f := queryValue(t, reqs[0], "filterByFormula"); f != tc.opts.Formula {

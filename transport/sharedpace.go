@@ -30,7 +30,8 @@ import (
 
 // sharedWindow is an open window file.
 type sharedWindow struct {
-	f *os.File
+	f   *os.File
+	buf []byte // read buffer, reused (the pacer's lock guards it)
 }
 
 // sharedWindowPath names the file of one endpoint and base: a hash, so that any endpoint makes a
@@ -51,8 +52,9 @@ func openSharedWindow(dir, endpoint, base string) (*sharedWindow, error) {
 	return &sharedWindow{f: f}, nil
 }
 
-// maxWindowFile bounds what is read of a window file (a valid one is a few hundred bytes).
-const maxWindowFile = 64 << 10
+// maxWindowFile bounds what is read of a window file (a valid one is well under 1 KB; a longer
+// one is damaged, and only its first JSON value is read).
+const maxWindowFile = 8 << 10
 
 // update runs fn on the window read from the file, under the file's lock, and writes the window
 // back when fn reports a change.
@@ -61,7 +63,10 @@ func (s *sharedWindow) update(fn func(w *windowState) bool) error {
 		return fmt.Errorf("shared pacing: lock %s: %w", s.f.Name(), err)
 	}
 	defer unlockFile(s.f)
-	buf := make([]byte, maxWindowFile)
+	if s.buf == nil {
+		s.buf = make([]byte, maxWindowFile)
+	}
+	buf := s.buf
 	n, err := s.f.ReadAt(buf, 0)
 	if err != nil && !errors.Is(err, errEOF) {
 		return fmt.Errorf("shared pacing: read %s: %w", s.f.Name(), err)

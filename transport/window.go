@@ -244,9 +244,12 @@ func (p *pacer) finish(seq uint64, took time.Duration, answered bool) {
 		p.rttCount++
 		p.raiseLocked(p.clk.Now())
 	}
+	now := p.clk.Now()
 	p.withWindowLocked(func(w *windowState) bool {
 		if r := &w.Starts[seq%windowStarts]; r.Seq == seq {
-			r.Took, r.Done = took, true
+			// From the claimed start, not from the send: a goroutine that ran late between the
+			// two (a loaded machine) sent, and so arrived, that much late too.
+			r.Took, r.Done = max(took, now.Sub(r.At)), true
 			return true
 		}
 		return false
