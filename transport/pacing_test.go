@@ -244,7 +244,7 @@ func TestPacingWaitsForLateArrivals(t *testing.T) {
 			p.interval = 200 * time.Millisecond
 			for i := range windowStarts {
 				p.win.Seq++
-				p.win.Starts[p.win.Seq%windowStarts] = startRec{Seq: p.win.Seq, At: t0.Add(time.Duration(i) * spacingFor(p.interval))}
+				p.win.Starts[p.win.Seq%ringStarts] = startRec{Seq: p.win.Seq, At: t0.Add(time.Duration(i) * spacingFor(p.interval))}
 				if i > 0 {
 					p.finish(p.win.Seq, ms(300), true)
 				}

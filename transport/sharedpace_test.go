@@ -121,7 +121,7 @@ func TestAIMDAfter429(t *testing.T) {
 			t.Fatalf("start within the budget waits %v", w)
 		}
 		p.win.Seq++
-		p.win.Starts[p.win.Seq%windowStarts] = startRec{Seq: p.win.Seq, At: clk.Now(), Done: true}
+		p.win.Starts[p.win.Seq%ringStarts] = startRec{Seq: p.win.Seq, At: clk.Now(), Done: true}
 	}
 	p.mu.Lock()
 	w, _ := p.windowWaitLocked(&p.win, clk.Now())
@@ -181,7 +181,7 @@ func TestSharedPacingHelperProcess(t *testing.T) {
 				fmt.Println("error", err)
 				os.Exit(1)
 			}
-			fmt.Println(p.win.Starts[seq%windowStarts].At.UnixNano())
+			fmt.Println(p.win.Starts[seq%ringStarts].At.UnixNano())
 			p.finish(seq, time.Millisecond, true)
 		}
 		os.Exit(0)

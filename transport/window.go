@@ -61,12 +61,12 @@ type pacer struct {
 // windowState is what the window knows: the last starts and the hold. It is the content of the
 // shared file, so its fields are exported for encoding/json.
 type windowState struct {
-	Seq       uint64                 `json:"seq"`    // starts claimed so far
-	Starts    [windowStarts]startRec `json:"starts"` // by Seq % windowStarts
-	HoldUntil time.Time              `json:"holdUntil"`
+	Seq       uint64               `json:"seq"`    // starts claimed so far
+	Starts    [ringStarts]startRec `json:"starts"` // by Seq % ringStarts
+	HoldUntil time.Time            `json:"holdUntil"`
 }
 
-// startRec is one start, until windowStarts later starts replace it.
+// startRec is one start, until ringStarts later starts replace it.
 type startRec struct {
 	Seq  uint64        `json:"seq"`
 	At   time.Time     `json:"at"`
@@ -76,6 +76,10 @@ type startRec struct {
 
 // windowStarts is how many requests the service admits in its window (5 in any second).
 const windowStarts = 5
+
+// ringStarts is how many starts the window remembers: twice the window, so that a start older
+// than the 5th back that arrived very late still holds the next one back.
+const ringStarts = 2 * windowStarts
 
 // pacingMargin is the share of APILimit added to each start's part of the window: 1/40 (5 ms at
 // 200 ms), so the window spans 1.025 s against a service counting 5 arrivals in any 1 s.
@@ -207,7 +211,7 @@ func (p *pacer) wait(ctx context.Context, clk clock.Clock) (uint64, error) {
 				return false
 			}
 			w.Seq++
-			w.Starts[w.Seq%windowStarts] = startRec{Seq: w.Seq, At: now}
+			w.Starts[w.Seq%ringStarts] = startRec{Seq: w.Seq, At: now}
 			seq = w.Seq
 			return true
 		})
@@ -246,7 +250,7 @@ func (p *pacer) finish(seq uint64, took time.Duration, answered bool) {
 	}
 	now := p.clk.Now()
 	p.withWindowLocked(func(w *windowState) bool {
-		if r := &w.Starts[seq%windowStarts]; r.Seq == seq {
+		if r := &w.Starts[seq%ringStarts]; r.Seq == seq {
 			// From the claimed start, not from the send: a goroutine that ran late between the
 			// two (a loaded machine) sent, and so arrived, that much late too.
 			r.Took, r.Done = max(took, now.Sub(r.At)), true
