@@ -99,16 +99,16 @@ func TestSharedWindowFileCutShort(t *testing.T) {
 	}
 }
 
-// TestAIMDAfter429: without a shared window, a 429 halves the starts per window; the budget grows
-// by one per probeAfter without a 429, to one below the level that collided, and to the whole
-// window once the collision is forgotten.
+// TestAIMDAfter429: without a shared window, a 429 halves the starts per window; the budget stays
+// there while the collision is remembered, then grows by one per probeAfter without a 429, to the
+// whole window; a probe that collides halves it again.
 func TestAIMDAfter429(t *testing.T) {
 	clk := clock.NewFake(time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC))
 	p := newPacer(false, clk)
 	p.hold(clk.Now().Add(RateLimitPenalty))
 	p.hold(clk.Now().Add(RateLimitPenalty)) // more 429s of the same penalty: no second cut
-	if p.budget != 2 || p.ceiling != windowStarts {
-		t.Fatalf("after a 429: budget %d, ceiling %d; want 2, 5", p.budget, p.ceiling)
+	if p.budget != 2 {
+		t.Fatalf("after a 429: budget %d, want 2", p.budget)
 	}
 	clk.Advance(RateLimitPenalty)
 	// The window now admits 2 starts per span.
@@ -129,19 +129,19 @@ func TestAIMDAfter429(t *testing.T) {
 	if w != p.span() {
 		t.Errorf("a 3rd start with a budget of 2 waits %v, want one span %v", w, p.span())
 	}
-	budgets := []int{}
-	for range 6 {
+	var budgets []int
+	for range 16 {
 		clk.Advance(probeAfter)
 		p.finish(0, ms(100), true)
 		budgets = append(budgets, p.budget)
 	}
-	if want := []int{3, 4, 4, 4, 4, 4}; !slices.Equal(budgets, want) {
-		t.Errorf("budgets every %v: %v, want %v (up to one below the collision)", probeAfter, budgets, want)
+	// From 40 s to 110 s after the cut: inside ceilingMemory; then +1 every 10 s.
+	if want := []int{2, 2, 2, 2, 2, 2, 2, 2, 3, 4, 5, 5, 5, 5, 5, 5}; !slices.Equal(budgets, want) {
+		t.Errorf("budgets every %v: %v, want %v", probeAfter, budgets, want)
 	}
-	clk.Advance(ceilingMemory)
-	p.finish(0, ms(100), true)
-	if p.budget != windowStarts {
-		t.Errorf("after %v without a 429 the budget is %d, want %d", ceilingMemory, p.budget, windowStarts)
+	p.hold(clk.Now().Add(RateLimitPenalty))
+	if p.budget != 2 {
+		t.Errorf("a probe that collides: budget %d, want 2", p.budget)
 	}
 }
 

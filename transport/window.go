@@ -30,11 +30,11 @@ import (
 // only once: one slow answer delays one later start, and a quiet client keeps its pace.
 //
 // Where the window cannot be shared (two machines on one base), a 429 halves the number of
-// starts allowed per window and remembers where the collision happened; the budget then grows
-// back by one start per probeAfter without a 429, up to one below the level that collided
-// (AIMD), so that two machines settle on budgets that fit together instead of colliding after
-// every penalty. The ceiling is forgotten after ceilingMemory, so that a machine left alone
-// regains the whole budget.
+// starts allowed per window (multiplicative decrease). The halved budget is kept while the
+// collision is remembered (ceilingMemory): the clients that collided all halved theirs, so the
+// sum now fits, and probing up at once would collide again after every 30 s penalty. After that
+// the budget grows back by one start per probeAfter without a 429 (additive increase), so that a
+// client left alone regains the whole budget; a probe that collides halves it again.
 type pacer struct {
 	clk clock.Clock
 
@@ -53,7 +53,6 @@ type pacer struct {
 
 	// AIMD (see above).
 	budget    int // starts allowed per window, 1..windowStarts
-	ceiling   int // the budget a 429 came at (0: none remembered)
 	lastCut   time.Time
 	lastRaise time.Time
 }
@@ -89,10 +88,10 @@ const pacingMargin = 40 // interval/pacingMargin
 const rttSamples = 20
 
 // probeAfter is how long the budget stays put after a change before it grows by one start;
-// ceilingMemory is how long the level of the last collision is remembered.
+// ceilingMemory is how long after a collision it does not grow at all.
 const (
 	probeAfter    = 10 * time.Second
-	ceilingMemory = 10 * time.Minute
+	ceilingMemory = 2 * time.Minute
 )
 
 func spacingFor(interval time.Duration) time.Duration {
@@ -267,7 +266,6 @@ func (p *pacer) hold(t time.Time) {
 	defer p.mu.Unlock()
 	now := p.clk.Now()
 	if !now.Before(p.holdUntil) {
-		p.ceiling = p.budget
 		p.budget = max(1, p.budget/2)
 		p.lastCut = now
 	}
@@ -283,23 +281,22 @@ func (p *pacer) hold(t time.Time) {
 	})
 }
 
-// raiseLocked grows the budget by one start once probeAfter has passed since its last change,
-// up to one start below the last collision while that is remembered.
+// raiseLocked grows the budget by one start once probeAfter has passed since its last change and
+// since the end of the last hold — but not while the last collision is remembered (ceilingMemory):
+// the budget a 429 left is one that fitted beside the other clients, and probing above it at once
+// would only collide again with theirs.
 func (p *pacer) raiseLocked(now time.Time) {
-	limit := windowStarts
-	if p.ceiling > 0 {
-		if now.Sub(p.lastCut) < ceilingMemory {
-			limit = max(1, p.ceiling-1)
-		} else {
-			p.ceiling = 0
-		}
+	if p.budget >= windowStarts || now.Before(p.holdUntil) {
+		return
 	}
-	if p.budget >= limit || now.Before(p.holdUntil) {
+	if !p.lastCut.IsZero() && now.Sub(p.lastCut) < ceilingMemory {
 		return
 	}
 	last := p.lastCut
-	if p.lastRaise.After(last) {
-		last = p.lastRaise
+	for _, t := range []time.Time{p.lastRaise, p.holdUntil} {
+		if t.After(last) {
+			last = t
+		}
 	}
 	if now.Sub(last) >= probeAfter {
 		p.budget++
