@@ -69,9 +69,10 @@
 // exclusive file lock for each start, so a cron job and a dashboard on one machine share one
 // budget. No daemon; a process that dies loses its lock with it, and its unanswered starts cost
 // the others at most one window. Across machines, nothing can be shared: a 429 halves the
-// starts allowed per window, and the budget grows back by one start per 10 s without a 429, up
-// to one below the level that collided (remembered 10 minutes), so that machines settle on
-// budgets that fit together instead of colliding after every 30 s penalty.
+// starts allowed per window and keeps them there for 2 minutes (the clients that collided all
+// halved theirs, so together they now fit instead of colliding after every 30 s penalty); then
+// the budget grows back by one start per 10 s without a 429, and halves again if a probe
+// collides.
 //
 // # Partitioned scans and the result cache
 //
