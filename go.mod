@@ -7,7 +7,6 @@ require (
 	github.com/xwb1989/sqlparser v0.0.0-20180606152119-120387863bf2
 	go.uber.org/goleak v1.3.0
 	golang.org/x/term v0.47.0
-	golang.org/x/time v0.16.0
 )
 
 require golang.org/x/sys v0.49.0 // indirect
