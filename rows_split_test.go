@@ -254,3 +254,23 @@ func TestSortedScanPartitionedAndMerged(t *testing.T) {
 		t.Errorf("no partition requests among %d", len(dataRequests(srv)))
 	}
 }
+
+// TestExplainSplitAndTextSort: EXPLAIN names the NULL rows' request of a split plan, and says a
+// text key is sorted locally.
+func TestExplainSplitAndTextSort(t *testing.T) {
+	got := explainRows(t, "SELECT Name FROM Tasks WHERE Done = TRUE ORDER BY Priority DESC LIMIT 3")
+	if d := got["request (NULL keys)"]; !strings.Contains(d, "then, only while LIMIT is not reached") || !strings.Contains(d, "{Priority}&''=''") {
+		t.Errorf("split plan: request (NULL keys) = %q", d)
+	}
+	if d := got["maxRecords"]; d != "3" {
+		t.Errorf("split plan: maxRecords %q, want 3", d)
+	}
+	got = explainRows(t, "SELECT Name FROM Tasks ORDER BY Priority LIMIT 3")
+	if d := got["request (NULL keys)"]; !strings.Contains(d, "first (NULLs sort first ascending)") {
+		t.Errorf("ascending split: request (NULL keys) = %q", d)
+	}
+	got = explainRows(t, "SELECT Name FROM Tasks ORDER BY Name LIMIT 3")
+	if d := got["local"]; !strings.Contains(d, "sort by Name") {
+		t.Errorf("text key: local = %q, want the local sort named", d)
+	}
+}
