@@ -3,6 +3,7 @@ package airsql
 import (
 	"context"
 	"database/sql/driver"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -280,9 +281,10 @@ func planned[P any](ctx context.Context, cn *conn, tables []string, plan func(tr
 		return zero, nil, err
 	}
 	p, err := plan(schema)
-	if err != nil && cn.c.schemaAge() > schemaRecheckAfter {
+	var refused *translate.UnsupportedError
+	if err != nil && !errors.As(err, &refused) && cn.c.schemaAge() > schemaRecheckAfter {
 		// The statement may name a column added since the schema was cached: plan once more
-		// against a fresh schema before refusing.
+		// against a fresh schema before refusing (not for a construct refused whatever the names).
 		if fresh, ferr := cn.c.loadSchema(ctx, true); ferr == nil {
 			schema = fresh
 			p, err = plan(schema)

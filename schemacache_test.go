@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/airsql/airsql/emulator"
 	"github.com/airsql/airsql/transport"
@@ -116,4 +118,32 @@ func TestSchemaCacheInvalidatedByUnknownField(t *testing.T) {
 		t.Error("the stale schema is still in the file")
 	}
 	_ = db
+}
+
+// TestSchemaCacheNewColumn: a column added after the schema was cached (in the file) is found:
+// a statement the cached schema cannot plan is planned again against a fresh one.
+func TestSchemaCacheNewColumn(t *testing.T) {
+	useSchemaCacheDir(t)
+	srv := newEmulator(t)
+	_, c := openDB(t, srv, "schemaCache=1h")
+	real, err := c.base.Schema(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A schema of the past, an hour old by now, before Notes existed.
+	old := *real
+	old.Tables = append([]transport.TableSchema(nil), real.Tables...)
+	for i, tb := range old.Tables {
+		if tb.Name == "Tasks" {
+			tb.Fields = slices.DeleteFunc(slices.Clone(tb.Fields), func(f transport.FieldSchema) bool { return f.Name == "Notes" })
+			old.Tables[i] = tb
+		}
+	}
+	writeSchemaFile(c.schemaFile, &old, c.clock.Now().Add(-59*time.Minute))
+	db, _ := openDB(t, srv, "schemaCache=1h")
+	srv.ResetRequests()
+	got := queryColumn(t, db, "SELECT Notes FROM Tasks WHERE Notes IS NOT NULL LIMIT 1")
+	if n := metaRequests(srv); n != 1 || len(got) != 1 {
+		t.Errorf("%d schema requests and %d rows, want 1 and 1", n, len(got))
+	}
 }
