@@ -3,6 +3,11 @@ package transport
 import (
 	"fmt"
 	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -158,5 +163,71 @@ func BenchmarkScanAtLatency(b *testing.B) {
 			b.ReportMetric(perSecond/500, "ratio_of_500rec/s")
 			b.ReportMetric(perSecond, "rec/s")
 		})
+	}
+}
+
+// BenchmarkRealProcessesOnOneBase is BenchmarkProcessesOnOneBase with real processes: k copies of
+// this test binary each read 10,000/k records of one base from an emulator served over loopback
+// TCP (5 requests/s, 100 ms latency), with the shared window file or without. -benchtime=1x.
+func BenchmarkRealProcessesOnOneBase(b *testing.B) {
+	for _, k := range []int{2, 4} {
+		for _, shared := range []bool{true, false} {
+			mode := "alone"
+			if shared {
+				mode = "shared"
+			}
+			b.Run(fmt.Sprintf("%d-processes-%s", k, mode), func(b *testing.B) {
+				s, err := emulator.New(emulator.WithFixture(emuFixture(10000/k)), emulator.WithRate(5, 30*time.Second), emulator.WithTokenRate(0), emulator.WithLatency(100*time.Millisecond))
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer s.Close()
+				srv := httptest.NewServer(s)
+				defer srv.Close()
+				dir := b.TempDir()
+				for b.Loop() {
+					s.ResetRequests()
+					start := time.Now()
+					var cmds []*exec.Cmd
+					var outs []*strings.Builder
+					for range k {
+						cmd := exec.Command(os.Args[0], "-test.run=^TestSharedPacingHelperProcess$", "-test.count=1")
+						flag := "0"
+						if shared {
+							flag = "1"
+						}
+						cmd.Env = append(os.Environ(), helperEnv+"=scan", "AIRSQL_PACING_DIR="+dir, "AIRSQL_PACING_URL="+srv.URL, "AIRSQL_PACING_SHARED="+flag)
+						out := &strings.Builder{}
+						cmd.Stdout, cmd.Stderr = out, out
+						if err := cmd.Start(); err != nil {
+							b.Fatal(err)
+						}
+						cmds, outs = append(cmds, cmd), append(outs, out)
+					}
+					for i, cmd := range cmds {
+						if err := cmd.Wait(); err != nil || strings.TrimSpace(outs[i].String()) != strconv.Itoa(10000/k) {
+							b.Fatalf("process %d: %v: %s", i, err, outs[i])
+						}
+					}
+					elapsed := time.Since(start)
+					ok, refused, late := 0, 0, 0
+					firstPenaltyEnd := start.Add(RateLimitPenalty + 5*time.Second)
+					for _, r := range s.Requests() {
+						if r.Status == 429 {
+							refused++
+							if r.Time.After(firstPenaltyEnd) {
+								late++
+							}
+						} else {
+							ok++
+						}
+					}
+					b.ReportMetric(float64(ok)/elapsed.Seconds()/5, "ratio_of_5req/s")
+					b.ReportMetric(float64(refused), "429s")
+					b.ReportMetric(float64(late), "429s_after_35s")
+					b.ReportMetric(elapsed.Seconds(), "s")
+				}
+			})
+		}
 	}
 }

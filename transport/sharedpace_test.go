@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/airsql/airsql/emulator"
 	"github.com/airsql/airsql/internal/clock"
 )
 
@@ -163,6 +164,28 @@ func TestSharedPacingHelperProcess(t *testing.T) {
 		os.Exit(1)
 	}
 	switch mode {
+	case "scan": // read the whole table through the emulator at AIRSQL_PACING_URL
+		opts := []Option{WithEndpointURL(os.Getenv("AIRSQL_PACING_URL")), WithRetryStrategy(&Retry{Total: 100, BackoffFactor: 300 * time.Millisecond, MaxBackoff: time.Second, StatusForcelist: []int{429}})}
+		if os.Getenv("AIRSQL_PACING_SHARED") == "1" {
+			opts = append(opts, WithSharedPacing(dir))
+		} else {
+			opts = append(opts, WithSharedPacing(""))
+		}
+		tbl, err := NewTable(emulator.DefaultToken, emuBase, "My Tasks", opts...)
+		if err != nil {
+			fmt.Println("error", err)
+			os.Exit(1)
+		}
+		n := 0
+		for recs, err := range tbl.Iterate(context.Background(), ListOptions{}) {
+			if err != nil {
+				fmt.Println("error", err)
+				os.Exit(1)
+			}
+			n += len(recs)
+		}
+		fmt.Println(n)
+		os.Exit(0)
 	case "hold":
 		if err := lockFile(st.f); err != nil {
 			fmt.Println("error", err)
