@@ -99,7 +99,7 @@ func TestPartitionCount(t *testing.T) {
 		remaining int
 		want      int
 	}{
-		{ms(100), 0, 1}, {ms(205), 0, 1}, {ms(300), 0, 3}, {ms(500), 0, 4}, {ms(1000), 0, 6}, {ms(5000), 0, 6},
+		{ms(100), 0, 1}, {ms(205), 0, 1}, {ms(300), 0, 4}, {ms(500), 0, 5}, {ms(1000), 0, 7}, {ms(5000), 0, 8},
 		{ms(1000), 250, 3}, {ms(1000), 50, 1},
 	}
 	for _, tt := range tests {
