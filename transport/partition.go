@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/airsql/airsql/formula"
 )
 
 // Partitioned scans.
@@ -17,12 +19,13 @@ import (
 // the pacing interval — the rest of it is read as K disjoint partitions, each with its own cursor,
 // all under the base's one pacer:
 //
-//	IF(<the listing's formula>, AND(FIND(RIGHT(RECORD_ID(),1),'<chars of partition i>'),
+//	IF(<the listing's formula>, AND(FIND('|'&RIGHT(RECORD_ID(),1)&'|','|<c>|<c>|…|'),
 //	                                NOT(OR(RECORD_ID()='<id of the first page>', …))))
 //
 // The record id's last character decides the partition: partitions 0..K-2 own disjoint sets of
 // the characters the service issues ids with ([A-Za-z0-9], reference §4.1), and the last one
-// owns every id whose last character is in none of them (FIND(…)=0), whatever it is — so the
+// owns every id whose last character is in none of them (FIND(…)=0), whatever it is (the bars
+// keep an empty or a bar character from matching) — so the
 // partitions' union is the table and they do not overlap, for ids of any shape. The sets are
 // balanced on the ids of the first page (sequential ids of a fixture, random ids of the service).
 // The records of the first page, already yielded, are excluded by id, so no record comes twice
@@ -134,7 +137,9 @@ func partitionSets(k int, sample []string) []string {
 // partitionFormulas are the formulas of the k partitions of a listing whose formula is base and
 // whose first page held the ids seen.
 func partitionFormulas(base string, sets []string, seen []string) []string {
-	last := `RIGHT(RECORD_ID(),1)`
+	// The last character between bars, looked up in "|a|b|…|": an id ending in a bar, or an empty
+	// id (whose last character is "", which FIND finds anywhere), is found in no set.
+	last := `'|'&RIGHT(RECORD_ID(),1)&'|'`
 	var others strings.Builder
 	for _, s := range sets[:len(sets)-1] {
 		others.WriteString(s)
@@ -143,7 +148,7 @@ func partitionFormulas(base string, sets []string, seen []string) []string {
 	if len(seen) > 0 {
 		parts := make([]string, len(seen))
 		for i, id := range seen {
-			parts[i] = "RECORD_ID()=" + quoteFormulaString(id)
+			parts[i] = "RECORD_ID()=" + formula.Quote(id)
 		}
 		exclude = "NOT(OR(" + strings.Join(parts, ",") + "))"
 	}
@@ -151,9 +156,9 @@ func partitionFormulas(base string, sets []string, seen []string) []string {
 	for i, s := range sets {
 		var part string
 		if i < len(sets)-1 {
-			part = "FIND(" + last + "," + quoteFormulaString(s) + ")"
+			part = "FIND(" + last + "," + formula.Quote(barred(s)) + ")"
 		} else {
-			part = "FIND(" + last + "," + quoteFormulaString(others.String()) + ")=0"
+			part = "FIND(" + last + "," + formula.Quote(barred(others.String())) + ")=0"
 		}
 		if exclude != "" {
 			part = "AND(" + part + "," + exclude + ")"
@@ -166,18 +171,14 @@ func partitionFormulas(base string, sets []string, seen []string) []string {
 	return out
 }
 
-// quoteFormulaString writes s as a formula string literal that reads back as s.
-func quoteFormulaString(s string) string {
+// barred writes the characters of set between bars: "ab" is "|a|b|".
+func barred(set string) string {
 	var b strings.Builder
-	b.WriteByte('\'')
-	for _, r := range s {
-		switch r {
-		case '\'', '\\':
-			b.WriteByte('\\')
-		}
-		b.WriteRune(r)
+	b.WriteByte('|')
+	for _, c := range set {
+		b.WriteRune(c)
+		b.WriteByte('|')
 	}
-	b.WriteByte('\'')
 	return b.String()
 }
 

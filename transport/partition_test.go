@@ -44,7 +44,7 @@ func TestPartitionFormulasExact(t *testing.T) {
 	for i := range 300 {
 		ids = append(ids, random(14), fmt.Sprintf("rec%014d", i), strings.ToLower(random(14)), strings.ToUpper(random(14)))
 	}
-	ids = append(ids, "rec", "r", "x", "rec-", "rec_", "rec'", `rec\`, "recé", "rec日本", "rec ", "recA", "reca", "rec0", "rec9", "recZ", "recz")
+	ids = append(ids, "", "rec|", "|", "rec", "r", "x", "rec-", "rec_", "rec'", `rec\`, "recé", "rec日本", "rec ", "recA", "reca", "rec0", "rec9", "recZ", "recz")
 	for _, c := range idAlphabet {
 		ids = append(ids, "recXXXXXXXXXXXXX"+string(c))
 	}
@@ -187,7 +187,7 @@ func TestPartitionedScanOnEmulator(t *testing.T) {
 				formulas := map[string]bool{}
 				for _, r := range reqs {
 					f := queryValue(t, r, "filterByFormula")
-					if !strings.HasPrefix(f, "FIND(RIGHT(RECORD_ID(),1),") || strings.Contains(f, "NOT(OR(") {
+					if !strings.HasPrefix(f, "FIND('|'&RIGHT(RECORD_ID(),1)&'|',") || strings.Contains(f, "NOT(OR(") {
 						t.Errorf("warm: request formula %q is not a partition formula without exclusions", f)
 					}
 					formulas[f] = true
@@ -204,7 +204,7 @@ func TestPartitionedScanOnEmulator(t *testing.T) {
 			formulas := map[string]bool{}
 			for _, r := range reqs[1:] {
 				f := queryValue(t, r, "filterByFormula")
-				if !strings.Contains(f, "FIND(RIGHT(RECORD_ID(),1),") || !strings.Contains(f, "NOT(OR(RECORD_ID()=") {
+				if !strings.Contains(f, "FIND('|'&RIGHT(RECORD_ID(),1)&'|',") || !strings.Contains(f, "NOT(OR(RECORD_ID()=") {
 					t.Errorf("partition request formula %q is not a partition formula", f)
 				}
 				if tc.opts.Formula != "" && !strings.HasPrefix(f, "IF("+tc.opts.Formula+",") {
@@ -291,4 +291,54 @@ func TestPartitionedScanStopsCleanly(t *testing.T) {
 			break
 		}
 	}
+}
+
+// FuzzPartitionFormulas: for any listing formula that compiles and any id, the partition formulas
+// compile and the id is in exactly one partition when the listing's formula keeps it, none
+// otherwise (and none when it is among the first page's ids).
+func FuzzPartitionFormulas(f *testing.F) {
+	f.Add("", "recABCDEFGHIJKLMN", 3, false)
+	f.Add("RECORD_ID()!='x'", "rec'\\", 5, true)
+	f.Add("1", "recé", 2, false)
+	f.Fuzz(func(t *testing.T, base, id string, k int, seen bool) {
+		k = 2 + abs(k)%(maxPartitions-1)
+		if base != "" {
+			if _, err := formula.Compile(base, noFields{}); err != nil {
+				return
+			}
+		}
+		baseKeeps := true
+		if base != "" {
+			p, _ := formula.Compile(base, noFields{})
+			baseKeeps = p.Match(idRecord(id), nil)
+		}
+		var first []string
+		if seen {
+			first = []string{id}
+		}
+		in := 0
+		for _, src := range partitionFormulas(base, partitionSets(k, []string{id}), first) {
+			p, err := formula.Compile(src, noFields{})
+			if err != nil {
+				t.Fatalf("%q does not compile: %v", src, err)
+			}
+			if p.Match(idRecord(id), nil) {
+				in++
+			}
+		}
+		want := 0
+		if baseKeeps && !seen {
+			want = 1
+		}
+		if in != want {
+			t.Fatalf("base %q, id %q, K=%d, seen %v: in %d partitions, want %d", base, id, k, seen, in, want)
+		}
+	})
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
 }
