@@ -3,9 +3,11 @@ package airsql
 import (
 	"context"
 	"database/sql/driver"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/xwb1989/sqlparser"
 
@@ -323,6 +325,10 @@ func translateArgs(nvs []driver.NamedValue) (translate.Args, error) {
 	return args, nil
 }
 
+// schemaRecheckAfter is how old a cached schema must be before a statement it cannot plan makes
+// the driver fetch the schema again (at most once per statement).
+const schemaRecheckAfter = 10 * time.Second
+
 // planned reads the schema (making sure it has the tables a statement names) and runs one of
 // translate's planners on it; its refusals come back as *UnsupportedError.
 func planned[P any](ctx context.Context, cn *conn, tables []string, plan func(translate.Schema) (P, error)) (P, *baseSchema, error) {
@@ -332,6 +338,15 @@ func planned[P any](ctx context.Context, cn *conn, tables []string, plan func(tr
 		return zero, nil, err
 	}
 	p, err := plan(schema)
+	var refused *translate.UnsupportedError
+	if err != nil && !errors.As(err, &refused) && cn.c.schemaAge() > schemaRecheckAfter {
+		// The statement may name a column added since the schema was cached: plan once more
+		// against a fresh schema before refusing (not for a construct refused whatever the names).
+		if fresh, ferr := cn.c.loadSchema(ctx, true); ferr == nil {
+			schema = fresh
+			p, err = plan(schema)
+		}
+	}
 	if err != nil {
 		return zero, nil, fromTranslate(err)
 	}

@@ -26,6 +26,7 @@ type Connector struct {
 	schemaMu      sync.Mutex
 	schema        *baseSchema
 	schemaFetched time.Time
+	schemaFile    string // the persistent cache's file (schemaCache); "" when off
 
 	// tableSizes remembers the number of records of each table (by id) seen by the last complete
 	// scan without a filter, or by SELECT COUNT(*) without WHERE, for EXPLAIN's estimate of pages.
@@ -67,6 +68,18 @@ func newConnector(cfg *Config, extra ...transport.Option) (*Connector, error) {
 	// two sql.DB on one base together stay under the service's 5 requests per second.
 	if cfg.HTTPClient != nil {
 		opts = append(opts, transport.WithHTTPClient(cfg.HTTPClient))
+	}
+	switch cfg.Pacing {
+	case "shared":
+		opts = append(opts, transport.WithSharedPacing(transport.DefaultSharedPacingDir()))
+	case "process":
+		opts = append(opts, transport.WithSharedPacing(""))
+	}
+	if cfg.ResultCache > 0 {
+		opts = append(opts, transport.WithResultCache(cfg.ResultCache, 0))
+	}
+	if cfg.SchemaCache > 0 {
+		c.schemaFile = schemaCachePath(cfg.endpointURL(), cfg.BaseID, token)
 	}
 	if cfg.Retries > 0 {
 		r := transport.RetryStrategy()
@@ -115,7 +128,9 @@ func (c *Connector) forgetSchema() {
 }
 
 // loadSchema returns the base schema, from the cache when it is younger than SchemaTTL and
-// refresh is false. One fetch runs at a time; the others wait for it and share its result.
+// refresh is false, else from the persistent cache (schemaCache) when that is younger than its
+// TTL. Either is stale once a request was refused for naming an unknown field after it was
+// fetched. One fetch runs at a time; the others wait for it and share its result.
 func (c *Connector) loadSchema(ctx context.Context, refresh bool) (*baseSchema, error) {
 	if c.closed.Load() {
 		return nil, ErrConnectorClosed
@@ -123,8 +138,16 @@ func (c *Connector) loadSchema(ctx context.Context, refresh bool) (*baseSchema, 
 	c.schemaMu.Lock()
 	defer c.schemaMu.Unlock()
 	now := c.clock.Now()
-	if !refresh && c.schema != nil && now.Sub(c.schemaFetched) < c.cfg.SchemaTTL {
+	stale := c.base.LastUnknownField()
+	fresh := func(fetched time.Time) bool { return stale.IsZero() || stale.Before(fetched) }
+	if !refresh && c.schema != nil && now.Sub(c.schemaFetched) < c.cfg.SchemaTTL && fresh(c.schemaFetched) {
 		return c.schema, nil
+	}
+	if !refresh && c.schemaFile != "" {
+		if s, fetched, ok := readSchemaFile(c.schemaFile, now, c.cfg.SchemaCache); ok && fresh(fetched) {
+			c.schema, c.schemaFetched = newBaseSchema(s), fetched
+			return c.schema, nil
+		}
 	}
 	s, err := c.base.Schema(ctx)
 	if err != nil {
@@ -132,5 +155,16 @@ func (c *Connector) loadSchema(ctx context.Context, refresh bool) (*baseSchema, 
 	}
 	c.schema = newBaseSchema(s)
 	c.schemaFetched = now
+	writeSchemaFile(c.schemaFile, s, now)
 	return c.schema, nil
+}
+
+// schemaAge is how long ago the schema in use was fetched.
+func (c *Connector) schemaAge() time.Duration {
+	c.schemaMu.Lock()
+	defer c.schemaMu.Unlock()
+	if c.schema == nil {
+		return 0
+	}
+	return c.clock.Now().Sub(c.schemaFetched)
 }

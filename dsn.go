@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -54,6 +55,20 @@ type Config struct {
 	// the rows of a local sort); past it the statement fails with *engine.RowLimitError.
 	// Default 1,000,000.
 	MaxRows int
+	// SchemaCache, when above 0, keeps the base schema in a file under the user's cache
+	// directory for that long, so that a new process plans its first statement without the
+	// schema request. The file holds no token (its name is a hash of endpoint, base and token).
+	// Default 0: off.
+	SchemaCache time.Duration
+	// ResultCache, when above 0, answers a list request identical to one made less than that
+	// long ago from memory; this connector's own writes to a table drop that table's entries.
+	// Default 0: off.
+	ResultCache time.Duration
+	// Pacing says whose budget of 5 requests per second per base the connector's requests
+	// count against: "auto" (shared by the machine's processes for api.airtable.com, else the
+	// process's own), "shared" (always shared through a file under the user's cache directory),
+	// "process". Default "auto".
+	Pacing string
 
 	// HTTPClient, when set, carries every request (for example an in-process emulator's
 	// client). Default nil: the connector builds its own client from the timeouts.
@@ -72,6 +87,7 @@ func NewConfig() *Config {
 		PageSize:       100,
 		SchemaTTL:      time.Minute,
 		MaxRows:        engine.DefaultMaxRows,
+		Pacing:         "auto",
 	}
 }
 
@@ -130,6 +146,29 @@ var dsnParams = []dsnParam{
 		func(c *Config) *time.Duration { return &c.SchemaTTL }),
 	intParam("maxRows", "1..1000000000", "rows one statement may hold in memory (GROUP BY groups, DISTINCT values, a local sort); past it the statement fails naming the limit", 1, 1_000_000_000,
 		func(c *Config) *int { return &c.MaxRows }),
+	durationParam("schemaCache", "keep the base schema in a file under the user's cache directory for this long (no token stored); `0`: off",
+		func(c *Config) *time.Duration { return &c.SchemaCache }),
+	durationParam("cache", "answer identical list requests made within this long from memory; the connector's own writes drop a table's entries; `0`: off",
+		func(c *Config) *time.Duration { return &c.ResultCache }),
+	enumParam("pacing", "whose 5 requests/s per base: `auto` (shared by the machine's processes for api.airtable.com), `shared` (always), `process`",
+		[]string{"auto", "shared", "process"}, func(c *Config) *string { return &c.Pacing }),
+}
+
+func enumParam(name, doc string, values []string, field func(*Config) *string) dsnParam {
+	return dsnParam{
+		name: name, kind: "string", valid: "`" + strings.Join(values, "`, `") + "`", doc: doc,
+		parse: func(c *Config, v string) error {
+			if !slices.Contains(values, v) {
+				return fmt.Errorf("%s=%q: want one of %s", name, v, strings.Join(values, ", "))
+			}
+			*field(c) = v
+			return nil
+		},
+		format: func(c, def *Config) (string, bool) {
+			v := *field(c)
+			return v, v != *field(def)
+		},
+	}
 }
 
 func boolParam(name, doc string, field func(*Config) *bool) dsnParam {
@@ -360,6 +399,16 @@ func (c *Config) normalize() error {
 	}
 	if c.Retries < 0 {
 		return &DSNError{Msg: fmt.Sprintf("retries %d must be ≥ 0", c.Retries)}
+	}
+	switch c.Pacing {
+	case "":
+		c.Pacing = "auto"
+	case "auto", "shared", "process":
+	default:
+		return &DSNError{Msg: fmt.Sprintf("pacing %q: want auto, shared or process", c.Pacing)}
+	}
+	if c.SchemaCache < 0 || c.ResultCache < 0 {
+		return &DSNError{Msg: "schemaCache and cache must be ≥ 0"}
 	}
 	if c.ConnectTimeout < 0 || c.ReadTimeout < 0 || c.SchemaTTL < 0 {
 		return &DSNError{Msg: "timeouts and schemaTTL must be ≥ 0"}

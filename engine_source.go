@@ -32,7 +32,7 @@ func (s scanSource) Scan(ctx context.Context, plan *translate.Plan) (engine.Page
 	if plan.RecordIDs != nil {
 		p.src = startGets(ctx, table, plan.RecordIDs)
 	} else {
-		p.src = startList(ctx, table, listOptions(plan, pageSize))
+		p.src = startPlanList(p.progress.cacheContext(ctx), table, plan, pageSize)
 	}
 	return p, nil
 }

@@ -124,11 +124,13 @@ func TestEngineEndToEnd(t *testing.T) {
 			want:  []string{"Todo", "Done"},
 		},
 		{
-			// Priority can be NULL: the service's order is not SQL's, so sort here; the top-N
-			// needs every row, so no maxRecords.
-			query:    "SELECT Name FROM Tasks ORDER BY Priority DESC LIMIT 2 OFFSET 1",
-			want:     []string{"write tests", "Write spec"},
-			requests: []wantRequest{{"fields[]": {"Name", "Priority"}}},
+			// Priority can be NULL: the non-blank rows sorted by the service with maxRecords =
+			// OFFSET + LIMIT; descending puts NULLs last, so the blank rows' request is not sent
+			// once three rows came.
+			query: "SELECT Name FROM Tasks ORDER BY Priority DESC LIMIT 2 OFFSET 1",
+			want:  []string{"write tests", "Write spec"},
+			requests: []wantRequest{{"fields[]": {"Name", "Priority"}, "filterByFormula": {"{Priority}&''!=''"},
+				"sort[0][field]": {"Priority"}, "sort[0][direction]": {"desc"}, "maxRecords": {"3"}}},
 		},
 		{
 			// NULLs first ascending: the blank priority comes first, whatever the requests

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/xwb1989/sqlparser"
@@ -166,6 +167,7 @@ func (cn *conn) explainFind(add func(step, detail string), plan *translate.Plan,
 			add("fields[]", "(not sent: every field)")
 		}
 		add("pageSize", strconv.Itoa(opts.PageSize))
+		cn.explainCacheAndSplit(add, plan, opts, prefix)
 	}
 	var local []string
 	switch {
@@ -297,6 +299,7 @@ func (cn *conn) explainScan(add func(step, detail string), plan *translate.Plan)
 			add("fields[]", "(not sent: every field)")
 		}
 		add("pageSize", strconv.Itoa(opts.PageSize))
+		cn.explainCacheAndSplit(add, plan, opts, "")
 		if v, ok := cn.c.tableSizes.Load(plan.Table.ID); ok {
 			add("estimate", estimatePages(v.(int), opts))
 		} else {
@@ -342,4 +345,27 @@ func sortText(keys []translate.Sort) string {
 func chunks(n int) string {
 	requests := (n + 9) / 10
 	return fmt.Sprintf("%d record(s) in %d request(s) of up to 10, several in flight, paced", n, requests)
+}
+
+// explainCacheAndSplit adds what the result cache would do with the listing, and the second
+// request of a plan split on a nullable ORDER BY key.
+func (cn *conn) explainCacheAndSplit(add func(step, detail string), plan *translate.Plan, opts transport.ListOptions, prefix string) {
+	if tbl := cn.c.base.Table(plan.Table.ID); tbl.ResultCacheTTL() > 0 {
+		cache := "on (" + tbl.ResultCacheTTL().String() + "): not cached now, the next identical read is"
+		if recs, age, hits, ok := tbl.CachedListing(opts); ok {
+			cache = fmt.Sprintf("hit: answered from memory (%d records, read %s ago, %d hits so far), no request", recs, age.Round(time.Millisecond), hits)
+		}
+		add("result cache", cache)
+	}
+	if sp := plan.Split; sp != nil {
+		when := "then, only while LIMIT is not reached"
+		if sp.BlanksFirst {
+			when = "first (NULLs sort first ascending)"
+		}
+		detail := "list the rows whose " + plan.Order[0].Column + " is NULL, " + when + ": filterByFormula " + sp.Blanks.Formula
+		if len(sp.Blanks.Sort) > 0 {
+			detail += ", sort " + sortText(sp.Blanks.Sort)
+		}
+		add(prefix+"request (NULL keys)", detail)
+	}
 }

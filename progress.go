@@ -2,7 +2,10 @@ package airsql
 
 import (
 	"context"
+	"sync/atomic"
 	"time"
+
+	"github.com/airsql/airsql/transport"
 )
 
 // Progress describes a scan under way: what has been received so far.
@@ -10,6 +13,7 @@ type Progress struct {
 	Table   string        // the table being read (its name)
 	Pages   int           // pages received: one per list request, or one per record fetched by id
 	Records int           // records received, before the local re-check of the WHERE clause
+	Cached  int           // of Pages, those answered from the connector's result cache (DSN key cache)
 	Elapsed time.Duration // since the statement started reading
 	Done    bool          // the scan ended (all read, LIMIT reached, or the rows closed)
 }
@@ -30,6 +34,15 @@ type progressTracker struct {
 	state   Progress
 	started time.Time
 	ended   bool
+	cached  atomic.Int64 // pages the result cache answered, counted on the fetching goroutine
+}
+
+// cacheContext makes the scan's listings count their result-cache hits into the tracker.
+func (p *progressTracker) cacheContext(ctx context.Context) context.Context {
+	if p == nil {
+		return ctx
+	}
+	return transport.WithCacheHits(ctx, func(int) { p.cached.Add(1) })
 }
 
 // newProgressTracker returns nil when the context asks for no progress.
@@ -47,6 +60,7 @@ func (p *progressTracker) page(records int) {
 	}
 	p.state.Pages++
 	p.state.Records += records
+	p.state.Cached = int(p.cached.Load())
 	p.state.Elapsed = time.Since(p.started)
 	p.report(p.state)
 }

@@ -144,7 +144,7 @@ func newCursor(ctx context.Context, base *transport.Base, plan *translate.Plan, 
 		cur.src = startGets(ctx, table, plan.RecordIDs)
 		return cur
 	}
-	cur.src = startList(ctx, table, listOptions(plan, pageSize))
+	cur.src = startPlanList(cur.progress.cacheContext(ctx), table, plan, pageSize)
 	return cur
 }
 

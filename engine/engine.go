@@ -19,8 +19,10 @@ import (
 	"github.com/airsql/airsql/translate"
 )
 
-// Source runs the request of a scan: it returns the plan's rows page by page (the service's pages,
-// or one record per page for a plan of record ids). The driver implements it with transport.
+// Source runs the request(s) of a scan as translate's Plan contract says: it returns the plan's
+// rows page by page (the service's pages, or one record per page for a plan of record ids), and
+// for a plan split on a nullable ORDER BY key (Plan.Split) the blank-key rows before or after the
+// others, in SQL's order. The driver implements it with transport.
 type Source interface {
 	Scan(ctx context.Context, plan *translate.Plan) (Pages, error)
 }

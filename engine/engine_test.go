@@ -74,16 +74,36 @@ type memSource struct {
 }
 
 // Scan answers the request as the service would: the formula (with the formula package's
-// evaluator), the sort, maxRecords and record ids.
+// evaluator), the sort, maxRecords and record ids; a split plan's two requests in SQL's order.
 func (m *memSource) Scan(ctx context.Context, plan *translate.Plan) (Pages, error) {
 	m.scans = append(m.scans, plan)
-	if plan.Request.Formula == "" && plan.RecordIDs == nil && len(plan.Request.Sort) == 0 && plan.Request.MaxRecords == 0 {
+	if plan.Request.Formula == "" && plan.RecordIDs == nil && len(plan.Request.Sort) == 0 && plan.Request.MaxRecords == 0 && plan.Split == nil {
 		return &memPages{src: m, rows: m.rows}, nil // the whole table, as it is
 	}
+	rows, err := m.answer(plan, plan.Request)
+	if err != nil || plan.Split == nil {
+		return &memPages{src: m, rows: rows}, err
+	}
+	blanks, err := m.answer(plan, plan.Split.Blanks)
+	if err != nil {
+		return nil, err
+	}
+	if plan.Split.BlanksFirst {
+		rows, blanks = blanks, rows
+	}
+	rows = append(rows, blanks...)
+	if plan.Limit >= 0 && len(rows) > plan.Limit {
+		rows = rows[:plan.Limit]
+	}
+	return &memPages{src: m, rows: rows}, nil
+}
+
+// answer is the records one list request selects, in its order.
+func (m *memSource) answer(plan *translate.Plan, req translate.Request) ([]translate.Row, error) {
 	var rows []translate.Row
 	var prog *formula.Program
-	if plan.Request.Formula != "" {
-		p, err := formula.Compile(plan.Request.Formula, formulaSchema{plan.Table})
+	if req.Formula != "" {
+		p, err := formula.Compile(req.Formula, formulaSchema{plan.Table})
 		if err != nil {
 			return nil, err
 		}
@@ -98,9 +118,9 @@ func (m *memSource) Scan(ctx context.Context, plan *translate.Plan) (Pages, erro
 		}
 		rows = append(rows, r)
 	}
-	if len(plan.Request.Sort) > 0 {
+	if len(req.Sort) > 0 {
 		slices.SortStableFunc(rows, func(a, b translate.Row) int {
-			for _, k := range plan.Request.Sort {
+			for _, k := range req.Sort {
 				c := compareCells(a.Fields[k.Field], b.Fields[k.Field])
 				if k.Desc {
 					c = -c
@@ -112,10 +132,10 @@ func (m *memSource) Scan(ctx context.Context, plan *translate.Plan) (Pages, erro
 			return 0
 		})
 	}
-	if n := plan.Request.MaxRecords; n > 0 && n < len(rows) {
+	if n := req.MaxRecords; n > 0 && n < len(rows) {
 		rows = rows[:n]
 	}
-	return &memPages{src: m, rows: rows}, nil
+	return rows, nil
 }
 
 func compareCells(a, b any) int {
@@ -305,7 +325,8 @@ func TestPushdown(t *testing.T) {
 		{"SELECT COUNT(*) FROM T", []string{"Done"}, false, 0, false},
 		{"SELECT SUM(X) FROM T WHERE N > 1", []string{"X"}, false, 0, false},
 		{"SELECT Name FROM T WHERE N IS NOT NULL ORDER BY N LIMIT 2 OFFSET 3", []string{"Name", "N"}, true, 5, false},
-		{"SELECT Name FROM T ORDER BY N LIMIT 2", []string{"Name", "N"}, false, 0, true},
+		// N can be NULL: two requests, the blank-N rows first (NULLs first ascending), then the rest sorted.
+		{"SELECT Name FROM T ORDER BY N LIMIT 2", []string{"Name", "N"}, true, 2, false},
 		{"SELECT DISTINCT Name FROM T LIMIT 2", []string{"Name"}, false, 0, false},
 		{"SELECT Name FROM T WHERE N > 1 LIMIT 2", []string{"Name"}, false, 2, false},
 		{"SELECT Name, N FROM T WHERE N > 1 HAVING Name = 'x' LIMIT 2", []string{"Name", "N"}, false, 0, false},

@@ -148,6 +148,12 @@ func TestAgainstEmulator(t *testing.T) {
 		"SELECT id FROM Tasks WHERE Rating > 1 ORDER BY Rating DESC, Seq LIMIT 4",
 		"SELECT id FROM Tasks ORDER BY createdTime DESC LIMIT 3",
 		"SELECT id FROM Tasks USE INDEX (`Open`) WHERE Done ORDER BY Seq",
+		// Nullable first keys: split into the non-blank rows and the blank ones.
+		"SELECT id FROM Tasks WHERE Done = TRUE ORDER BY Priority DESC LIMIT 3",
+		"SELECT id FROM Tasks ORDER BY Priority LIMIT 3",
+		"SELECT id FROM Tasks ORDER BY Priority DESC, Seq LIMIT 40",
+		"SELECT id FROM Tasks ORDER BY Estimate, Seq",
+		"SELECT id FROM Tasks WHERE Name <> 'a' ORDER BY Due DESC, Seq LIMIT 6",
 	)
 	for _, sql := range queries {
 		t.Run(sql, func(t *testing.T) {
@@ -184,6 +190,8 @@ func TestAgainstEmulator(t *testing.T) {
 						fetched = append(fetched, r)
 					}
 				}
+			case plan.Split != nil:
+				fetched = listSplit(t, client, plan)
 			default:
 				fetched = list(t, client, "Tasks", plan.Request)
 			}
@@ -231,6 +239,25 @@ func TestAgainstEmulator(t *testing.T) {
 			}
 		})
 	}
+}
+
+// listSplit runs a split plan's requests as the root package does: the blank rows first when
+// ascending, the second request only while LIMIT is not reached, with maxRecords lowered.
+func listSplit(t *testing.T, client *http.Client, plan *Plan) []Row {
+	t.Helper()
+	reqs := []Request{plan.Request, plan.Split.Blanks}
+	if plan.Split.BlanksFirst {
+		reqs[0], reqs[1] = reqs[1], reqs[0]
+	}
+	rows := list(t, client, "Tasks", reqs[0])
+	if plan.Limit >= 0 && len(rows) >= plan.Limit {
+		return rows
+	}
+	second := reqs[1]
+	if plan.Limit >= 0 {
+		second.MaxRecords = plan.Limit - len(rows)
+	}
+	return append(rows, list(t, client, "Tasks", second)...)
 }
 
 func ids(rows []Row) []string {

@@ -154,16 +154,34 @@ func checkPushdown(t *testing.T, sql string, plan *Plan, table *Table, rows []Ro
 			t.Fatalf("%s: formula %q does not compile: %v", sql, plan.Request.Formula, err)
 		}
 	}
-	if plan.where == nil || plan.RecordIDs != nil {
+	var blanks *formula.Program
+	if plan.Split != nil {
+		var err error
+		if blanks, err = formula.Compile(plan.Split.Blanks.Formula, formulaSchema{table}); err != nil {
+			t.Fatalf("%s: formula %q does not compile: %v", sql, plan.Split.Blanks.Formula, err)
+		}
+	}
+	if plan.where == nil && plan.Split == nil || plan.RecordIDs != nil {
 		return
 	}
 	for _, r := range rows {
-		v, err := plan.where.eval(&r)
-		if err != nil {
-			t.Fatalf("%s: %v", sql, err)
+		want := true
+		if plan.where != nil {
+			v, err := plan.where.eval(&r)
+			if err != nil {
+				t.Fatalf("%s: %v", sql, err)
+			}
+			want = v == true
 		}
-		want := v == true
 		got := !plan.NoRows && (prog == nil || prog.Match(formulaRecord{r}, &formula.Env{}))
+		if blanks != nil {
+			// Split: the two requests together select the rows, and no row twice.
+			inBlanks := blanks.Match(formulaRecord{r}, &formula.Env{})
+			if got && inBlanks {
+				t.Fatalf("%s: %s is selected by both the non-blank request %q and the blank one %q", sql, r.ID, plan.Request.Formula, plan.Split.Blanks.Formula)
+			}
+			got = got || inBlanks
+		}
 		if want && !got || plan.Exact && got != want {
 			t.Fatalf("%s: formula %q (exact %v) selects %s: %v; SQL keeps it: %v", sql, plan.Request.Formula, plan.Exact, r.ID, got, want)
 		}

@@ -186,6 +186,10 @@ func renderPlan(p *Plan) string {
 	if p.SortLocally {
 		b.WriteString("sortLocally: true\n")
 	}
+	if sp := p.Split; sp != nil {
+		fmt.Fprintf(&b, "split: blanks first %v: filterByFormula: %s; fields: %s; sort: %s; maxRecords: %d\n",
+			sp.BlanksFirst, sp.Blanks.Formula, jsonOf(sp.Blanks.Fields), jsonOf(sp.Blanks.Sort), sp.Blanks.MaxRecords)
+	}
 	if p.Count {
 		b.WriteString("count: true\n")
 	}

@@ -26,6 +26,7 @@ type Plan struct {
 	Limit     int      // -1: none; applied locally after Keep
 	Count     bool     // SELECT COUNT(*): one row, one column
 
+	Split       *Split  // not nil: a second request, for the rows whose first ORDER BY key is NULL (nullsplit.go)
 	Order       []Order // the SQL ORDER BY
 	SortLocally bool    // the service's order may differ from SQL's: sort the kept rows with SortRows
 	NoRows      bool    // the WHERE clause is never TRUE: no request is needed

@@ -344,14 +344,10 @@ func (qp *queryPlanner) pushdown(where *expr) {
 				plan.order = append(plan.order, orderKey{e: qp.outputs[k.Slot], desc: k.Desc})
 				plan.Order = append(plan.Order, Order{Column: qp.outputs[k.Slot].sql, Desc: k.Desc})
 			}
-			if plan.mayBeNullKey() {
-				// The engine's scans run one request each (engine.Source). A plan that needs a
-				// second request for the rows whose key is blank is not run by it yet: sort here.
-				q.SortLocally = true
-			} else {
-				plan.pushOrder()
-				q.SortLocally = plan.SortLocally
-			}
+			// A nullable first key splits the scan into two requests (nullsplit.go), which the
+			// driver's scan source runs in SQL's order.
+			plan.pushOrder()
+			q.SortLocally = plan.SortLocally
 		}
 	}
 	if q.Limit >= 0 && !rowsChange && !q.SortLocally && plan.Exact && plan.RecordIDs == nil && !pushNothing {
@@ -381,6 +377,7 @@ func (qp *queryPlanner) pushdown(where *expr) {
 		plan.Limit = plan.Request.MaxRecords
 	}
 	plan.Request.Fields = plan.neededFields()
+	plan.finishSplit()
 	plan.outputs = nil // the scan's rows are read by the Query's expressions, not by Values
 	plan.Columns = nil
 	q.Scan = plan
@@ -821,26 +818,6 @@ func unbounded(e sqlparser.Expr) bool {
 	return len(digits) > 10 || (len(digits) == 10 && digits >= "4294967296")
 }
 
-// mayBeNullKey reports an ORDER BY key that is a field whose kept rows can be NULL: the service
-// would have to be asked for them in a request of their own (its order of blanks is not SQL's).
-func (plan *Plan) mayBeNullKey() bool {
-	nonNull := map[string]bool{}
-	if plan.where != nil {
-		conjuncts := []*expr{plan.where}
-		if plan.where.kind == exAnd {
-			conjuncts = plan.where.args
-		}
-		for _, c := range conjuncts {
-			nullRejected(c, nonNull)
-		}
-	}
-	for _, k := range plan.order {
-		if k.e.kind == exField && k.e.info.nullable && !nonNull[k.e.field.Name] {
-			return true
-		}
-	}
-	return false
-}
 
 // onlyFullGroupBy reports whether the session's sql_mode has ONLY_FULL_GROUP_BY (the default).
 func (qp *queryPlanner) onlyFullGroupBy() bool {

@@ -132,6 +132,7 @@ func Select(stmt *sqlparser.Select, schema Schema, args Args) (*Plan, error) {
 		plan.Request.MaxRecords = plan.Limit
 	}
 	plan.Request.Fields = plan.neededFields()
+	plan.finishSplit()
 	if err := s.unusedArgs(); err != nil {
 		return nil, err
 	}
@@ -430,15 +431,23 @@ func (plan *Plan) pushOrder() {
 		}
 	}
 	var sorts []Sort
-	for _, k := range plan.order {
+	split := false // the first key can be NULL: try two requests (nullsplit.go)
+	for i, k := range plan.order {
 		e := k.e
-		if e.kind != exField || !e.info.sortable || (e.info.nullable && !nonNull[e.field.Name]) {
+		if e.kind != exField || !e.info.sortable {
 			plan.SortLocally = true
 			return
 		}
+		if e.info.nullable && !nonNull[e.field.Name] {
+			if i > 0 {
+				plan.SortLocally = true
+				return
+			}
+			split = true
+		}
 		sorts = append(sorts, Sort{Field: e.field.Name, Desc: k.desc})
 	}
-	if plan.RecordIDs != nil {
+	if plan.RecordIDs != nil || split && !plan.splitOrder(sorts) {
 		plan.SortLocally = true
 		return
 	}

@@ -48,6 +48,10 @@ type settings struct {
 	retry          *Retry
 	clock          clock.Clock
 	fixedPacing    bool // tests: starts are not held back for late arrivals
+	shareDir       string
+	shareSet       bool // WithSharedPacing was given
+	cacheTTL       time.Duration
+	cacheBytes     int64
 }
 
 // WithTimeout limits each request: connect bounds dialing (and the TLS handshake), read bounds
@@ -104,6 +108,7 @@ type core struct {
 	clock          clock.Clock
 	server         *server        // the pacers of this endpoint, transport and clock; see servers
 	jitter         func() float64 // in [0,1); replaced in tests
+	cache          *resultCache   // nil: no result cache (WithResultCache)
 }
 
 func newCore(apiKey string, opts []Option) (*core, error) {
@@ -144,6 +149,7 @@ func newCore(apiKey string, opts []Option) (*core, error) {
 		retry:          retry,
 		clock:          s.clock,
 		jitter:         rand.Float64,
+		cache:          newResultCache(s.cacheTTL, s.cacheBytes),
 	}
 	switch {
 	case s.httpClient != nil:
@@ -162,7 +168,7 @@ func newCore(apiKey string, opts []Option) (*core, error) {
 	}
 	_, c.traced = rt.(*http.Transport)
 	key := serverKey{endpoint: endpoint, transport: transportIdentity(rt, c.client, s.httpClient == nil && s.connectTimeout > 0), clock: c.clock}
-	c.server = acquireServer(key, s.fixedPacing)
+	c.server = acquireServer(key, s.fixedPacing, shareDirFor(&s, endpoint))
 	runtime.AddCleanup(c, releaseServer, key)
 	return c, nil
 }

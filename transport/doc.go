@@ -51,18 +51,40 @@
 //
 // # Pacing
 //
-// Requests to one base start at least APILimit (200 ms) apart: one golang.org/x/time/rate limiter
-// per base is shared by every API, Base and Table of the process that reaches that base through
-// the same endpoint and HTTP transport, so concurrent callers together stay under the service's
-// 5 requests per second. The limiters of a server are forgotten once no client of it is left
-// (garbage collected) and they are idle, so short-lived servers, such as one emulator per test,
-// are not kept alive by them. Since the service counts arrivals in a sliding second, starts are
-// kept 1/40 of APILimit further apart (6 starts span 1.025 s). Arrivals wander from starts with
-// network and scheduling delays, so a request answered later than the fastest recent round trip
-// may have arrived that much late, closer to the 5th request after it: that one is held back by
-// as much (and waits for the answer while it is overdue, at most 1 s more). Only a delay that
-// happened costs time, once: a quiet client keeps its pace, a loaded machine slows where it must.
-// A 429 costs 30 s of silence; the margin costs 2.5%.
+// The service admits 5 requests per base in any second. The pacer is a sliding window of the
+// same shape: any 5 requests may start at once, and a 6th starts once the start 5 before it is
+// 5 × (APILimit + 1/40) = 1.025 s old (the 2.5% margin covers the two clocks disagreeing). A short
+// burst — the schema and the first page, or the first pages of a partitioned scan — goes out at
+// once; a long stream still averages one start per 205 ms. One window per base is shared by every
+// API, Base and Table of the process that reaches that base through the same endpoint and HTTP
+// transport. The windows of a server are forgotten once no client of it is left (garbage
+// collected) and they are idle, so short-lived servers, such as one emulator per test, are not
+// kept alive by them. Arrivals wander from starts with network and scheduling delays, so a
+// request answered later than the fastest recent round trip may have arrived that much late,
+// closer to the 5th request after it: that one is held back by as much (and waits for the answer
+// while it is overdue, at most one window more). Only a delay that happened costs time, once.
+//
+// Across processes (WithSharedPacing; on by default for the real service): the window lives in a
+// small file per endpoint and base under the user's cache directory, read and written under an
+// exclusive file lock for each start, so a cron job and a dashboard on one machine share one
+// budget. No daemon; a process that dies loses its lock with it, and its unanswered starts cost
+// the others at most one window. Across machines, nothing can be shared: a 429 halves the
+// starts allowed per window and keeps them there for 2 minutes (the clients that collided all
+// halved theirs, so together they now fit instead of colliding after every 30 s penalty); then
+// the budget grows back by one start per 10 s without a 429, and halves again if a probe
+// collides.
+//
+// # Partitioned scans and the result cache
+//
+// A listing whose first page took longer than the pacing interval (latency-bound: one cursor
+// cannot keep up with the base's budget) reads the rest as K disjoint partitions on the last
+// character of RECORD_ID(), each with its own cursor under the base's one pacer; Iterate decides,
+// so callers change nothing. Pages come as the partitions answer (the order of an unsorted
+// listing is not promised); IterateMerged merges a sorted listing by the caller's order. See
+// partition.go for the formulas and why they are exact. PartitionScans turns it off.
+//
+// WithResultCache answers a listing identical to one read within its TTL from memory; this
+// client's writes to a table drop its entries; memory is bounded (LRU). See cache.go.
 //
 // Batch writes are pipelined: up to 6 chunks wait for their answers at once while starts stay
 // one per interval, so latency does not slow them down (pyairtable 1.5 slept 200 ms after each

@@ -155,7 +155,8 @@ func (o *ListOptions) body(offset string) ([]byte, error) {
 	return json.Marshal(b)
 }
 
-func (c *core) iterate(ctx context.Context, base, table string, opts ListOptions) iter.Seq2[[]Record, error] {
+// listPages runs one listing with one cursor: one request per page, each after the previous.
+func (c *core) listPages(ctx context.Context, base, table string, opts ListOptions) iter.Seq2[[]Record, error] {
 	const op = "list records"
 	return func(yield func([]Record, error) bool) {
 		if err := c.checkTarget(base, table); err != nil {

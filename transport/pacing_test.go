@@ -9,8 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/time/rate"
-
 	"github.com/airsql/airsql/internal/clock"
 )
 
@@ -34,6 +32,8 @@ func noArrival(t *testing.T, ch chan seenRequest, when string) {
 }
 
 func TestPacingSharedByEveryObjectOfABase(t *testing.T) {
+	// A sliding window: the first 5 requests go at once, whatever object sends them; the 6th
+	// and 7th wait until one span after them.
 	fake, clk, opts := pacedSetup(t)
 	ctx, cancel := context.WithTimeout(bg, 10*time.Second)
 	defer cancel()
@@ -46,26 +46,35 @@ func TestPacingSharedByEveryObjectOfABase(t *testing.T) {
 		func() error { _, err := table.Get(ctx, "rec3"); return err },
 		func() error { _, err := api.Table(testBase, "U").Delete(ctx, "rec4"); return err },
 		func() error { _, err := base.Table("T").All(ctx, ListOptions{}); return err },
+		func() error { _, err := table.Get(ctx, "rec6"); return err },
+		func() error { _, err := api.Get(ctx, testBase, "T", "rec7"); return err },
 	}
 	var wg sync.WaitGroup
 	errs := make(chan error, len(callers))
 	for _, c := range callers {
 		wg.Go(func() { errs <- c() })
 	}
-	<-fake.arrived // the first goes at once
-	if err := clk.BlockUntil(ctx, len(callers)-1); err != nil {
-		t.Fatal(err)
-	}
-	for i := 1; i < len(callers); i++ {
-		clk.Advance(spacingFor(APILimit) - time.Millisecond)
-		noArrival(t, fake.arrived, "before APILimit")
-		clk.Advance(time.Millisecond)
+	for i := range windowStarts {
 		select {
 		case <-fake.arrived:
 		case <-ctx.Done():
-			t.Fatalf("request %d did not start after APILimit", i)
+			t.Fatalf("request %d of the first burst did not go at once", i)
 		}
-		noArrival(t, fake.arrived, "right after a start")
+	}
+	if err := clk.BlockUntil(ctx, 2); err != nil {
+		t.Fatal(err)
+	}
+	noArrival(t, fake.arrived, "a 6th inside the window")
+	span := windowStarts * spacingFor(APILimit)
+	clk.Advance(span - time.Millisecond)
+	noArrival(t, fake.arrived, "before the window's span")
+	clk.Advance(time.Millisecond)
+	for i := range 2 {
+		select {
+		case <-fake.arrived:
+		case <-ctx.Done():
+			t.Fatalf("request %d after the span did not start", windowStarts+i)
+		}
 	}
 	wg.Wait()
 	close(errs)
@@ -134,10 +143,12 @@ func TestHoldAfter429WithFakeClock(t *testing.T) {
 func TestPacingWaitEndsWithContext(t *testing.T) {
 	fake, clk, opts := pacedSetup(t)
 	tbl, _ := NewTable(testToken, testBase, "T", opts...)
-	if _, err := tbl.Get(bg, "rec1"); err != nil {
-		t.Fatal(err)
+	for range windowStarts {
+		if _, err := tbl.Get(bg, "rec1"); err != nil {
+			t.Fatal(err)
+		}
+		<-fake.arrived
 	}
-	<-fake.arrived
 	ctx, cancel := context.WithCancel(bg)
 	done := make(chan error, 1)
 	go func() { _, err := tbl.Get(ctx, "rec2"); done <- err }()
@@ -149,15 +160,15 @@ func TestPacingWaitEndsWithContext(t *testing.T) {
 		t.Fatal("got no error, want the context's")
 	}
 	// The cancelled turn is given back: the next request may go as soon as the first's turn ends.
-	clk.Advance(spacingFor(APILimit))
+	clk.Advance(windowStarts * spacingFor(APILimit))
 	if _, err := tbl.Get(bg, "rec3"); err != nil {
 		t.Fatal(err)
 	}
 }
 
 func TestBatchPipelinedUnderPacing(t *testing.T) {
-	// With 10 chunks and the answers held back, starts still come one per APILimit and several
-	// chunks are in flight together.
+	// With 10 chunks and the answers held back, 5 chunks go at once (the window), the 6th one
+	// span later, and then every slot is taken: the rest wait for answers, not only for turns.
 	fake, clk, opts := pacedSetup(t)
 	release := make(chan struct{})
 	fake.handler = func(n int, r seenRequest) reply {
@@ -173,22 +184,27 @@ func TestBatchPipelinedUnderPacing(t *testing.T) {
 	}
 	done := make(chan error, 1)
 	go func() { _, err := tbl.BatchCreate(ctx, in, WriteOptions{}); done <- err }()
-	<-fake.arrived
-	for i := 1; i < maxChunksInFlight; i++ {
-		if err := clk.BlockUntil(ctx, 1); err != nil {
-			t.Fatal(err)
-		}
-		clk.Advance(spacingFor(APILimit) - time.Millisecond)
-		noArrival(t, fake.arrived, "before APILimit")
-		clk.Advance(time.Millisecond)
+	for i := range windowStarts {
 		select {
 		case <-fake.arrived:
 		case <-ctx.Done():
-			t.Fatalf("chunk %d did not start while earlier ones were in flight", i)
+			t.Fatalf("chunk %d of the first window did not go at once", i)
 		}
 	}
+	if err := clk.BlockUntil(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	span := windowStarts * spacingFor(APILimit)
+	clk.Advance(span - time.Millisecond)
+	noArrival(t, fake.arrived, "before the span")
+	clk.Advance(time.Millisecond)
+	select {
+	case <-fake.arrived:
+	case <-ctx.Done():
+		t.Fatal("the 6th chunk did not start while earlier ones were in flight")
+	}
 	// All slots are taken: the next chunk waits for an answer, not only for its turn.
-	clk.Advance(time.Second)
+	clk.Advance(2 * span)
 	noArrival(t, fake.arrived, "with every slot taken")
 	close(release)
 	for i := maxChunksInFlight; i < 10; i++ {
@@ -196,12 +212,6 @@ func TestBatchPipelinedUnderPacing(t *testing.T) {
 		case <-fake.arrived:
 		case <-ctx.Done():
 			t.Fatalf("chunk %d never started", i)
-		}
-		if i < 9 {
-			if err := clk.BlockUntil(ctx, 1); err != nil {
-				t.Fatal(err)
-			}
-			clk.Advance(spacingFor(APILimit))
 		}
 	}
 	if err := <-done; err != nil {
@@ -230,27 +240,28 @@ func TestPacingWaitsForLateArrivals(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := &pacer{interval: 200 * time.Millisecond, arrivals: true}
+			p := newPacer(true, clock.NewFake(t0))
+			p.interval = 200 * time.Millisecond
 			for i := range windowStarts {
-				p.seq++
-				p.starts[p.seq%windowStarts] = startRec{seq: p.seq, at: t0.Add(time.Duration(i) * spacingFor(p.interval))}
+				p.win.Seq++
+				p.win.Starts[p.win.Seq%ringStarts] = startRec{Seq: p.win.Seq, At: t0.Add(time.Duration(i) * spacingFor(p.interval))}
 				if i > 0 {
-					p.finish(p.seq, ms(300), true)
+					p.finish(p.win.Seq, ms(300), true)
 				}
 			}
 			if tt.took >= 0 {
 				p.finish(1, tt.took, true)
 			}
-			wait, pending := p.arrivalWaitLocked(t0.Add(tt.now))
+			wait, pending := p.windowWaitLocked(&p.win, t0.Add(tt.now))
 			if wait != tt.wantWait || pending != tt.wantPending {
 				t.Errorf("wait %v, pending %v; want %v, %v", wait, pending, tt.wantWait, tt.wantPending)
 			}
 		})
 	}
 	// Not enough starts yet, or the check off: nothing.
-	p := &pacer{interval: 200 * time.Millisecond, arrivals: true}
-	p.seq, p.starts[1] = 1, startRec{seq: 1, at: t0}
-	if wait, _ := p.arrivalWaitLocked(t0); wait != 0 {
+	p := newPacer(true, clock.NewFake(t0))
+	p.win.Seq, p.win.Starts[1] = 1, startRec{Seq: 1, At: t0}
+	if wait, _ := p.windowWaitLocked(&p.win, t0); wait != 0 {
 		t.Errorf("after one start: wait %v", wait)
 	}
 }
@@ -259,8 +270,8 @@ func TestPacingWaitsForLateArrivals(t *testing.T) {
 // delays the start 5 after it by as much, and no other.
 func TestPacingHoldsTheStartAfterALateOne(t *testing.T) {
 	clk := newJumpClock() // waits end at once, moving its time
-	p := &pacer{limiter: rate.NewLimiter(limitFor(APILimit), 1), interval: APILimit, arrivals: true}
-	spacing := spacingFor(APILimit)
+	p := newPacer(true, clk)
+	span := windowStarts * spacingFor(APILimit)
 	var starts []time.Time
 	for i := range 12 {
 		seq, err := p.wait(bg, clk)
@@ -274,13 +285,18 @@ func TestPacingHoldsTheStartAfterALateOne(t *testing.T) {
 		}
 		p.finish(seq, took, true)
 	}
-	for i := 1; i < len(starts); i++ {
-		want := spacing
+	// A sliding window: each start comes when the one 5 back is one span old (70 ms more for
+	// the one 5 after the slow one), or right after the previous start if that is later.
+	for i := windowStarts; i < len(starts); i++ {
+		due := starts[i-windowStarts].Add(span)
 		if i == 2+windowStarts {
-			want = spacing + ms(70)
+			due = due.Add(ms(70))
 		}
-		if got := starts[i].Sub(starts[i-1]); got != want {
-			t.Errorf("start %d came %v after the previous, want %v", i, got, want)
+		if starts[i-1].After(due) {
+			due = starts[i-1]
+		}
+		if !starts[i].Equal(due) {
+			t.Errorf("start %d came %v after the one 5 back, want %v", i, starts[i].Sub(starts[i-windowStarts]), due.Sub(starts[i-windowStarts]))
 		}
 	}
 }
@@ -346,7 +362,7 @@ func TestServerRegistryKeepsBusyEntriesOnRealClock(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			key := serverKey{endpoint: "http://registry.test", transport: new(int), clock: clock.Real}
-			s := acquireServer(key, false)
+			s := acquireServer(key, false, "")
 			s.pacers[testBase] = &pacer{lastStart: tt.lastStart, holdUntil: tt.holdUntil}
 			releaseServer(key)
 			if registered(s) != tt.kept {
@@ -355,7 +371,7 @@ func TestServerRegistryKeepsBusyEntriesOnRealClock(t *testing.T) {
 			// Once idle, the next registration sweeps it away.
 			s.pacers[testBase].lastStart, s.pacers[testBase].holdUntil = now.Add(-time.Hour), time.Time{}
 			other := serverKey{endpoint: "http://other.test", transport: new(int), clock: clock.Real}
-			acquireServer(other, false)
+			acquireServer(other, false, "")
 			releaseServer(other)
 			if registered(s) {
 				t.Error("an idle entry without clients survived the next registration")
@@ -382,13 +398,13 @@ func TestSlowAnswerDelaysTheFifthStartAfterIt(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for i := 1; i < len(arrived); i++ {
-		want := spacingFor(APILimit)
+	for i := windowStarts; i < len(arrived); i++ {
+		want := windowStarts * spacingFor(APILimit)
 		if i == 2+windowStarts {
 			want += 70 * time.Millisecond
 		}
-		if got := arrived[i].Sub(arrived[i-1]); got != want {
-			t.Errorf("request %d came %v after the previous, want %v", i, got, want)
+		if got := arrived[i].Sub(arrived[i-windowStarts]); got != want {
+			t.Errorf("request %d came %v after the one 5 back, want %v", i, got, want)
 		}
 	}
 }

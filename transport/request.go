@@ -53,7 +53,11 @@ type attemptError struct {
 // Errors are wrapped with the operation and table.
 func (c *core) do(ctx context.Context, cl *call, out any) error {
 	resp, err := c.exchange(ctx, cl)
+	if c.cache != nil && cl.isWrite() && cl.table != "" {
+		c.cache.invalidate(cl.base, cl.table) // whatever the outcome: a failed write may have written
+	}
 	if err != nil {
+		c.noteAnswer(cl.base, err)
 		return wrapOp(cl.op, cl.base, cl.table, err)
 	}
 	if out != nil {

@@ -1,0 +1,344 @@
+package transport
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"net/url"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+
+	"github.com/airsql/airsql/emulator"
+	"github.com/airsql/airsql/formula"
+)
+
+// idRecord is a record with an id only, for evaluating partition formulas.
+type idRecord string
+
+func (r idRecord) RecordID() string                   { return string(r) }
+func (idRecord) CreatedTime() time.Time               { return time.Time{} }
+func (idRecord) LastModifiedTime() time.Time          { return time.Time{} }
+func (idRecord) Cell(formula.FieldInfo) formula.Value { return formula.Value{} }
+
+type noFields struct{}
+
+func (noFields) LookupField(string) (formula.FieldInfo, bool) { return formula.FieldInfo{}, false }
+
+// TestPartitionFormulasExact: for ids of every shape — random ids as the service issues them,
+// sequential ids of a fixture, one-case ids, ids ending in characters outside the alphabet or
+// outside ASCII, very short ids — each id is in exactly one partition, for every K, evaluated
+// by the formula evaluator the emulator uses; and a first-page id is in none.
+func TestPartitionFormulasExact(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	random := func(n int) string {
+		b := []byte("rec")
+		for range n {
+			b = append(b, idAlphabet[rng.IntN(len(idAlphabet))])
+		}
+		return string(b)
+	}
+	var ids []string
+	for i := range 300 {
+		ids = append(ids, random(14), fmt.Sprintf("rec%014d", i), strings.ToLower(random(14)), strings.ToUpper(random(14)))
+	}
+	ids = append(ids, "", "rec|", "|", "rec", "r", "x", "rec-", "rec_", "rec'", `rec\`, "recé", "rec日本", "rec ", "recA", "reca", "rec0", "rec9", "recZ", "recz")
+	for _, c := range idAlphabet {
+		ids = append(ids, "recXXXXXXXXXXXXX"+string(c))
+	}
+	seen := []string{ids[0], ids[1], "rec'"}
+	for k := 2; k <= maxPartitions; k++ {
+		sets := partitionSets(k, ids[:100])
+		if got := strings.Join(sets, ""); len(got) != len(idAlphabet) {
+			t.Fatalf("K=%d: sets %q do not cover the alphabet once", k, sets)
+		}
+		for _, base := range []string{"", "1", "RECORD_ID()!='recnever'"} {
+			formulas := partitionFormulas(base, sets, seen)
+			progs := make([]*formula.Program, k)
+			for i, f := range formulas {
+				p, err := formula.Compile(f, noFields{})
+				if err != nil {
+					t.Fatalf("K=%d partition %d: %q does not compile: %v", k, i, f, err)
+				}
+				progs[i] = p
+			}
+			for _, id := range ids {
+				in := 0
+				for _, p := range progs {
+					if p.Match(idRecord(id), nil) {
+						in++
+					}
+				}
+				want := 1
+				if slices.Contains(seen, id) {
+					want = 0
+				}
+				if in != want {
+					t.Errorf("K=%d, base %q: id %q is in %d partitions, want %d", k, base, id, in, want)
+				}
+			}
+		}
+	}
+	// The listing's own formula still decides: a record it rejects is in no partition.
+	for i, f := range partitionFormulas("RECORD_ID()!='recA'", partitionSets(3, nil), nil) {
+		p, err := formula.Compile(f, noFields{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Match(idRecord("recA"), nil) {
+			t.Errorf("partition %d keeps a record the listing's formula rejects", i)
+		}
+	}
+}
+
+func TestPartitionCount(t *testing.T) {
+	tests := []struct {
+		rtt       time.Duration
+		remaining int
+		want      int
+	}{
+		{ms(100), 0, 1}, {ms(205), 0, 1}, {ms(300), 0, 4}, {ms(500), 0, 5}, {ms(1000), 0, 7}, {ms(5000), 0, 8},
+		{ms(1000), 250, 3}, {ms(1000), 50, 1},
+	}
+	for _, tt := range tests {
+		if got := partitionCount(tt.rtt, tt.remaining, 100); got != tt.want {
+			t.Errorf("partitionCount(%v, %d) = %d, want %d", tt.rtt, tt.remaining, got, tt.want)
+		}
+	}
+}
+
+// slowEmu is an emulator whose answers take latency on the jump clock, so that listings are
+// latency-bound.
+func slowEmu(t *testing.T, n int, latency time.Duration) (*emulator.Server, *Table) {
+	t.Helper()
+	s, tbl, _ := newEmu(t, n, emulator.WithLatency(latency))
+	return s, tbl
+}
+
+func listRequests(s *emulator.Server) []emulator.Request {
+	var out []emulator.Request
+	for _, r := range s.Requests() {
+		if r.Method == "GET" && strings.HasSuffix(r.Path, "/My%20Tasks") || strings.HasSuffix(r.Path, "/listRecords") {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// TestPartitionedScanOnEmulator: a latency-bound scan of 1,050 records reads the first page with
+// one cursor, then K partitions whose formulas are as documented; every record comes once, and
+// the requests are at most those of one cursor plus K.
+func TestPartitionedScanOnEmulator(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		opts    ListOptions
+		want    int
+		latency time.Duration
+	}{
+		{"all", ListOptions{}, 1050, ms(600)},
+		{"formula", ListOptions{Formula: "{Done}"}, 525, ms(600)},
+		{"maxRecords", ListOptions{MaxRecords: 777}, 777, ms(600)},
+		{"fast: one cursor", ListOptions{}, 1050, ms(50)},
+		{"warm: partitioned from the first request", ListOptions{}, 1050, ms(600)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, tbl := slowEmu(t, 1050, tc.latency)
+			warm := strings.HasPrefix(tc.name, "warm")
+			if warm {
+				if _, err := tbl.Get(bg, "rec00000000000001"); err != nil { // the base's round trip is now known
+					t.Fatal(err)
+				}
+				s.ResetRequests()
+			}
+			ids := map[string]int{}
+			pages := 0
+			for recs, err := range tbl.Iterate(bg, tc.opts) {
+				if err != nil {
+					t.Fatal(err)
+				}
+				pages++
+				for _, r := range recs {
+					ids[r.ID]++
+				}
+			}
+			if len(ids) != tc.want {
+				t.Errorf("%d distinct records, want %d", len(ids), tc.want)
+			}
+			for id, n := range ids {
+				if n != 1 {
+					t.Errorf("record %s came %d times", id, n)
+				}
+			}
+			reqs := listRequests(s)
+			single := (tc.want + 99) / 100
+			k := partitionCount(tc.latency, max(0, tc.opts.MaxRecords-100), 100)
+			if tc.latency < spacingFor(APILimit) {
+				if len(reqs) != single {
+					t.Errorf("fast listing: %d requests, want %d (one cursor)", len(reqs), single)
+				}
+				return
+			}
+			if len(reqs) > single+k {
+				t.Errorf("%d requests, want at most %d (one cursor) + %d (K)", len(reqs), single, k)
+			}
+			if warm {
+				formulas := map[string]bool{}
+				for _, r := range reqs {
+					f := queryValue(t, r, "filterByFormula")
+					if !strings.HasPrefix(f, "FIND('|'&RIGHT(RECORD_ID(),1)&'|',") || strings.Contains(f, "NOT(OR(") {
+						t.Errorf("warm: request formula %q is not a partition formula without exclusions", f)
+					}
+					formulas[f] = true
+				}
+				if k := partitionCount(tc.latency, 0, 100); len(formulas) != k {
+					t.Errorf("warm: %d partitions, want K=%d", len(formulas), k)
+				}
+				return
+			}
+			// The first request is the listing itself; the next K are the partitions' first pages.
+			if f := queryValue(t, reqs[0], "filterByFormula"); f != tc.opts.Formula {
+				t.Errorf("first request's formula %q, want the listing's %q", f, tc.opts.Formula)
+			}
+			formulas := map[string]bool{}
+			for _, r := range reqs[1:] {
+				f := queryValue(t, r, "filterByFormula")
+				if !strings.Contains(f, "FIND('|'&RIGHT(RECORD_ID(),1)&'|',") || !strings.Contains(f, "NOT(OR(RECORD_ID()=") {
+					t.Errorf("partition request formula %q is not a partition formula", f)
+				}
+				if tc.opts.Formula != "" && !strings.HasPrefix(f, "IF("+tc.opts.Formula+",") {
+					t.Errorf("partition formula %q does not keep the listing's", f)
+				}
+				formulas[f] = true
+			}
+			if len(formulas) != k {
+				t.Errorf("%d distinct partition formulas, want K=%d", len(formulas), k)
+			}
+		})
+	}
+}
+
+// TestPartitionedScanMergedBySort: a sorted latency-bound listing read as partitions comes out in
+// the sort's order (k-way merge), stopping at maxRecords.
+func TestPartitionedScanMergedBySort(t *testing.T) {
+	s, tbl := slowEmu(t, 1050, ms(600))
+	byN := func(a, b *Record) int {
+		x, _ := a.Fields["N"].(float64)
+		y, _ := b.Fields["N"].(float64)
+		switch {
+		case x > y:
+			return -1
+		case x < y:
+			return 1
+		}
+		return 0
+	}
+	var got []float64
+	for recs, err := range tbl.IterateMerged(bg, ListOptions{Sort: []string{"-N"}, MaxRecords: 640}, byN) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(recs) > 100 {
+			t.Errorf("a merged page of %d records", len(recs))
+		}
+		got = append(got, nums(recs)...)
+	}
+	if len(got) != 640 {
+		t.Fatalf("%d records, want 640", len(got))
+	}
+	for i, v := range got {
+		if want := float64(1049 - i); v != want {
+			t.Fatalf("record %d has N=%v, want %v (descending)", i, v, want)
+		}
+	}
+	reqs := listRequests(s)
+	if k := partitionCount(ms(600), 540, 100); len(reqs) > 7+k || len(reqs) < 2 {
+		t.Errorf("%d requests, want a partitioned read of at most 7+%d", len(reqs), k)
+	}
+	for _, r := range reqs {
+		if v := queryValue(t, r, "sort[0][field]"); v != "N" {
+			t.Errorf("request without the sort: %s", r.Query)
+		}
+	}
+}
+
+func queryValue(t *testing.T, r emulator.Request, key string) string {
+	t.Helper()
+	for _, kv := range strings.Split(r.Query, "&") {
+		k, v, _ := strings.Cut(kv, "=")
+		if uk, _ := urlUnescape(k); uk == key {
+			uv, _ := urlUnescape(v)
+			return uv
+		}
+	}
+	return ""
+}
+
+func urlUnescape(s string) (string, error) { return url.QueryUnescape(s) }
+
+// TestPartitionedScanStopsCleanly: a reader that stops after two pages of a partitioned scan
+// leaves no partition running.
+func TestPartitionedScanStopsCleanly(t *testing.T) {
+	_, tbl := slowEmu(t, 1050, ms(600))
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	pages := 0
+	for _, err := range tbl.Iterate(bg, ListOptions{}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pages++; pages == 2 {
+			break
+		}
+	}
+}
+
+// FuzzPartitionFormulas: for any listing formula that compiles and any id, the partition formulas
+// compile and the id is in exactly one partition when the listing's formula keeps it, none
+// otherwise (and none when it is among the first page's ids).
+func FuzzPartitionFormulas(f *testing.F) {
+	f.Add("", "recABCDEFGHIJKLMN", 3, false)
+	f.Add("RECORD_ID()!='x'", "rec'\\", 5, true)
+	f.Add("1", "recé", 2, false)
+	f.Fuzz(func(t *testing.T, base, id string, k int, seen bool) {
+		k = 2 + abs(k)%(maxPartitions-1)
+		if base != "" {
+			if _, err := formula.Compile(base, noFields{}); err != nil {
+				return
+			}
+		}
+		baseKeeps := true
+		if base != "" {
+			p, _ := formula.Compile(base, noFields{})
+			baseKeeps = p.Match(idRecord(id), nil)
+		}
+		var first []string
+		if seen {
+			first = []string{id}
+		}
+		in := 0
+		for _, src := range partitionFormulas(base, partitionSets(k, []string{id}), first) {
+			p, err := formula.Compile(src, noFields{})
+			if err != nil {
+				t.Fatalf("%q does not compile: %v", src, err)
+			}
+			if p.Match(idRecord(id), nil) {
+				in++
+			}
+		}
+		want := 0
+		if baseKeeps && !seen {
+			want = 1
+		}
+		if in != want {
+			t.Fatalf("base %q, id %q, K=%d, seen %v: in %d partitions, want %d", base, id, k, seen, in, want)
+		}
+	})
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}

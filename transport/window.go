@@ -1,0 +1,315 @@
+package transport
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/airsql/airsql/internal/clock"
+)
+
+// pacer keeps the request starts to one base inside the service's window, and holds them all
+// after a 429. One pacer exists per (endpoint, transport, clock, base) in the process (see
+// servers), shared by every API, Base and Table object that reaches that base through that
+// server; with shared pacing its window is also shared with the other processes of the machine
+// (sharedpace.go).
+//
+// The service counts arrivals in a sliding second: a 6th request arriving less than 1 s after
+// the 1st of 6 draws a 429 and 30 s of silence. So the pacer is a sliding window too, not a
+// metronome: any 5 starts may go at once, and a start waits only until the start 5 back is
+// more than one span old. The span is 5 × (APILimit + 1/40): 1.025 s at 200 ms, the 2.5%
+// margin the service's clock and ours may disagree by. A short burst (the schema and the first
+// page; a few partitions' first pages) therefore goes out at once, and a steady stream still
+// averages one start per 205 ms.
+//
+// But arrivals are not starts. A request that spends longer on its way than the fastest round
+// trip seen may arrive that much later, and so closer to the 5th request after it; that one is
+// held back by as much (see windowWaitLocked). Only what is known to be late costs time, and
+// only once: one slow answer delays one later start, and a quiet client keeps its pace.
+//
+// Where the window cannot be shared (two machines on one base), a 429 halves the number of
+// starts allowed per window (multiplicative decrease). The halved budget is kept while the
+// collision is remembered (ceilingMemory): the clients that collided all halved theirs, so the
+// sum now fits, and probing up at once would collide again after every 30 s penalty. After that
+// the budget grows back by one start per probeAfter without a 429 (additive increase), so that a
+// client left alone regains the whole budget; a probe that collides halves it again.
+type pacer struct {
+	clk clock.Clock
+
+	mu        sync.Mutex
+	interval  time.Duration // APILimit when last read
+	arrivals  bool          // hold starts back for late arrivals (off in tests that count exact gaps)
+	win       windowState   // the window, when it is not shared
+	shared    *sharedWindow // not nil: the window lives in a file shared by the machine's processes
+	shareErr  error         // why the window could not be shared, if it was asked for
+	lastStart time.Time     // this process's last start, for the registry's idle check
+	holdUntil time.Time     // the latest hold this process knows of
+	rtts      [rttSamples]time.Duration
+	rttCount  int
+
+	unknownFieldAt time.Time // the last answer refusing an unknown field (stale.go)
+
+	// AIMD (see above).
+	budget    int // starts allowed per window, 1..windowStarts
+	lastCut   time.Time
+	lastRaise time.Time
+}
+
+// windowState is what the window knows: the last starts and the hold. It is the content of the
+// shared file, so its fields are exported for encoding/json.
+type windowState struct {
+	Seq       uint64               `json:"seq"`    // starts claimed so far
+	Starts    [ringStarts]startRec `json:"starts"` // by Seq % ringStarts
+	HoldUntil time.Time            `json:"holdUntil"`
+}
+
+// startRec is one start, until ringStarts later starts replace it.
+type startRec struct {
+	Seq  uint64        `json:"seq"`
+	At   time.Time     `json:"at"`
+	Took time.Duration `json:"took"` // until the answer (or the failure), once done
+	Done bool          `json:"done"`
+}
+
+// windowStarts is how many requests the service admits in its window (5 in any second).
+const windowStarts = 5
+
+// ringStarts is how many starts the window remembers: twice the window, so that a start older
+// than the 5th back that arrived very late still holds the next one back.
+const ringStarts = 2 * windowStarts
+
+// pacingMargin is the share of APILimit added to each start's part of the window: 1/40 (5 ms at
+// 200 ms), so the window spans 1.025 s against a service counting 5 arrivals in any 1 s.
+const pacingMargin = 40 // interval/pacingMargin
+
+// rttSamples is how many recent round trips the fastest is taken from.
+const rttSamples = 20
+
+// probeAfter is how long the budget stays put after a change before it grows by one start;
+// ceilingMemory is how long after a collision it does not grow at all.
+const (
+	probeAfter    = 10 * time.Second
+	ceilingMemory = 2 * time.Minute
+)
+
+func spacingFor(interval time.Duration) time.Duration {
+	if interval <= 0 {
+		return 0
+	}
+	return interval + interval/pacingMargin
+}
+
+func newPacer(arrivals bool, clk clock.Clock) *pacer {
+	return &pacer{clk: clk, interval: APILimit, arrivals: arrivals, budget: windowStarts}
+}
+
+// span is the window: windowStarts spacings.
+func (p *pacer) span() time.Duration { return windowStarts * spacingFor(p.interval) }
+
+// windowWaitLocked is how long the next start must wait: until each start at least budget back
+// is one span old, plus how late it may have arrived. A start k took took; the fastest recent
+// round trip bounds the path's fixed delay there and back, so k arrived at most took-fastest
+// later than a request on time would have, and the next start is put that much after k's span.
+// While k is unanswered and already slower than the fastest, how late it is grows with every
+// moment: the next start waits for its answer (pending), re-checking every pollStep. The extra
+// wait is at most one span (a hung request, or one of a process that died, must not stall the
+// base for long).
+func (p *pacer) windowWaitLocked(w *windowState, now time.Time) (wait time.Duration, pending bool) {
+	if p.interval <= 0 {
+		return 0, false
+	}
+	b := uint64(p.budget)
+	if w.Seq < b {
+		return 0, false
+	}
+	span := p.span()
+	fastest, known := p.fastestLocked()
+	for _, k := range w.Starts {
+		if k.Seq == 0 || k.Seq+b > w.Seq+1 {
+			continue // not in the window yet, or not budget back
+		}
+		late := time.Duration(0)
+		if p.arrivals {
+			took := k.Took
+			if !k.Done {
+				took = now.Sub(k.At)
+			}
+			f := fastest
+			if k.Done && (!known || k.Took < f) {
+				f = k.Took
+			}
+			late = min(max(took-f, 0), span)
+		}
+		if d := k.At.Add(span + late).Sub(now); d > wait {
+			wait = d
+			pending = !k.Done && late < span
+		}
+	}
+	return wait, pending
+}
+
+// pollStep is how often a start held for an unanswered request checks again.
+func (p *pacer) pollStep() time.Duration { return max(p.interval/10, time.Millisecond) }
+
+func (p *pacer) fastestLocked() (time.Duration, bool) {
+	n := min(p.rttCount, rttSamples)
+	if n == 0 {
+		return 0, false
+	}
+	return slices.Min(p.rtts[:n]), true
+}
+
+// withWindowLocked runs fn on the window: in memory, or in the shared file under its lock (fn
+// returns whether it changed the window, so that an unchanged one is not written back). When the
+// shared file fails, the pacer goes on with a window in memory, starting from the last state it
+// read, and remembers why.
+func (p *pacer) withWindowLocked(fn func(w *windowState) bool) {
+	if p.shared != nil {
+		err := p.shared.update(func(w *windowState) bool {
+			changed := fn(w)
+			p.win = *w
+			return changed
+		})
+		if err == nil {
+			return
+		}
+		p.shared.close()
+		p.shared, p.shareErr = nil, err
+		return
+	}
+	fn(&p.win)
+}
+
+// wait returns when a request to the base may start, or with the context's error. The start it
+// returns must be passed to finish once the request has ended (or is not sent after all).
+func (p *pacer) wait(ctx context.Context, clk clock.Clock) (uint64, error) {
+	for {
+		ctxErr := ctx.Err()
+		now := clk.Now()
+		var seq uint64
+		var wait time.Duration
+		var held bool
+		p.mu.Lock()
+		p.interval = APILimit
+		p.withWindowLocked(func(w *windowState) bool {
+			if now.Before(w.HoldUntil) {
+				wait, held = w.HoldUntil.Sub(now), true
+				return false
+			}
+			if ctxErr != nil {
+				return false
+			}
+			var pending bool
+			wait, pending = p.windowWaitLocked(w, now)
+			if pending {
+				wait = min(wait, p.pollStep())
+			}
+			if wait > 0 {
+				return false
+			}
+			w.Seq++
+			w.Starts[w.Seq%ringStarts] = startRec{Seq: w.Seq, At: now}
+			seq = w.Seq
+			return true
+		})
+		if held && p.win.HoldUntil.After(p.holdUntil) {
+			p.holdUntil = p.win.HoldUntil
+		}
+		if seq != 0 {
+			p.lastStart = now
+		}
+		p.mu.Unlock()
+		if seq != 0 {
+			return seq, nil
+		}
+		err := ctxErr
+		if err == nil {
+			err = sleepWithin(ctx, clk, wait)
+		}
+		if err != nil {
+			if held {
+				return 0, fmt.Errorf("%w: requests to this base are held %s more, until the service's rate-limit penalty ends", err, max(now.Add(wait).Sub(clk.Now()), 0).Round(time.Millisecond))
+			}
+			return 0, err
+		}
+	}
+}
+
+// finish records how a started request ended: took is the time from its start to its answer
+// (answered) or its failure. Every claimed start is finished, sent or not (took 0 if not).
+func (p *pacer) finish(seq uint64, took time.Duration, answered bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if answered {
+		p.rtts[p.rttCount%rttSamples] = took
+		p.rttCount++
+		p.raiseLocked(p.clk.Now())
+	}
+	now := p.clk.Now()
+	p.withWindowLocked(func(w *windowState) bool {
+		if r := &w.Starts[seq%ringStarts]; r.Seq == seq {
+			// From the claimed start, not from the send: a goroutine that ran late between the
+			// two (a loaded machine) sent, and so arrived, that much late too.
+			r.Took, r.Done = max(took, now.Sub(r.At)), true
+			return true
+		}
+		return false
+	})
+}
+
+// hold stops every request to the base until t (after a 429), and halves the budget when the
+// 429 is a new collision rather than one more answer of a penalty already known.
+func (p *pacer) hold(t time.Time) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	now := p.clk.Now()
+	if !now.Before(p.holdUntil) {
+		p.budget = max(1, p.budget/2)
+		p.lastCut = now
+	}
+	if t.After(p.holdUntil) {
+		p.holdUntil = t
+	}
+	p.withWindowLocked(func(w *windowState) bool {
+		if t.After(w.HoldUntil) {
+			w.HoldUntil = t
+			return true
+		}
+		return false
+	})
+}
+
+// raiseLocked grows the budget by one start once probeAfter has passed since its last change and
+// since the end of the last hold — but not while the last collision is remembered (ceilingMemory):
+// the budget a 429 left is one that fitted beside the other clients, and probing above it at once
+// would only collide again with theirs.
+func (p *pacer) raiseLocked(now time.Time) {
+	if p.budget >= windowStarts || now.Before(p.holdUntil) {
+		return
+	}
+	if !p.lastCut.IsZero() && now.Sub(p.lastCut) < ceilingMemory {
+		return
+	}
+	last := p.lastCut
+	for _, t := range []time.Time{p.lastRaise, p.holdUntil} {
+		if t.After(last) {
+			last = t
+		}
+	}
+	if now.Sub(last) >= probeAfter {
+		p.budget++
+		p.lastRaise = now
+	}
+}
+
+// close releases the shared window's file, if any.
+func (p *pacer) close() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.shared != nil {
+		p.shared.close()
+		p.shared = nil
+	}
+}
