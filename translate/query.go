@@ -818,7 +818,6 @@ func unbounded(e sqlparser.Expr) bool {
 	return len(digits) > 10 || (len(digits) == 10 && digits >= "4294967296")
 }
 
-
 // onlyFullGroupBy reports whether the session's sql_mode has ONLY_FULL_GROUP_BY (the default).
 func (qp *queryPlanner) onlyFullGroupBy() bool {
 	mode, err := qp.s.session().Variable("sql_mode", false)
