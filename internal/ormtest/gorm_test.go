@@ -77,8 +77,10 @@ func TestGormAutoMigrate(t *testing.T) {
 	if err := g.AutoMigrate(&Product{}); err != nil {
 		t.Fatal(err)
 	}
-	if s := sent(t, srv); len(s) != 0 {
-		t.Errorf("second AutoMigrate sent %q, want nothing", s)
+	// It reads (GORM's SELECT * … LIMIT 1 for the column types may send one list request, or
+	// none when it closes the rows first), and writes nothing.
+	if s := writes(sent(t, srv)); len(s) != 0 {
+		t.Errorf("second AutoMigrate wrote %q, want nothing", s)
 	}
 	type Product2 struct {
 		Product
@@ -87,7 +89,7 @@ func TestGormAutoMigrate(t *testing.T) {
 	if err := g.Table("products").AutoMigrate(&Product2{}); err != nil {
 		t.Fatal(err)
 	}
-	if s := sent(t, srv); !reflect.DeepEqual(s, []string{"POST tables/tbl/fields"}) {
+	if s := writes(sent(t, srv)); !reflect.DeepEqual(s, []string{"POST tables/tbl/fields"}) {
 		t.Errorf("AutoMigrate with a new field sent %q, want one POST …/fields", s)
 	}
 	if !g.Migrator().HasTable(&Product{}) || !g.Migrator().HasColumn(&Product{}, "price") {

@@ -92,3 +92,14 @@ func formula(t testing.TB, r emulator.Request) string {
 	}
 	return v.Get("filterByFormula")
 }
+
+// writes keeps the requests of sent that are not GETs.
+func writes(s []string) []string {
+	var out []string
+	for _, r := range s {
+		if !strings.HasPrefix(r, "GET ") {
+			out = append(out, r)
+		}
+	}
+	return out
+}

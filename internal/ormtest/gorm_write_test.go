@@ -1,0 +1,127 @@
+package ormtest
+
+import (
+	"reflect"
+	"testing"
+
+	"gorm.io/gorm"
+)
+
+func TestGormUpdateDelete(t *testing.T) {
+	g, sent := migrated(t)
+	byCode := seed(t, g)
+	sent()
+
+	// Save of a loaded record: one UPDATE by id (found by id, no list), one PATCH.
+	p := byCode["H1"]
+	p.Price, p.Stock = 27.5, 11
+	if err := g.Save(&p).Error; err != nil {
+		t.Fatal(err)
+	}
+	if s := sent(); !reflect.DeepEqual(s, []string{"GET tbl/rec", "PATCH tbl"}) {
+		t.Errorf("Save sent %q", s)
+	}
+	// Update with gorm.Expr reads the record's current value.
+	if err := g.Model(&p).Update("stock", gorm.Expr("stock + ?", 4)).Error; err != nil {
+		t.Fatal(err)
+	}
+	// Updates with a struct (zero fields skipped) and with a map (zero values written).
+	if err := g.Model(&p).Updates(Product{Name: "Claw hammer", Price: 30}).Error; err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Model(&p).Updates(map[string]any{"active": false, "category": "tools"}).Error; err != nil {
+		t.Fatal(err)
+	}
+	var got Product
+	if err := g.First(&got, "id = ?", p.ID).Error; err != nil {
+		t.Fatal(err)
+	}
+	if got.Name != "Claw hammer" || got.Price != 30 || got.Stock != 15 || got.Active || got.Code != "H1" {
+		t.Errorf("after updates: %+v", got)
+	}
+	sent()
+
+	// A batch update by condition, with an expression.
+	res := g.Model(&Product{}).Where("category = ?", "parts").Update("price", gorm.Expr("price * 2"))
+	if res.Error != nil || res.RowsAffected != 2 {
+		t.Fatalf("Update by condition: %d, %v", res.RowsAffected, res.Error)
+	}
+	if s := sent(); !reflect.DeepEqual(s, []string{"GET tbl", "PATCH tbl"}) {
+		t.Errorf("Update by condition sent %q: one list, one PATCH of both", s)
+	}
+	var prices []float64
+	g.Model(&Product{}).Where("category = ?", "parts").Order("price").Pluck("price", &prices)
+	if !reflect.DeepEqual(prices, []float64{0.5, 1}) {
+		t.Errorf("prices after update: %v", prices)
+	}
+	// GORM refuses an update or delete without a condition (ErrMissingWhereClause), as it should.
+	if err := g.Model(&Product{}).Update("stock", 0).Error; err != gorm.ErrMissingWhereClause {
+		t.Errorf("Update without WHERE: %v", err)
+	}
+	sent()
+
+	// Delete by primary key (the model, an id, several ids) and by condition.
+	if err := g.Delete(&Product{}, "id = ?", byCode["A1"].ID).Error; err != nil {
+		t.Fatal(err)
+	}
+	glue := byCode["G1"]
+	if err := g.Delete(&glue).Error; err != nil {
+		t.Fatal(err)
+	}
+	// Each: a GET of the record (a DELETE of an id Airtable does not have fails the whole request,
+	// and RowsAffected must say whether it existed), then one DELETE; no list.
+	if s := sent(); !reflect.DeepEqual(s, []string{"GET tbl/rec", "DELETE tbl", "GET tbl/rec", "DELETE tbl"}) {
+		t.Errorf("Delete by id sent %q", s)
+	}
+	if err := g.Delete(&Product{}, []string{byCode["B1"].ID, byCode["N1"].ID}).Error; err != nil {
+		t.Fatal(err)
+	}
+	res = g.Where("stock = ?", 0).Delete(&Product{})
+	if res.Error != nil || res.RowsAffected != 1 {
+		t.Errorf("Delete by condition: %d, %v", res.RowsAffected, res.Error)
+	}
+	var left []string
+	g.Model(&Product{}).Order("code").Pluck("code", &left)
+	if !reflect.DeepEqual(left, []string{"H1"}) {
+		t.Errorf("left after deletes: %q", left)
+	}
+}
+
+// TestGormTransaction: GORM's Transaction is the driver's client-side unit of work: its writes go
+// out at COMMIT, and a rollback before anything was sent leaves nothing behind.
+func TestGormTransaction(t *testing.T) {
+	g, sent := migrated(t)
+	err := g.Transaction(func(tx *gorm.DB) error {
+		for _, c := range []string{"T1", "T2", "T3"} {
+			if err := tx.Exec("INSERT INTO products (code, name) VALUES (?, ?)", c, "queued").Error; err != nil {
+				return err
+			}
+		}
+		if s := sent(); len(s) != 0 {
+			t.Errorf("writes inside the transaction sent %q before COMMIT", s)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := sent(); !reflect.DeepEqual(s, []string{"POST tbl"}) {
+		t.Errorf("COMMIT of three one-row INSERTs sent %q, want one POST", s)
+	}
+	err = g.Transaction(func(tx *gorm.DB) error {
+		if err := tx.Exec("INSERT INTO products (code) VALUES ('R1')").Error; err != nil {
+			return err
+		}
+		return gorm.ErrInvalidData // any error: GORM rolls back
+	})
+	if err != gorm.ErrInvalidData {
+		t.Fatalf("Transaction: %v", err)
+	}
+	if s := sent(); len(s) != 0 {
+		t.Errorf("a rolled-back transaction sent %q", s)
+	}
+	var n int64
+	if err := g.Model(&Product{}).Count(&n).Error; err != nil || n != 3 {
+		t.Errorf("Count = %d, %v; want 3", n, err)
+	}
+}
