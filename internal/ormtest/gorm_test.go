@@ -160,3 +160,31 @@ func TestGormCreate(t *testing.T) {
 		t.Errorf("Count = %d, %v; want 38", n, err)
 	}
 }
+
+// TestGormUntaggedID: a string ID without default:(-) makes GORM send id = '' and never read the
+// id back; the driver refuses that INSERT before anything is sent, saying which tag to write,
+// rather than create a record whose model keeps the id ''.
+func TestGormUntaggedID(t *testing.T) {
+	srv, db := newBase(t)
+	g := openGorm(t, db)
+	type Plain struct {
+		ID   string
+		Name string
+	}
+	if err := g.AutoMigrate(&Plain{}); err != nil {
+		t.Fatal(err)
+	}
+	sent(t, srv)
+	err := g.Create(&Plain{Name: "x"}).Error
+	if err == nil || !strings.Contains(err.Error(), `gorm:"primaryKey;default:(-)"`) {
+		t.Errorf("Create with an untagged string ID: %v, want the refusal naming the tag", err)
+	}
+	if s := writes(sent(t, srv)); len(s) != 0 {
+		t.Errorf("the refused Create sent %q", s)
+	}
+	// NULL for id lets Airtable assign it, as MySQL does for an AUTO_INCREMENT key.
+	var id string
+	if err := db.QueryRow("INSERT INTO plains (id, name) VALUES (NULL, 'y') RETURNING id").Scan(&id); err != nil || !strings.HasPrefix(id, "rec") {
+		t.Errorf("INSERT with id NULL: %q, %v", id, err)
+	}
+}
