@@ -9,7 +9,7 @@ import (
 )
 
 // TestInsertAssignedColumns: id and createdTime may be named with NULL (Airtable assigns them, as
-// MySQL assigns an AUTO_INCREMENT key given NULL); any other value is refused, '' for id with the
+// MySQL assigns an AUTO_INCREMENT key given NULL); any other value is refused, ” for id with the
 // GORM declaration that leaves it out.
 func TestInsertAssignedColumns(t *testing.T) {
 	schema := loadSchema(t)

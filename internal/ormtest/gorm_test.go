@@ -161,9 +161,9 @@ func TestGormCreate(t *testing.T) {
 	}
 }
 
-// TestGormUntaggedID: a string ID without default:(-) makes GORM send id = '' and never read the
+// TestGormUntaggedID: a string ID without default:(-) makes GORM send id = ” and never read the
 // id back; the driver refuses that INSERT before anything is sent, saying which tag to write,
-// rather than create a record whose model keeps the id ''.
+// rather than create a record whose model keeps the id ”.
 func TestGormUntaggedID(t *testing.T) {
 	srv, db := newBase(t)
 	g := openGorm(t, db)
