@@ -3,6 +3,7 @@ package ormtest
 import (
 	"reflect"
 	"testing"
+	"time"
 
 	"gorm.io/gorm"
 )
@@ -123,5 +124,54 @@ func TestGormTransaction(t *testing.T) {
 	var n int64
 	if err := g.Model(&Product{}).Count(&n).Error; err != nil || n != 3 {
 		t.Errorf("Count = %d, %v; want 3", n, err)
+	}
+}
+
+// Note has GORM's conventional timestamps and soft delete (DeletedAt, indexed).
+type Note struct {
+	ID        string `gorm:"primaryKey;default:(-)"`
+	Text      string
+	CreatedAt time.Time
+	UpdatedAt time.Time
+	DeletedAt gorm.DeletedAt `gorm:"index"`
+}
+
+// TestGormSoftDelete: CreatedAt/UpdatedAt are written by GORM, Delete sets deleted_at (a PATCH,
+// nothing deleted), later queries leave the record out and Unscoped finds it.
+func TestGormSoftDelete(t *testing.T) {
+	srv, db := newBase(t)
+	g := openGorm(t, db)
+	for range 2 { // the second run, with its CREATE INDEX, writes nothing
+		if err := g.AutoMigrate(&Note{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if w := writes(sent(t, srv)); len(w) != 1 {
+		t.Errorf("two AutoMigrates wrote %q, want the one CREATE TABLE", w)
+	}
+	n := Note{Text: "a"}
+	if err := g.Create(&n).Error; err != nil || n.ID == "" || n.CreatedAt.IsZero() {
+		t.Fatalf("Create: %+v, %v", n, err)
+	}
+	sent(t, srv)
+	if err := g.Delete(&n).Error; err != nil {
+		t.Fatal(err)
+	}
+	if w := writes(sent(t, srv)); !reflect.DeepEqual(w, []string{"PATCH tbl"}) {
+		t.Errorf("soft Delete wrote %q, want one PATCH", w)
+	}
+	var c int64
+	if err := g.Model(&Note{}).Count(&c).Error; err != nil || c != 0 {
+		t.Errorf("Count after soft delete: %d, %v", c, err)
+	}
+	var all []Note
+	if err := g.Unscoped().Find(&all).Error; err != nil || len(all) != 1 || !all[0].DeletedAt.Valid {
+		t.Errorf("Unscoped: %+v, %v", all, err)
+	}
+	if err := g.Unscoped().Delete(&n).Error; err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Unscoped().Model(&Note{}).Count(&c).Error; err != nil || c != 0 {
+		t.Errorf("Count after Unscoped Delete: %d, %v", c, err)
 	}
 }
