@@ -188,3 +188,54 @@ func TestGormUntaggedID(t *testing.T) {
 		t.Errorf("INSERT with id NULL: %q, %v", id, err)
 	}
 }
+
+// Gadget has the Go types a model commonly has; AutoMigrate maps each to a field, and running it
+// again sends no write (MODIFYs of types Airtable cannot tell apart run as no-ops).
+type Gadget struct {
+	ID       string `gorm:"primaryKey;default:(-)"`
+	Title    string `gorm:"size:100;comment:what it is called"`
+	Small    int32
+	Plain    int
+	Count    uint
+	Ratio    float32
+	Amount   float64 `gorm:"type:decimal(10,2)"`
+	Maybe    *string
+	Score    sql.NullInt64
+	Flag     bool `gorm:"not null"`
+	Seen     *time.Time
+	Day      time.Time `gorm:"type:date"`
+	Kind     string    `gorm:"type:enum('a','b')"`
+	Internal string    `gorm:"-:migration"`
+}
+
+func TestGormAutoMigrateTypes(t *testing.T) {
+	srv, db := newBase(t)
+	g := openGorm(t, db)
+	if err := g.Migrator().CreateTable(&Gadget{}); err != nil {
+		t.Fatal(err)
+	}
+	reqs := requests(srv)
+	if len(reqs) != 1 {
+		t.Fatalf("CreateTable sent %d requests", len(reqs))
+	}
+	body := string(reqs[0].Body)
+	for _, f := range []string{`{"name":"title","type":"singleLineText","description":"what it is called"}`,
+		`{"name":"amount","type":"number","options":{"precision":2}}`, `{"name":"day","type":"date"`,
+		`{"name":"kind","type":"singleSelect"`, `{"name":"seen","type":"dateTime"`} {
+		if !strings.Contains(body, f) {
+			t.Errorf("CREATE TABLE lacks %s: %s", f, body)
+		}
+	}
+	if strings.Contains(body, "internal") {
+		t.Errorf("a -:migration field was created: %s", body)
+	}
+	sent(t, srv)
+	for range 2 {
+		if err := g.AutoMigrate(&Gadget{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if w := writes(sent(t, srv)); len(w) != 0 {
+		t.Errorf("AutoMigrate of an existing table wrote %q", w)
+	}
+}
