@@ -1,6 +1,9 @@
 package translate
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestRewriteOffset: OFFSET without LIMIT (goqu and squirrel write it) reads as MySQL's
 // "LIMIT <all> OFFSET n"; an OFFSET with its LIMIT, and OFFSET in strings and names, are left alone.
@@ -26,4 +29,18 @@ func TestRewriteOffset(t *testing.T) {
 	if got := sqlString(stmt); got != "select Name from Tasks order by Name asc limit 2, 18446744073709551615" {
 		t.Errorf("parsed as %s", got)
 	}
+}
+
+// FuzzRewriteOffset: the rewrite never panics, only ever inserts whole "LIMIT <all> " texts
+// (removing them gives the input back), and leaves a statement it cannot tokenize alone.
+func FuzzRewriteOffset(f *testing.F) {
+	for _, s := range []string{"SELECT a FROM t OFFSET 1", "SELECT a FROM t LIMIT 1 OFFSET 2", "SELECT 'offset' OFFSET", "select (select 1 offset 1) offset 2", "/*! offset */", "offset offset offset"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, sql string) {
+		out := rewriteOffset(sql)
+		if strings.ReplaceAll(out, "LIMIT "+allRows+" ", "") != strings.ReplaceAll(sql, "LIMIT "+allRows+" ", "") {
+			t.Fatalf("rewriteOffset(%q) = %q changed more than adding LIMITs", sql, out)
+		}
+	})
 }
