@@ -85,7 +85,7 @@ func TestParseDDLRefusals(t *testing.T) {
 }
 
 func FuzzParseDDL(f *testing.F) {
-	for _, s := range []string{"CREATE TABLE t (a int)", "ALTER TABLE t ADD (a int, b", "CREATE TABLE t (a enum(", "alter table t add", "CREATE INDEX ON", "CREATE TABLE t (((", "/*!*/", "CREATE /*!*/ TABLE"} {
+	for _, s := range []string{"CREATE TABLE t (a int)", "ALTER TABLE t ADD (a int, b", "CREATE TABLE t (a enum(", "alter table t add", "CREATE INDEX ON", "CREATE TABLE t (((", "/*!*/", "CREATE /*!*/ TABLE", "ALTER TABLE t MODIFY", "ALTER TABLE t MODIFY COLUMN c int AFTER", "alter table t modify createdTime datetime first"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, sql string) {
