@@ -1,6 +1,7 @@
 package ormtest
 
 import (
+	"strings"
 	"testing"
 
 	sq "github.com/Masterminds/squirrel"
@@ -15,6 +16,12 @@ func TestSquirrel(t *testing.T) {
 		Where(sq.And{sq.Eq{"kind": "fruit"}, sq.Gt{"qty": 1}}).
 		OrderBy("qty DESC").Limit(2).Offset(1).RunWith(db).Query()
 	eq(t, "Eq/Gt/OrderBy/Limit/Offset", rowStrings(t, rows, err), []string{"Apple|5", "apricot|2"})
+	// The WHERE goes to Airtable as the list's formula; the rest (order, offset) runs locally.
+	if reqs := requests(srv); len(reqs) != 1 {
+		t.Errorf("%d requests, want one list", len(reqs))
+	} else if f := formula(t, reqs[0]); !strings.Contains(f, "'fruit'") || !strings.Contains(f, "{qty}>1") {
+		t.Errorf("the WHERE was not pushed down: formula %q", f)
+	}
 	eq(t, "one list request", sent(t, srv), []string{"GET tbl"})
 
 	rows, err = sq.Select("name").From("items").Where(sq.Or{sq.Eq{"kind": nil}, sq.Eq{"name": []string{"Leek", "Nope"}}}).
