@@ -239,3 +239,40 @@ func TestGormAutoMigrateTypes(t *testing.T) {
 		t.Errorf("AutoMigrate of an existing table wrote %q", w)
 	}
 }
+
+// TestGormPrepareStmt: GORM's PrepareStmt mode (prepared statements cached per SQL text, also
+// inside its default transactions) runs the same writes and reads.
+func TestGormPrepareStmt(t *testing.T) {
+	srv, db := newBase(t)
+	g, err := gorm.Open(mysql.New(mysql.Config{Conn: db}), &gorm.Config{Logger: logger.Discard, PrepareStmt: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := g.AutoMigrate(&Product{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, code := range []string{"P1", "P2"} {
+		p := Product{Code: code, Stock: 1}
+		if err := g.Create(&p).Error; err != nil || p.ID == "" {
+			t.Fatalf("Create: %+v, %v", p, err)
+		}
+	}
+	var p Product
+	if err := g.First(&p, "code = ?", "P1").Error; err != nil {
+		t.Fatal(err)
+	}
+	p.Stock = 99
+	if err := g.Save(&p).Error; err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Delete(&Product{}, "code = ?", "P2").Error; err != nil {
+		t.Fatal(err)
+	}
+	var all []Product
+	if err := g.Find(&all).Error; err != nil || len(all) != 1 || all[0].Stock != 99 || all[0].ID != p.ID {
+		t.Errorf("after Save and Delete: %+v, %v", all, err)
+	}
+	if w := writes(sent(t, srv)); len(w) != 5 { // CREATE TABLE, 2 POST, PATCH, DELETE
+		t.Errorf("writes %q", w)
+	}
+}
