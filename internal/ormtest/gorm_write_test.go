@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
 )
 
 func TestGormUpdateDelete(t *testing.T) {
@@ -173,5 +174,47 @@ func TestGormSoftDelete(t *testing.T) {
 	}
 	if err := g.Unscoped().Model(&Note{}).Count(&c).Error; err != nil || c != 0 {
 		t.Errorf("Count after Unscoped Delete: %d, %v", c, err)
+	}
+}
+
+// TestGormFirstOrCreateAndUpsert: FirstOrCreate finds or creates; an upsert (OnConflict with
+// DoUpdates of every column but the key) merges on the key column and returns each record's id,
+// the existing one's for a match.
+func TestGormFirstOrCreateAndUpsert(t *testing.T) {
+	g, sent := migrated(t)
+	byCode := seed(t, g)
+	sent()
+	var found, made Product
+	if err := g.Where(Product{Code: "A1"}).FirstOrCreate(&found).Error; err != nil || found.ID != byCode["A1"].ID {
+		t.Errorf("FirstOrCreate of an existing record: %+v, %v", found, err)
+	}
+	if w := writes(sent()); len(w) != 0 {
+		t.Errorf("FirstOrCreate of an existing record wrote %q", w)
+	}
+	if err := g.Where(Product{Code: "Z9"}).Attrs(Product{Name: "new"}).FirstOrCreate(&made).Error; err != nil || made.ID == "" || made.Name != "new" {
+		t.Errorf("FirstOrCreate of a new record: %+v, %v", made, err)
+	}
+	sent()
+
+	up := []Product{{Code: "A1", Name: "Anvil 2", Price: 91, Stock: 2, Active: true, Category: "tools"}, {Code: "X1", Name: "Xylo", Category: "toys"}}
+	err := g.Clauses(clause.OnConflict{Columns: []clause.Column{{Name: "code"}},
+		DoUpdates: clause.AssignmentColumns([]string{"name", "price", "stock", "active", "category"})}).Create(&up).Error
+	if err != nil {
+		t.Fatal(err)
+	}
+	if up[0].ID != byCode["A1"].ID || up[1].ID == "" || up[1].ID == up[0].ID {
+		t.Errorf("upsert ids: %q, %q; want %q and a new one", up[0].ID, up[1].ID, byCode["A1"].ID)
+	}
+	reqs := sent()
+	if !reflect.DeepEqual(reqs, []string{"PATCH tbl"}) {
+		t.Errorf("upsert sent %q, want one PATCH with performUpsert", reqs)
+	}
+	var a1 Product
+	if err := g.First(&a1, "id = ?", byCode["A1"].ID).Error; err != nil || a1.Name != "Anvil 2" || a1.Price != 91 {
+		t.Errorf("A1 after upsert: %+v, %v", a1, err)
+	}
+	var n int64
+	if err := g.Model(&Product{}).Count(&n).Error; err != nil || n != 8 {
+		t.Errorf("Count = %d, %v; want 8", n, err)
 	}
 }
