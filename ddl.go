@@ -56,6 +56,9 @@ func (cn *conn) execDDL(ctx context.Context, d *translate.DDL) (driver.Result, e
 	case d.Index:
 		return result{}, nil // no index to keep: see translate.DDL
 	}
+	if err := checkKeep(existing, d.Keep); err != nil {
+		return nil, err
+	}
 	for _, f := range d.Fields {
 		for _, have := range existing.Fields {
 			if strings.EqualFold(have.Name, f.Name) {

@@ -346,7 +346,7 @@ func TestInformationSchema(t *testing.T) {
 		"SELECT TABLE_NAME, TABLE_TYPE FROM information_schema.TABLES WHERE TABLE_SCHEMA = '" + testBase + "' ORDER BY TABLE_NAME DESC": {
 			"Tricky|BASE TABLE", "Team Members|BASE TABLE", "Tasks|BASE TABLE"},
 		"SELECT column_name, data_type, is_nullable FROM information_schema.columns WHERE table_name = 'Tasks' AND ordinal_position <= 3 ORDER BY ordinal_position": {
-			"id|varchar|NO", "Name|text|YES", "Priority|bigint|YES"},
+			"id|varchar|NO", "Name|varchar|YES", "Priority|bigint|YES"},
 		"SELECT table_name, COUNT(*) FROM information_schema.COLUMNS WHERE table_schema = ? GROUP BY table_name HAVING COUNT(*) > 3": {
 			"Tasks|11", "Team Members|7"},
 		"SELECT SCHEMA_NAME FROM information_schema.SCHEMATA WHERE SCHEMA_NAME LIKE 'app%'":                           {testBase},

@@ -147,7 +147,7 @@ func TestGormMigratorReads(t *testing.T) {
 		pk, _ := c.PrimaryKey()
 		got[c.Name()] = c.DatabaseTypeName() + " " + typ + map[bool]string{true: " null", false: ""}[nullable] + map[bool]string{true: " pk", false: ""}[pk]
 	}
-	for name, want := range map[string]string{"id": "varchar varchar(17) pk", "Priority": "bigint bigint null", "Done": "tinyint tinyint(1)", "Name": "text text null"} {
+	for name, want := range map[string]string{"id": "varchar varchar(17) pk", "Priority": "bigint bigint null", "Done": "tinyint tinyint(1)", "Name": "varchar varchar null"} {
 		if got[name] != want {
 			t.Errorf("ColumnTypes %s = %q, want %q", name, got[name], want)
 		}

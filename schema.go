@@ -32,7 +32,7 @@ func newBaseSchema(s *transport.BaseSchema) *baseSchema {
 	for _, ts := range s.Tables {
 		t := &translate.Table{ID: ts.ID, Name: ts.Name, PrimaryFieldID: ts.PrimaryFieldID}
 		for _, f := range ts.Fields {
-			t.Fields = append(t.Fields, translate.Field{ID: f.ID, Name: f.Name, Type: f.Type, Options: f.Options})
+			t.Fields = append(t.Fields, translate.Field{ID: f.ID, Name: f.Name, Type: f.Type, Options: f.Options, Description: f.Description})
 		}
 		for _, v := range ts.Views {
 			t.Views = append(t.Views, translate.View{ID: v.ID, Name: v.Name})

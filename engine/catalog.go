@@ -160,6 +160,18 @@ func mysqlType(col translate.Column) (dataType, columnType string) {
 	if col.Name == "id" && col.Field == nil {
 		return "varchar", "varchar(17)"
 	}
+	// The text types that DDL creates read back as the SQL types that create them, so that a
+	// schema tool comparing its model with information_schema (GORM's AutoMigrate) finds them
+	// equal: LONGTEXT/TEXT make a long text field, VARCHAR(n) a single line text field. Airtable
+	// keeps no length, so a VARCHAR column has none (CHARACTER_MAXIMUM_LENGTH is NULL).
+	if col.Field != nil {
+		switch col.Field.Type {
+		case "multilineText":
+			return "longtext", "longtext"
+		case "singleLineText":
+			return "varchar", "varchar"
+		}
+	}
 	return "text", "text"
 }
 
@@ -227,17 +239,19 @@ func (c *Catalog) infoRows(name string) ([]translate.Row, error) {
 					key = "PRI"
 				}
 				if col.Field != nil {
-					comment = col.Field.Type
-					if col.Field.ID != "" {
-						comment += " " + col.Field.ID
-					}
+					comment = col.Field.Description // MySQL's column comment, which DDL's COMMENT sets
 				}
 				var charLen, octetLen, precision, scale, dtPrecision, charset, collation any
 				switch dataType {
 				case "text":
 					charLen, octetLen, charset, collation = 65535, 65535, "utf8mb4", "utf8mb4_bin"
+				case "longtext":
+					charLen, octetLen, charset, collation = 4294967295, 4294967295, "utf8mb4", "utf8mb4_bin"
 				case "varchar":
-					charLen, octetLen, charset, collation = 17, 68, "utf8mb4", "utf8mb4_bin"
+					charset, collation = "utf8mb4", "utf8mb4_bin"
+					if isID {
+						charLen, octetLen = 17, 68
+					}
 				case "bigint":
 					precision, scale = 19, 0
 				case "double":

@@ -20,6 +20,12 @@ type DDL struct {
 	// Index is set for CREATE INDEX (and nothing else is): a non-unique index changes no result,
 	// and Airtable keeps none, so running it does nothing.
 	Index bool
+	// Keep lists the columns of ALTER TABLE … MODIFY, each as the field it would make. The API
+	// cannot change a field, so MODIFY runs only when it changes nothing Airtable keeps: the
+	// field exists with that type (and precision, or choices) — what a schema tool sends when it
+	// cannot tell INT from BIGINT or NULL from NOT NULL in a checkbox. The driver checks that
+	// against the base; Type is empty for the built-in columns id and createdTime.
+	Keep []FieldDef
 }
 
 // FieldDef is one Airtable field to create, with the options its type needs.
@@ -351,6 +357,16 @@ func primaryKeyError() error {
 // reads them back (README, "Schema through DDL"). isID is true for the column id, which is the
 // record id every table already has.
 func fieldFor(c colDef) (f FieldDef, isID bool, err error) {
+	if strings.EqualFold(c.name, "createdTime") {
+		// Every record has its creation time, read as the column createdTime: declaring it (as a
+		// model with a CreatedTime field does) creates nothing.
+		switch c.typ {
+		case "datetime", "timestamp":
+			return FieldDef{Name: c.name}, true, nil
+		}
+		return f, false, unsupported("createdTime of type "+strings.ToUpper(c.typ), "",
+			"createdTime is the record's creation time, which every table has: declare it DATETIME, or name the column otherwise")
+	}
 	if strings.EqualFold(c.name, "id") {
 		switch c.typ {
 		case "char", "varchar", "text", "tinytext", "mediumtext", "longtext":
@@ -360,8 +376,9 @@ func fieldFor(c colDef) (f FieldDef, isID bool, err error) {
 			"record ids are text (recXXXXXXXXXXXXXX): declare id as VARCHAR (in GORM: ID string)")
 	}
 	where := fmt.Sprintf("column %q", c.name)
+	checkbox := c.typ == "bool" || c.typ == "boolean" || (c.typ == "tinyint" || c.typ == "bit") && c.length == 1
 	switch {
-	case c.notNull:
+	case c.notNull && !checkbox: // a checkbox is never NULL: unchecked reads as FALSE
 		return f, false, unsupported("NOT NULL", where, "Airtable cannot refuse blank cells: leave NOT NULL out")
 	case c.hasDefault:
 		return f, false, unsupported("DEFAULT", where, "Airtable fields created through the API have no default value: leave DEFAULT out and write the value")
@@ -449,6 +466,14 @@ func alterTable(toks []ddlToken) (*DDL, bool, error) {
 			return nil, true, fmt.Errorf("translate: ALTER TABLE %s: an empty clause between commas", d.Table)
 		}
 		op := clause[0].word()
+		if op == "MODIFY" {
+			f, err := modifyColumn(clause[1:])
+			if err != nil {
+				return nil, true, err
+			}
+			d.Keep = append(d.Keep, f)
+			continue
+		}
 		if op != "ADD" {
 			return nil, true, alterRefusal(op, clause)
 		}
@@ -480,7 +505,7 @@ func alterTable(toks []ddlToken) (*DDL, bool, error) {
 				return nil, true, err
 			}
 			if isID {
-				return nil, true, unsupported("ADD COLUMN id", "", "every table already has the column id (the record id)")
+				return nil, true, unsupported("ADD COLUMN "+col.name, "", "every table already has the column "+col.name+" (the record's id and creation time)")
 			}
 			d.Fields = append(d.Fields, f)
 		}
@@ -488,12 +513,40 @@ func alterTable(toks []ddlToken) (*DDL, bool, error) {
 	return d, true, nil
 }
 
+// modifyColumn reads MODIFY [COLUMN] def [FIRST | AFTER col] as the field it would make.
+func modifyColumn(rest []ddlToken) (FieldDef, error) {
+	if len(rest) > 0 && rest[0].is(sqlparser.COLUMN) {
+		rest = rest[1:]
+	}
+	for i, t := range rest { // the position of a column changes nothing in Airtable's records
+		if w := t.word(); i > 0 && (w == "FIRST" || w == "AFTER") {
+			rest = rest[:i]
+			break
+		}
+	}
+	if len(rest) == 0 {
+		return FieldDef{}, unsupported("ALTER TABLE … MODIFY without a column", "", "write MODIFY COLUMN name type")
+	}
+	col, err := columnDef(rest)
+	if err != nil {
+		return FieldDef{}, err
+	}
+	f, builtin, err := fieldFor(col)
+	if err != nil {
+		return FieldDef{}, err
+	}
+	if builtin {
+		f = FieldDef{Name: col.name}
+	}
+	return f, nil
+}
+
 // alterRefusal says why an ALTER TABLE operation other than ADD COLUMN cannot run.
 func alterRefusal(op string, clause []ddlToken) error {
 	switch op {
 	case "DROP":
 		return unsupported("ALTER TABLE … DROP", "", "the Airtable API cannot delete fields: delete it in Airtable itself")
-	case "MODIFY", "CHANGE", "ALTER":
+	case "CHANGE", "ALTER":
 		return unsupported("ALTER TABLE … "+op, "", "the Airtable API cannot change a field's type safely: change it in Airtable itself (renaming a field works there too)")
 	case "RENAME":
 		return unsupported("ALTER TABLE … RENAME", "", "rename tables and fields in Airtable itself")

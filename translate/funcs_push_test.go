@@ -26,7 +26,7 @@ var functionConditions = []string{
 	"Due >= DATE_FORMAT(NOW(), '%Y-01-01')", "WEEK(Due) = 1", "WEEKDAY(Due) = 4", "DAYOFWEEK(Due) = 6", "QUARTER(Due) = 1",
 	"LAST_DAY(Due) = '2024-01-31'", "UNIX_TIMESTAMP(Due) > 0",
 	"NOT (YEAR(Due) = 2024)", "DATE(`Updated At`) = '2024-03-01'", "STR_TO_DATE(Name, '%Y') IS NULL",
-	"VERSION() = '8.0.35-airsql'", "DATABASE() IS NULL", "@@autocommit = 1", "YEAR(Created) = 2024",
+	"VERSION() = '10.11.0-MariaDB-airsql'", "DATABASE() IS NULL", "@@autocommit = 1", "YEAR(Created) = 2024",
 	"(Priority > 1) IS TRUE", "(Priority > 1) IS NOT FALSE", "(Name = 'a') IS NOT TRUE", "Done IS FALSE",
 	"DATE(`Updated At`) = '2024-03-01'", "DATE(`Updated At`) <> '2024-03-01'", "DATE(`Updated At`) < '2024-03-01'",
 	"DATE(`Updated At`) <= '2024-01-05'", "DATE(`Updated At`) > '2024-01-05'", "DATE(`Updated At`) >= CURDATE()",

@@ -28,6 +28,11 @@ func (plan *Plan) splitOrder(sorts []Sort) bool {
 	if !plan.Exact || plan.RecordIDs != nil || plan.Count || plan.NoRows || len(plan.order) == 0 {
 		return false
 	}
+	if plan.Limit < 0 {
+		// Without LIMIT every row is read anyway: one request and a local sort cost a request
+		// less than two requests (and the blank rows' listing would always be sent).
+		return false
+	}
 	first := plan.order[0].e
 	isNull := (&pusher{}).condition(&expr{kind: exIsNull, typ: typeBool, args: []*expr{first}})
 	if !isNull.tExact || !isNull.fExact || isNull.t == formulaAll || isNull.f == formulaAll {

@@ -25,7 +25,7 @@ func Parse(sql string) (stmt sqlparser.Statement, err error) {
 			stmt, err = nil, fmt.Errorf("translate: cannot parse the statement (the SQL parser failed: %v)", r)
 		}
 	}()
-	stmt, err = sqlparser.Parse(rewriteCalls(keepLikeEscapes(sql)))
+	stmt, err = sqlparser.Parse(rewriteCalls(keepLikeEscapes(rewriteOffset(sql))))
 	if err != nil {
 		if what := parserLimitation(sql); what != "" {
 			return nil, fmt.Errorf("translate: %s: the SQL parser does not read %s; rewrite the query without it", err, what)

@@ -344,8 +344,12 @@ func (qp *queryPlanner) pushdown(where *expr) {
 				plan.order = append(plan.order, orderKey{e: qp.outputs[k.Slot], desc: k.Desc})
 				plan.Order = append(plan.Order, Order{Column: qp.outputs[k.Slot].sql, Desc: k.Desc})
 			}
-			// A nullable first key splits the scan into two requests (nullsplit.go), which the
-			// driver's scan source runs in SQL's order.
+			// With a LIMIT, a nullable first key splits the scan into two requests (nullsplit.go),
+			// which the driver's scan source runs in SQL's order.
+			plan.Limit = -1
+			if q.Limit >= 0 {
+				plan.Limit = q.Offset + q.Limit
+			}
 			plan.pushOrder()
 			q.SortLocally = plan.SortLocally
 		}

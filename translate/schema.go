@@ -13,6 +13,7 @@ import (
 type Field struct {
 	ID, Name, Type string
 	Options        map[string]any
+	Description    string // the field's description: information_schema's COLUMN_COMMENT
 }
 
 // Table is one Airtable table: its fields in schema order and its views.

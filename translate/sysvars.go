@@ -17,10 +17,14 @@ import (
 // cannot honour (autocommit = 0, a time zone other than UTC, ANSI_QUOTES) is refused with the
 // reason. Settings are remembered per connection (Session), as MySQL's session variables are.
 
-// ServerVersion is VERSION() and @@version: a MySQL 8.0 version, so that drivers and ORMs that
-// parse it (GORM's MySQL dialect, go-sql-driver/mysql, JDBC) take their MySQL 8 paths, with the
-// suffix -airsql saying what answers. It is not MariaDB: the string has no "MariaDB" in it.
-const ServerVersion = "8.0.35-airsql"
+// ServerVersion is VERSION() and @@version. It names MariaDB 10.11 because the SQL the driver runs
+// is MariaDB's where the two differ in a way clients act on: INSERT/DELETE … RETURNING, which
+// MariaDB has since 10.5 and MySQL lacks. GORM's MySQL dialector reads VERSION() and, for
+// MariaDB ≥ 10.5, reads the ids of created records with RETURNING — the only way it can learn a
+// record id, since ids are strings and LastInsertId cannot carry them. go-sql-driver/mysql and
+// JDBC do not read VERSION(); tools that do see a MariaDB server, whose MySQL-protocol dialect
+// the driver speaks. The suffix -airsql says what answers.
+const ServerVersion = "10.11.0-MariaDB-airsql"
 
 // VersionComment is @@version_comment (the MySQL client prints it when it connects).
 const VersionComment = "airsql, a MySQL-compatible driver for Airtable"

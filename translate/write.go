@@ -78,6 +78,15 @@ func Insert(stmt *sqlparser.Insert, schema Schema, args Args) (*InsertPlan, erro
 	fields := make([]*expr, len(stmt.Columns))
 	seen := map[string]bool{}
 	for i, c := range stmt.Columns {
+		if assigned, err := s.assignedColumn(c.String(), len(stmt.OnDup) > 0); err != nil {
+			return nil, err
+		} else if assigned != "" {
+			if seen[assigned] {
+				return nil, fmt.Errorf("translate: column %q is named twice", assigned)
+			}
+			seen[assigned] = true
+			continue // fields[i] stays nil: the row's value must be NULL (assignedValue)
+		}
 		e, err := s.writableColumn(c.String())
 		if err != nil {
 			return nil, err
@@ -109,6 +118,12 @@ func Insert(stmt *sqlparser.Insert, schema Schema, args Args) (*InsertPlan, erro
 			v, err := e.eval(&Row{})
 			if err != nil {
 				return nil, err
+			}
+			if fields[i] == nil {
+				if err := assignedValue(stmt.Columns[i].String(), n+1, v); err != nil {
+					return nil, err
+				}
+				continue
 			}
 			cell, err := toCell(fields[i], e.typ, v)
 			if err != nil {

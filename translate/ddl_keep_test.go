@@ -1,0 +1,41 @@
+package translate
+
+import (
+	"reflect"
+	"testing"
+)
+
+// TestParseDDLKeep: ALTER TABLE … MODIFY is read as the field it would make (checked against the
+// base by the driver); the built-in columns id and createdTime come with no type.
+func TestParseDDLKeep(t *testing.T) {
+	cases := []struct {
+		sql  string
+		keep []FieldDef
+		add  int
+	}{
+		{"ALTER TABLE `w` MODIFY COLUMN `active` boolean", []FieldDef{{Name: "active", Type: "checkbox", Options: checkOptions()}}, 0},
+		{"ALTER TABLE w MODIFY active tinyint(1) NOT NULL", []FieldDef{{Name: "active", Type: "checkbox", Options: checkOptions()}}, 0},
+		{"ALTER TABLE w MODIFY COLUMN qty int AFTER name", []FieldDef{{Name: "qty", Type: "number", Options: numberOptions(0)}}, 0},
+		{"ALTER TABLE w MODIFY COLUMN `createdTime` datetime(3) NULL", []FieldDef{{Name: "createdTime"}}, 0},
+		{"ALTER TABLE w MODIFY id varchar(191), ADD COLUMN n text", []FieldDef{{Name: "id"}}, 1},
+	}
+	for _, tc := range cases {
+		d, ok, err := ParseDDL(tc.sql)
+		if !ok || err != nil {
+			t.Errorf("%s: ok %v, %v", tc.sql, ok, err)
+			continue
+		}
+		if !reflect.DeepEqual(d.Keep, tc.keep) || len(d.Fields) != tc.add {
+			t.Errorf("%s: keep %+v, %d fields; want %+v, %d", tc.sql, d.Keep, len(d.Fields), tc.keep, tc.add)
+		}
+	}
+	// createdTime in CREATE TABLE is the built-in column: no field is created for it.
+	d, _, err := ParseDDL("CREATE TABLE w (id varchar(191), createdTime datetime(3) NULL, name longtext, PRIMARY KEY (id))")
+	if err != nil || len(d.Fields) != 1 || d.Fields[0].Name != "name" {
+		t.Errorf("CREATE TABLE with createdTime: %+v, %v", d, err)
+	}
+	// A checkbox may be NOT NULL: it never is NULL.
+	if d, _, err := ParseDDL("CREATE TABLE w (name text, active boolean NOT NULL)"); err != nil || len(d.Fields) != 2 {
+		t.Errorf("NOT NULL checkbox: %+v, %v", d, err)
+	}
+}

@@ -1,0 +1,62 @@
+package translate
+
+import (
+	"strings"
+
+	"github.com/xwb1989/sqlparser"
+)
+
+// Query builders write OFFSET without LIMIT (goqu's and squirrel's Offset alone: "… ORDER BY name
+// OFFSET 4"), which the pinned grammar cannot read, nor can MySQL; MySQL's manual gives the
+// equivalent "LIMIT 18446744073709551615 OFFSET 4" (every row after the first 4), and that is
+// what rewriteOffset writes: it adds the LIMIT before each OFFSET that has none at its level of
+// parentheses. Only whole tokens are looked at, so strings and names are never touched.
+
+// allRows is the LIMIT MySQL's manual gives for "to the end": the largest unsigned BIGINT.
+const allRows = "18446744073709551615"
+
+func rewriteOffset(sql string) string {
+	if !containsAnyWordFold(sql, "offset") {
+		return sql
+	}
+	toks, ok := tokenize(sql)
+	if !ok {
+		return sql
+	}
+	depth := 0
+	limitAt := []bool{false} // per open parenthesis level: a LIMIT was seen
+	var inserts []int        // byte offsets where "LIMIT … " goes
+	for _, t := range toks {
+		switch t.typ {
+		case '(':
+			depth++
+			limitAt = append(limitAt, false)
+		case ')':
+			if depth > 0 {
+				depth--
+				limitAt = limitAt[:len(limitAt)-1]
+			}
+		case sqlparser.LIMIT:
+			limitAt[depth] = true
+		case sqlparser.UNION:
+			limitAt[depth] = false
+		case sqlparser.OFFSET:
+			if !limitAt[depth] {
+				inserts = append(inserts, t.start)
+			}
+			limitAt[depth] = false
+		}
+	}
+	if len(inserts) == 0 {
+		return sql
+	}
+	var b strings.Builder
+	prev := 0
+	for _, at := range inserts {
+		b.WriteString(sql[prev:at])
+		b.WriteString("LIMIT " + allRows + " ")
+		prev = at
+	}
+	b.WriteString(sql[prev:])
+	return b.String()
+}
