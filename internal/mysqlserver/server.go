@@ -29,6 +29,8 @@ import (
 
 	"github.com/go-mysql-org/go-mysql/mysql"
 	"github.com/go-mysql-org/go-mysql/server"
+
+	"github.com/airsql/airsql/translate"
 )
 
 // Database is one served base: the name clients USE (the base id) and its *sql.DB.
@@ -63,7 +65,8 @@ type Config struct {
 	Logger *log.Logger
 	// Secrets are removed from every message sent to a client or logged (the Airtable tokens).
 	Secrets []string
-	// ServerVersion is announced in the handshake (default "8.0.36-airsql").
+	// ServerVersion is announced in the handshake (default translate.ServerVersion, what the
+	// driver's SELECT VERSION() answers, so that a client reads one version either way).
 	ServerVersion string
 }
 
@@ -113,7 +116,7 @@ func New(cfg Config) (*Server, error) {
 		cfg.WriteTimeout = 60 * time.Second
 	}
 	if cfg.ServerVersion == "" {
-		cfg.ServerVersion = "8.0.36-airsql"
+		cfg.ServerVersion = translate.ServerVersion
 	}
 	s := &Server{cfg: cfg, dbs: map[string]*sql.DB{}, logger: cfg.Logger,
 		sessions: map[*session]struct{}{}, listeners: map[net.Listener]struct{}{}}
