@@ -104,17 +104,6 @@ var pendingFixes = []pendingFix{
 		},
 	},
 	{
-		// Found by this test (issue 11): a DATETIME written as text drops its fraction
-		// ('2024-01-01 00:00:56' for MySQL's DATETIME(3) '2024-01-01 00:00:56.000'), and a
-		// DATETIME at midnight reads as a date ('1970-01-01'). The funcs branch's sqlText
-		// writes DATE and DATETIME apart, but with 0 or 6 digits, not the column's 3.
-		name: "issue 11 (funcs): a DATE or DATETIME written as text",
-		tag:  oracle.TagTimeText,
-		match: func(o *outcome) bool {
-			return o.pushDiff != "" && o.localDiff != "" && o.push.Err == nil && o.loc.Err == nil
-		},
-	},
-	{
 		// Found by this test (issue 11): ROUND(x, d) of a FLOAT64 scales by 10^d before rounding,
 		// so a decimal half that the float holds a little below (-1.005) rounds toward zero
 		// (-1.00); the README's rule (the shortest decimal, halves away from zero) gives -1.01.

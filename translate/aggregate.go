@@ -234,8 +234,8 @@ func (c *concatAcc) Add(r *Row) (int, error) {
 		return 0, err
 	}
 	var b strings.Builder
-	for _, v := range vals {
-		b.WriteString(textOf(v))
+	for i, v := range vals {
+		b.WriteString(valueText(c.a.args[i], v))
 	}
 	text := b.String()
 	if c.seen != nil {

@@ -105,9 +105,9 @@ func (e *expr) eval(r *Row) (any, error) {
 			return nil, err
 		}
 		if e.op == "binary" {
-			return likeMatchBinary(textOf(p), textOf(a), e.escape) != e.negated, nil
+			return likeMatchBinary(valueText(e.args[1], p), valueText(e.args[0], a), e.escape) != e.negated, nil
 		}
-		return likeMatch(textOf(p), textOf(a), e.escape) != e.negated, nil
+		return likeMatch(valueText(e.args[1], p), valueText(e.args[0], a), e.escape) != e.negated, nil
 	case exArith:
 		a, b, err := evalPair(e.args[0], e.args[1], r)
 		if err != nil || a == nil || b == nil {

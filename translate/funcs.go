@@ -206,13 +206,24 @@ func convertValue(v any, from, to sqlType) any {
 
 // sqlText renders a value as MySQL shows it, given its SQL type: a date as 2006-01-02, a datetime
 // as 2006-01-02 15:04:05 (with its fraction of a second when it has one), TRUE as 1.
-func sqlText(v any, typ sqlType) string {
+func sqlText(v any, typ sqlType) string { return sqlTextFsp(v, typ, -1) }
+
+// valueText is the text of v, the value of e, as MySQL writes it: a DATETIME with the fraction
+// digits of e's type (see datetimeFsp).
+func valueText(e *expr, v any) string { return sqlTextFsp(v, e.typ, datetimeFsp(e)) }
+
+// sqlTextFsp is sqlText with fsp fraction digits for a DATETIME (MySQL writes a DATETIME(3) column
+// as 2024-01-05 00:00:00.000); fsp -1 writes the fraction only when there is one.
+func sqlTextFsp(v any, typ sqlType, fsp int) string {
 	if t, ok := v.(time.Time); ok {
 		t = t.UTC()
 		if typ == typeDate {
 			return t.Format(time.DateOnly)
 		}
-		if t.Nanosecond() != 0 {
+		if fsp > 0 {
+			return t.Format(time.DateTime + "." + strings.Repeat("0", min(fsp, 6)))
+		}
+		if t.Nanosecond() != 0 && fsp < 0 {
 			return t.Format("2006-01-02 15:04:05.999999")
 		}
 		return t.Format(time.DateTime)
@@ -221,6 +232,47 @@ func sqlText(v any, typ sqlType) string {
 		return mysqlFloat(f)
 	}
 	return textOf(v)
+}
+
+// datetimeFsp is the fractional-second precision of a DATETIME expression's type, as MySQL types
+// it: a field or createdTime is DATETIME(3) (information_schema's datetime(3)); DATE_ADD/DATE_SUB,
+// IF, CASE, COALESCE, IFNULL, NULLIF, GREATEST and LEAST keep the largest of their time arguments'
+// (a DATE's is 0). -1 when the type does not say (a constant, NOW()): the value's own fraction
+// is written then.
+func datetimeFsp(e *expr) int {
+	switch e.typ {
+	case typeDate:
+		return 0
+	case typeDateTime:
+	default:
+		return -1
+	}
+	switch e.kind {
+	case exField, exCreatedTime:
+		return 3
+	case exFunc:
+		switch e.op {
+		case "DATE_ADD", "DATE_SUB", "IF", "CASE", "COALESCE", "IFNULL", "NULLIF", "GREATEST", "LEAST":
+			fsp := -1
+			for _, a := range e.args {
+				if a.typ.temporal() {
+					fsp = max(fsp, datetimeFsp(a))
+				}
+			}
+			return fsp
+		}
+	}
+	return -1
+}
+
+// convertArg is convertValue of e's argument i, whose value is v, to e's type; a time converted to
+// text is written with the argument's fraction digits.
+func convertArg(e *expr, i int, v any) any {
+	a := e.args[i]
+	if v != nil && (e.typ == typeText || e.typ == typeJSON) && a.typ != e.typ {
+		return valueText(a, v)
+	}
+	return convertValue(v, a.typ, e.typ)
 }
 
 // mysqlFloat writes a float as MySQL writes a DOUBLE: the shortest decimal that reads back, with an
@@ -342,4 +394,4 @@ func numericPrefix(s string) float64 {
 }
 
 // textArg is argument i of a call as text, rendered by its SQL type.
-func textArg(e *expr, v []any, i int) string { return sqlText(v[i], e.args[i].typ) }
+func textArg(e *expr, v []any, i int) string { return valueText(e.args[i], v[i]) }

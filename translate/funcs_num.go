@@ -108,7 +108,7 @@ func init() {
 		register(name, &funcDef{min: 2, max: -1, typ: typeOfValues, eval: func(e *expr, v []any) any {
 			var best any
 			for i, x := range v {
-				x = convertValue(x, e.args[i].typ, e.typ)
+				x = convertArg(e, i, x)
 				if x == nil {
 					return nil
 				}

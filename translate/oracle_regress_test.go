@@ -108,3 +108,35 @@ func TestOracleCoalesceOfNullLiteral(t *testing.T) {
 		})
 	}
 }
+
+// TestOracleDatetimeColumnAsText: a DATETIME column is DATETIME(3) (information_schema says
+// datetime(3)), and MySQL writes it as text with its 3 fraction digits, midnight and whole seconds
+// too ('2024-03-01 10:05:03.250', not '…03.25'; never a bare date). Expressions keep the largest
+// precision of their time arguments (IFNULL, DATE_ADD); NOW() has none.
+func TestOracleDatetimeColumnAsText(t *testing.T) {
+	tests := []struct {
+		sql  string
+		want any
+	}{
+		{"CONCAT(`Updated At`, '')", "2024-03-01 10:05:03.250"},
+		{"CONCAT(`Updated At` - INTERVAL 10 HOUR - INTERVAL 5 MINUTE - INTERVAL 3.25 SECOND, '')", "2024-03-01 00:00:00.000"},
+		{"CONCAT(DATE_ADD(`Updated At`, INTERVAL 1 DAY), '')", "2024-03-02 10:05:03.250"},
+		{"CONCAT(IFNULL(`Updated At`, NOW()), '')", "2024-03-01 10:05:03.250"},
+		{"CONCAT(IFNULL(Due, `Updated At`), '')", "2024-02-29 00:00:00.000"},
+		{"CONCAT(Due, '')", "2024-02-29"},
+		{"IFNULL(`Updated At`, 'x')", "2024-03-01 10:05:03.250"},
+		{"CAST(CAST(`Updated At` AS DATETIME) AS CHAR)", "2024-03-01 10:05:03"},
+		{"`Updated At` LIKE '%03.250'", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.sql, func(t *testing.T) {
+			got, _, err := evalExpr(t, tt.sql, Args{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !sameValue(got, tt.want) {
+				t.Errorf("got %#v, want %#v", got, tt.want)
+			}
+		})
+	}
+}
