@@ -41,7 +41,7 @@ type Construct struct {
 func DefaultConstructs() []Construct {
 	return []Construct{
 		{Name: "OFFSET", Mode: Run, Weight: 10, add: addOffset},
-		{Name: "GROUP BY", Mode: Run, Weight: 15, add: addGroupBy},
+		{Name: "GROUP BY", Mode: Run, Weight: 30, add: addGroupBy},
 		{Name: "DISTINCT", Mode: Run, Weight: 10, add: addDistinct},
 		{Name: "CASE", Mode: Run, Weight: 8, add: addCase},
 		{Name: "CAST", Mode: Run, Weight: 8, add: addCast},
@@ -125,6 +125,7 @@ type parts struct {
 	// What later constructs change:
 	distinct        bool
 	groupBy, having string
+	groupAggs       []string // the aggregates a grouped query selects
 	offset          string
 	union           string // appended: " UNION [ALL] SELECT …"
 	from, fromM     string
@@ -855,24 +856,47 @@ func addOffset(g *Generator, p *parts) {
 	p.offset = strconv.Itoa(1 + p.r.IntN(50))
 }
 
-// addGroupBy groups by one column, selecting it with aggregates (valid under ONLY_FULL_GROUP_BY).
+// addGroupBy groups by one column, selecting it with aggregates (valid under ONLY_FULL_GROUP_BY):
+// COUNT(*), SUM/AVG/MIN/MAX/COUNT of a number, COUNT(DISTINCT …), GROUP_CONCAT with ORDER BY and
+// SEPARATOR; HAVING on an aggregate or on the key. The rows are ordered by the key (unique per
+// group); addOrderByExpr may put an aggregate first.
 func addGroupBy(g *Generator, p *parts) {
 	c := p.anyColumn(true)
 	key := p.column(c)
 	aggs := []string{"COUNT(*)"}
 	if n := p.columnOf([]Kind{Int, Float}[p.r.IntN(2)]); n != nil {
 		ref := p.ref(n)
-		aggs = append(aggs, []string{"SUM(", "MIN(", "MAX(", "COUNT("}[p.r.IntN(4)]+ref+")")
+		aggs = append(aggs, []string{"SUM(", "MIN(", "MAX(", "COUNT(", "AVG("}[p.r.IntN(5)]+ref+")")
+	}
+	if p.r.IntN(3) == 0 {
+		aggs = append(aggs, "COUNT(DISTINCT "+p.ref(p.anyColumn(true))+")")
+	}
+	if t := p.columnOf(Text); t != nil && p.r.IntN(3) == 0 {
+		ref := p.ref(t)
+		gc := "GROUP_CONCAT("
+		if p.r.IntN(3) == 0 {
+			gc += "DISTINCT "
+		}
+		gc += ref + " ORDER BY " + ref + []string{"", " DESC"}[p.r.IntN(2)]
+		if p.r.IntN(2) == 0 {
+			gc += " SEPARATOR '|'"
+		}
+		aggs = append(aggs, gc+")")
 	}
 	p.star, p.count = false, nil
 	p.items = []e{key}
-	for i, a := range aggs {
+	for _, a := range aggs {
 		p.items = append(p.items, e{d: a, m: a, k: Int})
-		_ = i
 	}
 	p.groupBy = key.d
-	if p.r.IntN(3) == 0 {
+	p.groupAggs = aggs
+	switch p.r.IntN(5) {
+	case 0:
 		p.having = "COUNT(*) > " + strconv.Itoa(p.r.IntN(3))
+	case 1:
+		p.having = aggs[len(aggs)-1] + " IS NOT NULL"
+	case 2:
+		p.having = key.d + " IS NOT NULL"
 	}
 	p.orderBy, p.orderM, p.limit = nil, nil, ""
 	p.orderBy = []string{key.d}
@@ -952,6 +976,22 @@ func addOrderByExpr(g *Generator, p *parts) {
 	if p.count != nil {
 		p.count = nil
 		p.star = true
+	}
+	if p.groupBy != "" {
+		// Under ONLY_FULL_GROUP_BY a grouped query is ordered by its keys and aggregates only (MySQL
+		// 8 refuses any other column; MariaDB accepts it): an expression of an aggregate, then the
+		// key (unique per group).
+		a := p.groupAggs[p.r.IntN(len(p.groupAggs))]
+		if strings.HasPrefix(a, "GROUP_CONCAT") {
+			a = "COUNT(*)"
+		}
+		x := "(" + a + " + 1)"
+		if p.r.IntN(2) == 0 {
+			x += " DESC"
+		}
+		p.orderBy = append([]string{x}, p.orderBy...)
+		p.orderM = append([]string{x}, p.orderM...)
+		return
 	}
 	x := p.expr(Int, 1)
 	// Never a bare column or number (ORDER BY 2 is a position).
