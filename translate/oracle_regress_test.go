@@ -140,3 +140,39 @@ func TestOracleDatetimeColumnAsText(t *testing.T) {
 		})
 	}
 }
+
+// TestOracleTextConstantAgainstNumberConstant: a number constant compared with text that is not a
+// number and is computed from constants (65535 >= COALESCE(?, 'india'), TRIM('null') <= 79) was
+// refused as "the number column 65535"; MySQL compares the two as numbers, the text by its numeric
+// prefix. Against a column such text is still refused, naming the column.
+func TestOracleTextConstantAgainstNumberConstant(t *testing.T) {
+	tests := []struct {
+		sql  string
+		args Args
+		want any
+	}{
+		{"65535 >= COALESCE(?, 'india}{')", Args{Positional: []any{"FOXTROTİstanbul"}}, int64(1)},
+		{"TRIM('null') <= 79", Args{}, int64(1)},
+		{"LTRIM(?) < -11", Args{Positional: []any{"kiloécole"}}, int64(0)},
+		{"UPPER(' 12abc') = 12", Args{}, int64(1)},
+		{"-1 IN (TRIM('-1x'), 5)", Args{}, int64(1)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.sql, func(t *testing.T) {
+			got, _, err := evalExpr(t, tt.sql, tt.args)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if b, ok := got.(bool); ok {
+				got = boolInt(b)
+			}
+			if !sameValue(got, tt.want) {
+				t.Errorf("got %#v, want %#v", got, tt.want)
+			}
+		})
+	}
+	_, _, err := evalExpr(t, "Priority = 'high'", Args{})
+	if err == nil || !strings.Contains(err.Error(), "number column Priority") || !strings.Contains(err.Error(), "not a number") {
+		t.Errorf("Priority = 'high': %v, want a refusal naming the column", err)
+	}
+}

@@ -86,6 +86,8 @@ type Query struct {
 	Ordered bool   // ORDER BY fixes the order of every row: compare in order
 	Refusal string // non-empty: the driver must refuse with an error naming this construct
 	Tags    map[string]bool
+	// Constructs names the constructs of Generator.Constructs the query carries (Refusal's too).
+	Constructs []string
 }
 
 // Generator writes random SELECTs over a fixture's schema. The same seed gives the same query.
@@ -221,20 +223,26 @@ func (g *Generator) Query(seed uint64) *Query {
 			}
 		}
 	}
-	// At most one construct of the Refused ones; any number of those that Run.
-	refused := false
-	for _, c := range g.Constructs {
+	// At most one construct of the Refused ones, applied after those that Run (any number): it
+	// rewrites the query around itself (resetRefused), so that MariaDB runs it.
+	var refused *Construct
+	for i, c := range g.Constructs {
 		if c.Mode == Off || r.IntN(1000) >= c.Weight {
 			continue
 		}
 		if c.Mode == Refused {
-			if refused {
-				continue
+			if refused == nil {
+				refused = &g.Constructs[i]
+				q.Refusal = c.Name
 			}
-			refused = true
-			q.Refusal = c.Name
+			continue
 		}
 		c.add(g, p)
+		q.Constructs = append(q.Constructs, c.Name)
+	}
+	if refused != nil {
+		refused.add(g, p)
+		q.Constructs = append(q.Constructs, refused.Name)
 	}
 	p.render()
 	return q
@@ -292,6 +300,11 @@ func (p *parts) render() {
 		m.WriteString(" LIMIT " + p.limit)
 	}
 	if p.offset != "" {
+		if p.limit == "" {
+			// A construct dropped the LIMIT that OFFSET needs: one above every table's size.
+			d.WriteString(" LIMIT 1000")
+			m.WriteString(" LIMIT 1000")
+		}
 		d.WriteString(" OFFSET " + p.offset)
 		m.WriteString(" OFFSET " + p.offset)
 	}
@@ -910,9 +923,25 @@ func addDistinct(g *Generator, p *parts) {
 		p.star, p.count = false, nil
 		p.items = []e{p.column(p.anyColumn(true))}
 	}
-	// ORDER BY must name selected columns, and id would make DISTINCT a no-op: order by them all.
+	// ORDER BY must name selected columns (MySQL 8 refuses another under DISTINCT, MariaDB
+	// accepts it), and id would make DISTINCT a no-op: order by them all, by position, or not at all.
 	p.orderBy, p.orderM, p.limit = nil, nil, ""
 	p.q.Ordered = false
+	orderable := !slices.ContainsFunc(p.items, func(x e) bool { return x.k == JSON })
+	if p.offset != "" && (p.groupBy != "" || !orderable) {
+		p.offset = "" // OFFSET needs the order fixed
+	}
+	if p.groupBy == "" && orderable && (p.offset != "" || p.r.IntN(2) == 0) {
+		for i := range p.items {
+			pos := strconv.Itoa(i+1) + []string{"", " DESC"}[p.r.IntN(2)]
+			p.orderBy = append(p.orderBy, pos)
+			p.orderM = append(p.orderM, pos)
+		}
+		p.q.Ordered = true
+		if p.r.IntN(2) == 0 {
+			p.limit = strconv.Itoa(1 + p.r.IntN(20))
+		}
+	}
 }
 
 func addCase(g *Generator, p *parts) {
@@ -932,7 +961,14 @@ func addCast(g *Generator, p *parts) {
 	p.items = append(p.items, x)
 }
 
+// resetShape drops what a construct that replaces the select list and FROM cannot keep: grouping,
+// DISTINCT, OFFSET.
+func (p *parts) resetShape() {
+	p.groupBy, p.having, p.groupAggs, p.distinct, p.offset = "", "", nil, false, ""
+}
+
 func addJoin(g *Generator, p *parts) {
+	p.resetShape()
 	for _, c := range p.t.Columns {
 		if c.Link == "" {
 			continue
@@ -976,6 +1012,9 @@ func addOrderByExpr(g *Generator, p *parts) {
 	if p.count != nil {
 		p.count = nil
 		p.star = true
+	}
+	if p.distinct {
+		return // under DISTINCT only selected expressions may order (addDistinct)
 	}
 	if p.groupBy != "" {
 		// Under ONLY_FULL_GROUP_BY a grouped query is ordered by its keys and aggregates only (MySQL
@@ -1021,6 +1060,7 @@ func addAggregate(g *Generator, p *parts) {
 
 // addUnion selects the ids of the table's rows and UNION [ALL] the ids of another query.
 func addUnion(g *Generator, p *parts) {
+	p.resetShape()
 	p.star, p.count = false, nil
 	p.items = []e{p.column(p.t.Column("id"))}
 	p.orderBy, p.orderM, p.limit = nil, nil, ""
