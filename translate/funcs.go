@@ -275,13 +275,14 @@ func convertArg(e *expr, i int, v any) any {
 	return convertValue(v, a.typ, e.typ)
 }
 
-// mysqlFloat writes a float as MySQL writes a DOUBLE: the shortest decimal that reads back, with an
-// exponent (1e21, 1.5e-7) only for very large or small numbers.
+// mysqlFloat writes a float as MySQL writes a DOUBLE (my_gcvt): the shortest decimal that reads
+// back, positional from 1e-15 up to 1e15 (1000000000000, 0.00000015), with an exponent beyond
+// (1e15, 1e-16); -0 is 0. The MariaDB oracle holds it to these bounds.
 func mysqlFloat(f float64) string {
 	if f == 0 {
 		return "0"
 	}
-	if a := math.Abs(f); a >= 1e15 || a < 1e-6 {
+	if a := math.Abs(f); a >= 1e15 || a < 1e-15 {
 		s := strconv.FormatFloat(f, 'e', -1, 64)
 		s = strings.Replace(s, "e+", "e", 1)
 		// MySQL writes 1e-07 as 1e-7 and 1e+21 as 1e21.

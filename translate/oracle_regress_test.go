@@ -176,3 +176,57 @@ func TestOracleTextConstantAgainstNumberConstant(t *testing.T) {
 		t.Errorf("Priority = 'high': %v, want a refusal naming the column", err)
 	}
 }
+
+// TestOracleFloatAsText: a FLOAT64 written as text is MySQL's my_gcvt form — positional from 1e-15
+// up to 1e15, an exponent beyond, -0 as 0 — not Go's %g (1e+12) nor an exponent below 1e-6.
+func TestOracleFloatAsText(t *testing.T) {
+	for _, tt := range []struct{ sql, want string }{
+		{"CONCAT(1e12)", "1000000000000"},
+		{"CONCAT(-1e12 / 8)", "-125000000000"},
+		{"CONCAT(2.4989333333333334e-7)", "0.00000024989333333333334"},
+		{"CONCAT(-4.656612875245797e-10)", "-0.0000000004656612875245797"},
+		{"CONCAT(1e-15)", "0.000000000000001"},
+		{"CONCAT(1e-16)", "1e-16"},
+		{"CONCAT(999999999999999e0)", "999999999999999"},
+		{"CONCAT(1e15)", "1e15"},
+		{"CONCAT(-2.5e21)", "-2.5e21"},
+		{"CONCAT(-0e0)", "0"},
+		{"CONCAT(0.1 + 0.2e0)", "0.30000000000000004"},
+	} {
+		t.Run(tt.sql, func(t *testing.T) {
+			got, _, err := evalExpr(t, tt.sql, Args{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != tt.want {
+				t.Errorf("got %#v, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestOracleBigintOverflow: integer arithmetic beyond BIGINT is MySQL's error 1690 ("BIGINT value
+// is out of range"), not a DOUBLE; a DOUBLE operand keeps it a DOUBLE.
+func TestOracleBigintOverflow(t *testing.T) {
+	for _, sql := range []string{
+		"9223372036854775807 + Priority",
+		"-9223372036854775807 - Priority - Priority",
+		"Priority * 3000000000000000000",
+		"-(-9223372036854775807 - 1)",
+	} {
+		t.Run(sql, func(t *testing.T) {
+			_, _, err := evalExpr(t, sql, Args{})
+			if err == nil || !strings.Contains(err.Error(), "BIGINT value is out of range") {
+				t.Errorf("%v, want MySQL's BIGINT out-of-range error", err)
+			}
+		})
+	}
+	got, _, err := evalExpr(t, "Priority * 3e18", Args{})
+	if err != nil || got != 2.1e19 {
+		t.Errorf("Priority * 3e18: %#v, %v; want 2.1e19", got, err)
+	}
+	got, _, err = evalExpr(t, "9223372036854775800 + Priority", Args{})
+	if err != nil || got != int64(9223372036854775807) {
+		t.Errorf("at the edge: %#v, %v", got, err)
+	}
+}

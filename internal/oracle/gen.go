@@ -481,6 +481,10 @@ func (p *parts) constant(k Kind) e {
 	}
 	if bind {
 		lit = p.bind(v)
+	} else if k == Float && strings.Contains(lit, ".") {
+		// A decimal literal is a FLOAT64 in the driver, a DECIMAL in MySQL (the README's table):
+		// MariaDB gets it as a DOUBLE.
+		return e{d: lit, m: lit + "e0", k: k}
 	}
 	return e{d: lit, m: lit, k: k}
 }
@@ -584,7 +588,7 @@ func (p *parts) expr(k Kind, depth int) e {
 			if r.IntN(2) == 0 {
 				n = ", " + strconv.Itoa(r.IntN(4)-1)
 			}
-			return e{d: "ROUND(" + a.d + n + ")", m: "ROUND(CAST(CAST(" + a.m + " AS CHAR) AS DECIMAL(65,30))" + n + ")", k: Float, nullable: a.nullable || a.isNull}
+			return e{d: "ROUND(" + a.d + n + ")", m: "CAST(ROUND(CAST(CAST(" + a.m + " AS CHAR) AS DECIMAL(65,30))" + n + ") AS DOUBLE)", k: Float, nullable: a.nullable || a.isNull}
 		}
 	case Text:
 		switch r.IntN(7) {
