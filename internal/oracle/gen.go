@@ -958,6 +958,13 @@ func addCase(g *Generator, p *parts) {
 	c := p.cond(1)
 	a, b := p.constant(Text), p.constant(Text)
 	x := e{d: "CASE WHEN " + c.d + " THEN " + a.d + " ELSE " + b.d + " END", m: "CASE WHEN " + c.m + " THEN " + a.m + " ELSE " + b.m + " END", k: Text}
+	if n := p.columnOf(Int); n != nil && p.r.IntN(2) == 0 {
+		// The simple form: CASE x WHEN v THEN … [ELSE …] END.
+		v1, v2 := p.constant(Int), p.constant(Int)
+		ref := p.ref(n)
+		x = e{d: "CASE " + ref + " WHEN " + v1.d + " THEN " + a.d + " WHEN " + v2.d + " THEN " + b.d + " END",
+			m: "CASE " + ref + " WHEN " + v1.m + " THEN " + a.m + " WHEN " + v2.m + " THEN " + b.m + " END", k: Text}
+	}
 	if p.star || p.count != nil {
 		p.star, p.count = false, nil
 	}
@@ -967,6 +974,20 @@ func addCase(g *Generator, p *parts) {
 func addCast(g *Generator, p *parts) {
 	a := p.expr(Int, 1)
 	x := e{d: "CAST(" + a.d + " AS CHAR)", m: "CAST(" + a.m + " AS CHAR)", k: Text}
+	switch p.r.IntN(4) {
+	case 1:
+		x = e{d: "CAST(" + a.d + " AS SIGNED)", m: "CAST(" + a.m + " AS SIGNED)", k: Int}
+	case 2:
+		if d := p.columnOf(Date); d != nil {
+			ref := p.ref(d)
+			x = e{d: "CAST(" + ref + " AS DATETIME)", m: "CAST(" + ref + " AS DATETIME)", k: DateTime}
+		}
+	case 3:
+		if d := p.columnOf(DateTime); d != nil {
+			ref := p.ref(d)
+			x = e{d: "CAST(" + ref + " AS DATE)", m: "CAST(" + ref + " AS DATE)", k: Date}
+		}
+	}
 	p.star, p.count = false, nil
 	p.items = append(p.items, x)
 }
