@@ -62,7 +62,9 @@
 // DefaultConstructs has OFFSET, GROUP BY (COUNT, SUM/AVG of integers, MIN/MAX, COUNT(DISTINCT),
 // GROUP_CONCAT with DISTINCT/ORDER BY/SEPARATOR, HAVING; ordered by keys and aggregates only, as
 // ONLY_FULL_GROUP_BY demands in MySQL 8), DISTINCT (ordered by its selected items only), CASE,
-// CAST, ORDER BY on an expression and an aggregate other than COUNT, which Run; JOIN (through
+// CAST (AS CHAR, SIGNED, DATE, DATETIME), date functions (DATEDIFF, TIMESTAMPDIFF, DATE_FORMAT,
+// DATE_ADD/DATE_SUB with INTERVAL), ORDER BY on an expression and an aggregate other than COUNT,
+// which Run; JOIN (through
 // the junction table, as MariaDB holds a link), a subquery and UNION [ALL] stay Refused until the
 // joins branch lands. A Refused construct is applied after the others and resets what it cannot
 // keep (grouping, DISTINCT, OFFSET). Query.Constructs names what a query carries. When a helper teaches the

@@ -45,6 +45,7 @@ func DefaultConstructs() []Construct {
 		{Name: "DISTINCT", Mode: Run, Weight: 10, add: addDistinct},
 		{Name: "CASE", Mode: Run, Weight: 8, add: addCase},
 		{Name: "CAST", Mode: Run, Weight: 8, add: addCast},
+		{Name: "date functions", Mode: Run, Weight: 30, add: addDateFunc},
 		{Name: "JOIN", Mode: Refused, Weight: 8, add: addJoin},
 		{Name: "subquery", Mode: Refused, Weight: 8, add: addSubquery},
 		{Name: "ORDER BY on an expression", Mode: Run, Weight: 8, add: addOrderByExpr},
@@ -290,6 +291,13 @@ func (p *parts) render() {
 	if p.having != "" {
 		d.WriteString(" HAVING " + p.having)
 		m.WriteString(" HAVING " + p.having)
+	}
+	if p.distinct && p.q.Ordered {
+		// Items added after DISTINCT ordered by position: the order covers them too.
+		for i := len(p.orderBy); i < len(p.items); i++ {
+			p.orderBy = append(p.orderBy, strconv.Itoa(i+1))
+			p.orderM = append(p.orderM, strconv.Itoa(i+1))
+		}
 	}
 	if len(p.orderBy) > 0 {
 		d.WriteString(" ORDER BY " + strings.Join(p.orderBy, ", "))
@@ -996,6 +1004,36 @@ func addCast(g *Generator, p *parts) {
 // DISTINCT, OFFSET.
 func (p *parts) resetShape() {
 	p.groupBy, p.having, p.groupAggs, p.distinct, p.offset = "", "", nil, false, ""
+}
+
+// addDateFunc selects DATEDIFF, TIMESTAMPDIFF, DATE_FORMAT or DATE_ADD/DATE_SUB with INTERVAL of a
+// date or dateTime column.
+func addDateFunc(g *Generator, p *parts) {
+	c := p.columnOf([]Kind{Date, DateTime}[p.r.IntN(2)])
+	if c == nil {
+		return
+	}
+	ref := p.ref(c)
+	lit := "'" + []string{"2024-02-29", "2023-12-31", "2000-01-01 12:30:00"}[p.r.IntN(3)] + "'"
+	var x string
+	var k Kind
+	switch p.r.IntN(4) {
+	case 0:
+		x, k = "DATEDIFF("+ref+", "+lit+")", Int
+	case 1:
+		x, k = "TIMESTAMPDIFF("+[]string{"DAY", "MONTH", "HOUR", "YEAR", "MINUTE"}[p.r.IntN(5)]+", "+lit+", "+ref+")", Int
+	case 2:
+		x, k = "DATE_FORMAT("+ref+", '"+[]string{"%Y-%m-%d", "%W %M %e %Y", "%H:%i:%s", "%j %U %a %b", "%y%c%d %p"}[p.r.IntN(5)]+"')", Text
+	default:
+		x, k = []string{"DATE_ADD(", "DATE_SUB("}[p.r.IntN(2)]+ref+", INTERVAL "+strconv.Itoa(p.r.IntN(40)-5)+" "+[]string{"DAY", "MONTH", "YEAR", "HOUR", "MINUTE"}[p.r.IntN(5)]+")", DateTime
+	}
+	if p.groupBy != "" {
+		return
+	}
+	if p.star || p.count != nil {
+		p.star, p.count = false, nil
+	}
+	p.items = append(p.items, e{d: x, m: x, k: k})
 }
 
 func addJoin(g *Generator, p *parts) {
