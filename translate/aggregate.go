@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"math/big"
 	"slices"
 	"strings"
 	"time"
@@ -161,12 +162,35 @@ func (s *sumAcc) Result() any {
 		return nil // SUM and AVG of no rows are NULL
 	}
 	if s.a.Name == "AVG" {
-		return floatOf(s.sum) / float64(s.n)
+		return average(s.sum, s.n)
 	}
 	if s.a.typ == typeFloat {
 		return floatOf(s.sum)
 	}
 	return s.sum
+}
+
+// avgScale is the number of decimals of MySQL's AVG of integers: a DECIMAL with
+// div_precision_increment (4) more digits than its argument's (0).
+const avgScale = 4
+
+// average is AVG's result over n values summing to sum. The average of integers is MySQL's: the
+// exact quotient rounded half away from zero to avgScale decimals (AVG of 1, 2 and 2 is 1.6667),
+// given as the FLOAT64 nearest that decimal; the average of FLOAT64 values is a FLOAT64 division.
+func average(sum any, n int64) any {
+	i, ok := sum.(int64)
+	if !ok {
+		return floatOf(sum) / float64(n)
+	}
+	unit := new(big.Int).Exp(big.NewInt(10), big.NewInt(avgScale), nil)
+	scaled := new(big.Int).Mul(big.NewInt(i), unit)
+	q, r := new(big.Int).QuoRem(scaled, big.NewInt(n), new(big.Int))
+	// |r|/n >= 1/2 rounds away from zero (QuoRem truncates toward zero; r has sum's sign).
+	if new(big.Int).Mul(new(big.Int).Abs(r), big.NewInt(2)).Cmp(big.NewInt(n)) >= 0 {
+		q.Add(q, big.NewInt(int64(scaled.Sign())))
+	}
+	f, _ := new(big.Rat).SetFrac(q, unit).Float64()
+	return f
 }
 
 type extremeAcc struct {
@@ -234,8 +258,8 @@ func (c *concatAcc) Add(r *Row) (int, error) {
 		return 0, err
 	}
 	var b strings.Builder
-	for _, v := range vals {
-		b.WriteString(textOf(v))
+	for i, v := range vals {
+		b.WriteString(valueText(c.a.args[i], v))
 	}
 	text := b.String()
 	if c.seen != nil {

@@ -80,3 +80,28 @@ func TestAccumulators(t *testing.T) {
 		t.Errorf("AVG(1, 2) = %#v, want 1.5", got)
 	}
 }
+
+// TestOracleAvgOfIntegers (found by the MariaDB oracle, issue 11): MySQL's AVG of integers is a
+// DECIMAL with div_precision_increment (4) decimals, rounded half away from zero — AVG over 94
+// values summing to 12919 is 137.4362, not 137.436170213; a FLOAT64 argument keeps the division.
+func TestOracleAvgOfIntegers(t *testing.T) {
+	for _, tc := range []struct {
+		sum  any
+		n    int64
+		want float64
+	}{
+		{int64(12919), 94, 137.4362},
+		{int64(5), 3, 1.6667},
+		{int64(-5), 3, -1.6667},
+		{int64(1), 8, 0.125},
+		{int64(1), 20000, 0.0001},   // 0.00005 rounds away from zero
+		{int64(-1), 20000, -0.0001}, // on both sides
+		{int64(1), 20001, 0},        // below the half
+		{int64(math.MaxInt64), 1, float64(math.MaxInt64)},
+		{float64(5), 3, 5.0 / 3},
+	} {
+		if got := average(tc.sum, tc.n); got != tc.want {
+			t.Errorf("AVG of %d values summing to %v: %#v, want %#v", tc.n, tc.sum, got, tc.want)
+		}
+	}
+}

@@ -105,15 +105,23 @@ func (e *expr) eval(r *Row) (any, error) {
 			return nil, err
 		}
 		if e.op == "binary" {
-			return likeMatchBinary(textOf(p), textOf(a), e.escape) != e.negated, nil
+			return likeMatchBinary(valueText(e.args[1], p), valueText(e.args[0], a), e.escape) != e.negated, nil
 		}
-		return likeMatch(textOf(p), textOf(a), e.escape) != e.negated, nil
+		return likeMatch(valueText(e.args[1], p), valueText(e.args[0], a), e.escape) != e.negated, nil
 	case exArith:
 		a, b, err := evalPair(e.args[0], e.args[1], r)
 		if err != nil || a == nil || b == nil {
 			return nil, err
 		}
-		return arith(e.op, a, b), nil
+		v := arith(e.op, a, b)
+		if _, isFloat := v.(float64); isFloat && e.op != "/" {
+			_, aInt := intOf(a)
+			_, bInt := intOf(b)
+			if aInt && bInt {
+				return nil, bigintOutOfRange(e)
+			}
+		}
+		return v, nil
 	case exNeg:
 		v, err := e.args[0].eval(r)
 		if err != nil || v == nil {
@@ -122,7 +130,7 @@ func (e *expr) eval(r *Row) (any, error) {
 		switch n := v.(type) {
 		case int64:
 			if n == math.MinInt64 {
-				return -float64(n), nil
+				return nil, bigintOutOfRange(e)
 			}
 			return -n, nil
 		case float64:
@@ -261,6 +269,13 @@ func textOf(v any) string {
 		return v.Format("2006-01-02 15:04:05.999")
 	}
 	return fmt.Sprint(v)
+}
+
+// bigintOutOfRange is MySQL's error 1690: integer arithmetic whose result does not fit in a BIGINT
+// fails the statement rather than give a DOUBLE.
+func bigintOutOfRange(e *expr) error {
+	return fmt.Errorf("translate: BIGINT value is out of range in '%s' (an integer result beyond ±9223372036854775807, MySQL's error 1690): "+
+		"compute it as a DOUBLE instead, e.g. multiply by 1e0 or write the constant with an exponent (1e12)", describe(e))
 }
 
 // arith is MySQL arithmetic: integers stay integers (falling back to float on overflow), / is real

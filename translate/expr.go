@@ -783,7 +783,15 @@ func (s *scope) coerce(other, c *expr) (*expr, error) {
 		case string:
 			val, typ, ok := numberText(v)
 			if !ok {
-				return nil, fmt.Errorf("translate: cannot compare the number column %s with the text %s", describe(other), c.sql)
+				if other.kind == exConst {
+					// Constants alone (65535 >= COALESCE(?, 'india'), TRIM('null') <= 79): the text
+					// stays text and compare reads it as MySQL does, by its numeric prefix (asNumber).
+					return c, nil
+				}
+				// Against a column, text that is not a number is almost always a mistake (Priority =
+				// 'high' would be Priority = 0 in MySQL): refused, as the README's table says.
+				return nil, fmt.Errorf("translate: cannot compare the number column %s with the text %s, which is not a number (MySQL would read it as %s); "+
+					"compare with a number, or convert the column: CAST(%s AS CHAR)", describe(other), c.sql, formatFloat(mysqlNumber(v)), describe(other))
 			}
 			out.val, out.typ = val, typ
 		case bool:

@@ -206,13 +206,24 @@ func convertValue(v any, from, to sqlType) any {
 
 // sqlText renders a value as MySQL shows it, given its SQL type: a date as 2006-01-02, a datetime
 // as 2006-01-02 15:04:05 (with its fraction of a second when it has one), TRUE as 1.
-func sqlText(v any, typ sqlType) string {
+func sqlText(v any, typ sqlType) string { return sqlTextFsp(v, typ, -1) }
+
+// valueText is the text of v, the value of e, as MySQL writes it: a DATETIME with the fraction
+// digits of e's type (see datetimeFsp).
+func valueText(e *expr, v any) string { return sqlTextFsp(v, e.typ, datetimeFsp(e)) }
+
+// sqlTextFsp is sqlText with fsp fraction digits for a DATETIME (MySQL writes a DATETIME(3) column
+// as 2024-01-05 00:00:00.000); fsp -1 writes the fraction only when there is one.
+func sqlTextFsp(v any, typ sqlType, fsp int) string {
 	if t, ok := v.(time.Time); ok {
 		t = t.UTC()
 		if typ == typeDate {
 			return t.Format(time.DateOnly)
 		}
-		if t.Nanosecond() != 0 {
+		if fsp > 0 {
+			return t.Format(time.DateTime + "." + strings.Repeat("0", min(fsp, 6)))
+		}
+		if t.Nanosecond() != 0 && fsp < 0 {
 			return t.Format("2006-01-02 15:04:05.999999")
 		}
 		return t.Format(time.DateTime)
@@ -223,13 +234,55 @@ func sqlText(v any, typ sqlType) string {
 	return textOf(v)
 }
 
-// mysqlFloat writes a float as MySQL writes a DOUBLE: the shortest decimal that reads back, with an
-// exponent (1e21, 1.5e-7) only for very large or small numbers.
+// datetimeFsp is the fractional-second precision of a DATETIME expression's type, as MySQL types
+// it: a field or createdTime is DATETIME(3) (information_schema's datetime(3)); DATE_ADD/DATE_SUB,
+// IF, CASE, COALESCE, IFNULL, NULLIF, GREATEST and LEAST keep the largest of their time arguments'
+// (a DATE's is 0). -1 when the type does not say (a constant, NOW()): the value's own fraction
+// is written then.
+func datetimeFsp(e *expr) int {
+	switch e.typ {
+	case typeDate:
+		return 0
+	case typeDateTime:
+	default:
+		return -1
+	}
+	switch e.kind {
+	case exField, exCreatedTime:
+		return 3
+	case exFunc:
+		switch e.op {
+		case "DATE_ADD", "DATE_SUB", "IF", "CASE", "COALESCE", "IFNULL", "NULLIF", "GREATEST", "LEAST":
+			fsp := -1
+			for _, a := range e.args {
+				if a.typ.temporal() {
+					fsp = max(fsp, datetimeFsp(a))
+				}
+			}
+			return fsp
+		}
+	}
+	return -1
+}
+
+// convertArg is convertValue of e's argument i, whose value is v, to e's type; a time converted to
+// text is written with the argument's fraction digits.
+func convertArg(e *expr, i int, v any) any {
+	a := e.args[i]
+	if v != nil && (e.typ == typeText || e.typ == typeJSON) && a.typ != e.typ {
+		return valueText(a, v)
+	}
+	return convertValue(v, a.typ, e.typ)
+}
+
+// mysqlFloat writes a float as MySQL writes a DOUBLE (my_gcvt): the shortest decimal that reads
+// back, positional from 1e-15 up to 1e15 (1000000000000, 0.00000015), with an exponent beyond
+// (1e15, 1e-16); -0 is 0. The MariaDB oracle holds it to these bounds.
 func mysqlFloat(f float64) string {
 	if f == 0 {
 		return "0"
 	}
-	if a := math.Abs(f); a >= 1e15 || a < 1e-6 {
+	if a := math.Abs(f); a >= 1e15 || a < 1e-15 {
 		s := strconv.FormatFloat(f, 'e', -1, 64)
 		s = strings.Replace(s, "e+", "e", 1)
 		// MySQL writes 1e-07 as 1e-7 and 1e+21 as 1e21.
@@ -342,4 +395,4 @@ func numericPrefix(s string) float64 {
 }
 
 // textArg is argument i of a call as text, rendered by its SQL type.
-func textArg(e *expr, v []any, i int) string { return sqlText(v[i], e.args[i].typ) }
+func textArg(e *expr, v []any, i int) string { return valueText(e.args[i], v[i]) }

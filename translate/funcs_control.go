@@ -30,10 +30,10 @@ func init() {
 		last := len(v) - 1
 		for i := 0; i < last; i += 2 {
 			if v[i] == true {
-				return convertValue(v[i+1], e.args[i+1].typ, e.typ)
+				return convertArg(e, i+1, v[i+1])
 			}
 		}
-		return convertValue(v[last], e.args[last].typ, e.typ)
+		return convertArg(e, last, v[last])
 	}})
 	coalesce := &funcDef{min: 1, max: -1, nullArgs: true, typ: typeOfValues, nullable: func(args []*expr) bool {
 		for _, a := range args {
@@ -45,7 +45,7 @@ func init() {
 	}, eval: func(e *expr, v []any) any {
 		for i, x := range v {
 			if x != nil {
-				return convertValue(x, e.args[i].typ, e.typ)
+				return convertArg(e, i, x)
 			}
 		}
 		return nil

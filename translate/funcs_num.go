@@ -47,7 +47,10 @@ func init() {
 		return int64(0)
 	}})
 	register("ROUND", &funcDef{min: 1, max: 2, typ: func(fc *funcCall) (sqlType, error) {
-		if len(fc.args) == 1 {
+		// The argument's type, with or without digits, as MySQL: ROUND of a DOUBLE is a DOUBLE
+		// (ROUND(Score) * Age is a DOUBLE product, never BIGINT's out-of-range error).
+		// A decimal literal's ROUND is MySQL's DECIMAL of scale 0: an integer here.
+		if len(fc.args) == 1 && fc.args[0].kind == exConst {
 			return typeInt, nil
 		}
 		return numType(fc.args[0].typ), nil
@@ -108,7 +111,7 @@ func init() {
 		register(name, &funcDef{min: 2, max: -1, typ: typeOfValues, eval: func(e *expr, v []any) any {
 			var best any
 			for i, x := range v {
-				x = convertValue(x, e.args[i].typ, e.typ)
+				x = convertArg(e, i, x)
 				if x == nil {
 					return nil
 				}

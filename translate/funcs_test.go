@@ -175,7 +175,7 @@ func TestFunctions(t *testing.T) {
 		{"ROUND(1234, -2)", int64(1200), "INT64"},
 		{"ROUND(1250, -2)", int64(1300), ""},
 		{"ROUND(-1250, -2)", int64(-1300), ""},
-		{"ROUND(Estimate)", int64(3), ""},
+		{"ROUND(Estimate)", 3.0, "FLOAT64"}, // a DOUBLE column: ROUND is a DOUBLE, as MySQL
 		{"TRUNCATE(1.223, 1)", 1.2, "FLOAT64"},
 		{"TRUNCATE(1.999, 1)", 1.9, ""},
 		{"TRUNCATE(1.999, 0)", 1.0, ""},
@@ -334,7 +334,7 @@ func TestFunctions(t *testing.T) {
 		{"CAST(123 AS CHAR)", "123", "TEXT"},
 		{"CAST('abcdef' AS CHAR(3))", "abc", ""},
 		{"CAST(Due AS CHAR)", "2024-02-29", ""},
-		{"CAST(`Updated At` AS CHAR)", "2024-03-01 10:05:03.25", ""},
+		{"CAST(`Updated At` AS CHAR)", "2024-03-01 10:05:03.250", ""}, // a DATETIME(3) column: 3 digits, as MySQL
 		{"CAST('2024-02-30' AS DATE)", nil, "DATE"},
 		{"CAST('2024-02-29 10:00:00' AS DATE)", day(2024, 2, 29), ""},
 		{"CAST('2024-02-29' AS DATETIME)", day(2024, 2, 29), "DATETIME"},

@@ -108,3 +108,125 @@ func TestOracleCoalesceOfNullLiteral(t *testing.T) {
 		})
 	}
 }
+
+// TestOracleDatetimeColumnAsText: a DATETIME column is DATETIME(3) (information_schema says
+// datetime(3)), and MySQL writes it as text with its 3 fraction digits, midnight and whole seconds
+// too ('2024-03-01 10:05:03.250', not '…03.25'; never a bare date). Expressions keep the largest
+// precision of their time arguments (IFNULL, DATE_ADD); NOW() has none.
+func TestOracleDatetimeColumnAsText(t *testing.T) {
+	tests := []struct {
+		sql  string
+		want any
+	}{
+		{"CONCAT(`Updated At`, '')", "2024-03-01 10:05:03.250"},
+		{"CONCAT(`Updated At` - INTERVAL 10 HOUR - INTERVAL 5 MINUTE - INTERVAL 3.25 SECOND, '')", "2024-03-01 00:00:00.000"},
+		{"CONCAT(DATE_ADD(`Updated At`, INTERVAL 1 DAY), '')", "2024-03-02 10:05:03.250"},
+		{"CONCAT(IFNULL(`Updated At`, NOW()), '')", "2024-03-01 10:05:03.250"},
+		{"CONCAT(IFNULL(Due, `Updated At`), '')", "2024-02-29 00:00:00.000"},
+		{"CONCAT(Due, '')", "2024-02-29"},
+		{"IFNULL(`Updated At`, 'x')", "2024-03-01 10:05:03.250"},
+		{"CAST(CAST(`Updated At` AS DATETIME) AS CHAR)", "2024-03-01 10:05:03"},
+		{"`Updated At` LIKE '%03.250'", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.sql, func(t *testing.T) {
+			got, _, err := evalExpr(t, tt.sql, Args{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !sameValue(got, tt.want) {
+				t.Errorf("got %#v, want %#v", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestOracleTextConstantAgainstNumberConstant: a number constant compared with text that is not a
+// number and is computed from constants (65535 >= COALESCE(?, 'india'), TRIM('null') <= 79) was
+// refused as "the number column 65535"; MySQL compares the two as numbers, the text by its numeric
+// prefix. Against a column such text is still refused, naming the column.
+func TestOracleTextConstantAgainstNumberConstant(t *testing.T) {
+	tests := []struct {
+		sql  string
+		args Args
+		want any
+	}{
+		{"65535 >= COALESCE(?, 'india}{')", Args{Positional: []any{"FOXTROTİstanbul"}}, int64(1)},
+		{"TRIM('null') <= 79", Args{}, int64(1)},
+		{"LTRIM(?) < -11", Args{Positional: []any{"kiloécole"}}, int64(0)},
+		{"UPPER(' 12abc') = 12", Args{}, int64(1)},
+		{"-1 IN (TRIM('-1x'), 5)", Args{}, int64(1)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.sql, func(t *testing.T) {
+			got, _, err := evalExpr(t, tt.sql, tt.args)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if b, ok := got.(bool); ok {
+				got = boolInt(b)
+			}
+			if !sameValue(got, tt.want) {
+				t.Errorf("got %#v, want %#v", got, tt.want)
+			}
+		})
+	}
+	_, _, err := evalExpr(t, "Priority = 'high'", Args{})
+	if err == nil || !strings.Contains(err.Error(), "number column Priority") || !strings.Contains(err.Error(), "not a number") {
+		t.Errorf("Priority = 'high': %v, want a refusal naming the column", err)
+	}
+}
+
+// TestOracleFloatAsText: a FLOAT64 written as text is MySQL's my_gcvt form — positional from 1e-15
+// up to 1e15, an exponent beyond, -0 as 0 — not Go's %g (1e+12) nor an exponent below 1e-6.
+func TestOracleFloatAsText(t *testing.T) {
+	for _, tt := range []struct{ sql, want string }{
+		{"CONCAT(1e12)", "1000000000000"},
+		{"CONCAT(-1e12 / 8)", "-125000000000"},
+		{"CONCAT(2.4989333333333334e-7)", "0.00000024989333333333334"},
+		{"CONCAT(-4.656612875245797e-10)", "-0.0000000004656612875245797"},
+		{"CONCAT(1e-15)", "0.000000000000001"},
+		{"CONCAT(1e-16)", "1e-16"},
+		{"CONCAT(999999999999999e0)", "999999999999999"},
+		{"CONCAT(1e15)", "1e15"},
+		{"CONCAT(-2.5e21)", "-2.5e21"},
+		{"CONCAT(-0e0)", "0"},
+		{"CONCAT(0.1 + 0.2e0)", "0.30000000000000004"},
+	} {
+		t.Run(tt.sql, func(t *testing.T) {
+			got, _, err := evalExpr(t, tt.sql, Args{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != tt.want {
+				t.Errorf("got %#v, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestOracleBigintOverflow: integer arithmetic beyond BIGINT is MySQL's error 1690 ("BIGINT value
+// is out of range"), not a DOUBLE; a DOUBLE operand keeps it a DOUBLE.
+func TestOracleBigintOverflow(t *testing.T) {
+	for _, sql := range []string{
+		"9223372036854775807 + Priority",
+		"-9223372036854775807 - Priority - Priority",
+		"Priority * 3000000000000000000",
+		"-(-9223372036854775807 - 1)",
+	} {
+		t.Run(sql, func(t *testing.T) {
+			_, _, err := evalExpr(t, sql, Args{})
+			if err == nil || !strings.Contains(err.Error(), "BIGINT value is out of range") {
+				t.Errorf("%v, want MySQL's BIGINT out-of-range error", err)
+			}
+		})
+	}
+	got, _, err := evalExpr(t, "Priority * 3e18", Args{})
+	if err != nil || got != 2.1e19 {
+		t.Errorf("Priority * 3e18: %#v, %v; want 2.1e19", got, err)
+	}
+	got, _, err = evalExpr(t, "9223372036854775800 + Priority", Args{})
+	if err != nil || got != int64(9223372036854775807) {
+		t.Errorf("at the edge: %#v, %v", got, err)
+	}
+}

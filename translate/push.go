@@ -322,6 +322,11 @@ func (p *pusher) value(e *expr) (fx, bool) {
 		out := combineNulls(e.typ, a, b)
 		out.src = "(" + a.src + " " + e.op + " " + b.src + ")"
 		out.exact = a.exact && b.exact
+		if e.op == "*" && a.typ == typeInt && b.typ == typeInt {
+			// A product of integers beyond BIGINT fails the statement (error 1690) where the
+			// formula computes a number: the rows are checked again locally, where it fails.
+			out.exact = false
+		}
 		if e.op == "/" {
 			// Division by zero is NULL in SQL and Infinity, NaN or an error in a formula: add it to
 			// the NULL test, and read the quotient only where the divisor is not zero.

@@ -131,7 +131,7 @@ func TestValuesExpressions(t *testing.T) {
 	}
 	want := []any{"recAAAAAAAAAAAAAA", created, "recAAAAAAAAAAAAAA", int64(3), int64(3), 3.5, 5.0, int64(-7),
 		"ÜNÏCODE", int64(9), "nïc", "de", "Ünïcode7", "pad", // LENGTH counts bytes, as MySQL's
-		int64(3), int64(-3), 1.3, int64(3), int64(7), "x",
+		3.0, int64(-3), 1.3, int64(3), int64(7), "x",
 		int64(2024), int64(2), int64(29), testNow, true, true, nil}
 	got := make([]any, len(plan.Columns))
 	if err := plan.Values(row, got); err != nil {

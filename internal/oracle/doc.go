@@ -59,10 +59,15 @@
 //     proves the query is valid MySQL rather than refused for being malformed.
 //   - Run: the queries that carry it are compared with MariaDB like the others.
 //
-// DefaultConstructs has OFFSET, GROUP BY (with COUNT/SUM/MIN/MAX and HAVING, valid under
-// ONLY_FULL_GROUP_BY), DISTINCT, CASE, CAST, JOIN (through the junction table, as MariaDB holds a
-// link), a subquery, ORDER BY on an expression, an aggregate other than COUNT and UNION [ALL],
-// all Refused today. When a helper teaches the
+// DefaultConstructs has OFFSET, GROUP BY (COUNT, SUM/AVG of integers, MIN/MAX, COUNT(DISTINCT),
+// GROUP_CONCAT with DISTINCT/ORDER BY/SEPARATOR, HAVING; ordered by keys and aggregates only, as
+// ONLY_FULL_GROUP_BY demands in MySQL 8), DISTINCT (ordered by its selected items only), CASE,
+// CAST (AS CHAR, SIGNED, DATE, DATETIME), date functions (DATEDIFF, TIMESTAMPDIFF, DATE_FORMAT,
+// DATE_ADD/DATE_SUB with INTERVAL), ORDER BY on an expression and an aggregate other than COUNT,
+// which Run; JOIN (through
+// the junction table, as MariaDB holds a link), a subquery and UNION [ALL] stay Refused until the
+// joins branch lands. A Refused construct is applied after the others and resets what it cannot
+// keep (grouping, DISTINCT, OFFSET). Query.Constructs names what a query carries. When a helper teaches the
 // driver one of them, its entry goes to Run (and its add function may grow more variety); a new
 // construct (window functions, more MySQL functions, joins on link fields …) is a new entry whose add
 // function changes the query's parts. An add function must keep the query valid MySQL with one

@@ -41,10 +41,11 @@ type Construct struct {
 func DefaultConstructs() []Construct {
 	return []Construct{
 		{Name: "OFFSET", Mode: Run, Weight: 10, add: addOffset},
-		{Name: "GROUP BY", Mode: Run, Weight: 15, add: addGroupBy},
+		{Name: "GROUP BY", Mode: Run, Weight: 30, add: addGroupBy},
 		{Name: "DISTINCT", Mode: Run, Weight: 10, add: addDistinct},
 		{Name: "CASE", Mode: Run, Weight: 8, add: addCase},
 		{Name: "CAST", Mode: Run, Weight: 8, add: addCast},
+		{Name: "date functions", Mode: Run, Weight: 30, add: addDateFunc},
 		{Name: "JOIN", Mode: Refused, Weight: 8, add: addJoin},
 		{Name: "subquery", Mode: Refused, Weight: 8, add: addSubquery},
 		{Name: "ORDER BY on an expression", Mode: Run, Weight: 8, add: addOrderByExpr},
@@ -86,6 +87,8 @@ type Query struct {
 	Ordered bool   // ORDER BY fixes the order of every row: compare in order
 	Refusal string // non-empty: the driver must refuse with an error naming this construct
 	Tags    map[string]bool
+	// Constructs names the constructs of Generator.Constructs the query carries (Refusal's too).
+	Constructs []string
 }
 
 // Generator writes random SELECTs over a fixture's schema. The same seed gives the same query.
@@ -125,6 +128,7 @@ type parts struct {
 	// What later constructs change:
 	distinct        bool
 	groupBy, having string
+	groupAggs       []string // the aggregates a grouped query selects
 	offset          string
 	union           string // appended: " UNION [ALL] SELECT …"
 	from, fromM     string
@@ -220,20 +224,26 @@ func (g *Generator) Query(seed uint64) *Query {
 			}
 		}
 	}
-	// At most one construct of the Refused ones; any number of those that Run.
-	refused := false
-	for _, c := range g.Constructs {
+	// At most one construct of the Refused ones, applied after those that Run (any number): it
+	// rewrites the query around itself (resetRefused), so that MariaDB runs it.
+	var refused *Construct
+	for i, c := range g.Constructs {
 		if c.Mode == Off || r.IntN(1000) >= c.Weight {
 			continue
 		}
 		if c.Mode == Refused {
-			if refused {
-				continue
+			if refused == nil {
+				refused = &g.Constructs[i]
+				q.Refusal = c.Name
 			}
-			refused = true
-			q.Refusal = c.Name
+			continue
 		}
 		c.add(g, p)
+		q.Constructs = append(q.Constructs, c.Name)
+	}
+	if refused != nil {
+		refused.add(g, p)
+		q.Constructs = append(q.Constructs, refused.Name)
 	}
 	p.render()
 	return q
@@ -282,6 +292,13 @@ func (p *parts) render() {
 		d.WriteString(" HAVING " + p.having)
 		m.WriteString(" HAVING " + p.having)
 	}
+	if p.distinct && p.q.Ordered {
+		// Items added after DISTINCT ordered by position: the order covers them too.
+		for i := len(p.orderBy); i < len(p.items); i++ {
+			p.orderBy = append(p.orderBy, strconv.Itoa(i+1))
+			p.orderM = append(p.orderM, strconv.Itoa(i+1))
+		}
+	}
 	if len(p.orderBy) > 0 {
 		d.WriteString(" ORDER BY " + strings.Join(p.orderBy, ", "))
 		m.WriteString(" ORDER BY " + strings.Join(p.orderM, ", "))
@@ -291,6 +308,11 @@ func (p *parts) render() {
 		m.WriteString(" LIMIT " + p.limit)
 	}
 	if p.offset != "" {
+		if p.limit == "" {
+			// A construct dropped the LIMIT that OFFSET needs: one above every table's size.
+			d.WriteString(" LIMIT 1000")
+			m.WriteString(" LIMIT 1000")
+		}
 		d.WriteString(" OFFSET " + p.offset)
 		m.WriteString(" OFFSET " + p.offset)
 	}
@@ -467,6 +489,10 @@ func (p *parts) constant(k Kind) e {
 	}
 	if bind {
 		lit = p.bind(v)
+	} else if k == Float && strings.Contains(lit, ".") {
+		// A decimal literal is a FLOAT64 in the driver, a DECIMAL in MySQL (the README's table):
+		// MariaDB gets it as a DOUBLE.
+		return e{d: lit, m: lit + "e0", k: k}
 	}
 	return e{d: lit, m: lit, k: k}
 }
@@ -570,7 +596,7 @@ func (p *parts) expr(k Kind, depth int) e {
 			if r.IntN(2) == 0 {
 				n = ", " + strconv.Itoa(r.IntN(4)-1)
 			}
-			return e{d: "ROUND(" + a.d + n + ")", m: "ROUND(CAST(CAST(" + a.m + " AS CHAR) AS DECIMAL(65,30))" + n + ")", k: Float, nullable: a.nullable || a.isNull}
+			return e{d: "ROUND(" + a.d + n + ")", m: "CAST(ROUND(CAST(CAST(" + a.m + " AS CHAR) AS DECIMAL(65,30))" + n + ") AS DOUBLE)", k: Float, nullable: a.nullable || a.isNull}
 		}
 	case Text:
 		switch r.IntN(7) {
@@ -855,24 +881,53 @@ func addOffset(g *Generator, p *parts) {
 	p.offset = strconv.Itoa(1 + p.r.IntN(50))
 }
 
-// addGroupBy groups by one column, selecting it with aggregates (valid under ONLY_FULL_GROUP_BY).
+// addGroupBy groups by one column, selecting it with aggregates (valid under ONLY_FULL_GROUP_BY):
+// COUNT(*), SUM/AVG/MIN/MAX/COUNT of a number, COUNT(DISTINCT …), GROUP_CONCAT with ORDER BY and
+// SEPARATOR; HAVING on an aggregate or on the key. The rows are ordered by the key (unique per
+// group); addOrderByExpr may put an aggregate first.
 func addGroupBy(g *Generator, p *parts) {
 	c := p.anyColumn(true)
 	key := p.column(c)
 	aggs := []string{"COUNT(*)"}
 	if n := p.columnOf([]Kind{Int, Float}[p.r.IntN(2)]); n != nil {
 		ref := p.ref(n)
-		aggs = append(aggs, []string{"SUM(", "MIN(", "MAX(", "COUNT("}[p.r.IntN(4)]+ref+")")
+		fs := []string{"SUM(", "MIN(", "MAX(", "COUNT(", "AVG("}
+		if n.Kind == Float {
+			// A DOUBLE sum depends on the order it adds in (±1e12 beside 0.01: seed 27477): both
+			// orders are right, so only the exact aggregates of a FLOAT64 column.
+			fs = []string{"MIN(", "MAX(", "COUNT("}
+		}
+		aggs = append(aggs, fs[p.r.IntN(len(fs))]+ref+")")
+	}
+	if p.r.IntN(3) == 0 {
+		aggs = append(aggs, "COUNT(DISTINCT "+p.ref(p.anyColumn(true))+")")
+	}
+	if t := p.columnOf(Text); t != nil && p.r.IntN(3) == 0 {
+		ref := p.ref(t)
+		gc := "GROUP_CONCAT("
+		if p.r.IntN(3) == 0 {
+			gc += "DISTINCT "
+		}
+		gc += ref + " ORDER BY " + ref + []string{"", " DESC"}[p.r.IntN(2)]
+		if p.r.IntN(2) == 0 {
+			gc += " SEPARATOR '|'"
+		}
+		aggs = append(aggs, gc+")")
 	}
 	p.star, p.count = false, nil
 	p.items = []e{key}
-	for i, a := range aggs {
+	for _, a := range aggs {
 		p.items = append(p.items, e{d: a, m: a, k: Int})
-		_ = i
 	}
 	p.groupBy = key.d
-	if p.r.IntN(3) == 0 {
+	p.groupAggs = aggs
+	switch p.r.IntN(5) {
+	case 0:
 		p.having = "COUNT(*) > " + strconv.Itoa(p.r.IntN(3))
+	case 1:
+		p.having = aggs[len(aggs)-1] + " IS NOT NULL"
+	case 2:
+		p.having = key.d + " IS NOT NULL"
 	}
 	p.orderBy, p.orderM, p.limit = nil, nil, ""
 	p.orderBy = []string{key.d}
@@ -886,15 +941,38 @@ func addDistinct(g *Generator, p *parts) {
 		p.star, p.count = false, nil
 		p.items = []e{p.column(p.anyColumn(true))}
 	}
-	// ORDER BY must name selected columns, and id would make DISTINCT a no-op: order by them all.
+	// ORDER BY must name selected columns (MySQL 8 refuses another under DISTINCT, MariaDB
+	// accepts it), and id would make DISTINCT a no-op: order by them all, by position, or not at all.
 	p.orderBy, p.orderM, p.limit = nil, nil, ""
 	p.q.Ordered = false
+	orderable := !slices.ContainsFunc(p.items, func(x e) bool { return x.k == JSON })
+	if p.offset != "" && (p.groupBy != "" || !orderable) {
+		p.offset = "" // OFFSET needs the order fixed
+	}
+	if p.groupBy == "" && orderable && (p.offset != "" || p.r.IntN(2) == 0) {
+		for i := range p.items {
+			pos := strconv.Itoa(i+1) + []string{"", " DESC"}[p.r.IntN(2)]
+			p.orderBy = append(p.orderBy, pos)
+			p.orderM = append(p.orderM, pos)
+		}
+		p.q.Ordered = true
+		if p.r.IntN(2) == 0 {
+			p.limit = strconv.Itoa(1 + p.r.IntN(20))
+		}
+	}
 }
 
 func addCase(g *Generator, p *parts) {
 	c := p.cond(1)
 	a, b := p.constant(Text), p.constant(Text)
 	x := e{d: "CASE WHEN " + c.d + " THEN " + a.d + " ELSE " + b.d + " END", m: "CASE WHEN " + c.m + " THEN " + a.m + " ELSE " + b.m + " END", k: Text}
+	if n := p.columnOf(Int); n != nil && p.r.IntN(2) == 0 {
+		// The simple form: CASE x WHEN v THEN … [ELSE …] END.
+		v1, v2 := p.constant(Int), p.constant(Int)
+		ref := p.ref(n)
+		x = e{d: "CASE " + ref + " WHEN " + v1.d + " THEN " + a.d + " WHEN " + v2.d + " THEN " + b.d + " END",
+			m: "CASE " + ref + " WHEN " + v1.m + " THEN " + a.m + " WHEN " + v2.m + " THEN " + b.m + " END", k: Text}
+	}
 	if p.star || p.count != nil {
 		p.star, p.count = false, nil
 	}
@@ -904,11 +982,62 @@ func addCase(g *Generator, p *parts) {
 func addCast(g *Generator, p *parts) {
 	a := p.expr(Int, 1)
 	x := e{d: "CAST(" + a.d + " AS CHAR)", m: "CAST(" + a.m + " AS CHAR)", k: Text}
+	switch p.r.IntN(4) {
+	case 1:
+		x = e{d: "CAST(" + a.d + " AS SIGNED)", m: "CAST(" + a.m + " AS SIGNED)", k: Int}
+	case 2:
+		if d := p.columnOf(Date); d != nil {
+			ref := p.ref(d)
+			x = e{d: "CAST(" + ref + " AS DATETIME)", m: "CAST(" + ref + " AS DATETIME)", k: DateTime}
+		}
+	case 3:
+		if d := p.columnOf(DateTime); d != nil {
+			ref := p.ref(d)
+			x = e{d: "CAST(" + ref + " AS DATE)", m: "CAST(" + ref + " AS DATE)", k: Date}
+		}
+	}
 	p.star, p.count = false, nil
 	p.items = append(p.items, x)
 }
 
+// resetShape drops what a construct that replaces the select list and FROM cannot keep: grouping,
+// DISTINCT, OFFSET.
+func (p *parts) resetShape() {
+	p.groupBy, p.having, p.groupAggs, p.distinct, p.offset = "", "", nil, false, ""
+}
+
+// addDateFunc selects DATEDIFF, TIMESTAMPDIFF, DATE_FORMAT or DATE_ADD/DATE_SUB with INTERVAL of a
+// date or dateTime column.
+func addDateFunc(g *Generator, p *parts) {
+	c := p.columnOf([]Kind{Date, DateTime}[p.r.IntN(2)])
+	if c == nil {
+		return
+	}
+	ref := p.ref(c)
+	lit := "'" + []string{"2024-02-29", "2023-12-31", "2000-01-01 12:30:00"}[p.r.IntN(3)] + "'"
+	var x string
+	var k Kind
+	switch p.r.IntN(4) {
+	case 0:
+		x, k = "DATEDIFF("+ref+", "+lit+")", Int
+	case 1:
+		x, k = "TIMESTAMPDIFF("+[]string{"DAY", "MONTH", "HOUR", "YEAR", "MINUTE"}[p.r.IntN(5)]+", "+lit+", "+ref+")", Int
+	case 2:
+		x, k = "DATE_FORMAT("+ref+", '"+[]string{"%Y-%m-%d", "%W %M %e %Y", "%H:%i:%s", "%j %U %a %b", "%y%c%d %p"}[p.r.IntN(5)]+"')", Text
+	default:
+		x, k = []string{"DATE_ADD(", "DATE_SUB("}[p.r.IntN(2)]+ref+", INTERVAL "+strconv.Itoa(p.r.IntN(40)-5)+" "+[]string{"DAY", "MONTH", "YEAR", "HOUR", "MINUTE"}[p.r.IntN(5)]+")", DateTime
+	}
+	if p.groupBy != "" {
+		return
+	}
+	if p.star || p.count != nil {
+		p.star, p.count = false, nil
+	}
+	p.items = append(p.items, e{d: x, m: x, k: k})
+}
+
 func addJoin(g *Generator, p *parts) {
+	p.resetShape()
 	for _, c := range p.t.Columns {
 		if c.Link == "" {
 			continue
@@ -953,6 +1082,25 @@ func addOrderByExpr(g *Generator, p *parts) {
 		p.count = nil
 		p.star = true
 	}
+	if p.distinct {
+		return // under DISTINCT only selected expressions may order (addDistinct)
+	}
+	if p.groupBy != "" {
+		// Under ONLY_FULL_GROUP_BY a grouped query is ordered by its keys and aggregates only (MySQL
+		// 8 refuses any other column; MariaDB accepts it): an expression of an aggregate, then the
+		// key (unique per group).
+		a := p.groupAggs[p.r.IntN(len(p.groupAggs))]
+		if strings.HasPrefix(a, "GROUP_CONCAT") {
+			a = "COUNT(*)"
+		}
+		x := "(" + a + " + 1)"
+		if p.r.IntN(2) == 0 {
+			x += " DESC"
+		}
+		p.orderBy = append([]string{x}, p.orderBy...)
+		p.orderM = append([]string{x}, p.orderM...)
+		return
+	}
 	x := p.expr(Int, 1)
 	// Never a bare column or number (ORDER BY 2 is a position).
 	x = e{d: "(" + x.d + " + 1)", m: "(" + x.m + " + 1)", k: Int}
@@ -981,6 +1129,7 @@ func addAggregate(g *Generator, p *parts) {
 
 // addUnion selects the ids of the table's rows and UNION [ALL] the ids of another query.
 func addUnion(g *Generator, p *parts) {
+	p.resetShape()
 	p.star, p.count = false, nil
 	p.items = []e{p.column(p.t.Column("id"))}
 	p.orderBy, p.orderM, p.limit = nil, nil, ""
