@@ -103,6 +103,15 @@ func Build(q *translate.Query, opts Options) (Operator, error) {
 	case q.Limit == 0:
 		// LIMIT 0: nothing to read, nothing to return.
 		return &valuesOp{name: "LIMIT 0: no rows and no request"}, nil
+	case q.Join != nil:
+		j, err := buildJoin(q.Join, opts, budget)
+		if err != nil {
+			return nil, err
+		}
+		op = j
+		if q.Where != nil {
+			op = &filterOp{input: op, cond: q.Where, what: "WHERE " + q.Where.String() + " (on the joined rows)"}
+		}
 	case q.Scan == nil:
 		op = &valuesOp{rows: []translate.Row{{}}, name: "one row without columns (no table)"}
 		if q.Where != nil {

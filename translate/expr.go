@@ -35,6 +35,7 @@ const (
 	exNeg                         // -args[0]
 	exFunc                        // op(args...)
 	exSlot                        // Row.Values[slot]: a value the engine computed (a group key, an aggregate, an output)
+	exLinkHas                     // args[0] (a linked-record field) holds the record id args[1] (negated: does not)
 )
 
 // expr is a compiled SQL expression. It is evaluated locally (eval) and, where the service can answer
@@ -52,6 +53,9 @@ type expr struct {
 	escape   rune   // exLike
 	sql      string // the SQL text, for column names and messages
 	slot     int    // exSlot
+	// tab: 0 reads the row itself; i+1 reads table i of a join (Row.Sides[i]) — or the row itself
+	// when it is a scan's row (no Sides), so that a table's own conditions run on its scan.
+	tab int
 }
 
 // scope resolves names in one statement.
@@ -71,6 +75,8 @@ type scope struct {
 	hook func(sqlparser.Expr) (*expr, error)
 	// noTable: the statement reads no table (SELECT 1, FROM DUAL): no column resolves.
 	noTable bool
+	// sides: the tables of a join, in FROM's order; a column resolves to one of them (join.go).
+	sides []joinSide
 }
 
 // unusedArgs refuses arguments the statement never reads: an argument too many usually means a
@@ -209,6 +215,9 @@ func (s *scope) compile(e sqlparser.Expr) (*expr, error) {
 		if x, ok, err := s.variable(e); ok {
 			return x, err
 		}
+		if len(s.sides) > 0 {
+			return s.joinColumn(e)
+		}
 		if q := e.Qualifier; !q.IsEmpty() {
 			if !q.Qualifier.IsEmpty() || (q.Name.String() != s.alias && q.Name.String() != s.table.Name) {
 				return nil, &UnsupportedError{Construct: "JOIN", SQL: sqlparser.String(e),
@@ -326,6 +335,9 @@ func (s *scope) compile(e sqlparser.Expr) (*expr, error) {
 		}
 		return nil, unsupported("the unary operator "+strings.TrimSpace(e.Operator), sqlparser.String(e), "supported: - on numbers and NOT on conditions")
 	case *sqlparser.FuncExpr:
+		if x, ok, err := s.jsonContainsLink(e); ok {
+			return x, err
+		}
 		return s.function(e)
 	case *sqlparser.SubstrExpr:
 		x, err := s.compile(e.Name)
@@ -556,7 +568,7 @@ func (s *scope) condition(e sqlparser.Expr) (*expr, error) {
 // asCondition accepts a boolean expression as it is, and a number or checkbox column as "non-zero".
 func (s *scope) asCondition(x *expr, src sqlparser.Expr) (*expr, error) {
 	switch x.kind {
-	case exCompare, exAnd, exOr, exNot, exIsNull, exIsTrue, exIn, exLike, exTruth:
+	case exCompare, exAnd, exOr, exNot, exIsNull, exIsTrue, exIn, exLike, exTruth, exLinkHas:
 		return x, nil
 	}
 	switch x.typ {
@@ -661,6 +673,9 @@ func (s *scope) comparison(e *sqlparser.ComparisonExpr) (*expr, error) {
 
 // compare builds a comparison, converting a constant to the type of the other side.
 func (s *scope) compare(op string, left, right *expr) (*expr, error) {
+	if x, ok, err := linkCompare(op, left, right); ok {
+		return x, err
+	}
 	var err error
 	if right, err = s.coerce(left, right); err != nil {
 		return nil, err
@@ -886,5 +901,18 @@ func (e *expr) fields(into map[string]bool) {
 	}
 	for _, a := range e.args {
 		a.fields(into)
+	}
+}
+
+// fieldsOf collects the fields an expression reads from table tab of a join (tab = i+1).
+func (e *expr) fieldsOf(tab int, into map[string]bool) {
+	if e == nil {
+		return
+	}
+	if e.kind == exField && e.tab == tab {
+		into[e.field.Name] = true
+	}
+	for _, a := range e.args {
+		a.fieldsOf(tab, into)
 	}
 }

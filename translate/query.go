@@ -30,8 +30,9 @@ type QualifiedSchema interface {
 // output columns, then hidden sort keys) → Distinct (over the output columns) → sort by Order when
 // SortLocally → skip Offset rows → stop after Limit rows → the first len(Columns) values.
 type Query struct {
-	Scan    *Plan    // nil: no table (SELECT 1, FROM DUAL)
-	Where   *Expr    // when Scan is nil: the WHERE clause, checked on the one row
+	Scan    *Plan    // nil: no table (SELECT 1, FROM DUAL), or a join
+	Join    *Join    // several tables (then Scan is nil): the rows are the join's
+	Where   *Expr    // when Scan is nil: the WHERE clause, checked on the one row or on the joined rows
 	Columns []Column // the output columns
 
 	Grouped    bool    // GROUP BY, or aggregates without it (then one group, even over no rows)
@@ -97,11 +98,30 @@ func newQuery(stmt *sqlparser.Select, schema Schema, args Args, localOnly bool) 
 	if stmt.Lock != "" {
 		return nil, unsupported("locking reads ("+strings.TrimSpace(stmt.Lock)+")", "", "Airtable has no transactions or locks: leave the lock clause out")
 	}
+	qp := &queryPlanner{stmt: stmt, q: &Query{Limit: -1}, outputIndex: map[string]int{}, localOnly: localOnly}
+	if isJoin(stmt.From) {
+		jp := &joinPlanner{schema: schema}
+		if err := jp.flatten(stmt.From); err != nil {
+			return nil, err
+		}
+		if len(jp.sides) > 64 {
+			return nil, fmt.Errorf("translate: a join of %d tables: at most 64", len(jp.sides))
+		}
+		qp.join = jp
+		qp.s = newScope(jp.sides[0].table, jp.sides[0].alias, args)
+		qp.s.sides = jp.sides
+		if err := qp.run(); err != nil {
+			return nil, err
+		}
+		if err := qp.s.unusedArgs(); err != nil {
+			return nil, err
+		}
+		return qp.q, nil
+	}
 	table, alias, view, err := queryFrom(stmt.From, schema)
 	if err != nil {
 		return nil, err
 	}
-	qp := &queryPlanner{stmt: stmt, q: &Query{Limit: -1}, outputIndex: map[string]int{}, localOnly: localOnly}
 	if table == nil {
 		qp.s = newScope(&Table{Name: "dual"}, "dual", args)
 		qp.s.noTable = true
@@ -163,8 +183,9 @@ type queryPlanner struct {
 	stmt *sqlparser.Select
 	s    *scope
 	q    *Query
-	plan *Plan // nil when dual
+	plan *Plan // nil when dual or a join
 	dual bool
+	join *joinPlanner // several tables in FROM
 
 	outputs     []*expr
 	outputAST   []sqlparser.Expr // nil for the columns of *
@@ -211,6 +232,31 @@ func (qp *queryPlanner) run() error {
 		case *sqlparser.StarExpr:
 			if qp.dual {
 				return fmt.Errorf("translate: SELECT * with no table: no tables used")
+			}
+			if qp.join != nil {
+				var cols []*expr
+				if tq := se.TableName; !tq.IsEmpty() {
+					i := s.sideIndex(tq.Name.String())
+					if i < 0 || !tq.Qualifier.IsEmpty() {
+						return fmt.Errorf("translate: unknown table '%s' in %s: no table or alias of that name in FROM (%s)", tq.Name.String(), sqlparser.String(se), s.sideNames())
+					}
+					cols = s.sideStar(i)
+				} else {
+					for i := range qp.join.sides {
+						cols = append(cols, s.sideStar(i)...)
+					}
+				}
+				for _, e := range cols {
+					if q.Grouped {
+						ge, err := qp.groupedColumn(e, e.sql)
+						if err != nil {
+							return err
+						}
+						e = ge
+					}
+					qp.addOutput(e.sql, e, nil)
+				}
+				continue
 			}
 			if tq := se.TableName; !tq.IsEmpty() && tq.Name.String() != s.alias && tq.Name.String() != s.table.Name {
 				return &UnsupportedError{Construct: "JOIN", SQL: sqlparser.String(se),
@@ -305,6 +351,9 @@ func (qp *queryPlanner) run() error {
 		q.Where = wrap(where)
 		q.SortLocally = len(q.Order) > 0
 		return nil
+	}
+	if qp.join != nil {
+		return qp.planJoin(where)
 	}
 	qp.pushdown(where)
 	return nil
@@ -586,6 +635,8 @@ func (qp *queryPlanner) groupedColumn(c *expr, text string) (*expr, error) {
 
 func sameColumn(a, b *expr) bool {
 	switch {
+	case a.tab != b.tab:
+		return false // a self-join reads the same field of two tables
 	case a.kind == exField && b.kind == exField:
 		return a.field == b.field
 	case a.kind == exRecordID || a.kind == exCreatedTime:

@@ -1,0 +1,135 @@
+package translate
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/xwb1989/sqlparser"
+)
+
+// Linked records. A multipleRecordLinks field holds the ids of the records it links (an array).
+// SQL code means membership when it compares such a field with a record id: t.Assignee = 'rec…',
+// t.Assignee = p.id, JOIN People p ON p.id = t.Assignee. So = between a link field and a text value
+// is compiled as "the link holds that id" (exLinkHas), and a join on it gives one row per linked
+// record, as a junction table would. Its explicit MySQL forms are JSON_CONTAINS(t.Assignee,
+// JSON_QUOTE(p.id)) (also JSON_CONTAINS(t.Assignee, '"rec…"')) and MEMBER OF is not parsed by this
+// parser. Any other comparison of a link field with text is refused rather than silently matching
+// nothing (the field's text is its JSON array, never equal to one id).
+
+// isLinkField reports a linked-record field read from a record.
+func isLinkField(e *expr) bool {
+	return e != nil && e.kind == exField && e.field != nil && e.field.Type == "multipleRecordLinks"
+}
+
+// linkCompare compiles a comparison with a link field on one side and a text value on the other:
+// = is membership; other operators are refused. ok is false when neither side is a link field
+// compared with text.
+func linkCompare(op string, left, right *expr) (*expr, bool, error) {
+	link, other := left, right
+	if !isLinkField(link) {
+		link, other = right, left
+	}
+	if !isLinkField(link) || isLinkField(other) || other.typ == typeJSON || other.typ == typeNull {
+		return nil, false, nil
+	}
+	if other.typ != typeText {
+		return nil, true, fmt.Errorf("translate: cannot compare the linked-record field %s with %s (%s): a link holds record ids; compare it with an id, e.g. %s = 'rec…'",
+			describe(link), describe(other), other.typ, describe(link))
+	}
+	switch op {
+	case "=":
+		return linkHas(link, other), true, nil
+	case "<>":
+		return nil, true, fmt.Errorf("translate: %s <> %s on the linked-record field %s is ambiguous (a link holds several ids): write NOT JSON_CONTAINS(%s, JSON_QUOTE(%s)) for \"does not link it\"",
+			describe(link), describe(other), describe(link), describe(link), describe(other))
+	}
+	return nil, true, fmt.Errorf("translate: %s %s %s: a linked-record field holds record ids and compares with = only (= means the link holds the id)",
+		describe(link), op, describe(other))
+}
+
+func linkHas(link, id *expr) *expr {
+	return &expr{kind: exLinkHas, typ: typeBool, nullable: true, args: []*expr{link, id},
+		sql: describe(link) + " holds " + describe(id)}
+}
+
+// linkIDs reads the record ids a link field holds in a row (nil when it is empty or NULL).
+func (e *expr) linkIDs(r *Row) ([]string, bool) {
+	if e.tab > 0 && r.Sides != nil {
+		if r = r.Sides[e.tab-1]; r == nil {
+			return nil, false
+		}
+	}
+	var ids []string
+	switch v := r.Fields[e.field.Name].(type) {
+	case []any:
+		for _, x := range v {
+			if s, ok := x.(string); ok {
+				ids = append(ids, s)
+			}
+		}
+	case []string:
+		ids = v
+	case nil:
+		return nil, false
+	}
+	return ids, true
+}
+
+// evalLinkHas is JSON_CONTAINS(link, JSON_QUOTE(id)): NULL when the id is NULL; a blank link holds
+// nothing (false), as a junction table has no row for it.
+func (e *expr) evalLinkHas(r *Row) (any, error) {
+	v, err := e.args[1].eval(r)
+	if err != nil || v == nil {
+		return nil, err
+	}
+	id, _ := v.(string)
+	ids, _ := e.args[0].linkIDs(r)
+	has := false
+	for _, x := range ids {
+		if x == id {
+			has = true
+			break
+		}
+	}
+	return has != e.negated, nil
+}
+
+// jsonContainsLink compiles JSON_CONTAINS(link, JSON_QUOTE(x)) and JSON_CONTAINS(link, '"rec…"') on a
+// link field into membership; ok is false for any other call.
+func (s *scope) jsonContainsLink(f *sqlparser.FuncExpr) (*expr, bool, error) {
+	if !strings.EqualFold(f.Name.String(), "json_contains") || len(f.Exprs) != 2 || !f.Qualifier.IsEmpty() {
+		return nil, false, nil
+	}
+	a0, ok0 := f.Exprs[0].(*sqlparser.AliasedExpr)
+	a1, ok1 := f.Exprs[1].(*sqlparser.AliasedExpr)
+	if !ok0 || !ok1 {
+		return nil, false, nil
+	}
+	link, err := s.compile(a0.Expr)
+	if err != nil {
+		return nil, true, err
+	}
+	if !isLinkField(link) {
+		return nil, true, unsupported("JSON_CONTAINS", sqlparser.String(f), "JSON_CONTAINS(link, JSON_QUOTE(id)) is supported on linked-record fields")
+	}
+	switch x := a1.Expr.(type) {
+	case *sqlparser.FuncExpr:
+		if strings.EqualFold(x.Name.String(), "json_quote") && len(x.Exprs) == 1 {
+			if ae, ok := x.Exprs[0].(*sqlparser.AliasedExpr); ok {
+				id, err := s.compile(ae.Expr)
+				if err != nil {
+					return nil, true, err
+				}
+				if id.typ != typeText && id.typ != typeNull {
+					return nil, true, fmt.Errorf("translate: %s: JSON_QUOTE takes text (a record id), got %s", sqlparser.String(f), id.typ)
+				}
+				return linkHas(link, id), true, nil
+			}
+		}
+	case *sqlparser.SQLVal:
+		if text := string(x.Val); x.Type == sqlparser.StrVal && len(text) >= 2 && strings.HasPrefix(text, `"`) && strings.HasSuffix(text, `"`) {
+			return linkHas(link, &expr{kind: exConst, typ: typeText, val: text[1 : len(text)-1], sql: sqlparser.String(x)}), true, nil
+		}
+	}
+	return nil, true, fmt.Errorf("translate: %s: on a linked-record field JSON_CONTAINS takes JSON_QUOTE(id) or a quoted id '\"rec…\"'", sqlparser.String(f))
+}
