@@ -229,3 +229,17 @@ func parserLimitation(query string) *UnsupportedError {
 	}
 	return nil
 }
+
+// Requests is the number of list requests a plan takes at most, from the table's size learnt by an
+// earlier whole-table scan or COUNT(*) (engine.Sizer: a bind join compares it with its batches).
+func (s scanSource) Requests(plan *translate.Plan) (int, bool) {
+	v, ok := s.c.tableSizes.Load(plan.Table.ID)
+	if !ok || plan.RecordIDs != nil {
+		return 0, false
+	}
+	n, pageSize := v.(int), s.c.cfg.PageSize
+	if pageSize <= 0 {
+		pageSize = 100
+	}
+	return max(1, (n+pageSize-1)/pageSize), true
+}

@@ -238,7 +238,7 @@ func (cn *conn) explainTree(add func(step, detail string), root engine.Node, q *
 	for _, plan := range scans {
 		cn.explainScan(add, plan)
 	}
-	if q.Scan == nil {
+	if q.Scan == nil && q.Join == nil {
 		add("request", "none: a SELECT without a table")
 	} else if q.Scan.Table.Local {
 		add("table", q.Scan.Table.ID+" (in memory, built from the base schema)")

@@ -21,6 +21,7 @@ import (
 func buildJoin(j *translate.Join, opts Options, budget *Budget) (Operator, error) {
 	n := len(j.Tables)
 	var op Operator
+	var first *scanOp
 	names := make([]string, 0, n)
 	for i, st := range j.Steps {
 		input, err := tableInput(j.Tables[st.Table].Plan, opts)
@@ -33,6 +34,7 @@ func buildJoin(j *translate.Join, opts Options, budget *Budget) (Operator, error
 		}
 		if i == 0 {
 			op = &sidesOp{input: input, n: n, side: st.Table}
+			first = scanOf(input)
 			names = append(names, name)
 			continue
 		}
@@ -40,11 +42,34 @@ func buildJoin(j *translate.Join, opts Options, budget *Budget) (Operator, error
 		if limit <= 0 {
 			limit = DefaultMaxRows
 		}
-		op = &hashJoinOp{outer: op, inner: input, step: st, n: n, budget: budget, limit: limit,
-			what: fmt.Sprintf("the join of %s with %s", strings.Join(names, ", "), name)}
+		h := &hashJoinOp{outer: op, inner: input, step: st, n: n, budget: budget, limit: limit,
+			what:      fmt.Sprintf("the join of %s with %s", strings.Join(names, ", "), name),
+			innerName: name, outerName: strings.Join(names, ", ")}
+		if i == 1 {
+			h.firstScan = first
+			h.sizer, _ = opts.Source.(Sizer)
+		}
+		op = h
 		names = append(names, name)
 	}
 	return op, nil
+}
+
+// Sizer is what a Source may know of a request's cost: the list requests a plan takes, from the
+// table's size learnt earlier. A bind join uses it to choose between pushing keys and scanning.
+type Sizer interface {
+	Requests(plan *translate.Plan) (int, bool)
+}
+
+// scanOf finds the scan under a table's input (through its re-check filter).
+func scanOf(op Operator) *scanOp {
+	switch o := op.(type) {
+	case *scanOp:
+		return o
+	case *filterOp:
+		return scanOf(o.input)
+	}
+	return nil
 }
 
 // tableInput is a table's scan with its local re-check.
@@ -98,6 +123,12 @@ type hashJoinOp struct {
 	limit        int
 	what         string
 
+	firstScan *scanOp // step 1: the first table's scan, which a bind join may narrow
+	sizer     Sizer
+	innerName string
+	outerName string
+	bound     string // what the bind join did, for messages and tests
+
 	built   bool
 	table   map[string][]*translate.Row
 	all     []*translate.Row // no keys: every inner row
@@ -116,6 +147,18 @@ func (h *hashJoinOp) build(ctx context.Context) error {
 	if len(h.step.Keys) > 0 {
 		h.table = map[string][]*translate.Row{}
 	}
+	var bindVals []any
+	var bindSeen map[string]struct{}
+	canBind := h.firstScan != nil && h.step.Bind != nil && h.table != nil
+	if canBind {
+		bindVals, bindSeen = []any{}, map[string]struct{}{}
+	} else if h.firstScan != nil {
+		// Nothing to push: both tables are scanned, at the same time (each scan runs one page
+		// ahead under the base's shared pacing).
+		if err := h.firstScan.start(ctx); err != nil {
+			return err
+		}
+	}
 	for {
 		r, err := h.inner.Next(ctx)
 		if err == io.EOF {
@@ -132,6 +175,25 @@ func (h *hashJoinOp) build(ctx context.Context) error {
 			h.all = append(h.all, &rec)
 			continue
 		}
+		if bindVals != nil {
+			vals, ok, err := h.step.Bind.Values(h.step, &rec)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				bindVals = nil // a value that cannot be written: scan instead
+			}
+			for _, v := range vals {
+				if v == nil {
+					continue
+				}
+				k := string(translate.AppendKey(nil, v))
+				if _, dup := bindSeen[k]; !dup {
+					bindSeen[k] = struct{}{}
+					bindVals = append(bindVals, v)
+				}
+			}
+		}
 		var keys [][]byte
 		keys, err = h.keys(&rec, false)
 		if err != nil {
@@ -142,7 +204,48 @@ func (h *hashJoinOp) build(ctx context.Context) error {
 		}
 	}
 	h.inner.Close()
+	if canBind {
+		if bindVals == nil {
+			h.bound = "not pushed: a key value cannot be written into a formula"
+		} else {
+			h.bindKeys(bindVals)
+		}
+	}
 	return nil
+}
+
+// bindKeys pushes the keys read from the step's table into the first table's request, in batches,
+// when that costs fewer requests than the scan planned.
+func (h *hashJoinOp) bindKeys(vals []any) {
+	b := h.step.Bind
+	if len(vals) == 0 {
+		h.firstScan.bind(nil, false) // an inner join with nothing on one side: no request at all
+		h.bound = "no keys: " + h.outerName + " is not read"
+		return
+	}
+	formulas, ok := b.Formulas(vals, translate.BindBatchChars)
+	if !ok {
+		h.bound = "not pushed: a key value cannot be written into a formula"
+		return
+	}
+	if len(formulas) > 1 {
+		scan := -1
+		if h.sizer != nil {
+			if n, known := h.sizer.Requests(h.firstScan.plan); known {
+				scan = n
+			}
+		}
+		if scan < 0 || len(formulas) >= scan {
+			h.bound = fmt.Sprintf("not pushed: %d keys take %d requests, no fewer than a scan of %s", len(vals), len(formulas), h.outerName)
+			return
+		}
+	}
+	plans := make([]*translate.Plan, len(formulas))
+	for i, f := range formulas {
+		plans[i] = h.firstScan.plan.WithFormula(f)
+	}
+	h.firstScan.bind(plans, !b.Exact)
+	h.bound = fmt.Sprintf("%d distinct keys of %s pushed into %s's formula in %d batch(es)", len(vals), h.innerName, h.outerName, len(formulas))
 }
 
 // keys encodes a row's key tuples: one per combination of its key values (a link holds several);
@@ -257,6 +360,18 @@ func (h *hashJoinOp) Explain() Node {
 	}
 	if h.step.On != nil {
 		detail += "; then " + h.step.On.String()
+	}
+	detail += "; reads " + h.innerName + " first"
+	if b := h.step.Bind; b != nil {
+		how := map[string]string{"id": "OR(RECORD_ID()='rec…', …)", "field": "OR(" + b.Field() + "='…', …)",
+			"link": "OR(FIND('primary value', " + b.Field() + "&''), …) (a superset: a link reads as its records' primary values)"}[b.Mode]
+		detail += fmt.Sprintf(", then pushes its distinct keys into %s's request as %s, in batches of up to %d characters, unless a scan takes fewer requests",
+			h.outerName, how, translate.BindBatchChars)
+	} else if h.firstScan != nil {
+		detail += ", while " + h.outerName + " is scanned at the same time"
+	}
+	if h.bound != "" {
+		detail += " (" + h.bound + ")"
 	}
 	return Node{Op: "join", Detail: detail, Inputs: []Node{h.outer.Explain(), h.inner.Explain()}}
 }

@@ -32,6 +32,11 @@ func linkCompare(op string, left, right *expr) (*expr, bool, error) {
 	if !isLinkField(link) || isLinkField(other) || other.typ == typeJSON || other.typ == typeNull {
 		return nil, false, nil
 	}
+	if other.kind == exConst {
+		if text, ok := other.val.(string); ok && strings.HasPrefix(strings.TrimSpace(text), "[") {
+			return nil, false, nil // the whole link as JSON text: '["rec…"]' compares as text
+		}
+	}
 	if other.typ != typeText {
 		return nil, true, fmt.Errorf("translate: cannot compare the linked-record field %s with %s (%s): a link holds record ids; compare it with an id, e.g. %s = 'rec…'",
 			describe(link), describe(other), other.typ, describe(link))
