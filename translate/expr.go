@@ -593,6 +593,9 @@ func (s *scope) comparison(e *sqlparser.ComparisonExpr) (*expr, error) {
 			}
 			return nil, unsupported("IN with "+sqlparser.String(e.Right), "", "write a list of values: IN (a, b)")
 		}
+		if x, ok, err := s.linkIn(left, tuple, e.Operator == sqlparser.NotInStr); ok {
+			return x, err
+		}
 		args := []*expr{left}
 		mixed := false // text and numbers: MySQL compares them all as numbers
 		for _, item := range tuple {

@@ -573,7 +573,7 @@ const BindBatchChars = 12000
 // is read first, its distinct non-NULL key values are written into the first table's formula as
 // OR(RECORD_ID()='rec…', …) for ids or OR({Email}='…', …) for fields, and only the matching records
 // are read. A linked-record field reads in a formula as its linked records' primary values, not
-// their ids, so a link key is pushed as OR(FIND('primary value', {Link}&''), …): a superset (a name
+// their ids, so a link key is pushed as OR(FIND('primary value', {Link}&”), …): a superset (a name
 // may be part of another) that the join checks again by id.
 type Bind struct {
 	Key     int    // the step's key pushed

@@ -138,3 +138,31 @@ func (s *scope) jsonContainsLink(f *sqlparser.FuncExpr) (*expr, bool, error) {
 	}
 	return nil, true, fmt.Errorf("translate: %s: on a linked-record field JSON_CONTAINS takes JSON_QUOTE(id) or a quoted id '\"rec…\"'", sqlparser.String(f))
 }
+
+// linkIn compiles link [NOT] IN (id, …) as membership of any of the ids; ok is false when the left
+// side is not a link field or an item is not a record id.
+func (s *scope) linkIn(left *expr, tuple sqlparser.ValTuple, negated bool) (*expr, bool, error) {
+	if !isLinkField(left) {
+		return nil, false, nil
+	}
+	var items []*expr
+	for _, item := range tuple {
+		x, err := s.compile(item)
+		if err != nil {
+			return nil, true, err
+		}
+		has, ok, err := linkCompare("=", left, x)
+		if err != nil || !ok {
+			return nil, ok, err
+		}
+		items = append(items, has)
+	}
+	in := &expr{kind: exOr, typ: typeBool, nullable: true, args: items}
+	if len(items) == 1 {
+		in = items[0]
+	}
+	if negated {
+		return &expr{kind: exNot, typ: typeBool, nullable: true, args: []*expr{in}}, true, nil
+	}
+	return in, true, nil
+}

@@ -254,6 +254,16 @@ func (s *scope) countArg(f *sqlparser.FuncExpr) (*expr, error) {
 // columnName is the output name of an unaliased expression: a column's own name, else the SQL text.
 func columnName(src sqlparser.Expr, e *expr) string {
 	if _, ok := src.(*sqlparser.ColName); ok {
+		if e.tab > 0 { // a column of a join is named as its field, without the table (as in MySQL)
+			switch e.kind {
+			case exField:
+				return e.field.Name
+			case exRecordID:
+				return "id"
+			case exCreatedTime:
+				return "createdTime"
+			}
+		}
 		return e.sql
 	}
 	return sqlString(src)
