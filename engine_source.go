@@ -79,7 +79,7 @@ func (p *scanPages) Close() {
 
 // planQuery reads the schema the statement needs and plans it for the engine.
 func (cn *conn) planQuery(ctx context.Context, ast *sqlparser.Select, args translate.Args) (*translate.Query, *engine.Catalog, error) {
-	if isDual(ast.From) {
+	if isDual(ast.From) && !hasSubquery(ast) {
 		// SELECT 1, SELECT … FROM DUAL: no table, so no schema to read (a pool's health check
 		// costs no request).
 		q, err := translate.NewQuery(ast, emptySchema{}, args)
@@ -242,4 +242,16 @@ func (s scanSource) Requests(plan *translate.Plan) (int, bool) {
 		pageSize = 100
 	}
 	return max(1, (n+pageSize-1)/pageSize), true
+}
+
+// hasSubquery reports a subquery anywhere in a statement (its tables need the base's schema).
+func hasSubquery(node sqlparser.SQLNode) bool {
+	found := false
+	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+		if _, ok := n.(*sqlparser.Subquery); ok {
+			found = true
+		}
+		return !found, nil
+	}, node)
+	return found
 }

@@ -372,3 +372,107 @@ func queryErr(db *sql.DB, query string, args ...any) error {
 	}
 	return rows.Err()
 }
+
+// TestSubqueries: IN / NOT IN with SQL's NULL rules, EXISTS / NOT EXISTS (correlated ones as
+// semi- and anti-joins), scalar subqueries, against the answers computed in Go; IN (SELECT …) on
+// ids pushes the values into the outer request.
+func TestSubqueries(t *testing.T) {
+	db, srv := openDemo(t, "")
+	people := readDemo(t, db, "People", []string{"Name", "Role"}, nil)
+	tasks := readDemo(t, db, "Tasks", []string{"Name", "Estimate Hours"}, []string{"Assignee"})
+	role := map[string]string{}
+	for _, p := range people {
+		role[p.id] = p.fields["Role"]
+	}
+	qaTasks, unassigned := 0, 0
+	hasTask := map[string]bool{}
+	fixers := map[string]bool{}
+	for _, tk := range tasks {
+		if len(tk.links["Assignee"]) == 0 {
+			unassigned++
+		}
+		for _, a := range tk.links["Assignee"] {
+			hasTask[a] = true
+			if role[a] == "QA" {
+				qaTasks++
+			}
+			if strings.HasPrefix(tk.fields["Name"], "Fix ") {
+				fixers[a] = true
+			}
+		}
+	}
+	idle := len(people) - len(hasTask)
+	var fixerNames []string
+	for _, p := range people {
+		if fixers[p.id] {
+			fixerNames = append(fixerNames, p.fields["Name"])
+		}
+	}
+	notIn := "0" // NOT IN over a set holding NULL (an unassigned task) is never TRUE
+	if unassigned == 0 {
+		notIn = fmt.Sprint(idle)
+	}
+	for _, tc := range []struct {
+		query string
+		want  []string
+	}{
+		{"SELECT COUNT(*) FROM Tasks WHERE Assignee IN (SELECT id FROM People WHERE Role = 'QA')", []string{fmt.Sprint(qaTasks)}},
+		{"SELECT COUNT(*) FROM Tasks t WHERE EXISTS (SELECT 1 FROM People p WHERE p.id = t.Assignee AND p.Role = 'QA')", []string{fmt.Sprint(qaTasks)}},
+		{"SELECT COUNT(*) FROM People p WHERE NOT EXISTS (SELECT * FROM Tasks t WHERE t.Assignee = p.id)", []string{fmt.Sprint(idle)}},
+		{"SELECT COUNT(*) FROM People p WHERE EXISTS (SELECT * FROM Tasks t WHERE p.id = t.Assignee)", []string{fmt.Sprint(len(hasTask))}},
+		{"SELECT COUNT(*) FROM People WHERE id NOT IN (SELECT Assignee FROM Tasks)", []string{notIn}},
+		{"SELECT COUNT(*) FROM People WHERE id NOT IN (SELECT Assignee FROM Tasks WHERE Assignee IS NOT NULL)", []string{fmt.Sprint(idle)}},
+		{"SELECT COUNT(*) FROM People WHERE (id IN (SELECT Assignee FROM Tasks)) IS NULL", []string{fmt.Sprint(idle * min(unassigned, 1))}},
+		{"SELECT COUNT(*) FROM People WHERE EXISTS (SELECT 1 FROM Tasks WHERE Name = 'no such task')", []string{"0"}},
+		{"SELECT COUNT(*) FROM People WHERE NOT EXISTS (SELECT 1 FROM Tasks WHERE Name = 'no such task')", []string{fmt.Sprint(len(people))}},
+		{"SELECT (SELECT COUNT(*) FROM Tasks), (SELECT Name FROM People WHERE Name = 'nobody')", []string{fmt.Sprint(len(tasks)) + "|NULL"}},
+		{"SELECT Name FROM People WHERE id IN (SELECT Assignee FROM Tasks WHERE Name LIKE 'Fix %')", fixerNames},
+	} {
+		srv.ResetRequests()
+		got := rowTexts(t, db, tc.query)
+		if !slices.Equal(sorted(got), sorted(tc.want)) {
+			t.Errorf("%s: got %v, want %v", tc.query, got, tc.want)
+		}
+	}
+	// The last one: Tasks filtered first, then People by the ids it gave, OR(RECORD_ID()=…).
+	reqs := dataRequests(srv)
+	if len(reqs) != 2 || !strings.Contains(reqs[1].Path, "tblPEOPLE") || !strings.HasPrefix(formulaOf(t, reqs[1]), "OR(RECORD_ID()='rec") {
+		t.Errorf("IN (SELECT …) requests: %v, want Tasks then People by id", reqs)
+	}
+
+	// Above the average: a scalar subquery in WHERE.
+	sum, n := 0.0, 0
+	for _, tk := range tasks {
+		if v := tk.fields["Estimate Hours"]; v != "NULL" {
+			var f float64
+			fmt.Sscan(v, &f)
+			sum += f
+			n++
+		}
+	}
+	above := 0
+	for _, tk := range tasks {
+		if v := tk.fields["Estimate Hours"]; v != "NULL" {
+			var f float64
+			fmt.Sscan(v, &f)
+			if f > sum/float64(n) {
+				above++
+			}
+		}
+	}
+	if got := rowTexts(t, db, "SELECT COUNT(*) FROM Tasks WHERE `Estimate Hours` > (SELECT AVG(`Estimate Hours`) FROM Tasks)"); !slices.Equal(got, []string{fmt.Sprint(above)}) {
+		t.Errorf("above the average: got %v, want %d", got, above)
+	}
+
+	for _, tc := range []struct{ query, want string }{
+		{"SELECT Name FROM People WHERE id = (SELECT Assignee FROM Tasks)", "subquery returns more than 1 row"},
+		{"SELECT Name FROM People WHERE id IN (SELECT id, Name FROM People)", "operand should contain 1 column(s)"},
+		{"SELECT Name FROM People p WHERE p.Role IN (SELECT Role FROM People q WHERE q.Name = p.Name)", "EXISTS"},
+		{"SELECT Name FROM People WHERE `Hourly Rate` IN (SELECT Name FROM People)", "cannot compare"},
+	} {
+		err := queryErr(db, tc.query)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want one containing %q", tc.query, err, tc.want)
+		}
+	}
+}

@@ -102,7 +102,7 @@ func Build(q *translate.Query, opts Options) (Operator, error) {
 	switch {
 	case q.Limit == 0:
 		// LIMIT 0: nothing to read, nothing to return.
-		return &valuesOp{name: "LIMIT 0: no rows and no request"}, nil
+		return withSubqueries(&valuesOp{name: "LIMIT 0: no rows and no request"}, q, opts)
 	case q.Join != nil:
 		j, err := buildJoin(q.Join, opts, budget)
 		if err != nil {
@@ -177,7 +177,7 @@ func Build(q *translate.Query, opts Options) (Operator, error) {
 	if len(q.Outputs) > len(q.Columns) {
 		op = &trimOp{input: op, n: len(q.Columns)}
 	}
-	return op, nil
+	return withSubqueries(op, q, opts)
 }
 
 // Evaluator computes a value of a row (a *translate.Expr).

@@ -39,6 +39,8 @@ func (e *expr) eval(r *Row) (any, error) {
 		return r.CreatedTime.UTC(), nil
 	case exLinkHas:
 		return e.evalLinkHas(r)
+	case exSubquery:
+		return e.evalSubquery(r)
 	case exCompare:
 		a, b, err := evalPair(e.args[0], e.args[1], r)
 		if err != nil || a == nil || b == nil {

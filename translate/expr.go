@@ -36,6 +36,7 @@ const (
 	exFunc                        // op(args...)
 	exSlot                        // Row.Values[slot]: a value the engine computed (a group key, an aggregate, an output)
 	exLinkHas                     // args[0] (a linked-record field) holds the record id args[1] (negated: does not)
+	exSubquery                    // sub: [NOT] IN, [NOT] EXISTS or a scalar subquery (subquery.go)
 )
 
 // expr is a compiled SQL expression. It is evaluated locally (eval) and, where the service can answer
@@ -56,6 +57,7 @@ type expr struct {
 	// tab: 0 reads the row itself; i+1 reads table i of a join (Row.Sides[i]) — or the row itself
 	// when it is a scan's row (no Sides), so that a table's own conditions run on its scan.
 	tab int
+	sub *Subquery // exSubquery
 }
 
 // scope resolves names in one statement.
@@ -77,6 +79,9 @@ type scope struct {
 	noTable bool
 	// sides: the tables of a join, in FROM's order; a column resolves to one of them (join.go).
 	sides []joinSide
+	// schema plans subqueries (nil: none allowed); subqueries collects them, innermost first.
+	schema     Schema
+	subqueries []*Subquery
 }
 
 // unusedArgs refuses arguments the statement never reads: an argument too many usually means a
@@ -360,8 +365,10 @@ func (s *scope) compile(e sqlparser.Expr) (*expr, error) {
 		return s.caseExpr(e)
 	case *sqlparser.ConvertExpr, *sqlparser.ConvertUsingExpr:
 		return s.convert(e)
-	case *sqlparser.Subquery, *sqlparser.ExistsExpr:
-		return nil, unsupported("a subquery", sqlparser.String(e), hintSubquery)
+	case *sqlparser.Subquery:
+		return s.scalarSubquery(e)
+	case *sqlparser.ExistsExpr:
+		return s.exists(e, false)
 	case *sqlparser.ValuesFuncExpr:
 		return nil, unsupported("VALUES() outside ON DUPLICATE KEY UPDATE", "", "VALUES(col) only reads the inserted value in ON DUPLICATE KEY UPDATE col = VALUES(col)")
 	case *sqlparser.IntervalExpr:
@@ -570,6 +577,10 @@ func (s *scope) asCondition(x *expr, src sqlparser.Expr) (*expr, error) {
 	switch x.kind {
 	case exCompare, exAnd, exOr, exNot, exIsNull, exIsTrue, exIn, exLike, exTruth, exLinkHas:
 		return x, nil
+	case exSubquery:
+		if x.sub.mode != "scalar" {
+			return x, nil
+		}
 	}
 	switch x.typ {
 	case typeBool, typeInt, typeFloat, typeNull:
@@ -588,8 +599,8 @@ func (s *scope) comparison(e *sqlparser.ComparisonExpr) (*expr, error) {
 	case sqlparser.InStr, sqlparser.NotInStr:
 		tuple, ok := e.Right.(sqlparser.ValTuple)
 		if !ok {
-			if _, sub := e.Right.(*sqlparser.Subquery); sub {
-				return nil, unsupported("a subquery", sqlparser.String(e.Right), hintSubquery)
+			if sub, ok := e.Right.(*sqlparser.Subquery); ok {
+				return s.inSubquery(left, sub, e.Operator == sqlparser.NotInStr)
 			}
 			return nil, unsupported("IN with "+sqlparser.String(e.Right), "", "write a list of values: IN (a, b)")
 		}

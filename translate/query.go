@@ -30,10 +30,13 @@ type QualifiedSchema interface {
 // output columns, then hidden sort keys) → Distinct (over the output columns) → sort by Order when
 // SortLocally → skip Offset rows → stop after Limit rows → the first len(Columns) values.
 type Query struct {
-	Scan    *Plan    // nil: no table (SELECT 1, FROM DUAL), or a join
-	Join    *Join    // several tables (then Scan is nil): the rows are the join's
-	Where   *Expr    // when Scan is nil: the WHERE clause, checked on the one row or on the joined rows
-	Columns []Column // the output columns
+	Scan *Plan // nil: no table (SELECT 1, FROM DUAL), or a join
+	Join *Join // several tables (then Scan is nil): the rows are the join's
+	// Subqueries: run before the statement's first row (each Query's rows go to SetRows), in
+	// this order (a subquery's own subqueries come before it).
+	Subqueries []*Subquery
+	Where      *Expr    // when Scan is nil: the WHERE clause, checked on the one row or on the joined rows
+	Columns    []Column // the output columns
 
 	Grouped    bool    // GROUP BY, or aggregates without it (then one group, even over no rows)
 	GroupBy    []*Expr // on scan rows
@@ -95,48 +98,54 @@ func newQuery(stmt *sqlparser.Select, schema Schema, args Args, localOnly bool) 
 	if stmt == nil {
 		return nil, fmt.Errorf("translate: no SELECT statement")
 	}
-	if stmt.Lock != "" {
-		return nil, unsupported("locking reads ("+strings.TrimSpace(stmt.Lock)+")", "", "Airtable has no transactions or locks: leave the lock clause out")
-	}
 	qp := &queryPlanner{stmt: stmt, q: &Query{Limit: -1}, outputIndex: map[string]int{}, localOnly: localOnly}
+	q, s, err := qp.planStatement(stmt, schema, args)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.unusedArgs(); err != nil {
+		return nil, err
+	}
+	return q, nil
+}
+
+// plan plans the statement (a whole statement or a subquery) and returns its scope, whose
+// arguments read the caller checks.
+func (qp *queryPlanner) planStatement(stmt *sqlparser.Select, schema Schema, args Args) (*Query, *scope, error) {
+	if stmt.Lock != "" {
+		return nil, nil, unsupported("locking reads ("+strings.TrimSpace(stmt.Lock)+")", "", "Airtable has no transactions or locks: leave the lock clause out")
+	}
 	if isJoin(stmt.From) {
 		jp := &joinPlanner{schema: schema}
 		if err := jp.flatten(stmt.From); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if len(jp.sides) > 64 {
-			return nil, fmt.Errorf("translate: a join of %d tables: at most 64", len(jp.sides))
+			return nil, nil, fmt.Errorf("translate: a join of %d tables: at most 64", len(jp.sides))
 		}
 		qp.join = jp
 		qp.s = newScope(jp.sides[0].table, jp.sides[0].alias, args)
 		qp.s.sides = jp.sides
-		if err := qp.run(); err != nil {
-			return nil, err
-		}
-		if err := qp.s.unusedArgs(); err != nil {
-			return nil, err
-		}
-		return qp.q, nil
-	}
-	table, alias, view, err := queryFrom(stmt.From, schema)
-	if err != nil {
-		return nil, err
-	}
-	if table == nil {
-		qp.s = newScope(&Table{Name: "dual"}, "dual", args)
-		qp.s.noTable = true
-		qp.dual = true
 	} else {
-		qp.s = newScope(table, alias, args)
-		qp.plan = &Plan{Table: table, Limit: -1, Request: Request{View: view}}
+		table, alias, view, err := queryFrom(stmt.From, schema)
+		if err != nil {
+			return nil, nil, err
+		}
+		if table == nil {
+			qp.s = newScope(&Table{Name: "dual"}, "dual", args)
+			qp.s.noTable = true
+			qp.dual = true
+		} else {
+			qp.s = newScope(table, alias, args)
+			qp.plan = &Plan{Table: table, Limit: -1, Request: Request{View: view}}
+		}
 	}
+	qp.s.schema = schema
 	if err := qp.run(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if err := qp.s.unusedArgs(); err != nil {
-		return nil, err
-	}
-	return qp.q, nil
+	qp.q.Subqueries = qp.s.subqueries
+	return qp.q, qp.s, nil
 }
 
 // queryFrom resolves FROM for a Query: nil table for no table or DUAL, an information_schema table,
@@ -377,6 +386,9 @@ func (qp *queryPlanner) pushdown(where *expr) {
 	}
 	plan.where = where
 	pushNothing := plan.Table.Local || qp.localOnly
+	if !pushNothing {
+		bindSubqueries(where)
+	}
 	if pushNothing {
 		// An in-memory table, or a differential test's run without pushdown: no formula, sort,
 		// maxRecords or fetch by id; Keep checks everything.
