@@ -203,6 +203,11 @@ func (cn *conn) query(ctx context.Context, st statement, nvs []driver.NamedValue
 			return nil, err
 		}
 		return cn.selectRows(ctx, ast, args)
+	case *sqlparser.Union:
+		if err := cn.flushBefore(ctx, ast); err != nil {
+			return nil, err
+		}
+		return cn.selectRows(ctx, ast, args)
 	case *sqlparser.Show:
 		return cn.show(ctx, ast)
 	case *sqlparser.Insert, *sqlparser.Update, *sqlparser.Delete:

@@ -78,8 +78,9 @@ func (p *scanPages) Close() {
 }
 
 // planQuery reads the schema the statement needs and plans it for the engine.
-func (cn *conn) planQuery(ctx context.Context, ast *sqlparser.Select, args translate.Args) (*translate.Query, *engine.Catalog, error) {
-	if isDual(ast.From) && !hasSubquery(ast) {
+func (cn *conn) planQuery(ctx context.Context, stmt sqlparser.SelectStatement, args translate.Args) (*translate.Query, *engine.Catalog, error) {
+	ast, isSelect := stmt.(*sqlparser.Select)
+	if isSelect && isDual(ast.From) && !hasSubquery(ast) {
 		// SELECT 1, SELECT … FROM DUAL: no table, so no schema to read (a pool's health check
 		// costs no request).
 		q, err := translate.NewQuery(ast, emptySchema{}, args)
@@ -89,7 +90,7 @@ func (cn *conn) planQuery(ctx context.Context, ast *sqlparser.Select, args trans
 		return q, nil, nil
 	}
 	var catalog *engine.Catalog
-	q, _, err := planned(ctx, cn, selectTables(ast.From), func(s translate.Schema) (*translate.Query, error) {
+	q, _, err := planned(ctx, cn, statementTables(stmt), func(s translate.Schema) (*translate.Query, error) {
 		bs := s.(*baseSchema)
 		catalog = engine.NewCatalog(bs, bs.tables, cn.c.cfg.BaseID)
 		catalog.TableRows = func(id string) (int, bool) {
@@ -99,7 +100,7 @@ func (cn *conn) planQuery(ctx context.Context, ast *sqlparser.Select, args trans
 			}
 			return n.(int), true
 		}
-		return translate.NewQuery(ast, catalog, args)
+		return translate.NewQueryStatement(stmt, catalog, args)
 	})
 	if err != nil {
 		return nil, nil, err
@@ -142,7 +143,7 @@ func selectTables(from sqlparser.TableExprs) []string {
 
 // selectRows plans a SELECT and starts its operators: rows stream page by page when no step must
 // hold them.
-func (cn *conn) selectRows(ctx context.Context, ast *sqlparser.Select, args translate.Args) (driver.Rows, error) {
+func (cn *conn) selectRows(ctx context.Context, ast sqlparser.SelectStatement, args translate.Args) (driver.Rows, error) {
 	q, catalog, err := cn.planQuery(ctx, ast, args)
 	if err != nil {
 		return nil, err
@@ -254,4 +255,30 @@ func hasSubquery(node sqlparser.SQLNode) bool {
 		return !found, nil
 	}, node)
 	return found
+}
+
+// statementTables is the base tables a SELECT, a UNION or a join names (subqueries included), so
+// that one created since the schema was cached is found.
+func statementTables(stmt sqlparser.SelectStatement) []string {
+	if sel, ok := stmt.(*sqlparser.Select); ok && !isJoinFrom(sel.From) && !hasSubquery(sel) {
+		return selectTables(sel.From)
+	}
+	var names []string
+	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+		if ate, ok := n.(*sqlparser.AliasedTableExpr); ok {
+			if tn, ok := ate.Expr.(sqlparser.TableName); ok && tn.Qualifier.IsEmpty() && !strings.EqualFold(tn.Name.String(), "dual") {
+				names = append(names, tn.Name.String())
+			}
+		}
+		return true, nil
+	}, stmt)
+	return names
+}
+
+func isJoinFrom(from sqlparser.TableExprs) bool {
+	if len(from) != 1 {
+		return true
+	}
+	_, plain := from[0].(*sqlparser.AliasedTableExpr)
+	return !plain
 }

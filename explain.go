@@ -75,8 +75,8 @@ func (cn *conn) explain(ctx context.Context, st statement, nvs []driver.NamedVal
 		return nil, err
 	}
 	switch ast := st.ast.(type) {
-	case *sqlparser.Select:
-		q, catalog, err := cn.planQuery(ctx, ast, args)
+	case *sqlparser.Select, *sqlparser.Union:
+		q, catalog, err := cn.planQuery(ctx, ast.(sqlparser.SelectStatement), args)
 		if err != nil {
 			return nil, err
 		}
@@ -238,7 +238,7 @@ func (cn *conn) explainTree(add func(step, detail string), root engine.Node, q *
 	for _, plan := range scans {
 		cn.explainScan(add, plan)
 	}
-	if q.Scan == nil && q.Join == nil {
+	if q.Scan == nil && q.Join == nil && q.Union == nil {
 		add("request", "none: a SELECT without a table")
 	} else if q.Scan.Table.Local {
 		add("table", q.Scan.Table.ID+" (in memory, built from the base schema)")

@@ -346,7 +346,7 @@ func TestJoinErrors(t *testing.T) {
 		{"SELECT 1 FROM Tasks t NATURAL JOIN People p", "NATURAL JOIN"},
 		{"SELECT 1 FROM Tasks t JOIN People p USING (Nope)", "unknown column 'Nope'"},
 		{"SELECT x.* FROM Tasks t JOIN People p ON p.id = t.Assignee", "unknown table 'x'"},
-		{"SELECT 1 FROM Tasks t JOIN (SELECT id FROM People) p ON p.id = t.Assignee", "derived table"},
+		{"SELECT 1 FROM Tasks t JOIN (SELECT id, Name AS id FROM People) p ON p.id = t.Assignee", "duplicate column name 'id' in the derived table p"},
 	} {
 		err := queryErr(db, tc.query)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

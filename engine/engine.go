@@ -103,6 +103,21 @@ func Build(q *translate.Query, opts Options) (Operator, error) {
 	case q.Limit == 0:
 		// LIMIT 0: nothing to read, nothing to return.
 		return withSubqueries(&valuesOp{name: "LIMIT 0: no rows and no request"}, q, opts)
+	case q.Union != nil:
+		u, err := unionInput(q.Union, opts)
+		if err != nil {
+			return nil, err
+		}
+		op = u
+	case q.Scan != nil && q.Scan.Table.Derived != nil:
+		d, err := derivedInput(q.Scan.Table, opts)
+		if err != nil {
+			return nil, err
+		}
+		op = d
+		if !q.Scan.Exact {
+			op = &filterOp{input: op, cond: keepOf(q.Scan), what: "WHERE (checked on every row)"}
+		}
 	case q.Join != nil:
 		j, err := buildJoin(q.Join, opts, budget)
 		if err != nil {

@@ -75,7 +75,13 @@ func scanOf(op Operator) *scanOp {
 // tableInput is a table's scan with its local re-check.
 func tableInput(plan *translate.Plan, opts Options) (Operator, error) {
 	var op Operator
-	if plan.Table.Local {
+	if plan.Table.Derived != nil {
+		d, err := derivedInput(plan.Table, opts)
+		if err != nil {
+			return nil, err
+		}
+		op = d
+	} else if plan.Table.Local {
 		rows, ok := opts.Catalog.Rows(plan.Table)
 		if !ok {
 			return nil, fmt.Errorf("engine: no rows for the in-memory table %s", plan.Table.Name)

@@ -629,6 +629,14 @@ func Start(ctx context.Context, op Operator) {
 			op = o.input
 		case *limitOp:
 			op = o.input
+		case *derivedOp:
+			op = o.input
+		case *unionOp:
+			for _, b := range o.branches {
+				Start(ctx, b)
+			}
+			o.started = true
+			return
 		default:
 			return
 		}

@@ -41,6 +41,16 @@ func (e *expr) eval(r *Row) (any, error) {
 		return e.evalLinkHas(r)
 	case exSubquery:
 		return e.evalSubquery(r)
+	case exDerived:
+		if e.tab > 0 && r.Sides != nil {
+			if r = r.Sides[e.tab-1]; r == nil {
+				return nil, nil
+			}
+		}
+		if e.slot < len(r.Values) {
+			return r.Values[e.slot], nil
+		}
+		return nil, nil
 	case exCompare:
 		a, b, err := evalPair(e.args[0], e.args[1], r)
 		if err != nil || a == nil || b == nil {

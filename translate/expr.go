@@ -37,6 +37,7 @@ const (
 	exSlot                        // Row.Values[slot]: a value the engine computed (a group key, an aggregate, an output)
 	exLinkHas                     // args[0] (a linked-record field) holds the record id args[1] (negated: does not)
 	exSubquery                    // sub: [NOT] IN, [NOT] EXISTS or a scalar subquery (subquery.go)
+	exDerived                     // Row.Values[slot] of a derived table's row (derived.go)
 )
 
 // expr is a compiled SQL expression. It is evaluated locally (eval) and, where the service can answer
@@ -155,6 +156,9 @@ func (s *scope) lookupColumn(name string) (*expr, error) {
 	t := s.table
 	if t == nil {
 		return nil, fmt.Errorf("translate: unknown column %q: the statement reads no table", name)
+	}
+	if t.Derived != nil {
+		return derivedColumn(t, s.alias, name)
 	}
 	for i := range t.Fields {
 		if t.Fields[i].Name == name {

@@ -196,6 +196,7 @@ func isJoin(from sqlparser.TableExprs) bool {
 // joinPlanner reads a FROM clause with joins.
 type joinPlanner struct {
 	schema Schema
+	ps     *scope // plans derived tables
 	sides  []joinSide
 	steps  []pendingStep
 }
@@ -225,10 +226,14 @@ func (jp *joinPlanner) flatten(from sqlparser.TableExprs) error {
 func (jp *joinPlanner) tableExpr(te sqlparser.TableExpr, kind string, on sqlparser.Expr, using sqlparser.Columns, text string) error {
 	switch t := te.(type) {
 	case *sqlparser.AliasedTableExpr:
+		var table *Table
+		var alias, view string
+		var err error
 		if _, isSub := t.Expr.(*sqlparser.Subquery); isSub {
-			return unsupported("a subquery in FROM (derived table)", sqlparser.String(t), hintSubquery)
+			table, alias, err = jp.ps.derivedTable(t)
+		} else {
+			table, alias, view, err = queryFrom(sqlparser.TableExprs{t}, jp.schema)
 		}
-		table, alias, view, err := queryFrom(sqlparser.TableExprs{t}, jp.schema)
 		if err != nil {
 			return err
 		}
@@ -316,7 +321,7 @@ func (e *expr) tabs() uint64 {
 	}
 	var m uint64
 	switch e.kind {
-	case exField, exRecordID, exCreatedTime:
+	case exField, exRecordID, exCreatedTime, exDerived:
 		if e.tab > 0 {
 			m |= 1 << (e.tab - 1)
 		}

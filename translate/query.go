@@ -32,6 +32,8 @@ type QualifiedSchema interface {
 type Query struct {
 	Scan *Plan // nil: no table (SELECT 1, FROM DUAL), or a join
 	Join *Join // several tables (then Scan is nil): the rows are the join's
+	// Union: a UNION (then Scan and Join are nil): the rows are its branches'; Outputs read them.
+	Union *Union
 	// Subqueries: run before the statement's first row (each Query's rows go to SetRows), in
 	// this order (a subquery's own subqueries come before it).
 	Subqueries []*Subquery
@@ -115,8 +117,10 @@ func (qp *queryPlanner) planStatement(stmt *sqlparser.Select, schema Schema, arg
 	if stmt.Lock != "" {
 		return nil, nil, unsupported("locking reads ("+strings.TrimSpace(stmt.Lock)+")", "", "Airtable has no transactions or locks: leave the lock clause out")
 	}
+	ps := newScope(nil, "", args) // plans derived tables before the statement's scope exists
+	ps.schema = schema
 	if isJoin(stmt.From) {
-		jp := &joinPlanner{schema: schema}
+		jp := &joinPlanner{schema: schema, ps: ps}
 		if err := jp.flatten(stmt.From); err != nil {
 			return nil, nil, err
 		}
@@ -127,9 +131,22 @@ func (qp *queryPlanner) planStatement(stmt *sqlparser.Select, schema Schema, arg
 		qp.s = newScope(jp.sides[0].table, jp.sides[0].alias, args)
 		qp.s.sides = jp.sides
 	} else {
-		table, alias, view, err := queryFrom(stmt.From, schema)
-		if err != nil {
-			return nil, nil, err
+		var table *Table
+		var alias, view string
+		var err error
+		if ate, ok := stmt.From[0].(*sqlparser.AliasedTableExpr); ok && len(stmt.From) == 1 {
+			if _, isSub := ate.Expr.(*sqlparser.Subquery); isSub {
+				table, alias, err = ps.derivedTable(ate)
+				if err != nil {
+					return nil, nil, err
+				}
+			}
+		}
+		if table == nil {
+			table, alias, view, err = queryFrom(stmt.From, schema)
+			if err != nil {
+				return nil, nil, err
+			}
 		}
 		if table == nil {
 			qp.s = newScope(&Table{Name: "dual"}, "dual", args)
@@ -141,6 +158,7 @@ func (qp *queryPlanner) planStatement(stmt *sqlparser.Select, schema Schema, arg
 		}
 	}
 	qp.s.schema = schema
+	qp.s.adopt(ps)
 	if err := qp.run(); err != nil {
 		return nil, nil, err
 	}
@@ -651,6 +669,8 @@ func sameColumn(a, b *expr) bool {
 		return false // a self-join reads the same field of two tables
 	case a.kind == exField && b.kind == exField:
 		return a.field == b.field
+	case a.kind == exDerived:
+		return b.kind == exDerived && a.slot == b.slot
 	case a.kind == exRecordID || a.kind == exCreatedTime:
 		return a.kind == b.kind
 	}

@@ -206,6 +206,9 @@ func lookupTable(tn sqlparser.TableName, schema Schema) (*Table, error) {
 // createdTime takes the place of the pseudo-column (RECORD_ID() and CREATED_TIME() still reach the
 // record's own).
 func (s *scope) star() []*expr {
+	if s.table.Derived != nil {
+		return derivedStar(s.table)
+	}
 	var out []*expr
 	has := map[string]bool{}
 	for i := range s.table.Fields {
