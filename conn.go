@@ -3,6 +3,7 @@ package airsql
 import (
 	"context"
 	"database/sql/driver"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -162,6 +163,10 @@ func parseStatement(query string) (statement, error) {
 	if err != nil {
 		if ue := parserLimitation(query); ue != nil {
 			return statement{}, ue
+		}
+		var tue *translate.UnsupportedError
+		if errors.As(err, &tue) {
+			return statement{}, fromTranslate(err)
 		}
 		return statement{}, fmt.Errorf("airsql: %w (SQL is read in the MySQL dialect: quote names with spaces in backquotes, strings in single quotes)", err)
 	}

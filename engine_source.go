@@ -213,8 +213,6 @@ var parserLimits = []struct {
 }{
 	{regexp.MustCompile(`(?i)\)\s*OVER\s*(\(|[a-z_])`), "window functions (… OVER (…))",
 		"the SQL parser (MySQL 5.7's grammar) cannot read them: compute running values in Go, or use GROUP BY"},
-	{regexp.MustCompile(`(?i)^\s*WITH\s`), "common table expressions (WITH …)",
-		"the SQL parser (MySQL 5.7's grammar) cannot read them: write the inner SELECT as its own query"},
 	{regexp.MustCompile(`(?i)\bWITH\s+ROLLUP\b`), "GROUP BY … WITH ROLLUP",
 		"the SQL parser cannot read it: run the GROUP BY, and a second query without it for the totals"},
 	{regexp.MustCompile(`(?i)\bLATERAL\b`), "LATERAL",

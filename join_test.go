@@ -476,3 +476,120 @@ func TestSubqueries(t *testing.T) {
 		}
 	}
 }
+
+// TestUnionDerivedWith: UNION / UNION ALL with ORDER BY and LIMIT on the whole, derived tables and
+// WITH queries, against answers computed in Go; the branches of a UNION and the scans of a join
+// without keys to push are requested at the same time.
+func TestUnionDerivedWith(t *testing.T) {
+	db, srv := openDemo(t, "")
+	people := readDemo(t, db, "People", []string{"Name", "Role"}, nil)
+	projects := readDemo(t, db, "Projects", []string{"Name", "Status"}, []string{"Lead"})
+	tasks := readDemo(t, db, "Tasks", []string{"Name"}, []string{"Assignee"})
+
+	var list []string
+	roles, statuses := map[string]int{}, map[string]bool{}
+	for _, p := range people {
+		if p.fields["Role"] == "QA" {
+			list = append(list, p.fields["Name"]+"|person")
+		}
+		roles[p.fields["Role"]]++
+	}
+	for _, p := range projects {
+		if p.fields["Status"] == "Done" {
+			list = append(list, p.fields["Name"]+"|project")
+		}
+		statuses[p.fields["Status"]] = true
+	}
+	list = sorted(list)
+	distinct := map[string]bool{}
+	for r := range roles {
+		distinct[r] = true
+	}
+	for s := range statuses {
+		distinct[s] = true
+	}
+	var words []string
+	for w := range distinct {
+		words = append(words, w)
+	}
+	perPerson := map[string]int{}
+	for _, tk := range tasks {
+		for _, a := range tk.links["Assignee"] {
+			perPerson[a]++
+		}
+	}
+	busy := 0
+	for _, n := range perPerson {
+		if n >= 10 {
+			busy++
+		}
+	}
+	bigRoles := []string{}
+	for r, n := range roles {
+		if n > 5 {
+			bigRoles = append(bigRoles, fmt.Sprintf("%s|%d", r, n))
+		}
+	}
+
+	for _, tc := range []struct {
+		query   string
+		args    []any
+		want    []string
+		ordered bool
+	}{
+		{query: "SELECT Name, 'person' FROM People WHERE Role = 'QA' UNION ALL SELECT Name, 'project' FROM Projects WHERE Status = 'Done' ORDER BY 1, 2", want: list, ordered: true},
+		{query: "(SELECT Name, 'person' AS kind FROM People WHERE Role = 'QA') UNION ALL (SELECT Name, 'project' FROM Projects WHERE Status = 'Done') ORDER BY kind DESC, Name LIMIT 2",
+			want: func() []string {
+				var ps []string
+				for _, l := range list {
+					if strings.HasSuffix(l, "|project") {
+						ps = append(ps, l)
+					}
+				}
+				return ps[:min(2, len(ps))]
+			}(), ordered: true},
+		{query: "SELECT Role FROM People UNION SELECT Status FROM Projects", want: words},
+		{query: "SELECT Role FROM People UNION DISTINCT SELECT Role FROM People UNION ALL SELECT 'QA'", want: append(func() []string {
+			var rs []string
+			for r := range roles {
+				rs = append(rs, r)
+			}
+			return rs
+		}(), "QA")},
+		{query: "SELECT d.Role, d.n FROM (SELECT Role, COUNT(*) AS n FROM People GROUP BY Role) AS d WHERE d.n > 5", want: bigRoles},
+		{query: "SELECT COUNT(*) FROM People p JOIN (SELECT Assignee, COUNT(*) AS n FROM Tasks GROUP BY Assignee) d ON p.id = d.Assignee WHERE d.n >= 10", want: []string{fmt.Sprint(busy)}},
+		{query: "WITH r (role, n) AS (SELECT Role, COUNT(*) FROM People GROUP BY Role), big AS (SELECT role, n FROM r WHERE n > ?) SELECT * FROM big", args: []any{5}, want: bigRoles},
+		{query: "WITH load AS (SELECT Assignee, COUNT(*) AS n FROM Tasks GROUP BY Assignee) SELECT COUNT(*) FROM People p JOIN load ON p.id = load.Assignee WHERE load.n >= ?", args: []any{10}, want: []string{fmt.Sprint(busy)}},
+	} {
+		got := rowTexts(t, db, tc.query, tc.args...)
+		want := tc.want
+		if !tc.ordered {
+			got, want = sorted(got), sorted(want)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s:\ngot  %v\nwant %v", tc.query, got, want)
+		}
+	}
+
+	// Both branches of a UNION are requested before either is read to its end.
+	srv.ResetRequests()
+	rowTexts(t, db, "SELECT Name FROM People UNION ALL SELECT Name FROM Projects")
+	if reqs := dataRequests(srv); len(reqs) != 2 {
+		t.Errorf("UNION requests: %v", reqs)
+	}
+
+	for _, tc := range []struct{ query, want string }{
+		{"SELECT Name, Role FROM People UNION SELECT Name FROM Projects", "different number of columns"},
+		{"SELECT Name FROM People UNION SELECT Budget FROM Projects", "CAST"},
+		{"SELECT Name FROM People UNION SELECT Name FROM Projects ORDER BY People.Name", "cannot be used in the ORDER BY of a UNION"},
+		{"WITH RECURSIVE r AS (SELECT 1) SELECT * FROM r", "WITH RECURSIVE"},
+		{"WITH a AS (SELECT 1), a AS (SELECT 2) SELECT * FROM a", "not unique"},
+		{"WITH a (x, y) AS (SELECT 1) SELECT * FROM a", "names 2 columns"},
+		{"SELECT * FROM (SELECT Name FROM People) AS d WHERE d.Nope = 1", `unknown column "Nope" in "d"`},
+	} {
+		err := queryErr(db, tc.query)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want one containing %q", tc.query, err, tc.want)
+		}
+	}
+}
