@@ -22,6 +22,11 @@ type cte struct {
 
 // parseWith parses a statement starting with WITH; ok is false when it does not.
 func parseWith(sql string) (stmt sqlparser.Statement, ok bool, err error) {
+	// The tokenizer decides; this only spares reading a long statement that cannot start with WITH.
+	head := strings.TrimLeft(sql, " \t\r\n")
+	if !(len(head) >= 4 && strings.EqualFold(head[:4], "with")) && !strings.HasPrefix(head, "/*") && !strings.HasPrefix(head, "#") && !strings.HasPrefix(head, "--") {
+		return nil, false, nil
+	}
 	toks, tokOK := tokenize(sql)
 	if !tokOK || len(toks) == 0 || toks[0].val != "with" {
 		return nil, false, nil
