@@ -259,6 +259,27 @@ func TestJoinShapes(t *testing.T) {
 		t.Errorf("LEFT JOIN … IS NULL: got %v, want %v", got, wantNull)
 	}
 
+	// RIGHT JOIN: every person, with the projects they lead (NULL when none); columns in FROM's order.
+	want = want[:0]
+	leads := map[string][]string{}
+	for _, pr := range projects {
+		for _, l := range pr.links["Lead"] {
+			leads[l] = append(leads[l], pr.fields["Name"])
+		}
+	}
+	for _, p := range people {
+		if len(leads[p.id]) == 0 {
+			want = append(want, "NULL|"+p.fields["Email"])
+		}
+		for _, name := range leads[p.id] {
+			want = append(want, name+"|"+p.fields["Email"])
+		}
+	}
+	got = rowTexts(t, db, "SELECT pr.Name, p.Email FROM Projects pr RIGHT JOIN People p ON p.id = pr.Lead")
+	if !slices.Equal(sorted(got), sorted(want)) {
+		t.Errorf("RIGHT JOIN: got %v\nwant %v", sorted(got), sorted(want))
+	}
+
 	// Three tables, grouped: tasks per project lead's role.
 	count := map[string]int{}
 	for _, tk := range tasks {
@@ -342,7 +363,7 @@ func TestJoinErrors(t *testing.T) {
 		{"SELECT t.Name FROM Tasks t JOIN People p ON p.id = t.Assignee WHERE x.Name = 'a'", `no table or alias "x"`},
 		{"SELECT t.Nope FROM Tasks t JOIN People p ON p.id = t.Assignee", `unknown column "Nope" in table "Tasks"`},
 		{"SELECT 1 FROM Tasks t JOIN People t ON t.id = t.id", "not unique table/alias: 't'"},
-		{"SELECT 1 FROM Tasks t RIGHT JOIN People p ON p.id = t.Assignee", "RIGHT JOIN"},
+		{"SELECT 1 FROM Tasks t JOIN Projects pr ON pr.id = t.Project RIGHT JOIN People p ON p.id = t.Assignee", "RIGHT JOIN after other joins"},
 		{"SELECT 1 FROM Tasks t NATURAL JOIN People p", "NATURAL JOIN"},
 		{"SELECT 1 FROM Tasks t JOIN People p USING (Nope)", "unknown column 'Nope'"},
 		{"SELECT x.* FROM Tasks t JOIN People p ON p.id = t.Assignee", "unknown table 'x'"},

@@ -273,7 +273,22 @@ func (jp *joinPlanner) tableExpr(te sqlparser.TableExpr, kind string, on sqlpars
 				return fmt.Errorf("translate: LEFT JOIN needs ON or USING: %s", sqlparser.String(t))
 			}
 		case sqlparser.RightJoinStr:
-			return unsupported("RIGHT JOIN", sqlparser.String(t), "write it as a LEFT JOIN with the tables swapped")
+			// a RIGHT JOIN b is b LEFT JOIN a: b is read first and a's columns may be NULL. The
+			// tables keep FROM's order for SELECT *.
+			if len(jp.sides) != 1 {
+				return unsupported("RIGHT JOIN after other joins", sqlparser.String(t), "write it as a LEFT JOIN with the tables swapped")
+			}
+			if t.Condition.On == nil && len(t.Condition.Using) == 0 {
+				return fmt.Errorf("translate: RIGHT JOIN needs ON or USING: %s", sqlparser.String(t))
+			}
+			if err := jp.tableExpr(t.RightExpr, "first", nil, nil, sqlparser.String(t.RightExpr)); err != nil {
+				return err
+			}
+			left := jp.steps[0]
+			jp.sides[left.table].nullable = true
+			jp.steps = []pendingStep{jp.steps[1], {table: left.table, kind: "left", on: t.Condition.On, using: t.Condition.Using,
+				sql: "right join " + sqlparser.String(t.RightExpr) + " (as " + sqlparser.String(t.RightExpr) + " left join " + left.sql + ")"}}
+			return nil
 		default:
 			return unsupported(strings.ToUpper(t.Join), sqlparser.String(t), "write [INNER] JOIN … ON, LEFT JOIN … ON or CROSS JOIN")
 		}
