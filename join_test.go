@@ -614,3 +614,28 @@ func TestUnionDerivedWith(t *testing.T) {
 		}
 	}
 }
+
+// TestJoinExplain: EXPLAIN shows the join order, which table is read first and how its keys are
+// pushed into the other's request.
+func TestJoinExplain(t *testing.T) {
+	db, _ := openDemo(t, "")
+	text := strings.Join(rowTexts(t, db, "EXPLAIN SELECT t.Name, p.Name FROM Tasks t JOIN People p ON p.id = t.Assignee WHERE p.Role = 'QA'"), "\n")
+	for _, want := range []string{
+		"operator|  join: inner: join People as p; hash on t.Assignee = p.id; reads People p first, then pushes its distinct keys into Tasks t's request as OR(FIND('primary value', {Assignee}&''), …)",
+		"in batches of up to 12000 characters, unless a scan takes fewer requests",
+		"operator|    scan: Tasks\noperator|    scan: People",
+		"filterByFormula|{Role}='QA'",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("EXPLAIN lacks %q:\n%s", want, text)
+		}
+	}
+	text = strings.Join(rowTexts(t, db, "EXPLAIN SELECT p.Email, t.Name FROM People p JOIN Tasks t ON p.id = t.Assignee WHERE t.Name LIKE 'Fix %'"), "\n")
+	if !strings.Contains(text, "reads Tasks t first, then pushes its distinct keys into People p's request as OR(RECORD_ID()='rec…', …)") {
+		t.Errorf("EXPLAIN of the id bind join:\n%s", text)
+	}
+	text = strings.Join(rowTexts(t, db, "EXPLAIN SELECT pr.Name, p.Email FROM Projects pr LEFT JOIN People p ON p.id = pr.Lead"), "\n")
+	if !strings.Contains(text, "reads People p first, while Projects pr is scanned at the same time") {
+		t.Errorf("EXPLAIN of a LEFT JOIN:\n%s", text)
+	}
+}
