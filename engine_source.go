@@ -155,6 +155,7 @@ func (cn *conn) selectRows(ctx context.Context, ast sqlparser.SelectStatement, a
 		Source:  scanSource{c: cn.c},
 		MaxRows: cn.c.cfg.MaxRows,
 		Catalog: catalog,
+		NoBind:  noBindJoins,
 	})
 	if err != nil {
 		cancel()
@@ -280,3 +281,6 @@ func isJoinFrom(from sqlparser.TableExprs) bool {
 	_, plain := from[0].(*sqlparser.AliasedTableExpr)
 	return !plain
 }
+
+// noBindJoins turns the engine's key pushdown off (benchmarks comparing bind joins with scans).
+var noBindJoins = false

@@ -91,6 +91,9 @@ type Options struct {
 	Source  Source
 	MaxRows int      // the row budget; <= 0: DefaultMaxRows
 	Catalog *Catalog // the in-memory tables (information_schema); nil: none
+	// NoBind turns key pushdown off: joins scan both tables and IN (SELECT …) scans the table
+	// (for benchmarks and differential tests that compare the two).
+	NoBind bool
 }
 
 // Build turns a planned query into its operator tree. The rows of the root hold the output columns

@@ -45,7 +45,10 @@ func buildJoin(j *translate.Join, opts Options, budget *Budget) (Operator, error
 		h := &hashJoinOp{outer: op, inner: input, step: st, n: n, budget: budget, limit: limit,
 			what:      fmt.Sprintf("the join of %s with %s", strings.Join(names, ", "), name),
 			innerName: name, outerName: strings.Join(names, ", ")}
-		if i == 1 {
+		if i == 1 && opts.NoBind {
+			h.firstScan = first
+			h.noBind = true
+		} else if i == 1 {
 			h.firstScan = first
 			h.sizer, _ = opts.Source.(Sizer)
 		}
@@ -130,6 +133,7 @@ type hashJoinOp struct {
 	what         string
 
 	firstScan *scanOp // step 1: the first table's scan, which a bind join may narrow
+	noBind    bool
 	sizer     Sizer
 	innerName string
 	outerName string
@@ -155,7 +159,7 @@ func (h *hashJoinOp) build(ctx context.Context) error {
 	}
 	var bindVals []any
 	var bindSeen map[string]struct{}
-	canBind := h.firstScan != nil && h.step.Bind != nil && h.table != nil
+	canBind := h.firstScan != nil && h.step.Bind != nil && h.table != nil && !h.noBind
 	if canBind {
 		bindVals, bindSeen = []any{}, map[string]struct{}{}
 	} else if h.firstScan != nil {
@@ -229,19 +233,21 @@ func (h *hashJoinOp) bindKeys(vals []any) {
 		h.bound = "no keys: " + h.outerName + " is not read"
 		return
 	}
+	scan, known := 0, false
+	if h.sizer != nil {
+		scan, known = h.sizer.Requests(h.firstScan.plan)
+	}
+	if !known && len(vals)*len("RECORD_ID()=''") > translate.BindBatchChars {
+		h.bound = fmt.Sprintf("not pushed: %d keys need several requests and the size of %s is not known", len(vals), h.outerName)
+		return
+	}
 	formulas, ok := b.Formulas(vals, translate.BindBatchChars)
 	if !ok {
 		h.bound = "not pushed: a key value cannot be written into a formula"
 		return
 	}
 	if len(formulas) > 1 {
-		scan := -1
-		if h.sizer != nil {
-			if n, known := h.sizer.Requests(h.firstScan.plan); known {
-				scan = n
-			}
-		}
-		if scan < 0 || len(formulas) >= scan {
+		if !known || len(formulas) >= scan {
 			h.bound = fmt.Sprintf("not pushed: %d keys take %d requests, no fewer than a scan of %s", len(vals), len(formulas), h.outerName)
 			return
 		}
@@ -317,6 +323,19 @@ func (h *hashJoinOp) Next(ctx context.Context) (translate.Row, error) {
 			h.matches = h.all
 			continue
 		}
+		if len(h.step.Keys) == 1 && !h.step.Keys[0].OuterLink {
+			// One key, one value: look it up without building a list of keys.
+			vals, err := h.step.Keys[0].OuterValues(&h.cur)
+			if err != nil {
+				return translate.Row{}, err
+			}
+			h.matches = nil
+			if len(vals) == 1 {
+				h.key = translate.AppendKey(h.key[:0], vals[0])
+				h.matches = h.table[string(h.key)]
+			}
+			continue
+		}
 		keys, err := h.keys(&h.cur, true)
 		if err != nil {
 			return translate.Row{}, err
@@ -368,7 +387,7 @@ func (h *hashJoinOp) Explain() Node {
 		detail += "; then " + h.step.On.String()
 	}
 	detail += "; reads " + h.innerName + " first"
-	if b := h.step.Bind; b != nil {
+	if b := h.step.Bind; b != nil && !h.noBind {
 		how := map[string]string{"id": "OR(RECORD_ID()='rec…', …)", "field": "OR(" + b.Field() + "='…', …)",
 			"link": "OR(FIND('primary value', " + b.Field() + "&''), …) (a superset: a link reads as its records' primary values)"}[b.Mode]
 		detail += fmt.Sprintf(", then pushes its distinct keys into %s's request as %s, in batches of up to %d characters, unless a scan takes fewer requests",

@@ -108,7 +108,7 @@ func withSubqueries(op Operator, q *translate.Query, opts Options) (Operator, er
 		return op, nil
 	}
 	s := &subqueryOp{input: op, subs: q.Subqueries}
-	if q.Scan != nil && opts.Source != nil {
+	if q.Scan != nil && opts.Source != nil && !opts.NoBind {
 		s.scan = findScan(op, q.Scan)
 		s.sizer, _ = opts.Source.(Sizer)
 	}

@@ -9,9 +9,9 @@ import (
 
 func TestParseWith(t *testing.T) {
 	for sql, want := range map[string]string{
-		"WITH a AS (SELECT x FROM t WHERE y = ?) SELECT * FROM a WHERE z = ?":                     "select * from (select x from t where y = :v1) as a where z = :v2",
+		"WITH a AS (SELECT x FROM t WHERE y = ?) SELECT * FROM a WHERE z = ?":                       "select * from (select x from t where y = :v1) as a where z = :v2",
 		"with `a b` (c) as (select 1), d as (select * from `a b`) select * from d join t":           "select * from (select * from (select 1 as c from dual) as `a b`) as d join t",
-		"WITH a AS (SELECT ')' AS p) SELECT p FROM a -- WITH b AS (x)":                             "select p from (select ')' as p from dual) as a",
+		"WITH a AS (SELECT ')' AS p) SELECT p FROM a -- WITH b AS (x)":                              "select p from (select ')' as p from dual) as a",
 		"WITH a AS (SELECT 1) SELECT * FROM a x UNION SELECT * FROM a WHERE 1 IN (SELECT * FROM a)": "select * from (select 1 from dual) as x union select * from (select 1 from dual) as a where 1 in (select * from (select 1 from dual) as a)",
 	} {
 		st, err := Parse(sql)
