@@ -639,3 +639,28 @@ func TestJoinExplain(t *testing.T) {
 		t.Errorf("EXPLAIN of a LEFT JOIN:\n%s", text)
 	}
 }
+
+// TestJoinReadsFilteredTableFirst: written with the filtered table first, the join still reads it
+// first and pushes its keys into the other table's request.
+func TestJoinReadsFilteredTableFirst(t *testing.T) {
+	db, srv := openDemo(t, "")
+	warmSchema(t, db, srv)
+	a := rowTexts(t, db, "SELECT p.Name, t.Name FROM People p JOIN Tasks t ON p.id = t.Assignee WHERE p.Role = 'QA'")
+	reqs := dataRequests(srv)
+	if len(reqs) != 2 || formulaOf(t, reqs[0]) != "{Role}='QA'" || !strings.HasPrefix(formulaOf(t, reqs[1]), "OR(FIND(") {
+		t.Fatalf("requests %v: want People with {Role}='QA', then the linked tasks", reqs)
+	}
+	b := rowTexts(t, db, "SELECT p.Name, t.Name FROM Tasks t JOIN People p ON p.id = t.Assignee WHERE p.Role = 'QA'")
+	if !slices.Equal(sorted(a), sorted(b)) || len(a) == 0 {
+		t.Fatalf("the two orders differ: %v / %v", a, b)
+	}
+	rows, err := db.Query("SELECT * FROM People p JOIN Tasks t ON p.id = t.Assignee WHERE p.Role = 'QA' LIMIT 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cols, _ := rows.Columns()
+	rows.Close()
+	if cols[1] != "Name" || cols[2] != "Email" { // People's columns first, as written
+		t.Errorf("SELECT * columns %v", cols)
+	}
+}

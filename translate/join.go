@@ -355,7 +355,26 @@ func (qp *queryPlanner) planJoin(where *expr) error {
 	own := make([][]*expr, n)                // conditions pushed into table i's scan
 	stepOn := make([][]*expr, len(jp.steps)) // residual conditions of each step
 	keys := make([][]JoinKey, len(jp.steps)) // equality keys of each step
-	pos := make([]int, n)                    // table → its step
+	// The ON conditions (USING included), compiled once.
+	ons := make([]*expr, len(jp.steps))
+	for i, st := range jp.steps {
+		if st.on != nil {
+			c, err := s.condition(st.on)
+			if err != nil {
+				return err
+			}
+			ons[i] = c
+		}
+		for _, col := range st.using {
+			c, err := qp.usingCondition(i, col)
+			if err != nil {
+				return err
+			}
+			ons[i] = andOf(append(conjuncts(ons[i]), c))
+		}
+	}
+	jp.orderFirstTwo(where, ons)
+	pos := make([]int, n) // table → its step
 	for i, st := range jp.steps {
 		pos[st.table] = i
 	}
@@ -426,21 +445,7 @@ func (qp *queryPlanner) planJoin(where *expr) error {
 		rest = append(rest, c)
 	}
 	for i, st := range jp.steps {
-		var on *expr
-		if st.on != nil {
-			c, err := s.condition(st.on)
-			if err != nil {
-				return err
-			}
-			on = c
-		}
-		for _, col := range st.using {
-			c, err := qp.usingCondition(i, col)
-			if err != nil {
-				return err
-			}
-			on = andOf(append(conjuncts(on), c))
-		}
+		on := ons[i]
 		visible := uint64(0)
 		for j := 0; j <= i; j++ {
 			visible |= 1 << jp.steps[j].table
@@ -733,4 +738,30 @@ func (b *Bind) Field() string {
 		return "RECORD_ID()"
 	}
 	return (&pusher{}).ref(b.outer.field)
+}
+
+// orderFirstTwo chooses which of the first two tables of an inner join is read first: the joined
+// table (step 1) is read first and its keys are pushed into the other's request, so when only the
+// first table has conditions of its own (a filtered, likely smaller read), the two are swapped.
+// The rows' Sides keep FROM's order, so the result is the same.
+func (jp *joinPlanner) orderFirstTwo(where *expr, ons []*expr) {
+	if len(jp.steps) < 2 || (jp.steps[1].kind != "inner" && jp.steps[1].kind != "cross") {
+		return
+	}
+	a, b := jp.steps[0].table, jp.steps[1].table
+	filtered := func(t int) bool {
+		for _, c := range append(conjuncts(where), conjuncts(ons[1])...) {
+			if c.tabs() == 1<<t {
+				return true
+			}
+		}
+		return false
+	}
+	if !filtered(a) || filtered(b) {
+		return
+	}
+	first, second := jp.steps[0], jp.steps[1]
+	jp.steps[0] = pendingStep{table: b, kind: "first", sql: second.sql}
+	jp.steps[1] = pendingStep{table: a, kind: second.kind,
+		sql: fmt.Sprintf("%s (the filtered %s read first)", strings.TrimSpace(first.sql), jp.sides[a].alias)}
 }
