@@ -187,10 +187,15 @@ func TestJoinLinkedRecords(t *testing.T) {
 			"SELECT COUNT(*) FROM Tasks WHERE ? = Assignee",
 			"SELECT COUNT(*) FROM Tasks WHERE JSON_CONTAINS(Assignee, JSON_QUOTE(?))",
 			"SELECT COUNT(*) FROM Tasks t WHERE t.Assignee IN (?) OR FALSE",
+			"SELECT COUNT(*) FROM Tasks WHERE FIND_IN_SET(?, Assignee)",
+			"SELECT COUNT(*) FROM Tasks WHERE FIND_IN_SET(?, Assignee) = 1",
 		} {
 			if got := rowTexts(t, db, q, qa); !slices.Equal(got, []string{fmt.Sprint(n)}) {
 				t.Errorf("%s: got %v, want %d", q, got, n)
 			}
+		}
+		if got := rowTexts(t, db, "SELECT COUNT(*) FROM Tasks t JOIN People p ON FIND_IN_SET(p.id, t.Assignee) > 0 WHERE p.id = ?", qa); !slices.Equal(got, []string{fmt.Sprint(n)}) {
+			t.Errorf("JOIN ON FIND_IN_SET: got %v, want %d", got, n)
 		}
 		if got := rowTexts(t, db, "SELECT COUNT(*) FROM Tasks WHERE NOT JSON_CONTAINS(Assignee, JSON_QUOTE(?))", qa); len(got) != 1 || got[0] == "0" {
 			t.Errorf("NOT JSON_CONTAINS: %v", got)

@@ -579,8 +579,12 @@ func (s *scope) condition(e sqlparser.Expr) (*expr, error) {
 // asCondition accepts a boolean expression as it is, and a number or checkbox column as "non-zero".
 func (s *scope) asCondition(x *expr, src sqlparser.Expr) (*expr, error) {
 	switch x.kind {
-	case exCompare, exAnd, exOr, exNot, exIsNull, exIsTrue, exIn, exLike, exTruth, exLinkHas:
+	case exCompare, exAnd, exOr, exNot, exIsNull, exIsTrue, exIn, exLike, exTruth:
 		return x, nil
+	case exLinkHas:
+		if x.op == "" { // membership; FIND_IN_SET's position is a number
+			return x, nil
+		}
 	case exSubquery:
 		if x.sub.mode != "scalar" {
 			return x, nil

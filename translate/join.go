@@ -400,7 +400,7 @@ func (qp *queryPlanner) planJoin(where *expr) error {
 		switch {
 		case c.kind == exCompare && c.op == "=" && !c.negated:
 			a, b = c.args[0], c.args[1]
-		case c.kind == exLinkHas && !c.negated:
+		case c.kind == exLinkHas && !c.negated && c.op == "":
 			a, b = c.args[0], c.args[1]
 		default:
 			return JoinKey{}, false

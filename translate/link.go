@@ -89,6 +89,32 @@ func (e *expr) linkIDs(r *Row) ([]string, bool) {
 	return ids, true
 }
 
+// findInSetLink compiles FIND_IN_SET(id, link): the position of the id among the link's ids
+// (1-based), 0 when it does not hold it, NULL when either is NULL — MySQL's answer for the link
+// written as its comma-separated ids. ok is false when the second argument is not a link field.
+func (s *scope) findInSetLink(f *sqlparser.FuncExpr) (*expr, bool, error) {
+	a0, ok0 := f.Exprs[0].(*sqlparser.AliasedExpr)
+	a1, ok1 := f.Exprs[1].(*sqlparser.AliasedExpr)
+	if !ok0 || !ok1 {
+		return nil, false, nil
+	}
+	if _, isCol := a1.Expr.(*sqlparser.ColName); !isCol {
+		return nil, false, nil
+	}
+	link, err := s.compile(a1.Expr)
+	if err != nil || !isLinkField(link) {
+		return nil, false, nil // compiled again (and its error reported) as an ordinary call
+	}
+	id, err := s.compile(a0.Expr)
+	if err != nil {
+		return nil, true, err
+	}
+	if id.typ != typeText && id.typ != typeNull {
+		return nil, true, fmt.Errorf("translate: %s: a record id (text) is looked up in a linked-record field, got %s", sqlparser.String(f), id.typ)
+	}
+	return &expr{kind: exLinkHas, op: "find_in_set", typ: typeInt, nullable: true, args: []*expr{link, id}, sql: sqlparser.String(f)}, true, nil
+}
+
 // evalLinkHas is JSON_CONTAINS(link, JSON_QUOTE(id)): NULL when the id is NULL; a blank link holds
 // nothing (false), as a junction table has no row for it.
 func (e *expr) evalLinkHas(r *Row) (any, error) {
@@ -97,7 +123,18 @@ func (e *expr) evalLinkHas(r *Row) (any, error) {
 		return nil, err
 	}
 	id, _ := v.(string)
-	ids, _ := e.args[0].linkIDs(r)
+	ids, present := e.args[0].linkIDs(r)
+	if e.op == "find_in_set" {
+		if !present {
+			return nil, nil
+		}
+		for i, x := range ids {
+			if x == id {
+				return int64(i + 1), nil
+			}
+		}
+		return int64(0), nil
+	}
 	has := false
 	for _, x := range ids {
 		if x == id {
@@ -111,6 +148,9 @@ func (e *expr) evalLinkHas(r *Row) (any, error) {
 // jsonContainsLink compiles JSON_CONTAINS(link, JSON_QUOTE(x)) and JSON_CONTAINS(link, '"rec…"') on a
 // link field into membership; ok is false for any other call.
 func (s *scope) jsonContainsLink(f *sqlparser.FuncExpr) (*expr, bool, error) {
+	if strings.EqualFold(f.Name.String(), "find_in_set") && len(f.Exprs) == 2 && f.Qualifier.IsEmpty() {
+		return s.findInSetLink(f)
+	}
 	if !strings.EqualFold(f.Name.String(), "json_contains") || len(f.Exprs) != 2 || !f.Qualifier.IsEmpty() {
 		return nil, false, nil
 	}
