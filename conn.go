@@ -165,6 +165,10 @@ func parseStatement(query string) (statement, error) {
 		if ue := parserLimitation(query); ue != nil {
 			return statement{}, ue
 		}
+		var tue *translate.UnsupportedError
+		if errors.As(err, &tue) {
+			return statement{}, fromTranslate(err)
+		}
 		return statement{}, fmt.Errorf("airsql: %w (SQL is read in the MySQL dialect: quote names with spaces in backquotes, strings in single quotes)", err)
 	}
 	if err := checkLiteralSizes(ast); err != nil {
@@ -201,6 +205,11 @@ func (cn *conn) query(ctx context.Context, st statement, nvs []driver.NamedValue
 	}
 	switch ast := st.ast.(type) {
 	case *sqlparser.Select:
+		if err := cn.flushBefore(ctx, ast); err != nil {
+			return nil, err
+		}
+		return cn.selectRows(ctx, ast, args)
+	case *sqlparser.Union:
 		if err := cn.flushBefore(ctx, ast); err != nil {
 			return nil, err
 		}

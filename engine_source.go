@@ -78,9 +78,10 @@ func (p *scanPages) Close() {
 }
 
 // planQuery reads the schema the statement needs and plans it for the engine.
-func (cn *conn) planQuery(ctx context.Context, ast *sqlparser.Select, args translate.Args) (*translate.Query, *engine.Catalog, error) {
+func (cn *conn) planQuery(ctx context.Context, stmt sqlparser.SelectStatement, args translate.Args) (*translate.Query, *engine.Catalog, error) {
 	args.LocalOnly = cn.c.localOnly
-	if isDual(ast.From) {
+	ast, isSelect := stmt.(*sqlparser.Select)
+	if isSelect && isDual(ast.From) && !hasSubquery(ast) {
 		// SELECT 1, SELECT … FROM DUAL: no table, so no schema to read (a pool's health check
 		// costs no request).
 		q, err := translate.NewQuery(ast, emptySchema{}, args)
@@ -90,7 +91,7 @@ func (cn *conn) planQuery(ctx context.Context, ast *sqlparser.Select, args trans
 		return q, nil, nil
 	}
 	var catalog *engine.Catalog
-	q, _, err := planned(ctx, cn, selectTables(ast.From), func(s translate.Schema) (*translate.Query, error) {
+	q, _, err := planned(ctx, cn, statementTables(stmt), func(s translate.Schema) (*translate.Query, error) {
 		bs := s.(*baseSchema)
 		catalog = engine.NewCatalog(bs, bs.tables, cn.c.cfg.BaseID)
 		catalog.TableRows = func(id string) (int, bool) {
@@ -100,7 +101,7 @@ func (cn *conn) planQuery(ctx context.Context, ast *sqlparser.Select, args trans
 			}
 			return n.(int), true
 		}
-		return translate.NewQuery(ast, catalog, args)
+		return translate.NewQueryStatement(stmt, catalog, args)
 	})
 	if err != nil {
 		return nil, nil, err
@@ -143,7 +144,7 @@ func selectTables(from sqlparser.TableExprs) []string {
 
 // selectRows plans a SELECT and starts its operators: rows stream page by page when no step must
 // hold them.
-func (cn *conn) selectRows(ctx context.Context, ast *sqlparser.Select, args translate.Args) (driver.Rows, error) {
+func (cn *conn) selectRows(ctx context.Context, ast sqlparser.SelectStatement, args translate.Args) (driver.Rows, error) {
 	q, catalog, err := cn.planQuery(ctx, ast, args)
 	if err != nil {
 		return nil, err
@@ -155,6 +156,7 @@ func (cn *conn) selectRows(ctx context.Context, ast *sqlparser.Select, args tran
 		Source:  scanSource{c: cn.c},
 		MaxRows: cn.c.cfg.MaxRows,
 		Catalog: catalog,
+		NoBind:  noBindJoins,
 	})
 	if err != nil {
 		cancel()
@@ -213,8 +215,6 @@ var parserLimits = []struct {
 }{
 	{regexp.MustCompile(`(?i)\)\s*OVER\s*(\(|[a-z_])`), "window functions (… OVER (…))",
 		"the SQL parser (MySQL 5.7's grammar) cannot read them: compute running values in Go, or use GROUP BY"},
-	{regexp.MustCompile(`(?i)^\s*WITH\s`), "common table expressions (WITH …)",
-		"the SQL parser (MySQL 5.7's grammar) cannot read them: write the inner SELECT as its own query"},
 	{regexp.MustCompile(`(?i)\bWITH\s+ROLLUP\b`), "GROUP BY … WITH ROLLUP",
 		"the SQL parser cannot read it: run the GROUP BY, and a second query without it for the totals"},
 	{regexp.MustCompile(`(?i)\bLATERAL\b`), "LATERAL",
@@ -230,3 +230,58 @@ func parserLimitation(query string) *UnsupportedError {
 	}
 	return nil
 }
+
+// Requests is the number of list requests a plan takes at most, from the table's size learnt by an
+// earlier whole-table scan or COUNT(*) (engine.Sizer: a bind join compares it with its batches).
+func (s scanSource) Requests(plan *translate.Plan) (int, bool) {
+	v, ok := s.c.tableSizes.Load(plan.Table.ID)
+	if !ok || plan.RecordIDs != nil {
+		return 0, false
+	}
+	n, pageSize := v.(int), s.c.cfg.PageSize
+	if pageSize <= 0 {
+		pageSize = 100
+	}
+	return max(1, (n+pageSize-1)/pageSize), true
+}
+
+// hasSubquery reports a subquery anywhere in a statement (its tables need the base's schema).
+func hasSubquery(node sqlparser.SQLNode) bool {
+	found := false
+	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+		if _, ok := n.(*sqlparser.Subquery); ok {
+			found = true
+		}
+		return !found, nil
+	}, node)
+	return found
+}
+
+// statementTables is the base tables a SELECT, a UNION or a join names (subqueries included), so
+// that one created since the schema was cached is found.
+func statementTables(stmt sqlparser.SelectStatement) []string {
+	if sel, ok := stmt.(*sqlparser.Select); ok && !isJoinFrom(sel.From) && !hasSubquery(sel) {
+		return selectTables(sel.From)
+	}
+	var names []string
+	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+		if ate, ok := n.(*sqlparser.AliasedTableExpr); ok {
+			if tn, ok := ate.Expr.(sqlparser.TableName); ok && tn.Qualifier.IsEmpty() && !strings.EqualFold(tn.Name.String(), "dual") {
+				names = append(names, tn.Name.String())
+			}
+		}
+		return true, nil
+	}, stmt)
+	return names
+}
+
+func isJoinFrom(from sqlparser.TableExprs) bool {
+	if len(from) != 1 {
+		return true
+	}
+	_, plain := from[0].(*sqlparser.AliasedTableExpr)
+	return !plain
+}
+
+// noBindJoins turns the engine's key pushdown off (benchmarks comparing bind joins with scans).
+var noBindJoins = false

@@ -76,8 +76,8 @@ func (cn *conn) explain(ctx context.Context, st statement, nvs []driver.NamedVal
 		return nil, err
 	}
 	switch ast := st.ast.(type) {
-	case *sqlparser.Select:
-		q, catalog, err := cn.planQuery(ctx, ast, args)
+	case *sqlparser.Select, *sqlparser.Union:
+		q, catalog, err := cn.planQuery(ctx, ast.(sqlparser.SelectStatement), args)
 		if err != nil {
 			return nil, err
 		}
@@ -240,16 +240,11 @@ func (cn *conn) explainTree(add func(step, detail string), root engine.Node, q *
 	for _, plan := range scans {
 		cn.explainScan(add, plan)
 	}
-	if q.Scan == nil {
+	if q.Scan == nil && q.Join == nil && q.Union == nil {
 		add("request", "none: a SELECT without a table")
-	} else if q.Scan.Table.Local {
+	} else if q.Scan != nil && q.Scan.Table.Local && q.Scan.Table.Derived == nil {
 		add("table", q.Scan.Table.ID+" (in memory, built from the base schema)")
 		add("request", "none: the base schema, cached for schemaTTL")
-	}
-	if q.Streams() {
-		add("streaming", "yes: rows are returned as the pages arrive")
-	} else {
-		add("streaming", fmt.Sprintf("no: every row is read before the first is returned; the groups, distinct rows or rows to sort held count against maxRows=%d", cn.c.cfg.MaxRows))
 	}
 	if q.Streams() {
 		add("streaming", "yes: rows are returned as the pages arrive")

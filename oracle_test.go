@@ -153,15 +153,32 @@ func (o *outcome) check() string {
 	return strings.Join(msgs, "; ")
 }
 
-// deliberateRefusal: the README's table of deliberate differences lists one refusal, a number
-// column compared with text that is not a number (Priority = 'high'), which MySQL reads as the
-// text's numeric prefix (0). Both plans must refuse it saying so, where MariaDB answers.
+// deliberateRefusal: the README's table of deliberate differences lists two refusals where
+// MariaDB answers: a number column compared with text that is not a number (Priority = 'high'),
+// which MySQL reads as the text's numeric prefix (0); and <, <> … between a linked-record field
+// and a value, which the driver reads as link membership only for = and IN (MariaDB, holding the
+// link as a JSON column, compares its text). Both plans must refuse it saying so.
 func (o *outcome) deliberateRefusal() bool {
-	refused := func(r *oracle.Result) bool {
-		return r.Err != nil && strings.Contains(r.Err.Error(), "cannot compare the number column") &&
-			strings.Contains(r.Err.Error(), "which is not a number")
+	refused := func(r *oracle.Result, parts ...string) bool {
+		if r.Err == nil {
+			return false
+		}
+		for _, p := range parts {
+			if !strings.Contains(r.Err.Error(), p) {
+				return false
+			}
+		}
+		return true
 	}
-	return o.q.Tags[oracle.TagTextNumber] && o.maria.Err == nil && refused(o.push) && refused(o.loc)
+	if o.maria.Err != nil {
+		return false
+	}
+	if o.q.Tags[oracle.TagTextNumber] && refused(o.push, "cannot compare the number column", "which is not a number") &&
+		refused(o.loc, "cannot compare the number column", "which is not a number") {
+		return true
+	}
+	link := []string{"on the linked-record field", "JSON_CONTAINS"}
+	return refused(o.push, link...) && refused(o.loc, link...)
 }
 
 // pending names the pending fix that explains the difference, or "".

@@ -93,6 +93,9 @@ type Options struct {
 	Source  Source
 	MaxRows int      // the row budget; <= 0: DefaultMaxRows
 	Catalog *Catalog // the in-memory tables (information_schema); nil: none
+	// NoBind turns key pushdown off: joins scan both tables and IN (SELECT …) scans the table
+	// (for benchmarks and differential tests that compare the two).
+	NoBind bool
 }
 
 // Build turns a planned query into its operator tree. The rows of the root hold the output columns
@@ -104,7 +107,31 @@ func Build(q *translate.Query, opts Options) (Operator, error) {
 	switch {
 	case q.Limit == 0:
 		// LIMIT 0: nothing to read, nothing to return.
-		return &valuesOp{name: "LIMIT 0: no rows and no request"}, nil
+		return withSubqueries(&valuesOp{name: "LIMIT 0: no rows and no request"}, q, opts)
+	case q.Union != nil:
+		u, err := unionInput(q.Union, opts)
+		if err != nil {
+			return nil, err
+		}
+		op = u
+	case q.Scan != nil && q.Scan.Table.Derived != nil:
+		d, err := derivedInput(q.Scan.Table, opts)
+		if err != nil {
+			return nil, err
+		}
+		op = d
+		if !q.Scan.Exact {
+			op = &filterOp{input: op, cond: keepOf(q.Scan), what: "WHERE (checked on every row)"}
+		}
+	case q.Join != nil:
+		j, err := buildJoin(q.Join, opts, budget)
+		if err != nil {
+			return nil, err
+		}
+		op = j
+		if q.Where != nil {
+			op = &filterOp{input: op, cond: q.Where, what: "WHERE " + q.Where.String() + " (on the joined rows)"}
+		}
 	case q.Scan == nil:
 		op = &valuesOp{rows: []translate.Row{{}}, name: "one row without columns (no table)"}
 		if q.Where != nil {
@@ -170,7 +197,7 @@ func Build(q *translate.Query, opts Options) (Operator, error) {
 	if len(q.Outputs) > len(q.Columns) {
 		op = &trimOp{input: op, n: len(q.Columns)}
 	}
-	return op, nil
+	return withSubqueries(op, q, opts)
 }
 
 // Evaluator computes a value of a row (a *translate.Expr).

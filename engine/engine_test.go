@@ -639,6 +639,14 @@ func FuzzQuery(f *testing.F) {
 		"SELECT Name FROM T HAVING COUNT(*) > 0 ORDER BY SUM(N)",
 		"SELECT ANY_VALUE(N) FROM T GROUP BY Status",
 		"SELECT count(*) FROM information_schema.tables WHERE table_name = 'T'",
+		"SELECT a.Name, b.N FROM T a JOIN T b ON a.N = b.N WHERE a.Status = 'x'",
+		"SELECT * FROM T a LEFT JOIN T b ON a.id = b.id AND b.N > 1 RIGHT JOIN T c USING (Name)",
+		"SELECT a.*, COUNT(*) FROM T a, T b WHERE a.N < b.N GROUP BY a.id ORDER BY 2",
+		"SELECT Name FROM T WHERE N IN (SELECT N FROM T WHERE Status IS NULL) AND NOT EXISTS (SELECT 1 FROM T u WHERE u.N = T.N AND u.Name = 'a')",
+		"SELECT (SELECT MAX(N) FROM T), Name FROM T WHERE N = (SELECT N FROM T LIMIT 1)",
+		"SELECT Name FROM T UNION SELECT Status FROM T ORDER BY 1 DESC LIMIT 2",
+		"WITH d AS (SELECT N, COUNT(*) c FROM T GROUP BY N) SELECT * FROM d JOIN T ON T.N = d.N",
+		"SELECT d.x FROM (SELECT N + 1 AS x FROM T) d WHERE d.x > ?",
 	} {
 		f.Add(s)
 	}
@@ -648,11 +656,11 @@ func FuzzQuery(f *testing.F) {
 		if err != nil {
 			return
 		}
-		sel, ok := ast.(*sqlparser.Select)
+		sel, ok := ast.(sqlparser.SelectStatement)
 		if !ok {
 			return
 		}
-		q, err := translate.NewQuery(sel, cat, translate.Args{Positional: []any{int64(1), "a", 2.5}})
+		q, err := translate.NewQueryStatement(sel, cat, translate.Args{Positional: []any{int64(1), "a", 2.5}})
 		if err != nil {
 			return
 		}

@@ -21,12 +21,39 @@ type scanOp struct {
 	pos      int
 	done     bool
 	startErr error
+	// batches: the plans still to run after plan (a bind join's key batches); seen: the record
+	// ids returned so far when a record may be selected by two batches.
+	batches []*translate.Plan
+	seen    map[string]struct{}
+	shown   *translate.Plan // the plan EXPLAIN shows (the one planned, before binding)
+}
+
+// bind replaces the scan's request with a bind join's batches, run one after another.
+func (s *scanOp) bind(plans []*translate.Plan, dedupe bool) {
+	if s.shown == nil {
+		s.shown = s.plan
+	}
+	if len(plans) == 0 {
+		s.done = true
+		return
+	}
+	s.plan, s.batches = plans[0], plans[1:]
+	if dedupe && len(plans) > 1 {
+		s.seen = map[string]struct{}{}
+	}
 }
 
 func (s *scanOp) Next(ctx context.Context) (translate.Row, error) {
 	for {
 		if s.pos < len(s.page) {
 			s.pos++
+			if s.seen != nil {
+				id := s.page[s.pos-1].ID
+				if _, dup := s.seen[id]; dup {
+					continue
+				}
+				s.seen[id] = struct{}{}
+			}
 			return s.page[s.pos-1], nil
 		}
 		if s.done {
@@ -42,6 +69,12 @@ func (s *scanOp) Next(ctx context.Context) (translate.Row, error) {
 			}
 		}
 		page, err := s.pages.Next(ctx)
+		if err == io.EOF && len(s.batches) > 0 {
+			s.pages.Close()
+			s.pages, s.page, s.pos = nil, nil, 0
+			s.plan, s.batches = s.batches[0], s.batches[1:]
+			continue
+		}
 		if err != nil {
 			s.Close()
 			return translate.Row{}, err
@@ -73,6 +106,9 @@ func (s *scanOp) Close() {
 }
 
 func (s *scanOp) Explain() Node {
+	if s.shown != nil {
+		return Node{Op: "scan", Detail: s.shown.Table.Name, Plan: s.shown}
+	}
 	return Node{Op: "scan", Detail: s.plan.Table.Name, Plan: s.plan}
 }
 
@@ -593,6 +629,14 @@ func Start(ctx context.Context, op Operator) {
 			op = o.input
 		case *limitOp:
 			op = o.input
+		case *derivedOp:
+			op = o.input
+		case *unionOp:
+			for _, b := range o.branches {
+				Start(ctx, b)
+			}
+			o.started = true
+			return
 		default:
 			return
 		}

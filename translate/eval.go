@@ -17,11 +17,40 @@ func (e *expr) eval(r *Row) (any, error) {
 	case exConst:
 		return e.val, nil
 	case exField:
+		if e.tab > 0 && r.Sides != nil {
+			if r = r.Sides[e.tab-1]; r == nil {
+				return nil, nil // the NULL row of an outer join
+			}
+		}
 		return cellValue(e.info, r.Fields[e.field.Name]), nil
 	case exRecordID:
+		if e.tab > 0 && r.Sides != nil {
+			if r = r.Sides[e.tab-1]; r == nil {
+				return nil, nil
+			}
+		}
 		return r.ID, nil
 	case exCreatedTime:
+		if e.tab > 0 && r.Sides != nil {
+			if r = r.Sides[e.tab-1]; r == nil {
+				return nil, nil
+			}
+		}
 		return r.CreatedTime.UTC(), nil
+	case exLinkHas:
+		return e.evalLinkHas(r)
+	case exSubquery:
+		return e.evalSubquery(r)
+	case exDerived:
+		if e.tab > 0 && r.Sides != nil {
+			if r = r.Sides[e.tab-1]; r == nil {
+				return nil, nil
+			}
+		}
+		if e.slot < len(r.Values) {
+			return r.Values[e.slot], nil
+		}
+		return nil, nil
 	case exCompare:
 		a, b, err := evalPair(e.args[0], e.args[1], r)
 		if err != nil || a == nil || b == nil {

@@ -35,6 +35,9 @@ const (
 	exNeg                         // -args[0]
 	exFunc                        // op(args...)
 	exSlot                        // Row.Values[slot]: a value the engine computed (a group key, an aggregate, an output)
+	exLinkHas                     // args[0] (a linked-record field) holds the record id args[1] (negated: does not)
+	exSubquery                    // sub: [NOT] IN, [NOT] EXISTS or a scalar subquery (subquery.go)
+	exDerived                     // Row.Values[slot] of a derived table's row (derived.go)
 )
 
 // expr is a compiled SQL expression. It is evaluated locally (eval) and, where the service can answer
@@ -52,6 +55,10 @@ type expr struct {
 	escape   rune   // exLike
 	sql      string // the SQL text, for column names and messages
 	slot     int    // exSlot
+	// tab: 0 reads the row itself; i+1 reads table i of a join (Row.Sides[i]) — or the row itself
+	// when it is a scan's row (no Sides), so that a table's own conditions run on its scan.
+	tab int
+	sub *Subquery // exSubquery
 }
 
 // scope resolves names in one statement.
@@ -71,6 +78,11 @@ type scope struct {
 	hook func(sqlparser.Expr) (*expr, error)
 	// noTable: the statement reads no table (SELECT 1, FROM DUAL): no column resolves.
 	noTable bool
+	// sides: the tables of a join, in FROM's order; a column resolves to one of them (join.go).
+	sides []joinSide
+	// schema plans subqueries (nil: none allowed); subqueries collects them, innermost first.
+	schema     Schema
+	subqueries []*Subquery
 }
 
 // unusedArgs refuses arguments the statement never reads: an argument too many usually means a
@@ -145,6 +157,9 @@ func (s *scope) lookupColumn(name string) (*expr, error) {
 	if t == nil {
 		return nil, fmt.Errorf("translate: unknown column %q: the statement reads no table", name)
 	}
+	if t.Derived != nil {
+		return derivedColumn(t, s.alias, name)
+	}
 	for i := range t.Fields {
 		if t.Fields[i].Name == name {
 			return s.fieldExpr(&t.Fields[i]), nil
@@ -208,6 +223,9 @@ func (s *scope) compile(e sqlparser.Expr) (*expr, error) {
 	case *sqlparser.ColName:
 		if x, ok, err := s.variable(e); ok {
 			return x, err
+		}
+		if len(s.sides) > 0 {
+			return s.joinColumn(e)
 		}
 		if q := e.Qualifier; !q.IsEmpty() {
 			if !q.Qualifier.IsEmpty() || (q.Name.String() != s.alias && q.Name.String() != s.table.Name) {
@@ -326,6 +344,9 @@ func (s *scope) compile(e sqlparser.Expr) (*expr, error) {
 		}
 		return nil, unsupported("the unary operator "+strings.TrimSpace(e.Operator), sqlparser.String(e), "supported: - on numbers and NOT on conditions")
 	case *sqlparser.FuncExpr:
+		if x, ok, err := s.jsonContainsLink(e); ok {
+			return x, err
+		}
 		return s.function(e)
 	case *sqlparser.SubstrExpr:
 		x, err := s.compile(e.Name)
@@ -348,8 +369,10 @@ func (s *scope) compile(e sqlparser.Expr) (*expr, error) {
 		return s.caseExpr(e)
 	case *sqlparser.ConvertExpr, *sqlparser.ConvertUsingExpr:
 		return s.convert(e)
-	case *sqlparser.Subquery, *sqlparser.ExistsExpr:
-		return nil, unsupported("a subquery", sqlparser.String(e), hintSubquery)
+	case *sqlparser.Subquery:
+		return s.scalarSubquery(e)
+	case *sqlparser.ExistsExpr:
+		return s.exists(e, false)
 	case *sqlparser.ValuesFuncExpr:
 		return nil, unsupported("VALUES() outside ON DUPLICATE KEY UPDATE", "", "VALUES(col) only reads the inserted value in ON DUPLICATE KEY UPDATE col = VALUES(col)")
 	case *sqlparser.IntervalExpr:
@@ -558,6 +581,14 @@ func (s *scope) asCondition(x *expr, src sqlparser.Expr) (*expr, error) {
 	switch x.kind {
 	case exCompare, exAnd, exOr, exNot, exIsNull, exIsTrue, exIn, exLike, exTruth:
 		return x, nil
+	case exLinkHas:
+		if x.op == "" { // membership; FIND_IN_SET's position is a number
+			return x, nil
+		}
+	case exSubquery:
+		if x.sub.mode != "scalar" {
+			return x, nil
+		}
 	}
 	switch x.typ {
 	case typeBool, typeInt, typeFloat, typeNull:
@@ -576,10 +607,13 @@ func (s *scope) comparison(e *sqlparser.ComparisonExpr) (*expr, error) {
 	case sqlparser.InStr, sqlparser.NotInStr:
 		tuple, ok := e.Right.(sqlparser.ValTuple)
 		if !ok {
-			if _, sub := e.Right.(*sqlparser.Subquery); sub {
-				return nil, unsupported("a subquery", sqlparser.String(e.Right), hintSubquery)
+			if sub, ok := e.Right.(*sqlparser.Subquery); ok {
+				return s.inSubquery(left, sub, e.Operator == sqlparser.NotInStr)
 			}
 			return nil, unsupported("IN with "+sqlparser.String(e.Right), "", "write a list of values: IN (a, b)")
+		}
+		if x, ok, err := s.linkIn(left, tuple, e.Operator == sqlparser.NotInStr); ok {
+			return x, err
 		}
 		if left.kind == exConst && !allConstants(tuple) {
 			return s.inAsComparisons(left, tuple, e.Operator == sqlparser.NotInStr)
@@ -705,6 +739,9 @@ func (s *scope) inAsComparisons(left *expr, tuple sqlparser.ValTuple, not bool) 
 
 // compare builds a comparison, converting a constant to the type of the other side.
 func (s *scope) compare(op string, left, right *expr) (*expr, error) {
+	if x, ok, err := linkCompare(op, left, right); ok {
+		return x, err
+	}
 	var err error
 	if right, err = s.coerce(left, right); err != nil {
 		return nil, err
@@ -938,5 +975,18 @@ func (e *expr) fields(into map[string]bool) {
 	}
 	for _, a := range e.args {
 		a.fields(into)
+	}
+}
+
+// fieldsOf collects the fields an expression reads from table tab of a join (tab = i+1).
+func (e *expr) fieldsOf(tab int, into map[string]bool) {
+	if e == nil {
+		return
+	}
+	if e.kind == exField && e.tab == tab {
+		into[e.field.Name] = true
+	}
+	for _, a := range e.args {
+		a.fieldsOf(tab, into)
 	}
 }

@@ -231,8 +231,6 @@ func parserLimitation(sql string) string {
 		switch {
 		case t.typ == sqlparser.ID && t.val == "over" && (next(1).typ == '(' || next(1).typ == sqlparser.ID):
 			return "window functions (OVER …)"
-		case i == 0 && t.typ == sqlparser.ID && t.val == "with":
-			return "common table expressions (WITH …)"
 		case t.typ == sqlparser.AS && i > 0 && (next(1).val == "year" || next(1).val == "float" && next(2).typ == '('):
 			return "CAST to " + strings.ToUpper(next(1).val)
 		case t.val == "interval" && next(1).typ == '(' && i > 0 && toks[i-1].typ != '+' && toks[i-1].typ != '-':

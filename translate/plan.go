@@ -72,6 +72,9 @@ type Row struct {
 	CreatedTime time.Time
 	Fields      map[string]any
 	Values      []any
+	// Sides: a joined row holds one record per table of the join, in FROM's order (nil: the NULL
+	// row of an outer join). A scan's row has none.
+	Sides []*Row
 }
 
 // Column describes one output column.

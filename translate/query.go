@@ -30,9 +30,15 @@ type QualifiedSchema interface {
 // output columns, then hidden sort keys) → Distinct (over the output columns) → sort by Order when
 // SortLocally → skip Offset rows → stop after Limit rows → the first len(Columns) values.
 type Query struct {
-	Scan    *Plan    // nil: no table (SELECT 1, FROM DUAL)
-	Where   *Expr    // when Scan is nil: the WHERE clause, checked on the one row
-	Columns []Column // the output columns
+	Scan *Plan // nil: no table (SELECT 1, FROM DUAL), or a join
+	Join *Join // several tables (then Scan is nil): the rows are the join's
+	// Union: a UNION (then Scan and Join are nil): the rows are its branches'; Outputs read them.
+	Union *Union
+	// Subqueries: run before the statement's first row (each Query's rows go to SetRows), in
+	// this order (a subquery's own subqueries come before it).
+	Subqueries []*Subquery
+	Where      *Expr    // when Scan is nil: the WHERE clause, checked on the one row or on the joined rows
+	Columns    []Column // the output columns
 
 	Grouped    bool    // GROUP BY, or aggregates without it (then one group, even over no rows)
 	GroupBy    []*Expr // on scan rows
@@ -94,29 +100,70 @@ func newQuery(stmt *sqlparser.Select, schema Schema, args Args, localOnly bool) 
 	if stmt == nil {
 		return nil, fmt.Errorf("translate: no SELECT statement")
 	}
-	if stmt.Lock != "" {
-		return nil, unsupported("locking reads ("+strings.TrimSpace(stmt.Lock)+")", "", "Airtable has no transactions or locks: leave the lock clause out")
-	}
-	table, alias, view, err := queryFrom(stmt.From, schema)
+	qp := &queryPlanner{stmt: stmt, q: &Query{Limit: -1}, outputIndex: map[string]int{}, localOnly: localOnly}
+	q, s, err := qp.planStatement(stmt, schema, args)
 	if err != nil {
 		return nil, err
 	}
-	qp := &queryPlanner{stmt: stmt, q: &Query{Limit: -1}, outputIndex: map[string]int{}, localOnly: localOnly}
-	if table == nil {
-		qp.s = newScope(&Table{Name: "dual"}, "dual", args)
-		qp.s.noTable = true
-		qp.dual = true
+	if err := s.unusedArgs(); err != nil {
+		return nil, err
+	}
+	return q, nil
+}
+
+// plan plans the statement (a whole statement or a subquery) and returns its scope, whose
+// arguments read the caller checks.
+func (qp *queryPlanner) planStatement(stmt *sqlparser.Select, schema Schema, args Args) (*Query, *scope, error) {
+	if stmt.Lock != "" {
+		return nil, nil, unsupported("locking reads ("+strings.TrimSpace(stmt.Lock)+")", "", "Airtable has no transactions or locks: leave the lock clause out")
+	}
+	ps := newScope(nil, "", args) // plans derived tables before the statement's scope exists
+	ps.schema = schema
+	if isJoin(stmt.From) {
+		jp := &joinPlanner{schema: schema, ps: ps}
+		if err := jp.flatten(stmt.From); err != nil {
+			return nil, nil, err
+		}
+		if len(jp.sides) > 64 {
+			return nil, nil, fmt.Errorf("translate: a join of %d tables: at most 64", len(jp.sides))
+		}
+		qp.join = jp
+		qp.s = newScope(jp.sides[0].table, jp.sides[0].alias, args)
+		qp.s.sides = jp.sides
 	} else {
-		qp.s = newScope(table, alias, args)
-		qp.plan = &Plan{Table: table, Limit: -1, Request: Request{View: view}}
+		var table *Table
+		var alias, view string
+		var err error
+		if ate, ok := stmt.From[0].(*sqlparser.AliasedTableExpr); ok && len(stmt.From) == 1 {
+			if _, isSub := ate.Expr.(*sqlparser.Subquery); isSub {
+				table, alias, err = ps.derivedTable(ate)
+				if err != nil {
+					return nil, nil, err
+				}
+			}
+		}
+		if table == nil {
+			table, alias, view, err = queryFrom(stmt.From, schema)
+			if err != nil {
+				return nil, nil, err
+			}
+		}
+		if table == nil {
+			qp.s = newScope(&Table{Name: "dual"}, "dual", args)
+			qp.s.noTable = true
+			qp.dual = true
+		} else {
+			qp.s = newScope(table, alias, args)
+			qp.plan = &Plan{Table: table, Limit: -1, Request: Request{View: view}}
+		}
 	}
+	qp.s.schema = schema
+	qp.s.adopt(ps)
 	if err := qp.run(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if err := qp.s.unusedArgs(); err != nil {
-		return nil, err
-	}
-	return qp.q, nil
+	qp.q.Subqueries = qp.s.subqueries
+	return qp.q, qp.s, nil
 }
 
 // queryFrom resolves FROM for a Query: nil table for no table or DUAL, an information_schema table,
@@ -163,8 +210,9 @@ type queryPlanner struct {
 	stmt *sqlparser.Select
 	s    *scope
 	q    *Query
-	plan *Plan // nil when dual
+	plan *Plan // nil when dual or a join
 	dual bool
+	join *joinPlanner // several tables in FROM
 
 	outputs     []*expr
 	outputAST   []sqlparser.Expr // nil for the columns of *
@@ -211,6 +259,31 @@ func (qp *queryPlanner) run() error {
 		case *sqlparser.StarExpr:
 			if qp.dual {
 				return fmt.Errorf("translate: SELECT * with no table: no tables used")
+			}
+			if qp.join != nil {
+				var cols []*expr
+				if tq := se.TableName; !tq.IsEmpty() {
+					i := s.sideIndex(tq.Name.String())
+					if i < 0 || !tq.Qualifier.IsEmpty() {
+						return fmt.Errorf("translate: unknown table '%s' in %s: no table or alias of that name in FROM (%s)", tq.Name.String(), sqlparser.String(se), s.sideNames())
+					}
+					cols = s.sideStar(i)
+				} else {
+					for i := range qp.join.sides {
+						cols = append(cols, s.sideStar(i)...)
+					}
+				}
+				for _, e := range cols {
+					if q.Grouped {
+						ge, err := qp.groupedColumn(e, e.sql)
+						if err != nil {
+							return err
+						}
+						e = ge
+					}
+					qp.addOutput(e.sql, e, nil)
+				}
+				continue
 			}
 			if tq := se.TableName; !tq.IsEmpty() && tq.Name.String() != s.alias && tq.Name.String() != s.table.Name {
 				return &UnsupportedError{Construct: "JOIN", SQL: sqlparser.String(se),
@@ -306,6 +379,9 @@ func (qp *queryPlanner) run() error {
 		q.SortLocally = len(q.Order) > 0
 		return nil
 	}
+	if qp.join != nil {
+		return qp.planJoin(where)
+	}
 	qp.pushdown(where)
 	return nil
 }
@@ -328,6 +404,9 @@ func (qp *queryPlanner) pushdown(where *expr) {
 	}
 	plan.where = where
 	pushNothing := plan.Table.Local || qp.localOnly
+	if !pushNothing {
+		bindSubqueries(where)
+	}
 	if pushNothing {
 		// An in-memory table, or a differential test's run without pushdown: no formula, sort,
 		// maxRecords or fetch by id; Keep checks everything.
@@ -587,8 +666,12 @@ func (qp *queryPlanner) groupedColumn(c *expr, text string) (*expr, error) {
 
 func sameColumn(a, b *expr) bool {
 	switch {
+	case a.tab != b.tab:
+		return false // a self-join reads the same field of two tables
 	case a.kind == exField && b.kind == exField:
 		return a.field == b.field
+	case a.kind == exDerived:
+		return b.kind == exDerived && a.slot == b.slot
 	case a.kind == exRecordID || a.kind == exCreatedTime:
 		return a.kind == b.kind
 	}

@@ -24,6 +24,9 @@ type Table struct {
 	// Local: an in-memory table (information_schema) that no request reads; nothing is pushed
 	// into a request and every condition is checked locally.
 	Local bool
+	// Derived: a derived table (FROM (SELECT …) AS d, a WITH query, a UNION's rows): Local, its
+	// rows are this query's (Row.Values = its columns), and its columns are Derived.Columns.
+	Derived *Query
 }
 
 // View is one view of a table, reachable with FROM t USE INDEX (`view`).

@@ -216,6 +216,9 @@ func lookupTable(tn sqlparser.TableName, schema Schema) (*Table, error) {
 // createdTime takes the place of the pseudo-column (RECORD_ID() and CREATED_TIME() still reach the
 // record's own).
 func (s *scope) star() []*expr {
+	if s.table.Derived != nil {
+		return derivedStar(s.table)
+	}
 	var out []*expr
 	has := map[string]bool{}
 	for i := range s.table.Fields {
@@ -264,6 +267,16 @@ func (s *scope) countArg(f *sqlparser.FuncExpr) (*expr, error) {
 // columnName is the output name of an unaliased expression: a column's own name, else the SQL text.
 func columnName(src sqlparser.Expr, e *expr) string {
 	if _, ok := src.(*sqlparser.ColName); ok {
+		if e.tab > 0 { // a column of a join is named as its field, without the table (as in MySQL)
+			switch e.kind {
+			case exField:
+				return e.field.Name
+			case exRecordID:
+				return "id"
+			case exCreatedTime:
+				return "createdTime"
+			}
+		}
 		return e.sql
 	}
 	return sqlString(src)

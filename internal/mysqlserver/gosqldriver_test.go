@@ -276,7 +276,7 @@ func TestErrors(t *testing.T) {
 		{"SELEC Name FROM Tasks", 1064, "42000"},
 		{"SELECT Name FROM Nope", 1146, "42S02"},
 		{"SELECT Nope FROM Tasks", 1054, "42S22"},
-		{"SELECT Name FROM Tasks UNION SELECT Name FROM People", 1235, "42000"},
+		{"SELECT Name FROM Tasks FOR UPDATE", 1235, "42000"},
 		{"DROP TABLE Tasks", 1235, "42000"},
 		{"CREATE TABLE Tasks (a int)", 1050, "42S01"},
 		{"INSERT INTO Tasks (Nope) VALUES (1)", 1054, "42S22"},

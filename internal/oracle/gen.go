@@ -46,11 +46,14 @@ func DefaultConstructs() []Construct {
 		{Name: "CASE", Mode: Run, Weight: 8, add: addCase},
 		{Name: "CAST", Mode: Run, Weight: 8, add: addCast},
 		{Name: "date functions", Mode: Run, Weight: 30, add: addDateFunc},
-		{Name: "JOIN", Mode: Refused, Weight: 8, add: addJoin},
-		{Name: "subquery", Mode: Refused, Weight: 8, add: addSubquery},
+		// JOIN runs since issue 10, but the driver joins through link fields where MariaDB joins
+		// the junction table Table__Field: the generator must write each side its own join
+		// before it can compare them. Until then joins are covered by join_test.go.
+		{Name: "JOIN", Mode: Off, Weight: 8, add: addJoin},
+		{Name: "subquery", Mode: Run, Weight: 8, add: addSubquery},
 		{Name: "ORDER BY on an expression", Mode: Run, Weight: 8, add: addOrderByExpr},
 		{Name: "aggregate", Mode: Run, Weight: 8, add: addAggregate},
-		{Name: "UNION", Mode: Refused, Weight: 8, add: addUnion},
+		{Name: "UNION", Mode: Run, Weight: 8, add: addUnion},
 	}
 }
 

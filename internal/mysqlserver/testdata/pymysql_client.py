@@ -45,7 +45,7 @@ def basic():
         out["deleted"] = cur.execute("DELETE FROM People WHERE Name = %s", ("Py Person",))
         conn.commit()
         errors = []
-        for q in ["SELECT Nope FROM Tasks", "SELECT Name FROM Nope", "SELEC 1", "SELECT Name FROM Tasks UNION SELECT Name FROM People"]:
+        for q in ["SELECT Nope FROM Tasks", "SELECT Name FROM Nope", "SELEC 1", "SELECT Name FROM Tasks FOR UPDATE"]:
             try:
                 cur.execute(q)
                 errors.append(None)

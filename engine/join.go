@@ -1,0 +1,402 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/airsql/airsql/translate"
+)
+
+// Joins run left-deep: the first table's rows become joined rows (one record per table, in
+// Row.Sides), and each step joins one more table. A step with equality keys holds the joined
+// table's rows in a hash table keyed with translate.AppendKey (so that two keys are equal exactly
+// when translate's comparison says so; NULL never matches) and probes it with each row so far; a
+// step without keys (CROSS JOIN, a condition that is not an equality) holds the table's rows and
+// pairs each row so far with every one. A LEFT JOIN step emits a row so far that matched nothing
+// once, with a NULL record for the table.
+
+// buildJoin builds the operators of a join: the rows so far, step by step.
+func buildJoin(j *translate.Join, opts Options, budget *Budget) (Operator, error) {
+	n := len(j.Tables)
+	var op Operator
+	var first *scanOp
+	names := make([]string, 0, n)
+	for i, st := range j.Steps {
+		input, err := tableInput(j.Tables[st.Table].Plan, opts)
+		if err != nil {
+			return nil, err
+		}
+		name := j.Tables[st.Table].Alias
+		if name != j.Tables[st.Table].Plan.Table.Name {
+			name = j.Tables[st.Table].Plan.Table.Name + " " + name
+		}
+		if i == 0 {
+			op = &sidesOp{input: input, n: n, side: st.Table}
+			first = scanOf(input)
+			names = append(names, name)
+			continue
+		}
+		limit := budget.Limit
+		if limit <= 0 {
+			limit = DefaultMaxRows
+		}
+		h := &hashJoinOp{outer: op, inner: input, step: st, n: n, budget: budget, limit: limit,
+			what:      fmt.Sprintf("the join of %s with %s", strings.Join(names, ", "), name),
+			innerName: name, outerName: strings.Join(names, ", ")}
+		if i == 1 && opts.NoBind {
+			h.firstScan = first
+			h.noBind = true
+		} else if i == 1 {
+			h.firstScan = first
+			h.sizer, _ = opts.Source.(Sizer)
+		}
+		op = h
+		names = append(names, name)
+	}
+	return op, nil
+}
+
+// Sizer is what a Source may know of a request's cost: the list requests a plan takes, from the
+// table's size learnt earlier. A bind join uses it to choose between pushing keys and scanning.
+type Sizer interface {
+	Requests(plan *translate.Plan) (int, bool)
+}
+
+// scanOf finds the scan under a table's input (through its re-check filter).
+func scanOf(op Operator) *scanOp {
+	switch o := op.(type) {
+	case *scanOp:
+		return o
+	case *filterOp:
+		return scanOf(o.input)
+	}
+	return nil
+}
+
+// tableInput is a table's scan with its local re-check.
+func tableInput(plan *translate.Plan, opts Options) (Operator, error) {
+	var op Operator
+	if plan.Table.Derived != nil {
+		d, err := derivedInput(plan.Table, opts)
+		if err != nil {
+			return nil, err
+		}
+		op = d
+	} else if plan.Table.Local {
+		rows, ok := opts.Catalog.Rows(plan.Table)
+		if !ok {
+			return nil, fmt.Errorf("engine: no rows for the in-memory table %s", plan.Table.Name)
+		}
+		op = &valuesOp{rows: rows, name: "in-memory table " + plan.Table.Name}
+	} else {
+		if opts.Source == nil {
+			return nil, fmt.Errorf("engine: no source to scan %s", plan.Table.Name)
+		}
+		op = &scanOp{plan: plan, src: opts.Source}
+	}
+	if !plan.Exact {
+		op = &filterOp{input: op, cond: keepOf(plan), what: "WHERE on " + plan.Table.Name + " (the request selects a superset; every record is checked again)"}
+	}
+	return op, nil
+}
+
+// sidesOp turns the first table's rows into joined rows.
+type sidesOp struct {
+	input Operator
+	n     int
+	side  int
+}
+
+func (s *sidesOp) Next(ctx context.Context) (translate.Row, error) {
+	r, err := s.input.Next(ctx)
+	if err != nil {
+		return r, err
+	}
+	rec := r
+	sides := make([]*translate.Row, s.n)
+	sides[s.side] = &rec
+	return translate.Row{Sides: sides}, nil
+}
+
+func (s *sidesOp) Close()        { s.input.Close() }
+func (s *sidesOp) Explain() Node { return s.input.Explain() }
+
+// hashJoinOp joins the rows so far (outer) with one table's rows (inner).
+type hashJoinOp struct {
+	outer, inner Operator
+	step         translate.JoinStep
+	n            int
+	budget       *Budget
+	limit        int
+	what         string
+
+	firstScan *scanOp // step 1: the first table's scan, which a bind join may narrow
+	noBind    bool
+	sizer     Sizer
+	innerName string
+	outerName string
+	bound     string // what the bind join did, for messages and tests
+
+	built   bool
+	table   map[string][]*translate.Row
+	all     []*translate.Row // no keys: every inner row
+	key     []byte
+	cur     translate.Row
+	has     bool // cur is a row so far being joined
+	matches []*translate.Row
+	pos     int
+	matched bool
+	out     translate.Row
+	emitted int
+}
+
+func (h *hashJoinOp) build(ctx context.Context) error {
+	h.built = true
+	if len(h.step.Keys) > 0 {
+		h.table = map[string][]*translate.Row{}
+	}
+	var bindVals []any
+	var bindSeen map[string]struct{}
+	canBind := h.firstScan != nil && h.step.Bind != nil && h.table != nil && !h.noBind
+	if canBind {
+		bindVals, bindSeen = []any{}, map[string]struct{}{}
+	} else if h.firstScan != nil {
+		// Nothing to push: both tables are scanned, at the same time (each scan runs one page
+		// ahead under the base's shared pacing).
+		if err := h.firstScan.start(ctx); err != nil {
+			return err
+		}
+	}
+	for {
+		r, err := h.inner.Next(ctx)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		rec := r
+		if err := h.budget.Hold(1, h.what+" (the rows of its hash table)"); err != nil {
+			return err
+		}
+		if h.table == nil {
+			h.all = append(h.all, &rec)
+			continue
+		}
+		if bindVals != nil {
+			vals, ok, err := h.step.Bind.Values(h.step, &rec)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				bindVals = nil // a value that cannot be written: scan instead
+			}
+			for _, v := range vals {
+				if v == nil {
+					continue
+				}
+				k := string(translate.AppendKey(nil, v))
+				if _, dup := bindSeen[k]; !dup {
+					bindSeen[k] = struct{}{}
+					bindVals = append(bindVals, v)
+				}
+			}
+		}
+		var keys [][]byte
+		keys, err = h.keys(&rec, false)
+		if err != nil {
+			return err
+		}
+		for _, k := range keys {
+			h.table[string(k)] = append(h.table[string(k)], &rec)
+		}
+	}
+	h.inner.Close()
+	if canBind {
+		if bindVals == nil {
+			h.bound = "not pushed: a key value cannot be written into a formula"
+		} else {
+			h.bindKeys(bindVals)
+		}
+	}
+	return nil
+}
+
+// bindKeys pushes the keys read from the step's table into the first table's request, in batches,
+// when that costs fewer requests than the scan planned.
+func (h *hashJoinOp) bindKeys(vals []any) {
+	b := h.step.Bind
+	if len(vals) == 0 {
+		h.firstScan.bind(nil, false) // an inner join with nothing on one side: no request at all
+		h.bound = "no keys: " + h.outerName + " is not read"
+		return
+	}
+	scan, known := 0, false
+	if h.sizer != nil {
+		scan, known = h.sizer.Requests(h.firstScan.plan)
+	}
+	if !known && len(vals)*len("RECORD_ID()=''") > translate.BindBatchChars {
+		h.bound = fmt.Sprintf("not pushed: %d keys need several requests and the size of %s is not known", len(vals), h.outerName)
+		return
+	}
+	formulas, ok := b.Formulas(vals, translate.BindBatchChars)
+	if !ok {
+		h.bound = "not pushed: a key value cannot be written into a formula"
+		return
+	}
+	if len(formulas) > 1 {
+		if !known || len(formulas) >= scan {
+			h.bound = fmt.Sprintf("not pushed: %d keys take %d requests, no fewer than a scan of %s", len(vals), len(formulas), h.outerName)
+			return
+		}
+	}
+	plans := make([]*translate.Plan, len(formulas))
+	for i, f := range formulas {
+		plans[i] = h.firstScan.plan.WithFormula(f)
+	}
+	h.firstScan.bind(plans, !b.Exact)
+	h.bound = fmt.Sprintf("%d distinct keys of %s pushed into %s's formula in %d batch(es)", len(vals), h.innerName, h.outerName, len(formulas))
+}
+
+// keys encodes a row's key tuples: one per combination of its key values (a link holds several);
+// none when a key is NULL or an empty link.
+func (h *hashJoinOp) keys(r *translate.Row, outer bool) ([][]byte, error) {
+	out := [][]byte{nil}
+	for _, k := range h.step.Keys {
+		var vals []any
+		var err error
+		if outer {
+			vals, err = k.OuterValues(r)
+		} else {
+			vals, err = k.InnerValues(r)
+		}
+		if err != nil || len(vals) == 0 {
+			return nil, err
+		}
+		next := make([][]byte, 0, len(out)*len(vals))
+		for _, prefix := range out {
+			for _, v := range vals {
+				next = append(next, translate.AppendKey(append([]byte(nil), prefix...), v))
+			}
+		}
+		out = next
+	}
+	return out, nil
+}
+
+func (h *hashJoinOp) Next(ctx context.Context) (translate.Row, error) {
+	if !h.built {
+		if err := h.build(ctx); err != nil {
+			return translate.Row{}, err
+		}
+	}
+	for {
+		for h.has && h.pos < len(h.matches) {
+			m := h.matches[h.pos]
+			h.pos++
+			out := h.join(m)
+			if h.step.On != nil {
+				v, err := h.step.On.Eval(&out)
+				if err != nil {
+					return translate.Row{}, err
+				}
+				if v != true {
+					continue
+				}
+			}
+			h.matched = true
+			return h.emit(out)
+		}
+		if h.has && !h.matched && h.step.Kind == "left" {
+			h.matched = true
+			return h.emit(h.join(nil))
+		}
+		r, err := h.outer.Next(ctx)
+		if err != nil {
+			h.has = false
+			return r, err
+		}
+		h.cur, h.has, h.pos, h.matched = r, true, 0, false
+		if h.table == nil {
+			h.matches = h.all
+			continue
+		}
+		if len(h.step.Keys) == 1 && !h.step.Keys[0].OuterLink {
+			// One key, one value: look it up without building a list of keys.
+			vals, err := h.step.Keys[0].OuterValues(&h.cur)
+			if err != nil {
+				return translate.Row{}, err
+			}
+			h.matches = nil
+			if len(vals) == 1 {
+				h.key = translate.AppendKey(h.key[:0], vals[0])
+				h.matches = h.table[string(h.key)]
+			}
+			continue
+		}
+		keys, err := h.keys(&h.cur, true)
+		if err != nil {
+			return translate.Row{}, err
+		}
+		h.matches = h.matches[:0:0]
+		if len(keys) == 1 {
+			h.matches = h.table[string(keys[0])]
+		} else {
+			for _, k := range keys {
+				h.matches = append(h.matches, h.table[string(k)]...)
+			}
+		}
+	}
+}
+
+func (h *hashJoinOp) join(m *translate.Row) translate.Row {
+	sides := make([]*translate.Row, h.n)
+	copy(sides, h.cur.Sides)
+	sides[h.step.Table] = m
+	return translate.Row{Sides: sides}
+}
+
+func (h *hashJoinOp) emit(r translate.Row) (translate.Row, error) {
+	h.emitted++
+	if h.emitted > h.limit {
+		return translate.Row{}, &RowLimitError{Limit: h.limit, Operator: h.what + " (its result)"}
+	}
+	return r, nil
+}
+
+func (h *hashJoinOp) Close() {
+	h.outer.Close()
+	h.inner.Close()
+	h.table, h.all, h.matches = nil, nil, nil
+}
+
+func (h *hashJoinOp) Explain() Node {
+	detail := h.step.Kind + ": " + h.step.SQL
+	if len(h.step.Keys) > 0 {
+		var ks []string
+		for _, k := range h.step.Keys {
+			ks = append(ks, k.Outer.String()+" = "+k.Inner.String())
+		}
+		detail += "; hash on " + strings.Join(ks, " AND ")
+	} else {
+		detail += "; every pair of rows"
+	}
+	if h.step.On != nil {
+		detail += "; then " + h.step.On.String()
+	}
+	detail += "; reads " + h.innerName + " first"
+	if b := h.step.Bind; b != nil && !h.noBind {
+		how := map[string]string{"id": "OR(RECORD_ID()='rec…', …)", "field": "OR(" + b.Field() + "='…', …)",
+			"link": "OR(FIND('primary value', " + b.Field() + "&''), …) (a superset: a link reads as its records' primary values)"}[b.Mode]
+		detail += fmt.Sprintf(", then pushes its distinct keys into %s's request as %s, in batches of up to %d characters, unless a scan takes fewer requests",
+			h.outerName, how, translate.BindBatchChars)
+	} else if h.firstScan != nil {
+		detail += ", while " + h.outerName + " is scanned at the same time"
+	}
+	if h.bound != "" {
+		detail += " (" + h.bound + ")"
+	}
+	return Node{Op: "join", Detail: detail, Inputs: []Node{h.outer.Explain(), h.inner.Explain()}}
+}
