@@ -169,7 +169,7 @@ func parseStatement(query string) (statement, error) {
 		if errors.As(err, &tue) {
 			return statement{}, fromTranslate(err)
 		}
-		return statement{}, fmt.Errorf("airsql: %w (SQL is read in the MySQL dialect: quote names with spaces in backquotes, strings in single quotes)", err)
+		return statement{}, &SyntaxError{Err: err}
 	}
 	if err := checkLiteralSizes(ast); err != nil {
 		return statement{}, err

@@ -171,3 +171,13 @@ func (e *RollbackError) Error() string {
 		"written; RollbackError.Applied names them), sent because a statement of the transaction needed "+
 		"them; the %d statement(s) still queued were discarded", len(e.Applied), n, e.Discarded)
 }
+
+// SyntaxError is a statement the SQL parser cannot read (MySQL's error 1064). Unwrap gives the
+// parser's error, which names the position.
+type SyntaxError struct{ Err error }
+
+func (e *SyntaxError) Error() string {
+	return fmt.Sprintf("airsql: %v (SQL is read in the MySQL dialect: quote names with spaces in backquotes, strings in single quotes)", e.Err)
+}
+
+func (e *SyntaxError) Unwrap() error { return e.Err }

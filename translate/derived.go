@@ -72,7 +72,7 @@ func derivedColumn(t *Table, alias, name string) (*expr, error) {
 	for i, c := range cols {
 		names[i] = c.Name
 	}
-	return nil, fmt.Errorf("translate: unknown column %q in %q (its columns: %s)", name, alias, strings.Join(names, ", "))
+	return nil, unknownColumnf("%q in %q (its columns: %s)", name, alias, strings.Join(names, ", "))
 }
 
 func derivedExpr(t *Table, i int) *expr {

@@ -155,7 +155,7 @@ func unsupported(construct, sql, hint string) error {
 func (s *scope) lookupColumn(name string) (*expr, error) {
 	t := s.table
 	if t == nil {
-		return nil, fmt.Errorf("translate: unknown column %q: the statement reads no table", name)
+		return nil, unknownColumnf("%q: the statement reads no table", name)
 	}
 	if t.Derived != nil {
 		return derivedColumn(t, s.alias, name)
@@ -185,7 +185,7 @@ func (s *scope) lookupColumn(name string) (*expr, error) {
 		return s.fieldExpr(match), nil
 	}
 	if s.noTable {
-		return nil, fmt.Errorf("translate: unknown column %q: the statement reads no table (name one in FROM)", name)
+		return nil, unknownColumnf("%q: the statement reads no table (name one in FROM)", name)
 	}
 	if !t.Local { // in-memory tables have their columns only
 		switch strings.ToLower(name) {
@@ -200,9 +200,9 @@ func (s *scope) lookupColumn(name string) (*expr, error) {
 		names = append(names, f.Name)
 	}
 	if t.Local {
-		return nil, fmt.Errorf("translate: unknown column %q in table %q (its columns: %s)", name, t.Name, strings.Join(names, ", "))
+		return nil, unknownColumnf("%q in table %q (its columns: %s)", name, t.Name, strings.Join(names, ", "))
 	}
-	return nil, fmt.Errorf("translate: unknown column %q in table %q (its columns: id, createdTime, %s)", name, t.Name, strings.Join(names, ", "))
+	return nil, unknownColumnf("%q in table %q (its columns: id, createdTime, %s)", name, t.Name, strings.Join(names, ", "))
 }
 
 func (s *scope) fieldExpr(f *Field) *expr {
@@ -989,4 +989,26 @@ func (e *expr) fieldsOf(tab int, into map[string]bool) {
 	for _, a := range e.args {
 		a.fieldsOf(tab, into)
 	}
+}
+
+// UnknownColumnError names a column that no table of the statement has (MySQL's error 1054).
+// Match it with errors.As.
+type UnknownColumnError struct{ Detail string } // Detail: what follows "unknown column " in the message
+
+func (e *UnknownColumnError) Error() string { return "translate: unknown column " + e.Detail }
+
+// unknownColumnf builds an *UnknownColumnError; format continues "unknown column ".
+func unknownColumnf(format string, args ...any) error {
+	return &UnknownColumnError{Detail: fmt.Sprintf(format, args...)}
+}
+
+// UnknownTableError names a table that neither the base nor information_schema has (MySQL's
+// error 1146). Match it with errors.As.
+type UnknownTableError struct{ Detail string } // Detail: what follows "no table " in the message
+
+func (e *UnknownTableError) Error() string { return "translate: no table " + e.Detail }
+
+// unknownTablef builds an *UnknownTableError; format continues "no table ".
+func unknownTablef(format string, args ...any) error {
+	return &UnknownTableError{Detail: fmt.Sprintf(format, args...)}
 }

@@ -83,11 +83,11 @@ func (s *scope) joinColumn(c *sqlparser.ColName) (*expr, error) {
 	name := c.Name.String()
 	if q := c.Qualifier; !q.IsEmpty() {
 		if !q.Qualifier.IsEmpty() {
-			return nil, fmt.Errorf("translate: unknown column '%s': name a column as alias.column in a join", sqlparser.String(c))
+			return nil, unknownColumnf("'%s': name a column as alias.column in a join", sqlparser.String(c))
 		}
 		i := s.sideIndex(q.Name.String())
 		if i < 0 {
-			return nil, fmt.Errorf("translate: unknown column '%s': no table or alias %q in FROM (%s)", sqlparser.String(c), q.Name.String(), s.sideNames())
+			return nil, unknownColumnf("'%s': no table or alias %q in FROM (%s)", sqlparser.String(c), q.Name.String(), s.sideNames())
 		}
 		return s.sideColumn(i, name)
 	}
@@ -114,7 +114,7 @@ func (s *scope) joinColumn(c *sqlparser.ColName) (*expr, error) {
 	case found == nil && firstErr != nil:
 		return nil, firstErr
 	case found == nil:
-		return nil, fmt.Errorf("translate: unknown column '%s': none of the tables in FROM (%s) has it", name, s.sideNames())
+		return nil, unknownColumnf("'%s': none of the tables in FROM (%s) has it", name, s.sideNames())
 	}
 	return found, nil
 }
@@ -452,7 +452,7 @@ func (qp *queryPlanner) planJoin(where *expr) error {
 		}
 		for _, c := range conjuncts(on) {
 			if m := c.tabs(); m&^visible != 0 {
-				return fmt.Errorf("translate: unknown column in 'on clause' of %s: the ON condition of a join can name only the tables joined so far", st.sql)
+				return unknownColumnf("in 'on clause' of %s: the ON condition of a join can name only the tables joined so far", st.sql)
 			}
 			if st.kind != "left" {
 				place(c)
@@ -569,7 +569,7 @@ func (qp *queryPlanner) usingCondition(step int, col sqlparser.ColIdent) (*expr,
 	right := jp.steps[step].table
 	r, err := s.sideColumn(right, col.String())
 	if err != nil {
-		return nil, fmt.Errorf("translate: unknown column '%s' in 'from clause': USING names a column of both tables", col.String())
+		return nil, unknownColumnf("'%s' in 'from clause': USING names a column of both tables", col.String())
 	}
 	var l *expr
 	for j := 0; j < step; j++ {
@@ -583,7 +583,7 @@ func (qp *queryPlanner) usingCondition(step int, col sqlparser.ColIdent) (*expr,
 		l = e
 	}
 	if l == nil {
-		return nil, fmt.Errorf("translate: unknown column '%s' in 'from clause': no table before %s has it", col.String(), jp.steps[step].sql)
+		return nil, unknownColumnf("'%s' in 'from clause': no table before %s has it", col.String(), jp.steps[step].sql)
 	}
 	return s.compare("=", l, r)
 }

@@ -181,7 +181,7 @@ func queryFrom(from sqlparser.TableExprs, schema Schema) (*Table, string, string
 				if strings.EqualFold(tn.Qualifier.String(), InformationSchema) {
 					t, ok := schema.Table(InformationSchema + "." + strings.ToUpper(name))
 					if !ok || t == nil {
-						return nil, "", "", fmt.Errorf("translate: no table %s.%s (information_schema has TABLES, COLUMNS, SCHEMATA, KEY_COLUMN_USAGE and STATISTICS)", InformationSchema, name)
+						return nil, "", "", unknownTablef("%s.%s (information_schema has TABLES, COLUMNS, SCHEMATA, KEY_COLUMN_USAGE and STATISTICS)", InformationSchema, name)
 					}
 					alias := name
 					if !ate.As.IsEmpty() {
@@ -519,7 +519,7 @@ func (qp *queryPlanner) scanHook(e sqlparser.Expr) (*expr, error) {
 				return c, nil
 			}
 		}
-		return nil, fmt.Errorf("translate: unknown column '%s' in 'having clause': HAVING without GROUP BY reads the select list; select %s, or filter with WHERE", sqlparser.String(col), sqlparser.String(col))
+		return nil, unknownColumnf("'%s' in 'having clause': HAVING without GROUP BY reads the select list; select %s, or filter with WHERE", sqlparser.String(col), sqlparser.String(col))
 	}
 	return nil, nil
 }
@@ -544,7 +544,7 @@ func (qp *queryPlanner) groupBy() error {
 			if k.Type == sqlparser.IntVal {
 				n, err := strconv.Atoi(string(k.Val))
 				if err != nil || n < 1 || n > len(qp.stmt.SelectExprs) {
-					return fmt.Errorf("translate: unknown column '%s' in 'group statement': GROUP BY %s names no column of the select list", k.Val, k.Val)
+					return unknownColumnf("'%s' in 'group statement': GROUP BY %s names no column of the select list", k.Val, k.Val)
 				}
 				ae, ok := qp.stmt.SelectExprs[n-1].(*sqlparser.AliasedExpr)
 				if !ok {
@@ -808,7 +808,7 @@ func (qp *queryPlanner) orderSlot(key sqlparser.Expr, nColumns int) (int, error)
 		if k.Type == sqlparser.IntVal {
 			n, err := strconv.Atoi(string(k.Val))
 			if err != nil || n < 1 || n > nColumns {
-				return 0, fmt.Errorf("translate: unknown column '%s' in 'order clause': ORDER BY %s names no column of the select list (%d columns)", k.Val, k.Val, nColumns)
+				return 0, unknownColumnf("'%s' in 'order clause': ORDER BY %s names no column of the select list (%d columns)", k.Val, k.Val, nColumns)
 			}
 			return n - 1, nil
 		}

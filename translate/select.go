@@ -207,7 +207,7 @@ func lookupTable(tn sqlparser.TableName, schema Schema) (*Table, error) {
 		return nil, unsupported("a statement without a table", "", "name one in FROM")
 	}
 	if !ok || table == nil {
-		return nil, fmt.Errorf("translate: no table %q in the base (SHOW TABLES lists them)", name)
+		return nil, unknownTablef("%q in the base (SHOW TABLES lists them)", name)
 	}
 	return table, nil
 }

@@ -194,7 +194,7 @@ func (s *scope) childQuery(stmt *sqlparser.Select) (*Query, error) {
 			return nil, unsupported("a correlated subquery", sqlparser.String(stmt),
 				"a subquery that reads a column of the outer query runs as [NOT] EXISTS (SELECT … WHERE inner.column = outer.column …) only; or write a JOIN")
 		}
-		if strings.Contains(err.Error(), "unknown column") {
+		if uc := (*UnknownColumnError)(nil); errors.As(err, &uc) {
 			return nil, fmt.Errorf("%w (a subquery that reads a column of the outer query is supported as [NOT] EXISTS (SELECT … WHERE inner.column = outer.column …) only)", err)
 		}
 		return nil, err

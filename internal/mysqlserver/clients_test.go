@@ -93,6 +93,21 @@ SELECT COUNT(*) AS n FROM People WHERE Name = 'CLI Person';
 			t.Errorf("got:\n%s\nwant:\n%s", out, want)
 		}
 	})
+	t.Run("report queries", func(t *testing.T) {
+		// A GROUP BY and a join through a linked-record field, as reports send them.
+		for _, q := range []string{
+			"SELECT Status, COUNT(*) AS n FROM Tasks GROUP BY Status ORDER BY Status",
+			"SELECT t.Name, p.Name FROM Tasks t JOIN People p ON p.id = t.Assignee ORDER BY t.Name, p.Name LIMIT 5",
+		} {
+			out, stderr, err := e.mariadb(t, bin, testPass, q+";\n")
+			if err != nil {
+				t.Fatalf("%s: %v: %s", q, err, stderr)
+			}
+			if want := e.tsv(t, q); out != want || strings.Count(out, "\n") < 3 {
+				t.Errorf("%s: got:\n%s\nwant:\n%s", q, out, want)
+			}
+		}
+	})
 	t.Run("errors", func(t *testing.T) {
 		for q, want := range map[string]string{
 			"SELECT Name FROM Nope":  "ERROR 1146 (42S02) at line 1: airsql: the base has no table",
@@ -195,8 +210,9 @@ func TestPyMySQL(t *testing.T) {
 			Email         string
 			Deleted       int
 			Errors        []any
-			AfterErrors   int  `json:"after_errors"`
-			PingAndInitDB bool `json:"ping_and_init_db"`
+			AfterErrors   int       `json:"after_errors"`
+			Reports       [][][]any `json:"reports"`
+			PingAndInitDB bool      `json:"ping_and_init_db"`
 		}
 		if err := json.Unmarshal(out, &got); err != nil {
 			t.Fatalf("%v: %s", err, out)
@@ -217,6 +233,21 @@ func TestPyMySQL(t *testing.T) {
 		}
 		if wantErrs := []any{1054.0, 1146.0, 1064.0, 1235.0}; !reflect.DeepEqual(got.Errors, wantErrs) {
 			t.Errorf("errors %v, want %v", got.Errors, wantErrs)
+		}
+		for i, q := range []string{"SELECT Status, COUNT(*) AS n FROM Tasks GROUP BY Status ORDER BY Status",
+			"SELECT t.Name, p.Name FROM Tasks t JOIN People p ON p.id = t.Assignee ORDER BY t.Name, p.Name LIMIT 5"} {
+			_, _, want := scanAll(t, must(e.db.Query(q)))
+			var rows [][]string
+			for _, r := range got.Reports[i] {
+				var row []string
+				for _, v := range r {
+					row = append(row, fmt.Sprint(v))
+				}
+				rows = append(rows, row)
+			}
+			if len(rows) < 2 || !reflect.DeepEqual(rows, want) {
+				t.Errorf("%s: PyMySQL read %v, the driver %v", q, rows, want)
+			}
 		}
 		if got.AfterErrors == 0 || !got.PingAndInitDB {
 			t.Errorf("after errors: %+v", got)

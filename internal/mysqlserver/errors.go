@@ -50,9 +50,12 @@ func (s *Server) mysqlError(err error, cause error) *mysql.MyError {
 		exists  *airsql.ExistsError
 		unsup   *airsql.UnsupportedError
 		tunsup  *translate.UnsupportedError
+		syntax  *airsql.SyntaxError
+		column  *translate.UnknownColumnError
+		table   *translate.UnknownTableError
 	)
 	switch {
-	case errors.As(err, &noTable):
+	case errors.As(err, &noTable), errors.As(err, &table):
 		return mysql.NewError(mysql.ER_NO_SUCH_TABLE, msg)
 	case errors.As(err, &exists) && exists.Kind == "column":
 		return mysql.NewError(mysql.ER_DUP_FIELDNAME, msg)
@@ -60,16 +63,10 @@ func (s *Server) mysqlError(err error, cause error) *mysql.MyError {
 		return mysql.NewError(mysql.ER_TABLE_EXISTS_ERROR, msg)
 	case errors.As(err, &unsup), errors.As(err, &tunsup):
 		return mysql.NewError(mysql.ER_NOT_SUPPORTED_YET, msg)
-	}
-	// The driver has no error types for these yet (translate returns them with fmt.Errorf):
-	// until it does, they are recognised by the wording of translate and sqlparser.
-	switch {
-	case strings.Contains(msg, "syntax error at position"), strings.Contains(msg, "cannot parse the statement"):
+	case errors.As(err, &syntax):
 		return mysql.NewError(mysql.ER_PARSE_ERROR, msg)
-	case strings.Contains(msg, "translate: unknown column "):
+	case errors.As(err, &column):
 		return mysql.NewError(mysql.ER_BAD_FIELD_ERROR, msg)
-	case strings.Contains(msg, "translate: no table "):
-		return mysql.NewError(mysql.ER_NO_SUCH_TABLE, msg)
 	}
 	return mysql.NewError(mysql.ER_UNKNOWN_ERROR, msg)
 }

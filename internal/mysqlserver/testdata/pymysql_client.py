@@ -44,6 +44,11 @@ def basic():
         out["email"] = cur.fetchone()[0]
         out["deleted"] = cur.execute("DELETE FROM People WHERE Name = %s", ("Py Person",))
         conn.commit()
+        out["reports"] = []
+        for q in ["SELECT Status, COUNT(*) AS n FROM Tasks GROUP BY Status ORDER BY Status",
+                  "SELECT t.Name, p.Name FROM Tasks t JOIN People p ON p.id = t.Assignee ORDER BY t.Name, p.Name LIMIT 5"]:
+            cur.execute(q)
+            out["reports"].append([list(r) for r in cur.fetchall()])
         errors = []
         for q in ["SELECT Nope FROM Tasks", "SELECT Name FROM Nope", "SELEC 1", "SELECT Name FROM Tasks FOR UPDATE"]:
             try:
