@@ -669,3 +669,28 @@ func TestJoinReadsFilteredTableFirst(t *testing.T) {
 		t.Errorf("SELECT * columns %v", cols)
 	}
 }
+
+// TestBlankLinkIsNull: a blank link compared with an id is NULL, as JSON_CONTAINS of NULL is in
+// MySQL (found by the MariaDB oracle, seeds 8052, 14722, 22226): NOT (Assignee = 'x') keeps no
+// blank-link row, and (Assignee = 'x') IS NOT FALSE keeps every one.
+func TestBlankLinkIsNull(t *testing.T) {
+	db, _ := openDemo(t, "")
+	count := func(where string) int {
+		t.Helper()
+		var n int
+		if err := db.QueryRow("SELECT COUNT(*) FROM Tasks WHERE " + where).Scan(&n); err != nil {
+			t.Fatalf("%s: %v", where, err)
+		}
+		return n
+	}
+	blank, all := count("Assignee IS NULL"), count("1 = 1")
+	if blank == 0 || blank == all {
+		t.Fatalf("the demo base should have tasks with and without an assignee (%d of %d blank)", blank, all)
+	}
+	if got := count("NOT (Assignee = 'recNOSUCH0000000')"); got != all-blank {
+		t.Errorf("NOT (Assignee = id): %d rows, want %d (every task with an assignee, no blank one)", got, all-blank)
+	}
+	if got := count("(Assignee = 'recNOSUCH0000000') IS NOT FALSE"); got != blank {
+		t.Errorf("(Assignee = id) IS NOT FALSE: %d rows, want the %d blank ones (NULL is not FALSE)", got, blank)
+	}
+}

@@ -115,8 +115,9 @@ func (s *scope) findInSetLink(f *sqlparser.FuncExpr) (*expr, bool, error) {
 	return &expr{kind: exLinkHas, op: "find_in_set", typ: typeInt, nullable: true, args: []*expr{link, id}, sql: sqlparser.String(f)}, true, nil
 }
 
-// evalLinkHas is JSON_CONTAINS(link, JSON_QUOTE(id)): NULL when the id is NULL; a blank link holds
-// nothing (false), as a junction table has no row for it.
+// evalLinkHas is JSON_CONTAINS(link, JSON_QUOTE(id)): NULL when the id or the link is NULL (a blank
+// link is SQL NULL, and JSON_CONTAINS of NULL is NULL), so that NOT and IS [NOT] FALSE treat a blank
+// link as MySQL treats any NULL. A join on the link still gives a blank link no row.
 func (e *expr) evalLinkHas(r *Row) (any, error) {
 	v, err := e.args[1].eval(r)
 	if err != nil || v == nil {
@@ -134,6 +135,9 @@ func (e *expr) evalLinkHas(r *Row) (any, error) {
 			}
 		}
 		return int64(0), nil
+	}
+	if !present {
+		return nil, nil
 	}
 	has := false
 	for _, x := range ids {

@@ -46,10 +46,7 @@ func DefaultConstructs() []Construct {
 		{Name: "CASE", Mode: Run, Weight: 8, add: addCase},
 		{Name: "CAST", Mode: Run, Weight: 8, add: addCast},
 		{Name: "date functions", Mode: Run, Weight: 30, add: addDateFunc},
-		// JOIN runs since issue 10, but the driver joins through link fields where MariaDB joins
-		// the junction table Table__Field: the generator must write each side its own join
-		// before it can compare them. Until then joins are covered by join_test.go.
-		{Name: "JOIN", Mode: Off, Weight: 8, add: addJoin},
+		{Name: "JOIN", Mode: Run, Weight: 8, add: addJoin},
 		{Name: "subquery", Mode: Run, Weight: 8, add: addSubquery},
 		{Name: "ORDER BY on an expression", Mode: Run, Weight: 8, add: addOrderByExpr},
 		{Name: "aggregate", Mode: Run, Weight: 8, add: addAggregate},
@@ -1045,15 +1042,22 @@ func addJoin(g *Generator, p *parts) {
 		if c.Link == "" {
 			continue
 		}
+		// The driver joins through the link field (a record id compared with a link means "the
+		// link holds it", one row per linked record); MariaDB through the junction table.
+		t, l := quoteName(p.t.Name), quoteName(c.Link)
 		j := quoteName(p.t.Name + "__" + c.Name)
-		// Through the junction table on both sides: the driver names it like MariaDB does.
-		p.from = quoteName(p.t.Name) + " JOIN " + j + " AS jt ON jt.id = " + quoteName(p.t.Name) + ".id"
-		p.fromM = p.from
+		kind := []string{"JOIN", "LEFT JOIN"}[p.r.IntN(2)]
+		p.from = t + " " + kind + " " + l + " AS l ON l.id = " + t + "." + quoteName(c.Name)
+		if kind == "JOIN" {
+			p.fromM = t + " JOIN " + j + " AS jt ON jt.id = " + t + ".id JOIN " + l + " AS l ON l.id = jt.linked_id"
+		} else {
+			p.fromM = t + " LEFT JOIN (" + j + " AS jt JOIN " + l + " AS l ON l.id = jt.linked_id) ON jt.id = " + t + ".id"
+		}
 		p.alias = ""
 		p.star, p.count = false, nil
-		p.items = []e{{d: quoteName(p.t.Name) + ".id", m: quoteName(p.t.Name) + ".id"}, {d: "jt.linked_id", m: "jt.linked_id"}}
+		p.items = []e{{d: t + ".id", m: t + ".id"}, {d: "l.id", m: "l.id"}, {d: "l.createdTime", m: "l.createdTime"}}
 		p.where = nil
-		p.orderBy, p.orderM = []string{quoteName(p.t.Name) + ".id", "jt.linked_id"}, []string{quoteName(p.t.Name) + ".id", "jt.linked_id"}
+		p.orderBy, p.orderM = []string{t + ".id", "l.id"}, []string{t + ".id", "l.id"}
 		p.q.Ordered = true
 		return
 	}
