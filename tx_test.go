@@ -23,6 +23,16 @@ func writesSent(srv *emulator.Server) int {
 	return n
 }
 
+// execOn runs statements on one connection, failing the test on an error.
+func execOn(t *testing.T, c *sql.Conn) func(q string) {
+	return func(q string) {
+		t.Helper()
+		if _, err := c.ExecContext(context.Background(), q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+}
+
 // TestTxQueuesUntilCommit: writes in a transaction are checked at once, report their
 // RowsAffected, send nothing before COMMIT, and then go out in order, consecutive one-row INSERTs
 // into one table as one batch.
@@ -227,12 +237,7 @@ func TestTxStatements(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	exec := func(q string) {
-		t.Helper()
-		if _, err := c.ExecContext(ctx, q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
+	exec := execOn(t, c)
 	exec("COMMIT")
 	exec("ROLLBACK")
 	exec("BEGIN")
@@ -420,12 +425,7 @@ func TestAutocommitOff(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	exec := func(q string) {
-		t.Helper()
-		if _, err := c.ExecContext(ctx, q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
+	exec := execOn(t, c)
 	warmSchema(t, db, srv)
 	exec("SET autocommit = 0")
 	exec("INSERT INTO Tasks (Name) VALUES ('ac 1')")

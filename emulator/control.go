@@ -98,6 +98,20 @@ func (s *Server) Requests() []Request {
 	return append([]Request(nil), s.recorder.reqs...)
 }
 
+// CountStatus counts the recorded requests answered with status (for example 429: how many the
+// rate limit refused, which benchmarks at the service's rate report).
+func (s *Server) CountStatus(status int) int {
+	s.recorder.mu.Lock()
+	defer s.recorder.mu.Unlock()
+	n := 0
+	for _, r := range s.recorder.reqs {
+		if r.Status == status {
+			n++
+		}
+	}
+	return n
+}
+
 // ResetRequests forgets the recorded requests.
 func (s *Server) ResetRequests() {
 	s.recorder.mu.Lock()

@@ -42,7 +42,7 @@ func BenchmarkIterateEmulator(b *testing.B) {
 			b.Fatalf("got %d records, want %d", got, n)
 		}
 		requests += len(s.Requests())
-		b.ReportMetric(float64(count429(s)), "429s")
+		b.ReportMetric(float64(s.CountStatus(429)), "429s")
 	}
 	// Requests over the time between the first start and the last answer: n requests take
 	// n-1 intervals plus one latency at the ideal pace.
@@ -79,21 +79,11 @@ func BenchmarkBatchCreateEmulator(b *testing.B) {
 			b.Fatal(err)
 		}
 		records += len(recs)
-		b.ReportMetric(float64(count429(s)), "429s")
+		b.ReportMetric(float64(s.CountStatus(429)), "429s")
 	}
 	perSecond := float64(records) / elapsed.Seconds()
 	b.ReportMetric(perSecond/50, "ratio_of_50rec/s")
 	b.ReportMetric(perSecond, "rec/s")
-}
-
-func count429(s *emulator.Server) int {
-	n := 0
-	for _, r := range s.Requests() {
-		if r.Status == 429 {
-			n++
-		}
-	}
-	return n
 }
 
 // BenchmarkDecodePage is figure (c): decoding one page of 100 records as the service sends them.

@@ -150,7 +150,7 @@ func BenchmarkScanAtLatency(b *testing.B) {
 				}
 				records += got
 				reqs := s.Requests()
-				b.ReportMetric(float64(count429(s)), "429s")
+				b.ReportMetric(float64(s.CountStatus(429)), "429s")
 				b.ReportMetric(float64(len(reqs)), "requests")
 				// The pace: requests per second between the first and the last arrival, ÷ 5 (what
 				// the scan sustains, without the one latency the last answer adds at the end).

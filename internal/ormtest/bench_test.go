@@ -27,12 +27,7 @@ func atServiceRate(b *testing.B) (*gorm.DB, *emulator.Server) {
 }
 
 func report(b *testing.B, srv *emulator.Server, written int, elapsed time.Duration) {
-	refused := 0
-	for _, r := range srv.Requests() {
-		if r.Status == 429 {
-			refused++
-		}
-	}
+	refused := srv.CountStatus(429)
 	rate := float64(written) / elapsed.Seconds()
 	b.ReportMetric(float64(refused), "429s")
 	b.ReportMetric(rate, "records/s")
