@@ -157,6 +157,12 @@ func (o *ListOptions) body(offset string) ([]byte, error) {
 
 // listPages runs one listing with one cursor: one request per page, each after the previous.
 func (c *core) listPages(ctx context.Context, base, table string, opts ListOptions) iter.Seq2[[]Record, error] {
+	return c.listPagesTaking(ctx, base, table, opts, nil)
+}
+
+// listPagesTaking is listPages whose pages, when take is not nil, are sent at the starts take
+// gives (a partitioned scan's turns) instead of each waiting in the pacer on its own.
+func (c *core) listPagesTaking(ctx context.Context, base, table string, opts ListOptions, take func(context.Context) (uint64, error)) iter.Seq2[[]Record, error] {
 	const op = "list records"
 	return func(yield func([]Record, error) bool) {
 		if err := c.checkTarget(base, table); err != nil {
@@ -205,6 +211,14 @@ func (c *core) listPages(ctx context.Context, base, table string, opts ListOptio
 					}
 					cl.query += "offset=" + url.QueryEscape(offset)
 				}
+			}
+			if take != nil {
+				start, err := take(ctx)
+				if err != nil {
+					yield(nil, wrapOp(op, base, table, fmt.Errorf("waiting for a turn to send: %w", err)))
+					return
+				}
+				cl.prepaced = start
 			}
 			var pg page
 			if err := c.do(ctx, cl, &pg); err != nil {

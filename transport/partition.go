@@ -15,24 +15,28 @@ import (
 // Partitioned scans.
 //
 // One cursor fetches one page per round trip: at 500 ms of latency that is 2 pages per second,
-// 0.4 of what the base allows. When a listing is latency-bound — its first page took longer than
-// the pacing interval — the rest of it is read as K disjoint partitions, each with its own cursor,
+// 0.4 of what the base allows. When a listing is latency-bound — its first page took longer
+// than the pacing interval, or the base's round trips are already known to be long (the schema
+// request, an earlier listing) — it is read as K disjoint partitions, each with its own cursor,
 // all under the base's one pacer:
 //
-//	IF(<the listing's formula>, AND(FIND('|'&RIGHT(RECORD_ID(),1)&'|','|<c>|<c>|…|'),
+//	IF(<the listing's formula>, AND(OR(FIND('|'&RIGHT(RECORD_ID(),1)&'|','|<c>|<c>|…|'),
+//	                                   FIND('|'&RIGHT(RECORD_ID(),2)&'|','|<cc>|<cc>|…|')),
 //	                                NOT(OR(RECORD_ID()='<id of the first page>', …))))
 //
-// The record id's last character decides the partition: partitions 0..K-2 own disjoint sets of
-// the characters the service issues ids with ([A-Za-z0-9], reference §4.1), and the last one
-// owns every id whose last character is in none of them (FIND(…)=0), whatever it is (the bars
-// keep an empty or a bar character from matching) — so the
-// partitions' union is the table and they do not overlap, for ids of any shape. The sets are
-// balanced on the ids of the first page (sequential ids of a fixture, random ids of the service).
-// The records of the first page, already yielded, are excluded by id, so no record comes twice
-// and no partition reads what was read: the partitioned scan sends at most the requests of the
-// unpartitioned one plus K (each partition's last page may be short). FIND is case-sensitive in
-// the service (reference §5) and in the emulator; IF keeps the listing's own formula deciding by
-// the truthiness filterByFormula uses.
+// The record id's ending decides the partition: partitions 0..K-2 own disjoint sets of last
+// characters, among those the service issues ids with ([A-Za-z0-9], reference §4.1), and of
+// two-character endings whose last character no set owns whole (partitionSets: equal shares
+// of the alphabet); the last partition owns every id whose ending is in none of them (both
+// FINDs 0), whatever it is (the bars keep a short id, or one with a bar, from matching) — so the
+// partitions' union is the table and they do not overlap, for ids of any shape. When the first
+// page was read alone (the round trip was not known yet), its records, already yielded, are
+// excluded by id, so no record comes twice and no partition reads what was read. The
+// partitioned scan sends at most the requests of the unpartitioned one plus K (each
+// partition's last page may be short). FIND is case-sensitive in the service (reference §5)
+// and in the emulator; IF keeps the listing's own formula deciding by the truthiness
+// filterByFormula uses. The partitions take the base's slots in turns, fewest pages first
+// (turns.go), so that they end together rather than one reading its last pages alone.
 //
 // K is adaptive: one cursor per pacing interval the round trip lasts, plus two (so that the
 // window stays busy while the first partitions to end leave fewer cursors), at most
@@ -98,10 +102,32 @@ func partitionCount(rtt time.Duration, remaining, pageSize int) int {
 	return max(1, min(k, maxPartitions))
 }
 
-// partitionSets splits idAlphabet into k disjoint sets balanced on the last characters of the
-// sample ids (characters not in the sample are dealt round-robin). Set k-1 is the complement in
-// the formulas, so its characters are never written.
-func partitionSets(k int, sample []string) []string {
+// partSet is what one partition owns: the ids whose last character is in last, and the ids
+// whose last two characters are one of pairs (each pair ends in a character no set's last holds).
+type partSet struct {
+	last  string
+	pairs []string
+}
+
+// partitionSets splits the ids into k disjoint sets by their endings. Set k-1 is the complement
+// in the formulas, so its endings are never written.
+//
+// Ids as the service issues them end in any of the 62 characters of idAlphabet alike, so the
+// sets are equal shares of the alphabet: the characters are dealt round robin (so that ids drawn
+// from a part of the alphabet, only digits or only lower case, are still spread), as many as
+// divide evenly by k; the remaining few are split further by the character before them, the 62
+// two-character endings of each dealt round robin too. At K=5, 60 last characters and 124
+// endings: the shares differ by one ending in 3,844 instead of one character in 62 (8%, which
+// the largest partition read alone at the end of the scan).
+//
+// A sample of ids (the first page's) that is not spread like random ids — a fixture's sequential
+// rec00000000000042 end in a digit only — balances the last characters on the sample instead:
+// the least loaded set takes the next most frequent character; characters not in the sample
+// are dealt round robin.
+func partitionSets(k int, sample []string) []partSet {
+	if looksRandom(sample) {
+		return alphabetSets(k)
+	}
 	counts := map[byte]int{}
 	for _, id := range sample {
 		if id != "" {
@@ -126,23 +152,74 @@ func partitionSets(k int, sample []string) []string {
 		sets[j] = append(sets[j], ch)
 		load[j] += counts[ch]
 	}
-	out := make([]string, k)
+	out := make([]partSet, k)
 	for i, s := range sets {
 		slices.Sort(s)
-		out[i] = string(s)
+		out[i].last = string(s)
 	}
 	return out
 }
 
-// partitionFormulas are the formulas of the k partitions of a listing whose formula is base and
-// whose first page held the ids seen.
-func partitionFormulas(base string, sets []string, seen []string) []string {
-	// The last character between bars, looked up in "|a|b|…|": an id ending in a bar, or an empty
-	// id (whose last character is "", which FIND finds anywhere), is found in no set.
-	last := `'|'&RIGHT(RECORD_ID(),1)&'|'`
-	var others strings.Builder
+// alphabetSets is k equal shares of idAlphabet (see partitionSets).
+func alphabetSets(k int) []partSet {
+	n := len(idAlphabet)
+	whole := n - n%k
+	out := make([]partSet, k)
+	lasts := make([][]byte, k)
+	for i := range whole {
+		lasts[i%k] = append(lasts[i%k], idAlphabet[i])
+	}
+	j := 0
+	for _, last := range []byte(idAlphabet[whole:]) {
+		for _, before := range []byte(idAlphabet) {
+			out[j%k].pairs = append(out[j%k].pairs, string([]byte{before, last}))
+			j++
+		}
+	}
+	for i := range out {
+		out[i].last = string(lasts[i])
+	}
+	return out
+}
+
+// looksRandom reports whether the sample's last characters could be those of random ids over
+// idAlphabet: all in it, and a chi-squared statistic of their counts against equal shares no
+// more than 4 standard deviations above its mean (61 degrees of freedom: 61 + 4·√122 ≈ 105).
+// An empty sample (nothing read yet) is taken as the service's ids.
+func looksRandom(sample []string) bool {
+	if len(sample) == 0 {
+		return true
+	}
+	counts := map[byte]int{}
+	for _, id := range sample {
+		if id == "" || !strings.ContainsRune(idAlphabet, rune(id[len(id)-1])) {
+			return false
+		}
+		counts[id[len(id)-1]]++
+	}
+	e := float64(len(sample)) / float64(len(idAlphabet))
+	chi := 0.0
+	for i := range len(idAlphabet) {
+		d := float64(counts[idAlphabet[i]]) - e
+		chi += d * d / e
+	}
+	return chi <= 105
+}
+
+// partitionFormulas are the formulas of the partitions of a listing whose formula is base, one
+// per set, excluding the ids seen (the first page's).
+func partitionFormulas(base string, sets []partSet, seen []string) []string {
+	// The last character (two characters) between bars, looked up in "|a|b|…|" ("|ab|cd|…|"): an
+	// id ending in a bar, or too short (an empty id's last character is "", which FIND finds
+	// anywhere), is found in no set, since every entry between bars has its full length and no
+	// bar, and the bars of the list are that length apart.
+	last1 := `'|'&RIGHT(RECORD_ID(),1)&'|'`
+	last2 := `'|'&RIGHT(RECORD_ID(),2)&'|'`
+	var otherLast strings.Builder
+	var otherPairs []string
 	for _, s := range sets[:len(sets)-1] {
-		others.WriteString(s)
+		otherLast.WriteString(s.last)
+		otherPairs = append(otherPairs, s.pairs...)
 	}
 	var exclude string
 	if len(seen) > 0 {
@@ -156,9 +233,15 @@ func partitionFormulas(base string, sets []string, seen []string) []string {
 	for i, s := range sets {
 		var part string
 		if i < len(sets)-1 {
-			part = "FIND(" + last + "," + formula.Quote(barred(s)) + ")"
+			part = "FIND(" + last1 + "," + formula.Quote(barred(s.last)) + ")"
+			if len(s.pairs) > 0 {
+				part = "OR(" + part + ",FIND(" + last2 + "," + formula.Quote(barredPairs(s.pairs)) + "))"
+			}
 		} else {
-			part = "FIND(" + last + "," + formula.Quote(barred(others.String())) + ")=0"
+			part = "FIND(" + last1 + "," + formula.Quote(barred(otherLast.String())) + ")=0"
+			if len(otherPairs) > 0 {
+				part = "AND(" + part + ",FIND(" + last2 + "," + formula.Quote(barredPairs(otherPairs)) + ")=0)"
+			}
 		}
 		if exclude != "" {
 			part = "AND(" + part + "," + exclude + ")"
@@ -169,6 +252,11 @@ func partitionFormulas(base string, sets []string, seen []string) []string {
 		out[i] = part
 	}
 	return out
+}
+
+// barredPairs writes the endings between bars: ab, cd is "|ab|cd|".
+func barredPairs(pairs []string) string {
+	return "|" + strings.Join(pairs, "|") + "|"
 }
 
 // barred writes the characters of set between bars: "ab" is "|a|b|".
@@ -275,11 +363,15 @@ type partPage struct {
 }
 
 // runPartitions starts one goroutine per partition; each sends its pages on its own channel
-// (buffered: one page ahead of the reader) and ends with ctx. wait returns once all have ended.
+// (buffered: one page ahead of the reader) and ends with ctx. Their requests take the base's
+// slots in turns (turns.go). wait returns once all have ended.
 func (c *core) runPartitions(ctx context.Context, base, table string, parts []ListOptions, out func(i int) chan partPage) (wait func()) {
 	var wg sync.WaitGroup
+	t := newTurns(c.clock, c.pacerFor(base), len(parts))
+	wg.Go(func() { t.run(ctx) })
 	for i, o := range parts {
 		ch := out(i)
+		take := func(ctx context.Context) (uint64, error) { return t.take(ctx, i) }
 		wg.Go(func() {
 			send := func(p partPage) bool {
 				select {
@@ -289,7 +381,7 @@ func (c *core) runPartitions(ctx context.Context, base, table string, parts []Li
 					return false
 				}
 			}
-			for recs, err := range c.listPages(ctx, base, table, o) {
+			for recs, err := range c.listPagesTaking(ctx, base, table, o, take) {
 				if !send(partPage{part: i, recs: recs, err: err}) || err != nil {
 					return
 				}
@@ -297,7 +389,10 @@ func (c *core) runPartitions(ctx context.Context, base, table string, parts []Li
 			send(partPage{part: i, last: true})
 		})
 	}
-	return wg.Wait
+	return func() {
+		wg.Wait()
+		t.release()
+	}
 }
 
 // readUnordered yields the partitions' pages as they come, up to remaining records (0: all).

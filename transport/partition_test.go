@@ -46,37 +46,39 @@ func TestPartitionFormulasExact(t *testing.T) {
 	}
 	ids = append(ids, "", "rec|", "|", "rec", "r", "x", "rec-", "rec_", "rec'", `rec\`, "recé", "rec日本", "rec ", "recA", "reca", "rec0", "rec9", "recZ", "recz")
 	for _, c := range idAlphabet {
-		ids = append(ids, "recXXXXXXXXXXXXX"+string(c))
+		ids = append(ids, "recXXXXXXXXXXXXX"+string(c), string(c), "|"+string(c), "recXXXXXXXXXXXX|"+string(c), "recé"+string(c), "rec"+string(c)+"|")
+		for _, b := range idAlphabet {
+			ids = append(ids, "recXXXXXXXXXXXX"+string(b)+string(c))
+		}
 	}
 	seen := []string{ids[0], ids[1], "rec'"}
 	for k := 2; k <= maxPartitions; k++ {
-		sets := partitionSets(k, ids[:100])
-		if got := strings.Join(sets, ""); len(got) != len(idAlphabet) {
-			t.Fatalf("K=%d: sets %q do not cover the alphabet once", k, sets)
-		}
-		for _, base := range []string{"", "1", "RECORD_ID()!='recnever'"} {
-			formulas := partitionFormulas(base, sets, seen)
-			progs := make([]*formula.Program, k)
-			for i, f := range formulas {
-				p, err := formula.Compile(f, noFields{})
-				if err != nil {
-					t.Fatalf("K=%d partition %d: %q does not compile: %v", k, i, f, err)
-				}
-				progs[i] = p
-			}
-			for _, id := range ids {
-				in := 0
-				for _, p := range progs {
-					if p.Match(idRecord(id), nil) {
-						in++
+		for _, sets := range [][]partSet{partitionSets(k, ids[:100]), partitionSets(k, nil), partitionSets(k, randomIDs(rng, 100))} {
+			checkCover(t, k, sets)
+			for _, base := range []string{"", "1", "RECORD_ID()!='recnever'"} {
+				formulas := partitionFormulas(base, sets, seen)
+				progs := make([]*formula.Program, k)
+				for i, f := range formulas {
+					p, err := formula.Compile(f, noFields{})
+					if err != nil {
+						t.Fatalf("K=%d partition %d: %q does not compile: %v", k, i, f, err)
 					}
+					progs[i] = p
 				}
-				want := 1
-				if slices.Contains(seen, id) {
-					want = 0
-				}
-				if in != want {
-					t.Errorf("K=%d, base %q: id %q is in %d partitions, want %d", k, base, id, in, want)
+				for _, id := range ids {
+					in := 0
+					for _, p := range progs {
+						if p.Match(idRecord(id), nil) {
+							in++
+						}
+					}
+					want := 1
+					if slices.Contains(seen, id) {
+						want = 0
+					}
+					if in != want {
+						t.Errorf("K=%d, base %q: id %q is in %d partitions, want %d", k, base, id, in, want)
+					}
 				}
 			}
 		}
@@ -89,6 +91,100 @@ func TestPartitionFormulasExact(t *testing.T) {
 		}
 		if p.Match(idRecord("recA"), nil) {
 			t.Errorf("partition %d keeps a record the listing's formula rejects", i)
+		}
+	}
+}
+
+// checkCover: every character of the alphabet is owned whole by exactly one set, or else each of
+// its 62 two-character endings is owned by exactly one set.
+func checkCover(t *testing.T, k int, sets []partSet) {
+	t.Helper()
+	if len(sets) != k {
+		t.Fatalf("K=%d: %d sets", k, len(sets))
+	}
+	whole := map[rune]int{}
+	pairs := map[string]int{}
+	for _, s := range sets {
+		for _, c := range s.last {
+			whole[c]++
+		}
+		for _, p := range s.pairs {
+			if len(p) != 2 || !strings.ContainsRune(idAlphabet, rune(p[0])) || !strings.ContainsRune(idAlphabet, rune(p[1])) {
+				t.Fatalf("K=%d: ending %q is not two characters of the alphabet", k, p)
+			}
+			pairs[p]++
+		}
+	}
+	for _, c := range idAlphabet {
+		switch whole[c] {
+		case 1:
+			for _, b := range idAlphabet {
+				if pairs[string(b)+string(c)] != 0 {
+					t.Fatalf("K=%d: %q is owned whole and as an ending", k, string(c))
+				}
+			}
+		case 0:
+			for _, b := range idAlphabet {
+				if n := pairs[string(b)+string(c)]; n != 1 {
+					t.Fatalf("K=%d: ending %q is owned by %d sets", k, string(b)+string(c), n)
+				}
+			}
+		default:
+			t.Fatalf("K=%d: %q is owned whole by %d sets", k, string(c), whole[c])
+		}
+	}
+}
+
+func randomIDs(rng *rand.Rand, n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		b := []byte("rec")
+		for range 14 {
+			b = append(b, idAlphabet[rng.IntN(len(idAlphabet))])
+		}
+		out[i] = string(b)
+	}
+	return out
+}
+
+// TestAlphabetSetsBalanced: without a sample (or with one spread like the service's ids), the
+// sets are equal shares of the alphabet to within one two-character ending, and the characters
+// of each part of it (digits, upper case, lower case) are spread over the sets; a sample that is
+// not spread like random ids (sequential fixture ids) is balanced on the sample.
+func TestAlphabetSetsBalanced(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for k := 2; k <= maxPartitions; k++ {
+		for _, sample := range [][]string{nil, randomIDs(rng, 100)} {
+			sets := partitionSets(k, sample)
+			lo, hi := 1<<30, 0
+			for _, s := range sets {
+				share := len(s.last)*len(idAlphabet) + len(s.pairs) // in 62ths of a character
+				lo, hi = min(lo, share), max(hi, share)
+				if digits := strings.IndexFunc(s.last, func(r rune) bool { return r >= '0' && r <= '9' }); digits < 0 && k <= 10 {
+					t.Errorf("K=%d: set %q owns no digit", k, s.last)
+				}
+			}
+			if hi-lo > 1 {
+				t.Errorf("K=%d, sample of %d: shares from %d to %d 3844ths of the ids, want equal to one ending", k, len(sample), lo, hi)
+			}
+		}
+		var seq []string
+		for i := range 100 {
+			seq = append(seq, fmt.Sprintf("rec%014d", i))
+		}
+		for i, s := range partitionSets(k, seq) {
+			if len(s.pairs) != 0 {
+				t.Errorf("K=%d: sequential sample, set %d has two-character endings %v", k, i, s.pairs)
+			}
+			digits := 0
+			for _, c := range s.last {
+				if c >= '0' && c <= '9' {
+					digits++
+				}
+			}
+			if want := 10 / k; digits < want || digits > want+1 {
+				t.Errorf("K=%d: sequential sample, set %d owns %d digits, want %d or %d", k, i, digits, want, want+1)
+			}
 		}
 	}
 }
@@ -184,15 +280,18 @@ func TestPartitionedScanOnEmulator(t *testing.T) {
 				t.Errorf("%d requests, want at most %d (one cursor) + %d (K)", len(reqs), single, k)
 			}
 			if warm {
+				// The partitions are the alphabet's equal shares, with no first page to exclude.
+				k := partitionCount(tc.latency, 0, 100)
+				want := partitionFormulas("", alphabetSets(k), nil)
 				formulas := map[string]bool{}
 				for _, r := range reqs {
 					f := queryValue(t, r, "filterByFormula")
-					if !strings.HasPrefix(f, "FIND('|'&RIGHT(RECORD_ID(),1)&'|',") || strings.Contains(f, "NOT(OR(") {
-						t.Errorf("warm: request formula %q is not a partition formula without exclusions", f)
+					if !slices.Contains(want, f) {
+						t.Errorf("warm: request formula %q is not one of the partitions %q", f, want)
 					}
 					formulas[f] = true
 				}
-				if k := partitionCount(tc.latency, 0, 100); len(formulas) != k {
+				if len(formulas) != k {
 					t.Errorf("warm: %d partitions, want K=%d", len(formulas), k)
 				}
 				return
