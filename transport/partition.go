@@ -39,7 +39,8 @@ import (
 // (turns.go), so that they end together rather than one reading its last pages alone.
 //
 // K is adaptive: one cursor per pacing interval the round trip lasts, plus two (so that the
-// window stays busy while the first partitions to end leave fewer cursors), at most
+// window stays busy when answers come later than the last round trip, as they do on a loaded
+// machine, and while the partitions end; each costs about half a page, its last), at most
 // maxPartitions; fewer when maxRecords leaves little to read. Without a sort the partitions'
 // pages are yielded as they come; with a sort (IterateMerged) they are merged by the caller's
 // order. Both stop at maxRecords. A listing with a view (whose order is the view's), a sort
