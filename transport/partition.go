@@ -369,6 +369,9 @@ type partPage struct {
 func (c *core) runPartitions(ctx context.Context, base, table string, parts []ListOptions, out func(i int) chan partPage) (wait func()) {
 	var wg sync.WaitGroup
 	t := newTurns(c.clock, c.pacerFor(base), len(parts))
+	if turnsStarted != nil {
+		turnsStarted(t)
+	}
 	wg.Go(func() { t.run(ctx) })
 	for i, o := range parts {
 		ch := out(i)

@@ -34,6 +34,10 @@ type turns struct {
 	grant []chan turnSlot // one per partition, buffered: the dispatcher never blocks on a send
 }
 
+// turnsStarted, when set (by tests), is told of each scan's turns as they start, so that a test
+// can wait until given partitions wait for a slot before it moves the clock.
+var turnsStarted func(*turns)
+
 type turnSlot struct {
 	start uint64
 	err   error

@@ -2,8 +2,12 @@ package transport
 
 import (
 	"context"
+	"fmt"
 	"maps"
+	"net/http"
+	"net/url"
 	"runtime"
+	"slices"
 	"testing"
 	"time"
 
@@ -123,5 +127,102 @@ func TestTurnsEndWithTheContext(t *testing.T) {
 		if r.Seq != 0 && !r.Done {
 			t.Errorf("start %d was claimed and never finished", r.Seq)
 		}
+	}
+}
+
+// TestPartitionsTakeTurnsOnTheWindow: a scan of 7 partitions (1 s round trips) on a window of 5
+// slots. The first 5 partitions to ask go at once; when the window opens again, the 2 that have
+// had no page go first, then the 3 lowest of the others — not whichever goroutine wakes first.
+// The service's answers are held until the test releases them, and the pacer runs on a fake
+// clock without the wait for late arrivals, so every slot is where the test puts it.
+func TestPartitionsTakeTurnsOnTheWindow(t *testing.T) {
+	saved := APILimit
+	APILimit = 200 * time.Millisecond
+	defer func() { APILimit = saved }()
+	answers := make(chan struct{})
+	fake := newFake(func(n int, r seenRequest) reply {
+		<-answers // closed at the end: every held answer then goes
+		return ok(`{"records":[` + recordsJSON(100, n*100) + fmt.Sprintf(`],"offset":"itr%d/rec%d"}`, n, n))
+	})
+	fake.arrived = make(chan seenRequest, 100)
+	clk := clock.NewFake(time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC))
+	tbl, err := NewTable(testToken, testBase, "My Tasks", WithHTTPClient(&http.Client{Transport: fake}), WithEndpointURL("http://fake.test"), WithClock(clk), fixedPacing())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The base's round trip is known to be 1 s (as after the schema request): K=7 from the start.
+	p := tbl.c.pacerFor(testBase)
+	seq, err := p.wait(bg, clk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.finish(seq, time.Second, true)
+	clk.Advance(2 * time.Second)
+	const k = 7
+	if got := partitionCount(time.Second, 0, 100); got != k {
+		t.Fatalf("K at 1 s is %d, want %d", got, k)
+	}
+	formulas := partitionFormulas("", alphabetSets(k), nil)
+	partOf := func(r seenRequest) int {
+		q, _ := url.ParseQuery(r.Query)
+		i := slices.Index(formulas, q.Get("filterByFormula"))
+		if i < 0 {
+			t.Fatalf("request %s is not one of the partitions", r)
+		}
+		return i
+	}
+	started := make(chan *turns, 1)
+	turnsStarted = func(tn *turns) { started <- tn }
+	defer func() { turnsStarted = nil }()
+
+	ctx, cancel := context.WithCancel(bg)
+	scanned := make(chan struct{})
+	go func() {
+		defer close(scanned)
+		for _, err := range tbl.Iterate(ctx, ListOptions{}) {
+			if err != nil {
+				return
+			}
+		}
+	}()
+	defer func() { cancel(); close(answers); <-scanned }()
+	tn := <-started
+
+	round := func() map[int]bool {
+		got := map[int]bool{}
+		for range windowStarts {
+			got[partOf(<-fake.arrived)] = true
+		}
+		return got
+	}
+	first := round()
+	if len(first) != windowStarts {
+		t.Fatalf("first round: partitions %v, want %d different", first, windowStarts)
+	}
+	for range windowStarts {
+		answers <- struct{}{} // the first round's pages come back, each with more to read
+	}
+	waitUntil(t, "all 7 partitions wait for a slot", func() bool {
+		for i := range k {
+			if !tn.isWaiting(i) {
+				return false
+			}
+		}
+		return true
+	})
+	want := map[int]bool{}
+	for i := range k {
+		if !first[i] {
+			want[i] = true // no page yet: first
+		}
+	}
+	for i := range k {
+		if first[i] && len(want) < windowStarts {
+			want[i] = true // then the lowest of those with one page
+		}
+	}
+	clk.Advance(5 * spacingFor(APILimit))
+	if second := round(); !maps.Equal(second, want) {
+		t.Errorf("second round: partitions %v, want %v (first round: %v)", second, want, first)
 	}
 }
