@@ -365,7 +365,12 @@ func TestExecuteWithoutTypes(t *testing.T) {
 		if err != nil || ok[0] != 0 {
 			t.Fatalf("prepare: %x %v", ok, err)
 		}
-		for range 2 { // one parameter definition, then EOF
+		// One parameter definition and EOF, then the one result column's definition and EOF.
+		cols, params := binary.LittleEndian.Uint16(ok[5:]), binary.LittleEndian.Uint16(ok[7:])
+		if cols != 1 || params != 1 {
+			t.Fatalf("prepare %q announced %d columns and %d parameters, want 1 and 1", q, cols, params)
+		}
+		for range 4 {
 			if _, err := raw.ReadPacket(); err != nil {
 				t.Fatal(err)
 			}

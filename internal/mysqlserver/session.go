@@ -16,6 +16,8 @@ import (
 	"github.com/go-mysql-org/go-mysql/mysql"
 	"github.com/go-mysql-org/go-mysql/server"
 	"github.com/xwb1989/sqlparser"
+
+	"github.com/airsql/airsql"
 )
 
 // session is one client connection. Its command loop (commands.go) calls the Handler methods
@@ -706,15 +708,20 @@ func likeFold(pattern, s string) bool {
 }
 
 // preparedStmt is a statement prepared with COM_STMT_PREPARE: the driver's prepared statement
-// on the database current at prepare time (nil for the statements the server answers itself).
+// on the database current at prepare time (nil for the statements the server answers itself),
+// and the result columns announced at prepare.
 type preparedStmt struct {
 	query string
 	stmt  *sql.Stmt
+	cols  []column
 }
 
 // HandleStmtPrepare prepares the statement in the driver (which parses it once, so a syntax
-// error answers here) and counts its '?' parameters. The result columns are not known before
-// the statement runs: the prepare answer announces none, and COM_STMT_EXECUTE sends them.
+// error answers here), counts its '?' parameters, and asks the driver for the result columns
+// (airsql.ResultColumns plans the statement without running it): JDBC's
+// PreparedStatement.getMetaData reads them before any execution. When they are known only at
+// execution (LIMIT ?), none are announced and COM_STMT_EXECUTE sends them, as MySQL does for a
+// statement whose columns can change.
 func (s *session) HandleStmtPrepare(query string) (params, columns int, ctxv any, err error) {
 	if err := s.begin(); err != nil {
 		return 0, 0, nil, err
@@ -732,13 +739,26 @@ func (s *session) HandleStmtPrepare(query string) (params, columns int, ctxv any
 	if err != nil {
 		return 0, 0, nil, s.srv.mysqlError(err, nil)
 	}
-	p.stmt, err = conn.PrepareContext(ctx, query)
-	if err != nil {
+	fail := func(err error) (int, int, any, error) {
 		my := s.srv.mysqlError(err, context.Cause(ctx))
 		s.srv.logf("connection %d: prepare: error %d (%s): %s", s.id, my.Code, my.State, my.Message)
 		return 0, 0, nil, my
 	}
-	return params, 0, p, nil
+	p.stmt, err = conn.PrepareContext(ctx, query)
+	if err != nil {
+		return fail(err)
+	}
+	cols, known, err := airsql.ResultColumns(ctx, conn, query)
+	if err != nil {
+		_ = p.stmt.Close()
+		return fail(err)
+	}
+	if known {
+		for _, c := range cols {
+			p.cols = append(p.cols, columnFor("", c.Name, c.DatabaseType, c.Nullable))
+		}
+	}
+	return params, len(p.cols), p, nil
 }
 
 // answeredByServer reports the statements the server answers without the driver.
