@@ -49,7 +49,20 @@ func (cn *conn) resultColumns(ctx context.Context, query string) ([]translate.Co
 	if err != nil {
 		return nil, false, err
 	}
+	return cn.statementColumns(ctx, st)
+}
+
+func (cn *conn) statementColumns(ctx context.Context, st statement) ([]translate.Column, bool, error) {
 	switch {
+	case st.prepared != nil && st.prepared.Kind == translate.Execute && !st.explain:
+		// EXECUTE name: the prepared statement's columns.
+		p, ok := cn.prepared[st.prepared.Name]
+		if !ok {
+			return nil, false, &UnknownPreparedError{Name: st.prepared.Name, Op: "EXECUTE"}
+		}
+		return cn.statementColumns(ctx, p.st)
+	case st.prepared != nil:
+		return nil, !st.explain, nil
 	case st.explain:
 		return explainColumns, true, nil
 	case st.ddl != nil:

@@ -21,6 +21,8 @@ import (
 type conn struct {
 	c       *Connector
 	session *translate.Session // DATABASE(), CONNECTION_ID() and what SET set (session.go)
+	// prepared are the statements of PREPARE (session.go), by lower-case name.
+	prepared map[string]*sqlPrepared
 	tx      *transaction       // nil: none open (tx.go)
 }
 
@@ -123,6 +125,8 @@ type statement struct {
 	returning sqlparser.SelectExprs
 	ast       sqlparser.Statement
 	explain   bool // EXPLAIN <statement>: describe the work, do none of it
+	// prepared is PREPARE, EXECUTE or DEALLOCATE PREPARE (session.go).
+	prepared *translate.PreparedCommand
 }
 
 func parseStatement(query string) (statement, error) {
@@ -136,6 +140,12 @@ func parseStatement(query string) (statement, error) {
 		}
 		st.explain = true
 		return st, nil
+	}
+	if pc, ok, err := translate.ParsePrepared(query); ok {
+		if err != nil {
+			return statement{}, &SyntaxError{Err: err}
+		}
+		return statement{prepared: pc}, nil
 	}
 	if ddl, ok, err := translate.ParseDDL(query); ok {
 		if err != nil {
@@ -183,6 +193,10 @@ func (cn *conn) query(ctx context.Context, st statement, nvs []driver.NamedValue
 	}
 	if st.explain {
 		return cn.explain(ctx, st, nvs)
+	}
+	if st.prepared != nil {
+		rows, _, err := cn.preparedCommand(ctx, st.prepared, nvs, true)
+		return rows, err
 	}
 	if st.describe != nil {
 		return cn.describe(ctx, st.describe.table)
@@ -238,6 +252,10 @@ func (cn *conn) exec(ctx context.Context, st statement, nvs []driver.NamedValue)
 	}
 	if st.explain {
 		return nil, &UnsupportedError{Construct: "EXPLAIN with Exec", Hint: "run it with Query, which returns its rows"}
+	}
+	if st.prepared != nil {
+		_, res, err := cn.preparedCommand(ctx, st.prepared, nvs, false)
+		return res, err
 	}
 	if st.describe != nil || st.variables != nil {
 		return nil, &UnsupportedError{Construct: "SHOW or DESCRIBE with Exec", Hint: "run it with Query, which returns its rows"}

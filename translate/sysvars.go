@@ -40,6 +40,8 @@ type Session struct {
 	Database     string // DATABASE(): the base id; "" answers NULL
 	ConnectionID int64  // CONNECTION_ID()
 	vars         map[string]any
+	user         map[string]userVar // user variables (session.go), by lower-case name
+	pendingUser  map[string]userVar // assigned by the SET being run: read by its later assignments
 }
 
 // sysVar is one system variable clients read.
@@ -295,8 +297,8 @@ func (sess *Session) weekFormat() int64 {
 // session is the statement's session (a new session's values when Args has none).
 func (s *scope) session() *Session { return s.args.Session }
 
-// variable compiles @@name, @@session.name, @@local.name and @@global.name; ok is false for other
-// column names. A user variable (@name) is refused.
+// variable compiles @@name, @@session.name, @@local.name and @@global.name, and user variables
+// (@name, session.go); ok is false for other column names.
 func (s *scope) variable(c *sqlparser.ColName) (*expr, bool, error) {
 	name := c.Name.String()
 	text := sqlparser.String(c)
@@ -319,7 +321,8 @@ func (s *scope) variable(c *sqlparser.ColName) (*expr, bool, error) {
 			name = rest
 		}
 	case c.Qualifier.IsEmpty() && strings.HasPrefix(name, "@"):
-		return nil, true, unsupported("user variables (@name)", text, "keep the value in Go and pass it as an argument")
+		x, err := s.compileUserVariable(name, text)
+		return x, true, err
 	case c.Qualifier.IsEmpty() && strings.EqualFold(name, "current_user") && !s.hasField(name):
 		// CURRENT_USER without parentheses is the function. The parser does not say whether the
 		// name was backquoted, so a field of that name (`current_user`) wins.
@@ -342,10 +345,13 @@ func (s *scope) variable(c *sqlparser.ColName) (*expr, bool, error) {
 }
 
 // Set runs a SET statement on the session: every assignment is checked first, and either all are
-// applied or none (the error names the first that cannot be).
+// applied or none (the error names the first that cannot be). Assignments are evaluated left to
+// right: SET @a = 1, @b = @a + 1 sets @b to 2, as in MySQL.
 func (sess *Session) Set(stmt *sqlparser.Set, args Args) error {
 	args.Session = sess
 	pending := map[string]any{}
+	sess.pendingUser = map[string]userVar{}
+	defer func() { sess.pendingUser = nil }()
 	assign := func(name string, val any, isDefault bool) error {
 		key, v, err := lookupSysVar(name)
 		if err != nil {
@@ -380,7 +386,17 @@ func (sess *Session) Set(stmt *sqlparser.Set, args Args) error {
 		case strings.HasPrefix(name, "@@"):
 			name = name[2:]
 		case strings.HasPrefix(name, "@"):
-			return unsupported("user variables (@name)", sqlparser.String(stmt), "keep the value in Go and pass it as an argument")
+			if _, isDefault := se.Expr.(*sqlparser.Default); isDefault {
+				return fmtErr("SET %s = DEFAULT: a user variable has no default value; SET %s = NULL forgets it", name, name)
+			}
+			x, err := sess.setExpr(se.Expr, args)
+			if err != nil {
+				return err
+			}
+			if err := sess.setUser(name, x); err != nil {
+				return err
+			}
+			continue
 		}
 		_, isDefault := se.Expr.(*sqlparser.Default)
 		var val any
@@ -419,6 +435,16 @@ func (sess *Session) Set(stmt *sqlparser.Set, args Args) error {
 	for k, v := range pending {
 		sess.vars[k] = v
 	}
+	if len(sess.pendingUser) > 0 && sess.user == nil {
+		sess.user = map[string]userVar{}
+	}
+	for k, v := range sess.pendingUser {
+		if v.val == nil {
+			delete(sess.user, k) // NULL: as if never set (MySQL answers NULL either way)
+			continue
+		}
+		sess.user[k] = v
+	}
 	return nil
 }
 
@@ -428,18 +454,36 @@ func (sess *Session) setValue(e sqlparser.Expr, args Args) (any, error) {
 	if c, ok := e.(*sqlparser.ColName); ok && c.Qualifier.IsEmpty() && !strings.HasPrefix(c.Name.String(), "@") {
 		return c.Name.String(), nil
 	}
+	x, err := sess.setExpr(e, args)
+	if err != nil {
+		return nil, err
+	}
+	return x.val, nil
+}
+
+// setExpr evaluates a constant expression of SET.
+func (sess *Session) setExpr(e sqlparser.Expr, args Args) (*expr, error) {
 	s := newScope(nil, "", args)
 	x, err := s.compile(e)
 	if err != nil {
 		return nil, err
 	}
-	if x.kind != exConst {
-		return nil, fmtErr("SET: %s is not a constant", sqlparser.String(e))
-	}
 	if err := s.unusedArgs(); err != nil {
 		return nil, err
 	}
-	return x.val, nil
+	if x.kind != exConst {
+		// The scope has no table, so the expression reads no record (41 + 1, CONCAT(@a, 'x')):
+		// evaluated once, it is the constant.
+		if x.reads(nil) {
+			return nil, fmtErr("SET: %s is not a constant", sqlparser.String(e))
+		}
+		v, err := x.eval(&Row{})
+		if err != nil {
+			return nil, fmtErr("SET: %s: %v", sqlparser.String(e), err)
+		}
+		x = &expr{kind: exConst, typ: x.typ, val: v, nullable: v == nil, sql: x.sql}
+	}
+	return x, nil
 }
 
 func init() {
