@@ -23,7 +23,7 @@ type conn struct {
 	session *translate.Session // DATABASE(), CONNECTION_ID() and what SET set (session.go)
 	// prepared are the statements of PREPARE (session.go), by lower-case name.
 	prepared map[string]*sqlPrepared
-	tx      *transaction       // nil: none open (tx.go)
+	tx       *transaction // nil: none open (tx.go)
 }
 
 // conn implements these driver interfaces.
