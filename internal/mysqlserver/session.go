@@ -3,6 +3,7 @@ package mysqlserver
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -137,7 +138,16 @@ func (s *session) release() {
 		_ = s.tx.Rollback()
 		s.tx = nil
 	}
+	s.discardConns()
+}
+
+// discardConns closes the session's driver connections for good rather than giving them back
+// to the pool: their session state (user variables, PREPAREd statements, what SET set) belongs
+// to this client and must not reach the next one, as a MySQL session dies with its connection.
+// A driver connection holds no network state, so a new one costs nothing.
+func (s *session) discardConns() {
 	for name, c := range s.conns {
+		_ = c.Raw(func(any) error { return driver.ErrBadConn }) // database/sql then closes it
 		_ = c.Close()
 		delete(s.conns, name)
 	}
@@ -327,6 +337,11 @@ func (s *session) run(stmt string, prepared *sql.Stmt, args []any, binary, more 
 	if err != nil {
 		return s.fail(ctx, err)
 	}
+	if kind == sqlparser.StmtUnknown && prepared == nil && s.returnsNoRows(ctx, conn, stmt) {
+		// PREPARE and DEALLOCATE PREPARE, and EXECUTE of a write: answered with OK and the rows
+		// affected, as MySQL answers them, rather than as an empty result.
+		kind = sqlparser.StmtSet
+	}
 	switch kind {
 	case sqlparser.StmtInsert, sqlparser.StmtReplace, sqlparser.StmtUpdate, sqlparser.StmtDelete,
 		sqlparser.StmtSet, sqlparser.StmtDDL:
@@ -363,6 +378,14 @@ func (s *session) run(stmt string, prepared *sql.Stmt, args []any, binary, more 
 	}
 	defer rows.Close()
 	return s.writeRows(ctx, rows, binary, more)
+}
+
+// returnsNoRows reports a statement sqlparser cannot classify (PREPARE, EXECUTE, DEALLOCATE
+// PREPARE) whose result the driver knows has no columns; an error is left for the statement's
+// run to report.
+func (s *session) returnsNoRows(ctx context.Context, conn *sql.Conn, stmt string) bool {
+	cols, known, err := airsql.ResultColumns(ctx, conn, stmt)
+	return err == nil && known && len(cols) == 0
 }
 
 // answer writes OK, or the error.
@@ -877,10 +900,7 @@ func (s *session) HandleOtherCommand(cmd byte, data []byte) error {
 			_ = s.tx.Rollback()
 			s.tx = nil
 		}
-		for name, c := range s.conns {
-			_ = c.Close()
-			delete(s.conns, name)
-		}
+		s.discardConns()
 		s.multi = nil
 		return nil
 	}
