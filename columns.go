@@ -84,13 +84,19 @@ func (cn *conn) statementColumns(ctx context.Context, st statement) ([]translate
 		args.Positional, args.Named = placeholderNulls(sel)
 		args.Now = cn.c.clock.Now()
 		args.Session = cn.session
-		q, _, err := cn.planQuery(ctx, sel, args)
-		if err != nil {
-			if unknownName(err) {
+		// Planned with NULLs, the statement may fail where its real values would not (a function
+		// refusing NULL): the schema is then not fetched again, as it is for a statement that
+		// fails to plan, since the failure says nothing about the schema; the columns are known
+		// at execution.
+		q, _, err := cn.planQuery(context.WithValue(ctx, noSchemaRecheck{}, true), sel, args)
+		if err != nil && unknownName(err) {
+			// A column added since the schema was cached: plan as the execution would.
+			q, _, err = cn.planQuery(ctx, sel, args)
+			if err != nil && unknownName(err) {
 				return nil, false, err
 			}
-			// Planned with NULLs, the statement may fail where its real values would not (LIMIT
-			// ?, a function refusing NULL): its columns are then known at execution.
+		}
+		if err != nil {
 			return nil, false, nil
 		}
 		return q.Columns, true, nil
@@ -124,28 +130,57 @@ func columnsOfRows(rows driver.Rows) []translate.Column {
 	return nil
 }
 
-// placeholderNulls binds NULL to every placeholder of a statement: ? (sqlparser names them :v1,
-// :v2, …) and :name.
+// noSchemaRecheck, in a context, tells planned not to fetch the schema again when a plan fails.
+type noSchemaRecheck struct{}
+
+// placeholderNulls binds NULL to every placeholder of a statement — ? (sqlparser names them :v1,
+// :v2, …) and :name — except those of LIMIT and OFFSET, bound to 1: a row count cannot be NULL.
 func placeholderNulls(node sqlparser.SQLNode) ([]any, map[string]any) {
-	var positional int
+	var positional []any
 	var named map[string]any
-	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
-		v, ok := n.(*sqlparser.SQLVal)
+	index := func(e sqlparser.Expr) (int, bool) {
+		v, ok := e.(*sqlparser.SQLVal)
 		if !ok || v.Type != sqlparser.ValArg {
-			return true, nil
+			return 0, false
 		}
-		name := string(v.Val)
-		if rest, ok := strings.CutPrefix(name, ":v"); ok {
+		if rest, ok := strings.CutPrefix(string(v.Val), ":v"); ok {
 			if i, err := strconv.Atoi(rest); err == nil && i > 0 {
-				positional = max(positional, i)
-				return true, nil
+				return i, true
 			}
 		}
-		if named == nil {
-			named = map[string]any{}
+		return 0, false
+	}
+	var counts []int
+	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+		switch x := n.(type) {
+		case *sqlparser.Limit:
+			if x == nil {
+				break
+			}
+			for _, e := range []sqlparser.Expr{x.Offset, x.Rowcount} {
+				if i, ok := index(e); ok {
+					counts = append(counts, i)
+				}
+			}
+		case *sqlparser.SQLVal:
+			if x.Type != sqlparser.ValArg {
+				break
+			}
+			if i, ok := index(x); ok {
+				for len(positional) < i {
+					positional = append(positional, nil)
+				}
+				break
+			}
+			if named == nil {
+				named = map[string]any{}
+			}
+			named[strings.TrimPrefix(string(x.Val), ":")] = nil
 		}
-		named[strings.TrimPrefix(name, ":")] = nil
 		return true, nil
 	}, node)
-	return make([]any, positional), named
+	for _, i := range counts {
+		positional[i-1] = int64(1)
+	}
+	return positional, named
 }

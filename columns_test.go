@@ -5,8 +5,11 @@ import (
 	"database/sql"
 	"errors"
 	"reflect"
+	"strings"
 	"testing"
+	"time"
 
+	"github.com/airsql/airsql/internal/clock"
 	"github.com/airsql/airsql/translate"
 )
 
@@ -42,7 +45,9 @@ func TestResultColumns(t *testing.T) {
 		{query: "DESCRIBE Tasks", known: true},
 		{query: "SHOW VARIABLES LIKE 'sql_mode'", known: true},
 		{query: "EXPLAIN SELECT Name FROM Tasks", known: true},
-		{query: "SELECT Name FROM Tasks LIMIT ?", args: []any{1}},
+		{query: "SELECT Name FROM Tasks ORDER BY Name LIMIT ? OFFSET ?", args: []any{1, 2}, known: true},
+		{query: "SELECT Name FROM Tasks WHERE Name = ? LIMIT ?, ?", args: []any{"x", 1, 2}, known: true},
+		{query: "SELECT Name FROM Tasks WHERE Name LIKE ? ESCAPE ?", args: []any{"x", "!"}},
 		{query: "INSERT INTO Tasks (Name) VALUES (?)", known: true, none: true},
 		{query: "UPDATE Tasks SET Priority = 1 WHERE Name = ?", known: true, none: true},
 		{query: "SET NAMES utf8mb4", known: true, none: true},
@@ -120,5 +125,47 @@ func TestResultColumnsErrors(t *testing.T) {
 		case want != nil && (err == nil || !errors.As(err, want)):
 			t.Errorf("%s: error %v (%T), want a %T", query, err, err, reflect.ValueOf(want).Elem().Interface())
 		}
+	}
+}
+
+// TestResultColumnsSchemaRecheck: a plan that fails only because the placeholders are NULL does
+// not fetch the schema again (a server prepares every statement: that would be a request per
+// prepare); an unknown column does, as its execution would.
+func TestResultColumnsSchemaRecheck(t *testing.T) {
+	srv := newEmulator(t)
+	db, connector := openDB(t, srv, "schemaTTL=1h")
+	fake := clock.NewFake(time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC))
+	connector.clock = fake
+	ctx := context.Background()
+	c, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	schemaRequests := func() int {
+		n := 0
+		for _, r := range srv.Requests() {
+			if strings.HasPrefix(r.Path, "/v0/meta/") {
+				n++
+			}
+		}
+		return n
+	}
+	if _, _, err := ResultColumns(ctx, c, "SELECT Name FROM Tasks"); err != nil {
+		t.Fatal(err)
+	}
+	fake.Advance(time.Minute) // older than schemaRecheckAfter, younger than the TTL
+	before := schemaRequests()
+	if _, known, err := ResultColumns(ctx, c, "SELECT Name FROM Tasks WHERE Name LIKE ? ESCAPE ?"); known || err != nil {
+		t.Fatalf("known %v, %v", known, err)
+	}
+	if n := schemaRequests() - before; n != 0 {
+		t.Errorf("%d schema requests for a plan that failed on NULL placeholders", n)
+	}
+	if _, _, err := ResultColumns(ctx, c, "SELECT Nope FROM Tasks"); err == nil {
+		t.Fatal("an unknown column was announced")
+	}
+	if n := schemaRequests() - before; n != 1 {
+		t.Errorf("%d schema requests for an unknown column, want 1 (the recheck)", n)
 	}
 }

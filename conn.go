@@ -366,7 +366,7 @@ func planned[P any](ctx context.Context, cn *conn, tables []string, plan func(tr
 	}
 	p, err := plan(schema)
 	var refused *translate.UnsupportedError
-	if err != nil && !errors.As(err, &refused) && cn.c.schemaAge() > schemaRecheckAfter {
+	if err != nil && !errors.As(err, &refused) && cn.c.schemaAge() > schemaRecheckAfter && ctx.Value(noSchemaRecheck{}) == nil {
 		// The statement may name a column added since the schema was cached: plan once more
 		// against a fresh schema before refusing (not for a construct refused whatever the names).
 		if fresh, ferr := cn.c.loadSchema(ctx, true); ferr == nil {
