@@ -246,8 +246,13 @@ var sysVars = map[string]*sysVar{
 	"auto_increment_offset":    {def: int64(1)},
 	"init_connect":             {def: ""},
 	"performance_schema":       {def: int64(0)},
-	"warning_count":            {def: int64(0)},
-	"error_count":              {def: int64(0)},
+	// MySQL Connector/J (DBeaver's MySQL driver) reads these when it connects, the query cache
+	// ones from servers it takes for MySQL before 8.0.3: the driver has no query cache.
+	"license":          {def: "GPL"},
+	"query_cache_size": {def: int64(0)},
+	"query_cache_type": {def: "OFF"},
+	"warning_count":    {def: int64(0)},
+	"error_count":      {def: int64(0)},
 }
 
 // Other names of variables.
