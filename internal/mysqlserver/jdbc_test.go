@@ -49,12 +49,13 @@ var jdbcTypeNames = map[string]string{
 	"DATE": "DATE", "DATETIME": "DATETIME", "JSON": "JSON",
 }
 
-// TestJDBC: MariaDB Connector/J — the JDBC driver of DBeaver and Metabase — connects (its
-// connect-time queries included), reads typed values, runs a GROUP BY and a join, prepares
-// statements whose columns it reads before they run, writes with parameters, gets MySQL error
-// numbers, and reads the catalog as DBeaver does on connect. The output must be the driver's
-// answers, with client-side prepared statements (Connector/J's default) and server-side ones
-// (useServerPrepStmts=true: COM_STMT_PREPARE and COM_STMT_EXECUTE).
+// TestJDBC: MariaDB Connector/J — the JDBC driver Metabase uses for MySQL and DBeaver for
+// MariaDB — connects (its connect-time queries included), reads typed values, runs a GROUP BY and
+// a join, prepares statements whose columns it reads before they run, writes with parameters, gets
+// MySQL error numbers, runs SQL-level PREPARE/EXECUTE with user variables, and reads the catalog as
+// DBeaver does on connect. The output must be the driver's answers, with client-side prepared
+// statements (Connector/J's default) and server-side ones (useServerPrepStmts=true:
+// COM_STMT_PREPARE and COM_STMT_EXECUTE).
 func TestJDBC(t *testing.T) {
 	java, classpath := jdbcClient(t)
 	e := startServer(t)
@@ -95,6 +96,12 @@ func TestJDBC(t *testing.T) {
 	add("prepared parameters", "2")
 	rows("prepared 3", prepared, 3, "%report%")
 	rows("prepared 5", prepared, 5, "%e%")
+	_, _, first := scanAll(t, must(e.db.Query("SELECT Name FROM Tasks ORDER BY Name LIMIT 2")))
+	for _, r := range first {
+		add("untyped parameter", "Long", "42", r[0])
+	}
+	rows("sql prepared", "SELECT Name, Priority FROM Tasks WHERE Priority >= 4 ORDER BY Name LIMIT 3")
+	add("error unknown prepared statement", "1243", "HY000")
 	add("error prepared unknown column", "1054", "42S22")
 	add("inserted", "1")
 	add("updated", "1")

@@ -101,6 +101,31 @@ public class JdbcClient {
                     rows("prepared 5", rs);
                 }
             }
+            // A parameter whose type only the execution tells: announced as text at prepare, sent
+            // as BIGINT by the execution, which the client must follow.
+            try (PreparedStatement p = c.prepareStatement("SELECT ? AS x, Name FROM Tasks ORDER BY Name LIMIT ?")) {
+                p.setInt(1, 42);
+                p.setInt(2, 2);
+                try (ResultSet rs = p.executeQuery()) {
+                    while (rs.next()) {
+                        line("untyped parameter", rs.getObject(1).getClass().getSimpleName(), rs.getLong(1), rs.getString(2));
+                    }
+                }
+            }
+            // User variables and SQL-level prepared statements, as a script would run them.
+            try (Statement s = c.createStatement()) {
+                s.execute("SET @p = 4");
+                s.execute("PREPARE byPriority FROM 'SELECT Name, Priority FROM Tasks WHERE Priority >= ? ORDER BY Name LIMIT 3'");
+                try (ResultSet rs = s.executeQuery("EXECUTE byPriority USING @p")) {
+                    rows("sql prepared", rs);
+                }
+                s.execute("DEALLOCATE PREPARE byPriority");
+                try {
+                    s.executeQuery("EXECUTE byPriority USING @p");
+                } catch (SQLException e) {
+                    error("error unknown prepared statement", e);
+                }
+            }
             try (PreparedStatement p = c.prepareStatement("SELECT Nope FROM Tasks WHERE Name = ?")) {
                 p.setString(1, "x");
                 p.executeQuery();
