@@ -121,6 +121,7 @@ func TestJDBC(t *testing.T) {
 		add("columns", c[0], c[1], c[3])
 	}
 	add("primary key", "id")
+	add("foreign keys and procedures", "0")
 	if !strings.Contains(want.String(), "\nprepared 5\t") || !strings.Contains(want.String(), "\njoin\t") {
 		t.Fatalf("the demo base no longer has the rows this test reads:\n%s", want.String())
 	}

@@ -177,6 +177,19 @@ public class JdbcClient {
                     line("primary key", rs.getString("COLUMN_NAME"));
                 }
             }
+            // No foreign keys and no procedures: empty answers, not errors.
+            int n = 0;
+            try (ResultSet rs = md.getImportedKeys(db, null, "Tasks")) {
+                while (rs.next()) {
+                    n++;
+                }
+            }
+            try (ResultSet rs = md.getProcedures(db, null, "%")) {
+                while (rs.next()) {
+                    n++;
+                }
+            }
+            line("foreign keys and procedures", n);
         }
     }
 }
