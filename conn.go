@@ -21,9 +21,11 @@ import (
 type conn struct {
 	c       *Connector
 	session *translate.Session // DATABASE(), CONNECTION_ID() and what SET set (session.go)
-	// prepared are the statements of PREPARE (session.go), by lower-case name.
-	prepared map[string]*sqlPrepared
-	tx       *transaction // nil: none open (tx.go)
+	// prepared are the statements of PREPARE (session.go), by lower-case name; preparedBytes
+	// the length of their text.
+	prepared      map[string]*sqlPrepared
+	preparedBytes int
+	tx            *transaction // nil: none open (tx.go)
 }
 
 // conn implements these driver interfaces.

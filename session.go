@@ -71,10 +71,15 @@ func (cn *conn) showVariables(sv *showVariables) driver.Rows {
 	return rows
 }
 
+// maxPreparedBytes is translate.MaxPreparedBytes (a variable so that a test can reach it with
+// short statements).
+var maxPreparedBytes = translate.MaxPreparedBytes
+
 // sqlPrepared is a statement prepared with PREPARE: parsed once, run by each EXECUTE.
 type sqlPrepared struct {
 	st     statement
 	params int // its ? placeholders
+	bytes  int // its text's length (translate.MaxPreparedBytes)
 }
 
 // UnknownPreparedError is EXECUTE or DEALLOCATE PREPARE of a name the connection has not
@@ -112,7 +117,7 @@ func (cn *conn) preparedCommand(ctx context.Context, pc *translate.PreparedComma
 	switch pc.Kind {
 	case translate.Prepare:
 		// As in MySQL, a statement of that name is dropped first, even if the new one fails.
-		delete(cn.prepared, pc.Name)
+		cn.deallocate(pc.Name)
 		text := pc.Text
 		if pc.FromVar != "" {
 			v := cn.session.UserVariable(pc.FromVar)
@@ -142,10 +147,14 @@ func (cn *conn) preparedCommand(ctx context.Context, pc *translate.PreparedComma
 		if len(cn.prepared) >= translate.MaxPreparedStatements {
 			return nil, nil, fmt.Errorf("airsql: PREPARE %s: the connection already has %d prepared statements (translate.MaxPreparedStatements): DEALLOCATE PREPARE those it no longer needs", pc.Name, translate.MaxPreparedStatements)
 		}
+		if cn.preparedBytes+len(text) > maxPreparedBytes {
+			return nil, nil, fmt.Errorf("airsql: PREPARE %s: the connection's prepared statements would hold %d bytes of SQL, more than %d (translate.MaxPreparedBytes): DEALLOCATE PREPARE those it no longer needs", pc.Name, cn.preparedBytes+len(text), maxPreparedBytes)
+		}
 		if cn.prepared == nil {
 			cn.prepared = map[string]*sqlPrepared{}
 		}
-		cn.prepared[pc.Name] = &sqlPrepared{st: st, params: params}
+		cn.prepared[pc.Name] = &sqlPrepared{st: st, params: params, bytes: len(text)}
+		cn.preparedBytes += len(text)
 	case translate.Execute:
 		p, ok := cn.prepared[pc.Name]
 		if !ok {
@@ -168,12 +177,20 @@ func (cn *conn) preparedCommand(ctx context.Context, pc *translate.PreparedComma
 		if _, ok := cn.prepared[pc.Name]; !ok {
 			return nil, nil, &UnknownPreparedError{Name: pc.Name, Op: "DEALLOCATE PREPARE"}
 		}
-		delete(cn.prepared, pc.Name)
+		cn.deallocate(pc.Name)
 	}
 	if asQuery {
 		return noRows(), nil, nil
 	}
 	return nil, result{}, nil
+}
+
+// deallocate forgets a prepared statement, if there is one of that name.
+func (cn *conn) deallocate(name string) {
+	if p, ok := cn.prepared[name]; ok {
+		cn.preparedBytes -= p.bytes
+		delete(cn.prepared, name)
+	}
 }
 
 // describeValue names a user variable's value in a message.

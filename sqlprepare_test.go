@@ -157,3 +157,38 @@ func TestSQLPrepareColumns(t *testing.T) {
 		t.Errorf("EXECUTE nope: %v", err)
 	}
 }
+
+// TestSQLPrepareLimits: a connection's prepared statements hold at most MaxPreparedBytes of SQL;
+// deallocating one, or preparing another under its name, gives its bytes back.
+func TestSQLPrepareLimits(t *testing.T) {
+	defer func(n int) { maxPreparedBytes = n }(maxPreparedBytes)
+	maxPreparedBytes = 100
+	srv := newEmulator(t)
+	db, _ := openDB(t, srv, "")
+	ctx := context.Background()
+	c, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	stmt := "SELECT Name FROM Tasks WHERE Priority = ? AND Name <> \"padding padding\"" // 66 bytes
+	exec := func(q string) error {
+		_, err := c.ExecContext(ctx, q)
+		return err
+	}
+	if err := exec("PREPARE a FROM '" + stmt + "'"); err != nil {
+		t.Fatal(err)
+	}
+	if err := exec("PREPARE a FROM '" + stmt + "'"); err != nil { // replaces a: still 66 bytes
+		t.Fatalf("preparing a again: %v", err)
+	}
+	if err := exec("PREPARE b FROM '" + stmt + "'"); err == nil || !strings.Contains(err.Error(), "translate.MaxPreparedBytes") {
+		t.Fatalf("132 bytes of prepared SQL with a limit of 100: %v", err)
+	}
+	if err := exec("DEALLOCATE PREPARE a"); err != nil {
+		t.Fatal(err)
+	}
+	if err := exec("PREPARE b FROM '" + stmt + "'"); err != nil {
+		t.Fatalf("after DEALLOCATE: %v", err)
+	}
+}

@@ -20,8 +20,10 @@ import (
 // keep a connection's memory bounded whatever a client sends.
 const (
 	MaxUserVariables      = 1024
+	MaxUserVariableBytes  = 16 << 20 // the text of all of a connection's user variables
 	MaxPreparedStatements = 1024
-	maxUserVariableName   = 64 // MySQL's limit on a user variable's name
+	MaxPreparedBytes      = 16 << 20 // the text of all of a connection's prepared statements
+	maxUserVariableName   = 64       // MySQL's limit on a user variable's name
 )
 
 // userVar is a user variable's value and its SQL type.
@@ -82,6 +84,27 @@ func (sess *Session) setUser(name string, x *expr) error {
 		}
 	}
 	sess.pendingUser[key] = userValue(x)
+	return nil
+}
+
+// size is what a value holds in memory beyond its fixed part: a string's bytes.
+func (v userVar) size() int {
+	if s, ok := v.val.(string); ok {
+		return len(s)
+	}
+	return 0
+}
+
+// checkUserBytes refuses a SET whose pending values would take the connection's user variables
+// past MaxUserVariableBytes.
+func (sess *Session) checkUserBytes() error {
+	total := sess.userBytes
+	for k, v := range sess.pendingUser {
+		total += v.size() - sess.user[k].size()
+	}
+	if total > MaxUserVariableBytes {
+		return fmtErr("SET: the connection's user variables would hold %d bytes of text, more than %d (MaxUserVariableBytes): SET large ones to NULL first", total, MaxUserVariableBytes)
+	}
 	return nil
 }
 

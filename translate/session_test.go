@@ -100,6 +100,27 @@ func TestUserVariableLimits(t *testing.T) {
 	if err := sess.Set(st, Args{}); err == nil || !strings.Contains(err.Error(), "MaxUserVariables") {
 		t.Errorf("SET of %d variables: %v", MaxUserVariables+1, err)
 	}
+	// Text: at most MaxUserVariableBytes in all; NULL gives a variable's bytes back.
+	half := MaxUserVariableBytes/2 + 1
+	for _, step := range []struct {
+		sql string
+		ok  bool
+	}{
+		{fmt.Sprintf("SET @a = REPEAT('x', %d)", half), true},
+		{fmt.Sprintf("SET @a = REPEAT('y', %d)", half), true}, // replaces @a's text
+		{fmt.Sprintf("SET @b = REPEAT('x', %d)", half), false},
+		{fmt.Sprintf("SET @a = NULL, @b = REPEAT('x', %d)", half), true},
+	} {
+		stmt, err := Parse(step.sql)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, _ := stmtSet(stmt)
+		err = sess.Set(st, Args{})
+		if step.ok != (err == nil) || err != nil && !strings.Contains(err.Error(), "MaxUserVariableBytes") {
+			t.Errorf("%s: %v", step.sql, err)
+		}
+	}
 	stmt, _ = Parse("SET @" + strings.Repeat("x", 65) + " = 1")
 	st, _ = stmtSet(stmt)
 	if err := sess.Set(st, Args{}); err == nil || !strings.Contains(err.Error(), "64 characters") {

@@ -41,6 +41,7 @@ type Session struct {
 	ConnectionID int64  // CONNECTION_ID()
 	vars         map[string]any
 	user         map[string]userVar // user variables (session.go), by lower-case name
+	userBytes    int                // the text they hold
 	pendingUser  map[string]userVar // assigned by the SET being run: read by its later assignments
 }
 
@@ -434,6 +435,9 @@ func (sess *Session) Set(stmt *sqlparser.Set, args Args) error {
 			}
 		}
 	}
+	if err := sess.checkUserBytes(); err != nil {
+		return err
+	}
 	if sess.vars == nil {
 		sess.vars = map[string]any{}
 	}
@@ -444,6 +448,7 @@ func (sess *Session) Set(stmt *sqlparser.Set, args Args) error {
 		sess.user = map[string]userVar{}
 	}
 	for k, v := range sess.pendingUser {
+		sess.userBytes += v.size() - sess.user[k].size()
 		if v.val == nil {
 			delete(sess.user, k) // NULL: as if never set (MySQL answers NULL either way)
 			continue
