@@ -296,3 +296,56 @@ func isWord(s string) bool {
 	}
 	return s != ""
 }
+
+// rewriteSetAssign rewrites SET @a := 1 as SET @a = 1: MySQL takes both in SET, the grammar only
+// '='. The tokenizer finds the ":=" outside strings, names and comments; anything but a SET is
+// left alone.
+func rewriteSetAssign(sql string) (out string) {
+	if !strings.Contains(sql, ":=") {
+		return sql
+	}
+	defer func() {
+		if recover() != nil { // the tokenizer panics on some inputs ("/*!*/"): leave those to Parse
+			out = sql
+		}
+	}()
+	tkn := sqlparser.NewStringTokenizer(sql)
+	var colons []int // byte offsets of the ':' of each ":="
+	first := true
+	for {
+		start := tkn.Position
+		typ, val := tkn.Scan()
+		if typ == 0 {
+			break
+		}
+		if first {
+			if typ != sqlparser.SET {
+				return sql
+			}
+			first = false
+		}
+		if typ == sqlparser.LEX_ERROR && string(val) == ":" {
+			// The ':' is the last one the tokenizer read in this token's span (which starts
+			// with what it skipped: blanks, comments); '=' must follow it at once.
+			at := -1
+			for i := min(tkn.Position, len(sql)-1) - 1; i >= max(start-1, 0); i-- {
+				if sql[i] == ':' {
+					at = i
+					break
+				}
+			}
+			if at < 0 || sql[at+1] != '=' {
+				return sql
+			}
+			colons = append(colons, at)
+		}
+	}
+	if len(colons) == 0 {
+		return sql
+	}
+	b := []byte(sql)
+	for _, at := range colons {
+		b[at] = ' '
+	}
+	return string(b)
+}

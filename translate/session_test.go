@@ -27,7 +27,7 @@ func TestUserVariables(t *testing.T) {
 	for _, sql := range []string{
 		"SET @n = 41 + 1", "SET @s = CONCAT('ab', 'c'), @t = CONCAT(@s, '!')", "SET @F = 2.5", "SET @b = TRUE",
 		"SET @d = DATE('2024-02-29')", "SET @gone = 1", "SET @gone = NULL",
-		"SET @w = @@wait_timeout, autocommit = 1", "SET @p = ?",
+		"SET @w = @@wait_timeout, autocommit = 1", "SET @p = ?", "SET @k := 7, @m:=@k + 1", "SET @e = ':='",
 	} {
 		var err error
 		if strings.Contains(sql, "?") {
@@ -57,6 +57,8 @@ func TestUserVariables(t *testing.T) {
 		{"@never", nil, "TEXT"},
 		{"@w", int64(28800), "INT64"},
 		{"@p", "bound", "TEXT"},
+		{"@m", int64(8), "INT64"},
+		{"@e", ":=", "TEXT"},
 		{"@n * 2", int64(84), "INT64"},
 		{"Priority + @n", int64(49), "INT64"}, // funcRow's Priority is 7
 	} {
@@ -185,6 +187,25 @@ func FuzzParsePrepared(f *testing.F) {
 		again, ok, err := ParsePrepared(cmd.String())
 		if !ok || err != nil || !reflect.DeepEqual(cmd, again) {
 			t.Fatalf("%q read as %+v, written as %q, read back as %+v (%v, %v)", sql, cmd, cmd.String(), again, ok, err)
+		}
+	})
+}
+
+// FuzzRewriteSetAssign: any text is rewritten without a panic, and only by blanking the ':' of
+// ":=" in a SET.
+func FuzzRewriteSetAssign(f *testing.F) {
+	for _, s := range []string{"SET @a := 1", "SET @a:=1, @b := ':='", "SELECT ':='", "SET @a /* := */ := 2", "SET @a:", "SET /*!*/ :="} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, sql string) {
+		out := rewriteSetAssign(sql)
+		if len(out) != len(sql) {
+			t.Fatalf("%q rewritten as %q", sql, out)
+		}
+		for i := range sql {
+			if out[i] != sql[i] && !(sql[i] == ':' && out[i] == ' ' && i+1 < len(sql) && sql[i+1] == '=') {
+				t.Fatalf("%q rewritten as %q: byte %d", sql, out, i)
+			}
 		}
 	})
 }
