@@ -45,9 +45,12 @@ func (cn *conn) resultColumns(ctx context.Context, query string) ([]translate.Co
 	if cn.c.closed.Load() {
 		return nil, false, ErrConnectorClosed
 	}
-	st, err := parseStatement(query)
-	if err != nil {
-		return nil, false, err
+	st := cn.lastPrepared.st
+	if query != cn.lastPrepared.query || query == "" {
+		var err error
+		if st, err = parseStatement(query); err != nil {
+			return nil, false, err
+		}
 	}
 	return cn.statementColumns(ctx, st)
 }

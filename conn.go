@@ -25,6 +25,7 @@ type conn struct {
 	// the length of their text.
 	prepared      map[string]*sqlPrepared
 	preparedBytes int
+	lastPrepared  lastPrepared // columns.go
 	tx            *transaction // nil: none open (tx.go)
 }
 
@@ -52,7 +53,16 @@ func (cn *conn) PrepareContext(ctx context.Context, query string) (driver.Stmt, 
 	if err != nil {
 		return nil, err
 	}
+	cn.lastPrepared = lastPrepared{query: query, st: st}
 	return &stmt{cn: cn, st: st}, nil
+}
+
+// lastPrepared is the statement last prepared on a connection, kept so that ResultColumns on the
+// same text right after (a MySQL server prepares, then announces the columns) reuses its parse:
+// the AST is only read, never changed.
+type lastPrepared struct {
+	query string
+	st    statement
 }
 
 func (cn *conn) Close() error { return nil }
