@@ -77,6 +77,15 @@ func TestUserVariables(t *testing.T) {
 	if sess.UserVariable("n") != int64(42) || sess.UserVariable("new") != nil {
 		t.Errorf("a refused SET assigned: @n = %v, @new = %v", sess.UserVariable("n"), sess.UserVariable("new"))
 	}
+	// One SET, several placeholders: each assignment reads its own; an argument too many is refused.
+	stmt, _ := Parse("SET @x = ?, @y = ? + 1")
+	st, _ := stmtSet(stmt)
+	if err := sess.Set(st, Args{Positional: []any{"x", int64(1)}}); err != nil || sess.UserVariable("x") != "x" || sess.UserVariable("y") != int64(2) {
+		t.Errorf("SET @x = ?, @y = ? + 1: %v; @x = %v, @y = %v", err, sess.UserVariable("x"), sess.UserVariable("y"))
+	}
+	if err := sess.Set(st, Args{Positional: []any{"x", int64(1), 3}}); err == nil || !strings.Contains(err.Error(), "argument 3 is not used") {
+		t.Errorf("three arguments for two placeholders: %v", err)
+	}
 	// Without a session, @x is NULL.
 	if got, _, err := evalExpr(t, "@x", Args{}); err != nil || got != nil {
 		t.Errorf("@x without a session: %v, %v", got, err)

@@ -358,6 +358,7 @@ func (sess *Session) Set(stmt *sqlparser.Set, args Args) error {
 	pending := map[string]any{}
 	sess.pendingUser = map[string]userVar{}
 	defer func() { sess.pendingUser = nil }()
+	s := newScope(nil, "", args)
 	assign := func(name string, val any, isDefault bool) error {
 		key, v, err := lookupSysVar(name)
 		if err != nil {
@@ -395,7 +396,7 @@ func (sess *Session) Set(stmt *sqlparser.Set, args Args) error {
 			if _, isDefault := se.Expr.(*sqlparser.Default); isDefault {
 				return fmtErr("SET %s = DEFAULT: a user variable has no default value; SET %s = NULL forgets it", name, name)
 			}
-			x, err := sess.setExpr(se.Expr, args)
+			x, err := setExpr(s, se.Expr)
 			if err != nil {
 				return err
 			}
@@ -407,7 +408,7 @@ func (sess *Session) Set(stmt *sqlparser.Set, args Args) error {
 		_, isDefault := se.Expr.(*sqlparser.Default)
 		var val any
 		if !isDefault {
-			v, err := sess.setValue(se.Expr, args)
+			v, err := setValue(s, se.Expr)
 			if err != nil {
 				return err
 			}
@@ -435,6 +436,9 @@ func (sess *Session) Set(stmt *sqlparser.Set, args Args) error {
 			}
 		}
 	}
+	if err := s.unusedArgs(); err != nil {
+		return err
+	}
 	if err := sess.checkUserBytes(); err != nil {
 		return err
 	}
@@ -460,25 +464,22 @@ func (sess *Session) Set(stmt *sqlparser.Set, args Args) error {
 
 // setValue evaluates the value of a SET assignment: a constant expression (it may read system
 // variables), or a bare word such as ON, SYSTEM or TRADITIONAL, read as text.
-func (sess *Session) setValue(e sqlparser.Expr, args Args) (any, error) {
+func setValue(s *scope, e sqlparser.Expr) (any, error) {
 	if c, ok := e.(*sqlparser.ColName); ok && c.Qualifier.IsEmpty() && !strings.HasPrefix(c.Name.String(), "@") {
 		return c.Name.String(), nil
 	}
-	x, err := sess.setExpr(e, args)
+	x, err := setExpr(s, e)
 	if err != nil {
 		return nil, err
 	}
 	return x.val, nil
 }
 
-// setExpr evaluates a constant expression of SET.
-func (sess *Session) setExpr(e sqlparser.Expr, args Args) (*expr, error) {
-	s := newScope(nil, "", args)
+// setExpr evaluates a constant expression of SET in the statement's scope (one for all its
+// assignments, so that each reads its own placeholders and Set checks that all were read).
+func setExpr(s *scope, e sqlparser.Expr) (*expr, error) {
 	x, err := s.compile(e)
 	if err != nil {
-		return nil, err
-	}
-	if err := s.unusedArgs(); err != nil {
 		return nil, err
 	}
 	if x.kind != exConst {

@@ -654,3 +654,25 @@ func TestSessionStatePerClient(t *testing.T) {
 	}
 	check("a new client")
 }
+
+// TestUserVariablesWithParameters: go-sql-driver's prepared statements bind user variables and
+// read them back (SET @a = ? is prepared like any statement), with and without interpolation.
+func TestUserVariablesWithParameters(t *testing.T) {
+	e := startServer(t)
+	ctx := context.Background()
+	for _, params := range []string{"", "interpolateParams=true"} {
+		c, err := e.client(t, params).Conn(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.ExecContext(ctx, "SET @a = ?, @name = ?", 5, "Ada Lovelace"); err != nil {
+			t.Fatalf("%s: %v", params, err)
+		}
+		var sum int64
+		var email string
+		if err := c.QueryRowContext(ctx, "SELECT @a + ?, Email FROM People WHERE Name = @name", 1).Scan(&sum, &email); err != nil || sum != 6 || email == "" {
+			t.Errorf("%q: @a + 1 = %d, email %q, %v", params, sum, email, err)
+		}
+		c.Close()
+	}
+}
