@@ -21,7 +21,12 @@ import (
 type conn struct {
 	c       *Connector
 	session *translate.Session // DATABASE(), CONNECTION_ID() and what SET set (session.go)
-	tx      *transaction       // nil: none open (tx.go)
+	// prepared are the statements of PREPARE (session.go), by lower-case name; preparedBytes
+	// the length of their text.
+	prepared      map[string]*sqlPrepared
+	preparedBytes int
+	lastPrepared  lastPrepared // columns.go
+	tx            *transaction // nil: none open (tx.go)
 }
 
 // conn implements these driver interfaces.
@@ -48,7 +53,16 @@ func (cn *conn) PrepareContext(ctx context.Context, query string) (driver.Stmt, 
 	if err != nil {
 		return nil, err
 	}
+	cn.lastPrepared = lastPrepared{query: query, st: st}
 	return &stmt{cn: cn, st: st}, nil
+}
+
+// lastPrepared is the statement last prepared on a connection, kept so that ResultColumns on the
+// same text right after (a MySQL server prepares, then announces the columns) reuses its parse:
+// the AST is only read, never changed.
+type lastPrepared struct {
+	query string
+	st    statement
 }
 
 func (cn *conn) Close() error { return nil }
@@ -123,6 +137,8 @@ type statement struct {
 	returning sqlparser.SelectExprs
 	ast       sqlparser.Statement
 	explain   bool // EXPLAIN <statement>: describe the work, do none of it
+	// prepared is PREPARE, EXECUTE or DEALLOCATE PREPARE (session.go).
+	prepared *translate.PreparedCommand
 }
 
 func parseStatement(query string) (statement, error) {
@@ -136,6 +152,12 @@ func parseStatement(query string) (statement, error) {
 		}
 		st.explain = true
 		return st, nil
+	}
+	if pc, ok, err := translate.ParsePrepared(query); ok {
+		if err != nil {
+			return statement{}, &SyntaxError{Err: err}
+		}
+		return statement{prepared: pc}, nil
 	}
 	if ddl, ok, err := translate.ParseDDL(query); ok {
 		if err != nil {
@@ -183,6 +205,10 @@ func (cn *conn) query(ctx context.Context, st statement, nvs []driver.NamedValue
 	}
 	if st.explain {
 		return cn.explain(ctx, st, nvs)
+	}
+	if st.prepared != nil {
+		rows, _, err := cn.preparedCommand(ctx, st.prepared, nvs, true)
+		return rows, err
 	}
 	if st.describe != nil {
 		return cn.describe(ctx, st.describe.table)
@@ -238,6 +264,10 @@ func (cn *conn) exec(ctx context.Context, st statement, nvs []driver.NamedValue)
 	}
 	if st.explain {
 		return nil, &UnsupportedError{Construct: "EXPLAIN with Exec", Hint: "run it with Query, which returns its rows"}
+	}
+	if st.prepared != nil {
+		_, res, err := cn.preparedCommand(ctx, st.prepared, nvs, false)
+		return res, err
 	}
 	if st.describe != nil || st.variables != nil {
 		return nil, &UnsupportedError{Construct: "SHOW or DESCRIBE with Exec", Hint: "run it with Query, which returns its rows"}
@@ -348,7 +378,7 @@ func planned[P any](ctx context.Context, cn *conn, tables []string, plan func(tr
 	}
 	p, err := plan(schema)
 	var refused *translate.UnsupportedError
-	if err != nil && !errors.As(err, &refused) && cn.c.schemaAge() > schemaRecheckAfter {
+	if err != nil && !errors.As(err, &refused) && cn.c.schemaAge() > schemaRecheckAfter && ctx.Value(noSchemaRecheck{}) == nil {
 		// The statement may name a column added since the schema was cached: plan once more
 		// against a fresh schema before refusing (not for a construct refused whatever the names).
 		if fresh, ferr := cn.c.loadSchema(ctx, true); ferr == nil {

@@ -32,6 +32,13 @@ func (cn *conn) show(ctx context.Context, ast *sqlparser.Show) (driver.Rows, err
 		return &staticRows{resultColumns: []translate.Column{textColumn("Database", false)},
 			values: [][]driver.Value{{cn.c.cfg.BaseID}}}, nil
 	}
+	if typ := strings.ToLower(ast.Type); typ == "warnings" || typ == "errors" {
+		// The driver raises no warnings (what MySQL would warn about, it refuses with an error),
+		// and a failed statement's error went back with it: nothing to list. Clients ask after
+		// every statement (the mysql client's --show-warnings, MySQL Connector/J at connect).
+		return &staticRows{resultColumns: []translate.Column{textColumn("Level", false),
+			{Name: "Code", DatabaseType: "INT64", ScanType: reflect.TypeFor[int64]()}, textColumn("Message", false)}}, nil
+	}
 	if ast.Type != "tables" || ast.ShowTablesOpt == nil {
 		return nil, unsupportedStatement(ast)
 	}

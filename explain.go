@@ -66,6 +66,10 @@ func (cn *conn) explain(ctx context.Context, st statement, nvs []driver.NamedVal
 		}
 		return rows, nil
 	}
+	if st.prepared != nil {
+		return nil, &UnsupportedError{Construct: "EXPLAIN " + st.prepared.Kind.String(),
+			Hint: "EXPLAIN the statement itself, with its values written in"}
+	}
 	if st.variables != nil {
 		add("request", "none")
 		add("local", "list the connection's system variables")

@@ -13,8 +13,9 @@ import (
 
 // Catalog is the schema a statement is planned against: the base's tables, plus the
 // information_schema tables that describe them (TABLES, COLUMNS, SCHEMATA, KEY_COLUMN_USAGE,
-// STATISTICS), built in memory from the base schema when a statement names them. ORMs (GORM's
-// Migrator: HasTable, HasColumn, ColumnTypes, HasIndex) and BI tools read them.
+// STATISTICS; REFERENTIAL_CONSTRAINTS and ROUTINES, empty), built in memory from the base schema
+// when a statement names them. ORMs (GORM's Migrator: HasTable, HasColumn, ColumnTypes,
+// HasIndex) and BI tools read them.
 //
 // A base is a database named by its id; the record id is each table's primary key (PRIMARY, on
 // column id).
@@ -87,6 +88,17 @@ var infoColumns = map[string][]string{
 	"KEY_COLUMN_USAGE": {"CONSTRAINT_CATALOG", "CONSTRAINT_SCHEMA", "CONSTRAINT_NAME", "TABLE_CATALOG", "TABLE_SCHEMA", "TABLE_NAME",
 		"COLUMN_NAME", "ORDINAL_POSITION#", "POSITION_IN_UNIQUE_CONSTRAINT#", "REFERENCED_TABLE_SCHEMA", "REFERENCED_TABLE_NAME",
 		"REFERENCED_COLUMN_NAME"},
+	// No foreign keys and no routines: empty, for the clients that list them (JDBC's
+	// DatabaseMetaData.getImportedKeys and getProcedures, DBeaver's navigator).
+	"REFERENTIAL_CONSTRAINTS": {"CONSTRAINT_CATALOG", "CONSTRAINT_SCHEMA", "CONSTRAINT_NAME", "UNIQUE_CONSTRAINT_CATALOG",
+		"UNIQUE_CONSTRAINT_SCHEMA", "UNIQUE_CONSTRAINT_NAME", "MATCH_OPTION", "UPDATE_RULE", "DELETE_RULE", "TABLE_NAME",
+		"REFERENCED_TABLE_NAME"},
+	"ROUTINES": {"SPECIFIC_NAME", "ROUTINE_CATALOG", "ROUTINE_SCHEMA", "ROUTINE_NAME", "ROUTINE_TYPE", "DATA_TYPE",
+		"CHARACTER_MAXIMUM_LENGTH#", "CHARACTER_OCTET_LENGTH#", "NUMERIC_PRECISION#", "NUMERIC_SCALE#", "DATETIME_PRECISION#",
+		"CHARACTER_SET_NAME", "COLLATION_NAME", "DTD_IDENTIFIER", "ROUTINE_BODY", "ROUTINE_DEFINITION", "EXTERNAL_NAME",
+		"EXTERNAL_LANGUAGE", "PARAMETER_STYLE", "IS_DETERMINISTIC", "SQL_DATA_ACCESS", "SQL_PATH", "SECURITY_TYPE", "CREATED",
+		"LAST_ALTERED", "SQL_MODE", "ROUTINE_COMMENT", "DEFINER", "CHARACTER_SET_CLIENT", "COLLATION_CONNECTION",
+		"DATABASE_COLLATION"},
 	"STATISTICS": {"TABLE_CATALOG", "TABLE_SCHEMA", "TABLE_NAME", "NON_UNIQUE#", "INDEX_SCHEMA", "INDEX_NAME", "SEQ_IN_INDEX#",
 		"COLUMN_NAME", "COLLATION", "CARDINALITY#", "SUB_PART#", "PACKED", "NULLABLE", "INDEX_TYPE", "COMMENT", "INDEX_COMMENT",
 		"IS_VISIBLE", "EXPRESSION"},
@@ -196,6 +208,8 @@ func (c *Catalog) infoRows(name string) ([]translate.Row, error) {
 	db := c.database
 	var rows []translate.Row
 	switch name {
+	case "REFERENTIAL_CONSTRAINTS", "ROUTINES":
+		return nil, nil
 	case "SCHEMATA":
 		for _, s := range []string{translate.InformationSchema, db} {
 			rows = append(rows, cells("CATALOG_NAME", "def", "SCHEMA_NAME", s, "DEFAULT_CHARACTER_SET_NAME", "utf8mb4",

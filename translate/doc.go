@@ -45,7 +45,7 @@
 //
 // Refused, each with an *UnsupportedError that names it and hints at what to do instead: JOIN,
 // subqueries, UNION (not a *sqlparser.Select: the caller refuses it), aggregates other than the
-// above, REGEXP, <=>, user variables, CAST to TIME or JSON, REPLACE, INSERT IGNORE, INSERT … SELECT,
+// above, REGEXP, <=>, CAST to TIME or JSON, REPLACE, INSERT IGNORE, INSERT … SELECT,
 // UPDATE or DELETE with ORDER BY or LIMIT, locking reads. Mistakes in the query itself (an unknown
 // column, a type that cannot be compared, a missing argument) are plain errors.
 //

@@ -181,7 +181,7 @@ func queryFrom(from sqlparser.TableExprs, schema Schema) (*Table, string, string
 				if strings.EqualFold(tn.Qualifier.String(), InformationSchema) {
 					t, ok := schema.Table(InformationSchema + "." + strings.ToUpper(name))
 					if !ok || t == nil {
-						return nil, "", "", unknownTablef("%s.%s (information_schema has TABLES, COLUMNS, SCHEMATA, KEY_COLUMN_USAGE and STATISTICS)", InformationSchema, name)
+						return nil, "", "", unknownTablef("%s.%s (information_schema has TABLES, COLUMNS, SCHEMATA, KEY_COLUMN_USAGE, STATISTICS, and REFERENTIAL_CONSTRAINTS and ROUTINES, empty)", InformationSchema, name)
 					}
 					alias := name
 					if !ate.As.IsEmpty() {

@@ -40,6 +40,9 @@ type Session struct {
 	Database     string // DATABASE(): the base id; "" answers NULL
 	ConnectionID int64  // CONNECTION_ID()
 	vars         map[string]any
+	user         map[string]userVar // user variables (session.go), by lower-case name
+	userBytes    int                // the text they hold
+	pendingUser  map[string]userVar // assigned by the SET being run: read by its later assignments
 }
 
 // sysVar is one system variable clients read.
@@ -244,8 +247,13 @@ var sysVars = map[string]*sysVar{
 	"auto_increment_offset":    {def: int64(1)},
 	"init_connect":             {def: ""},
 	"performance_schema":       {def: int64(0)},
-	"warning_count":            {def: int64(0)},
-	"error_count":              {def: int64(0)},
+	// MySQL Connector/J (DBeaver's MySQL driver) reads these when it connects, the query cache
+	// ones from servers it takes for MySQL before 8.0.3: the driver has no query cache.
+	"license":          {def: "GPL"},
+	"query_cache_size": {def: int64(0)},
+	"query_cache_type": {def: "OFF"},
+	"warning_count":    {def: int64(0)},
+	"error_count":      {def: int64(0)},
 }
 
 // Other names of variables.
@@ -295,8 +303,8 @@ func (sess *Session) weekFormat() int64 {
 // session is the statement's session (a new session's values when Args has none).
 func (s *scope) session() *Session { return s.args.Session }
 
-// variable compiles @@name, @@session.name, @@local.name and @@global.name; ok is false for other
-// column names. A user variable (@name) is refused.
+// variable compiles @@name, @@session.name, @@local.name and @@global.name, and user variables
+// (@name, session.go); ok is false for other column names.
 func (s *scope) variable(c *sqlparser.ColName) (*expr, bool, error) {
 	name := c.Name.String()
 	text := sqlparser.String(c)
@@ -319,7 +327,8 @@ func (s *scope) variable(c *sqlparser.ColName) (*expr, bool, error) {
 			name = rest
 		}
 	case c.Qualifier.IsEmpty() && strings.HasPrefix(name, "@"):
-		return nil, true, unsupported("user variables (@name)", text, "keep the value in Go and pass it as an argument")
+		x, err := s.compileUserVariable(name, text)
+		return x, true, err
 	case c.Qualifier.IsEmpty() && strings.EqualFold(name, "current_user") && !s.hasField(name):
 		// CURRENT_USER without parentheses is the function. The parser does not say whether the
 		// name was backquoted, so a field of that name (`current_user`) wins.
@@ -342,10 +351,14 @@ func (s *scope) variable(c *sqlparser.ColName) (*expr, bool, error) {
 }
 
 // Set runs a SET statement on the session: every assignment is checked first, and either all are
-// applied or none (the error names the first that cannot be).
+// applied or none (the error names the first that cannot be). Assignments are evaluated left to
+// right: SET @a = 1, @b = @a + 1 sets @b to 2, as in MySQL.
 func (sess *Session) Set(stmt *sqlparser.Set, args Args) error {
 	args.Session = sess
 	pending := map[string]any{}
+	sess.pendingUser = map[string]userVar{}
+	defer func() { sess.pendingUser = nil }()
+	s := newScope(nil, "", args)
 	assign := func(name string, val any, isDefault bool) error {
 		key, v, err := lookupSysVar(name)
 		if err != nil {
@@ -380,12 +393,22 @@ func (sess *Session) Set(stmt *sqlparser.Set, args Args) error {
 		case strings.HasPrefix(name, "@@"):
 			name = name[2:]
 		case strings.HasPrefix(name, "@"):
-			return unsupported("user variables (@name)", sqlparser.String(stmt), "keep the value in Go and pass it as an argument")
+			if _, isDefault := se.Expr.(*sqlparser.Default); isDefault {
+				return fmtErr("SET %s = DEFAULT: a user variable has no default value; SET %s = NULL forgets it", name, name)
+			}
+			x, err := setExpr(s, se.Expr)
+			if err != nil {
+				return err
+			}
+			if err := sess.setUser(name, x); err != nil {
+				return err
+			}
+			continue
 		}
 		_, isDefault := se.Expr.(*sqlparser.Default)
 		var val any
 		if !isDefault {
-			v, err := sess.setValue(se.Expr, args)
+			v, err := setValue(s, se.Expr)
 			if err != nil {
 				return err
 			}
@@ -413,33 +436,65 @@ func (sess *Session) Set(stmt *sqlparser.Set, args Args) error {
 			}
 		}
 	}
+	if err := s.unusedArgs(); err != nil {
+		return err
+	}
+	if err := sess.checkUserBytes(); err != nil {
+		return err
+	}
 	if sess.vars == nil {
 		sess.vars = map[string]any{}
 	}
 	for k, v := range pending {
 		sess.vars[k] = v
 	}
+	if len(sess.pendingUser) > 0 && sess.user == nil {
+		sess.user = map[string]userVar{}
+	}
+	for k, v := range sess.pendingUser {
+		sess.userBytes += v.size() - sess.user[k].size()
+		if v.val == nil {
+			delete(sess.user, k) // NULL: as if never set (MySQL answers NULL either way)
+			continue
+		}
+		sess.user[k] = v
+	}
 	return nil
 }
 
 // setValue evaluates the value of a SET assignment: a constant expression (it may read system
 // variables), or a bare word such as ON, SYSTEM or TRADITIONAL, read as text.
-func (sess *Session) setValue(e sqlparser.Expr, args Args) (any, error) {
+func setValue(s *scope, e sqlparser.Expr) (any, error) {
 	if c, ok := e.(*sqlparser.ColName); ok && c.Qualifier.IsEmpty() && !strings.HasPrefix(c.Name.String(), "@") {
 		return c.Name.String(), nil
 	}
-	s := newScope(nil, "", args)
+	x, err := setExpr(s, e)
+	if err != nil {
+		return nil, err
+	}
+	return x.val, nil
+}
+
+// setExpr evaluates a constant expression of SET in the statement's scope (one for all its
+// assignments, so that each reads its own placeholders and Set checks that all were read).
+func setExpr(s *scope, e sqlparser.Expr) (*expr, error) {
 	x, err := s.compile(e)
 	if err != nil {
 		return nil, err
 	}
 	if x.kind != exConst {
-		return nil, fmtErr("SET: %s is not a constant", sqlparser.String(e))
+		// The scope has no table, so the expression reads no record (41 + 1, CONCAT(@a, 'x')):
+		// evaluated once, it is the constant.
+		if x.reads(nil) {
+			return nil, fmtErr("SET: %s is not a constant", sqlparser.String(e))
+		}
+		v, err := x.eval(&Row{})
+		if err != nil {
+			return nil, fmtErr("SET: %s: %v", sqlparser.String(e), err)
+		}
+		x = &expr{kind: exConst, typ: x.typ, val: v, nullable: v == nil, sql: x.sql}
 	}
-	if err := s.unusedArgs(); err != nil {
-		return nil, err
-	}
-	return x.val, nil
+	return x, nil
 }
 
 func init() {

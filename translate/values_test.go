@@ -262,7 +262,6 @@ func TestUnsupportedErrorsAreTyped(t *testing.T) {
 		{"SELECT Name FROM Tasks WHERE Name <=> 'a'", "<=>"},
 		{"SELECT CAST(Due AS TIME) FROM Tasks", "CAST to TIME"},
 		{"SELECT CONVERT(Name USING latin1) FROM Tasks", "CONVERT … USING latin1"},
-		{"SELECT @x FROM Tasks", "user variables"},
 		{"SELECT FOO(Name) FROM Tasks", "the function FOO"},
 		{"SELECT Name FROM Tasks FOR UPDATE", "locking reads"},
 		{"SELECT Name FROM other.Tasks", "a database-qualified table name"},

@@ -108,6 +108,51 @@ SELECT COUNT(*) AS n FROM People WHERE Name = 'CLI Person';
 			}
 		}
 	})
+	t.Run("prepared statements and user variables", func(t *testing.T) {
+		// The CLI has no prepared-statement API: PREPARE, EXECUTE … USING @v and DEALLOCATE
+		// PREPARE are how it binds values.
+		out, stderr, err := e.mariadb(t, bin, testPass, `SET @p = 4;
+PREPARE byPriority FROM 'SELECT Name, Priority FROM Tasks WHERE Priority >= ? ORDER BY Name LIMIT 3';
+EXECUTE byPriority USING @p;
+SELECT @p AS p, @nope AS nope;
+PREPARE ins FROM 'INSERT INTO People (Name, Email) VALUES (?, ?)';
+SET @n = 'CLI Prepared', @e = 'prep@example.com';
+EXECUTE ins USING @n, @e;
+SELECT Email FROM People WHERE Name = @n;
+DEALLOCATE PREPARE ins;
+DELETE FROM People WHERE Name = @n;
+`, "-vv")
+		if err != nil {
+			t.Fatalf("%v: %s", err, stderr)
+		}
+		_, _, rows := scanAll(t, must(e.db.Query("SELECT Name, Priority FROM Tasks WHERE Priority >= 4 ORDER BY Name LIMIT 3")))
+		var want []string
+		for _, r := range rows {
+			want = append(want, strings.Join(r, "\t"))
+		}
+		for _, w := range append(want, "p\tnope\n4\tNULL", "Query OK, 1 row affected", "prep@example.com") {
+			if !strings.Contains(out, w) {
+				t.Errorf("output lacks %q:\n%s", w, out)
+			}
+		}
+		if strings.Count(out, "Query OK, 1 row affected") != 2 { // the INSERT and the DELETE
+			t.Errorf("want the EXECUTE of the INSERT and the DELETE to affect a row each:\n%s", out)
+		}
+		_, stderr, _ = e.mariadb(t, bin, testPass, `PREPARE s FROM 'SELECT Name FROM Tasks WHERE Priority = ?';
+EXECUTE s;
+EXECUTE nope;
+DEALLOCATE PREPARE nope;
+`, "--force")
+		for _, w := range []string{
+			"ERROR 1210 (HY000) at line 2: airsql: incorrect arguments to EXECUTE",
+			"ERROR 1243 (HY000) at line 3: airsql: unknown prepared statement handler (nope) given to EXECUTE",
+			"ERROR 1243 (HY000) at line 4: airsql: unknown prepared statement handler (nope) given to DEALLOCATE PREPARE",
+		} {
+			if !strings.Contains(stderr, w) {
+				t.Errorf("stderr lacks %q:\n%s", w, stderr)
+			}
+		}
+	})
 	t.Run("errors", func(t *testing.T) {
 		for q, want := range map[string]string{
 			"SELECT Name FROM Nope":  "ERROR 1146 (42S02) at line 1: airsql: the base has no table",

@@ -130,26 +130,42 @@ func (s *session) prepare(query string) error {
 	if err != nil {
 		return s.answerCommand(err)
 	}
+	prep := ctxv.(*preparedStmt)
 	s.nextStmt++
 	id := s.nextStmt
-	s.stmts[id] = &stmtState{prep: ctxv.(*preparedStmt), params: params}
+	s.stmts[id] = &stmtState{prep: prep, params: params}
+	// COM_STMT_PREPARE_OK: the id, the counts of result columns and parameters, a filler and
+	// no warnings; then the parameter definitions and the column definitions, each block
+	// ended by EOF.
 	p := append(s.packet(), 0)
 	p = binary.LittleEndian.AppendUint32(p, id)
-	p = append(p, 0, 0) // result columns: sent by each execution
+	p = binary.LittleEndian.AppendUint16(p, uint16(len(prep.cols)))
 	p = binary.LittleEndian.AppendUint16(p, uint16(params))
 	p = append(p, 0, 0, 0)
 	if err := s.write(p); err != nil {
 		return err
 	}
-	if params == 0 {
-		return nil
-	}
-	for range params {
-		if err := s.write(append(s.packet(), paramDefinition...)); err != nil {
+	if params > 0 {
+		for range params {
+			if err := s.write(append(s.packet(), paramDefinition...)); err != nil {
+				return err
+			}
+		}
+		if err := s.writeEOF(false); err != nil {
 			return err
 		}
 	}
-	return s.writeEOF(false)
+	if len(prep.cols) > 0 {
+		for _, c := range prep.cols {
+			if err := s.write(append(s.packet(), c.field.Dump()...)); err != nil {
+				return err
+			}
+		}
+		if err := s.writeEOF(false); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (s *session) execute(data []byte) error {

@@ -53,6 +53,8 @@ func (s *Server) mysqlError(err error, cause error) *mysql.MyError {
 		syntax  *airsql.SyntaxError
 		column  *translate.UnknownColumnError
 		table   *translate.UnknownTableError
+		handler *airsql.UnknownPreparedError
+		args    *airsql.PreparedArgumentsError
 	)
 	switch {
 	case errors.As(err, &noTable), errors.As(err, &table):
@@ -67,6 +69,10 @@ func (s *Server) mysqlError(err error, cause error) *mysql.MyError {
 		return mysql.NewError(mysql.ER_PARSE_ERROR, msg)
 	case errors.As(err, &column):
 		return mysql.NewError(mysql.ER_BAD_FIELD_ERROR, msg)
+	case errors.As(err, &handler):
+		return mysql.NewError(mysql.ER_UNKNOWN_STMT_HANDLER, msg)
+	case errors.As(err, &args):
+		return mysql.NewError(mysql.ER_WRONG_ARGUMENTS, msg)
 	}
 	return mysql.NewError(mysql.ER_UNKNOWN_ERROR, msg)
 }

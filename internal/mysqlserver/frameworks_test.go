@@ -9,6 +9,7 @@ import (
 	"crypto/x509/pkix"
 	"database/sql"
 	"encoding/binary"
+	"errors"
 	"log"
 	"math/big"
 	"net"
@@ -365,7 +366,12 @@ func TestExecuteWithoutTypes(t *testing.T) {
 		if err != nil || ok[0] != 0 {
 			t.Fatalf("prepare: %x %v", ok, err)
 		}
-		for range 2 { // one parameter definition, then EOF
+		// One parameter definition and EOF, then the one result column's definition and EOF.
+		cols, params := binary.LittleEndian.Uint16(ok[5:]), binary.LittleEndian.Uint16(ok[7:])
+		if cols != 1 || params != 1 {
+			t.Fatalf("prepare %q announced %d columns and %d parameters, want 1 and 1", q, cols, params)
+		}
+		for range 4 {
 			if _, err := raw.ReadPacket(); err != nil {
 				t.Fatal(err)
 			}
@@ -407,5 +413,40 @@ func TestExecuteWithoutTypes(t *testing.T) {
 	}
 	if got := int64(binary.LittleEndian.Uint64(rows[0][2:])); got != want || want == 0 {
 		t.Errorf("COUNT(*) since %v: %d through the server, %d directly", since, got, want)
+	}
+}
+
+// TestResetConnection: COM_RESET_CONNECTION forgets the session's user variables and PREPAREd
+// statements, as MySQL's does.
+func TestResetConnection(t *testing.T) {
+	e := startServer(t)
+	raw, err := client.Connect(e.addr, testUser, testPass, demoDB)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	for _, q := range []string{"SET @kept = 1", "PREPARE kept FROM 'SELECT 1'"} {
+		if _, err := raw.Execute(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	raw.ResetSequence()
+	if err := raw.WritePacket([]byte{0, 0, 0, 0, gomysql.COM_RESET_CONNECTION}); err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := raw.ReadPacket(); err != nil || ok[0] != gomysql.OK_HEADER {
+		t.Fatalf("COM_RESET_CONNECTION: %x %v", ok, err)
+	}
+	res, err := raw.Execute("SELECT @kept")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := res.GetValue(0, 0); v != nil {
+		t.Errorf("@kept after the reset: %v, want NULL", v)
+	}
+	_, err = raw.Execute("EXECUTE kept")
+	var my *gomysql.MyError
+	if !errors.As(err, &my) || my.Code != gomysql.ER_UNKNOWN_STMT_HANDLER {
+		t.Errorf("EXECUTE kept after the reset: %v, want error 1243", err)
 	}
 }

@@ -616,3 +616,63 @@ func asMySQL(err error, me **mysql.MySQLError) bool {
 	}
 	return ok
 }
+
+// TestSessionStatePerClient: what a client sets — user variables, PREPAREd statements, system
+// variables — dies with its connection, as a MySQL session does: the next client, served by the
+// same *sql.DB, starts afresh.
+func TestSessionStatePerClient(t *testing.T) {
+	e := startServer(t)
+	ctx := context.Background()
+	first := e.client(t, "")
+	c, err := first.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"SET @leak = 'secret'", "PREPARE leak FROM 'SELECT 1'", "SET SESSION wait_timeout = 7"} {
+		if _, err := c.ExecContext(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	var v sql.NullString
+	if err := c.QueryRowContext(ctx, "SELECT @leak").Scan(&v); err != nil || v.String != "secret" {
+		t.Fatalf("@leak on its own connection: %v %v", v, err)
+	}
+	c.Close()
+	first.Close()
+
+	second := e.client(t, "")
+	second.SetMaxOpenConns(1)
+	check := func(when string) {
+		t.Helper()
+		var leak sql.NullString
+		var timeout int64
+		if err := second.QueryRow("SELECT @leak, @@wait_timeout").Scan(&leak, &timeout); err != nil || leak.Valid || timeout == 7 {
+			t.Errorf("%s: @leak = %v, @@wait_timeout = %d (%v); want NULL and the default", when, leak, timeout, err)
+		}
+		_, err := second.Exec("EXECUTE leak")
+		mysqlErr(t, err, 1243, "HY000")
+	}
+	check("a new client")
+}
+
+// TestUserVariablesWithParameters: go-sql-driver's prepared statements bind user variables and
+// read them back (SET @a = ? is prepared like any statement), with and without interpolation.
+func TestUserVariablesWithParameters(t *testing.T) {
+	e := startServer(t)
+	ctx := context.Background()
+	for _, params := range []string{"", "interpolateParams=true"} {
+		c, err := e.client(t, params).Conn(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.ExecContext(ctx, "SET @a = ?, @name = ?", 5, "Ada Lovelace"); err != nil {
+			t.Fatalf("%s: %v", params, err)
+		}
+		var sum int64
+		var email string
+		if err := c.QueryRowContext(ctx, "SELECT @a + ?, Email FROM People WHERE Name = @name", 1).Scan(&sum, &email); err != nil || sum != 6 || email == "" {
+			t.Errorf("%q: @a + 1 = %d, email %q, %v", params, sum, email, err)
+		}
+		c.Close()
+	}
+}

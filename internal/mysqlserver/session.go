@@ -3,6 +3,7 @@ package mysqlserver
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -16,6 +17,8 @@ import (
 	"github.com/go-mysql-org/go-mysql/mysql"
 	"github.com/go-mysql-org/go-mysql/server"
 	"github.com/xwb1989/sqlparser"
+
+	"github.com/airsql/airsql"
 )
 
 // session is one client connection. Its command loop (commands.go) calls the Handler methods
@@ -135,7 +138,16 @@ func (s *session) release() {
 		_ = s.tx.Rollback()
 		s.tx = nil
 	}
+	s.discardConns()
+}
+
+// discardConns closes the session's driver connections for good rather than giving them back
+// to the pool: their session state (user variables, PREPAREd statements, what SET set) belongs
+// to this client and must not reach the next one, as a MySQL session dies with its connection.
+// A driver connection holds no network state, so a new one costs nothing.
+func (s *session) discardConns() {
 	for name, c := range s.conns {
+		_ = c.Raw(func(any) error { return driver.ErrBadConn }) // database/sql then closes it
 		_ = c.Close()
 		delete(s.conns, name)
 	}
@@ -325,6 +337,11 @@ func (s *session) run(stmt string, prepared *sql.Stmt, args []any, binary, more 
 	if err != nil {
 		return s.fail(ctx, err)
 	}
+	if kind == sqlparser.StmtUnknown && prepared == nil && s.returnsNoRows(ctx, conn, stmt) {
+		// PREPARE and DEALLOCATE PREPARE, and EXECUTE of a write: answered with OK and the rows
+		// affected, as MySQL answers them, rather than as an empty result.
+		kind = sqlparser.StmtSet
+	}
 	switch kind {
 	case sqlparser.StmtInsert, sqlparser.StmtReplace, sqlparser.StmtUpdate, sqlparser.StmtDelete,
 		sqlparser.StmtSet, sqlparser.StmtDDL:
@@ -361,6 +378,14 @@ func (s *session) run(stmt string, prepared *sql.Stmt, args []any, binary, more 
 	}
 	defer rows.Close()
 	return s.writeRows(ctx, rows, binary, more)
+}
+
+// returnsNoRows reports a statement sqlparser cannot classify (PREPARE, EXECUTE, DEALLOCATE
+// PREPARE) whose result the driver knows has no columns; an error is left for the statement's
+// run to report.
+func (s *session) returnsNoRows(ctx context.Context, conn *sql.Conn, stmt string) bool {
+	cols, known, err := airsql.ResultColumns(ctx, conn, stmt)
+	return err == nil && known && len(cols) == 0
 }
 
 // answer writes OK, or the error.
@@ -706,15 +731,20 @@ func likeFold(pattern, s string) bool {
 }
 
 // preparedStmt is a statement prepared with COM_STMT_PREPARE: the driver's prepared statement
-// on the database current at prepare time (nil for the statements the server answers itself).
+// on the database current at prepare time (nil for the statements the server answers itself),
+// and the result columns announced at prepare.
 type preparedStmt struct {
 	query string
 	stmt  *sql.Stmt
+	cols  []column
 }
 
 // HandleStmtPrepare prepares the statement in the driver (which parses it once, so a syntax
-// error answers here) and counts its '?' parameters. The result columns are not known before
-// the statement runs: the prepare answer announces none, and COM_STMT_EXECUTE sends them.
+// error answers here), counts its '?' parameters, and asks the driver for the result columns
+// (airsql.ResultColumns plans the statement without running it): JDBC's
+// PreparedStatement.getMetaData reads them before any execution. When they are known only at
+// execution (LIMIT ?), none are announced and COM_STMT_EXECUTE sends them, as MySQL does for a
+// statement whose columns can change.
 func (s *session) HandleStmtPrepare(query string) (params, columns int, ctxv any, err error) {
 	if err := s.begin(); err != nil {
 		return 0, 0, nil, err
@@ -732,13 +762,26 @@ func (s *session) HandleStmtPrepare(query string) (params, columns int, ctxv any
 	if err != nil {
 		return 0, 0, nil, s.srv.mysqlError(err, nil)
 	}
-	p.stmt, err = conn.PrepareContext(ctx, query)
-	if err != nil {
+	fail := func(err error) (int, int, any, error) {
 		my := s.srv.mysqlError(err, context.Cause(ctx))
 		s.srv.logf("connection %d: prepare: error %d (%s): %s", s.id, my.Code, my.State, my.Message)
 		return 0, 0, nil, my
 	}
-	return params, 0, p, nil
+	p.stmt, err = conn.PrepareContext(ctx, query)
+	if err != nil {
+		return fail(err)
+	}
+	cols, known, err := airsql.ResultColumns(ctx, conn, query)
+	if err != nil {
+		_ = p.stmt.Close()
+		return fail(err)
+	}
+	if known {
+		for _, c := range cols {
+			p.cols = append(p.cols, columnFor("", c.Name, c.DatabaseType, c.Nullable))
+		}
+	}
+	return params, len(p.cols), p, nil
 }
 
 // answeredByServer reports the statements the server answers without the driver.
@@ -857,10 +900,7 @@ func (s *session) HandleOtherCommand(cmd byte, data []byte) error {
 			_ = s.tx.Rollback()
 			s.tx = nil
 		}
-		for name, c := range s.conns {
-			_ = c.Close()
-			delete(s.conns, name)
-		}
+		s.discardConns()
 		s.multi = nil
 		return nil
 	}

@@ -285,3 +285,22 @@ func BenchmarkPeakHeap100000(b *testing.B) {
 }
 
 func mib(n int64) float64 { return float64(n) / (1 << 20) }
+
+// BenchmarkPointQuery is a one-row query with a parameter through the server: go-sql-driver
+// prepares it (COM_STMT_PREPARE, where the server plans it to announce its columns), executes
+// and closes it each time; with interpolateParams it sends the text alone. The difference is what
+// announcing the columns at prepare costs.
+func BenchmarkPointQuery(b *testing.B) {
+	e := startServer(b)
+	for _, mode := range []struct{ name, params string }{{"prepared", ""}, {"interpolated", "interpolateParams=true"}} {
+		b.Run(mode.name, func(b *testing.B) {
+			db := e.client(b, mode.params)
+			var name string
+			for b.Loop() {
+				if err := db.QueryRow("SELECT Name FROM People WHERE Name = ?", "Ada Lovelace").Scan(&name); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
