@@ -139,6 +139,9 @@ type statement struct {
 	explain   bool // EXPLAIN <statement>: describe the work, do none of it
 	// prepared is PREPARE, EXECUTE or DEALLOCATE PREPARE (session.go).
 	prepared *translate.PreparedCommand
+	// show is a SHOW statement answered by a SELECT over information_schema (ast holds the
+	// SELECT): the table and database it names are checked before it runs.
+	show *translate.ShowQuery
 }
 
 func parseStatement(query string) (statement, error) {
@@ -177,6 +180,17 @@ func parseStatement(query string) (statement, error) {
 			return statement{}, fromTranslate(err)
 		}
 		return statement{variables: &showVariables{global: global, like: like}}, nil
+	}
+	if sq, ok, err := translate.RewriteShow(query); ok {
+		if err != nil {
+			return statement{}, fromTranslate(err)
+		}
+		ast, err := translate.Parse(sq.SQL)
+		if err != nil {
+			// A WHERE condition the grammar cannot read.
+			return statement{}, &SyntaxError{Err: err}
+		}
+		return statement{ast: ast, show: &sq}, nil
 	}
 	query, returning, _, err := cutReturning(query)
 	if err != nil {
@@ -228,6 +242,11 @@ func (cn *conn) query(ctx context.Context, st statement, nvs []driver.NamedValue
 	}
 	if err := checkLikeSizes(st.ast, args); err != nil {
 		return nil, err
+	}
+	if st.show != nil {
+		if err := cn.checkShow(ctx, st.show); err != nil {
+			return nil, err
+		}
 	}
 	switch ast := st.ast.(type) {
 	case *sqlparser.Select:
@@ -326,7 +345,7 @@ func unsupportedStatement(ast sqlparser.Statement) error {
 			Hint: "a database is an Airtable base: create it in Airtable and name its id in the DSN"}
 	case *sqlparser.Show:
 		return &UnsupportedError{Construct: "SHOW " + strings.ToUpper(s.Type),
-			Hint: "the driver answers SHOW DATABASES, SHOW TABLES, SHOW COLUMNS FROM t and DESCRIBE t"}
+			Hint: "the driver answers SHOW DATABASES, TABLES, COLUMNS, TABLE STATUS, CREATE TABLE, INDEX, VARIABLES, ENGINES, CHARACTER SET and COLLATION, and DESCRIBE t"}
 	case *sqlparser.Set:
 		return &UnsupportedError{Construct: "EXPLAIN SET", Hint: "SET sends no request: run it with Exec"}
 	case *sqlparser.Use:

@@ -76,6 +76,20 @@ func (cn *conn) show(ctx context.Context, ast *sqlparser.Show) (driver.Rows, err
 	return rows, nil
 }
 
+// checkShow answers a SHOW statement that names another base or an unknown table with the error
+// MySQL gives, where its SELECT over information_schema would list nothing.
+func (cn *conn) checkShow(ctx context.Context, sq *translate.ShowQuery) error {
+	if sq.Database != "" && sq.Database != cn.c.cfg.BaseID {
+		return &UnsupportedError{Construct: "SHOW … FROM another base",
+			Hint: "a connection reaches only the base " + cn.c.cfg.BaseID + " of its DSN"}
+	}
+	if sq.Table == "" {
+		return nil
+	}
+	_, err := cn.c.schemaFor(ctx, sq.Table) // a *NoTableError naming the tables there are
+	return err
+}
+
 // computedTypes are the Airtable field types whose values the service computes: they cannot be
 // written.
 var computedTypes = map[string]bool{

@@ -453,6 +453,17 @@ func TestShowAndUse(t *testing.T) {
 	if cols[0] != "Field" || len(fields) < 5 {
 		t.Errorf("SHOW COLUMNS: %v %v", cols, fields)
 	}
+	// What DBeaver sends for a table's properties and DDL tabs.
+	cols, _, status := scanAll(t, must(client.Query("SHOW TABLE STATUS LIKE 'Tasks'")))
+	if cols[0] != "Name" || cols[4] != "Rows" || len(status) != 1 || status[0][1] != "Airtable" {
+		t.Errorf("SHOW TABLE STATUS: %v %v", cols, status)
+	}
+	_, _, create := scanAll(t, must(client.Query("SHOW CREATE TABLE Tasks")))
+	if len(create) != 1 || !strings.HasPrefix(create[0][1], "CREATE TABLE `Tasks` (") {
+		t.Errorf("SHOW CREATE TABLE: %v", create)
+	}
+	_, err := client.Query("SHOW CREATE TABLE Nope")
+	mysqlErr(t, err, 1146, "42S02")
 	_, _, dbs := scanAll(t, must(client.Query("SHOW DATABASES")))
 	if len(dbs) != 1 || dbs[0][0] != demoDB {
 		t.Errorf("SHOW DATABASES: %v", dbs)
@@ -460,7 +471,7 @@ func TestShowAndUse(t *testing.T) {
 	if _, err := client.Exec("USE " + demoDB); err != nil {
 		t.Error(err)
 	}
-	_, err := client.Exec("USE nosuch")
+	_, err = client.Exec("USE nosuch")
 	mysqlErr(t, err, 1049, "42000")
 	bad, _ := sql.Open("mysql", strings.Replace(e.dsn(""), "/"+demoDB, "/nosuch", 1))
 	defer bad.Close()

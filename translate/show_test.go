@@ -1,0 +1,72 @@
+package translate
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestRewriteShow(t *testing.T) {
+	for _, c := range []struct {
+		in, table, db, contains string
+		ok                      bool
+		err                     string
+	}{
+		{in: "SHOW TABLES", ok: false},
+		{in: "SELECT 1", ok: false},
+		{in: "show table status", ok: true, contains: "TABLE_SCHEMA = DATABASE() ORDER BY Name"},
+		{in: "SHOW TABLE STATUS IN `app1` LIKE 'T\\_%';", ok: true, db: "app1", contains: "TABLE_SCHEMA = 'app1' AND TABLE_NAME LIKE 'T\\_%' ORDER BY Name"},
+		{in: "SHOW CREATE TABLE `it's`", ok: true, table: "it's", contains: "TABLE_NAME = 'it''s'"},
+		{in: "SHOW CREATE TABLE app1.`a``b`", ok: true, table: "a`b", db: "app1", contains: "TABLE_NAME = 'a`b'"},
+		{in: "SHOW INDEXES FROM Tasks IN app1 WHERE Key_name = 'PRIMARY'", ok: true, table: "Tasks", db: "app1", contains: ") AS s WHERE Key_name = 'PRIMARY' ORDER BY Key_name"},
+		{in: "SHOW INDEX FROM Tasks LIKE 'x'", ok: true, err: "WHERE"},
+		{in: "SHOW CHARSET LIKE 'utf8%'", ok: true, contains: "WHERE `Charset` LIKE 'utf8%'"},
+		{in: "SHOW COLLATION WHERE", ok: true, err: "WHERE without a condition"},
+		{in: "SHOW COLLATION LIKE 'a' 'b'", ok: true, err: "LIKE 'pattern'"},
+		{in: "SHOW CREATE TABLE", ok: true, err: "name a table"},
+		{in: "SHOW INDEX FROM A 0", ok: true, err: "text after"}, // found by FuzzRewriteShow: an error was lost
+		{in: "SHOW STORAGE ENGINES", ok: true, contains: "'Airtable' AS Engine"},
+	} {
+		sq, ok, err := RewriteShow(c.in)
+		if ok != c.ok {
+			t.Errorf("%s: ok = %v", c.in, ok)
+			continue
+		}
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%s: err = %v, want %q", c.in, err, c.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %v", c.in, err)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		if sq.Table != c.table || sq.Database != c.db || !strings.Contains(sq.SQL, c.contains) {
+			t.Errorf("%s: got %+v, want table %q db %q and SQL containing %q", c.in, sq, c.table, c.db, c.contains)
+		}
+		if _, err := Parse(sq.SQL); err != nil {
+			t.Errorf("%s: the SELECT does not parse: %v\n%s", c.in, err, sq.SQL)
+		}
+	}
+}
+
+// FuzzRewriteShow: no input panics, and a name or pattern never leaves its literal — what is
+// rewritten without a WHERE condition always parses as one SELECT.
+func FuzzRewriteShow(f *testing.F) {
+	for _, s := range []string{"SHOW TABLE STATUS LIKE 'x'", "SHOW CREATE TABLE `a'b`", "SHOW INDEX FROM t FROM d",
+		"SHOW CHARSET WHERE Maxlen > 1", "SHOW COLLATION", "SHOW ENGINES;", "SHOW CREATE TABLE a.b", "show keys in `x\\`"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, q string) {
+		sq, ok, err := RewriteShow(q)
+		if !ok || err != nil || strings.Contains(strings.ToLower(q), "where") {
+			return
+		}
+		if _, err := Parse(sq.SQL); err != nil {
+			t.Fatalf("%q rewritten to a statement that does not parse: %v\n%s", q, err, sq.SQL)
+		}
+	})
+}
