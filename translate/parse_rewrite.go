@@ -52,6 +52,23 @@ func tokenize(sql string) ([]token, bool) {
 	}
 }
 
+// startsWithWord reports whether the statement's first token is the keyword word (lower case),
+// reading that token only: the statement-kind checks that run before the parser must not tokenise
+// the whole text of every statement (a 10 MB literal would be copied once per check).
+func startsWithWord(sql, word string) (yes bool) {
+	defer func() {
+		if recover() != nil { // the tokenizer panics on some MySQL-specific comments ("/*!*/")
+			yes = false
+		}
+	}()
+	tkn := sqlparser.NewStringTokenizer(sql)
+	typ, val := tkn.Scan()
+	for typ == sqlparser.COMMENT {
+		typ, val = tkn.Scan()
+	}
+	return typ != 0 && typ != sqlparser.LEX_ERROR && typ != sqlparser.STRING && strings.EqualFold(string(val), word)
+}
+
 // edit replaces the text of one token.
 type edit struct {
 	tok  int

@@ -30,6 +30,9 @@ type ShowQuery struct {
 // SHOW CHARACTER SET|CHARSET and SHOW COLLATION, each with MySQL's optional LIKE 'pattern' or
 // WHERE condition where MySQL takes one. ok is false for any other statement.
 func RewriteShow(query string) (sq ShowQuery, ok bool, err error) {
+	if !startsWithWord(query, "show") {
+		return ShowQuery{}, false, nil
+	}
 	toks, good := tokenize(query)
 	if !good || len(toks) < 2 || toks[0].val != "show" {
 		return ShowQuery{}, false, nil

@@ -70,3 +70,12 @@ func FuzzRewriteShow(f *testing.F) {
 		}
 	})
 }
+
+func TestStartsWithWord(t *testing.T) {
+	for in, want := range map[string]bool{"SHOW x": true, "  show": true, "/* c */ Show t": true, "'show'": false,
+		"`show`": true, "shows": false, "/*!*/": false, "/*!": false, "": false, "SELECT show": false} {
+		if got := startsWithWord(in, "show"); got != want {
+			t.Errorf("startsWithWord(%q) = %v", in, got)
+		}
+	}
+}

@@ -531,6 +531,9 @@ func init() {
 // statement but drops its LIKE). ok is false for any other statement; SHOW VARIABLES WHERE … is
 // refused.
 func ShowVariables(query string) (global bool, like string, ok bool, err error) {
+	if !startsWithWord(query, "show") {
+		return false, "", false, nil
+	}
 	toks, good := tokenize(query)
 	if !good || len(toks) < 2 || toks[0].val != "show" {
 		return false, "", false, nil
