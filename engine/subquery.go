@@ -3,6 +3,8 @@ package engine
 import (
 	"context"
 	"fmt"
+	"io"
+	"slices"
 
 	"github.com/airsql/airsql/translate"
 )
@@ -17,9 +19,13 @@ type subqueryOp struct {
 	scan  *scanOp // the statement's scan, which an IN subquery's values may narrow
 	sizer Sizer
 	bound string
+
+	correlated []*correlated
+	ctx        context.Context // the context of the statement's current Next, for the correlated runs
 }
 
 func (s *subqueryOp) Next(ctx context.Context) (translate.Row, error) {
+	s.ctx = ctx
 	if !s.ran {
 		s.ran = true
 		for i, op := range s.ops {
@@ -59,6 +65,12 @@ func (s *subqueryOp) Explain() Node {
 		sub := op.Explain()
 		sub.Detail = s.subs[i].SQL + ": " + sub.Detail
 		n.Inputs = append(n.Inputs, sub)
+	}
+	for _, c := range s.correlated {
+		n.Inputs = append(n.Inputs, c.explain())
+	}
+	if len(s.ops) == 0 {
+		n.Detail = "correlated: run per distinct value of the outer columns they read, with a cache"
 	}
 	return n
 }
@@ -102,21 +114,31 @@ func (s *subqueryOp) bind() {
 	}
 }
 
-// withSubqueries builds the subqueries' operators around the statement's.
+// withSubqueries builds the subqueries' operators around the statement's: the uncorrelated ones
+// run first, the correlated ones get their runner.
 func withSubqueries(op Operator, q *translate.Query, opts Options) (Operator, error) {
 	if len(q.Subqueries) == 0 {
 		return op, nil
 	}
-	s := &subqueryOp{input: op, subs: q.Subqueries}
+	s := &subqueryOp{input: op}
 	if q.Scan != nil && opts.Source != nil && !opts.NoBind {
 		s.scan = findScan(op, q.Scan)
 		s.sizer, _ = opts.Source.(Sizer)
 	}
 	for _, sq := range q.Subqueries {
+		if sq.Correlated() {
+			c, err := newCorrelated(sq, opts, s)
+			if err != nil {
+				return nil, err
+			}
+			s.correlated = append(s.correlated, c)
+			continue
+		}
 		sub, err := Build(sq.Query, opts)
 		if err != nil {
 			return nil, err
 		}
+		s.subs = append(s.subs, sq)
 		s.ops = append(s.ops, sub)
 	}
 	return s, nil
@@ -148,3 +170,184 @@ func findScan(op Operator, plan *translate.Plan) *scanOp {
 	}
 	return nil
 }
+
+// correlated runs a correlated subquery for the outer values translate sets. Each table it reads is
+// requested once, with the conditions that do not read the outer query pushed, and its rows kept
+// (counted against maxRows); each run evaluates the rest of the subquery — the correlated
+// conditions, aggregates, ORDER BY, LIMIT — on the kept rows in memory. When the subquery's WHERE
+// holds inner = outer, the rows are indexed by inner once and a run reads only the rows of its
+// outer value. translate caches the result per distinct outer values.
+type correlated struct {
+	sq   *translate.Subquery
+	opts Options
+	memo *memoSource
+	stmt *subqueryOp
+	runs int
+}
+
+func newCorrelated(sq *translate.Subquery, opts Options, stmt *subqueryOp) (*correlated, error) {
+	if opts.Source == nil && (sq.Query.Scan != nil && !sq.Query.Scan.Table.Local || sq.Query.Join != nil) {
+		return nil, fmt.Errorf("engine: no source to run the correlated subquery %s", sq.SQL)
+	}
+	limit := opts.MaxRows
+	if limit <= 0 {
+		limit = DefaultMaxRows
+	}
+	m := &memoSource{src: opts.Source, sq: sq, budget: &Budget{Limit: limit}, rows: map[*translate.Plan][]translate.Row{},
+		what: "the rows kept for the correlated subquery " + sq.SQL}
+	if idx := sq.Index(); len(idx) > 0 && sq.Query.Scan != nil {
+		m.indexed, m.key = sq.Query.Scan, &idx[0]
+	}
+	c := &correlated{sq: sq, opts: opts, memo: m, stmt: stmt}
+	c.opts.Source, c.opts.NoBind = m, true
+	sq.SetRunner(c.run, limit)
+	return c, nil
+}
+
+// run is the subquery's rows for the outer values being evaluated.
+func (c *correlated) run() ([]translate.Row, error) {
+	ctx := c.stmt.ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	op, err := Build(c.sq.Query, c.opts)
+	if err != nil {
+		return nil, err
+	}
+	c.runs++
+	return Drain(ctx, op)
+}
+
+func (c *correlated) explain() Node {
+	detail := c.sq.SQL + ": correlated (reads " + c.sq.OuterColumns() + " of the outer query): its table is read once, " +
+		"without the conditions on the outer query, and kept; the rest runs in memory per distinct value of " + c.sq.OuterColumns() + ", cached"
+	if c.memo.key != nil {
+		detail += "; the kept rows are indexed by " + c.memo.key.SQL
+	}
+	n := Node{Op: "correlated subquery", Detail: detail}
+	if op, err := Build(c.sq.Query, c.opts); err == nil {
+		n.Inputs = []Node{op.Explain()}
+	}
+	return n
+}
+
+// memoSource answers each plan of a correlated subquery from the rows of its one request, read
+// the first time; the indexed plan answers with the rows of the outer value only.
+type memoSource struct {
+	src    Source
+	sq     *translate.Subquery
+	budget *Budget
+	what   string
+	rows   map[*translate.Plan][]translate.Row
+
+	indexed *translate.Plan
+	key     *translate.CorrelationKey
+	index   map[string][]int32 // key value → positions in rows[indexed]
+}
+
+func (m *memoSource) Scan(ctx context.Context, plan *translate.Plan) (Pages, error) {
+	rows, ok := m.rows[plan]
+	if !ok {
+		var err error
+		if rows, err = m.read(ctx, plan); err != nil {
+			return nil, err
+		}
+		m.rows[plan] = rows
+	}
+	if plan == m.indexed {
+		var err error
+		if rows, err = m.lookup(rows); err != nil {
+			return nil, err
+		}
+	}
+	return &keptPages{rows: rows}, nil
+}
+
+// Requests: the requests of a plan, as the source knows them (none once its rows are kept).
+func (m *memoSource) Requests(plan *translate.Plan) (int, bool) {
+	if _, ok := m.rows[plan]; ok {
+		return 0, true
+	}
+	if sz, ok := m.src.(Sizer); ok {
+		return sz.Requests(plan)
+	}
+	return 0, false
+}
+
+func (m *memoSource) read(ctx context.Context, plan *translate.Plan) ([]translate.Row, error) {
+	if m.src == nil {
+		return nil, fmt.Errorf("engine: no source to scan %s", plan.Table.Name)
+	}
+	pages, err := m.src.Scan(ctx, plan)
+	if err != nil {
+		return nil, err
+	}
+	defer pages.Close()
+	var out []translate.Row
+	for {
+		page, err := pages.Next(ctx)
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if err := m.budget.Hold(len(page), m.what+" (the rows of "+plan.Table.Name+")"); err != nil {
+			return nil, err
+		}
+		out = append(out, page...)
+	}
+}
+
+// lookup is the kept rows whose key matches the outer value, in their order.
+func (m *memoSource) lookup(rows []translate.Row) ([]translate.Row, error) {
+	if m.index == nil {
+		m.index = map[string][]int32{}
+		for i := range rows {
+			vals, err := m.key.InnerValues(&rows[i])
+			if err != nil {
+				return nil, err
+			}
+			for j, v := range vals {
+				if slices.ContainsFunc(vals[:j], func(w any) bool { return translate.CompareSQL(v, w) == 0 }) {
+					continue // a link holding the same id twice
+				}
+				k := string(translate.AppendKey(nil, v))
+				m.index[k] = append(m.index[k], int32(i))
+			}
+		}
+	}
+	var pos []int32
+	vals := m.sq.OuterValues(*m.key)
+	for _, v := range vals {
+		pos = append(pos, m.index[string(translate.AppendKey(nil, v))]...)
+	}
+	if len(vals) > 1 {
+		slices.Sort(pos)
+		pos = slices.Compact(pos)
+	}
+	out := make([]translate.Row, len(pos))
+	for i, p := range pos {
+		out[i] = rows[p]
+	}
+	return out, nil
+}
+
+// keptPages returns kept rows as one page.
+type keptPages struct {
+	rows []translate.Row
+	done bool
+}
+
+func (p *keptPages) Next(context.Context) ([]translate.Row, error) {
+	if p.done {
+		return nil, io.EOF
+	}
+	p.done = true
+	if len(p.rows) == 0 {
+		return nil, io.EOF
+	}
+	return p.rows, nil
+}
+
+func (p *keptPages) Close() { p.done = true }

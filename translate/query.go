@@ -158,6 +158,7 @@ func (qp *queryPlanner) planStatement(stmt *sqlparser.Select, schema Schema, arg
 		}
 	}
 	qp.s.schema = schema
+	qp.s.outer = qp.outer
 	qp.s.adopt(ps)
 	if err := qp.run(); err != nil {
 		return nil, nil, err
@@ -207,12 +208,13 @@ func queryFrom(from sqlparser.TableExprs, schema Schema) (*Table, string, string
 }
 
 type queryPlanner struct {
-	stmt *sqlparser.Select
-	s    *scope
-	q    *Query
-	plan *Plan // nil when dual or a join
-	dual bool
-	join *joinPlanner // several tables in FROM
+	stmt  *sqlparser.Select
+	s     *scope
+	q     *Query
+	plan  *Plan // nil when dual or a join
+	dual  bool
+	join  *joinPlanner // several tables in FROM
+	outer *outerScope  // a subquery's: names its tables lack resolve in the outer query
 
 	outputs     []*expr
 	outputAST   []sqlparser.Expr // nil for the columns of *
