@@ -647,6 +647,11 @@ func FuzzQuery(f *testing.F) {
 		"SELECT Name FROM T UNION SELECT Status FROM T ORDER BY 1 DESC LIMIT 2",
 		"WITH d AS (SELECT N, COUNT(*) c FROM T GROUP BY N) SELECT * FROM d JOIN T ON T.N = d.N",
 		"SELECT d.x FROM (SELECT N + 1 AS x FROM T) d WHERE d.x > ?",
+		"SELECT a.Name, (SELECT COUNT(*) FROM T b WHERE b.N = a.N) FROM T a",
+		"SELECT Name FROM T a WHERE a.N > (SELECT AVG(b.N) FROM T b WHERE b.Status = a.Status) ORDER BY 1",
+		"SELECT Name FROM T a WHERE a.Name IN (SELECT b.Name FROM T b WHERE b.N <> a.N LIMIT 2)",
+		"SELECT Status, (SELECT MAX(b.N) FROM T b WHERE b.Status = a.Status) FROM T a GROUP BY Status",
+		"SELECT Name FROM T a WHERE EXISTS (SELECT 1 FROM T b WHERE b.id = a.id AND EXISTS (SELECT 1 FROM T c WHERE c.N = a.N HAVING COUNT(*) > 1))",
 	} {
 		f.Add(s)
 	}

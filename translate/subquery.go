@@ -16,10 +16,12 @@ import (
 // EXISTS whether there is a row, a scalar subquery its one value (NULL for no row, MySQL's error
 // for several).
 //
-// A correlated [NOT] EXISTS whose WHERE holds inner.col = outer.col (ANDed with the rest) is
-// decorrelated into a semi-join (anti-join): the inner query without that equality is run once,
-// its values of inner.col form a set, and EXISTS is "outer.col is in the set". Other correlated
-// subqueries are refused by name.
+// A correlated [NOT] EXISTS whose WHERE holds inner.col = outer.col (ANDed with the rest, which
+// reads only the subquery's tables) is decorrelated into a semi-join (anti-join): the inner query
+// without that equality is run once, its values of inner.col form a set, and EXISTS is "outer.col
+// is in the set". Any other subquery that reads the outer query is correlated: a name its tables
+// lack resolves in the outer scope and is read through an exOuter node; the engine runs it per
+// distinct value of the outer columns (see Subquery and docs/engine.md).
 
 // Subquery is a subquery of a statement: the engine runs Query and calls SetRows with its rows —
 // once, before the statement's first row, when it is uncorrelated; or, when it reads columns of the
