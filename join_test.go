@@ -368,7 +368,7 @@ func TestJoinErrors(t *testing.T) {
 		{"SELECT t.Name FROM Tasks t JOIN People p ON p.id = t.Assignee WHERE x.Name = 'a'", `no table or alias "x"`},
 		{"SELECT t.Nope FROM Tasks t JOIN People p ON p.id = t.Assignee", `unknown column "Nope" in table "Tasks"`},
 		{"SELECT 1 FROM Tasks t JOIN People t ON t.id = t.id", "not unique table/alias: 't'"},
-		{"SELECT 1 FROM Tasks t JOIN Projects pr ON pr.id = t.Project RIGHT JOIN People p ON p.id = t.Assignee", "RIGHT JOIN after other joins"},
+		{"SELECT 1 FROM Tasks t, Projects pr RIGHT JOIN People p ON p.id = pr.Lead", "RIGHT JOIN after a comma join"},
 		{"SELECT 1 FROM Tasks t NATURAL JOIN People p", "NATURAL JOIN"},
 		{"SELECT 1 FROM Tasks t JOIN People p USING (Nope)", "unknown column 'Nope'"},
 		{"SELECT x.* FROM Tasks t JOIN People p ON p.id = t.Assignee", "unknown table 'x'"},

@@ -150,6 +150,13 @@ type hashJoinOp struct {
 	matched bool
 	out     translate.Row
 	emitted int
+
+	// A RIGHT JOIN step keeps every row of its table: rows lists them in order, hit those that
+	// matched a row so far, and after the last row so far the others are emitted with NULL for
+	// every other table (tail: the next one to look at).
+	rows []*translate.Row
+	hit  map[*translate.Row]bool
+	tail int
 }
 
 func (h *hashJoinOp) build(ctx context.Context) error {
@@ -180,6 +187,9 @@ func (h *hashJoinOp) build(ctx context.Context) error {
 		rec := r
 		if err := h.budget.Hold(1, h.what+" (the rows of its hash table)"); err != nil {
 			return err
+		}
+		if h.step.Kind == "right" {
+			h.rows = append(h.rows, &rec)
 		}
 		if h.table == nil {
 			h.all = append(h.all, &rec)
@@ -307,6 +317,12 @@ func (h *hashJoinOp) Next(ctx context.Context) (translate.Row, error) {
 				}
 			}
 			h.matched = true
+			if h.step.Kind == "right" {
+				if h.hit == nil {
+					h.hit = map[*translate.Row]bool{}
+				}
+				h.hit[m] = true
+			}
 			return h.emit(out)
 		}
 		if h.has && !h.matched && h.step.Kind == "left" {
@@ -314,6 +330,19 @@ func (h *hashJoinOp) Next(ctx context.Context) (translate.Row, error) {
 			return h.emit(h.join(nil))
 		}
 		r, err := h.outer.Next(ctx)
+		if err == io.EOF && h.step.Kind == "right" {
+			h.has = false
+			for h.tail < len(h.rows) {
+				m := h.rows[h.tail]
+				h.tail++
+				if !h.hit[m] {
+					sides := make([]*translate.Row, h.n)
+					sides[h.step.Table] = m
+					return h.emit(translate.Row{Sides: sides})
+				}
+			}
+			return r, err
+		}
 		if err != nil {
 			h.has = false
 			return r, err
@@ -369,7 +398,7 @@ func (h *hashJoinOp) emit(r translate.Row) (translate.Row, error) {
 func (h *hashJoinOp) Close() {
 	h.outer.Close()
 	h.inner.Close()
-	h.table, h.all, h.matches = nil, nil, nil
+	h.table, h.all, h.matches, h.rows, h.hit = nil, nil, nil, nil, nil
 }
 
 func (h *hashJoinOp) Explain() Node {

@@ -30,7 +30,7 @@ type JoinTable struct {
 // JoinStep joins the rows so far with the rows of one table.
 type JoinStep struct {
 	Table int    // index in Join.Tables
-	Kind  string // "first" (Steps[0]), "inner", "left" or "cross"
+	Kind  string // "first" (Steps[0]), "inner", "left", "right" (every row of the table is kept) or "cross"
 	// Keys: equality conditions between the rows so far (Outer) and the table's rows (Inner). The
 	// engine hashes the table's rows by Inner and probes with Outer.
 	Keys []JoinKey
@@ -199,6 +199,10 @@ type joinPlanner struct {
 	ps     *scope // plans derived tables
 	sides  []joinSide
 	steps  []pendingStep
+	// itemStart: the first table of the comma-separated FROM item being read. A RIGHT JOIN keeps
+	// its own table's rows against the tables of its item only (a, b RIGHT JOIN c is a CROSS JOIN
+	// of a with b RIGHT JOIN c), which a left-deep plan can give only for the first item.
+	itemStart int
 }
 
 type pendingStep struct {
@@ -216,6 +220,7 @@ func (jp *joinPlanner) flatten(from sqlparser.TableExprs) error {
 		if i == 0 {
 			kind = "first"
 		}
+		jp.itemStart = len(jp.sides)
 		if err := jp.tableExpr(te, kind, nil, nil, sqlparser.String(te)); err != nil {
 			return err
 		}
@@ -275,11 +280,22 @@ func (jp *joinPlanner) tableExpr(te sqlparser.TableExpr, kind string, on sqlpars
 		case sqlparser.RightJoinStr:
 			// a RIGHT JOIN b is b LEFT JOIN a: b is read first and a's columns may be NULL. The
 			// tables keep FROM's order for SELECT *.
-			if len(jp.sides) != 1 {
-				return unsupported("RIGHT JOIN after other joins", sqlparser.String(t), "write it as a LEFT JOIN with the tables swapped")
-			}
 			if t.Condition.On == nil && len(t.Condition.Using) == 0 {
 				return fmt.Errorf("translate: RIGHT JOIN needs ON or USING: %s", sqlparser.String(t))
+			}
+			if jp.itemStart > 0 {
+				return unsupported("RIGHT JOIN after a comma join", sqlparser.String(t), "write the comma as CROSS JOIN (or JOIN … ON) so that the RIGHT JOIN applies to every table before it, or swap it into a LEFT JOIN")
+			}
+			if len(jp.sides) != 1 {
+				// (the joins so far) RIGHT JOIN c: every row of c is kept, and the tables so far
+				// may be NULL (a "right" step, engine/join.go).
+				if _, isJoin := t.RightExpr.(*sqlparser.JoinTableExpr); isJoin {
+					return unsupported("a join nested on the right of a join", sqlparser.String(t), "write the joins one after another: a JOIN b ON … JOIN c ON …")
+				}
+				for i := range jp.sides {
+					jp.sides[i].nullable = true
+				}
+				return jp.tableExpr(t.RightExpr, "right", t.Condition.On, t.Condition.Using, t.Join+" "+sqlparser.String(t.RightExpr))
 			}
 			if err := jp.tableExpr(t.RightExpr, "first", nil, nil, sqlparser.String(t.RightExpr)); err != nil {
 				return err
@@ -414,9 +430,26 @@ func (qp *queryPlanner) planJoin(where *expr) error {
 		}
 		return JoinKey{}, false
 	}
-	// place puts a condition of an inner join (or of WHERE) where it is cheapest: a table's own
-	// scan, a step's keys, or the first inner step after which all its tables are joined.
-	place := func(c *expr) {
+	// nulledBy is the last RIGHT JOIN step that may make a table of mask NULL: a WHERE condition on
+	// such a table is checked after it.
+	nulledBy := func(mask uint64) int {
+		last := 0
+		for i, st := range jp.steps {
+			if st.kind != "right" {
+				continue
+			}
+			for t := 0; t < n; t++ {
+				if mask&(1<<t) != 0 && pos[t] < i {
+					last = i
+				}
+			}
+		}
+		return last
+	}
+	// place puts a condition of an inner join's ON (of step from) or of WHERE (from -1) where it is
+	// cheapest: a table's own scan, a step's keys, or the first inner step after which all its
+	// tables are joined (and, for a table an outer join may make NULL, not before that join).
+	place := func(c *expr, from int) {
 		m := c.tabs()
 		if m != 0 && m&(m-1) == 0 {
 			i := 0
@@ -429,8 +462,18 @@ func (qp *queryPlanner) planJoin(where *expr) error {
 			}
 		}
 		at := joinedBy(m)
+		nullable := false
+		for t := 0; t < n; t++ {
+			nullable = nullable || m&(1<<t) != 0 && jp.sides[t].nullable
+		}
+		switch {
+		case from < 0:
+			at = max(at, nulledBy(m))
+		case nullable:
+			at = max(at, from)
+		}
 		for j := at; j < len(jp.steps); j++ {
-			if jp.steps[j].kind == "left" {
+			if jp.steps[j].kind == "left" || jp.steps[j].kind == "right" {
 				continue // a WHERE condition is not part of an outer join's ON
 			}
 			if k, ok := key(c, j); ok && j == at {
@@ -454,13 +497,13 @@ func (qp *queryPlanner) planJoin(where *expr) error {
 			if m := c.tabs(); m&^visible != 0 {
 				return unknownColumnf("in 'on clause' of %s: the ON condition of a join can name only the tables joined so far", st.sql)
 			}
-			if st.kind != "left" {
-				place(c)
+			if st.kind != "left" && st.kind != "right" {
+				place(c, i)
 				continue
 			}
 			m := c.tabs()
 			switch {
-			case m == 1<<st.table:
+			case m == 1<<st.table && st.kind == "left":
 				own[st.table] = append(own[st.table], c) // filters the joined table's rows before the match
 			default:
 				if k, ok := key(c, i); ok {
@@ -472,7 +515,7 @@ func (qp *queryPlanner) planJoin(where *expr) error {
 		}
 	}
 	for _, c := range conjuncts(where) {
-		place(c)
+		place(c, -1)
 	}
 
 	// The tables' scans.
