@@ -81,6 +81,8 @@ type scope struct {
 	noTable bool
 	// sides: the tables of a join, in FROM's order; a column resolves to one of them (join.go).
 	sides []joinSide
+	// joinEntries: the columns of SELECT * over the join, USING and NATURAL columns coalesced.
+	joinEntries []joinEntry
 	// schema plans subqueries (nil: none allowed); subqueries collects them, innermost first.
 	schema     Schema
 	subqueries []*Subquery

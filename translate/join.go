@@ -2,6 +2,7 @@ package translate
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -75,6 +76,15 @@ type joinSide struct {
 	alias    string
 	view     string
 	nullable bool // the right side of a LEFT JOIN: its columns may be NULL
+
+	// How the table joins the tables before it, as written: "first", "inner", "left", "right" or
+	// "cross"; its USING columns (NATURAL: the columns in common, found by coalesce); item: the
+	// first table of its FROM item (a comma-separated one, or a parenthesised join), which USING
+	// and NATURAL look into.
+	join    string
+	using   []string
+	natural bool
+	item    int
 }
 
 // joinColumn resolves a column in a join: alias.column names one table; a bare name must belong to
@@ -93,6 +103,7 @@ func (s *scope) joinColumn(c *sqlparser.ColName) (*expr, error) {
 	}
 	var found *expr
 	var owners []string
+	var ownerIdx []int
 	var firstErr error
 	for i := range s.sides {
 		e, err := s.sideColumn(i, name)
@@ -106,6 +117,12 @@ func (s *scope) joinColumn(c *sqlparser.ColName) (*expr, error) {
 			found = e
 		}
 		owners = append(owners, s.sides[i].alias)
+		ownerIdx = append(ownerIdx, i)
+	}
+	if len(owners) > 1 {
+		if x, ok := s.coalescedColumn(name, ownerIdx); ok {
+			return x, nil
+		}
 	}
 	switch {
 	case len(owners) > 1:
@@ -199,6 +216,10 @@ type joinPlanner struct {
 	ps     *scope // plans derived tables
 	sides  []joinSide
 	steps  []pendingStep
+	// entries: the columns of SELECT * over the join, USING and NATURAL columns coalesced;
+	// usingConds: the equalities USING and NATURAL add (both set by coalesce).
+	entries    []joinEntry
+	usingConds []usingCond
 	// itemStart: the first table of the comma-separated FROM item being read. A RIGHT JOIN keeps
 	// its own table's rows against the tables of its item only (a, b RIGHT JOIN c is a CROSS JOIN
 	// of a with b RIGHT JOIN c), which a left-deep plan can give only for the first item.
@@ -209,7 +230,6 @@ type pendingStep struct {
 	table int
 	kind  string
 	on    sqlparser.Expr // nil: none
-	using sqlparser.Columns
 	sql   string
 }
 
@@ -250,37 +270,76 @@ func (jp *joinPlanner) tableExpr(te sqlparser.TableExpr, kind string, on sqlpars
 				return fmt.Errorf("translate: not unique table/alias: '%s': give each table of the join its own alias (FROM %s a JOIN %s b …)", alias, table.Name, table.Name)
 			}
 		}
-		jp.sides = append(jp.sides, joinSide{table: table, alias: alias, view: view, nullable: kind == "left"})
-		jp.steps = append(jp.steps, pendingStep{table: len(jp.sides) - 1, kind: kind, on: on, using: using, sql: text})
+		side := joinSide{table: table, alias: alias, view: view, nullable: kind == "left", join: kind, item: jp.itemStart}
+		for _, c := range using {
+			side.using = append(side.using, c.String())
+		}
+		jp.sides = append(jp.sides, side)
+		jp.steps = append(jp.steps, pendingStep{table: len(jp.sides) - 1, kind: kind, on: on, sql: text})
 		return nil
 	case *sqlparser.ParenTableExpr:
-		if len(t.Exprs) == 1 && kind != "left" {
+		if len(t.Exprs) != 1 {
+			return unsupported("a parenthesised list of tables", sqlparser.String(t), "write the tables with JOIN … ON")
+		}
+		if _, isJoin := t.Exprs[0].(*sqlparser.JoinTableExpr); !isJoin || kind == "first" || kind == "cross" && on == nil && len(using) == 0 {
 			return jp.tableExpr(t.Exprs[0], kind, on, using, text)
 		}
-		return unsupported("a parenthesised join on the right of a join", sqlparser.String(t), "write the joins one after another: a JOIN b ON … JOIN c ON …")
+		// a JOIN (b JOIN c ON x) ON y: with inner joins only, the same rows as a JOIN b JOIN c ON
+		// x AND y, so the nested joins continue the left-deep list and y joins the condition of
+		// its last step.
+		if (kind != "inner" && kind != "cross") || len(using) > 0 || !innerOnly(t.Exprs[0]) {
+			return unsupported("an outer join or USING around a parenthesised join", sqlparser.String(t),
+				"write the joins one after another (a LEFT JOIN b ON … LEFT JOIN c ON …), or join the parenthesised tables in a derived table")
+		}
+		saved := jp.itemStart
+		jp.itemStart = len(jp.sides)
+		err := jp.tableExpr(t.Exprs[0], "cross", nil, nil, sqlparser.String(t.Exprs[0]))
+		jp.itemStart = saved
+		if err != nil {
+			return err
+		}
+		last := &jp.steps[len(jp.steps)-1]
+		if on != nil {
+			if last.on == nil {
+				last.on = on
+			} else {
+				last.on = &sqlparser.AndExpr{Left: last.on, Right: on}
+			}
+			if last.kind == "cross" {
+				last.kind = "inner"
+			}
+		}
+		return nil
 	case *sqlparser.JoinTableExpr:
-		if kind != "first" && kind != "cross" || on != nil {
+		if kind != "first" && kind != "cross" || on != nil || len(using) > 0 {
 			return unsupported("a join nested on the right of a join", sqlparser.String(t), "write the joins one after another: a JOIN b ON … JOIN c ON …")
 		}
 		if err := jp.tableExpr(t.LeftExpr, kind, nil, nil, sqlparser.String(t.LeftExpr)); err != nil {
 			return err
 		}
 		var k string
+		natural := false
 		switch t.Join {
-		case sqlparser.JoinStr, sqlparser.StraightJoinStr:
+		case sqlparser.NaturalJoinStr, sqlparser.NaturalLeftJoinStr, sqlparser.NaturalRightJoinStr:
+			// NATURAL: USING the columns the two sides have in common (found when the columns
+			// are known, by coalesce).
+			natural = true
+		}
+		switch t.Join {
+		case sqlparser.JoinStr, sqlparser.StraightJoinStr, sqlparser.NaturalJoinStr:
 			k = "inner"
-			if t.Condition.On == nil && len(t.Condition.Using) == 0 {
+			if t.Condition.On == nil && len(t.Condition.Using) == 0 && !natural {
 				k = "cross"
 			}
-		case sqlparser.LeftJoinStr:
+		case sqlparser.LeftJoinStr, sqlparser.NaturalLeftJoinStr:
 			k = "left"
-			if t.Condition.On == nil && len(t.Condition.Using) == 0 {
+			if t.Condition.On == nil && len(t.Condition.Using) == 0 && !natural {
 				return fmt.Errorf("translate: LEFT JOIN needs ON or USING: %s", sqlparser.String(t))
 			}
-		case sqlparser.RightJoinStr:
+		case sqlparser.RightJoinStr, sqlparser.NaturalRightJoinStr:
 			// a RIGHT JOIN b is b LEFT JOIN a: b is read first and a's columns may be NULL. The
 			// tables keep FROM's order for SELECT *.
-			if t.Condition.On == nil && len(t.Condition.Using) == 0 {
+			if t.Condition.On == nil && len(t.Condition.Using) == 0 && !natural {
 				return fmt.Errorf("translate: RIGHT JOIN needs ON or USING: %s", sqlparser.String(t))
 			}
 			if jp.itemStart > 0 {
@@ -295,14 +354,23 @@ func (jp *joinPlanner) tableExpr(te sqlparser.TableExpr, kind string, on sqlpars
 				for i := range jp.sides {
 					jp.sides[i].nullable = true
 				}
-				return jp.tableExpr(t.RightExpr, "right", t.Condition.On, t.Condition.Using, t.Join+" "+sqlparser.String(t.RightExpr))
+				if err := jp.tableExpr(t.RightExpr, "right", t.Condition.On, t.Condition.Using, t.Join+" "+sqlparser.String(t.RightExpr)); err != nil {
+					return err
+				}
+				jp.sides[len(jp.sides)-1].natural = natural
+				return nil
 			}
-			if err := jp.tableExpr(t.RightExpr, "first", nil, nil, sqlparser.String(t.RightExpr)); err != nil {
+			if _, isJoin := t.RightExpr.(*sqlparser.JoinTableExpr); isJoin {
+				return unsupported("a join nested on the right of a join", sqlparser.String(t), "write the joins one after another: a JOIN b ON … JOIN c ON …")
+			}
+			if err := jp.tableExpr(t.RightExpr, "first", nil, t.Condition.Using, sqlparser.String(t.RightExpr)); err != nil {
 				return err
 			}
+			right := &jp.sides[len(jp.sides)-1]
+			right.join, right.natural = "right", natural
 			left := jp.steps[0]
 			jp.sides[left.table].nullable = true
-			jp.steps = []pendingStep{jp.steps[1], {table: left.table, kind: "left", on: t.Condition.On, using: t.Condition.Using,
+			jp.steps = []pendingStep{jp.steps[1], {table: left.table, kind: "left", on: t.Condition.On,
 				sql: "right join " + sqlparser.String(t.RightExpr) + " (as " + sqlparser.String(t.RightExpr) + " left join " + left.sql + ")"}}
 			return nil
 		default:
@@ -311,9 +379,36 @@ func (jp *joinPlanner) tableExpr(te sqlparser.TableExpr, kind string, on sqlpars
 		if _, isJoin := t.RightExpr.(*sqlparser.JoinTableExpr); isJoin {
 			return unsupported("a join nested on the right of a join", sqlparser.String(t), "write the joins one after another: a JOIN b ON … JOIN c ON …")
 		}
-		return jp.tableExpr(t.RightExpr, k, t.Condition.On, t.Condition.Using, t.Join+" "+sqlparser.String(t.RightExpr))
+		if natural {
+			if _, isParen := t.RightExpr.(*sqlparser.ParenTableExpr); isParen {
+				return unsupported("NATURAL JOIN of a parenthesised join", sqlparser.String(t), "write the joins one after another, or join with ON")
+			}
+		}
+		if err := jp.tableExpr(t.RightExpr, k, t.Condition.On, t.Condition.Using, t.Join+" "+sqlparser.String(t.RightExpr)); err != nil {
+			return err
+		}
+		if natural {
+			jp.sides[len(jp.sides)-1].natural = true
+		}
+		return nil
 	}
 	return unsupported("the FROM clause", sqlparser.String(te), "name tables joined with JOIN … ON")
+}
+
+// innerOnly reports a join of inner and cross joins only (which may be reassociated).
+func innerOnly(te sqlparser.TableExpr) bool {
+	switch t := te.(type) {
+	case *sqlparser.AliasedTableExpr:
+		return true
+	case *sqlparser.ParenTableExpr:
+		return len(t.Exprs) == 1 && innerOnly(t.Exprs[0])
+	case *sqlparser.JoinTableExpr:
+		switch t.Join {
+		case sqlparser.JoinStr, sqlparser.StraightJoinStr:
+			return len(t.Condition.Using) == 0 && innerOnly(t.LeftExpr) && innerOnly(t.RightExpr)
+		}
+	}
+	return false
 }
 
 // conjuncts splits a condition at its top-level ANDs.
@@ -381,13 +476,24 @@ func (qp *queryPlanner) planJoin(where *expr) error {
 			}
 			ons[i] = c
 		}
-		for _, col := range st.using {
-			c, err := qp.usingCondition(i, col)
-			if err != nil {
-				return err
+	}
+	// USING and NATURAL: each joins the step that brings its table in (for a RIGHT JOIN of two
+	// tables, read as the swapped LEFT JOIN, the step of the other table).
+	for _, u := range jp.usingConds {
+		at := 0
+		for i, st := range jp.steps {
+			if st.table == u.right {
+				at = i
 			}
-			ons[i] = andOf(append(conjuncts(ons[i]), c))
 		}
+		if at == 0 {
+			at = 1
+		}
+		c, err := s.compare("=", u.left, u.rightCol)
+		if err != nil {
+			return err
+		}
+		ons[at] = andOf(append(conjuncts(ons[at]), c))
 	}
 	jp.orderFirstTwo(where, ons)
 	pos := make([]int, n) // table → its step
@@ -605,32 +711,6 @@ func fieldList(t *Table, need map[string]bool) []string {
 	return out
 }
 
-// usingCondition is JOIN … USING (col): the column of the joined table equals the column of the
-// one table before it that has it.
-func (qp *queryPlanner) usingCondition(step int, col sqlparser.ColIdent) (*expr, error) {
-	s, jp := qp.s, qp.join
-	right := jp.steps[step].table
-	r, err := s.sideColumn(right, col.String())
-	if err != nil {
-		return nil, unknownColumnf("'%s' in 'from clause': USING names a column of both tables", col.String())
-	}
-	var l *expr
-	for j := 0; j < step; j++ {
-		e, err := s.sideColumn(jp.steps[j].table, col.String())
-		if err != nil {
-			continue
-		}
-		if l != nil {
-			return nil, fmt.Errorf("translate: column '%s' in from clause is ambiguous: several tables before %s have it; join with ON", col.String(), jp.steps[step].sql)
-		}
-		l = e
-	}
-	if l == nil {
-		return nil, unknownColumnf("'%s' in 'from clause': no table before %s has it", col.String(), jp.steps[step].sql)
-	}
-	return s.compare("=", l, r)
-}
-
 // BindBatchChars is the most characters of key conditions written into one request's formula in a
 // bind join. A list request whose URL passes 16,000 characters goes as POST …/listRecords (the
 // transport does that by itself), so a batch never fails for its length; keeping each batch near
@@ -807,4 +887,172 @@ func (jp *joinPlanner) orderFirstTwo(where *expr, ons []*expr) {
 	jp.steps[0] = pendingStep{table: b, kind: "first", sql: second.sql}
 	jp.steps[1] = pendingStep{table: a, kind: second.kind,
 		sql: fmt.Sprintf("%s (the filtered %s read first)", strings.TrimSpace(first.sql), jp.sides[a].alias)}
+}
+
+// joinEntry is a column of SELECT * over a join: a column of one table, or the one column USING or
+// NATURAL makes of the same-named columns of the tables it joins (tables: their indexes). As
+// MySQL's COALESCE of them, its value is the column of the table whose rows are all kept: the left
+// side's for an inner or LEFT JOIN, the right table's for a RIGHT JOIN (table, column).
+type joinEntry struct {
+	name   string
+	table  int
+	column string
+	tables []int
+}
+
+// usingCond is the equality a USING or NATURAL column adds: the column so far (left) = the joined
+// table's (rightCol, of table right).
+type usingCond struct {
+	left, rightCol *expr
+	right          int
+}
+
+// coalesce lists the columns of SELECT * over the join in MySQL's order — for a step with USING or
+// NATURAL, the common columns first (once), then the other columns of the left side, then those of
+// the joined table; for a RIGHT JOIN the joined table's before the left side's — and the
+// equalities USING and NATURAL add.
+func (s *scope) coalesce(jp *joinPlanner) error {
+	names := func(i int) []string {
+		var out []string
+		for _, e := range s.sideStar(i) {
+			out = append(out, e.sql)
+		}
+		return out
+	}
+	single := func(i int) []joinEntry {
+		var out []joinEntry
+		for _, n := range names(i) {
+			out = append(out, joinEntry{name: n, table: i, column: n, tables: []int{i}})
+		}
+		return out
+	}
+	var entries []joinEntry
+	for i, side := range jp.sides {
+		right := single(i)
+		if i == 0 || (!side.natural && len(side.using) == 0) {
+			entries = append(entries, right...)
+			continue
+		}
+		// The left side: the entries of the tables of this FROM item.
+		var left, outside []joinEntry
+		for _, e := range entries {
+			if e.tables[0] >= side.item {
+				left = append(left, e)
+			} else {
+				outside = append(outside, e)
+			}
+		}
+		cols := side.using
+		if side.natural {
+			cols = nil
+			for _, r := range right {
+				for _, l := range left {
+					if strings.EqualFold(l.name, r.name) {
+						cols = append(cols, r.name)
+						break
+					}
+				}
+			}
+		}
+		find := func(list []joinEntry, name, where string) (int, error) {
+			at := -1
+			for j, e := range list {
+				if strings.EqualFold(e.name, name) {
+					if at >= 0 {
+						return -1, fmt.Errorf("translate: column '%s' in from clause is ambiguous: %s has it twice; join with ON", name, where)
+					}
+					at = j
+				}
+			}
+			if at < 0 {
+				return -1, unknownColumnf("'%s' in 'from clause': USING names a column of both sides, and %s has none", name, where)
+			}
+			return at, nil
+		}
+		usedL, usedR := map[int]bool{}, map[int]bool{}
+		var common []joinEntry
+		for _, c := range cols {
+			li, err := find(left, c, "the left side of the join")
+			if err != nil {
+				return err
+			}
+			ri, err := find(right, c, side.alias)
+			if err != nil {
+				return err
+			}
+			if usedL[li] {
+				return fmt.Errorf("translate: duplicate column name '%s' in USING", c)
+			}
+			usedL[li], usedR[ri] = true, true
+			l, r := left[li], right[ri]
+			le, err := s.sideColumn(l.table, l.column)
+			if err != nil {
+				return err
+			}
+			re, err := s.sideColumn(i, r.column)
+			if err != nil {
+				return err
+			}
+			jp.usingConds = append(jp.usingConds, usingCond{left: le, rightCol: re, right: i})
+			e := joinEntry{name: l.name, table: l.table, column: l.column, tables: append(slices.Clone(l.tables), i)}
+			if side.join == "right" {
+				e.name, e.table, e.column = r.name, i, r.column
+			}
+			common = append(common, e)
+		}
+		var restL, restR []joinEntry
+		for j, e := range left {
+			if !usedL[j] {
+				restL = append(restL, e)
+			}
+		}
+		for j, e := range right {
+			if !usedR[j] {
+				restR = append(restR, e)
+			}
+		}
+		if side.join == "right" {
+			// MySQL reads a RIGHT JOIN as the swapped LEFT JOIN: the common columns in the
+			// joined table's order, its other columns, then the left side's.
+			slices.SortStableFunc(common, func(a, b joinEntry) int { return rightOrder(right, a.column) - rightOrder(right, b.column) })
+			entries = append(append(append(outside, common...), restR...), restL...)
+		} else {
+			entries = append(append(append(outside, common...), restL...), restR...)
+		}
+	}
+	jp.entries = entries
+	return nil
+}
+
+func rightOrder(right []joinEntry, column string) int {
+	for i, e := range right {
+		if e.column == column {
+			return i
+		}
+	}
+	return len(right)
+}
+
+// coalescedColumn resolves a bare name that several tables of the join have when USING or NATURAL
+// made them one column: the entry's column.
+func (s *scope) coalescedColumn(name string, owners []int) (*expr, bool) {
+	for _, e := range s.joinEntries {
+		if len(e.tables) < 2 || !strings.EqualFold(e.name, name) {
+			continue
+		}
+		all := true
+		for _, o := range owners {
+			all = all && slices.Contains(e.tables, o)
+		}
+		if !all {
+			continue
+		}
+		x, err := s.sideColumn(e.table, e.column)
+		if err != nil {
+			return nil, false
+		}
+		x.sql = e.name
+		return x, true
+	}
+	return nil, false
 }

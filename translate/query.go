@@ -130,6 +130,10 @@ func (qp *queryPlanner) planStatement(stmt *sqlparser.Select, schema Schema, arg
 		qp.join = jp
 		qp.s = newScope(jp.sides[0].table, jp.sides[0].alias, args)
 		qp.s.sides = jp.sides
+		if err := qp.s.coalesce(jp); err != nil {
+			return nil, nil, err
+		}
+		qp.s.joinEntries = jp.entries
 	} else {
 		var table *Table
 		var alias, view string
@@ -271,8 +275,13 @@ func (qp *queryPlanner) run() error {
 					}
 					cols = s.sideStar(i)
 				} else {
-					for i := range qp.join.sides {
-						cols = append(cols, s.sideStar(i)...)
+					for _, e := range qp.join.entries {
+						x, err := s.sideColumn(e.table, e.column)
+						if err != nil {
+							return err
+						}
+						x.sql = e.name // named as the field, as MySQL names t.* columns
+						cols = append(cols, x)
 					}
 				}
 				for _, e := range cols {

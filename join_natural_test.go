@@ -1,0 +1,113 @@
+package airsql
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestUsingNaturalNested: USING and NATURAL make one column of the same-named columns (first in
+// SELECT *, then the left side's other columns, then the joined table's; for a RIGHT JOIN the
+// joined table's before the left side's), a bare name reads it without ambiguity, and NATURAL
+// joins on every column in common; an inner join of a parenthesised inner join gives the rows of
+// the flat join. Checked against answers computed in Go.
+func TestUsingNaturalNested(t *testing.T) {
+	db, _ := openDemo(t, "")
+	people := readDemo(t, db, "People", []string{"Name", "Role"}, nil)
+	projects := readDemo(t, db, "Projects", []string{"Name"}, []string{"Lead"})
+	tasks := readDemo(t, db, "Tasks", []string{"Name"}, []string{"Assignee", "Project"})
+	roles := map[string]int{}
+	maxName := map[string]string{}
+	for _, p := range people {
+		r := p.fields["Role"]
+		roles[r]++
+		if p.fields["Name"] > maxName[r] {
+			maxName[r] = p.fields["Name"]
+		}
+	}
+	var squared, natural, naturalLeft, naturalRight []string
+	for r, n := range roles {
+		if r == "NULL" {
+			continue // NULL never matches
+		}
+		squared = append(squared, fmt.Sprintf("%s|%d", r, n*n))
+		natural = append(natural, fmt.Sprintf("%s|%d|%s", r, n, maxName[r]))
+		q := "NULL"
+		if r == "QA" {
+			q = fmt.Sprint(n)
+		}
+		naturalLeft = append(naturalLeft, fmt.Sprintf("%s|%d|%s", r, n, q))
+		naturalRight = append(naturalRight, fmt.Sprintf("%s|%d|%s", r, n, q))
+	}
+	if n := roles["NULL"]; n > 0 {
+		naturalLeft = append(naturalLeft, fmt.Sprintf("NULL|%d|NULL", n))
+		naturalRight = append(naturalRight, fmt.Sprintf("NULL|%d|NULL", n))
+	}
+	lead := map[string]string{}
+	for _, pr := range projects {
+		lead[pr.id] = pr.links["Lead"][0]
+	}
+	name := map[string]string{}
+	for _, p := range people {
+		name[p.id] = p.fields["Name"]
+	}
+	var ledTasks []string
+	for _, tk := range tasks {
+		for _, a := range tk.links["Assignee"] {
+			for _, pr := range tk.links["Project"] {
+				if lead[pr] == a {
+					ledTasks = append(ledTasks, tk.fields["Name"]+"|"+name[a])
+				}
+			}
+		}
+	}
+
+	const all = "(SELECT Role, COUNT(*) AS n FROM People GROUP BY Role)"
+	const qa = "(SELECT Role, COUNT(*) AS q FROM People WHERE Role = 'QA' GROUP BY Role)"
+	for _, tc := range []struct {
+		query   string
+		columns []string // nil: not checked
+		want    []string
+	}{
+		{"SELECT Role, COUNT(*) FROM People a JOIN People b USING (Role) GROUP BY Role", []string{"Role", "COUNT(*)"}, squared},
+		{"SELECT * FROM " + all + " x NATURAL JOIN (SELECT Role, MAX(Name) AS m FROM People GROUP BY Role) y", []string{"Role", "n", "m"}, natural},
+		{"SELECT * FROM " + all + " x NATURAL LEFT JOIN " + qa + " y", []string{"Role", "n", "q"}, naturalLeft},
+		{"SELECT * FROM " + qa + " y NATURAL RIGHT JOIN " + all + " x", []string{"Role", "n", "q"}, naturalRight},
+		{"SELECT * FROM " + qa + " y RIGHT JOIN " + all + " x USING (Role)", []string{"Role", "n", "q"}, naturalRight},
+		{"SELECT Role, n, q FROM " + qa + " y JOIN (SELECT 1 AS k) z RIGHT JOIN " + all + " x USING (Role)", nil, naturalRight},
+		{"SELECT COUNT(*) FROM Tasks t NATURAL JOIN People p", nil, []string{"0"}},
+		{"SELECT t.Name, p.Name FROM Tasks t JOIN (People p JOIN Projects pr ON pr.Lead = p.id) ON p.id = t.Assignee AND pr.id = t.Project", nil, ledTasks},
+		{"SELECT t.Name, p.Name FROM Tasks t CROSS JOIN (People p JOIN Projects pr ON pr.Lead = p.id) WHERE p.id = t.Assignee AND pr.id = t.Project", nil, ledTasks},
+	} {
+		t.Run(tc.query, func(t *testing.T) {
+			rows, err := db.Query(tc.query)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cols, _ := rows.Columns()
+			rows.Close()
+			if tc.columns != nil && !slices.Equal(cols, tc.columns) {
+				t.Errorf("columns %v, want %v", cols, tc.columns)
+			}
+			got := rowTexts(t, db, tc.query)
+			if !slices.Equal(sorted(got), sorted(tc.want)) {
+				t.Errorf("got %d rows %v\nwant %d rows %v", len(got), sorted(got), len(tc.want), sorted(tc.want))
+			}
+		})
+	}
+
+	// SELECT * over USING: the common column, then each table's others in FROM order.
+	rows, err := db.Query("SELECT * FROM People a JOIN Projects b USING (Name) LIMIT 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cols, _ := rows.Columns()
+	rows.Close()
+	if len(cols) < 3 || cols[0] != "Name" || cols[1] != "id" || slices.Index(cols[1:], "Name") >= 0 {
+		t.Errorf("SELECT * … USING (Name): columns %v, want Name first and once", cols)
+	}
+	if err := queryErr(db, "SELECT Name FROM People a JOIN Projects b USING (Role)"); err == nil || !strings.Contains(err.Error(), "'Role' in 'from clause'") {
+		t.Errorf("USING a column one side lacks: %v", err)
+	}
+}
