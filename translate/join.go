@@ -39,6 +39,9 @@ type JoinStep struct {
 	SQL  string // the join as written, for EXPLAIN and messages
 	// Bind, when set, pushes this step's keys into the first table's request (Steps[1] only).
 	Bind *Bind
+	// BindInner, when set (and Bind is not), pushes the keys of the rows so far into this step's
+	// table's request: the rows so far are read first (inner and LEFT JOIN steps).
+	BindInner *Bind
 }
 
 // JoinKey is one equality of a join: Outer on the rows so far, Inner on the joined table's rows.
@@ -649,6 +652,11 @@ func (qp *queryPlanner) planJoin(where *expr) error {
 	if len(join.Steps) > 1 {
 		join.Steps[1].Bind = qp.bindFor(join, 1)
 	}
+	for i := 1; i < len(join.Steps); i++ {
+		if join.Steps[i].Bind == nil {
+			join.Steps[i].BindInner = qp.bindInnerFor(join, i)
+		}
+	}
 	q.Join = join
 	q.Where = wrap(andOf(rest))
 	q.SortLocally = len(q.Order) > 0
@@ -684,6 +692,9 @@ func (qp *queryPlanner) planJoin(where *expr) error {
 		for _, st := range join.Steps {
 			if st.Bind != nil && st.Bind.primary != nil && st.Table == i {
 				need[st.Bind.primary.field.Name] = true
+			}
+			if b := st.BindInner; b != nil && b.primary != nil && b.primary.tab == i+1 {
+				need[b.primary.field.Name] = true
 			}
 		}
 		jt.Plan.Request.Fields = fieldList(jt.Plan.Table, need)
@@ -727,11 +738,14 @@ type Bind struct {
 	Key     int    // the step's key pushed
 	Mode    string // "id", "field" or "link"
 	Exact   bool   // the formula selects exactly the matching records
-	outer   *expr  // the first table's key
-	primary *expr  // Mode link: the step table's primary field
+	outer   *expr  // the key of the table whose request is narrowed (the first table's; reverse: the step's)
+	primary *expr  // Mode link: the primary field of the table the values come from
+	// reverse: the values come from the rows so far and narrow the step's table (BindInner).
+	reverse bool
 }
 
-// Values are what a row of the step's table contributes to the pushed formula (none for NULL); ok
+// Values are what a row of the step's table (reverse: a row so far) contributes to the pushed
+// formula (none for NULL); ok
 // is false when the row's value cannot be written (a link to a record whose primary value is not
 // text): then nothing is pushed.
 func (b *Bind) Values(step JoinStep, inner *Row) (vals []any, ok bool, err error) {
@@ -746,7 +760,11 @@ func (b *Bind) Values(step JoinStep, inner *Row) (vals []any, ok bool, err error
 		}
 		return []any{s}, true, nil
 	}
-	vals, err = step.Keys[b.Key].InnerValues(inner)
+	if b.reverse {
+		vals, err = step.Keys[b.Key].OuterValues(inner)
+	} else {
+		vals, err = step.Keys[b.Key].InnerValues(inner)
+	}
 	return vals, err == nil, err
 }
 
@@ -850,6 +868,44 @@ func (qp *queryPlanner) bindFor(j *Join, i int) *Bind {
 			return &Bind{Key: ki, Mode: "id", Exact: true, outer: o}
 		case o.kind == exField && (o.typ == typeText || o.typ == typeInt || o.typ == typeFloat) && !o.info.computed:
 			return &Bind{Key: ki, Mode: "field", Exact: true, outer: o}
+		}
+	}
+	return nil
+}
+
+// bindInnerFor decides whether the keys of the rows so far can be pushed into step i's table's
+// request: its key is its record id, a stored text or number field, or a link to the table whose
+// id the rows so far hold (pushed as their primary values, a superset).
+func (qp *queryPlanner) bindInnerFor(j *Join, i int) *Bind {
+	st := j.Steps[i]
+	plan := j.Tables[st.Table].Plan
+	if st.Kind != "inner" && st.Kind != "left" || plan.Table.Local || qp.localOnly || plan.RecordIDs != nil || plan.NoRows {
+		return nil
+	}
+	for ki, k := range st.Keys {
+		in, o := k.Inner.e, k.Outer.e
+		switch {
+		case k.InnerLink:
+			if o.kind != exRecordID || o.tab == 0 || k.OuterLink {
+				continue
+			}
+			from := j.Tables[o.tab-1].Plan.Table
+			linked, _ := in.field.Options["linkedTableId"].(string)
+			if linked == "" || linked != from.ID || from.PrimaryFieldID == "" || from.Local {
+				continue
+			}
+			for fi := range from.Fields {
+				f := &from.Fields[fi]
+				if f.ID == from.PrimaryFieldID && fieldInfoOf(f).typ == typeText {
+					primary := (&scope{table: from}).fieldExpr(f)
+					primary.tab = o.tab
+					return &Bind{Key: ki, Mode: "link", outer: in, primary: primary, reverse: true}
+				}
+			}
+		case in.kind == exRecordID:
+			return &Bind{Key: ki, Mode: "id", Exact: true, outer: in, reverse: true}
+		case in.kind == exField && (in.typ == typeText || in.typ == typeInt || in.typ == typeFloat) && !in.info.computed:
+			return &Bind{Key: ki, Mode: "field", Exact: true, outer: in, reverse: true}
 		}
 	}
 	return nil

@@ -1,0 +1,105 @@
+package airsql
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestBindLaterJoins: the keys of the rows so far are pushed into the request of a table joined
+// after the first join, and into the right table of a LEFT JOIN — ids exactly, a link as its
+// records' primary values (a superset the join checks again) — unless the table's known size says
+// one request reads it whole. Rows checked against joins computed in Go.
+func TestBindLaterJoins(t *testing.T) {
+	ref, _ := openDemo(t, "")
+	db, srv := openDemo(t, "") // no table size learnt yet: one batch of keys is always pushed
+	people := readDemo(t, ref, "People", []string{"Name", "Role", "Email"}, nil)
+	projects := readDemo(t, ref, "Projects", []string{"Name", "Status"}, []string{"Lead"})
+	tasks := readDemo(t, ref, "Tasks", []string{"Name"}, []string{"Assignee", "Project"})
+	person := map[string]demoRecord{}
+	for _, p := range people {
+		person[p.id] = p
+	}
+	project := map[string]demoRecord{}
+	for _, pr := range projects {
+		project[pr.id] = pr
+	}
+	var three, leftLead, leftTasks []string
+	for _, tk := range tasks {
+		for _, a := range tk.links["Assignee"] {
+			if person[a].fields["Role"] != "QA" {
+				continue
+			}
+			for _, pr := range tk.links["Project"] {
+				three = append(three, tk.fields["Name"]+"|"+person[a].fields["Name"]+"|"+project[pr].fields["Name"])
+			}
+		}
+	}
+	for _, pr := range projects {
+		if pr.fields["Status"] == "Done" {
+			leftLead = append(leftLead, pr.fields["Name"]+"|"+person[pr.links["Lead"][0]].fields["Email"])
+		}
+	}
+	for _, p := range people {
+		if p.fields["Role"] != "QA" {
+			continue
+		}
+		n := 0
+		for _, tk := range tasks {
+			if slices.Contains(tk.links["Assignee"], p.id) {
+				leftTasks = append(leftTasks, p.fields["Name"]+"|"+tk.fields["Name"])
+				n++
+			}
+		}
+		if n == 0 {
+			leftTasks = append(leftTasks, p.fields["Name"]+"|NULL")
+		}
+	}
+
+	for _, tc := range []struct {
+		query string
+		want  []string
+		reqs  []string // per request: table, then the formula's prefix
+	}{
+		{"SELECT t.Name, p.Name, pr.Name FROM Tasks t JOIN People p ON p.id = t.Assignee JOIN Projects pr ON pr.id = t.Project WHERE p.Role = 'QA'", three,
+			[]string{"tblPEOPLE {Role}='QA'", "tblTASKS OR(FIND(", "tblPROJECTS OR(RECORD_ID()='rec"}},
+		{"SELECT pr.Name, p.Email FROM Projects pr LEFT JOIN People p ON p.id = pr.Lead WHERE pr.Status = 'Done'", leftLead,
+			[]string{"tblPROJECTS {Status}='Done'", "tblPEOPLE OR(RECORD_ID()='rec"}},
+		{"SELECT p.Name, t.Name FROM People p LEFT JOIN Tasks t ON t.Assignee = p.id WHERE p.Role = 'QA'", leftTasks,
+			[]string{"tblPEOPLE {Role}='QA'", "tblTASKS OR(FIND("}},
+	} {
+		t.Run(tc.query, func(t *testing.T) {
+			srv.ResetRequests()
+			got := rowTexts(t, db, tc.query)
+			if !slices.Equal(sorted(got), sorted(tc.want)) {
+				t.Errorf("got %d rows %v\nwant %d rows %v", len(got), sorted(got), len(tc.want), sorted(tc.want))
+			}
+			reqs := dataRequests(srv)
+			if len(reqs) != len(tc.reqs) {
+				t.Fatalf("%d requests, want %d: %v", len(reqs), len(tc.reqs), reqs)
+			}
+			for i, want := range tc.reqs {
+				table, prefix, _ := strings.Cut(want, " ")
+				if f := formulaOf(t, reqs[i]); !strings.Contains(reqs[i].Path, table) || !strings.HasPrefix(f, prefix) {
+					t.Errorf("request %d: %s %q, want %s with a formula starting %q", i, reqs[i].Path, f, table, prefix)
+				}
+			}
+		})
+	}
+	plan := strings.Join(rowTexts(t, db, "EXPLAIN SELECT pr.Name, p.Email FROM Projects pr LEFT JOIN People p ON p.id = pr.Lead WHERE pr.Status = 'Done'"), "\n")
+	if !strings.Contains(plan, "reads Projects pr first, then pushes their distinct keys into People p's request") {
+		t.Errorf("EXPLAIN:\n%s", plan)
+	}
+
+	// Once People is known to take one request, its keys are not pushed: both tables are read at once.
+	rowTexts(t, db, "SELECT COUNT(*) FROM People")
+	srv.ResetRequests()
+	if got := rowTexts(t, db, "SELECT pr.Name, p.Email FROM Projects pr LEFT JOIN People p ON p.id = pr.Lead WHERE pr.Status = 'Done'"); !slices.Equal(sorted(got), sorted(leftLead)) {
+		t.Errorf("unbound: got %v", got)
+	}
+	for _, r := range dataRequests(srv) {
+		if strings.Contains(r.Path, "tblPEOPLE") && formulaOf(t, r) != "" {
+			t.Errorf("People request formula %q, want a scan", formulaOf(t, r))
+		}
+	}
+}
