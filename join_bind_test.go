@@ -103,3 +103,71 @@ func TestBindLaterJoins(t *testing.T) {
 		}
 	}
 }
+
+// TestBindLinkLookups: link IN (SELECT id FROM Linked …) also selects the linked records' primary
+// values and narrows the request to the links that read as one of them; a lone link = 'rec…'
+// looks the record's primary value up first (one GET) when the table's scan may take more than
+// two requests. Both formulas are supersets: the rows are checked again by id.
+func TestBindLinkLookups(t *testing.T) {
+	ref, _ := openDemo(t, "")
+	db, srv := openDemo(t, "")
+	people := readDemo(t, ref, "People", []string{"Name", "Role"}, nil)
+	projects := readDemo(t, ref, "Projects", []string{"Name"}, []string{"Lead"})
+	tasks := readDemo(t, ref, "Tasks", []string{"Name"}, []string{"Assignee"})
+	qa := map[string]bool{}
+	for _, p := range people {
+		qa[p.id] = p.fields["Role"] == "QA"
+	}
+	someone := people[3]
+	var qaTasks, theirs []string
+	for _, tk := range tasks {
+		for _, a := range tk.links["Assignee"] {
+			if qa[a] {
+				qaTasks = append(qaTasks, tk.fields["Name"])
+				break
+			}
+		}
+		if slices.Contains(tk.links["Assignee"], someone.id) {
+			theirs = append(theirs, tk.fields["Name"])
+		}
+	}
+	var led []string
+	for _, pr := range projects {
+		if slices.Contains(pr.links["Lead"], someone.id) {
+			led = append(led, pr.fields["Name"])
+		}
+	}
+
+	check := func(query string, want []string, reqs []string) {
+		t.Helper()
+		srv.ResetRequests()
+		got := rowTexts(t, db, query)
+		if !slices.Equal(sorted(got), sorted(want)) {
+			t.Errorf("%s: got %v, want %v", query, sorted(got), sorted(want))
+		}
+		rs := dataRequests(srv)
+		if len(rs) != len(reqs) {
+			t.Fatalf("%s: %d requests, want %d: %v", query, len(rs), len(reqs), rs)
+		}
+		for i, w := range reqs {
+			table, prefix, _ := strings.Cut(w, " ")
+			if f := formulaOf(t, rs[i]); !strings.Contains(rs[i].Path, table) || !strings.HasPrefix(f, prefix) {
+				t.Errorf("%s: request %d %s %q, want %s with a formula starting %q", query, i, rs[i].Path, f, table, prefix)
+			}
+		}
+	}
+	check("SELECT Name FROM Tasks WHERE Assignee IN (SELECT id FROM People WHERE Role = 'QA')", qaTasks,
+		[]string{"tblPEOPLE {Role}='QA'", "tblTASKS OR(FIND("})
+	check("SELECT Name FROM Tasks t WHERE t.Assignee IN (SELECT p.id FROM People p WHERE p.Role = 'QA') AND t.Name <> ''", qaTasks,
+		[]string{"tblPEOPLE {Role}='QA'", "tblTASKS AND("})
+	check("SELECT Name FROM Tasks WHERE Assignee = '"+someone.id+"'", theirs,
+		[]string{someone.id + " ", "tblTASKS FIND('" + strings.ReplaceAll(someone.fields["Name"], "'", "\\'") + "',{Assignee}&'')"})
+	plan := strings.Join(rowTexts(t, db, "EXPLAIN SELECT Name FROM Tasks WHERE Assignee IN (SELECT id FROM People WHERE Role = 'QA')"), "\n")
+	if !strings.Contains(plan, "primary values of the records of (select id from People where Role = 'QA') are pushed") {
+		t.Errorf("EXPLAIN:\n%s", plan)
+	}
+
+	// Projects is known to take one request: no lookup, one scan.
+	rowTexts(t, db, "SELECT COUNT(*) FROM Projects")
+	check("SELECT Name FROM Projects WHERE Lead = '"+someone.id+"'", led, []string{"tblPROJECTS "})
+}

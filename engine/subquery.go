@@ -21,6 +21,7 @@ type subqueryOp struct {
 	bound string
 
 	correlated []*correlated
+	skipped    string          // a lookup left unrun, for EXPLAIN
 	ctx        context.Context // the context of the statement's current Next, for the correlated runs
 }
 
@@ -52,13 +53,22 @@ func (s *subqueryOp) Close() {
 func (s *subqueryOp) Explain() Node {
 	detail := "run first, once each"
 	for _, sq := range s.subs {
-		if sq.Bind != nil {
-			detail += "; the values of " + sq.SQL + " are pushed into the table's request as OR(" + sq.Bind.Field() + "=…, …) in batches when that takes fewer requests than a scan"
-			break
+		if sq.Bind == nil {
+			continue
 		}
+		if sq.Bind.Mode == "link" {
+			detail += "; the primary values of the records of " + sq.SQL + " are pushed into the table's request as OR(FIND('primary value', " +
+				sq.Bind.Field() + "&''), …) (a superset: a link reads as its records' primary values) in batches when that takes fewer requests than a scan"
+		} else {
+			detail += "; the values of " + sq.SQL + " are pushed into the table's request as OR(" + sq.Bind.Field() + "=…, …) in batches when that takes fewer requests than a scan"
+		}
+		break
 	}
 	if s.bound != "" {
 		detail += " (" + s.bound + ")"
+	}
+	if s.skipped != "" {
+		detail += " (" + s.skipped + ")"
 	}
 	n := Node{Op: "subqueries", Detail: detail, Inputs: []Node{s.input.Explain()}}
 	for i, op := range s.ops {
@@ -69,7 +79,7 @@ func (s *subqueryOp) Explain() Node {
 	for _, c := range s.correlated {
 		n.Inputs = append(n.Inputs, c.explain())
 	}
-	if len(s.ops) == 0 {
+	if len(s.ops) == 0 && len(s.correlated) > 0 {
 		n.Detail = "correlated: run per distinct value of the outer columns they read, with a cache"
 	}
 	return n
@@ -85,7 +95,10 @@ func (s *subqueryOp) bind() {
 		if sq.Bind == nil {
 			continue
 		}
-		vals := sq.Values()
+		vals, writable := sq.BindValues()
+		if !writable {
+			continue
+		}
 		if len(vals) == 0 {
 			s.scan.bind(nil, false) // x IN (an empty set) is never true: no request
 			s.bound = "no values: the table is not read"
@@ -108,7 +121,7 @@ func (s *subqueryOp) bind() {
 		for i, f := range formulas {
 			plans[i] = s.scan.plan.WithFormula(f)
 		}
-		s.scan.bind(plans, false)
+		s.scan.bind(plans, !sq.Bind.Exact)
 		s.bound = fmt.Sprintf("%d values of %s pushed into the formula in %d batch(es)", len(vals), sq.SQL, len(formulas))
 		return
 	}
@@ -133,6 +146,19 @@ func withSubqueries(op Operator, q *translate.Query, opts Options) (Operator, er
 			}
 			s.correlated = append(s.correlated, c)
 			continue
+		}
+		if sq.BindOnly() {
+			// A lookup that only narrows the scan: worth its request when the scan may take
+			// more than two (its size unknown, or known to be larger).
+			if s.scan == nil {
+				continue
+			}
+			if s.sizer != nil {
+				if n, known := s.sizer.Requests(s.scan.plan); known && n <= 2 {
+					s.skipped = fmt.Sprintf("%s not run: a scan of %s takes %d request(s)", sq.SQL, s.scan.plan.Table.Name, n)
+					continue
+				}
+			}
 		}
 		sub, err := Build(sq.Query, opts)
 		if err != nil {

@@ -424,6 +424,9 @@ func (qp *queryPlanner) pushdown(where *expr) {
 		plan.Exact = where == nil
 	} else {
 		plan.pushWhere(&pusher{})
+		if plan.RecordIDs == nil && !plan.NoRows && qp.s.schema != nil {
+			qp.s.lookupLink(where)
+		}
 	}
 	rowsChange := q.Grouped || q.Distinct || q.Having != nil
 	if len(q.Order) > 0 {

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/xwb1989/sqlparser"
@@ -40,6 +42,13 @@ type Subquery struct {
 	done bool
 	res  subResult
 
+	// primary: an IN subquery on a link field that selects the ids of the linked table also
+	// selects their primary values (its second column), which a formula can match the link with.
+	// bindOnly: a lookup added for a lone link = 'rec…' only to narrow the statement's request;
+	// no expression reads it, and the engine runs it only when that saves requests.
+	primary  bool
+	bindOnly bool
+
 	// A correlated subquery: refs are the outer query's columns it reads, compiled in the outer
 	// scope (they end the args of its expression, so that the outer query fetches them and a join
 	// places the condition after their tables); cur their values for the outer row being evaluated,
@@ -58,11 +67,15 @@ type Subquery struct {
 // subResult is what a subquery's rows say: its distinct non-NULL values (IN and a decorrelated
 // EXISTS), how many rows it returned, its one value (a scalar subquery).
 type subResult struct {
-	values  []any // the distinct non-NULL values, in their order
-	set     map[string]struct{}
-	hasNull bool
-	rows    int
-	scalar  any
+	values []any // the distinct non-NULL values, in their order
+	// primaries: the distinct primary values of the rows (Subquery.primary); noPrimary: one is
+	// not text, or empty, so they cannot be written into a formula.
+	primaries []any
+	noPrimary bool
+	set       map[string]struct{}
+	hasNull   bool
+	rows      int
+	scalar    any
 }
 
 // SubqueryError is MySQL's error 1242 for a scalar subquery that returns several rows.
@@ -97,7 +110,18 @@ func (sq *Subquery) result(rows []Row) (*subResult, error) {
 			break // a correlated EXISTS reads only whether there are rows
 		}
 		res.set = make(map[string]struct{}, len(rows))
+		seenPrimary := map[string]bool{}
 		for _, r := range rows {
+			if sq.primary && len(r.Values) > 1 {
+				p, ok := r.Values[1].(string)
+				switch {
+				case !ok || p == "":
+					res.noPrimary = true
+				case !seenPrimary[p]:
+					seenPrimary[p] = true
+					res.primaries = append(res.primaries, p)
+				}
+			}
 			v := r.Values[0]
 			if v == nil {
 				res.hasNull = true
@@ -128,6 +152,19 @@ func (res *subResult) add(v any) {
 
 // Values are the subquery's distinct non-NULL values (after SetRows).
 func (sq *Subquery) Values() []any { return sq.res.values }
+
+// BindValues are the values its Bind writes into the statement's formula: the values, or for a
+// link the primary values of the records (ok false when one cannot be written).
+func (sq *Subquery) BindValues() ([]any, bool) {
+	if sq.Bind != nil && sq.Bind.Mode == "link" {
+		return sq.res.primaries, !sq.res.noPrimary
+	}
+	return sq.res.values, true
+}
+
+// BindOnly reports a lookup that only narrows the statement's request (a lone link = 'rec…'):
+// nothing reads its result, so it may be left unrun.
+func (sq *Subquery) BindOnly() bool { return sq.bindOnly }
 
 func (res *subResult) has(v any) bool {
 	_, ok := res.set[string(AppendKey(nil, v))]
@@ -449,13 +486,18 @@ func (e *expr) keyValues(r *Row) []any {
 
 // planSubquery plans a subquery of the statement s compiles, sharing its arguments.
 func (s *scope) planSubquery(sel sqlparser.SelectStatement, mode string) (*Subquery, error) {
+	return s.planSubqueryCols(sel, mode, 1)
+}
+
+// planSubqueryCols plans a subquery of cols columns (IN and scalar; EXISTS takes any).
+func (s *scope) planSubqueryCols(sel sqlparser.SelectStatement, mode string, cols int) (*Subquery, error) {
 	if s.schema == nil {
 		return nil, unsupported("a subquery", sqlparser.String(sel), hintSubquery)
 	}
 	stmt, ok := sel.(*sqlparser.Select)
 	if !ok {
 		if p, isParen := sel.(*sqlparser.ParenSelect); isParen {
-			return s.planSubquery(p.Select, mode)
+			return s.planSubqueryCols(p.Select, mode, cols)
 		}
 		return nil, unsupported("UNION in a subquery", sqlparser.String(sel), "write one SELECT in the subquery")
 	}
@@ -464,7 +506,7 @@ func (s *scope) planSubquery(sel sqlparser.SelectStatement, mode string) (*Subqu
 	if err != nil {
 		return nil, err
 	}
-	if mode != "exists" && len(q.Columns) != 1 {
+	if mode != "exists" && len(q.Columns) != cols {
 		return nil, fmt.Errorf("translate: operand should contain 1 column(s): the subquery %s returns %d columns", sqlparser.String(sel), len(q.Columns))
 	}
 	sq.Query = q
@@ -510,6 +552,11 @@ func (s *scope) childQuery(stmt *sqlparser.Select, sq *Subquery) (*Query, error)
 
 // inSubquery compiles x [NOT] IN (SELECT …).
 func (s *scope) inSubquery(left *expr, sub *sqlparser.Subquery, negated bool) (*expr, error) {
+	if !negated && left.kind == exField && isLinkField(left) {
+		if x, ok := s.inLinkSubquery(left, sub); ok {
+			return x, nil
+		}
+	}
 	sq, err := s.planSubquery(sub.Select, "in")
 	if err != nil {
 		return nil, err
@@ -530,6 +577,129 @@ func (s *scope) inSubquery(left *expr, sub *sqlparser.Subquery, negated bool) (*
 	}
 	return sq.attach(&expr{kind: exSubquery, typ: typeBool, nullable: true, negated: negated, args: []*expr{left}, sub: sq,
 		sql: describe(left) + " IN " + sq.SQL}), nil
+}
+
+// inLinkSubquery plans link IN (SELECT id FROM Linked …), the linked table's ids, with the records'
+// primary values as a second column, so that the statement's request can be narrowed to the links
+// that read as one of them (a superset; the IN is checked again by id). ok is false when the
+// subquery is not of that shape: then it is planned as any IN subquery.
+func (s *scope) inLinkSubquery(left *expr, sub *sqlparser.Subquery) (*expr, bool) {
+	sel, ok := sub.Select.(*sqlparser.Select)
+	if !ok || len(sel.SelectExprs) != 1 || len(sel.GroupBy) > 0 || sel.Having != nil || sel.Distinct != "" ||
+		hasAggregate(sel.SelectExprs) || len(sel.From) != 1 {
+		return nil, false
+	}
+	ate, ok := sel.From[0].(*sqlparser.AliasedTableExpr)
+	if !ok {
+		return nil, false
+	}
+	tn, ok := ate.Expr.(sqlparser.TableName)
+	if !ok || !tn.Qualifier.IsEmpty() {
+		return nil, false
+	}
+	primary := linkedPrimary(s.schema, left.field, tn.Name.String())
+	if primary == nil {
+		return nil, false
+	}
+	alias := tn.Name
+	if !ate.As.IsEmpty() {
+		alias = sqlparser.NewTableIdent(ate.As.String())
+	}
+	alt := *sel
+	alt.SelectExprs = append(slices.Clone(sel.SelectExprs), &sqlparser.AliasedExpr{
+		Expr: &sqlparser.ColName{Name: sqlparser.NewColIdent(primary.Name), Qualifier: sqlparser.TableName{Name: alias}}})
+	mark, used, named := len(s.subqueries), maps.Clone(s.usedPositional), maps.Clone(s.usedNamed)
+	sq, err := s.planSubqueryCols(&alt, "in", 2)
+	undo := func() {
+		s.subqueries, s.usedPositional, s.usedNamed = s.subqueries[:mark], used, named
+	}
+	if err != nil {
+		undo()
+		return nil, false
+	}
+	if sq.Correlated() || sq.Query.Outputs[0].e.kind != exRecordID || sq.Query.Outputs[1].e.kind != exField || sq.Query.Union != nil {
+		undo()
+		return nil, false
+	}
+	sq.SQL, sq.primary = "("+sqlparser.String(sel)+")", true
+	return sq.attach(&expr{kind: exSubquery, typ: typeBool, nullable: true, args: []*expr{left}, sub: sq,
+		sql: describe(left) + " IN " + sq.SQL}), true
+}
+
+// lookupLink adds, for a lone link = 'rec…' ANDed into a table's WHERE (when no IN subquery
+// narrows the request already), a lookup of that record's primary value in the linked table
+// (SELECT id, primary FROM Linked WHERE id = 'rec…', one GET), so that the request can be narrowed
+// to FIND('primary value', {Link}&”) — a superset, the condition being checked again by id. A
+// formula reads a link as its records' primary values, never their ids, so without the lookup
+// the table is scanned whole. The engine runs it only when the table's scan may take more than
+// two requests.
+func (s *scope) lookupLink(where *expr) {
+	for _, c := range conjuncts(where) {
+		if c.kind == exSubquery && c.sub.Bind != nil {
+			return
+		}
+	}
+	for _, c := range conjuncts(where) {
+		if c.kind != exLinkHas || c.negated || c.op != "" || c.args[0].kind != exField || c.args[0].tab != 0 || c.args[1].kind != exConst {
+			continue
+		}
+		id, ok := c.args[1].val.(string)
+		linked, _ := c.args[0].field.Options["linkedTableId"].(string)
+		if !ok || !strings.HasPrefix(id, "rec") || linked == "" {
+			continue
+		}
+		t, ok := s.schema.Table(linked)
+		if !ok || t == nil {
+			continue
+		}
+		primary := linkedPrimary(s.schema, c.args[0].field, t.Name)
+		if primary == nil {
+			continue
+		}
+		for _, f := range t.Fields {
+			if strings.EqualFold(f.Name, "id") {
+				primary = nil // id names a field there, not the record id
+			}
+		}
+		if primary == nil {
+			continue
+		}
+		idCol := &sqlparser.ColName{Name: sqlparser.NewColIdent("id")}
+		sel := &sqlparser.Select{
+			SelectExprs: sqlparser.SelectExprs{&sqlparser.AliasedExpr{Expr: idCol},
+				&sqlparser.AliasedExpr{Expr: &sqlparser.ColName{Name: sqlparser.NewColIdent(primary.Name)}}},
+			From:  sqlparser.TableExprs{&sqlparser.AliasedTableExpr{Expr: sqlparser.TableName{Name: sqlparser.NewTableIdent(t.Name)}}},
+			Where: sqlparser.NewWhere(sqlparser.WhereStr, &sqlparser.ComparisonExpr{Operator: sqlparser.EqualStr, Left: idCol, Right: sqlparser.NewStrVal([]byte(id))}),
+		}
+		mark := len(s.subqueries)
+		sq, err := s.planSubqueryCols(sel, "in", 2)
+		if err != nil || sq.Correlated() {
+			s.subqueries = s.subqueries[:mark]
+			continue
+		}
+		sq.primary, sq.bindOnly = true, true
+		sq.Bind = &Bind{Mode: "link", outer: c.args[0]}
+		return
+	}
+}
+
+// linkedPrimary is the text primary field of the table a link field links to, when that table is
+// the one named (nil otherwise).
+func linkedPrimary(schema Schema, link *Field, name string) *Field {
+	if schema == nil {
+		return nil
+	}
+	linked, _ := link.Options["linkedTableId"].(string)
+	t, ok := schema.Table(name)
+	if !ok || t == nil || linked == "" || t.ID != linked || t.PrimaryFieldID == "" || t.Local {
+		return nil
+	}
+	for i := range t.Fields {
+		if f := &t.Fields[i]; f.ID == t.PrimaryFieldID && fieldInfoOf(f).typ == typeText {
+			return f
+		}
+	}
+	return nil
 }
 
 // sameClass refuses an IN or EXISTS key whose two sides do not compare by the same rule (text with
@@ -718,6 +888,9 @@ func bindSubqueries(where *expr) {
 			return
 		case o.kind == exField && (o.typ == typeText || o.typ == typeInt || o.typ == typeFloat) && !o.info.computed && !isLinkField(o):
 			c.sub.Bind = &Bind{Mode: "field", Exact: true, outer: o}
+			return
+		case o.kind == exField && isLinkField(o) && c.sub.primary:
+			c.sub.Bind = &Bind{Mode: "link", outer: o}
 			return
 		}
 	}
