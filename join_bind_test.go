@@ -2,6 +2,7 @@ package airsql
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -170,4 +171,29 @@ func TestBindLinkLookups(t *testing.T) {
 	// Projects is known to take one request: no lookup, one scan.
 	rowTexts(t, db, "SELECT COUNT(*) FROM Projects")
 	check("SELECT Name FROM Projects WHERE Lead = '"+someone.id+"'", led, []string{"tblPROJECTS "})
+}
+
+// TestNestedSubqueryBindsItsOwnScan: a subquery's IN subquery narrows the subquery's request, not
+// the statement's (all subqueries run first, at the statement's level).
+func TestNestedSubqueryBindsItsOwnScan(t *testing.T) {
+	db, _ := openDemo(t, "")
+	tasks := readDemo(t, db, "Tasks", []string{"Name", "Priority"}, []string{"Assignee"})
+	urgent := map[string]bool{}
+	for _, tk := range tasks {
+		if p, err := strconv.Atoi(tk.fields["Priority"]); err == nil && p > 3 {
+			urgent[tk.fields["Name"]] = true
+		}
+	}
+	busy := map[string]bool{}
+	for _, tk := range tasks {
+		if urgent[tk.fields["Name"]] {
+			for _, a := range tk.links["Assignee"] {
+				busy[a] = true
+			}
+		}
+	}
+	got := rowTexts(t, db, "SELECT COUNT(*) FROM People WHERE id IN (SELECT Assignee FROM Tasks WHERE Name IN (SELECT Name FROM Tasks WHERE Priority > 3))")
+	if want := []string{strconv.Itoa(len(busy))}; !slices.Equal(got, want) || len(busy) == 0 {
+		t.Errorf("got %v, want %v", got, want)
+	}
 }

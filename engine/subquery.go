@@ -53,7 +53,7 @@ func (s *subqueryOp) Close() {
 func (s *subqueryOp) Explain() Node {
 	detail := "run first, once each"
 	for _, sq := range s.subs {
-		if sq.Bind == nil {
+		if sq.Bind == nil || s.scan == nil || !sq.Bind.Narrows(s.scan.plan) {
 			continue
 		}
 		if sq.Bind.Mode == "link" {
@@ -92,7 +92,7 @@ func (s *subqueryOp) bind() {
 		return
 	}
 	for _, sq := range s.subs {
-		if sq.Bind == nil {
+		if sq.Bind == nil || !sq.Bind.Narrows(s.scan.plan) {
 			continue
 		}
 		vals, writable := sq.BindValues()
@@ -149,8 +149,9 @@ func withSubqueries(op Operator, q *translate.Query, opts Options) (Operator, er
 		}
 		if sq.BindOnly() {
 			// A lookup that only narrows the scan: worth its request when the scan may take
-			// more than two (its size unknown, or known to be larger).
-			if s.scan == nil {
+			// more than two (its size unknown, or known to be larger). A subquery's lookup
+			// (another scan) is not run: subqueries run once, before their scans are known.
+			if s.scan == nil || !sq.Bind.Narrows(s.scan.plan) {
 				continue
 			}
 			if s.sizer != nil {

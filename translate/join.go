@@ -742,7 +742,13 @@ type Bind struct {
 	primary *expr  // Mode link: the primary field of the table the values come from
 	// reverse: the values come from the rows so far and narrow the step's table (BindInner).
 	reverse bool
+	// plan: an IN subquery's Bind narrows this scan (a subquery's subqueries are run by the
+	// statement, whose own scan is another).
+	plan *Plan
 }
+
+// Narrows reports whether an IN subquery's Bind is for this scan.
+func (b *Bind) Narrows(plan *Plan) bool { return b.plan == plan }
 
 // Values are what a row of the step's table (reverse: a row so far) contributes to the pushed
 // formula (none for NULL); ok

@@ -416,7 +416,7 @@ func (qp *queryPlanner) pushdown(where *expr) {
 	plan.where = where
 	pushNothing := plan.Table.Local || qp.localOnly
 	if !pushNothing {
-		bindSubqueries(where)
+		bindSubqueries(where, plan)
 	}
 	if pushNothing {
 		// An in-memory table, or a differential test's run without pushdown: no formula, sort,
@@ -425,7 +425,7 @@ func (qp *queryPlanner) pushdown(where *expr) {
 	} else {
 		plan.pushWhere(&pusher{})
 		if plan.RecordIDs == nil && !plan.NoRows && qp.s.schema != nil {
-			qp.s.lookupLink(where)
+			qp.s.lookupLink(where, plan)
 		}
 	}
 	rowsChange := q.Grouped || q.Distinct || q.Having != nil

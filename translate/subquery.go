@@ -633,7 +633,7 @@ func (s *scope) inLinkSubquery(left *expr, sub *sqlparser.Subquery) (*expr, bool
 // formula reads a link as its records' primary values, never their ids, so without the lookup
 // the table is scanned whole. The engine runs it only when the table's scan may take more than
 // two requests.
-func (s *scope) lookupLink(where *expr) {
+func (s *scope) lookupLink(where *expr, plan *Plan) {
 	for _, c := range conjuncts(where) {
 		if c.kind == exSubquery && c.sub.Bind != nil {
 			return
@@ -678,7 +678,7 @@ func (s *scope) lookupLink(where *expr) {
 			continue
 		}
 		sq.primary, sq.bindOnly = true, true
-		sq.Bind = &Bind{Mode: "link", outer: c.args[0]}
+		sq.Bind = &Bind{Mode: "link", outer: c.args[0], plan: plan}
 		return
 	}
 }
@@ -875,8 +875,8 @@ func (s *scope) correlation(sel *sqlparser.Select) (inner, outer *sqlparser.ColN
 }
 
 // bindSubqueries marks the IN subqueries ANDed into a table's WHERE whose values can be pushed into
-// its request: x IN (SELECT …) with x the record id or a stored text or number field.
-func bindSubqueries(where *expr) {
+// its request (plan: the subquery may be run by an enclosing statement, which narrows this scan only): x IN (SELECT …) with x the record id or a stored text or number field.
+func bindSubqueries(where *expr, plan *Plan) {
 	for _, c := range conjuncts(where) {
 		if c.kind != exSubquery || c.negated || c.sub.mode != "in" || len(c.args) != 1 || c.sub.Correlated() {
 			continue
@@ -884,13 +884,13 @@ func bindSubqueries(where *expr) {
 		o := c.args[0]
 		switch {
 		case o.kind == exRecordID:
-			c.sub.Bind = &Bind{Mode: "id", Exact: true, outer: o}
+			c.sub.Bind = &Bind{Mode: "id", Exact: true, outer: o, plan: plan}
 			return
 		case o.kind == exField && (o.typ == typeText || o.typ == typeInt || o.typ == typeFloat) && !o.info.computed && !isLinkField(o):
-			c.sub.Bind = &Bind{Mode: "field", Exact: true, outer: o}
+			c.sub.Bind = &Bind{Mode: "field", Exact: true, outer: o, plan: plan}
 			return
 		case o.kind == exField && isLinkField(o) && c.sub.primary:
-			c.sub.Bind = &Bind{Mode: "link", outer: o}
+			c.sub.Bind = &Bind{Mode: "link", outer: o, plan: plan}
 			return
 		}
 	}
