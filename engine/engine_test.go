@@ -652,6 +652,12 @@ func FuzzQuery(f *testing.F) {
 		"SELECT Name FROM T a WHERE a.Name IN (SELECT b.Name FROM T b WHERE b.N <> a.N LIMIT 2)",
 		"SELECT Status, (SELECT MAX(b.N) FROM T b WHERE b.Status = a.Status) FROM T a GROUP BY Status",
 		"SELECT Name FROM T a WHERE EXISTS (SELECT 1 FROM T b WHERE b.id = a.id AND EXISTS (SELECT 1 FROM T c WHERE c.N = a.N HAVING COUNT(*) > 1))",
+		"SELECT * FROM T a JOIN T b ON a.N = b.N RIGHT JOIN T c ON c.Name = b.Name WHERE a.Status IS NULL",
+		"SELECT * FROM (SELECT N, Name FROM T) a NATURAL LEFT JOIN (SELECT N, Status FROM T) b",
+		"SELECT N, Name FROM T a NATURAL RIGHT JOIN T b",
+		"SELECT * FROM T a JOIN T b USING (N, Name) JOIN T c USING (N)",
+		"SELECT a.Name FROM T a JOIN (T b JOIN T c ON b.N = c.N) ON a.id = b.id",
+		"SELECT * FROM T a LEFT JOIN T b ON b.id = a.id LEFT JOIN T c ON c.N = b.N",
 	} {
 		f.Add(s)
 	}
