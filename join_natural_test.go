@@ -111,3 +111,48 @@ func TestUsingNaturalNested(t *testing.T) {
 		t.Errorf("USING a column one side lacks: %v", err)
 	}
 }
+
+// TestUsingNaturalColumnsAsMariaDB: the columns and rows of USING and NATURAL joins, as MariaDB
+// 10/11 answers them for t1 (a, b, c) and t2 (d, c, a) (recorded from mariadbd): the common
+// columns in the order of the side whose rows are all kept, then that side's other columns, then
+// the other side's.
+func TestUsingNaturalColumnsAsMariaDB(t *testing.T) {
+	db, _ := openDemo(t, "")
+	const t1 = "(SELECT 1 AS a, 10 AS b, 100 AS c UNION ALL SELECT 2, 20, 200) t1"
+	const t2 = "(SELECT 7 AS d, 100 AS c, 1 AS a UNION ALL SELECT 8, 300, 3) t2"
+	for _, tc := range []struct {
+		join    string
+		columns string
+		rows    []string
+	}{
+		{"NATURAL JOIN", "a c b d", []string{"1|100|10|7"}},
+		{"NATURAL LEFT JOIN", "a c b d", []string{"1|100|10|7", "2|200|20|NULL"}},
+		{"NATURAL RIGHT JOIN", "c a d b", []string{"100|1|7|10", "300|3|8|NULL"}},
+		{"RIGHT JOIN %s USING (c)", "c d a a b", []string{"100|7|1|1|10", "300|8|3|NULL|NULL"}},
+		{"JOIN %s USING (c, a)", "a c b d", []string{"1|100|10|7"}},
+		{"LEFT JOIN %s USING (a)", "a b c d c", []string{"1|10|100|7|100", "2|20|200|NULL|NULL"}},
+		{"RIGHT JOIN %s USING (a)", "a d c b c", []string{"1|7|100|10|100", "3|8|300|NULL|NULL"}},
+	} {
+		join := tc.join
+		if !strings.Contains(join, "%s") {
+			join += " %s"
+		}
+		query := "SELECT * FROM " + t1 + " " + fmt.Sprintf(join, t2)
+		rows, err := db.Query(query)
+		if err != nil {
+			t.Errorf("%s: %v", query, err)
+			continue
+		}
+		cols, _ := rows.Columns()
+		rows.Close()
+		if got := strings.Join(cols, " "); got != tc.columns {
+			t.Errorf("%s: columns %s, want %s", tc.join, got, tc.columns)
+		}
+		if got := rowTexts(t, db, query); !slices.Equal(sorted(got), sorted(tc.rows)) {
+			t.Errorf("%s: rows %v, want %v", tc.join, got, tc.rows)
+		}
+	}
+	if got := rowTexts(t, db, "SELECT a FROM "+t1+" RIGHT JOIN "+t2+" USING (a)"); !slices.Equal(sorted(got), []string{"1", "3"}) {
+		t.Errorf("a bare USING column of a RIGHT JOIN: %v, want the right table's 1 and 3", got)
+	}
+}

@@ -1033,6 +1033,7 @@ func (s *scope) coalesce(jp *joinPlanner) error {
 		}
 		usedL, usedR := map[int]bool{}, map[int]bool{}
 		var common []joinEntry
+		var order []int // each common column's position on the side whose order it takes
 		for _, c := range cols {
 			li, err := find(left, c, "the left side of the join")
 			if err != nil {
@@ -1057,11 +1058,25 @@ func (s *scope) coalesce(jp *joinPlanner) error {
 			}
 			jp.usingConds = append(jp.usingConds, usingCond{left: le, rightCol: re, right: i})
 			e := joinEntry{name: l.name, table: l.table, column: l.column, tables: append(slices.Clone(l.tables), i)}
+			at := li
 			if side.join == "right" {
-				e.name, e.table, e.column = r.name, i, r.column
+				e.name, e.table, e.column, at = r.name, i, r.column, ri
 			}
 			common = append(common, e)
+			order = append(order, at)
 		}
+		// The common columns come in the order of the side whose rows are all kept (MariaDB and
+		// MySQL: the left side's, the joined table's for a RIGHT JOIN), not USING's.
+		idx := make([]int, len(common))
+		for j := range idx {
+			idx[j] = j
+		}
+		slices.SortStableFunc(idx, func(a, b int) int { return order[a] - order[b] })
+		sortedCommon := make([]joinEntry, len(common))
+		for j, k := range idx {
+			sortedCommon[j] = common[k]
+		}
+		common = sortedCommon
 		var restL, restR []joinEntry
 		for j, e := range left {
 			if !usedL[j] {
@@ -1074,9 +1089,8 @@ func (s *scope) coalesce(jp *joinPlanner) error {
 			}
 		}
 		if side.join == "right" {
-			// MySQL reads a RIGHT JOIN as the swapped LEFT JOIN: the common columns in the
-			// joined table's order, its other columns, then the left side's.
-			slices.SortStableFunc(common, func(a, b joinEntry) int { return rightOrder(right, a.column) - rightOrder(right, b.column) })
+			// MySQL reads a RIGHT JOIN as the swapped LEFT JOIN: the common columns, the joined
+			// table's other columns, then the left side's.
 			entries = append(append(append(outside, common...), restR...), restL...)
 		} else {
 			entries = append(append(append(outside, common...), restL...), restR...)
@@ -1084,15 +1098,6 @@ func (s *scope) coalesce(jp *joinPlanner) error {
 	}
 	jp.entries = entries
 	return nil
-}
-
-func rightOrder(right []joinEntry, column string) int {
-	for i, e := range right {
-		if e.column == column {
-			return i
-		}
-	}
-	return len(right)
 }
 
 // coalescedColumn resolves a bare name that several tables of the join have when USING or NATURAL
