@@ -53,6 +53,7 @@ func (s *Server) mysqlError(err error, cause error) *mysql.MyError {
 		syntax  *airsql.SyntaxError
 		column  *translate.UnknownColumnError
 		table   *translate.UnknownTableError
+		subq    *translate.SubqueryError
 	)
 	switch {
 	case errors.As(err, &noTable), errors.As(err, &table):
@@ -67,6 +68,8 @@ func (s *Server) mysqlError(err error, cause error) *mysql.MyError {
 		return mysql.NewError(mysql.ER_PARSE_ERROR, msg)
 	case errors.As(err, &column):
 		return mysql.NewError(mysql.ER_BAD_FIELD_ERROR, msg)
+	case errors.As(err, &subq):
+		return mysql.NewError(mysql.ER_SUBQUERY_NO_1_ROW, msg)
 	}
 	return mysql.NewError(mysql.ER_UNKNOWN_ERROR, msg)
 }
