@@ -135,6 +135,8 @@ func TestCorrelatedSubqueries(t *testing.T) {
 	}{
 		{"SELECT p.Name, (SELECT COUNT(*) FROM Tasks t WHERE t.Project = p.id) AS n FROM Projects p", perProject,
 			map[string]int{"tblPROJECTS": 1, "tblTASKS": 3}},
+		// An outer column in a grouped subquery's select list is one value per run.
+		{"SELECT p.Name, (SELECT COUNT(*) + CHAR_LENGTH(p.Name) - CHAR_LENGTH(p.Name) FROM Tasks t WHERE t.Project = p.id) FROM Projects p", perProject, nil},
 		// COUNT over no rows is 0, other aggregates and a scalar without a row NULL.
 		{"SELECT p.Name, (SELECT COUNT(*) FROM Tasks t WHERE t.Project = p.id AND t.Priority > 100), " +
 			"(SELECT MAX(t.Priority) FROM Tasks t WHERE t.Project = p.id AND t.Priority > 100), " +

@@ -645,6 +645,9 @@ func (qp *queryPlanner) groupedHook(e sqlparser.Expr) (*expr, error) {
 		}
 		return nil, err
 	}
+	if c.kind == exOuter {
+		return c, nil // a column of the outer query: one value for every group of a run
+	}
 	for i, k := range qp.groupKeys {
 		if sameColumn(k, c) {
 			return qp.keySlot(i), nil
