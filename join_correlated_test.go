@@ -40,9 +40,18 @@ func TestCorrelatedSubqueries(t *testing.T) {
 		projectName[p.id] = p.fields["Name"]
 	}
 
-	var perProject, perProjectEmpty, leadIn, leadNotIn []string
+	var perProject, perProjectEmpty, leadIn, leadNotIn, countMax []string
 	for _, p := range projects {
 		perProject = append(perProject, fmt.Sprintf("%s|%d", p.fields["Name"], len(byProject[p.id])))
+		top := "NULL"
+		for _, tk := range byProject[p.id] {
+			if f, ok := num(tk.fields["Priority"]); ok {
+				if g, ok := num(top); !ok || f > g {
+					top = tk.fields["Priority"]
+				}
+			}
+		}
+		countMax = append(countMax, fmt.Sprintf("%s|%d|%s", p.fields["Name"], len(byProject[p.id]), top))
 		perProjectEmpty = append(perProjectEmpty, p.fields["Name"]+"|0|NULL|NULL")
 		lead := p.links["Lead"][0]
 		in, null := false, false
@@ -135,12 +144,16 @@ func TestCorrelatedSubqueries(t *testing.T) {
 	}{
 		{"SELECT p.Name, (SELECT COUNT(*) FROM Tasks t WHERE t.Project = p.id) AS n FROM Projects p", perProject,
 			map[string]int{"tblPROJECTS": 1, "tblTASKS": 3}},
+		// Two subqueries on Tasks read it once (their fields joined in one request).
+		{"SELECT p.Name, (SELECT COUNT(*) FROM Tasks t WHERE t.Project = p.id), (SELECT MAX(t.Priority) FROM Tasks t WHERE t.Project = p.id) FROM Projects p",
+			countMax, map[string]int{"tblPROJECTS": 1, "tblTASKS": 3}},
 		// An outer column in a grouped subquery's select list is one value per run.
 		{"SELECT p.Name, (SELECT COUNT(*) + CHAR_LENGTH(p.Name) - CHAR_LENGTH(p.Name) FROM Tasks t WHERE t.Project = p.id) FROM Projects p", perProject, nil},
 		// COUNT over no rows is 0, other aggregates and a scalar without a row NULL.
 		{"SELECT p.Name, (SELECT COUNT(*) FROM Tasks t WHERE t.Project = p.id AND t.Priority > 100), " +
 			"(SELECT MAX(t.Priority) FROM Tasks t WHERE t.Project = p.id AND t.Priority > 100), " +
-			"(SELECT t.Name FROM Tasks t WHERE t.Project = p.id AND t.Priority > 100) FROM Projects p", perProjectEmpty, nil},
+			"(SELECT t.Name FROM Tasks t WHERE t.Project = p.id AND t.Priority > 100) FROM Projects p", perProjectEmpty,
+			map[string]int{"tblPROJECTS": 1, "tblTASKS": 1}}, // the three subqueries send one request: read once
 		{"SELECT COUNT(*) FROM Tasks t WHERE t.`Estimate Hours` > (SELECT AVG(t2.`Estimate Hours`) FROM Tasks t2 WHERE t2.Project = t.Project)",
 			[]string{fmt.Sprint(above)}, map[string]int{"tblTASKS": 6}},
 		{"SELECT pr.Name FROM Projects pr WHERE pr.Lead IN (SELECT t.Assignee FROM Tasks t WHERE t.Project = pr.id)", leadIn,

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 
 	"github.com/airsql/airsql/translate"
 )
@@ -138,9 +139,13 @@ func withSubqueries(op Operator, q *translate.Query, opts Options) (Operator, er
 		s.scan = findScan(op, q.Scan)
 		s.sizer, _ = opts.Source.(Sizer)
 	}
+	var kept *sharedKept
 	for _, sq := range q.Subqueries {
 		if sq.Correlated() {
-			c, err := newCorrelated(sq, opts, s)
+			if kept == nil {
+				kept = newSharedKept(q.Subqueries, opts)
+			}
+			c, err := newCorrelated(sq, opts, s, kept)
 			if err != nil {
 				return nil, err
 			}
@@ -212,16 +217,12 @@ type correlated struct {
 	runs int
 }
 
-func newCorrelated(sq *translate.Subquery, opts Options, stmt *subqueryOp) (*correlated, error) {
+func newCorrelated(sq *translate.Subquery, opts Options, stmt *subqueryOp, kept *sharedKept) (*correlated, error) {
 	if opts.Source == nil && (sq.Query.Scan != nil && !sq.Query.Scan.Table.Local || sq.Query.Join != nil) {
 		return nil, fmt.Errorf("engine: no source to run the correlated subquery %s", sq.SQL)
 	}
-	limit := opts.MaxRows
-	if limit <= 0 {
-		limit = DefaultMaxRows
-	}
-	m := &memoSource{src: opts.Source, sq: sq, budget: &Budget{Limit: limit}, rows: map[*translate.Plan][]translate.Row{},
-		what: "the rows kept for the correlated subquery " + sq.SQL}
+	limit := kept.budget.Limit
+	m := &memoSource{src: opts.Source, sq: sq, kept: kept, what: "the rows kept for the correlated subquery " + sq.SQL}
 	if idx := sq.Index(); len(idx) > 0 && sq.Query.Scan != nil {
 		m.indexed, m.key = sq.Query.Scan, &idx[0]
 	}
@@ -258,14 +259,95 @@ func (c *correlated) explain() Node {
 	return n
 }
 
-// memoSource answers each plan of a correlated subquery from the rows of its one request, read
-// the first time; the indexed plan answers with the rows of the outer value only.
-type memoSource struct {
-	src    Source
-	sq     *translate.Subquery
+// sharedKept holds the rows kept for the correlated subqueries of one statement, by request: two
+// subqueries that send the same request (their fields made the same, newSharedKept) share one
+// read, and every kept row counts once against maxRows.
+type sharedKept struct {
 	budget *Budget
-	what   string
-	rows   map[*translate.Plan][]translate.Row
+	rows   map[string][]translate.Row
+}
+
+// newSharedKept widens the fields of the correlated subqueries' requests that differ only in
+// their fields to the union of them, so that one read serves them all.
+func newSharedKept(subs []*translate.Subquery, opts Options) *sharedKept {
+	limit := opts.MaxRows
+	if limit <= 0 {
+		limit = DefaultMaxRows
+	}
+	groups := map[string][]*translate.Plan{}
+	var order []string
+	for _, sq := range subs {
+		if !sq.Correlated() {
+			continue
+		}
+		var plans []*translate.Plan
+		if q := sq.Query; q.Scan != nil && q.Scan.Table.Derived == nil && !q.Scan.Table.Local {
+			plans = append(plans, q.Scan)
+		} else if q.Join != nil {
+			for _, jt := range q.Join.Tables {
+				if jt.Plan.Table.Derived == nil && !jt.Plan.Table.Local {
+					plans = append(plans, jt.Plan)
+				}
+			}
+		}
+		for _, p := range plans {
+			k := requestKey(p, false)
+			if _, seen := groups[k]; !seen {
+				order = append(order, k)
+			}
+			groups[k] = append(groups[k], p)
+		}
+	}
+	for _, k := range order {
+		plans := groups[k]
+		if len(plans) < 2 {
+			continue
+		}
+		need, all := map[string]bool{}, false
+		for _, p := range plans {
+			all = all || p.Request.Fields == nil
+			for _, f := range p.Request.Fields {
+				need[f] = true
+			}
+		}
+		var fields []string
+		if !all {
+			for _, f := range plans[0].Table.Fields {
+				if need[f.Name] {
+					fields = append(fields, f.Name)
+				}
+			}
+		}
+		for _, p := range plans {
+			p.Request.Fields = fields
+		}
+	}
+	return &sharedKept{budget: &Budget{Limit: limit}, rows: map[string][]translate.Row{}}
+}
+
+// requestKey identifies a plan's request: its table, view, formula, sort, maxRecords, record ids
+// and (withFields) fields; a plan split on a NULL sort key is its own.
+func requestKey(p *translate.Plan, withFields bool) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\x00%q\x00%q\x00%v\x00%d\x00%q\x00%v", p.Table.ID+"/"+p.Table.Name, p.Request.View, p.Request.Formula,
+		p.Request.Sort, p.Request.MaxRecords, p.RecordIDs, p.NoRows)
+	if withFields {
+		fmt.Fprintf(&b, "\x00%q\x00%v", p.Request.Fields, p.Request.Fields == nil)
+	}
+	if p.Split != nil {
+		fmt.Fprintf(&b, "\x00%p", p)
+	}
+	return b.String()
+}
+
+// memoSource answers each plan of a correlated subquery from the rows of its one request, read
+// the first time (shared by the statement's correlated subqueries); the indexed plan answers with
+// the rows of the outer value only.
+type memoSource struct {
+	src  Source
+	sq   *translate.Subquery
+	kept *sharedKept
+	what string
 
 	indexed *translate.Plan
 	key     *translate.CorrelationKey
@@ -273,13 +355,14 @@ type memoSource struct {
 }
 
 func (m *memoSource) Scan(ctx context.Context, plan *translate.Plan) (Pages, error) {
-	rows, ok := m.rows[plan]
+	key := requestKey(plan, true)
+	rows, ok := m.kept.rows[key]
 	if !ok {
 		var err error
 		if rows, err = m.read(ctx, plan); err != nil {
 			return nil, err
 		}
-		m.rows[plan] = rows
+		m.kept.rows[key] = rows
 	}
 	if plan == m.indexed {
 		var err error
@@ -292,7 +375,7 @@ func (m *memoSource) Scan(ctx context.Context, plan *translate.Plan) (Pages, err
 
 // Requests: the requests of a plan, as the source knows them (none once its rows are kept).
 func (m *memoSource) Requests(plan *translate.Plan) (int, bool) {
-	if _, ok := m.rows[plan]; ok {
+	if _, ok := m.kept.rows[requestKey(plan, true)]; ok {
 		return 0, true
 	}
 	if sz, ok := m.src.(Sizer); ok {
@@ -319,7 +402,7 @@ func (m *memoSource) read(ctx context.Context, plan *translate.Plan) ([]translat
 		if err != nil {
 			return nil, err
 		}
-		if err := m.budget.Hold(len(page), m.what+" (the rows of "+plan.Table.Name+")"); err != nil {
+		if err := m.kept.budget.Hold(len(page), m.what+" (the rows of "+plan.Table.Name+")"); err != nil {
 			return nil, err
 		}
 		out = append(out, page...)
