@@ -281,7 +281,7 @@ func TestUnsupported(t *testing.T) {
 	db, _ := openDB(t, srv, "")
 	cases := []struct{ query, want string }{
 		{"SELECT STDDEV(Priority) FROM Tasks GROUP BY Status", "STDDEV"},
-		{"SELECT t.Name FROM Tasks t LEFT JOIN (`Team Members` m JOIN Tasks u ON u.Name = m.Name) ON t.Name = m.Name", "an outer join or USING around a parenthesised join"},
+		{"SELECT t.Name FROM Tasks t LEFT JOIN (`Team Members` m LEFT JOIN Tasks u ON u.Name = m.Name) ON t.Name = m.Name", "an outer join or USING around a parenthesised join"},
 		{"SELECT Name FROM Tasks WHERE Name REGEXP 'a'", "REGEXP"},
 		{"SELECT Name FROM Tasks t WHERE EXISTS (SELECT Name FROM Tasks UNION SELECT Name FROM Tasks)", "UNION in EXISTS"},
 		{"SELECT Name FROM Tasks WHERE Name IN (SELECT Name FROM Tasks UNION SELECT Name FROM Tasks)", "UNION in a subquery"},
@@ -312,7 +312,7 @@ func TestUnsupportedIsTyped(t *testing.T) {
 	}{
 		{"SELECT Status, STDDEV(Priority) FROM Tasks GROUP BY Status", false, "the aggregate STDDEV"},
 		{"SELECT Name FROM Tasks WHERE Name REGEXP 'a'", false, "REGEXP"},
-		{"SELECT t.Name FROM Tasks t LEFT JOIN (`Team Members` m JOIN Tasks u ON u.Name = m.Name) ON t.Name = m.Name", false, "an outer join or USING around a parenthesised join"},
+		{"SELECT t.Name FROM Tasks t LEFT JOIN (`Team Members` m LEFT JOIN Tasks u ON u.Name = m.Name) ON t.Name = m.Name", false, "an outer join or USING around a parenthesised join"},
 		{"SELECT Name FROM Tasks FOR UPDATE", false, "locking reads (for update)"},
 		{"SELECT Name FROM Tasks t WHERE EXISTS (SELECT Name FROM Tasks UNION SELECT Name FROM Tasks)", false, "UNION in EXISTS"},
 		{"EXPLAIN SELECT Name, STDDEV(Priority) FROM Tasks GROUP BY Name", false, "the aggregate STDDEV"},

@@ -156,3 +156,43 @@ func TestUsingNaturalColumnsAsMariaDB(t *testing.T) {
 		t.Errorf("a bare USING column of a RIGHT JOIN: %v, want the right table's 1 and 3", got)
 	}
 }
+
+// TestLeftJoinOfParenthesisedJoin: a LEFT JOIN (b JOIN c ON x) ON y keeps every row of a, with
+// the rows of the inner join b ⋈ c where y holds and NULL for both tables where none does; a
+// WHERE condition on b or c is checked after it. Checked against the join computed in Go.
+func TestLeftJoinOfParenthesisedJoin(t *testing.T) {
+	db, _ := openDemo(t, "")
+	people := readDemo(t, db, "People", []string{"Name"}, nil)
+	projects := readDemo(t, db, "Projects", []string{"Name"}, []string{"Lead"})
+	tasks := readDemo(t, db, "Tasks", []string{"Name"}, []string{"Assignee"})
+	name := map[string]string{}
+	for _, p := range people {
+		name[p.id] = p.fields["Name"]
+	}
+	var want, idle []string
+	for _, pr := range projects {
+		lead := pr.links["Lead"][0]
+		n := 0
+		for _, tk := range tasks {
+			if slices.Contains(tk.links["Assignee"], lead) {
+				want = append(want, pr.fields["Name"]+"|"+name[lead]+"|"+tk.fields["Name"])
+				n++
+			}
+		}
+		if n == 0 {
+			want = append(want, pr.fields["Name"]+"|NULL|NULL")
+			idle = append(idle, pr.fields["Name"])
+		}
+	}
+	const q = "SELECT pr.Name, p.Name, t.Name FROM Projects pr LEFT JOIN (People p JOIN Tasks t ON t.Assignee = p.id) ON p.id = pr.Lead"
+	if got := rowTexts(t, db, q); !slices.Equal(sorted(got), sorted(want)) {
+		t.Errorf("got %d rows %v\nwant %d rows %v", len(got), sorted(got), len(want), sorted(want))
+	}
+	if got := rowTexts(t, db, "SELECT pr.Name FROM Projects pr LEFT JOIN (People p JOIN Tasks t ON t.Assignee = p.id) ON p.id = pr.Lead WHERE t.id IS NULL"); !slices.Equal(sorted(got), sorted(idle)) {
+		t.Errorf("WHERE t.id IS NULL: got %v, want %v", got, idle)
+	}
+	plan := strings.Join(rowTexts(t, db, "EXPLAIN "+q), "\n")
+	if !strings.Contains(plan, "join: left:") || !strings.Contains(plan, "join: inner:") {
+		t.Errorf("EXPLAIN:\n%s", plan)
+	}
+}

@@ -369,7 +369,7 @@ func TestJoinErrors(t *testing.T) {
 		{"SELECT t.Nope FROM Tasks t JOIN People p ON p.id = t.Assignee", `unknown column "Nope" in table "Tasks"`},
 		{"SELECT 1 FROM Tasks t JOIN People t ON t.id = t.id", "not unique table/alias: 't'"},
 		{"SELECT 1 FROM Tasks t, Projects pr RIGHT JOIN People p ON p.id = pr.Lead", "RIGHT JOIN after a comma join"},
-		{"SELECT 1 FROM Tasks t LEFT JOIN (People p JOIN Projects pr ON pr.Lead = p.id) ON p.id = t.Assignee", "an outer join or USING around a parenthesised join"},
+		{"SELECT 1 FROM Tasks t LEFT JOIN (People p LEFT JOIN Projects pr ON pr.Lead = p.id) ON p.id = t.Assignee", "an outer join or USING around a parenthesised join"},
 		{"SELECT 1 FROM People a JOIN People b USING (Role, Role)", "duplicate column name 'Role' in USING"},
 		{"SELECT 1 FROM Tasks t JOIN People p USING (Nope)", "unknown column 'Nope'"},
 		{"SELECT x.* FROM Tasks t JOIN People p ON p.id = t.Assignee", "unknown table 'x'"},

@@ -51,6 +51,9 @@ func TestOracleJoins3(t *testing.T) {
 		"SELECT p.Name, i.Name FROM People p LEFT JOIN Items i ON i.Name = p.Name WHERE p.Age > 30",
 		"SELECT p.Name, i.Name, j.Code FROM People p JOIN Items i ON i.Qty = p.Age JOIN Items j ON j.Name = i.Name WHERE p.Active",
 		"SELECT p.Name, i.Name, q.Name FROM People p JOIN (Items i JOIN People q ON q.Age = i.Qty) ON q.Age = p.Age AND i.Price > p.Score",
+		"SELECT p.Name, i.Name, q.Name FROM People p LEFT JOIN (Items i JOIN People q ON q.Age = i.Qty) ON q.Age = p.Age AND i.Price > p.Score",
+		"SELECT p.Name, i.Name, q.Name FROM People p LEFT JOIN (Items i JOIN People q ON q.Age = i.Qty AND q.Active) ON i.Name = p.Name WHERE q.Name IS NULL OR i.Qty > 3",
+		"SELECT p.Name, i.Name, q.Name FROM People p LEFT JOIN (Items i CROSS JOIN People q) ON i.Qty = p.Age AND q.Age = p.Age JOIN Items j ON j.Qty = p.Age",
 	} {
 		q := &oracle.Query{Driver: sql, MariaDB: sql}
 		o := runOracle(ctx, q, maria.DB, pushed, local)

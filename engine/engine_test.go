@@ -658,6 +658,7 @@ func FuzzQuery(f *testing.F) {
 		"SELECT * FROM T a JOIN T b USING (N, Name) JOIN T c USING (N)",
 		"SELECT a.Name FROM T a JOIN (T b JOIN T c ON b.N = c.N) ON a.id = b.id",
 		"SELECT * FROM T a LEFT JOIN T b ON b.id = a.id LEFT JOIN T c ON c.N = b.N",
+		"SELECT a.Name, b.N, c.Status FROM T a LEFT JOIN (T b JOIN T c ON c.N = b.N) ON b.Name = a.Name WHERE c.id IS NULL",
 	} {
 		f.Add(s)
 	}

@@ -24,13 +24,21 @@ func buildJoin(j *translate.Join, opts Options, budget *Budget) (Operator, error
 	var first *scanOp
 	names := make([]string, 0, n)
 	for i, st := range j.Steps {
-		input, err := tableInput(j.Tables[st.Table].Plan, opts)
+		var input Operator
+		var err error
+		name := tableName(j, st.Table)
+		if st.Group != nil {
+			input, err = groupInput(j, st.Group, opts, budget)
+			var group []string
+			for _, g := range st.Group {
+				group = append(group, tableName(j, g.Table))
+			}
+			name = "(" + strings.Join(group, ", ") + ")"
+		} else {
+			input, err = tableInput(j.Tables[st.Table].Plan, opts)
+		}
 		if err != nil {
 			return nil, err
-		}
-		name := j.Tables[st.Table].Alias
-		if name != j.Tables[st.Table].Plan.Table.Name {
-			name = j.Tables[st.Table].Plan.Table.Name + " " + name
 		}
 		if i == 0 {
 			op = &sidesOp{input: input, n: n, side: st.Table}
@@ -57,6 +65,43 @@ func buildJoin(j *translate.Join, opts Options, budget *Budget) (Operator, error
 			h.sizer, _ = opts.Source.(Sizer)
 		}
 		op = h
+		names = append(names, name)
+	}
+	return op, nil
+}
+
+func tableName(j *translate.Join, t int) string {
+	name := j.Tables[t].Alias
+	if name != j.Tables[t].Plan.Table.Name {
+		name = j.Tables[t].Plan.Table.Name + " " + name
+	}
+	return name
+}
+
+// groupInput joins the tables of a parenthesised join (inner joins) into rows with Sides, which
+// the step around it joins as one side.
+func groupInput(j *translate.Join, group []translate.JoinStep, opts Options, budget *Budget) (Operator, error) {
+	n := len(j.Tables)
+	limit := budget.Limit
+	if limit <= 0 {
+		limit = DefaultMaxRows
+	}
+	var op Operator
+	var names []string
+	for i, st := range group {
+		input, err := tableInput(j.Tables[st.Table].Plan, opts)
+		if err != nil {
+			return nil, err
+		}
+		name := tableName(j, st.Table)
+		if i == 0 {
+			op = &sidesOp{input: input, n: n, side: st.Table}
+			names = append(names, name)
+			continue
+		}
+		op = &hashJoinOp{outer: op, inner: input, step: st, n: n, budget: budget, limit: limit,
+			what:      fmt.Sprintf("the join of %s with %s", strings.Join(names, ", "), name),
+			innerName: name, outerName: strings.Join(names, ", ")}
 		names = append(names, name)
 	}
 	return op, nil
@@ -468,7 +513,16 @@ func (h *hashJoinOp) Next(ctx context.Context) (translate.Row, error) {
 func (h *hashJoinOp) join(m *translate.Row) translate.Row {
 	sides := make([]*translate.Row, h.n)
 	copy(sides, h.cur.Sides)
-	sides[h.step.Table] = m
+	switch {
+	case h.step.Group != nil && m != nil:
+		for i, r := range m.Sides { // a group's row: its tables' records
+			if r != nil {
+				sides[i] = r
+			}
+		}
+	case h.step.Group == nil:
+		sides[h.step.Table] = m
+	}
 	return translate.Row{Sides: sides}
 }
 

@@ -42,6 +42,9 @@ type JoinStep struct {
 	// BindInner, when set (and Bind is not), pushes the keys of the rows so far into this step's
 	// table's request: the rows so far are read first (inner and LEFT JOIN steps).
 	BindInner *Bind
+	// Group: the step joins the rows of a parenthesised join (its steps, inner joins, the first
+	// "first") rather than one table's; Table is its first table. Its rows hold Sides.
+	Group []JoinStep
 }
 
 // JoinKey is one equality of a join: Outer on the rows so far, Inner on the joined table's rows.
@@ -234,6 +237,9 @@ type pendingStep struct {
 	kind  string
 	on    sqlparser.Expr // nil: none
 	sql   string
+	// group: a parenthesised join of inner joins on the right of a LEFT JOIN (a LEFT JOIN (b JOIN
+	// c ON x) ON y): its own steps, joined first; table is its first table.
+	group []pendingStep
 }
 
 // flatten lists the tables and join steps of FROM, left-deep.
@@ -290,9 +296,28 @@ func (jp *joinPlanner) tableExpr(te sqlparser.TableExpr, kind string, on sqlpars
 		// a JOIN (b JOIN c ON x) ON y: with inner joins only, the same rows as a JOIN b JOIN c ON
 		// x AND y, so the nested joins continue the left-deep list and y joins the condition of
 		// its last step.
+		if kind == "left" && len(using) == 0 && on != nil && innerOnly(t.Exprs[0]) {
+			// a LEFT JOIN (b JOIN c ON x) ON y: the parenthesised inner joins are joined first,
+			// as a group, and their rows LEFT JOINed as one side.
+			mark, saved := len(jp.steps), jp.itemStart
+			first := len(jp.sides)
+			jp.itemStart = first
+			err := jp.tableExpr(t.Exprs[0], "first", nil, nil, sqlparser.String(t.Exprs[0]))
+			jp.itemStart = saved
+			if err != nil {
+				return err
+			}
+			group := slices.Clone(jp.steps[mark:])
+			jp.steps = jp.steps[:mark]
+			for i := first; i < len(jp.sides); i++ {
+				jp.sides[i].nullable, jp.sides[i].join = true, "left"
+			}
+			jp.steps = append(jp.steps, pendingStep{table: group[0].table, kind: "left", on: on, sql: text, group: group})
+			return nil
+		}
 		if (kind != "inner" && kind != "cross") || len(using) > 0 || !innerOnly(t.Exprs[0]) {
 			return unsupported("an outer join or USING around a parenthesised join", sqlparser.String(t),
-				"write the joins one after another (a LEFT JOIN b ON … LEFT JOIN c ON …), or join the parenthesised tables in a derived table")
+				"write the joins one after another (a LEFT JOIN b ON … LEFT JOIN c ON …), or join the parenthesised tables in a derived table; a LEFT JOIN of parenthesised inner joins with ON runs")
 		}
 		saved := jp.itemStart
 		jp.itemStart = len(jp.sides)
@@ -480,6 +505,22 @@ func (qp *queryPlanner) planJoin(where *expr) error {
 			ons[i] = c
 		}
 	}
+	// The ON conditions inside parenthesised groups.
+	gons := make([][]*expr, len(jp.steps))
+	for i, st := range jp.steps {
+		for j, g := range st.group {
+			if gons[i] == nil {
+				gons[i] = make([]*expr, len(st.group))
+			}
+			if g.on != nil {
+				c, err := s.condition(g.on)
+				if err != nil {
+					return err
+				}
+				gons[i][j] = c
+			}
+		}
+	}
 	// USING and NATURAL: each joins the step that brings its table in (for a RIGHT JOIN of two
 	// tables, read as the swapped LEFT JOIN, the step of the other table).
 	for _, u := range jp.usingConds {
@@ -502,6 +543,17 @@ func (qp *queryPlanner) planJoin(where *expr) error {
 	pos := make([]int, n) // table → its step
 	for i, st := range jp.steps {
 		pos[st.table] = i
+		for _, g := range st.group {
+			pos[g.table] = i
+		}
+	}
+	// stepMask is the tables a step joins (several for a group).
+	stepMask := func(i int) uint64 {
+		m := uint64(1) << jp.steps[i].table
+		for _, g := range jp.steps[i].group {
+			m |= 1 << g.table
+		}
+		return m
 	}
 	var rest []*expr                    // WHERE conditions checked on the final rows
 	joinedBy := func(mask uint64) int { // the step after which every table of mask is joined
@@ -516,28 +568,12 @@ func (qp *queryPlanner) planJoin(where *expr) error {
 	// key finds an equality usable as a hash key of step i: one side on the step's table alone, the
 	// other on tables joined before it.
 	key := func(c *expr, i int) (JoinKey, bool) {
-		t := uint64(1) << jp.steps[i].table
+		t := stepMask(i)
 		before := uint64(0)
 		for j := 0; j < i; j++ {
-			before |= 1 << jp.steps[j].table
+			before |= stepMask(j)
 		}
-		var a, b *expr
-		switch {
-		case c.kind == exCompare && c.op == "=" && !c.negated:
-			a, b = c.args[0], c.args[1]
-		case c.kind == exLinkHas && !c.negated && c.op == "":
-			a, b = c.args[0], c.args[1]
-		default:
-			return JoinKey{}, false
-		}
-		ta, tb := a.tabs(), b.tabs()
-		switch {
-		case ta == t && tb != 0 && tb&^before == 0:
-			return JoinKey{Inner: wrap(a), Outer: wrap(b), InnerLink: c.kind == exLinkHas}, true
-		case tb == t && ta != 0 && ta&^before == 0:
-			return JoinKey{Inner: wrap(b), Outer: wrap(a), OuterLink: c.kind == exLinkHas}, true
-		}
-		return JoinKey{}, false
+		return keyOf(c, t, before)
 	}
 	// nulledBy is the last RIGHT JOIN step that may make a table of mask NULL: a WHERE condition on
 	// such a table is checked after it.
@@ -600,7 +636,7 @@ func (qp *queryPlanner) planJoin(where *expr) error {
 		on := ons[i]
 		visible := uint64(0)
 		for j := 0; j <= i; j++ {
-			visible |= 1 << jp.steps[j].table
+			visible |= stepMask(j)
 		}
 		for _, c := range conjuncts(on) {
 			if m := c.tabs(); m&^visible != 0 {
@@ -612,8 +648,12 @@ func (qp *queryPlanner) planJoin(where *expr) error {
 			}
 			m := c.tabs()
 			switch {
-			case m == 1<<st.table && st.kind == "left":
-				own[st.table] = append(own[st.table], c) // filters the joined table's rows before the match
+			case m != 0 && m&(m-1) == 0 && m&^stepMask(i) == 0 && st.kind == "left":
+				t := 0
+				for m>>t != 1 {
+					t++
+				}
+				own[t] = append(own[t], c) // filters the joined table's rows before the match
 			default:
 				if k, ok := key(c, i); ok {
 					keys[i] = append(keys[i], k)
@@ -625,6 +665,42 @@ func (qp *queryPlanner) planJoin(where *expr) error {
 	}
 	for _, c := range conjuncts(where) {
 		place(c, -1)
+	}
+	// Inside a group: its tables' own conditions go into their scans, equalities become the keys of
+	// its steps, the rest their residual ON; an ON there names only the group's tables.
+	gkeys := make([][][]JoinKey, len(jp.steps))
+	gstepOn := make([][][]*expr, len(jp.steps))
+	for i, st := range jp.steps {
+		if st.group == nil {
+			continue
+		}
+		gkeys[i] = make([][]JoinKey, len(st.group))
+		gstepOn[i] = make([][]*expr, len(st.group))
+		before := uint64(0)
+		for j, g := range st.group {
+			t := uint64(1) << g.table
+			for _, c := range conjuncts(gons[i][j]) {
+				m := c.tabs()
+				if m&^(before|t) != 0 {
+					return unknownColumnf("in 'on clause' of %s: the ON condition of a join can name only the tables joined so far", g.sql)
+				}
+				switch {
+				case m != 0 && m&(m-1) == 0:
+					k := 0
+					for m>>k != 1 {
+						k++
+					}
+					own[k] = append(own[k], c)
+				default:
+					if jk, ok := keyOf(c, t, before); ok {
+						gkeys[i][j] = append(gkeys[i][j], jk)
+					} else {
+						gstepOn[i][j] = append(gstepOn[i][j], c)
+					}
+				}
+			}
+			before |= t
+		}
 	}
 
 	// The tables' scans.
@@ -647,7 +723,18 @@ func (qp *queryPlanner) planJoin(where *expr) error {
 		if kind == "cross" && (len(keys[i]) > 0 || len(stepOn[i]) > 0) {
 			kind = "inner"
 		}
-		join.Steps = append(join.Steps, JoinStep{Table: st.table, Kind: kind, Keys: keys[i], On: wrap(andOf(stepOn[i])), SQL: st.sql})
+		step := JoinStep{Table: st.table, Kind: kind, Keys: keys[i], On: wrap(andOf(stepOn[i])), SQL: st.sql}
+		for j, g := range st.group {
+			gk := "first"
+			if j > 0 {
+				gk = "cross"
+				if len(gkeys[i][j]) > 0 || len(gstepOn[i][j]) > 0 {
+					gk = "inner"
+				}
+			}
+			step.Group = append(step.Group, JoinStep{Table: g.table, Kind: gk, Keys: gkeys[i][j], On: wrap(andOf(gstepOn[i][j])), SQL: g.sql})
+		}
+		join.Steps = append(join.Steps, step)
 	}
 	if len(join.Steps) > 1 {
 		join.Steps[1].Bind = qp.bindFor(join, 1)
@@ -680,6 +767,12 @@ func (qp *queryPlanner) planJoin(where *expr) error {
 		for _, k := range keys[i] {
 			all = append(all, k.Outer.e, k.Inner.e)
 		}
+		for j := range gkeys[i] {
+			all = append(all, gstepOn[i][j]...)
+			for _, k := range gkeys[i][j] {
+				all = append(all, k.Outer.e, k.Inner.e)
+			}
+		}
 	}
 	for i, jt := range join.Tables {
 		need := map[string]bool{}
@@ -700,6 +793,28 @@ func (qp *queryPlanner) planJoin(where *expr) error {
 		jt.Plan.Request.Fields = fieldList(jt.Plan.Table, need)
 	}
 	return nil
+}
+
+// keyOf finds an equality usable as a hash key of a step joining the tables t to the tables
+// before: one side on t alone, the other on before alone.
+func keyOf(c *expr, t, before uint64) (JoinKey, bool) {
+	var a, b *expr
+	switch {
+	case c.kind == exCompare && c.op == "=" && !c.negated:
+		a, b = c.args[0], c.args[1]
+	case c.kind == exLinkHas && !c.negated && c.op == "":
+		a, b = c.args[0], c.args[1]
+	default:
+		return JoinKey{}, false
+	}
+	ta, tb := a.tabs(), b.tabs()
+	switch {
+	case ta != 0 && ta&^t == 0 && tb != 0 && tb&^before == 0:
+		return JoinKey{Inner: wrap(a), Outer: wrap(b), InnerLink: c.kind == exLinkHas}, true
+	case tb != 0 && tb&^t == 0 && ta != 0 && ta&^before == 0:
+		return JoinKey{Inner: wrap(b), Outer: wrap(a), OuterLink: c.kind == exLinkHas}, true
+	}
+	return JoinKey{}, false
 }
 
 // fieldList lists the needed fields in the table's order: nil for all of them, the smallest field
@@ -885,7 +1000,7 @@ func (qp *queryPlanner) bindFor(j *Join, i int) *Bind {
 func (qp *queryPlanner) bindInnerFor(j *Join, i int) *Bind {
 	st := j.Steps[i]
 	plan := j.Tables[st.Table].Plan
-	if st.Kind != "inner" && st.Kind != "left" || plan.Table.Local || qp.localOnly || plan.RecordIDs != nil || plan.NoRows {
+	if st.Group != nil || st.Kind != "inner" && st.Kind != "left" || plan.Table.Local || qp.localOnly || plan.RecordIDs != nil || plan.NoRows {
 		return nil
 	}
 	for ki, k := range st.Keys {
