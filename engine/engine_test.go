@@ -654,6 +654,18 @@ func FuzzQuery(f *testing.F) {
 		"SELECT Name FROM T UNION SELECT Status FROM T ORDER BY 1 DESC LIMIT 2",
 		"WITH d AS (SELECT N, COUNT(*) c FROM T GROUP BY N) SELECT * FROM d JOIN T ON T.N = d.N",
 		"SELECT d.x FROM (SELECT N + 1 AS x FROM T) d WHERE d.x > ?",
+		"SELECT a.Name, (SELECT COUNT(*) FROM T b WHERE b.N = a.N) FROM T a",
+		"SELECT Name FROM T a WHERE a.N > (SELECT AVG(b.N) FROM T b WHERE b.Status = a.Status) ORDER BY 1",
+		"SELECT Name FROM T a WHERE a.Name IN (SELECT b.Name FROM T b WHERE b.N <> a.N LIMIT 2)",
+		"SELECT Status, (SELECT MAX(b.N) FROM T b WHERE b.Status = a.Status) FROM T a GROUP BY Status",
+		"SELECT Name FROM T a WHERE EXISTS (SELECT 1 FROM T b WHERE b.id = a.id AND EXISTS (SELECT 1 FROM T c WHERE c.N = a.N HAVING COUNT(*) > 1))",
+		"SELECT * FROM T a JOIN T b ON a.N = b.N RIGHT JOIN T c ON c.Name = b.Name WHERE a.Status IS NULL",
+		"SELECT * FROM (SELECT N, Name FROM T) a NATURAL LEFT JOIN (SELECT N, Status FROM T) b",
+		"SELECT N, Name FROM T a NATURAL RIGHT JOIN T b",
+		"SELECT * FROM T a JOIN T b USING (N, Name) JOIN T c USING (N)",
+		"SELECT a.Name FROM T a JOIN (T b JOIN T c ON b.N = c.N) ON a.id = b.id",
+		"SELECT * FROM T a LEFT JOIN T b ON b.id = a.id LEFT JOIN T c ON c.N = b.N",
+		"SELECT a.Name, b.N, c.Status FROM T a LEFT JOIN (T b JOIN T c ON c.N = b.N) ON b.Name = a.Name WHERE c.id IS NULL",
 	} {
 		f.Add(s)
 	}

@@ -24,13 +24,21 @@ func buildJoin(j *translate.Join, opts Options, budget *Budget) (Operator, error
 	var first *scanOp
 	names := make([]string, 0, n)
 	for i, st := range j.Steps {
-		input, err := tableInput(j.Tables[st.Table].Plan, opts)
+		var input Operator
+		var err error
+		name := tableName(j, st.Table)
+		if st.Group != nil {
+			input, err = groupInput(j, st.Group, opts, budget)
+			var group []string
+			for _, g := range st.Group {
+				group = append(group, tableName(j, g.Table))
+			}
+			name = "(" + strings.Join(group, ", ") + ")"
+		} else {
+			input, err = tableInput(j.Tables[st.Table].Plan, opts)
+		}
 		if err != nil {
 			return nil, err
-		}
-		name := j.Tables[st.Table].Alias
-		if name != j.Tables[st.Table].Plan.Table.Name {
-			name = j.Tables[st.Table].Plan.Table.Name + " " + name
 		}
 		if i == 0 {
 			op = &sidesOp{input: input, n: n, side: st.Table}
@@ -52,7 +60,48 @@ func buildJoin(j *translate.Join, opts Options, budget *Budget) (Operator, error
 			h.firstScan = first
 			h.sizer, _ = opts.Source.(Sizer)
 		}
+		if st.BindInner != nil && !opts.NoBind && st.Bind == nil {
+			h.innerScan = scanOf(input)
+			h.sizer, _ = opts.Source.(Sizer)
+		}
 		op = h
+		names = append(names, name)
+	}
+	return op, nil
+}
+
+func tableName(j *translate.Join, t int) string {
+	name := j.Tables[t].Alias
+	if name != j.Tables[t].Plan.Table.Name {
+		name = j.Tables[t].Plan.Table.Name + " " + name
+	}
+	return name
+}
+
+// groupInput joins the tables of a parenthesised join (inner joins) into rows with Sides, which
+// the step around it joins as one side.
+func groupInput(j *translate.Join, group []translate.JoinStep, opts Options, budget *Budget) (Operator, error) {
+	n := len(j.Tables)
+	limit := budget.Limit
+	if limit <= 0 {
+		limit = DefaultMaxRows
+	}
+	var op Operator
+	var names []string
+	for i, st := range group {
+		input, err := tableInput(j.Tables[st.Table].Plan, opts)
+		if err != nil {
+			return nil, err
+		}
+		name := tableName(j, st.Table)
+		if i == 0 {
+			op = &sidesOp{input: input, n: n, side: st.Table}
+			names = append(names, name)
+			continue
+		}
+		op = &hashJoinOp{outer: op, inner: input, step: st, n: n, budget: budget, limit: limit,
+			what:      fmt.Sprintf("the join of %s with %s", strings.Join(names, ", "), name),
+			innerName: name, outerName: strings.Join(names, ", ")}
 		names = append(names, name)
 	}
 	return op, nil
@@ -150,10 +199,122 @@ type hashJoinOp struct {
 	matched bool
 	out     translate.Row
 	emitted int
+
+	// innerScan: the step's table's scan, which the keys of the rows so far may narrow
+	// (BindInner); then the rows so far are read first and kept in buffered.
+	innerScan *scanOp
+	buffered  *valuesOp
+
+	// A RIGHT JOIN step keeps every row of its table: rows lists them in order, hit those that
+	// matched a row so far, and after the last row so far the others are emitted with NULL for
+	// every other table (tail: the next one to look at).
+	rows []*translate.Row
+	hit  map[*translate.Row]bool
+	tail int
+}
+
+// bindInner reads the rows so far, keeps them, and pushes their distinct keys into the step's
+// table's request when that costs fewer requests than its scan.
+func (h *hashJoinOp) bindInner(ctx context.Context) error {
+	b := h.step.BindInner
+	var rows []translate.Row
+	vals, seen := []any{}, map[string]struct{}{}
+	writable := true
+	for {
+		r, err := h.outer.Next(ctx)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		if err := h.budget.Hold(1, h.what+" (the rows so far, read first to push their keys into "+h.innerName+")"); err != nil {
+			return err
+		}
+		rows = append(rows, r)
+		if !writable {
+			continue
+		}
+		vs, ok, err := b.Values(h.step, &rows[len(rows)-1])
+		if err != nil {
+			return err
+		}
+		if !ok {
+			writable = false
+			continue
+		}
+		for _, v := range vs {
+			if v == nil {
+				continue
+			}
+			k := string(translate.AppendKey(nil, v))
+			if _, dup := seen[k]; !dup {
+				seen[k] = struct{}{}
+				vals = append(vals, v)
+			}
+		}
+	}
+	h.outer.Close()
+	h.buffered = &valuesOp{rows: rows, name: "the rows so far"}
+	switch {
+	case len(rows) == 0:
+		h.innerScan.bind(nil, false) // nothing to join: the table is not read
+		h.bound = "no rows so far: " + h.innerName + " is not read"
+	case !writable:
+		h.bound = "not pushed: a key value cannot be written into a formula"
+	default:
+		h.bound = pushKeys(b, vals, h.innerScan, h.sizer, h.outerName, h.innerName)
+	}
+	return nil
+}
+
+func (h *hashJoinOp) sizerRequests() (int, bool) {
+	if h.sizer == nil {
+		return 0, false
+	}
+	return h.sizer.Requests(h.innerScan.plan)
+}
+
+// pushKeys replaces a scan's request with the batches of a bind join's keys when one batch does,
+// or when the scan's known size says the batches take fewer requests; it says what it did.
+func pushKeys(b *translate.Bind, vals []any, scan *scanOp, sizer Sizer, from, into string) string {
+	if len(vals) == 0 {
+		scan.bind(nil, false) // an inner join with nothing on one side: no request at all
+		return "no keys: " + into + " is not read"
+	}
+	n, known := 0, false
+	if sizer != nil {
+		n, known = sizer.Requests(scan.plan)
+	}
+	if !known && len(vals)*len("RECORD_ID()=''") > translate.BindBatchChars {
+		return fmt.Sprintf("not pushed: %d keys need several requests and the size of %s is not known", len(vals), into)
+	}
+	formulas, ok := b.Formulas(vals, translate.BindBatchChars)
+	if !ok {
+		return "not pushed: a key value cannot be written into a formula"
+	}
+	if len(formulas) > 1 && (!known || len(formulas) >= n) {
+		return fmt.Sprintf("not pushed: %d keys take %d requests, no fewer than a scan of %s", len(vals), len(formulas), into)
+	}
+	plans := make([]*translate.Plan, len(formulas))
+	for i, f := range formulas {
+		plans[i] = scan.plan.WithFormula(f)
+	}
+	scan.bind(plans, !b.Exact)
+	return fmt.Sprintf("%d distinct keys of %s pushed into %s's formula in %d batch(es)", len(vals), from, into, len(formulas))
 }
 
 func (h *hashJoinOp) build(ctx context.Context) error {
 	h.built = true
+	if h.innerScan != nil && h.step.BindInner != nil {
+		if n, known := h.sizerRequests(); known && n <= 1 {
+			// One request reads the whole table: pushing keys would not save one, and would
+			// wait for the rows so far.
+			h.bound = "not pushed: a scan of " + h.innerName + " takes one request"
+		} else if err := h.bindInner(ctx); err != nil {
+			return err
+		}
+	}
 	if len(h.step.Keys) > 0 {
 		h.table = map[string][]*translate.Row{}
 	}
@@ -180,6 +341,9 @@ func (h *hashJoinOp) build(ctx context.Context) error {
 		rec := r
 		if err := h.budget.Hold(1, h.what+" (the rows of its hash table)"); err != nil {
 			return err
+		}
+		if h.step.Kind == "right" {
+			h.rows = append(h.rows, &rec)
 		}
 		if h.table == nil {
 			h.all = append(h.all, &rec)
@@ -227,37 +391,7 @@ func (h *hashJoinOp) build(ctx context.Context) error {
 // bindKeys pushes the keys read from the step's table into the first table's request, in batches,
 // when that costs fewer requests than the scan planned.
 func (h *hashJoinOp) bindKeys(vals []any) {
-	b := h.step.Bind
-	if len(vals) == 0 {
-		h.firstScan.bind(nil, false) // an inner join with nothing on one side: no request at all
-		h.bound = "no keys: " + h.outerName + " is not read"
-		return
-	}
-	scan, known := 0, false
-	if h.sizer != nil {
-		scan, known = h.sizer.Requests(h.firstScan.plan)
-	}
-	if !known && len(vals)*len("RECORD_ID()=''") > translate.BindBatchChars {
-		h.bound = fmt.Sprintf("not pushed: %d keys need several requests and the size of %s is not known", len(vals), h.outerName)
-		return
-	}
-	formulas, ok := b.Formulas(vals, translate.BindBatchChars)
-	if !ok {
-		h.bound = "not pushed: a key value cannot be written into a formula"
-		return
-	}
-	if len(formulas) > 1 {
-		if !known || len(formulas) >= scan {
-			h.bound = fmt.Sprintf("not pushed: %d keys take %d requests, no fewer than a scan of %s", len(vals), len(formulas), h.outerName)
-			return
-		}
-	}
-	plans := make([]*translate.Plan, len(formulas))
-	for i, f := range formulas {
-		plans[i] = h.firstScan.plan.WithFormula(f)
-	}
-	h.firstScan.bind(plans, !b.Exact)
-	h.bound = fmt.Sprintf("%d distinct keys of %s pushed into %s's formula in %d batch(es)", len(vals), h.innerName, h.outerName, len(formulas))
+	h.bound = pushKeys(h.step.Bind, vals, h.firstScan, h.sizer, h.innerName, h.outerName)
 }
 
 // keys encodes a row's key tuples: one per combination of its key values (a link holds several);
@@ -307,13 +441,38 @@ func (h *hashJoinOp) Next(ctx context.Context) (translate.Row, error) {
 				}
 			}
 			h.matched = true
+			if h.step.Kind == "right" {
+				if h.hit == nil {
+					h.hit = map[*translate.Row]bool{}
+				}
+				h.hit[m] = true
+			}
 			return h.emit(out)
 		}
 		if h.has && !h.matched && h.step.Kind == "left" {
 			h.matched = true
 			return h.emit(h.join(nil))
 		}
-		r, err := h.outer.Next(ctx)
+		var r translate.Row
+		var err error
+		if h.buffered != nil {
+			r, err = h.buffered.Next(ctx)
+		} else {
+			r, err = h.outer.Next(ctx)
+		}
+		if err == io.EOF && h.step.Kind == "right" {
+			h.has = false
+			for h.tail < len(h.rows) {
+				m := h.rows[h.tail]
+				h.tail++
+				if !h.hit[m] {
+					sides := make([]*translate.Row, h.n)
+					sides[h.step.Table] = m
+					return h.emit(translate.Row{Sides: sides})
+				}
+			}
+			return r, err
+		}
 		if err != nil {
 			h.has = false
 			return r, err
@@ -354,7 +513,16 @@ func (h *hashJoinOp) Next(ctx context.Context) (translate.Row, error) {
 func (h *hashJoinOp) join(m *translate.Row) translate.Row {
 	sides := make([]*translate.Row, h.n)
 	copy(sides, h.cur.Sides)
-	sides[h.step.Table] = m
+	switch {
+	case h.step.Group != nil && m != nil:
+		for i, r := range m.Sides { // a group's row: its tables' records
+			if r != nil {
+				sides[i] = r
+			}
+		}
+	case h.step.Group == nil:
+		sides[h.step.Table] = m
+	}
 	return translate.Row{Sides: sides}
 }
 
@@ -369,7 +537,7 @@ func (h *hashJoinOp) emit(r translate.Row) (translate.Row, error) {
 func (h *hashJoinOp) Close() {
 	h.outer.Close()
 	h.inner.Close()
-	h.table, h.all, h.matches = nil, nil, nil
+	h.table, h.all, h.matches, h.rows, h.hit = nil, nil, nil, nil, nil
 }
 
 func (h *hashJoinOp) Explain() Node {
@@ -392,6 +560,12 @@ func (h *hashJoinOp) Explain() Node {
 			"link": "OR(FIND('primary value', " + b.Field() + "&''), …) (a superset: a link reads as its records' primary values)"}[b.Mode]
 		detail += fmt.Sprintf(", then pushes its distinct keys into %s's request as %s, in batches of up to %d characters, unless a scan takes fewer requests",
 			h.outerName, how, translate.BindBatchChars)
+	} else if b := h.step.BindInner; b != nil && h.innerScan != nil {
+		how := map[string]string{"id": "OR(RECORD_ID()='rec…', …)", "field": "OR(" + b.Field() + "='…', …)",
+			"link": "OR(FIND('primary value', " + b.Field() + "&''), …) (a superset: a link reads as its records' primary values)"}[b.Mode]
+		detail = strings.Replace(detail, "; reads "+h.innerName+" first", "; reads "+h.outerName+" first", 1)
+		detail += fmt.Sprintf(", then pushes their distinct keys into %s's request as %s, in batches of up to %d characters, unless a scan takes fewer requests",
+			h.innerName, how, translate.BindBatchChars)
 	} else if h.firstScan != nil {
 		detail += ", while " + h.outerName + " is scanned at the same time"
 	}

@@ -3,6 +3,9 @@ package engine
 import (
 	"context"
 	"fmt"
+	"io"
+	"slices"
+	"strings"
 
 	"github.com/airsql/airsql/translate"
 )
@@ -17,9 +20,14 @@ type subqueryOp struct {
 	scan  *scanOp // the statement's scan, which an IN subquery's values may narrow
 	sizer Sizer
 	bound string
+
+	correlated []*correlated
+	skipped    string          // a lookup left unrun, for EXPLAIN
+	ctx        context.Context // the context of the statement's current Next, for the correlated runs
 }
 
 func (s *subqueryOp) Next(ctx context.Context) (translate.Row, error) {
+	s.ctx = ctx
 	if !s.ran {
 		s.ran = true
 		for i, op := range s.ops {
@@ -46,19 +54,34 @@ func (s *subqueryOp) Close() {
 func (s *subqueryOp) Explain() Node {
 	detail := "run first, once each"
 	for _, sq := range s.subs {
-		if sq.Bind != nil {
-			detail += "; the values of " + sq.SQL + " are pushed into the table's request as OR(" + sq.Bind.Field() + "=…, …) in batches when that takes fewer requests than a scan"
-			break
+		if sq.Bind == nil || s.scan == nil || !sq.Bind.Narrows(s.scan.plan) {
+			continue
 		}
+		if sq.Bind.Mode == "link" {
+			detail += "; the primary values of the records of " + sq.SQL + " are pushed into the table's request as OR(FIND('primary value', " +
+				sq.Bind.Field() + "&''), …) (a superset: a link reads as its records' primary values) in batches when that takes fewer requests than a scan"
+		} else {
+			detail += "; the values of " + sq.SQL + " are pushed into the table's request as OR(" + sq.Bind.Field() + "=…, …) in batches when that takes fewer requests than a scan"
+		}
+		break
 	}
 	if s.bound != "" {
 		detail += " (" + s.bound + ")"
+	}
+	if s.skipped != "" {
+		detail += " (" + s.skipped + ")"
 	}
 	n := Node{Op: "subqueries", Detail: detail, Inputs: []Node{s.input.Explain()}}
 	for i, op := range s.ops {
 		sub := op.Explain()
 		sub.Detail = s.subs[i].SQL + ": " + sub.Detail
 		n.Inputs = append(n.Inputs, sub)
+	}
+	for _, c := range s.correlated {
+		n.Inputs = append(n.Inputs, c.explain())
+	}
+	if len(s.ops) == 0 && len(s.correlated) > 0 {
+		n.Detail = "correlated: run per distinct value of the outer columns they read, with a cache"
 	}
 	return n
 }
@@ -70,10 +93,13 @@ func (s *subqueryOp) bind() {
 		return
 	}
 	for _, sq := range s.subs {
-		if sq.Bind == nil {
+		if sq.Bind == nil || !sq.Bind.Narrows(s.scan.plan) {
 			continue
 		}
-		vals := sq.Values()
+		vals, writable := sq.BindValues()
+		if !writable {
+			continue
+		}
 		if len(vals) == 0 {
 			s.scan.bind(nil, false) // x IN (an empty set) is never true: no request
 			s.bound = "no values: the table is not read"
@@ -96,27 +122,55 @@ func (s *subqueryOp) bind() {
 		for i, f := range formulas {
 			plans[i] = s.scan.plan.WithFormula(f)
 		}
-		s.scan.bind(plans, false)
+		s.scan.bind(plans, !sq.Bind.Exact)
 		s.bound = fmt.Sprintf("%d values of %s pushed into the formula in %d batch(es)", len(vals), sq.SQL, len(formulas))
 		return
 	}
 }
 
-// withSubqueries builds the subqueries' operators around the statement's.
+// withSubqueries builds the subqueries' operators around the statement's: the uncorrelated ones
+// run first, the correlated ones get their runner.
 func withSubqueries(op Operator, q *translate.Query, opts Options) (Operator, error) {
 	if len(q.Subqueries) == 0 {
 		return op, nil
 	}
-	s := &subqueryOp{input: op, subs: q.Subqueries}
+	s := &subqueryOp{input: op}
 	if q.Scan != nil && opts.Source != nil && !opts.NoBind {
 		s.scan = findScan(op, q.Scan)
 		s.sizer, _ = opts.Source.(Sizer)
 	}
+	var kept *sharedKept
 	for _, sq := range q.Subqueries {
+		if sq.Correlated() {
+			if kept == nil {
+				kept = newSharedKept(q.Subqueries, opts)
+			}
+			c, err := newCorrelated(sq, opts, s, kept)
+			if err != nil {
+				return nil, err
+			}
+			s.correlated = append(s.correlated, c)
+			continue
+		}
+		if sq.BindOnly() {
+			// A lookup that only narrows the scan: worth its request when the scan may take
+			// more than two (its size unknown, or known to be larger). A subquery's lookup
+			// (another scan) is not run: subqueries run once, before their scans are known.
+			if s.scan == nil || !sq.Bind.Narrows(s.scan.plan) {
+				continue
+			}
+			if s.sizer != nil {
+				if n, known := s.sizer.Requests(s.scan.plan); known && n <= 2 {
+					s.skipped = fmt.Sprintf("%s not run: a scan of %s takes %d request(s)", sq.SQL, s.scan.plan.Table.Name, n)
+					continue
+				}
+			}
+		}
 		sub, err := Build(sq.Query, opts)
 		if err != nil {
 			return nil, err
 		}
+		s.subs = append(s.subs, sq)
 		s.ops = append(s.ops, sub)
 	}
 	return s, nil
@@ -148,3 +202,262 @@ func findScan(op Operator, plan *translate.Plan) *scanOp {
 	}
 	return nil
 }
+
+// correlated runs a correlated subquery for the outer values translate sets. Each table it reads is
+// requested once, with the conditions that do not read the outer query pushed, and its rows kept
+// (counted against maxRows); each run evaluates the rest of the subquery — the correlated
+// conditions, aggregates, ORDER BY, LIMIT — on the kept rows in memory. When the subquery's WHERE
+// holds inner = outer, the rows are indexed by inner once and a run reads only the rows of its
+// outer value. translate caches the result per distinct outer values.
+type correlated struct {
+	sq   *translate.Subquery
+	opts Options
+	memo *memoSource
+	stmt *subqueryOp
+	runs int
+}
+
+func newCorrelated(sq *translate.Subquery, opts Options, stmt *subqueryOp, kept *sharedKept) (*correlated, error) {
+	if opts.Source == nil && (sq.Query.Scan != nil && !sq.Query.Scan.Table.Local || sq.Query.Join != nil) {
+		return nil, fmt.Errorf("engine: no source to run the correlated subquery %s", sq.SQL)
+	}
+	limit := kept.budget.Limit
+	m := &memoSource{src: opts.Source, sq: sq, kept: kept, what: "the rows kept for the correlated subquery " + sq.SQL}
+	if idx := sq.Index(); len(idx) > 0 && sq.Query.Scan != nil {
+		m.indexed, m.key = sq.Query.Scan, &idx[0]
+	}
+	c := &correlated{sq: sq, opts: opts, memo: m, stmt: stmt}
+	c.opts.Source, c.opts.NoBind = m, true
+	sq.SetRunner(c.run, limit)
+	return c, nil
+}
+
+// run is the subquery's rows for the outer values being evaluated.
+func (c *correlated) run() ([]translate.Row, error) {
+	ctx := c.stmt.ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	op, err := Build(c.sq.Query, c.opts)
+	if err != nil {
+		return nil, err
+	}
+	c.runs++
+	return Drain(ctx, op)
+}
+
+func (c *correlated) explain() Node {
+	detail := c.sq.SQL + ": correlated (reads " + c.sq.OuterColumns() + " of the outer query): its table is read once, " +
+		"without the conditions on the outer query, and kept; the rest runs in memory per distinct value of " + c.sq.OuterColumns() + ", cached"
+	if c.memo.key != nil {
+		detail += "; the kept rows are indexed by " + c.memo.key.SQL
+	}
+	n := Node{Op: "correlated subquery", Detail: detail}
+	if op, err := Build(c.sq.Query, c.opts); err == nil {
+		n.Inputs = []Node{op.Explain()}
+	}
+	return n
+}
+
+// sharedKept holds the rows kept for the correlated subqueries of one statement, by request: two
+// subqueries that send the same request (their fields made the same, newSharedKept) share one
+// read, and every kept row counts once against maxRows.
+type sharedKept struct {
+	budget *Budget
+	rows   map[string][]translate.Row
+}
+
+// newSharedKept widens the fields of the correlated subqueries' requests that differ only in
+// their fields to the union of them, so that one read serves them all.
+func newSharedKept(subs []*translate.Subquery, opts Options) *sharedKept {
+	limit := opts.MaxRows
+	if limit <= 0 {
+		limit = DefaultMaxRows
+	}
+	groups := map[string][]*translate.Plan{}
+	var order []string
+	for _, sq := range subs {
+		if !sq.Correlated() {
+			continue
+		}
+		var plans []*translate.Plan
+		if q := sq.Query; q.Scan != nil && q.Scan.Table.Derived == nil && !q.Scan.Table.Local {
+			plans = append(plans, q.Scan)
+		} else if q.Join != nil {
+			for _, jt := range q.Join.Tables {
+				if jt.Plan.Table.Derived == nil && !jt.Plan.Table.Local {
+					plans = append(plans, jt.Plan)
+				}
+			}
+		}
+		for _, p := range plans {
+			k := requestKey(p, false)
+			if _, seen := groups[k]; !seen {
+				order = append(order, k)
+			}
+			groups[k] = append(groups[k], p)
+		}
+	}
+	for _, k := range order {
+		plans := groups[k]
+		if len(plans) < 2 {
+			continue
+		}
+		need, all := map[string]bool{}, false
+		for _, p := range plans {
+			all = all || p.Request.Fields == nil
+			for _, f := range p.Request.Fields {
+				need[f] = true
+			}
+		}
+		var fields []string
+		if !all {
+			for _, f := range plans[0].Table.Fields {
+				if need[f.Name] {
+					fields = append(fields, f.Name)
+				}
+			}
+		}
+		for _, p := range plans {
+			p.Request.Fields = fields
+		}
+	}
+	return &sharedKept{budget: &Budget{Limit: limit}, rows: map[string][]translate.Row{}}
+}
+
+// requestKey identifies a plan's request: its table, view, formula, sort, maxRecords, record ids
+// and (withFields) fields; a plan split on a NULL sort key is its own.
+func requestKey(p *translate.Plan, withFields bool) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\x00%q\x00%q\x00%v\x00%d\x00%q\x00%v", p.Table.ID+"/"+p.Table.Name, p.Request.View, p.Request.Formula,
+		p.Request.Sort, p.Request.MaxRecords, p.RecordIDs, p.NoRows)
+	if withFields {
+		fmt.Fprintf(&b, "\x00%q\x00%v", p.Request.Fields, p.Request.Fields == nil)
+	}
+	if p.Split != nil {
+		fmt.Fprintf(&b, "\x00%p", p)
+	}
+	return b.String()
+}
+
+// memoSource answers each plan of a correlated subquery from the rows of its one request, read
+// the first time (shared by the statement's correlated subqueries); the indexed plan answers with
+// the rows of the outer value only.
+type memoSource struct {
+	src  Source
+	sq   *translate.Subquery
+	kept *sharedKept
+	what string
+
+	indexed *translate.Plan
+	key     *translate.CorrelationKey
+	index   map[string][]int32 // key value → positions in rows[indexed]
+}
+
+func (m *memoSource) Scan(ctx context.Context, plan *translate.Plan) (Pages, error) {
+	key := requestKey(plan, true)
+	rows, ok := m.kept.rows[key]
+	if !ok {
+		var err error
+		if rows, err = m.read(ctx, plan); err != nil {
+			return nil, err
+		}
+		m.kept.rows[key] = rows
+	}
+	if plan == m.indexed {
+		var err error
+		if rows, err = m.lookup(rows); err != nil {
+			return nil, err
+		}
+	}
+	return &keptPages{rows: rows}, nil
+}
+
+// Requests: the requests of a plan, as the source knows them (none once its rows are kept).
+func (m *memoSource) Requests(plan *translate.Plan) (int, bool) {
+	if _, ok := m.kept.rows[requestKey(plan, true)]; ok {
+		return 0, true
+	}
+	if sz, ok := m.src.(Sizer); ok {
+		return sz.Requests(plan)
+	}
+	return 0, false
+}
+
+func (m *memoSource) read(ctx context.Context, plan *translate.Plan) ([]translate.Row, error) {
+	if m.src == nil {
+		return nil, fmt.Errorf("engine: no source to scan %s", plan.Table.Name)
+	}
+	pages, err := m.src.Scan(ctx, plan)
+	if err != nil {
+		return nil, err
+	}
+	defer pages.Close()
+	var out []translate.Row
+	for {
+		page, err := pages.Next(ctx)
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if err := m.kept.budget.Hold(len(page), m.what+" (the rows of "+plan.Table.Name+")"); err != nil {
+			return nil, err
+		}
+		out = append(out, page...)
+	}
+}
+
+// lookup is the kept rows whose key matches the outer value, in their order.
+func (m *memoSource) lookup(rows []translate.Row) ([]translate.Row, error) {
+	if m.index == nil {
+		m.index = map[string][]int32{}
+		for i := range rows {
+			vals, err := m.key.InnerValues(&rows[i])
+			if err != nil {
+				return nil, err
+			}
+			for j, v := range vals {
+				if slices.ContainsFunc(vals[:j], func(w any) bool { return translate.CompareSQL(v, w) == 0 }) {
+					continue // a link holding the same id twice
+				}
+				k := string(translate.AppendKey(nil, v))
+				m.index[k] = append(m.index[k], int32(i))
+			}
+		}
+	}
+	var pos []int32
+	vals := m.sq.OuterValues(*m.key)
+	for _, v := range vals {
+		pos = append(pos, m.index[string(translate.AppendKey(nil, v))]...)
+	}
+	if len(vals) > 1 {
+		slices.Sort(pos)
+		pos = slices.Compact(pos)
+	}
+	out := make([]translate.Row, len(pos))
+	for i, p := range pos {
+		out[i] = rows[p]
+	}
+	return out, nil
+}
+
+// keptPages returns kept rows as one page.
+type keptPages struct {
+	rows []translate.Row
+	done bool
+}
+
+func (p *keptPages) Next(context.Context) ([]translate.Row, error) {
+	if p.done {
+		return nil, io.EOF
+	}
+	p.done = true
+	if len(p.rows) == 0 {
+		return nil, io.EOF
+	}
+	return p.rows, nil
+}
+
+func (p *keptPages) Close() { p.done = true }

@@ -47,7 +47,7 @@ func derivedOf(q *Query, name string) (*Table, string, error) {
 func (s *scope) childStatement(sel sqlparser.SelectStatement) (*Query, error) {
 	switch st := sel.(type) {
 	case *sqlparser.Select:
-		return s.childQuery(st)
+		return s.childQuery(st, nil)
 	case *sqlparser.ParenSelect:
 		return s.childStatement(st.Select)
 	case *sqlparser.Union:

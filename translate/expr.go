@@ -38,6 +38,7 @@ const (
 	exLinkHas                     // args[0] (a linked-record field) holds the record id args[1] (negated: does not)
 	exSubquery                    // sub: [NOT] IN, [NOT] EXISTS or a scalar subquery (subquery.go)
 	exDerived                     // Row.Values[slot] of a derived table's row (derived.go)
+	exOuter                       // sub.cur[slot]: a column of the outer query read by a correlated subquery (subquery.go)
 )
 
 // expr is a compiled SQL expression. It is evaluated locally (eval) and, where the service can answer
@@ -80,9 +81,14 @@ type scope struct {
 	noTable bool
 	// sides: the tables of a join, in FROM's order; a column resolves to one of them (join.go).
 	sides []joinSide
+	// joinEntries: the columns of SELECT * over the join, USING and NATURAL columns coalesced.
+	joinEntries []joinEntry
 	// schema plans subqueries (nil: none allowed); subqueries collects them, innermost first.
 	schema     Schema
 	subqueries []*Subquery
+	// outer: the scope is a subquery's; a column none of its tables has resolves in the outer
+	// query's scope (a correlated subquery, subquery.go).
+	outer *outerScope
 }
 
 // unusedArgs refuses arguments the statement never reads: an argument too many usually means a
@@ -210,6 +216,20 @@ func (s *scope) fieldExpr(f *Field) *expr {
 	return &expr{kind: exField, typ: info.typ, nullable: info.nullable, field: f, info: info, sql: f.Name}
 }
 
+// localColumn resolves a column among the statement's own tables.
+func (s *scope) localColumn(e *sqlparser.ColName) (*expr, error) {
+	if len(s.sides) > 0 {
+		return s.joinColumn(e)
+	}
+	if q := e.Qualifier; !q.IsEmpty() {
+		if !q.Qualifier.IsEmpty() || (q.Name.String() != s.alias && q.Name.String() != s.table.Name) {
+			return nil, &UnsupportedError{Construct: "JOIN", SQL: sqlparser.String(e),
+				Hint: fmt.Sprintf("the column names a table other than %q; %s", s.alias, hintJoin)}
+		}
+	}
+	return s.lookupColumn(e.Name.String())
+}
+
 // compile turns a sqlparser expression into an expr.
 func (s *scope) compile(e sqlparser.Expr) (*expr, error) {
 	if s.hook != nil {
@@ -224,16 +244,10 @@ func (s *scope) compile(e sqlparser.Expr) (*expr, error) {
 		if x, ok, err := s.variable(e); ok {
 			return x, err
 		}
-		if len(s.sides) > 0 {
-			return s.joinColumn(e)
+		if s.outer != nil {
+			return s.correlatedColumn(e)
 		}
-		if q := e.Qualifier; !q.IsEmpty() {
-			if !q.Qualifier.IsEmpty() || (q.Name.String() != s.alias && q.Name.String() != s.table.Name) {
-				return nil, &UnsupportedError{Construct: "JOIN", SQL: sqlparser.String(e),
-					Hint: fmt.Sprintf("the column names a table other than %q; %s", s.alias, hintJoin)}
-			}
-		}
-		return s.lookupColumn(e.Name.String())
+		return s.localColumn(e)
 	case *sqlparser.SQLVal:
 		return s.literal(e)
 	case *sqlparser.NullVal:

@@ -2,6 +2,7 @@ package translate
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -30,7 +31,7 @@ type JoinTable struct {
 // JoinStep joins the rows so far with the rows of one table.
 type JoinStep struct {
 	Table int    // index in Join.Tables
-	Kind  string // "first" (Steps[0]), "inner", "left" or "cross"
+	Kind  string // "first" (Steps[0]), "inner", "left", "right" (every row of the table is kept) or "cross"
 	// Keys: equality conditions between the rows so far (Outer) and the table's rows (Inner). The
 	// engine hashes the table's rows by Inner and probes with Outer.
 	Keys []JoinKey
@@ -38,6 +39,12 @@ type JoinStep struct {
 	SQL  string // the join as written, for EXPLAIN and messages
 	// Bind, when set, pushes this step's keys into the first table's request (Steps[1] only).
 	Bind *Bind
+	// BindInner, when set (and Bind is not), pushes the keys of the rows so far into this step's
+	// table's request: the rows so far are read first (inner and LEFT JOIN steps).
+	BindInner *Bind
+	// Group: the step joins the rows of a parenthesised join (its steps, inner joins, the first
+	// "first") rather than one table's; Table is its first table. Its rows hold Sides.
+	Group []JoinStep
 }
 
 // JoinKey is one equality of a join: Outer on the rows so far, Inner on the joined table's rows.
@@ -75,6 +82,15 @@ type joinSide struct {
 	alias    string
 	view     string
 	nullable bool // the right side of a LEFT JOIN: its columns may be NULL
+
+	// How the table joins the tables before it, as written: "first", "inner", "left", "right" or
+	// "cross"; its USING columns (NATURAL: the columns in common, found by coalesce); item: the
+	// first table of its FROM item (a comma-separated one, or a parenthesised join), which USING
+	// and NATURAL look into.
+	join    string
+	using   []string
+	natural bool
+	item    int
 }
 
 // joinColumn resolves a column in a join: alias.column names one table; a bare name must belong to
@@ -93,6 +109,7 @@ func (s *scope) joinColumn(c *sqlparser.ColName) (*expr, error) {
 	}
 	var found *expr
 	var owners []string
+	var ownerIdx []int
 	var firstErr error
 	for i := range s.sides {
 		e, err := s.sideColumn(i, name)
@@ -106,6 +123,12 @@ func (s *scope) joinColumn(c *sqlparser.ColName) (*expr, error) {
 			found = e
 		}
 		owners = append(owners, s.sides[i].alias)
+		ownerIdx = append(ownerIdx, i)
+	}
+	if len(owners) > 1 {
+		if x, ok := s.coalescedColumn(name, ownerIdx); ok {
+			return x, nil
+		}
 	}
 	switch {
 	case len(owners) > 1:
@@ -199,14 +222,24 @@ type joinPlanner struct {
 	ps     *scope // plans derived tables
 	sides  []joinSide
 	steps  []pendingStep
+	// entries: the columns of SELECT * over the join, USING and NATURAL columns coalesced;
+	// usingConds: the equalities USING and NATURAL add (both set by coalesce).
+	entries    []joinEntry
+	usingConds []usingCond
+	// itemStart: the first table of the comma-separated FROM item being read. A RIGHT JOIN keeps
+	// its own table's rows against the tables of its item only (a, b RIGHT JOIN c is a CROSS JOIN
+	// of a with b RIGHT JOIN c), which a left-deep plan can give only for the first item.
+	itemStart int
 }
 
 type pendingStep struct {
 	table int
 	kind  string
 	on    sqlparser.Expr // nil: none
-	using sqlparser.Columns
 	sql   string
+	// group: a parenthesised join of inner joins on the right of a LEFT JOIN (a LEFT JOIN (b JOIN
+	// c ON x) ON y): its own steps, joined first; table is its first table.
+	group []pendingStep
 }
 
 // flatten lists the tables and join steps of FROM, left-deep.
@@ -216,6 +249,7 @@ func (jp *joinPlanner) flatten(from sqlparser.TableExprs) error {
 		if i == 0 {
 			kind = "first"
 		}
+		jp.itemStart = len(jp.sides)
 		if err := jp.tableExpr(te, kind, nil, nil, sqlparser.String(te)); err != nil {
 			return err
 		}
@@ -245,48 +279,126 @@ func (jp *joinPlanner) tableExpr(te sqlparser.TableExpr, kind string, on sqlpars
 				return fmt.Errorf("translate: not unique table/alias: '%s': give each table of the join its own alias (FROM %s a JOIN %s b …)", alias, table.Name, table.Name)
 			}
 		}
-		jp.sides = append(jp.sides, joinSide{table: table, alias: alias, view: view, nullable: kind == "left"})
-		jp.steps = append(jp.steps, pendingStep{table: len(jp.sides) - 1, kind: kind, on: on, using: using, sql: text})
+		side := joinSide{table: table, alias: alias, view: view, nullable: kind == "left", join: kind, item: jp.itemStart}
+		for _, c := range using {
+			side.using = append(side.using, c.String())
+		}
+		jp.sides = append(jp.sides, side)
+		jp.steps = append(jp.steps, pendingStep{table: len(jp.sides) - 1, kind: kind, on: on, sql: text})
 		return nil
 	case *sqlparser.ParenTableExpr:
-		if len(t.Exprs) == 1 && kind != "left" {
+		if len(t.Exprs) != 1 {
+			return unsupported("a parenthesised list of tables", sqlparser.String(t), "write the tables with JOIN … ON")
+		}
+		if _, isJoin := t.Exprs[0].(*sqlparser.JoinTableExpr); !isJoin || kind == "first" || kind == "cross" && on == nil && len(using) == 0 {
 			return jp.tableExpr(t.Exprs[0], kind, on, using, text)
 		}
-		return unsupported("a parenthesised join on the right of a join", sqlparser.String(t), "write the joins one after another: a JOIN b ON … JOIN c ON …")
+		// a JOIN (b JOIN c ON x) ON y: with inner joins only, the same rows as a JOIN b JOIN c ON
+		// x AND y, so the nested joins continue the left-deep list and y joins the condition of
+		// its last step.
+		if kind == "left" && len(using) == 0 && on != nil && innerOnly(t.Exprs[0]) {
+			// a LEFT JOIN (b JOIN c ON x) ON y: the parenthesised inner joins are joined first,
+			// as a group, and their rows LEFT JOINed as one side.
+			mark, saved := len(jp.steps), jp.itemStart
+			first := len(jp.sides)
+			jp.itemStart = first
+			err := jp.tableExpr(t.Exprs[0], "first", nil, nil, sqlparser.String(t.Exprs[0]))
+			jp.itemStart = saved
+			if err != nil {
+				return err
+			}
+			group := slices.Clone(jp.steps[mark:])
+			jp.steps = jp.steps[:mark]
+			for i := first; i < len(jp.sides); i++ {
+				jp.sides[i].nullable, jp.sides[i].join = true, "left"
+			}
+			jp.steps = append(jp.steps, pendingStep{table: group[0].table, kind: "left", on: on, sql: text, group: group})
+			return nil
+		}
+		if (kind != "inner" && kind != "cross") || len(using) > 0 || !innerOnly(t.Exprs[0]) {
+			return unsupported("an outer join or USING around a parenthesised join", sqlparser.String(t),
+				"write the joins one after another (a LEFT JOIN b ON … LEFT JOIN c ON …), or join the parenthesised tables in a derived table; a LEFT JOIN of parenthesised inner joins with ON runs")
+		}
+		saved := jp.itemStart
+		jp.itemStart = len(jp.sides)
+		err := jp.tableExpr(t.Exprs[0], "cross", nil, nil, sqlparser.String(t.Exprs[0]))
+		jp.itemStart = saved
+		if err != nil {
+			return err
+		}
+		last := &jp.steps[len(jp.steps)-1]
+		if on != nil {
+			if last.on == nil {
+				last.on = on
+			} else {
+				last.on = &sqlparser.AndExpr{Left: last.on, Right: on}
+			}
+			if last.kind == "cross" {
+				last.kind = "inner"
+			}
+		}
+		return nil
 	case *sqlparser.JoinTableExpr:
-		if kind != "first" && kind != "cross" || on != nil {
+		if kind != "first" && kind != "cross" || on != nil || len(using) > 0 {
 			return unsupported("a join nested on the right of a join", sqlparser.String(t), "write the joins one after another: a JOIN b ON … JOIN c ON …")
 		}
 		if err := jp.tableExpr(t.LeftExpr, kind, nil, nil, sqlparser.String(t.LeftExpr)); err != nil {
 			return err
 		}
 		var k string
+		natural := false
 		switch t.Join {
-		case sqlparser.JoinStr, sqlparser.StraightJoinStr:
+		case sqlparser.NaturalJoinStr, sqlparser.NaturalLeftJoinStr, sqlparser.NaturalRightJoinStr:
+			// NATURAL: USING the columns the two sides have in common (found when the columns
+			// are known, by coalesce).
+			natural = true
+		}
+		switch t.Join {
+		case sqlparser.JoinStr, sqlparser.StraightJoinStr, sqlparser.NaturalJoinStr:
 			k = "inner"
-			if t.Condition.On == nil && len(t.Condition.Using) == 0 {
+			if t.Condition.On == nil && len(t.Condition.Using) == 0 && !natural {
 				k = "cross"
 			}
-		case sqlparser.LeftJoinStr:
+		case sqlparser.LeftJoinStr, sqlparser.NaturalLeftJoinStr:
 			k = "left"
-			if t.Condition.On == nil && len(t.Condition.Using) == 0 {
+			if t.Condition.On == nil && len(t.Condition.Using) == 0 && !natural {
 				return fmt.Errorf("translate: LEFT JOIN needs ON or USING: %s", sqlparser.String(t))
 			}
-		case sqlparser.RightJoinStr:
+		case sqlparser.RightJoinStr, sqlparser.NaturalRightJoinStr:
 			// a RIGHT JOIN b is b LEFT JOIN a: b is read first and a's columns may be NULL. The
 			// tables keep FROM's order for SELECT *.
-			if len(jp.sides) != 1 {
-				return unsupported("RIGHT JOIN after other joins", sqlparser.String(t), "write it as a LEFT JOIN with the tables swapped")
-			}
-			if t.Condition.On == nil && len(t.Condition.Using) == 0 {
+			if t.Condition.On == nil && len(t.Condition.Using) == 0 && !natural {
 				return fmt.Errorf("translate: RIGHT JOIN needs ON or USING: %s", sqlparser.String(t))
 			}
-			if err := jp.tableExpr(t.RightExpr, "first", nil, nil, sqlparser.String(t.RightExpr)); err != nil {
+			if jp.itemStart > 0 {
+				return unsupported("RIGHT JOIN after a comma join", sqlparser.String(t), "write the comma as CROSS JOIN (or JOIN … ON) so that the RIGHT JOIN applies to every table before it, or swap it into a LEFT JOIN")
+			}
+			if len(jp.sides) != 1 {
+				// (the joins so far) RIGHT JOIN c: every row of c is kept, and the tables so far
+				// may be NULL (a "right" step, engine/join.go).
+				if _, isJoin := t.RightExpr.(*sqlparser.JoinTableExpr); isJoin {
+					return unsupported("a join nested on the right of a join", sqlparser.String(t), "write the joins one after another: a JOIN b ON … JOIN c ON …")
+				}
+				for i := range jp.sides {
+					jp.sides[i].nullable = true
+				}
+				if err := jp.tableExpr(t.RightExpr, "right", t.Condition.On, t.Condition.Using, t.Join+" "+sqlparser.String(t.RightExpr)); err != nil {
+					return err
+				}
+				jp.sides[len(jp.sides)-1].natural = natural
+				return nil
+			}
+			if _, isJoin := t.RightExpr.(*sqlparser.JoinTableExpr); isJoin {
+				return unsupported("a join nested on the right of a join", sqlparser.String(t), "write the joins one after another: a JOIN b ON … JOIN c ON …")
+			}
+			if err := jp.tableExpr(t.RightExpr, "first", nil, t.Condition.Using, sqlparser.String(t.RightExpr)); err != nil {
 				return err
 			}
+			right := &jp.sides[len(jp.sides)-1]
+			right.join, right.natural = "right", natural
 			left := jp.steps[0]
 			jp.sides[left.table].nullable = true
-			jp.steps = []pendingStep{jp.steps[1], {table: left.table, kind: "left", on: t.Condition.On, using: t.Condition.Using,
+			jp.steps = []pendingStep{jp.steps[1], {table: left.table, kind: "left", on: t.Condition.On,
 				sql: "right join " + sqlparser.String(t.RightExpr) + " (as " + sqlparser.String(t.RightExpr) + " left join " + left.sql + ")"}}
 			return nil
 		default:
@@ -295,9 +407,36 @@ func (jp *joinPlanner) tableExpr(te sqlparser.TableExpr, kind string, on sqlpars
 		if _, isJoin := t.RightExpr.(*sqlparser.JoinTableExpr); isJoin {
 			return unsupported("a join nested on the right of a join", sqlparser.String(t), "write the joins one after another: a JOIN b ON … JOIN c ON …")
 		}
-		return jp.tableExpr(t.RightExpr, k, t.Condition.On, t.Condition.Using, t.Join+" "+sqlparser.String(t.RightExpr))
+		if natural {
+			if _, isParen := t.RightExpr.(*sqlparser.ParenTableExpr); isParen {
+				return unsupported("NATURAL JOIN of a parenthesised join", sqlparser.String(t), "write the joins one after another, or join with ON")
+			}
+		}
+		if err := jp.tableExpr(t.RightExpr, k, t.Condition.On, t.Condition.Using, t.Join+" "+sqlparser.String(t.RightExpr)); err != nil {
+			return err
+		}
+		if natural {
+			jp.sides[len(jp.sides)-1].natural = true
+		}
+		return nil
 	}
 	return unsupported("the FROM clause", sqlparser.String(te), "name tables joined with JOIN … ON")
+}
+
+// innerOnly reports a join of inner and cross joins only (which may be reassociated).
+func innerOnly(te sqlparser.TableExpr) bool {
+	switch t := te.(type) {
+	case *sqlparser.AliasedTableExpr:
+		return true
+	case *sqlparser.ParenTableExpr:
+		return len(t.Exprs) == 1 && innerOnly(t.Exprs[0])
+	case *sqlparser.JoinTableExpr:
+		switch t.Join {
+		case sqlparser.JoinStr, sqlparser.StraightJoinStr:
+			return len(t.Condition.Using) == 0 && innerOnly(t.LeftExpr) && innerOnly(t.RightExpr)
+		}
+	}
+	return false
 }
 
 // conjuncts splits a condition at its top-level ANDs.
@@ -365,18 +504,56 @@ func (qp *queryPlanner) planJoin(where *expr) error {
 			}
 			ons[i] = c
 		}
-		for _, col := range st.using {
-			c, err := qp.usingCondition(i, col)
-			if err != nil {
-				return err
+	}
+	// The ON conditions inside parenthesised groups.
+	gons := make([][]*expr, len(jp.steps))
+	for i, st := range jp.steps {
+		for j, g := range st.group {
+			if gons[i] == nil {
+				gons[i] = make([]*expr, len(st.group))
 			}
-			ons[i] = andOf(append(conjuncts(ons[i]), c))
+			if g.on != nil {
+				c, err := s.condition(g.on)
+				if err != nil {
+					return err
+				}
+				gons[i][j] = c
+			}
 		}
+	}
+	// USING and NATURAL: each joins the step that brings its table in (for a RIGHT JOIN of two
+	// tables, read as the swapped LEFT JOIN, the step of the other table).
+	for _, u := range jp.usingConds {
+		at := 0
+		for i, st := range jp.steps {
+			if st.table == u.right {
+				at = i
+			}
+		}
+		if at == 0 {
+			at = 1
+		}
+		c, err := s.compare("=", u.left, u.rightCol)
+		if err != nil {
+			return err
+		}
+		ons[at] = andOf(append(conjuncts(ons[at]), c))
 	}
 	jp.orderFirstTwo(where, ons)
 	pos := make([]int, n) // table → its step
 	for i, st := range jp.steps {
 		pos[st.table] = i
+		for _, g := range st.group {
+			pos[g.table] = i
+		}
+	}
+	// stepMask is the tables a step joins (several for a group).
+	stepMask := func(i int) uint64 {
+		m := uint64(1) << jp.steps[i].table
+		for _, g := range jp.steps[i].group {
+			m |= 1 << g.table
+		}
+		return m
 	}
 	var rest []*expr                    // WHERE conditions checked on the final rows
 	joinedBy := func(mask uint64) int { // the step after which every table of mask is joined
@@ -391,32 +568,33 @@ func (qp *queryPlanner) planJoin(where *expr) error {
 	// key finds an equality usable as a hash key of step i: one side on the step's table alone, the
 	// other on tables joined before it.
 	key := func(c *expr, i int) (JoinKey, bool) {
-		t := uint64(1) << jp.steps[i].table
+		t := stepMask(i)
 		before := uint64(0)
 		for j := 0; j < i; j++ {
-			before |= 1 << jp.steps[j].table
+			before |= stepMask(j)
 		}
-		var a, b *expr
-		switch {
-		case c.kind == exCompare && c.op == "=" && !c.negated:
-			a, b = c.args[0], c.args[1]
-		case c.kind == exLinkHas && !c.negated && c.op == "":
-			a, b = c.args[0], c.args[1]
-		default:
-			return JoinKey{}, false
-		}
-		ta, tb := a.tabs(), b.tabs()
-		switch {
-		case ta == t && tb != 0 && tb&^before == 0:
-			return JoinKey{Inner: wrap(a), Outer: wrap(b), InnerLink: c.kind == exLinkHas}, true
-		case tb == t && ta != 0 && ta&^before == 0:
-			return JoinKey{Inner: wrap(b), Outer: wrap(a), OuterLink: c.kind == exLinkHas}, true
-		}
-		return JoinKey{}, false
+		return keyOf(c, t, before)
 	}
-	// place puts a condition of an inner join (or of WHERE) where it is cheapest: a table's own
-	// scan, a step's keys, or the first inner step after which all its tables are joined.
-	place := func(c *expr) {
+	// nulledBy is the last RIGHT JOIN step that may make a table of mask NULL: a WHERE condition on
+	// such a table is checked after it.
+	nulledBy := func(mask uint64) int {
+		last := 0
+		for i, st := range jp.steps {
+			if st.kind != "right" {
+				continue
+			}
+			for t := 0; t < n; t++ {
+				if mask&(1<<t) != 0 && pos[t] < i {
+					last = i
+				}
+			}
+		}
+		return last
+	}
+	// place puts a condition of an inner join's ON (of step from) or of WHERE (from -1) where it is
+	// cheapest: a table's own scan, a step's keys, or the first inner step after which all its
+	// tables are joined (and, for a table an outer join may make NULL, not before that join).
+	place := func(c *expr, from int) {
 		m := c.tabs()
 		if m != 0 && m&(m-1) == 0 {
 			i := 0
@@ -429,8 +607,18 @@ func (qp *queryPlanner) planJoin(where *expr) error {
 			}
 		}
 		at := joinedBy(m)
+		nullable := false
+		for t := 0; t < n; t++ {
+			nullable = nullable || m&(1<<t) != 0 && jp.sides[t].nullable
+		}
+		switch {
+		case from < 0:
+			at = max(at, nulledBy(m))
+		case nullable:
+			at = max(at, from)
+		}
 		for j := at; j < len(jp.steps); j++ {
-			if jp.steps[j].kind == "left" {
+			if jp.steps[j].kind == "left" || jp.steps[j].kind == "right" {
 				continue // a WHERE condition is not part of an outer join's ON
 			}
 			if k, ok := key(c, j); ok && j == at {
@@ -448,20 +636,24 @@ func (qp *queryPlanner) planJoin(where *expr) error {
 		on := ons[i]
 		visible := uint64(0)
 		for j := 0; j <= i; j++ {
-			visible |= 1 << jp.steps[j].table
+			visible |= stepMask(j)
 		}
 		for _, c := range conjuncts(on) {
 			if m := c.tabs(); m&^visible != 0 {
 				return unknownColumnf("in 'on clause' of %s: the ON condition of a join can name only the tables joined so far", st.sql)
 			}
-			if st.kind != "left" {
-				place(c)
+			if st.kind != "left" && st.kind != "right" {
+				place(c, i)
 				continue
 			}
 			m := c.tabs()
 			switch {
-			case m == 1<<st.table:
-				own[st.table] = append(own[st.table], c) // filters the joined table's rows before the match
+			case m != 0 && m&(m-1) == 0 && m&^stepMask(i) == 0 && st.kind == "left":
+				t := 0
+				for m>>t != 1 {
+					t++
+				}
+				own[t] = append(own[t], c) // filters the joined table's rows before the match
 			default:
 				if k, ok := key(c, i); ok {
 					keys[i] = append(keys[i], k)
@@ -472,7 +664,43 @@ func (qp *queryPlanner) planJoin(where *expr) error {
 		}
 	}
 	for _, c := range conjuncts(where) {
-		place(c)
+		place(c, -1)
+	}
+	// Inside a group: its tables' own conditions go into their scans, equalities become the keys of
+	// its steps, the rest their residual ON; an ON there names only the group's tables.
+	gkeys := make([][][]JoinKey, len(jp.steps))
+	gstepOn := make([][][]*expr, len(jp.steps))
+	for i, st := range jp.steps {
+		if st.group == nil {
+			continue
+		}
+		gkeys[i] = make([][]JoinKey, len(st.group))
+		gstepOn[i] = make([][]*expr, len(st.group))
+		before := uint64(0)
+		for j, g := range st.group {
+			t := uint64(1) << g.table
+			for _, c := range conjuncts(gons[i][j]) {
+				m := c.tabs()
+				if m&^(before|t) != 0 {
+					return unknownColumnf("in 'on clause' of %s: the ON condition of a join can name only the tables joined so far", g.sql)
+				}
+				switch {
+				case m != 0 && m&(m-1) == 0:
+					k := 0
+					for m>>k != 1 {
+						k++
+					}
+					own[k] = append(own[k], c)
+				default:
+					if jk, ok := keyOf(c, t, before); ok {
+						gkeys[i][j] = append(gkeys[i][j], jk)
+					} else {
+						gstepOn[i][j] = append(gstepOn[i][j], c)
+					}
+				}
+			}
+			before |= t
+		}
 	}
 
 	// The tables' scans.
@@ -495,10 +723,26 @@ func (qp *queryPlanner) planJoin(where *expr) error {
 		if kind == "cross" && (len(keys[i]) > 0 || len(stepOn[i]) > 0) {
 			kind = "inner"
 		}
-		join.Steps = append(join.Steps, JoinStep{Table: st.table, Kind: kind, Keys: keys[i], On: wrap(andOf(stepOn[i])), SQL: st.sql})
+		step := JoinStep{Table: st.table, Kind: kind, Keys: keys[i], On: wrap(andOf(stepOn[i])), SQL: st.sql}
+		for j, g := range st.group {
+			gk := "first"
+			if j > 0 {
+				gk = "cross"
+				if len(gkeys[i][j]) > 0 || len(gstepOn[i][j]) > 0 {
+					gk = "inner"
+				}
+			}
+			step.Group = append(step.Group, JoinStep{Table: g.table, Kind: gk, Keys: gkeys[i][j], On: wrap(andOf(gstepOn[i][j])), SQL: g.sql})
+		}
+		join.Steps = append(join.Steps, step)
 	}
 	if len(join.Steps) > 1 {
 		join.Steps[1].Bind = qp.bindFor(join, 1)
+	}
+	for i := 1; i < len(join.Steps); i++ {
+		if join.Steps[i].Bind == nil {
+			join.Steps[i].BindInner = qp.bindInnerFor(join, i)
+		}
 	}
 	q.Join = join
 	q.Where = wrap(andOf(rest))
@@ -523,6 +767,12 @@ func (qp *queryPlanner) planJoin(where *expr) error {
 		for _, k := range keys[i] {
 			all = append(all, k.Outer.e, k.Inner.e)
 		}
+		for j := range gkeys[i] {
+			all = append(all, gstepOn[i][j]...)
+			for _, k := range gkeys[i][j] {
+				all = append(all, k.Outer.e, k.Inner.e)
+			}
+		}
 	}
 	for i, jt := range join.Tables {
 		need := map[string]bool{}
@@ -536,10 +786,35 @@ func (qp *queryPlanner) planJoin(where *expr) error {
 			if st.Bind != nil && st.Bind.primary != nil && st.Table == i {
 				need[st.Bind.primary.field.Name] = true
 			}
+			if b := st.BindInner; b != nil && b.primary != nil && b.primary.tab == i+1 {
+				need[b.primary.field.Name] = true
+			}
 		}
 		jt.Plan.Request.Fields = fieldList(jt.Plan.Table, need)
 	}
 	return nil
+}
+
+// keyOf finds an equality usable as a hash key of a step joining the tables t to the tables
+// before: one side on t alone, the other on before alone.
+func keyOf(c *expr, t, before uint64) (JoinKey, bool) {
+	var a, b *expr
+	switch {
+	case c.kind == exCompare && c.op == "=" && !c.negated:
+		a, b = c.args[0], c.args[1]
+	case c.kind == exLinkHas && !c.negated && c.op == "":
+		a, b = c.args[0], c.args[1]
+	default:
+		return JoinKey{}, false
+	}
+	ta, tb := a.tabs(), b.tabs()
+	switch {
+	case ta != 0 && ta&^t == 0 && tb != 0 && tb&^before == 0:
+		return JoinKey{Inner: wrap(a), Outer: wrap(b), InnerLink: c.kind == exLinkHas}, true
+	case tb != 0 && tb&^t == 0 && ta != 0 && ta&^before == 0:
+		return JoinKey{Inner: wrap(b), Outer: wrap(a), OuterLink: c.kind == exLinkHas}, true
+	}
+	return JoinKey{}, false
 }
 
 // fieldList lists the needed fields in the table's order: nil for all of them, the smallest field
@@ -562,32 +837,6 @@ func fieldList(t *Table, need map[string]bool) []string {
 	return out
 }
 
-// usingCondition is JOIN … USING (col): the column of the joined table equals the column of the
-// one table before it that has it.
-func (qp *queryPlanner) usingCondition(step int, col sqlparser.ColIdent) (*expr, error) {
-	s, jp := qp.s, qp.join
-	right := jp.steps[step].table
-	r, err := s.sideColumn(right, col.String())
-	if err != nil {
-		return nil, unknownColumnf("'%s' in 'from clause': USING names a column of both tables", col.String())
-	}
-	var l *expr
-	for j := 0; j < step; j++ {
-		e, err := s.sideColumn(jp.steps[j].table, col.String())
-		if err != nil {
-			continue
-		}
-		if l != nil {
-			return nil, fmt.Errorf("translate: column '%s' in from clause is ambiguous: several tables before %s have it; join with ON", col.String(), jp.steps[step].sql)
-		}
-		l = e
-	}
-	if l == nil {
-		return nil, unknownColumnf("'%s' in 'from clause': no table before %s has it", col.String(), jp.steps[step].sql)
-	}
-	return s.compare("=", l, r)
-}
-
 // BindBatchChars is the most characters of key conditions written into one request's formula in a
 // bind join. A list request whose URL passes 16,000 characters goes as POST …/listRecords (the
 // transport does that by itself), so a batch never fails for its length; keeping each batch near
@@ -604,11 +853,20 @@ type Bind struct {
 	Key     int    // the step's key pushed
 	Mode    string // "id", "field" or "link"
 	Exact   bool   // the formula selects exactly the matching records
-	outer   *expr  // the first table's key
-	primary *expr  // Mode link: the step table's primary field
+	outer   *expr  // the key of the table whose request is narrowed (the first table's; reverse: the step's)
+	primary *expr  // Mode link: the primary field of the table the values come from
+	// reverse: the values come from the rows so far and narrow the step's table (BindInner).
+	reverse bool
+	// plan: an IN subquery's Bind narrows this scan (a subquery's subqueries are run by the
+	// statement, whose own scan is another).
+	plan *Plan
 }
 
-// Values are what a row of the step's table contributes to the pushed formula (none for NULL); ok
+// Narrows reports whether an IN subquery's Bind is for this scan.
+func (b *Bind) Narrows(plan *Plan) bool { return b.plan == plan }
+
+// Values are what a row of the step's table (reverse: a row so far) contributes to the pushed
+// formula (none for NULL); ok
 // is false when the row's value cannot be written (a link to a record whose primary value is not
 // text): then nothing is pushed.
 func (b *Bind) Values(step JoinStep, inner *Row) (vals []any, ok bool, err error) {
@@ -623,7 +881,11 @@ func (b *Bind) Values(step JoinStep, inner *Row) (vals []any, ok bool, err error
 		}
 		return []any{s}, true, nil
 	}
-	vals, err = step.Keys[b.Key].InnerValues(inner)
+	if b.reverse {
+		vals, err = step.Keys[b.Key].OuterValues(inner)
+	} else {
+		vals, err = step.Keys[b.Key].InnerValues(inner)
+	}
 	return vals, err == nil, err
 }
 
@@ -732,6 +994,44 @@ func (qp *queryPlanner) bindFor(j *Join, i int) *Bind {
 	return nil
 }
 
+// bindInnerFor decides whether the keys of the rows so far can be pushed into step i's table's
+// request: its key is its record id, a stored text or number field, or a link to the table whose
+// id the rows so far hold (pushed as their primary values, a superset).
+func (qp *queryPlanner) bindInnerFor(j *Join, i int) *Bind {
+	st := j.Steps[i]
+	plan := j.Tables[st.Table].Plan
+	if st.Group != nil || st.Kind != "inner" && st.Kind != "left" || plan.Table.Local || qp.localOnly || plan.RecordIDs != nil || plan.NoRows {
+		return nil
+	}
+	for ki, k := range st.Keys {
+		in, o := k.Inner.e, k.Outer.e
+		switch {
+		case k.InnerLink:
+			if o.kind != exRecordID || o.tab == 0 || k.OuterLink {
+				continue
+			}
+			from := j.Tables[o.tab-1].Plan.Table
+			linked, _ := in.field.Options["linkedTableId"].(string)
+			if linked == "" || linked != from.ID || from.PrimaryFieldID == "" || from.Local {
+				continue
+			}
+			for fi := range from.Fields {
+				f := &from.Fields[fi]
+				if f.ID == from.PrimaryFieldID && fieldInfoOf(f).typ == typeText {
+					primary := (&scope{table: from}).fieldExpr(f)
+					primary.tab = o.tab
+					return &Bind{Key: ki, Mode: "link", outer: in, primary: primary, reverse: true}
+				}
+			}
+		case in.kind == exRecordID:
+			return &Bind{Key: ki, Mode: "id", Exact: true, outer: in, reverse: true}
+		case in.kind == exField && (in.typ == typeText || in.typ == typeInt || in.typ == typeFloat) && !in.info.computed:
+			return &Bind{Key: ki, Mode: "field", Exact: true, outer: in, reverse: true}
+		}
+	}
+	return nil
+}
+
 // Field is the formula reference of the first table's key ({Email}, {Assignee}, RECORD_ID()).
 func (b *Bind) Field() string {
 	if b.outer.kind == exRecordID {
@@ -764,4 +1064,177 @@ func (jp *joinPlanner) orderFirstTwo(where *expr, ons []*expr) {
 	jp.steps[0] = pendingStep{table: b, kind: "first", sql: second.sql}
 	jp.steps[1] = pendingStep{table: a, kind: second.kind,
 		sql: fmt.Sprintf("%s (the filtered %s read first)", strings.TrimSpace(first.sql), jp.sides[a].alias)}
+}
+
+// joinEntry is a column of SELECT * over a join: a column of one table, or the one column USING or
+// NATURAL makes of the same-named columns of the tables it joins (tables: their indexes). As
+// MySQL's COALESCE of them, its value is the column of the table whose rows are all kept: the left
+// side's for an inner or LEFT JOIN, the right table's for a RIGHT JOIN (table, column).
+type joinEntry struct {
+	name   string
+	table  int
+	column string
+	tables []int
+}
+
+// usingCond is the equality a USING or NATURAL column adds: the column so far (left) = the joined
+// table's (rightCol, of table right).
+type usingCond struct {
+	left, rightCol *expr
+	right          int
+}
+
+// coalesce lists the columns of SELECT * over the join in MySQL's order — for a step with USING or
+// NATURAL, the common columns first (once), then the other columns of the left side, then those of
+// the joined table; for a RIGHT JOIN the joined table's before the left side's — and the
+// equalities USING and NATURAL add.
+func (s *scope) coalesce(jp *joinPlanner) error {
+	names := func(i int) []string {
+		var out []string
+		for _, e := range s.sideStar(i) {
+			out = append(out, e.sql)
+		}
+		return out
+	}
+	single := func(i int) []joinEntry {
+		var out []joinEntry
+		for _, n := range names(i) {
+			out = append(out, joinEntry{name: n, table: i, column: n, tables: []int{i}})
+		}
+		return out
+	}
+	var entries []joinEntry
+	for i, side := range jp.sides {
+		right := single(i)
+		if i == 0 || (!side.natural && len(side.using) == 0) {
+			entries = append(entries, right...)
+			continue
+		}
+		// The left side: the entries of the tables of this FROM item.
+		var left, outside []joinEntry
+		for _, e := range entries {
+			if e.tables[0] >= side.item {
+				left = append(left, e)
+			} else {
+				outside = append(outside, e)
+			}
+		}
+		cols := side.using
+		if side.natural {
+			cols = nil
+			for _, r := range right {
+				for _, l := range left {
+					if strings.EqualFold(l.name, r.name) {
+						cols = append(cols, r.name)
+						break
+					}
+				}
+			}
+		}
+		find := func(list []joinEntry, name, where string) (int, error) {
+			at := -1
+			for j, e := range list {
+				if strings.EqualFold(e.name, name) {
+					if at >= 0 {
+						return -1, fmt.Errorf("translate: column '%s' in from clause is ambiguous: %s has it twice; join with ON", name, where)
+					}
+					at = j
+				}
+			}
+			if at < 0 {
+				return -1, unknownColumnf("'%s' in 'from clause': USING names a column of both sides, and %s has none", name, where)
+			}
+			return at, nil
+		}
+		usedL, usedR := map[int]bool{}, map[int]bool{}
+		var common []joinEntry
+		var order []int // each common column's position on the side whose order it takes
+		for _, c := range cols {
+			li, err := find(left, c, "the left side of the join")
+			if err != nil {
+				return err
+			}
+			ri, err := find(right, c, side.alias)
+			if err != nil {
+				return err
+			}
+			if usedL[li] {
+				return fmt.Errorf("translate: duplicate column name '%s' in USING", c)
+			}
+			usedL[li], usedR[ri] = true, true
+			l, r := left[li], right[ri]
+			le, err := s.sideColumn(l.table, l.column)
+			if err != nil {
+				return err
+			}
+			re, err := s.sideColumn(i, r.column)
+			if err != nil {
+				return err
+			}
+			jp.usingConds = append(jp.usingConds, usingCond{left: le, rightCol: re, right: i})
+			e := joinEntry{name: l.name, table: l.table, column: l.column, tables: append(slices.Clone(l.tables), i)}
+			at := li
+			if side.join == "right" {
+				e.name, e.table, e.column, at = r.name, i, r.column, ri
+			}
+			common = append(common, e)
+			order = append(order, at)
+		}
+		// The common columns come in the order of the side whose rows are all kept (MariaDB and
+		// MySQL: the left side's, the joined table's for a RIGHT JOIN), not USING's.
+		idx := make([]int, len(common))
+		for j := range idx {
+			idx[j] = j
+		}
+		slices.SortStableFunc(idx, func(a, b int) int { return order[a] - order[b] })
+		sortedCommon := make([]joinEntry, len(common))
+		for j, k := range idx {
+			sortedCommon[j] = common[k]
+		}
+		common = sortedCommon
+		var restL, restR []joinEntry
+		for j, e := range left {
+			if !usedL[j] {
+				restL = append(restL, e)
+			}
+		}
+		for j, e := range right {
+			if !usedR[j] {
+				restR = append(restR, e)
+			}
+		}
+		if side.join == "right" {
+			// MySQL reads a RIGHT JOIN as the swapped LEFT JOIN: the common columns, the joined
+			// table's other columns, then the left side's.
+			entries = append(append(append(outside, common...), restR...), restL...)
+		} else {
+			entries = append(append(append(outside, common...), restL...), restR...)
+		}
+	}
+	jp.entries = entries
+	return nil
+}
+
+// coalescedColumn resolves a bare name that several tables of the join have when USING or NATURAL
+// made them one column: the entry's column.
+func (s *scope) coalescedColumn(name string, owners []int) (*expr, bool) {
+	for _, e := range s.joinEntries {
+		if len(e.tables) < 2 || !strings.EqualFold(e.name, name) {
+			continue
+		}
+		all := true
+		for _, o := range owners {
+			all = all && slices.Contains(e.tables, o)
+		}
+		if !all {
+			continue
+		}
+		x, err := s.sideColumn(e.table, e.column)
+		if err != nil {
+			return nil, false
+		}
+		x.sql = e.name
+		return x, true
+	}
+	return nil, false
 }

@@ -19,7 +19,7 @@ import (
 
 // isLinkField reports a linked-record field read from a record.
 func isLinkField(e *expr) bool {
-	return e != nil && (e.kind == exField || e.kind == exDerived) && e.field != nil && e.field.Type == "multipleRecordLinks"
+	return e != nil && (e.kind == exField || e.kind == exDerived || e.kind == exOuter) && e.field != nil && e.field.Type == "multipleRecordLinks"
 }
 
 // linkCompare compiles a comparison with a link field on one side and a text value on the other:
@@ -66,7 +66,7 @@ func (e *expr) linkIDs(r *Row) ([]string, bool) {
 		}
 	}
 	var ids []string
-	if e.kind == exDerived { // a link column of a derived table: its JSON text
+	if e.kind == exDerived || e.kind == exOuter { // a link column of a derived table or the outer query: its JSON text
 		text, _ := e.eval(r)
 		s, _ := text.(string)
 		if s == "" || json.Unmarshal([]byte(s), &ids) != nil {

@@ -130,6 +130,10 @@ func (qp *queryPlanner) planStatement(stmt *sqlparser.Select, schema Schema, arg
 		qp.join = jp
 		qp.s = newScope(jp.sides[0].table, jp.sides[0].alias, args)
 		qp.s.sides = jp.sides
+		if err := qp.s.coalesce(jp); err != nil {
+			return nil, nil, err
+		}
+		qp.s.joinEntries = jp.entries
 	} else {
 		var table *Table
 		var alias, view string
@@ -158,6 +162,7 @@ func (qp *queryPlanner) planStatement(stmt *sqlparser.Select, schema Schema, arg
 		}
 	}
 	qp.s.schema = schema
+	qp.s.outer = qp.outer
 	qp.s.adopt(ps)
 	if err := qp.run(); err != nil {
 		return nil, nil, err
@@ -207,12 +212,13 @@ func queryFrom(from sqlparser.TableExprs, schema Schema) (*Table, string, string
 }
 
 type queryPlanner struct {
-	stmt *sqlparser.Select
-	s    *scope
-	q    *Query
-	plan *Plan // nil when dual or a join
-	dual bool
-	join *joinPlanner // several tables in FROM
+	stmt  *sqlparser.Select
+	s     *scope
+	q     *Query
+	plan  *Plan // nil when dual or a join
+	dual  bool
+	join  *joinPlanner // several tables in FROM
+	outer *outerScope  // a subquery's: names its tables lack resolve in the outer query
 
 	outputs     []*expr
 	outputAST   []sqlparser.Expr // nil for the columns of *
@@ -269,8 +275,13 @@ func (qp *queryPlanner) run() error {
 					}
 					cols = s.sideStar(i)
 				} else {
-					for i := range qp.join.sides {
-						cols = append(cols, s.sideStar(i)...)
+					for _, e := range qp.join.entries {
+						x, err := s.sideColumn(e.table, e.column)
+						if err != nil {
+							return err
+						}
+						x.sql = e.name // named as the field, as MySQL names t.* columns
+						cols = append(cols, x)
 					}
 				}
 				for _, e := range cols {
@@ -405,7 +416,7 @@ func (qp *queryPlanner) pushdown(where *expr) {
 	plan.where = where
 	pushNothing := plan.Table.Local || qp.localOnly
 	if !pushNothing {
-		bindSubqueries(where)
+		bindSubqueries(where, plan)
 	}
 	if pushNothing {
 		// An in-memory table, or a differential test's run without pushdown: no formula, sort,
@@ -413,6 +424,9 @@ func (qp *queryPlanner) pushdown(where *expr) {
 		plan.Exact = where == nil
 	} else {
 		plan.pushWhere(&pusher{})
+		if plan.RecordIDs == nil && !plan.NoRows && qp.s.schema != nil {
+			qp.s.lookupLink(where, plan)
+		}
 	}
 	rowsChange := q.Grouped || q.Distinct || q.Having != nil
 	if len(q.Order) > 0 {
@@ -630,6 +644,9 @@ func (qp *queryPlanner) groupedHook(e sqlparser.Expr) (*expr, error) {
 			return qp.outputs[alias], nil
 		}
 		return nil, err
+	}
+	if c.kind == exOuter {
+		return c, nil // a column of the outer query: one value for every group of a run
 	}
 	for i, k := range qp.groupKeys {
 		if sameColumn(k, c) {

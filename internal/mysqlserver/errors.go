@@ -55,6 +55,7 @@ func (s *Server) mysqlError(err error, cause error) *mysql.MyError {
 		table   *translate.UnknownTableError
 		handler *airsql.UnknownPreparedError
 		args    *airsql.PreparedArgumentsError
+		subq    *translate.SubqueryError
 	)
 	switch {
 	case errors.As(err, &noTable), errors.As(err, &table):
@@ -73,6 +74,8 @@ func (s *Server) mysqlError(err error, cause error) *mysql.MyError {
 		return mysql.NewError(mysql.ER_UNKNOWN_STMT_HANDLER, msg)
 	case errors.As(err, &args):
 		return mysql.NewError(mysql.ER_WRONG_ARGUMENTS, msg)
+	case errors.As(err, &subq):
+		return mysql.NewError(mysql.ER_SUBQUERY_NO_1_ROW, msg)
 	}
 	return mysql.NewError(mysql.ER_UNKNOWN_ERROR, msg)
 }

@@ -308,8 +308,17 @@ func TestErrors(t *testing.T) {
 					t.Errorf("%s: message %q, the driver's is %v", c.sql, me.Message, direct)
 				}
 			}
+			// A scalar subquery of several rows fails while the rows are read: MySQL's 1242.
+			rows, err := client.Query("SELECT (SELECT Name FROM Tasks)")
+			if err == nil {
+				for rows.Next() {
+				}
+				err = rows.Err()
+				rows.Close()
+			}
+			mysqlErr(t, err, 1242, "21000")
 			// With an argument, through a prepared statement unless interpolated.
-			_, err := client.Query("SELECT Nope FROM Tasks WHERE Priority = ?", 1)
+			_, err = client.Query("SELECT Nope FROM Tasks WHERE Priority = ?", 1)
 			mysqlErr(t, err, 1054, "42S22")
 			// The connection still works after errors.
 			var n int64
