@@ -283,8 +283,7 @@ func TestUnsupported(t *testing.T) {
 		{"SELECT STDDEV(Priority) FROM Tasks GROUP BY Status", "STDDEV"},
 		{"SELECT t.Name FROM Tasks t LEFT JOIN (`Team Members` m LEFT JOIN Tasks u ON u.Name = m.Name) ON t.Name = m.Name", "an outer join or USING around a parenthesised join"},
 		{"SELECT Name FROM Tasks WHERE Name REGEXP 'a'", "REGEXP"},
-		{"SELECT Name FROM Tasks t WHERE EXISTS (SELECT Name FROM Tasks UNION SELECT Name FROM Tasks)", "UNION in EXISTS"},
-		{"SELECT Name FROM Tasks WHERE Name IN (SELECT Name FROM Tasks UNION SELECT Name FROM Tasks)", "UNION in a subquery"},
+		{"SELECT Name FROM Tasks t WHERE EXISTS (SELECT Name FROM Tasks u WHERE u.Name = t.Name UNION SELECT 'x')", "a UNION inside a subquery that reads the outer query"},
 		{"DROP TABLE Tasks", "DROP TABLE"},
 		{"SHOW PROCESSLIST", "SHOW PROCESSLIST"},
 		{"SELECT Name FROM Nope", `no table "Nope"`},
@@ -314,12 +313,11 @@ func TestUnsupportedIsTyped(t *testing.T) {
 		{"SELECT Name FROM Tasks WHERE Name REGEXP 'a'", false, "REGEXP"},
 		{"SELECT t.Name FROM Tasks t LEFT JOIN (`Team Members` m LEFT JOIN Tasks u ON u.Name = m.Name) ON t.Name = m.Name", false, "an outer join or USING around a parenthesised join"},
 		{"SELECT Name FROM Tasks FOR UPDATE", false, "locking reads (for update)"},
-		{"SELECT Name FROM Tasks t WHERE EXISTS (SELECT Name FROM Tasks UNION SELECT Name FROM Tasks)", false, "UNION in EXISTS"},
+		{"SELECT Name FROM Tasks t WHERE EXISTS (SELECT Name FROM Tasks u WHERE u.Name = t.Name UNION SELECT 'x')", false, "a UNION inside a subquery that reads the outer query's columns"},
 		{"EXPLAIN SELECT Name, STDDEV(Priority) FROM Tasks GROUP BY Name", false, "the aggregate STDDEV"},
 		{"UPDATE Tasks SET Done = TRUE LIMIT 1", true, "UPDATE … LIMIT"},
 		{"DELETE FROM Tasks ORDER BY Name", true, "DELETE … ORDER BY"},
 		{"REPLACE INTO Tasks (Name) VALUES ('a')", true, "REPLACE"},
-		{"SELECT Name FROM Tasks WHERE Name IN (SELECT Name FROM Tasks UNION SELECT Name FROM Tasks)", false, "UNION in a subquery"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.query, func(t *testing.T) {

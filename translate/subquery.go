@@ -495,15 +495,25 @@ func (s *scope) planSubqueryCols(sel sqlparser.SelectStatement, mode string, col
 		return nil, unsupported("a subquery", sqlparser.String(sel), hintSubquery)
 	}
 	stmt, ok := sel.(*sqlparser.Select)
+	var union *sqlparser.Union
+	switch st := sel.(type) {
+	case *sqlparser.ParenSelect:
+		return s.planSubqueryCols(st.Select, mode, cols)
+	case *sqlparser.Union:
+		stmt, ok, union = unionAsSelect(st), true, st
+	}
 	if !ok {
-		if p, isParen := sel.(*sqlparser.ParenSelect); isParen {
-			return s.planSubqueryCols(p.Select, mode, cols)
-		}
-		return nil, unsupported("UNION in a subquery", sqlparser.String(sel), "write one SELECT in the subquery")
+		return nil, unsupported("the subquery", sqlparser.String(sel), "write a SELECT in the subquery")
 	}
 	sq := &Subquery{SQL: "(" + sqlparser.String(sel) + ")", mode: mode}
 	q, err := s.childQuery(stmt, sq)
 	if err != nil {
+		var uc *UnknownColumnError
+		var ue *UnsupportedError
+		if union != nil && (errors.As(err, &uc) || errors.As(err, &ue) && ue.Construct == "JOIN") {
+			return nil, unsupported("a UNION inside a subquery that reads the outer query's columns", sq.SQL,
+				"a UNION in a subquery runs as a derived table, which cannot read the outer query: write the subquery as one SELECT, or join")
+		}
 		return nil, err
 	}
 	if mode != "exists" && len(q.Columns) != cols {
@@ -515,6 +525,17 @@ func (s *scope) planSubqueryCols(sel sqlparser.SelectStatement, mode string, col
 	}
 	s.subqueries = append(s.subqueries, sq)
 	return sq, nil
+}
+
+// unionAsSelect is SELECT * FROM (u) AS union_subquery: a UNION inside a subquery runs as the derived
+// table it is equivalent to (derived tables already run UNIONs), so it needs no plan of its own.
+// Like any derived table it cannot read the outer query (MySQL's derived tables are not LATERAL).
+func unionAsSelect(u *sqlparser.Union) *sqlparser.Select {
+	return &sqlparser.Select{
+		SelectExprs: sqlparser.SelectExprs{&sqlparser.StarExpr{}},
+		From: sqlparser.TableExprs{&sqlparser.AliasedTableExpr{
+			Expr: &sqlparser.Subquery{Select: u}, As: sqlparser.NewTableIdent("union_subquery")}},
+	}
 }
 
 // childQuery plans a SELECT inside the statement: it reads the same arguments (their use is
@@ -739,7 +760,11 @@ func (s *scope) scalarSubquery(sub *sqlparser.Subquery) (*expr, error) {
 func (s *scope) exists(e *sqlparser.ExistsExpr, negated bool) (*expr, error) {
 	sel, ok := e.Subquery.Select.(*sqlparser.Select)
 	if !ok {
-		return nil, unsupported("UNION in EXISTS", sqlparser.String(e), "write one SELECT in the subquery")
+		sq, err := s.planSubquery(e.Subquery.Select, "exists")
+		if err != nil {
+			return nil, err
+		}
+		return sq.attach(&expr{kind: exSubquery, typ: typeBool, negated: negated, sub: sq, sql: "EXISTS " + sq.SQL}), nil
 	}
 	inner, outer, rest, found := s.correlation(sel)
 	if found && len(sel.GroupBy) == 0 && sel.Having == nil && sel.Limit == nil && !hasAggregate(sel.SelectExprs) {
