@@ -74,4 +74,3 @@ func TestUnionInSubquery(t *testing.T) {
 		t.Errorf("correlated UNION branch: err = %v", err)
 	}
 }
-
