@@ -230,3 +230,38 @@ func TestOracleBigintOverflow(t *testing.T) {
 		t.Errorf("at the edge: %#v, %v", got, err)
 	}
 }
+
+// TestOracleBoundBoolAmongConstants: TRUE IN (2, ?) bound to false (oracle seed 2010) was pushed
+// as the formula "2" — true for every record — and marked exact: the pusher compared the bound
+// constant as if it were a checkbox and wrote the other constant as its formula. Two constants
+// compare to a constant.
+func TestOracleBoundBoolAmongConstants(t *testing.T) {
+	schema := loadSchema(t)
+	tests := []struct {
+		where   string
+		arg     any
+		formula string // the request's filterByFormula
+	}{
+		{"TRUE IN (2, ?)", false, formulaNone},
+		{"NOT (TRUE NOT IN (2, ?))", false, formulaNone},
+		{"TRUE IN (2, ?)", true, ""},
+		{"? = TRUE", false, formulaNone},
+		{"Done = ?", true, "{Done}"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.where, func(t *testing.T) {
+			plan, err := Select(parseSelect(t, "SELECT Name FROM Tasks WHERE "+tt.where), schema, Args{Positional: []any{tt.arg}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := plan.Request.Formula
+			if plan.NoRows {
+				got = formulaNone
+			}
+			if got != tt.formula {
+				t.Errorf("formula %q (no rows: %v), want %q", plan.Request.Formula, plan.NoRows, tt.formula)
+			}
+		})
+	}
+}
+

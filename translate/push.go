@@ -710,6 +710,21 @@ func (p *pusher) compare(op string, left, right *expr) pred {
 // the false rows, the true rows, both or neither: Done <> 2 is TRUE for every row, Done = 5 for
 // none, Done > 0.5 for the checked ones. Anything else is checked locally.
 func (p *pusher) compareBool(op string, a, b fx) pred {
+	if a.constant && b.constant {
+		// Two constants (a bound argument beside a literal, TRUE IN (2, ?)): the comparison is
+		// a constant too. Written as a value, the number would read as a condition (2: true).
+		for _, v := range []any{a.val, b.val} {
+			switch v.(type) {
+			case bool, int64, float64:
+			default:
+				return unknownPred
+			}
+		}
+		if compareHolds(op, compareValues(a.val, b.val)) {
+			return pred{t: formulaAll, f: formulaNone, tExact: true, fExact: true}
+		}
+		return pred{t: formulaNone, f: formulaAll, tExact: true, fExact: true}
+	}
 	if a.constant {
 		a, b = b, a
 		op = flippedOp[op]
