@@ -228,7 +228,10 @@ func (s *scope) compile(e sqlparser.Expr) (*expr, error) {
 			return s.joinColumn(e)
 		}
 		if q := e.Qualifier; !q.IsEmpty() {
-			if !q.Qualifier.IsEmpty() || (q.Name.String() != s.alias && q.Name.String() != s.table.Name) {
+			// An alias hides the table's name (MySQL: FROM Tasks AS t WHERE Tasks.x names no
+			// table of this FROM; inside a subquery, it names the outer query's Tasks).
+			aliased := !strings.EqualFold(s.alias, s.table.Name)
+			if !q.Qualifier.IsEmpty() || (q.Name.String() != s.alias && (aliased || q.Name.String() != s.table.Name)) {
 				return nil, &UnsupportedError{Construct: "JOIN", SQL: sqlparser.String(e),
 					Hint: fmt.Sprintf("the column names a table other than %q; %s", s.alias, hintJoin)}
 			}

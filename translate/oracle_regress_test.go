@@ -1,6 +1,7 @@
 package translate
 
 import (
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -265,3 +266,43 @@ func TestOracleBoundBoolAmongConstants(t *testing.T) {
 	}
 }
 
+// TestOracleAliasHidesTableName: an aliased table is named by its alias only (MySQL). Inside FROM
+// Tasks AS s, Tasks.Name names the outer query's Tasks: the oracle's seeds 103, 722 and 2543 read
+// it as s.Name, so that EXISTS (… WHERE s.Name = Tasks.Name) was true for every row and a
+// correlated scalar subquery ran as an uncorrelated one. At the top level, FROM Tasks AS t WHERE
+// Tasks.Name … names no table of the FROM.
+func TestOracleAliasHidesTableName(t *testing.T) {
+	schema := loadSchema(t)
+	plan := func(sql string) (*Query, error) {
+		return NewQuery(parseSelect(t, sql), schema, Args{})
+	}
+	// Decorrelated: the inner query reads every Name (no formula of its own), the outer key is
+	// the outer Tasks' Name.
+	q, err := plan("SELECT Name FROM Tasks WHERE EXISTS (SELECT 1 FROM Tasks AS s WHERE s.Name = Tasks.Name AND s.Priority > 1)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(q.Subqueries) != 1 || strings.Contains(q.Subqueries[0].Query.Scan.Request.Formula, "{Name}={Name}") {
+		t.Errorf("EXISTS not decorrelated: %+v", q.Subqueries)
+	}
+	for _, sql := range []string{
+		"SELECT Name, (SELECT COUNT(*) FROM Tasks AS s WHERE s.Name = Tasks.Name) FROM Tasks",
+		"SELECT Name FROM Tasks WHERE EXISTS (SELECT 1 FROM Tasks AS s WHERE s.Priority > Tasks.Priority)",
+	} {
+		var ue *UnsupportedError
+		if _, err := plan(sql); !errors.As(err, &ue) || ue.Construct != "a correlated subquery" {
+			t.Errorf("%s: %v, want the refusal of a correlated subquery", sql, err)
+		}
+	}
+	if _, err := plan("SELECT Name FROM Tasks AS t WHERE Tasks.Name = 'x'"); err == nil {
+		t.Error("FROM Tasks AS t WHERE Tasks.Name: no error")
+	}
+	for _, sql := range []string{
+		"SELECT Name FROM Tasks WHERE Tasks.Name = 'x'",
+		"SELECT t.Name FROM Tasks AS t WHERE t.Name = 'x'",
+	} {
+		if _, err := plan(sql); err != nil {
+			t.Errorf("%s: %v", sql, err)
+		}
+	}
+}

@@ -330,7 +330,9 @@ func (s *scope) correlation(sel *sqlparser.Select) (inner, outer *sqlparser.ColN
 	own := map[string]bool{}
 	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
 		if ate, ok := n.(*sqlparser.AliasedTableExpr); ok {
-			if tn, ok := ate.Expr.(sqlparser.TableName); ok {
+			// An aliased table is named by its alias only: Items.x inside FROM Items AS s reads
+			// the outer query's Items.
+			if tn, ok := ate.Expr.(sqlparser.TableName); ok && ate.As.IsEmpty() {
 				own[strings.ToLower(tn.Name.String())] = true
 			}
 			if !ate.As.IsEmpty() {
