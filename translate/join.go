@@ -2,6 +2,7 @@ package translate
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -175,6 +176,48 @@ func (s *scope) sideStar(i int) []*expr {
 		name := e.sql
 		s.onSide(i, e)
 		e.sql = name // the output column is named as the field, as MySQL names t.* columns
+	}
+	return cols
+}
+
+// joinStar is SELECT * over a join: every table's columns in FROM's order — unless a step joins
+// with USING, where MySQL's order is the USING columns once (the value of the table before, which
+// a match equals and a missing match leaves NULL on both sides), then the other columns of the
+// tables before, then those of the joined table; a RIGHT JOIN's right table counts as the one
+// before (MySQL runs it as the LEFT JOIN with the tables swapped).
+func (qp *queryPlanner) joinStar() []*expr {
+	s, jp := qp.s, qp.join
+	var cols []*expr
+	if !slices.ContainsFunc(jp.steps, func(st pendingStep) bool { return len(st.using) > 0 }) {
+		for i := range jp.sides {
+			cols = append(cols, s.sideStar(i)...)
+		}
+		return cols
+	}
+	for k, st := range jp.steps {
+		right := s.sideStar(st.table)
+		if k == 0 || len(st.using) == 0 {
+			cols = append(cols, right...)
+			continue
+		}
+		using := map[string]bool{}
+		for _, u := range st.using {
+			using[strings.ToLower(u.String())] = true
+		}
+		var common, before, after []*expr
+		for _, c := range cols {
+			if using[strings.ToLower(c.sql)] {
+				common = append(common, c)
+			} else {
+				before = append(before, c)
+			}
+		}
+		for _, c := range right {
+			if !using[strings.ToLower(c.sql)] {
+				after = append(after, c)
+			}
+		}
+		cols = append(append(common, before...), after...)
 	}
 	return cols
 }

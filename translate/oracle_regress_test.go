@@ -306,3 +306,46 @@ func TestOracleAliasHidesTableName(t *testing.T) {
 		}
 	}
 }
+
+// TestOracleUsingStar: SELECT * over JOIN … USING lists the USING columns once, first, then the
+// other columns of the tables before, then the joined table's — for a RIGHT JOIN the right
+// table's first (the oracle's seeds 459 and 3998 listed every table's columns in FROM's order,
+// the USING column twice). Joined with ON, * stays in FROM's order.
+func TestOracleUsingStar(t *testing.T) {
+	schema := loadSchema(t)
+	tests := []struct {
+		sql         string
+		first       string
+		names       int    // how many output columns are named Name
+		before, aft string // before's column comes before aft's
+	}{
+		{"SELECT * FROM Tasks t JOIN People p USING (Name)", "Name", 1, "Notes", "Email"},
+		{"SELECT * FROM Tasks t LEFT JOIN People p USING (Name)", "Name", 1, "Notes", "Email"},
+		{"SELECT * FROM Tasks t RIGHT JOIN People p USING (Name)", "Name", 1, "Email", "Notes"},
+		{"SELECT * FROM Tasks t JOIN People p ON p.Name = t.Name", "id", 2, "Notes", "Email"},
+		{"SELECT * FROM Tasks t RIGHT JOIN People p ON p.Name = t.Name", "id", 2, "Notes", "Email"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.sql, func(t *testing.T) {
+			q, err := NewQuery(parseSelect(t, tt.sql), schema, Args{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			pos := map[string]int{}
+			names := 0
+			var all []string
+			for i, c := range q.Columns {
+				all = append(all, c.Name)
+				if _, seen := pos[c.Name]; !seen {
+					pos[c.Name] = i
+				}
+				if c.Name == "Name" {
+					names++
+				}
+			}
+			if all[0] != tt.first || names != tt.names || pos[tt.before] > pos[tt.aft] {
+				t.Errorf("columns %v: want %s first, Name %d times, %s before %s", all, tt.first, tt.names, tt.before, tt.aft)
+			}
+		})
+	}
+}

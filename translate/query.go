@@ -269,9 +269,7 @@ func (qp *queryPlanner) run() error {
 					}
 					cols = s.sideStar(i)
 				} else {
-					for i := range qp.join.sides {
-						cols = append(cols, s.sideStar(i)...)
-					}
+					cols = qp.joinStar()
 				}
 				for _, e := range cols {
 					if q.Grouped {
