@@ -349,3 +349,30 @@ func TestOracleUsingStar(t *testing.T) {
 		})
 	}
 }
+
+// TestOracleIntegerProductNotPushed: a product of integers can pass BIGINT (MySQL's error 1690
+// for the statement); a formula that leaves those records out hides the error (the oracle's seed
+// 2211: Budget * 1000000000000 = 137.25 matched no record, MySQL failed). Such a product is
+// checked locally on every record; by 0, 1 or -1 it is still pushed.
+func TestOracleIntegerProductNotPushed(t *testing.T) {
+	schema := loadSchema(t)
+	for _, tt := range []struct {
+		where  string
+		pushed bool
+	}{
+		{"Seq * 1000000000000 = 137", false},
+		{"Seq * 2 > 10", false},
+		{"Seq * Rating > 10", false},
+		{"Seq * 1 > 10", true},
+		{"Seq * -1 > 10", true},
+		{"Seq + 2 > 10", true},
+	} {
+		plan, err := Select(parseSelect(t, "SELECT Name FROM Tasks WHERE "+tt.where), schema, Args{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(plan.Request.Formula, "{Seq}"); got != tt.pushed {
+			t.Errorf("%s: formula %q, want pushed %v", tt.where, plan.Request.Formula, tt.pushed)
+		}
+	}
+}
