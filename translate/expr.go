@@ -59,6 +59,9 @@ type expr struct {
 	// when it is a scan's row (no Sides), so that a table's own conditions run on its scan.
 	tab int
 	sub *Subquery // exSubquery
+	// fsp: exDerived of a DATETIME: the fraction digits of the derived table's column (those of
+	// the expression it selects), which MySQL keeps in the column's type.
+	fsp int
 }
 
 // scope resolves names in one statement.

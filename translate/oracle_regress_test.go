@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/airsql/airsql/formula"
 )
@@ -374,5 +375,24 @@ func TestOracleIntegerProductNotPushed(t *testing.T) {
 		if got := strings.Contains(plan.Request.Formula, "{Seq}"); got != tt.pushed {
 			t.Errorf("%s: formula %q, want pushed %v", tt.where, plan.Request.Formula, tt.pushed)
 		}
+	}
+}
+
+// TestOracleDerivedDatetimeFsp: a DATETIME(3) column read through a derived table or WITH keeps
+// its three fraction digits as text (the oracle's seed 12139: CONCAT(d.createdTime, …) wrote
+// 2024-01-01 00:00:29 where MySQL writes 2024-01-01 00:00:29.000).
+func TestOracleDerivedDatetimeFsp(t *testing.T) {
+	schema := loadSchema(t)
+	q, err := NewQuery(parseSelect(t, "SELECT CONCAT(d.createdTime, '|', d.c2) FROM (SELECT createdTime, NOW() AS c2 FROM Tasks) AS d"), schema, Args{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := q.Outputs[0].e.args
+	if len(args) != 3 || args[0].kind != exDerived || datetimeFsp(args[0]) != 3 || datetimeFsp(args[2]) != -1 {
+		t.Fatalf("CONCAT's arguments: %+v", args)
+	}
+	at := time.Date(2024, 1, 1, 0, 0, 29, 0, time.UTC)
+	if got := valueText(args[0], at); got != "2024-01-01 00:00:29.000" {
+		t.Errorf("d.createdTime as text: %q", got)
 	}
 }
