@@ -176,8 +176,11 @@ func (p *parts) bind(v any) string {
 	return fmt.Sprintf("\x00%d\x00", len(p.bound)-1)
 }
 
-// placeholders replaces the markers of bind with ? and returns the arguments in their order.
-func (p *parts) placeholders(sql string) (string, []any) {
+// placeholders replaces the markers of bind with ? and returns the arguments in their order. On
+// MariaDB's side (collate) a text argument is (? COLLATE utf8mb4_nopad_bin): MariaDB gives a
+// bound text the collation of the client's handshake (utf8mb4_general_ci, which folds case and
+// orders 'ı' with 'i'), not collation_connection; a text literal has the connection's.
+func (p *parts) placeholders(sql string, collate bool) (string, []any) {
 	var out strings.Builder
 	var args []any
 	for {
@@ -189,7 +192,11 @@ func (p *parts) placeholders(sql string) (string, []any) {
 		j := strings.IndexByte(sql[i+1:], 0) + i + 1
 		n, _ := strconv.Atoi(sql[i+1 : j])
 		args = append(args, p.bound[n])
-		out.WriteString(sql[:i] + "?")
+		mark := "?"
+		if _, text := p.bound[n].(string); text && collate {
+			mark = "(? COLLATE " + TextCollation + ")"
+		}
+		out.WriteString(sql[:i] + mark)
 		sql = sql[j+1:]
 	}
 }
@@ -353,8 +360,8 @@ func (p *parts) render() {
 	d.WriteString(p.union)
 	m.WriteString(p.union)
 	var argsM []any
-	p.q.Driver, p.q.Args = p.placeholders(d.String())
-	p.q.MariaDB, argsM = p.placeholders(m.String())
+	p.q.Driver, p.q.Args = p.placeholders(d.String(), false)
+	p.q.MariaDB, argsM = p.placeholders(m.String(), true)
 	if !slices.Equal(p.q.Args, argsM) {
 		panic(fmt.Sprintf("oracle: the MariaDB form of seed %d binds its arguments in another order", p.q.Seed))
 	}
