@@ -1126,7 +1126,9 @@ func addOrderByExpr(g *Generator, p *parts) {
 	x = e{d: "(" + x.d + " + 1)", m: "(" + x.m + " + 1)", k: Int}
 	p.orderBy = append([]string{x.d}, p.orderBy...)
 	p.orderM = append([]string{x.m}, p.orderM...)
-	if !slices.ContainsFunc(p.orderBy, func(s string) bool { return strings.Contains(s, "id") }) {
+	// The tie-breaker, unless the order had one: an expression alone never has (CHAR_LENGTH(id)
+	// is the same for every record: seed 39088).
+	if len(p.orderBy) == 1 || !slices.ContainsFunc(p.orderBy, func(s string) bool { return strings.Contains(s, "id") }) {
 		p.orderBy = append(p.orderBy, "id")
 		p.orderM = append(p.orderM, "id")
 	}
