@@ -675,11 +675,12 @@ func (p *parts) derivedSide(t *Table, name string) (*side, string, string) {
 				key = p.anyColumn(true)
 			}
 			n := fieldOf(p, t, Int)
-			sel = []string{quoteName(key.Name), "COUNT(*) AS n"}
-			dt.Columns = []*Column{key, {Name: "n", Kind: Int}}
+			// Aliases no table has as a column (Items has N: names are case-insensitive).
+			sel = []string{quoteName(key.Name), "COUNT(*) AS cnt"}
+			dt.Columns = []*Column{key, {Name: "cnt", Kind: Int}}
 			if n != nil {
-				sel = append(sel, "MAX("+quoteName(n.Name)+") AS m")
-				dt.Columns = append(dt.Columns, &Column{Name: "m", Kind: Int, Nullable: true})
+				sel = append(sel, "MAX("+quoteName(n.Name)+") AS mx")
+				dt.Columns = append(dt.Columns, &Column{Name: "mx", Kind: Int, Nullable: true})
 			}
 			selM = sel
 			return
