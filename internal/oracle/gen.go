@@ -100,6 +100,8 @@ const (
 	TagLikeInvalidUTF8 = "like-invalid-utf8"
 	// TagScalarRows: a scalar subquery that may return several rows.
 	TagScalarRows = "scalar-rows"
+	// TagGroupByID: GROUP BY id, the primary key: the other columns depend on it.
+	TagGroupByID = "group-by-id"
 )
 
 // Query is one generated statement, written for the driver and for MariaDB.
@@ -312,7 +314,15 @@ func (p *parts) render() {
 				m.WriteString(", ")
 			}
 			d.WriteString(it.d)
-			m.WriteString(it.m)
+			if p.distinct && it.k == Text && it.col == nil && !it.raw && p.q.Tags[TagFloatText] {
+				// MariaDB's DISTINCT holds a text expression in a column as wide as it computes
+				// the expression can be, too narrow for a DOUBLE written in full
+				// (-0.000000000232830643762289852024-11-12 came back cut after …85202: seeds
+				// 39722, 40360): give it room.
+				m.WriteString("CAST(" + it.m + " AS CHAR(1000))")
+			} else {
+				m.WriteString(it.m)
+			}
 			if it.col == nil && !it.raw {
 				fmt.Fprintf(&d, " AS e%d", i+1)
 				fmt.Fprintf(&m, " AS e%d", i+1)
@@ -641,6 +651,11 @@ func (p *parts) expr(k Kind, depth int) e {
 			if r.IntN(2) == 0 {
 				n = ", " + strconv.Itoa(r.IntN(4)-1)
 			}
+			if _, err := strconv.ParseInt(a.d, 10, 64); err == nil && a.d == a.m {
+				// An integer literal (1e12 is written 1000000000000): ROUND of it is a BIGINT
+				// in MySQL as in the driver (seed 45387: times Budget * 100 it overflows).
+				return e{d: "ROUND(" + a.d + n + ")", m: "ROUND(" + a.m + n + ")", k: Int}
+			}
 			return e{d: "ROUND(" + a.d + n + ")", m: "CAST(ROUND(CAST(CAST(" + a.m + " AS CHAR) AS DECIMAL(65,30))" + n + ") AS DOUBLE)", k: Float, nullable: a.nullable || a.isNull}
 		}
 	case Text:
@@ -933,6 +948,9 @@ func addOffset(g *Generator, p *parts) {
 func addGroupBy(g *Generator, p *parts) {
 	c := p.anyColumn(true)
 	key := p.column(c)
+	if c.Name == "id" {
+		p.q.tag(TagGroupByID)
+	}
 	aggs := []string{"COUNT(*)"}
 	if n := p.columnOf([]Kind{Int, Float}[p.r.IntN(2)]); n != nil {
 		ref := p.ref(n)
