@@ -85,6 +85,7 @@ func derivedExpr(t *Table, i int) *expr {
 	if isLinkField(src) {
 		e.field = src.field // a linked-record column keeps its meaning: = with an id is membership
 	}
+	e.fsp = datetimeFsp(src) // createdTime read through d is DATETIME(3) still
 	return e
 }
 

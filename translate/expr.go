@@ -60,6 +60,9 @@ type expr struct {
 	// when it is a scan's row (no Sides), so that a table's own conditions run on its scan.
 	tab int
 	sub *Subquery // exSubquery
+	// fsp: exDerived of a DATETIME: the fraction digits of the derived table's column (those of
+	// the expression it selects), which MySQL keeps in the column's type.
+	fsp int
 }
 
 // scope resolves names in one statement.
@@ -222,7 +225,10 @@ func (s *scope) localColumn(e *sqlparser.ColName) (*expr, error) {
 		return s.joinColumn(e)
 	}
 	if q := e.Qualifier; !q.IsEmpty() {
-		if !q.Qualifier.IsEmpty() || (q.Name.String() != s.alias && q.Name.String() != s.table.Name) {
+		// An alias hides the table's name (MySQL: FROM Tasks AS t WHERE Tasks.x names no
+		// table of this FROM; inside a subquery, it names the outer query's Tasks).
+		aliased := !strings.EqualFold(s.alias, s.table.Name)
+		if !q.Qualifier.IsEmpty() || (q.Name.String() != s.alias && (aliased || q.Name.String() != s.table.Name)) {
 			return nil, &UnsupportedError{Construct: "JOIN", SQL: sqlparser.String(e),
 				Hint: fmt.Sprintf("the column names a table other than %q; %s", s.alias, hintJoin)}
 		}

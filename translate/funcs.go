@@ -235,7 +235,8 @@ func sqlTextFsp(v any, typ sqlType, fsp int) string {
 }
 
 // datetimeFsp is the fractional-second precision of a DATETIME expression's type, as MySQL types
-// it: a field or createdTime is DATETIME(3) (information_schema's datetime(3)); DATE_ADD/DATE_SUB,
+// it: a field or createdTime is DATETIME(3) (information_schema's datetime(3)), also through a
+// derived table or WITH; DATE_ADD/DATE_SUB,
 // IF, CASE, COALESCE, IFNULL, NULLIF, GREATEST and LEAST keep the largest of their time arguments'
 // (a DATE's is 0). -1 when the type does not say (a constant, NOW()): the value's own fraction
 // is written then.
@@ -250,6 +251,8 @@ func datetimeFsp(e *expr) int {
 	switch e.kind {
 	case exField, exCreatedTime:
 		return 3
+	case exDerived:
+		return e.fsp
 	case exFunc:
 		switch e.op {
 		case "DATE_ADD", "DATE_SUB", "IF", "CASE", "COALESCE", "IFNULL", "NULLIF", "GREATEST", "LEAST":

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/airsql/airsql/formula"
 )
@@ -228,5 +229,174 @@ func TestOracleBigintOverflow(t *testing.T) {
 	got, _, err = evalExpr(t, "9223372036854775800 + Priority", Args{})
 	if err != nil || got != int64(9223372036854775807) {
 		t.Errorf("at the edge: %#v, %v", got, err)
+	}
+}
+
+// TestOracleBoundBoolAmongConstants: TRUE IN (2, ?) bound to false (oracle seed 2010) was pushed
+// as the formula "2" — true for every record — and marked exact: the pusher compared the bound
+// constant as if it were a checkbox and wrote the other constant as its formula. Two constants
+// compare to a constant.
+func TestOracleBoundBoolAmongConstants(t *testing.T) {
+	schema := loadSchema(t)
+	tests := []struct {
+		where   string
+		arg     any
+		formula string // the request's filterByFormula
+	}{
+		{"TRUE IN (2, ?)", false, formulaNone},
+		{"NOT (TRUE NOT IN (2, ?))", false, formulaNone},
+		{"TRUE IN (2, ?)", true, ""},
+		{"? = TRUE", false, formulaNone},
+		{"Done = ?", true, "{Done}"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.where, func(t *testing.T) {
+			plan, err := Select(parseSelect(t, "SELECT Name FROM Tasks WHERE "+tt.where), schema, Args{Positional: []any{tt.arg}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := plan.Request.Formula
+			if plan.NoRows {
+				got = formulaNone
+			}
+			if got != tt.formula {
+				t.Errorf("formula %q (no rows: %v), want %q", plan.Request.Formula, plan.NoRows, tt.formula)
+			}
+		})
+	}
+}
+
+// TestOracleAliasHidesTableName: an aliased table is named by its alias only (MySQL). Inside FROM
+// Tasks AS s, Tasks.Name names the outer query's Tasks: the oracle's seeds 103, 722 and 2543 read
+// it as s.Name, so that EXISTS (… WHERE s.Name = Tasks.Name) was true for every row and a
+// correlated scalar subquery ran as an uncorrelated one. At the top level, FROM Tasks AS t WHERE
+// Tasks.Name … names no table of the FROM.
+func TestOracleAliasHidesTableName(t *testing.T) {
+	schema := loadSchema(t)
+	plan := func(sql string) (*Query, error) {
+		return NewQuery(parseSelect(t, sql), schema, Args{})
+	}
+	// Decorrelated: the inner query reads every Name (no formula of its own), the outer key is
+	// the outer Tasks' Name.
+	q, err := plan("SELECT Name FROM Tasks WHERE EXISTS (SELECT 1 FROM Tasks AS s WHERE s.Name = Tasks.Name AND s.Priority > 1)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(q.Subqueries) != 1 || strings.Contains(q.Subqueries[0].Query.Scan.Request.Formula, "{Name}={Name}") {
+		t.Errorf("EXISTS not decorrelated: %+v", q.Subqueries)
+	}
+	for _, sql := range []string{
+		"SELECT Name, (SELECT COUNT(*) FROM Tasks AS s WHERE s.Name = Tasks.Name) FROM Tasks",
+		"SELECT Name FROM Tasks WHERE EXISTS (SELECT 1 FROM Tasks AS s WHERE s.Priority > Tasks.Priority)",
+	} {
+		// Tasks.x names the outer query's Tasks: the subquery is correlated.
+		q, err := plan(sql)
+		if err != nil {
+			t.Errorf("%s: %v", sql, err)
+			continue
+		}
+		if len(q.Subqueries) != 1 || len(q.Subqueries[0].refs) != 1 {
+			t.Errorf("%s: not planned as a subquery correlated with the outer Tasks: %+v", sql, q.Subqueries)
+		}
+	}
+	if _, err := plan("SELECT Name FROM Tasks AS t WHERE Tasks.Name = 'x'"); err == nil {
+		t.Error("FROM Tasks AS t WHERE Tasks.Name: no error")
+	}
+	for _, sql := range []string{
+		"SELECT Name FROM Tasks WHERE Tasks.Name = 'x'",
+		"SELECT t.Name FROM Tasks AS t WHERE t.Name = 'x'",
+	} {
+		if _, err := plan(sql); err != nil {
+			t.Errorf("%s: %v", sql, err)
+		}
+	}
+}
+
+// TestOracleUsingStar: SELECT * over JOIN … USING lists the USING columns once, first, then the
+// other columns of the tables before, then the joined table's — for a RIGHT JOIN the right
+// table's first (the oracle's seeds 459 and 3998 listed every table's columns in FROM's order,
+// the USING column twice). Joined with ON, * stays in FROM's order.
+func TestOracleUsingStar(t *testing.T) {
+	schema := loadSchema(t)
+	tests := []struct {
+		sql         string
+		first       string
+		names       int    // how many output columns are named Name
+		before, aft string // before's column comes before aft's
+	}{
+		{"SELECT * FROM Tasks t JOIN People p USING (Name)", "Name", 1, "Notes", "Email"},
+		{"SELECT * FROM Tasks t LEFT JOIN People p USING (Name)", "Name", 1, "Notes", "Email"},
+		{"SELECT * FROM Tasks t RIGHT JOIN People p USING (Name)", "Name", 1, "Email", "Notes"},
+		{"SELECT * FROM Tasks t JOIN People p ON p.Name = t.Name", "id", 2, "Notes", "Email"},
+		{"SELECT * FROM Tasks t RIGHT JOIN People p ON p.Name = t.Name", "id", 2, "Notes", "Email"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.sql, func(t *testing.T) {
+			q, err := NewQuery(parseSelect(t, tt.sql), schema, Args{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			pos := map[string]int{}
+			names := 0
+			var all []string
+			for i, c := range q.Columns {
+				all = append(all, c.Name)
+				if _, seen := pos[c.Name]; !seen {
+					pos[c.Name] = i
+				}
+				if c.Name == "Name" {
+					names++
+				}
+			}
+			if all[0] != tt.first || names != tt.names || pos[tt.before] > pos[tt.aft] {
+				t.Errorf("columns %v: want %s first, Name %d times, %s before %s", all, tt.first, tt.names, tt.before, tt.aft)
+			}
+		})
+	}
+}
+
+// TestOracleIntegerProductNotPushed: a product of integers can pass BIGINT (MySQL's error 1690
+// for the statement); a formula that leaves those records out hides the error (the oracle's seed
+// 2211: Budget * 1000000000000 = 137.25 matched no record, MySQL failed). Such a product is
+// checked locally on every record; by 0, 1 or -1 it is still pushed.
+func TestOracleIntegerProductNotPushed(t *testing.T) {
+	schema := loadSchema(t)
+	for _, tt := range []struct {
+		where  string
+		pushed bool
+	}{
+		{"Seq * 1000000000000 = 137", false},
+		{"Seq * 2 > 10", false},
+		{"Seq * Rating > 10", false},
+		{"Seq * 1 > 10", true},
+		{"Seq * -1 > 10", true},
+		{"Seq + 2 > 10", true},
+	} {
+		plan, err := Select(parseSelect(t, "SELECT Name FROM Tasks WHERE "+tt.where), schema, Args{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(plan.Request.Formula, "{Seq}"); got != tt.pushed {
+			t.Errorf("%s: formula %q, want pushed %v", tt.where, plan.Request.Formula, tt.pushed)
+		}
+	}
+}
+
+// TestOracleDerivedDatetimeFsp: a DATETIME(3) column read through a derived table or WITH keeps
+// its three fraction digits as text (the oracle's seed 12139: CONCAT(d.createdTime, …) wrote
+// 2024-01-01 00:00:29 where MySQL writes 2024-01-01 00:00:29.000).
+func TestOracleDerivedDatetimeFsp(t *testing.T) {
+	schema := loadSchema(t)
+	q, err := NewQuery(parseSelect(t, "SELECT CONCAT(d.createdTime, '|', d.c2) FROM (SELECT createdTime, NOW() AS c2 FROM Tasks) AS d"), schema, Args{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := q.Outputs[0].e.args
+	if len(args) != 3 || args[0].kind != exDerived || datetimeFsp(args[0]) != 3 || datetimeFsp(args[2]) != -1 {
+		t.Fatalf("CONCAT's arguments: %+v", args)
+	}
+	at := time.Date(2024, 1, 1, 0, 0, 29, 0, time.UTC)
+	if got := valueText(args[0], at); got != "2024-01-01 00:00:29.000" {
+		t.Errorf("d.createdTime as text: %q", got)
 	}
 }

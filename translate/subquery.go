@@ -316,7 +316,9 @@ func (s *scope) correlatedColumn(c *sqlparser.ColName) (*expr, error) {
 		case s.noTable:
 			local = false
 		default:
-			local = q.Name.String() == s.alias || q.Name.String() == s.table.Name
+			// An alias hides the table's name (as in localColumn): inside FROM Tasks AS s,
+			// Tasks.x is the outer query's.
+			local = q.Name.String() == s.alias || strings.EqualFold(s.alias, s.table.Name) && q.Name.String() == s.table.Name
 		}
 	}
 	if local {
@@ -830,7 +832,9 @@ func (s *scope) correlation(sel *sqlparser.Select) (inner, outer *sqlparser.ColN
 	own := map[string]bool{}
 	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
 		if ate, ok := n.(*sqlparser.AliasedTableExpr); ok {
-			if tn, ok := ate.Expr.(sqlparser.TableName); ok {
+			// An aliased table is named by its alias only: Items.x inside FROM Items AS s reads
+			// the outer query's Items.
+			if tn, ok := ate.Expr.(sqlparser.TableName); ok && ate.As.IsEmpty() {
 				own[strings.ToLower(tn.Name.String())] = true
 			}
 			if !ate.As.IsEmpty() {

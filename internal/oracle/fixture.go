@@ -198,8 +198,8 @@ func genDateTime(p float64) func(r *rand.Rand, _ int) any {
 	}
 }
 
-// NewFixture generates the fixture of seed: two tables (People, Items) with every common field
-// type, tricky values and blanks everywhere, a few hundred records.
+// NewFixture generates the fixture of seed: three tables (People, Items, Projects), linked, with
+// every common field type, tricky values and blanks everywhere, a few hundred records.
 func NewFixture(seed uint64) *Fixture {
 	r := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 	people := &Table{Name: "People", rows: 120}
@@ -212,6 +212,10 @@ func NewFixture(seed uint64) *Fixture {
 		{Name: "Active", AirType: "checkbox", gen: func(r *rand.Rand, _ int) any { return blankOr(r, 0.5, func() any { return true }) }},
 		{Name: "Bio", AirType: "multilineText", gen: genText(0.4)},
 		{Name: "Seq", AirType: "autoNumber"},
+		// A link to the same table (a person's manager): a table joined with itself through a
+		// link. Its own random stream keeps the other cells as they were before it was added.
+		{Name: "Manager", AirType: "multipleRecordLinks", Link: "People", field: &emulator.FixtureField{Options: map[string]any{"linkedTableId": "People"}},
+			gen: genLinks("People", 120, 0.4, 101)},
 	}
 	statuses := []string{"Todo", "todo", "Doing", "Done", "Wont do", "Ça va"}
 	tags := []string{"red", "Red", "blue", "x%y", "a_b", "ünï"}
@@ -263,8 +267,22 @@ func NewFixture(seed uint64) *Fixture {
 		{Name: "N", AirType: "autoNumber"},
 		{Name: "Ratio", AirType: "formula", Computed: true, field: &emulator.FixtureField{Options: map[string]any{"formula": "{Price}/{Qty}",
 			"result": map[string]any{"type": "number", "options": map[string]any{"precision": 2}}}}},
+		// A second link of Items: chains through two links (Items → People, Items → Projects).
+		{Name: "Project", AirType: "multipleRecordLinks", Link: "Projects", field: &emulator.FixtureField{Options: map[string]any{"linkedTableId": "Projects"}},
+			gen: genLinks("Projects", 30, 0.25, 102)},
 	}
-	s := &Schema{BaseID: fixtureBase, Token: fixtureToken, Tables: []*Table{people, items}}
+	// Projects: a small third table, linked from Items and linking to People (its lead); Name
+	// and Active share their names with People's and Items' columns (USING).
+	projects := &Table{Name: "Projects", rows: 30}
+	projects.Columns = []*Column{
+		{Name: "Name", AirType: "singleLineText", gen: genText(0.1)},
+		{Name: "Budget", AirType: "number", field: &emulator.FixtureField{Options: map[string]any{"precision": 0}}, gen: genInt(0.2)},
+		{Name: "Start", AirType: "date", field: &emulator.FixtureField{Options: map[string]any{"dateFormat": map[string]any{"name": "iso"}}}, gen: genDate(0.25)},
+		{Name: "Active", AirType: "checkbox", gen: func(r *rand.Rand, _ int) any { return blankOr(r, 0.5, func() any { return true }) }},
+		{Name: "Lead", AirType: "multipleRecordLinks", Link: "People", field: &emulator.FixtureField{Options: map[string]any{"linkedTableId": "People"}},
+			gen: genLinks("People", 120, 0.2, 103)},
+	}
+	s := &Schema{BaseID: fixtureBase, Token: fixtureToken, Tables: []*Table{people, items, projects}}
 	base := emulator.FixtureBase{ID: fixtureBase, Name: "Oracle"}
 	for _, t := range s.Tables {
 		ft := emulator.FixtureTable{Name: t.Name, PrimaryFieldID: t.Columns[0].Name}
@@ -298,6 +316,26 @@ func NewFixture(seed uint64) *Fixture {
 			Scopes: []string{"data.records:read", "data.records:write", "schema.bases:read"}}},
 		Bases: []emulator.FixtureBase{base},
 	}}
+}
+
+// genLinks links a record to 1 or 2 records of table (of rows records), none with probability
+// blank. It draws from a random stream of its own (stream, the row), so that adding a link field
+// leaves every other cell of the fixture as it was.
+func genLinks(table string, rows int, blank float64, stream uint64) func(_ *rand.Rand, row int) any {
+	return func(_ *rand.Rand, row int) any {
+		r := rand.New(rand.NewPCG(stream, uint64(row)))
+		return blankOr(r, blank, func() any {
+			n := 1
+			if r.IntN(4) == 0 {
+				n = 2
+			}
+			var out []any
+			for _, i := range r.Perm(rows)[:n] {
+				out = append(out, recordID(table, i))
+			}
+			return out
+		})
+	}
 }
 
 func choices(names []string) map[string]any {
