@@ -802,7 +802,7 @@ func comparable(a, b *expr) error {
 		return 2 // text and JSON compare as text
 	}
 	if class(ta) != class(tb) {
-		return fmt.Errorf("translate: cannot compare %s (%s) with %s (%s)", describe(a), ta, describe(b), tb)
+		return fmt.Errorf("translate: cannot compare %s (%s) with %s (%s): convert one side with CAST (for example CAST(x AS DATETIME) or CAST(x AS SIGNED))", describe(a), ta, describe(b), tb)
 	}
 	return nil
 }
