@@ -1,6 +1,7 @@
 package translate
 
 import (
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -398,5 +399,20 @@ func TestOracleDerivedDatetimeFsp(t *testing.T) {
 	at := time.Date(2024, 1, 1, 0, 0, 29, 0, time.UTC)
 	if got := valueText(args[0], at); got != "2024-01-01 00:00:29.000" {
 		t.Errorf("d.createdTime as text: %q", got)
+	}
+}
+
+// TestStarOfHiddenTableName: SELECT Tasks.* FROM Tasks AS t names no table of the FROM (MySQL's
+// error 1051), as Tasks.Name does there (the oracle3 report); t.* and Tasks.* without alias work.
+func TestStarOfHiddenTableName(t *testing.T) {
+	schema := loadSchema(t)
+	var ut *UnknownTableError
+	if _, err := NewQuery(parseSelect(t, "SELECT Tasks.* FROM Tasks AS t"), schema, Args{}); !errors.As(err, &ut) {
+		t.Errorf("SELECT Tasks.* FROM Tasks AS t: %v, want an *UnknownTableError", err)
+	}
+	for _, sql := range []string{"SELECT t.* FROM Tasks AS t", "SELECT Tasks.* FROM Tasks", "SELECT tasks.* FROM Tasks AS tasks"} {
+		if _, err := NewQuery(parseSelect(t, sql), schema, Args{}); err != nil {
+			t.Errorf("%s: %v", sql, err)
+		}
 	}
 }

@@ -296,9 +296,15 @@ func (qp *queryPlanner) run() error {
 				}
 				continue
 			}
-			if tq := se.TableName; !tq.IsEmpty() && tq.Name.String() != s.alias && tq.Name.String() != s.table.Name {
-				return &UnsupportedError{Construct: "JOIN", SQL: sqlparser.String(se),
-					Hint: fmt.Sprintf("it names a table other than %q; %s", s.alias, hintJoin)}
+			if tq := se.TableName; !tq.IsEmpty() && tq.Name.String() != s.alias {
+				if !strings.EqualFold(s.alias, s.table.Name) && tq.Name.String() == s.table.Name {
+					// An alias hides the table's name, as in MySQL (error 1051).
+					return unknownTablef("%q in %s: FROM names it %q, so write %s.*", tq.Name.String(), sqlparser.String(se), s.alias, s.alias)
+				}
+				if tq.Name.String() != s.table.Name {
+					return &UnsupportedError{Construct: "JOIN", SQL: sqlparser.String(se),
+						Hint: fmt.Sprintf("it names a table other than %q; %s", s.alias, hintJoin)}
+				}
 			}
 			for _, e := range s.star() {
 				if q.Grouped {

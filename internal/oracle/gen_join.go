@@ -1042,6 +1042,7 @@ func addNaturalJoin(g *Generator, p *parts) {
 	ta := g.Schema.Tables[p.r.IntN(len(g.Schema.Tables))]
 	tb := g.Schema.Tables[p.r.IntN(len(g.Schema.Tables))]
 	a := p.tableSide(ta, true)
+	d := p.nextAlias() // the derived table's alias: never one of the tables' (seed 14745 gave both d)
 	var common []string
 	for _, c := range tb.Columns {
 		if oc := ta.Column(c.Name); oc != nil && oc.Kind == c.Kind && c.Kind != JSON && c.Name != "id" && c.Name != "createdTime" {
@@ -1051,13 +1052,13 @@ func addNaturalJoin(g *Generator, p *parts) {
 	if len(common) > 2 {
 		common = common[:1+p.r.IntN(2)]
 	}
-	sub := "(SELECT " + strings.Join(common, ", ") + ", COUNT(*) AS n FROM " + quoteName(tb.Name) + " GROUP BY " + strings.Join(common, ", ") + ") AS d"
+	sub := "(SELECT " + strings.Join(common, ", ") + ", COUNT(*) AS n FROM " + quoteName(tb.Name) + " GROUP BY " + strings.Join(common, ", ") + ") AS " + d
 	kind := []string{"NATURAL JOIN", "NATURAL LEFT JOIN", "NATURAL RIGHT JOIN"}[p.r.IntN(3)]
 	p.from = a.decl + " " + kind + " " + sub
 	p.fromM = p.from
 	p.t, p.alias, p.qualify = a.t, a.alias, true
-	p.items = []e{{d: a.alias + ".id", m: a.alias + ".id", k: Text}, {d: "d.n", m: "d.n", k: Int}}
-	p.orderBy, p.orderM = []string{a.alias + ".id", "d.n"}, []string{a.alias + ".id", "d.n"}
+	p.items = []e{{d: a.alias + ".id", m: a.alias + ".id", k: Text}, {d: d + ".n", m: d + ".n", k: Int}}
+	p.orderBy, p.orderM = []string{a.alias + ".id", d + ".n"}, []string{a.alias + ".id", d + ".n"}
 	p.q.Ordered = true
 }
 
