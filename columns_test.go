@@ -19,11 +19,7 @@ func TestResultColumns(t *testing.T) {
 	srv := newEmulator(t)
 	db, _ := openDB(t, srv, "")
 	ctx := context.Background()
-	c, err := db.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := connOn(t, db)
 	type col struct {
 		Name, Type string
 		Nullable   bool
@@ -106,11 +102,7 @@ func TestResultColumnsErrors(t *testing.T) {
 	srv := newEmulator(t)
 	db, _ := openDB(t, srv, "")
 	ctx := context.Background()
-	c, err := db.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := connOn(t, db)
 	for query, want := range map[string]any{
 		"SELECT Nope FROM Tasks":   new(*translate.UnknownColumnError),
 		"SELECT Name FROM Nope":    new(*NoTableError),
@@ -137,11 +129,7 @@ func TestResultColumnsSchemaRecheck(t *testing.T) {
 	fake := clock.NewFake(time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC))
 	connector.clock = fake
 	ctx := context.Background()
-	c, err := db.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := connOn(t, db)
 	schemaRequests := func() int {
 		n := 0
 		for _, r := range srv.Requests() {

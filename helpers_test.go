@@ -188,3 +188,15 @@ func sorted(s []string) []string {
 	sort.Strings(out)
 	return out
 }
+
+// connOn returns one connection of db, closed when the test ends: statements that keep session
+// state (transactions, user variables, PREPARE) must run on the same connection.
+func connOn(t testing.TB, db *sql.DB) *sql.Conn {
+	t.Helper()
+	c, err := db.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}

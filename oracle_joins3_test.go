@@ -4,7 +4,6 @@ import (
 	"context"
 	"testing"
 
-	"github.com/airsql/airsql/emulator"
 	"github.com/airsql/airsql/internal/oracle"
 )
 
@@ -14,20 +13,7 @@ import (
 // pushed and local. Skipped (one line) without mariadbd, as TestOracle is.
 func TestOracleJoins3(t *testing.T) {
 	ctx := context.Background()
-	maria := oracle.Start(t)
-	fx := oracle.NewFixture(oracleFixtureSeed)
-	srv, err := emulator.New(emulator.WithFixture(fx.Emulator), emulator.WithRate(0, 0), emulator.WithTokenRate(0))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	if err := fx.Load(ctx, maria, srv.Client()); err != nil {
-		t.Fatal(err)
-	}
-	dsn := "airtable://" + fx.Schema.Token + "@localhost/" + fx.Schema.BaseID + "?tls=false&schemaTTL=1h"
-	pushed, _ := openDSN(t, dsn, srv.Client())
-	local, lc := openDSN(t, dsn, srv.Client())
-	lc.localOnly = true
+	maria, _, pushed, local := startOracle(t)
 	for _, sql := range []string{
 		"SELECT p.Name, (SELECT COUNT(*) FROM Items i WHERE i.Qty = p.Age) FROM People p",
 		"SELECT p.Name, (SELECT MAX(i.Price) FROM Items i WHERE i.Qty = p.Age AND i.Done) FROM People p",

@@ -52,23 +52,32 @@ var pendingFixes = []pendingFix{
 	// lands goes here: its generator tag and how exactly the answers differ.
 }
 
-// TestOracle runs generated queries against MariaDB and the driver, both ways.
-func TestOracle(t *testing.T) {
-	ctx := context.Background()
-	maria := oracle.Start(t)
-	fx := oracle.NewFixture(oracleFixtureSeed)
+// startOracle starts MariaDB (or skips the test, one line, without it), loads the oracle's
+// fixture into it and into an emulator, and opens the driver on the emulator twice: with pushdown
+// and with every condition computed locally.
+func startOracle(t *testing.T) (maria *oracle.Server, fx *oracle.Fixture, pushed, local *sql.DB) {
+	t.Helper()
+	maria = oracle.Start(t)
+	fx = oracle.NewFixture(oracleFixtureSeed)
 	srv, err := emulator.New(emulator.WithFixture(fx.Emulator), emulator.WithRate(0, 0), emulator.WithTokenRate(0))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { srv.Close() })
-	if err := fx.Load(ctx, maria, srv.Client()); err != nil {
+	if err := fx.Load(context.Background(), maria, srv.Client()); err != nil {
 		t.Fatal(err)
 	}
 	dsn := "airtable://" + fx.Schema.Token + "@localhost/" + fx.Schema.BaseID + "?tls=false&schemaTTL=1h"
-	pushed, _ := openDSN(t, dsn, srv.Client())
+	pushed, _ = openDSN(t, dsn, srv.Client())
 	local, lc := openDSN(t, dsn, srv.Client())
 	lc.localOnly = true
+	return maria, fx, pushed, local
+}
+
+// TestOracle runs generated queries against MariaDB and the driver, both ways.
+func TestOracle(t *testing.T) {
+	ctx := context.Background()
+	maria, fx, pushed, local := startOracle(t)
 
 	n := *oracleN
 	if n == 0 {

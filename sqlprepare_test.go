@@ -16,11 +16,7 @@ func TestSQLPrepare(t *testing.T) {
 	srv := newEmulator(t)
 	db, _ := openDB(t, srv, "")
 	ctx := context.Background()
-	c, err := db.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := connOn(t, db)
 	rowsOf := func(q string, args ...any) [][]any {
 		t.Helper()
 		rows, err := c.QueryContext(ctx, q, args...)
@@ -135,11 +131,7 @@ func TestSQLPrepareColumns(t *testing.T) {
 	srv := newEmulator(t)
 	db, _ := openDB(t, srv, "")
 	ctx := context.Background()
-	c, err := db.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := connOn(t, db)
 	if _, err := c.ExecContext(ctx, "PREPARE s FROM 'SELECT Name, Priority FROM Tasks WHERE Priority > ?'"); err != nil {
 		t.Fatal(err)
 	}
@@ -166,11 +158,7 @@ func TestSQLPrepareLimits(t *testing.T) {
 	srv := newEmulator(t)
 	db, _ := openDB(t, srv, "")
 	ctx := context.Background()
-	c, err := db.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := connOn(t, db)
 	stmt := "SELECT Name FROM Tasks WHERE Priority = ? AND Name <> \"padding padding\"" // 66 bytes
 	exec := func(q string) error {
 		_, err := c.ExecContext(ctx, q)

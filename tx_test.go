@@ -231,12 +231,7 @@ func TestTxOptions(t *testing.T) {
 func TestTxStatements(t *testing.T) {
 	srv := newEmulator(t)
 	db, _ := openDB(t, srv, "")
-	ctx := context.Background()
-	c, err := db.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := connOn(t, db)
 	exec := execOn(t, c)
 	exec("COMMIT")
 	exec("ROLLBACK")
@@ -395,11 +390,7 @@ func TestTxCommitAfterFailedFlushRefused(t *testing.T) {
 	srv := newEmulator(t)
 	db, _ := openDB(t, srv, "")
 	ctx := context.Background()
-	c, err := db.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := connOn(t, db)
 	for _, q := range []string{"BEGIN", "INSERT INTO Tasks (Name, Status) VALUES ('bad', 'No such option')"} {
 		if _, err := c.ExecContext(ctx, q); err != nil {
 			t.Fatal(err)
@@ -420,11 +411,7 @@ func TestAutocommitOff(t *testing.T) {
 	srv := newEmulator(t)
 	db, _ := openDB(t, srv, "")
 	ctx := context.Background()
-	c, err := db.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := connOn(t, db)
 	exec := execOn(t, c)
 	warmSchema(t, db, srv)
 	exec("SET autocommit = 0")
