@@ -47,10 +47,7 @@ func RewriteShow(query string) (sq ShowQuery, ok bool, err error) {
 		if err != nil {
 			return sq, true, err
 		}
-		schema := "DATABASE()"
-		if sq.Database != "" {
-			schema = quoteText(sq.Database)
-		}
+		schema := schemaLiteral(sq.Database)
 		sq.SQL, err = r.filtered("SELECT `TABLE_NAME` AS Name, `ENGINE` AS Engine, `VERSION` AS Version, `ROW_FORMAT` AS Row_format, "+
 			"`TABLE_ROWS` AS `Rows`, `AVG_ROW_LENGTH` AS Avg_row_length, `DATA_LENGTH` AS Data_length, "+
 			"`MAX_DATA_LENGTH` AS Max_data_length, `INDEX_LENGTH` AS Index_length, `DATA_FREE` AS Data_free, "+
@@ -87,10 +84,7 @@ func RewriteShow(query string) (sq ShowQuery, ok bool, err error) {
 		if r.words("like") {
 			return sq, true, unsupported("SHOW INDEX … LIKE", query, "filter with WHERE, as MySQL requires")
 		}
-		schema := "DATABASE()"
-		if sq.Database != "" {
-			schema = quoteText(sq.Database)
-		}
+		schema := schemaLiteral(sq.Database)
 		sq.SQL, err = r.filtered("SELECT `TABLE_NAME` AS `Table`, `NON_UNIQUE` AS Non_unique, `INDEX_NAME` AS Key_name, "+
 			"`SEQ_IN_INDEX` AS Seq_in_index, `COLUMN_NAME` AS Column_name, `COLLATION` AS `Collation`, "+
 			"`CARDINALITY` AS Cardinality, `SUB_PART` AS Sub_part, `PACKED` AS Packed, `NULLABLE` AS `Null`, "+
@@ -125,16 +119,21 @@ func RewriteShow(query string) (sq ShowQuery, ok bool, err error) {
 // a VARCHAR without length in information_schema (Airtable keeps none), is written VARCHAR(255)
 // so that the statement is valid MySQL and, run through this driver, makes the same field type.
 func showCreateTable(database, table string) string {
-	schema := "DATABASE()"
-	if database != "" {
-		schema = quoteText(database)
-	}
+	schema := schemaLiteral(database)
 	return "SELECT ANY_VALUE(TABLE_NAME) AS `Table`, CONCAT('CREATE TABLE `', REPLACE(ANY_VALUE(TABLE_NAME), '`', '``'), '` (\\n', " +
 		"GROUP_CONCAT(CONCAT('  `', REPLACE(COLUMN_NAME, '`', '``'), '` ', IF(COLUMN_TYPE = 'varchar', 'varchar(255)', COLUMN_TYPE), IF(IS_NULLABLE = 'NO', ' NOT NULL', ''), ',\\n') " +
 		"ORDER BY ORDINAL_POSITION SEPARATOR ''), " +
 		"'  PRIMARY KEY (`id`)\\n) ENGINE=Airtable DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin') AS `Create Table` " +
 		"FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = " + schema + " AND TABLE_NAME = " + quoteText(table) +
 		" HAVING COUNT(*) > 0"
+}
+
+// schemaLiteral is the database a SHOW statement names, as SQL: the connection's own without one.
+func schemaLiteral(database string) string {
+	if database == "" {
+		return "DATABASE()"
+	}
+	return quoteText(database)
 }
 
 // quoteText writes s as a MySQL string literal.
