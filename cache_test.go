@@ -3,6 +3,7 @@ package airsql
 import (
 	"context"
 	"database/sql"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -91,5 +92,44 @@ func TestResultCacheDashboard(t *testing.T) {
 	}
 	if n := len(dataRequests(srv)); n < len(dashboard)-1 || teamReads != 0 {
 		t.Errorf("after an UPDATE: %d requests (%d of Team Members), want the Tasks queries again and Team Members from memory", n, teamReads)
+	}
+}
+
+// TestKeysetBatchesWithCache: GORM's FindInBatches pages by `WHERE id > ? ORDER BY id LIMIT n`,
+// which Airtable can neither sort nor filter by: each batch lists the whole table again (300
+// records in batches of 100: 4 batches × 3 pages); with cache=30s only the first batch sends
+// requests. The README's GORM section gives these figures.
+func TestKeysetBatchesWithCache(t *testing.T) {
+	for _, c := range []struct {
+		params   string
+		requests int
+	}{{"", 12}, {"cache=30s", 3}} {
+		db, srv := openDemo(t, c.params)
+		var last string
+		var ids []string
+		for {
+			q, args := "SELECT id FROM Tasks ORDER BY id LIMIT 100", []any{}
+			if last != "" {
+				q, args = "SELECT id FROM Tasks WHERE id > ? ORDER BY id LIMIT 100", []any{last}
+			}
+			res, err := db.Query(q, args...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rows := scanAll(t, res)
+			for _, r := range rows {
+				last = r[0].(string)
+				ids = append(ids, last)
+			}
+			if len(rows) < 100 {
+				break
+			}
+		}
+		if len(ids) != 300 || !slices.IsSorted(ids) {
+			t.Errorf("%q: %d ids (sorted: %v), want the 300 tasks in id order", c.params, len(ids), slices.IsSorted(ids))
+		}
+		if n := len(dataRequests(srv)); n != c.requests {
+			t.Errorf("%q: %d requests, want %d", c.params, n, c.requests)
+		}
 	}
 }
