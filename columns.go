@@ -74,7 +74,7 @@ func (cn *conn) statementColumns(ctx context.Context, st statement) ([]translate
 		return columnsOfRows(cn.showVariables(st.variables)), true, nil
 	case st.describe != nil:
 		// Reads only the schema; the table must exist, as at execution.
-		rows, err := cn.describe(ctx, st.describe.table)
+		rows, err := cn.describe(ctx, st.describe)
 		if err != nil {
 			return nil, false, err
 		}

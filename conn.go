@@ -225,7 +225,7 @@ func (cn *conn) query(ctx context.Context, st statement, nvs []driver.NamedValue
 		return rows, err
 	}
 	if st.describe != nil {
-		return cn.describe(ctx, st.describe.table)
+		return cn.describe(ctx, st.describe)
 	}
 	if st.variables != nil {
 		return cn.showVariables(st.variables), nil

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/xwb1989/sqlparser"
@@ -98,10 +99,16 @@ var computedTypes = map[string]bool{
 	"button": true, "externalSyncSource": true, "aiText": true,
 }
 
-// describe answers SHOW COLUMNS FROM t and DESCRIBE t: one row per column of SELECT * (id,
-// the fields in schema order, createdTime). The first six columns are MySQL's (Field, Type, Null, Key, Default,
-// Extra); Airtable_type and Field_id follow.
-func (cn *conn) describe(ctx context.Context, table string) (driver.Rows, error) {
+// describe answers SHOW [FULL] COLUMNS FROM t [FROM db] [LIKE 'p'] and DESCRIBE t: one row per
+// column of SELECT * (id, the fields in schema order, createdTime). The first columns are MySQL's
+// (Field, Type, Null, Key, Default, Extra; with FULL: Field, Type, Collation, Null, Key, Default,
+// Extra, Privileges, Comment); Airtable_type and Field_id follow.
+func (cn *conn) describe(ctx context.Context, st *schemaStatement) (driver.Rows, error) {
+	if st.database != "" && st.database != cn.c.cfg.BaseID {
+		return nil, &UnsupportedError{Construct: "SHOW COLUMNS FROM another base",
+			Hint: "a connection reaches only the base " + cn.c.cfg.BaseID + " of its DSN"}
+	}
+	table := st.table
 	schema, err := cn.c.schemaFor(ctx, table)
 	if err != nil {
 		return nil, err
@@ -111,12 +118,20 @@ func (cn *conn) describe(ctx context.Context, table string) (driver.Rows, error)
 	if err != nil {
 		return nil, err
 	}
-	rows := &staticRows{resultColumns: []translate.Column{
-		textColumn("Field", false), textColumn("Type", false), textColumn("Null", false),
-		textColumn("Key", false), textColumn("Default", true), textColumn("Extra", false),
-		textColumn("Airtable_type", false), textColumn("Field_id", false),
-	}}
+	rows := &staticRows{resultColumns: []translate.Column{textColumn("Field", false), textColumn("Type", false)}}
+	if st.full {
+		rows.resultColumns = append(rows.resultColumns, textColumn("Collation", true))
+	}
+	rows.resultColumns = append(rows.resultColumns, textColumn("Null", false),
+		textColumn("Key", false), textColumn("Default", true), textColumn("Extra", false))
+	if st.full {
+		rows.resultColumns = append(rows.resultColumns, textColumn("Privileges", false), textColumn("Comment", false))
+	}
+	rows.resultColumns = append(rows.resultColumns, textColumn("Airtable_type", false), textColumn("Field_id", false))
 	for _, col := range plan.Columns {
+		if st.hasLike && !likeMatch(st.like, col.Name) {
+			continue
+		}
 		null := "NO"
 		if col.Nullable {
 			null = "YES"
@@ -139,9 +154,27 @@ func (cn *conn) describe(ctx context.Context, table string) (driver.Rows, error)
 			airtableType = col.Name
 			extra = append(extra, "computed")
 		}
-		rows.values = append(rows.values, []driver.Value{
-			col.Name, col.DatabaseType, null, key, nil, strings.Join(extra, ", "), airtableType, fieldID,
-		})
+		row := []driver.Value{col.Name, col.DatabaseType}
+		computed := slices.Contains(extra, "computed")
+		if st.full {
+			var collation driver.Value
+			if col.DatabaseType == "TEXT" {
+				collation = "utf8mb4_bin" // as information_schema.COLUMNS says
+			}
+			row = append(row, collation)
+		}
+		row = append(row, null, key, nil, strings.Join(extra, ", "))
+		if st.full {
+			privileges, comment := "select,insert,update", ""
+			if computed {
+				privileges = "select"
+			}
+			if col.Field != nil {
+				comment = col.Field.Description
+			}
+			row = append(row, privileges, comment)
+		}
+		rows.values = append(rows.values, append(row, airtableType, fieldID))
 	}
 	return rows, nil
 }

@@ -366,7 +366,30 @@ func TestShowAndDescribe(t *testing.T) {
 		t.Errorf("SHOW DATABASES: %q", got)
 	}
 
-	for _, q := range []string{"DESCRIBE Tasks", "DESC `Tasks`;", "SHOW COLUMNS FROM Tasks", "show full fields in tasks"} {
+	// MySQL Connector/J's getColumns: SHOW FULL COLUMNS FROM t FROM db LIKE 'p', with MySQL's
+	// Collation, Privileges and Comment columns.
+	full := "SHOW FULL COLUMNS FROM `Tasks` FROM `" + testBase + "` LIKE 'Sc%'"
+	fullRows, err := db.Query(full)
+	if err != nil {
+		t.Fatalf("%s: %v", full, err)
+	}
+	fullCols, _ := fullRows.Columns()
+	if want := []string{"Field", "Type", "Collation", "Null", "Key", "Default", "Extra", "Privileges", "Comment", "Airtable_type", "Field_id"}; !reflect.DeepEqual(fullCols, want) {
+		t.Errorf("%s: columns %q, want %q", full, fullCols, want)
+	}
+	if got, want := scanAll(t, fullRows), [][]any{{"Score", "INT64", nil, "YES", "", nil, "computed", "select", "", "formula", "fldSCORE000000001"}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("%s = %v, want %v", full, got, want)
+	}
+	for q, want := range map[string]string{
+		"SHOW FULL FIELDS IN " + testBase + ".Tasks WHERE Field = 'x'": "filter the column names with LIKE",
+		"SHOW COLUMNS FROM Tasks FROM appOther":                         "another base",
+		"SHOW COLUMNS FROM Tasks LIKE 'a' 'b'":                          "LIKE 'pattern'",
+	} {
+		if _, err := db.Query(q); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want an error saying %q", q, err, want)
+		}
+	}
+	for _, q := range []string{"DESCRIBE Tasks", "DESC `Tasks`;", "SHOW COLUMNS FROM Tasks", "show fields in tasks"} {
 		rows, err := db.Query(q)
 		if err != nil {
 			t.Fatalf("%s: %v", q, err)

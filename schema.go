@@ -117,12 +117,22 @@ func (c *Connector) schemaFor(ctx context.Context, tables ...string) (*baseSchem
 // schemaStatement is a statement about the schema that sqlparser cannot read (it drops the table
 // of SHOW COLUMNS and parses no DESCRIBE): SHOW [FULL] COLUMNS|FIELDS FROM|IN t, DESCRIBE t, DESC t.
 type schemaStatement struct {
-	table string
+	table    string
+	database string // SHOW COLUMNS … FROM db or FROM db.t: must be the DSN's base
+	full     bool   // SHOW FULL COLUMNS: MySQL's Collation, Privileges and Comment columns too
+	like     string // SHOW COLUMNS … LIKE 'pattern' on the column names, when hasLike
+	hasLike  bool
 }
 
 // parseSchemaStatement recognises a schema statement; ok is false for every other statement.
 // The table may be a bare word or a backquoted name (“ doubles a backquote).
 func parseSchemaStatement(query string) (st schemaStatement, ok bool, err error) {
+	if sc, ok, err := translate.ParseShowColumns(query); ok {
+		if err != nil {
+			return st, true, fromTranslate(err)
+		}
+		return schemaStatement{table: sc.Table, database: sc.Database, full: sc.Full, like: sc.Like, hasLike: sc.HasLike}, true, nil
+	}
 	toks, lexErr := schemaTokens(query)
 	if lexErr != nil || len(toks) == 0 {
 		return st, false, nil // not ours: sqlparser will say what is wrong
@@ -140,20 +150,6 @@ func parseSchemaStatement(query string) (st schemaStatement, ok bool, err error)
 		if word(1) == "SELECT" || word(1) == "INSERT" || word(1) == "UPDATE" || word(1) == "DELETE" {
 			return st, true, &UnsupportedError{Construct: "DESCRIBE of a statement (EXPLAIN)"}
 		}
-	case "SHOW":
-		i = 1
-		if word(i) == "FULL" {
-			i++
-		}
-		if word(i) != "COLUMNS" && word(i) != "FIELDS" {
-			return st, false, nil
-		}
-		i++
-		if word(i) != "FROM" && word(i) != "IN" {
-			return st, true, &UnsupportedError{Construct: "this SHOW COLUMNS form",
-				Hint: "write SHOW COLUMNS FROM table (or DESCRIBE table)"}
-		}
-		i++
 	default:
 		return st, false, nil
 	}

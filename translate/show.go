@@ -1,6 +1,7 @@
 package translate
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/xwb1989/sqlparser"
@@ -237,4 +238,100 @@ func (r *showReader) filtered(sel, likeColumn, order string) (string, error) {
 		sel += " " + order
 	}
 	return sel, nil
+}
+
+// ShowColumns is SHOW [FULL] COLUMNS|FIELDS {FROM|IN} [db.]table [{FROM|IN} db] [LIKE 'pattern'],
+// the form MySQL Connector/J's DatabaseMetaData.getColumns sends (… FROM `t` FROM `db` LIKE '%').
+// The driver answers it from the schema, with the columns DESCRIBE has (root describe.go).
+type ShowColumns struct {
+	Table, Database string
+	Full            bool   // FULL: MySQL's Collation, Privileges and Comment columns too
+	Like            string // the LIKE pattern, unquoted; "" with HasLike false: every column
+	HasLike         bool
+}
+
+// ParseShowColumns reads SHOW [FULL] COLUMNS|FIELDS; ok is false for any other statement.
+func ParseShowColumns(query string) (sc ShowColumns, ok bool, err error) {
+	if !startsWithWord(query, "show") {
+		return sc, false, nil
+	}
+	toks, good := tokenize(query)
+	if !good || len(toks) < 2 {
+		return sc, false, nil
+	}
+	if toks[len(toks)-1].typ == ';' {
+		toks = toks[:len(toks)-1]
+	}
+	r := showReader{query: query, toks: toks, i: 1}
+	sc.Full = r.words("full")
+	if !r.words("columns") && !r.words("fields") {
+		return ShowColumns{}, false, nil
+	}
+	if !r.words("from") && !r.words("in") {
+		return sc, true, unsupported("this SHOW COLUMNS form", query, "write SHOW COLUMNS FROM table (or DESCRIBE table)")
+	}
+	if sc.Database, sc.Table, err = r.tableName(); err != nil {
+		return sc, true, unsupported("SHOW COLUMNS without a table", query, "name the table: SHOW COLUMNS FROM `Tasks`")
+	}
+	db, err := r.fromDatabase()
+	if err != nil {
+		return sc, true, err
+	}
+	if db != "" {
+		sc.Database = db
+	}
+	switch {
+	case r.done():
+	case r.words("like"):
+		if r.done() || r.toks[r.i].typ != sqlparser.STRING || r.i+1 != len(r.toks) {
+			return sc, true, unsupported("this LIKE", query, "write LIKE 'pattern' at the end")
+		}
+		t := r.toks[r.i]
+		sc.Like, sc.HasLike = unquoteText(query[t.start:t.end]), true
+	case r.words("where"):
+		return sc, true, unsupported("SHOW COLUMNS … WHERE", query, "filter the column names with LIKE 'pattern', or query information_schema.COLUMNS")
+	default:
+		return sc, true, unsupported(fmt.Sprintf("text after the table name %q in SHOW COLUMNS", sc.Table), query,
+			"write SHOW COLUMNS FROM table [FROM database] [LIKE 'pattern']")
+	}
+	return sc, true, nil
+}
+
+// unquoteText reads a MySQL string literal ('…' or "…", the quote doubled or escaped inside) as
+// MySQL does for a LIKE pattern: \% and \_ keep their backslash (they are LIKE's escapes), other
+// backslash escapes give their character (\n a newline).
+func unquoteText(lit string) string {
+	if len(lit) < 2 {
+		return lit
+	}
+	q, body := lit[0], lit[1:len(lit)-1]
+	var b strings.Builder
+	for i := 0; i < len(body); i++ {
+		c := body[i]
+		switch {
+		case c == '\\' && i+1 < len(body):
+			i++
+			switch e := body[i]; e {
+			case '%', '_':
+				b.WriteByte('\\')
+				b.WriteByte(e)
+			case 'n':
+				b.WriteByte('\n')
+			case 't':
+				b.WriteByte('\t')
+			case 'r':
+				b.WriteByte('\r')
+			case '0':
+				b.WriteByte(0)
+			default:
+				b.WriteByte(e)
+			}
+		case c == q && i+1 < len(body) && body[i+1] == q:
+			b.WriteByte(q)
+			i++
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
 }

@@ -60,7 +60,9 @@ func FuzzRewriteShow(f *testing.F) {
 		"SHOW CHARSET WHERE Maxlen > 1", "SHOW COLLATION", "SHOW ENGINES;", "SHOW CREATE TABLE a.b", "show keys in `x\\`"} {
 		f.Add(s)
 	}
+	f.Add("SHOW FULL COLUMNS FROM `t` FROM `d` LIKE '%'")
 	f.Fuzz(func(t *testing.T, q string) {
+		ParseShowColumns(q) // no panic, whatever the input
 		sq, ok, err := RewriteShow(q)
 		if !ok || err != nil || strings.Contains(strings.ToLower(q), "where") {
 			return
@@ -76,6 +78,40 @@ func TestStartsWithWord(t *testing.T) {
 		"`show`": true, "shows": false, "/*!*/": false, "/*!": false, "": false, "SELECT show": false} {
 		if got := startsWithWord(in, "show"); got != want {
 			t.Errorf("startsWithWord(%q) = %v", in, got)
+		}
+	}
+}
+
+func TestParseShowColumns(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		ok   bool
+		want ShowColumns
+		err  string
+	}{
+		{in: "SHOW COLUMNS FROM Tasks", ok: true, want: ShowColumns{Table: "Tasks"}},
+		{in: "show full fields in `a``b` in app1 like 'x\\_%';", ok: true, want: ShowColumns{Table: "a`b", Database: "app1", Full: true, Like: `x\_%`, HasLike: true}},
+		{in: "SHOW FULL COLUMNS FROM `app1`.`Tasks` LIKE 'it''s'", ok: true, want: ShowColumns{Table: "Tasks", Database: "app1", Full: true, Like: "it's", HasLike: true}},
+		{in: "SHOW COLUMNS Tasks", ok: true, err: "SHOW COLUMNS form"},
+		{in: "SHOW COLUMNS FROM", ok: true, err: "without a table"},
+		{in: "SHOW COLUMNS FROM t WHERE Field = 'x'", ok: true, err: "LIKE"},
+		{in: "SHOW COLUMNS FROM t x", ok: true, err: "text after"},
+		{in: "SHOW TABLES", ok: false},
+		{in: "DESCRIBE t", ok: false},
+	} {
+		got, ok, err := ParseShowColumns(c.in)
+		if ok != c.ok {
+			t.Errorf("%s: ok = %v", c.in, ok)
+			continue
+		}
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%s: err = %v, want %q", c.in, err, c.err)
+			}
+			continue
+		}
+		if err != nil || got != c.want {
+			t.Errorf("%s: %+v, %v; want %+v", c.in, got, err, c.want)
 		}
 	}
 }
