@@ -382,8 +382,8 @@ func TestShowAndDescribe(t *testing.T) {
 	}
 	for q, want := range map[string]string{
 		"SHOW FULL FIELDS IN " + testBase + ".Tasks WHERE Field = 'x'": "filter the column names with LIKE",
-		"SHOW COLUMNS FROM Tasks FROM appOther":                         "another base",
-		"SHOW COLUMNS FROM Tasks LIKE 'a' 'b'":                          "LIKE 'pattern'",
+		"SHOW COLUMNS FROM Tasks FROM appOther":                        "another base",
+		"SHOW COLUMNS FROM Tasks LIKE 'a' 'b'":                         "LIKE 'pattern'",
 	} {
 		if _, err := db.Query(q); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want an error saying %q", q, err, want)
