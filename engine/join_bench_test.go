@@ -40,11 +40,12 @@ type benchSchema map[string]*translate.Table
 
 func (s benchSchema) Table(name string) (*translate.Table, bool) { t, ok := s[name]; return t, ok }
 
-// BenchmarkHashJoin joins 100,000 rows with 10,000 on a number key (each big row matches one
-// small row) and counts the result: the hash table is built on the 10,000 rows and probed with
-// the 100,000. ns/row is per probe row.
-func BenchmarkHashJoin(b *testing.B) {
-	const big, small = 100_000, 10_000
+// big and small are the sizes of bigAndSmall's tables.
+const big, small = 100_000, 10_000
+
+// bigAndSmall is the in-memory base of the join benchmarks: Big's 100,000 rows hold the keys K of
+// Small's 10,000, each 10 times.
+func bigAndSmall() (benchSchema, map[string][]translate.Row) {
 	fields := []translate.Field{{Name: "K", Type: "number", Options: map[string]any{"precision": 0}}, {Name: "Name", Type: "singleLineText"}}
 	schema := benchSchema{
 		"Big":   {ID: "tblBig", Name: "Big", Fields: fields},
@@ -57,6 +58,14 @@ func BenchmarkHashJoin(b *testing.B) {
 	for i := range small {
 		rows["Small"] = append(rows["Small"], translate.Row{ID: fmt.Sprintf("recS%07d", i), Fields: map[string]any{"K": float64(i), "Name": "s"}})
 	}
+	return schema, rows
+}
+
+// BenchmarkHashJoin joins 100,000 rows with 10,000 on a number key (each big row matches one
+// small row) and counts the result: the hash table is built on the 10,000 rows and probed with
+// the 100,000. ns/row is per probe row.
+func BenchmarkHashJoin(b *testing.B) {
+	schema, rows := bigAndSmall()
 	ast, err := translate.Parse("SELECT COUNT(*) FROM Big a JOIN Small b ON a.K = b.K")
 	if err != nil {
 		b.Fatal(err)
@@ -83,19 +92,7 @@ func BenchmarkHashJoin(b *testing.B) {
 // Small b over 100,000 × 10,000 in-memory rows: Big is read once and indexed by K, and each of the
 // 10,000 outer values runs the count over its 10 rows. ns/row is per outer row.
 func BenchmarkCorrelatedSubquery(b *testing.B) {
-	const big, small = 100_000, 10_000
-	fields := []translate.Field{{Name: "K", Type: "number", Options: map[string]any{"precision": 0}}, {Name: "Name", Type: "singleLineText"}}
-	schema := benchSchema{
-		"Big":   {ID: "tblBig", Name: "Big", Fields: fields},
-		"Small": {ID: "tblSmall", Name: "Small", Fields: fields},
-	}
-	rows := map[string][]translate.Row{}
-	for i := range big {
-		rows["Big"] = append(rows["Big"], translate.Row{ID: fmt.Sprintf("recB%07d", i), Fields: map[string]any{"K": float64(i % small), "Name": "b"}})
-	}
-	for i := range small {
-		rows["Small"] = append(rows["Small"], translate.Row{ID: fmt.Sprintf("recS%07d", i), Fields: map[string]any{"K": float64(i), "Name": "s"}})
-	}
+	schema, rows := bigAndSmall()
 	ast, err := translate.Parse("SELECT b.K, (SELECT COUNT(*) FROM Big a WHERE a.K = b.K) FROM Small b")
 	if err != nil {
 		b.Fatal(err)
