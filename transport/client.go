@@ -109,6 +109,7 @@ type core struct {
 	server         *server        // the pacers of this endpoint, transport and clock; see servers
 	jitter         func() float64 // in [0,1); replaced in tests
 	cache          *resultCache   // nil: no result cache (WithResultCache)
+	sizes          *tableSizes    // record counts of whole-table listings read to their end (partition.go)
 }
 
 func newCore(apiKey string, opts []Option) (*core, error) {
@@ -150,6 +151,7 @@ func newCore(apiKey string, opts []Option) (*core, error) {
 		clock:          s.clock,
 		jitter:         rand.Float64,
 		cache:          newResultCache(s.cacheTTL, s.cacheBytes),
+		sizes:          &tableSizes{},
 	}
 	switch {
 	case s.httpClient != nil:

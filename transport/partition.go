@@ -286,9 +286,23 @@ func (p *pacer) recentRTT() time.Duration {
 func (c *core) partitioned(ctx context.Context, base, table string, opts ListOptions, cmp func(a, b *Record) int) iter.Seq2[[]Record, error] {
 	return func(yield func([]Record, error) bool) {
 		// The base's round trips are already known to be long (the schema request, an earlier
-		// listing): partition from the first request, on sets dealt evenly.
-		if k := partitionCount(c.pacerFor(base).recentRTT(), opts.MaxRecords, pageSizeOf(opts)); k >= 2 {
-			c.readPartitions(ctx, base, table, opts, partitionFormulas(opts.Formula, partitionSets(k, nil), nil), opts.MaxRecords, cmp, yield)
+		// listing) and the listing is a whole table not known to be small: partition from the
+		// first request, on sets dealt evenly. A listing with a formula may select a few records
+		// (a bind join's keys, WHERE Email = …): its first page goes alone, so that it costs one
+		// request and not K.
+		if k := partitionCount(c.pacerFor(base).recentRTT(), opts.MaxRecords, pageSizeOf(opts)); k >= 2 &&
+			strings.TrimSpace(opts.Formula) == "" && !c.sizes.small(base, table, 2*pageSizeOf(opts)) {
+			n, whole := 0, true
+			c.readPartitions(ctx, base, table, opts, partitionFormulas(opts.Formula, partitionSets(k, nil), nil), opts.MaxRecords, cmp,
+				func(recs []Record, err error) bool {
+					n += len(recs)
+					more := yield(recs, err)
+					whole = whole && more && err == nil
+					return more
+				})
+			if whole && ctx.Err() == nil {
+				c.sizes.ended(base, table, opts, n)
+			}
 			return
 		}
 		next, stop := iter.Pull2(c.listPages(ctx, base, table, opts))
@@ -307,8 +321,13 @@ func (c *core) partitioned(ctx context.Context, base, table string, opts ListOpt
 		if opts.MaxRecords > 0 {
 			remaining = opts.MaxRecords - len(first)
 		}
+		if len(first) < pageSizeOf(opts) && err == nil {
+			c.sizes.ended(base, table, opts, len(first))
+		}
 		k := partitionCount(c.pacerFor(base).recentRTT(), remaining, pageSizeOf(opts))
-		if k < 2 || len(first) < pageSizeOf(opts) {
+		if k < 2 || len(first) < pageSizeOf(opts) || c.sizes.small(base, table, 2*pageSizeOf(opts)) {
+			// (A table known to hold at most two pages has at most one more for any formula:
+			// partitions would cost K requests for it.)
 			// One cursor keeps up (or the listing ended with this page): go on with it.
 			for {
 				recs, err, ok := next()
@@ -325,6 +344,37 @@ func (c *core) partitioned(ctx context.Context, base, table string, opts ListOpt
 		}
 		c.readPartitions(ctx, base, table, opts, partitionFormulas(opts.Formula, partitionSets(k, sample), seen), remaining, cmp, yield)
 	}
+}
+
+// tableSizes remembers how many records whole-table listings (no formula, no maxRecords) held
+// when read to their end, so that a table known to be small is not split into K partitions
+// that each cost a request for a few records.
+type tableSizes struct {
+	mu sync.Mutex
+	n  map[string]int // by base + "/" + table
+}
+
+func (ts *tableSizes) small(base, table string, limit int) bool {
+	if ts == nil {
+		return false
+	}
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	n, ok := ts.n[base+"/"+table]
+	return ok && n <= limit
+}
+
+// ended records the size of a whole-table listing read to its end.
+func (ts *tableSizes) ended(base, table string, opts ListOptions, n int) {
+	if ts == nil || strings.TrimSpace(opts.Formula) != "" || opts.MaxRecords > 0 {
+		return
+	}
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	if ts.n == nil {
+		ts.n = map[string]int{}
+	}
+	ts.n[base+"/"+table] = n
 }
 
 // readPartitions reads a listing as the partitions of the formulas, up to remaining records (0:

@@ -441,3 +441,35 @@ func abs(n int) int {
 	}
 	return n
 }
+
+// TestSmallListingsNotPartitioned: with the base's round trip known to be long, a listing with a
+// formula sends its first page alone (a bind join's keys or WHERE Email = … select a few records:
+// one request, not K), and so does a whole table that a complete listing showed to be small; a
+// whole table of unknown size is partitioned from the first request.
+func TestSmallListingsNotPartitioned(t *testing.T) {
+	s, tbl := slowEmu(t, 150, ms(600))
+	if _, err := tbl.Get(bg, "rec00000000000001"); err != nil { // the base's round trip is now known
+		t.Fatal(err)
+	}
+	read := func(opts ListOptions) (records, requests int) {
+		t.Helper()
+		s.ResetRequests()
+		for recs, err := range tbl.Iterate(bg, opts) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			records += len(recs)
+		}
+		return records, len(listRequests(s))
+	}
+	if n, reqs := read(ListOptions{Formula: "RECORD_ID()='rec00000000000007'"}); n != 1 || reqs != 1 {
+		t.Errorf("selective formula: %d records in %d requests, want 1 in 1", n, reqs)
+	}
+	k := partitionCount(ms(600), 0, 100)
+	if n, reqs := read(ListOptions{}); n != 150 || reqs < k {
+		t.Errorf("whole table of unknown size: %d records in %d requests, want 150 in at least K=%d (partitioned)", n, reqs, k)
+	}
+	if n, reqs := read(ListOptions{}); n != 150 || reqs != 2 {
+		t.Errorf("whole table known to hold 150 records: %d records in %d requests, want 150 in 2 (one cursor)", n, reqs)
+	}
+}
