@@ -78,12 +78,15 @@
 //
 // A listing that is latency-bound (one cursor cannot keep up with the base's budget: the base's
 // last round trip, or else the listing's first page, took longer than the pacing interval) is
-// read as K disjoint partitions on the ending of RECORD_ID() — equal shares of the alphabet the
-// service issues ids with — each with its own cursor under the base's one pacer; Iterate decides,
-// so callers change nothing. The partitions take the window's slots in turns, fewest pages
-// first, so that they end together. Pages come as the partitions answer (the order of an
-// unsorted listing is not promised); IterateMerged merges a sorted listing by the caller's
-// order. See partition.go for the formulas and why they are exact. PartitionScans turns it off.
+// read as K disjoint partitions on the ending of RECORD_ID(), equal shares of the alphabet the
+// service issues ids with, each with its own cursor under the base's one pacer; Iterate decides,
+// so callers change nothing. Only a whole table not known to be small is split from its first
+// request: a listing with a formula (it may select one record), or of a table a complete listing
+// showed to hold at most two pages, reads its first page alone, so that it costs one request and
+// not K. The partitions take the window's slots in turns, fewest pages first, so that they end
+// together. Pages come as the partitions answer (the order of an unsorted listing is not
+// promised); IterateMerged merges a sorted listing by the caller's order. See partition.go for
+// the formulas and why they are exact. PartitionScans turns it off.
 //
 // WithResultCache answers a listing identical to one read within its TTL from memory; this
 // client's writes to a table drop its entries; memory is bounded (LRU). See cache.go.

@@ -17,8 +17,10 @@ import (
 // One cursor fetches one page per round trip: at 500 ms of latency that is 2 pages per second,
 // 0.4 of what the base allows. When a listing is latency-bound — its first page took longer
 // than the pacing interval, or the base's round trips are already known to be long (the schema
-// request, an earlier listing) — it is read as K disjoint partitions, each with its own cursor,
-// all under the base's one pacer:
+// request, an earlier listing) and it lists a whole table not known to be small — it is read as
+// K disjoint partitions, each with its own cursor, all under the base's one pacer (a listing
+// with a formula may select one record: split from its first request it would cost K requests,
+// so its first page goes alone):
 //
 //	IF(<the listing's formula>, AND(OR(FIND('|'&RIGHT(RECORD_ID(),1)&'|','|<c>|<c>|…|'),
 //	                                   FIND('|'&RIGHT(RECORD_ID(),2)&'|','|<cc>|<cc>|…|')),
