@@ -61,6 +61,23 @@ func bigAndSmall() (benchSchema, map[string][]translate.Row) {
 	return schema, rows
 }
 
+// runBench plans the statement and runs it over the in-memory rows, as each benchmark iteration does.
+func runBench(b *testing.B, ast sqlparser.Statement, schema translate.Schema, rows map[string][]translate.Row) []translate.Row {
+	q, err := translate.NewQuery(ast.(*sqlparser.Select), schema, translate.Args{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	op, err := Build(q, Options{Source: tablesSource{rows: rows, pageSize: 100}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	out, err := Drain(context.Background(), op)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return out
+}
+
 // BenchmarkHashJoin joins 100,000 rows with 10,000 on a number key (each big row matches one
 // small row) and counts the result: the hash table is built on the 10,000 rows and probed with
 // the 100,000. ns/row is per probe row.
@@ -72,17 +89,8 @@ func BenchmarkHashJoin(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		q, err := translate.NewQuery(ast.(*sqlparser.Select), schema, translate.Args{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		op, err := Build(q, Options{Source: tablesSource{rows: rows, pageSize: 100}})
-		if err != nil {
-			b.Fatal(err)
-		}
-		out, err := Drain(context.Background(), op)
-		if err != nil || len(out) != 1 || out[0].Values[0] != int64(big) {
-			b.Fatalf("%v %v", out, err)
+		if out := runBench(b, ast, schema, rows); len(out) != 1 || out[0].Values[0] != int64(big) {
+			b.Fatalf("%v", out)
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*big), "ns/row")
@@ -99,17 +107,8 @@ func BenchmarkCorrelatedSubquery(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		q, err := translate.NewQuery(ast.(*sqlparser.Select), schema, translate.Args{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		op, err := Build(q, Options{Source: tablesSource{rows: rows, pageSize: 100}})
-		if err != nil {
-			b.Fatal(err)
-		}
-		out, err := Drain(context.Background(), op)
-		if err != nil || len(out) != small || out[0].Values[1] != int64(big/small) {
-			b.Fatalf("%d rows, %v, %v", len(out), out[:min(1, len(out))], err)
+		if out := runBench(b, ast, schema, rows); len(out) != small || out[0].Values[1] != int64(big/small) {
+			b.Fatalf("%d rows, %v", len(out), out[:min(1, len(out))])
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*small), "ns/row")

@@ -297,41 +297,11 @@ func ParseShowColumns(query string) (sc ShowColumns, ok bool, err error) {
 	return sc, true, nil
 }
 
-// unquoteText reads a MySQL string literal ('…' or "…", the quote doubled or escaped inside) as
-// MySQL does for a LIKE pattern: \% and \_ keep their backslash (they are LIKE's escapes), other
-// backslash escapes give their character (\n a newline).
+// unquoteText reads a MySQL string literal as MySQL reads a LIKE pattern: the parser's tokenizer
+// decodes it, after keepLikeEscapes has kept \% and \_ from losing their backslash.
 func unquoteText(lit string) string {
-	if len(lit) < 2 {
-		return lit
+	if typ, val := sqlparser.NewStringTokenizer(keepLikeEscapes(lit)).Scan(); typ == sqlparser.STRING {
+		return string(val)
 	}
-	q, body := lit[0], lit[1:len(lit)-1]
-	var b strings.Builder
-	for i := 0; i < len(body); i++ {
-		c := body[i]
-		switch {
-		case c == '\\' && i+1 < len(body):
-			i++
-			switch e := body[i]; e {
-			case '%', '_':
-				b.WriteByte('\\')
-				b.WriteByte(e)
-			case 'n':
-				b.WriteByte('\n')
-			case 't':
-				b.WriteByte('\t')
-			case 'r':
-				b.WriteByte('\r')
-			case '0':
-				b.WriteByte(0)
-			default:
-				b.WriteByte(e)
-			}
-		case c == q && i+1 < len(body) && body[i+1] == q:
-			b.WriteByte(q)
-			i++
-		default:
-			b.WriteByte(c)
-		}
-	}
-	return b.String()
+	return lit
 }
