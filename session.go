@@ -2,6 +2,7 @@ package airsql
 
 import (
 	"context"
+	"database/sql"
 	"database/sql/driver"
 	"fmt"
 
@@ -18,6 +19,22 @@ import (
 // newSession is the session of a new connection to the connector's base.
 func (c *Connector) newSession() *translate.Session {
 	return &translate.Session{Database: c.cfg.BaseID, ConnectionID: c.connectionIDs.Add(1)}
+}
+
+// SetConnectionID makes CONNECTION_ID() on c answer id. A server in front of the driver (airsql
+// serve) gives each client's driver connection the id the client's KILL takes; otherwise each
+// connection numbers itself from the connector's counter.
+//
+// c must be a connection of this driver (db.Conn(ctx) on a *sql.DB opened with it).
+func SetConnectionID(c *sql.Conn, id int64) error {
+	return c.Raw(func(dc any) error {
+		cn, ok := dc.(*conn)
+		if !ok {
+			return fmt.Errorf("airsql: SetConnectionID needs a connection of the airsql driver, not %T", dc)
+		}
+		cn.session.ConnectionID = id
+		return nil
+	})
 }
 
 // statementArgs reads a statement's arguments and stamps it with the connector's clock (NOW(),

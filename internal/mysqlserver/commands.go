@@ -62,31 +62,17 @@ func (s *session) dispatch(data []byte) (quit bool, err error) {
 	case mysql.COM_STMT_EXECUTE:
 		return false, s.execute(data)
 	case mysql.COM_STMT_SEND_LONG_DATA: // no response
-		if len(data) >= 6 {
-			if st := s.stmts[binary.LittleEndian.Uint32(data)]; st != nil {
-				if i := int(binary.LittleEndian.Uint16(data[4:])); i < st.params {
-					if st.long == nil {
-						st.long = map[int][]byte{}
-					}
-					st.long[i] = append(st.long[i], data[6:]...)
-				}
-			}
-		}
-		return false, nil
+		return false, s.sendLongData(data)
 	case mysql.COM_STMT_CLOSE: // no response
 		if len(data) >= 4 {
-			id := binary.LittleEndian.Uint32(data)
-			if st := s.stmts[id]; st != nil {
-				_ = s.HandleStmtClose(st.prep)
-				delete(s.stmts, id)
-			}
+			s.closeStmt(binary.LittleEndian.Uint32(data))
 		}
 		return false, nil
 	case mysql.COM_STMT_RESET:
 		if len(data) < 4 || s.stmts[binary.LittleEndian.Uint32(data)] == nil {
 			return false, s.writeError(mysql.NewError(mysql.ER_UNKNOWN_STMT_HANDLER, "Unknown prepared statement handler given to mysqld_stmt_reset"))
 		}
-		s.stmts[binary.LittleEndian.Uint32(data)].long = nil
+		s.dropLongData(s.stmts[binary.LittleEndian.Uint32(data)])
 		return false, s.writeOK(0, false)
 	case mysql.COM_SET_OPTION:
 		if err := s.HandleOtherCommand(cmd, data); err != nil {
@@ -94,10 +80,7 @@ func (s *session) dispatch(data []byte) (quit bool, err error) {
 		}
 		return false, s.writeEOF(false)
 	case mysql.COM_RESET_CONNECTION:
-		for id, st := range s.stmts {
-			_ = s.HandleStmtClose(st.prep)
-			delete(s.stmts, id)
-		}
+		s.closeStmts()
 		fallthrough
 	default: // COM_PROCESS_KILL, and the unknown ones
 		return false, s.okOrError(s.HandleOtherCommand(cmd, data))
@@ -125,9 +108,73 @@ func (s *session) okOrError(err error) error {
 	return s.writeOK(0, false)
 }
 
+// sendLongData appends a parameter's COM_STMT_SEND_LONG_DATA chunk. What the connection's
+// statements hold together is bounded by max_allowed_packet: past it the connection is answered
+// 1153 and closed (the command has no answer of its own), before the chunk is kept.
+func (s *session) sendLongData(data []byte) error {
+	if len(data) < 6 {
+		return nil
+	}
+	st := s.stmts[binary.LittleEndian.Uint32(data)]
+	if st == nil {
+		return nil
+	}
+	i := int(binary.LittleEndian.Uint16(data[4:]))
+	if i >= st.params {
+		return nil
+	}
+	chunk := data[6:]
+	if s.longBytes+len(chunk) > s.srv.cfg.MaxAllowedPacket {
+		s.dropLongData(st)
+		return &packetTooLargeError{limit: s.srv.cfg.MaxAllowedPacket, longData: true}
+	}
+	if st.long == nil {
+		st.long = map[int][]byte{}
+	}
+	st.long[i] = append(st.long[i], chunk...)
+	s.longBytes += len(chunk)
+	return nil
+}
+
+// dropLongData forgets a statement's long data (executed, reset or closed).
+func (s *session) dropLongData(st *stmtState) {
+	for _, b := range st.long {
+		s.longBytes -= len(b)
+	}
+	st.long = nil
+}
+
+// closeStmt closes one prepared statement.
+func (s *session) closeStmt(id uint32) {
+	st := s.stmts[id]
+	if st == nil {
+		return
+	}
+	s.dropLongData(st)
+	_ = s.HandleStmtClose(st.prep)
+	delete(s.stmts, id)
+	s.srv.prepared.Add(-1)
+}
+
+// closeStmts closes every prepared statement of the connection (COM_RESET_CONNECTION, and when
+// it ends).
+func (s *session) closeStmts() {
+	for id := range s.stmts {
+		s.closeStmt(id)
+	}
+}
+
 func (s *session) prepare(query string) error {
+	// max_prepared_stmt_count counts the statements of every connection, as MySQL's does.
+	if n := s.srv.prepared.Add(1); n > maxPreparedStmtCount {
+		s.srv.prepared.Add(-1)
+		s.srv.logf("connection %d: prepare refused: %d statements are prepared (max_prepared_stmt_count)", s.id, maxPreparedStmtCount)
+		return s.writeError(mysql.NewError(mysql.ER_MAX_PREPARED_STMT_COUNT_REACHED, fmt.Sprintf(
+			"Can't create more than max_prepared_stmt_count statements (current value: %d): close prepared statements you no longer use", maxPreparedStmtCount)))
+	}
 	params, _, ctxv, err := s.HandleStmtPrepare(query)
 	if err != nil {
+		s.srv.prepared.Add(-1)
 		return s.answerCommand(err)
 	}
 	prep := ctxv.(*preparedStmt)
@@ -181,7 +228,7 @@ func (s *session) execute(data []byte) error {
 			"server-side cursors are not supported: execute without a cursor (Connector/J: useCursorFetch=false)"))
 	}
 	args, err := st.bind(data[9:])
-	st.long = nil
+	s.dropLongData(st)
 	if err != nil {
 		s.srv.logf("connection %d: execute: %v", s.id, err)
 		return s.writeError(mysql.NewError(mysql.ER_WRONG_ARGUMENTS, "COM_STMT_EXECUTE: "+err.Error()))

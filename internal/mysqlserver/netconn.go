@@ -39,10 +39,6 @@ type netConn struct {
 	bw       *bufio.Writer
 	batching bool
 
-	// patchFirst, if set, rewrites the first packet written (the initial handshake).
-	patchFirst func([]byte)
-	wrote      bool
-
 	onGone   func() // called once, from the reading goroutine, when the client is gone
 	goneOnce sync.Once
 }
@@ -169,12 +165,6 @@ func (c *netConn) setReadTimeout(d time.Duration) { c.readTimeout.Store(int64(d)
 
 // Write writes p, into the batch buffer while batching.
 func (c *netConn) Write(p []byte) (int, error) {
-	if !c.wrote {
-		c.wrote = true
-		if c.patchFirst != nil {
-			c.patchFirst(p)
-		}
-	}
 	if c.batching {
 		return c.bw.Write(p)
 	}

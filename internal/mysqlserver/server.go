@@ -1,18 +1,18 @@
 // Package mysqlserver serves Airtable bases over the MySQL client/server protocol: every
 // statement a client sends runs through database/sql and the airsql driver, on one *sql.DB per
 // base shared by all client connections (so the base's request pacing and schema cache are
-// shared). The protocol itself (handshake, authentication, TLS, command dispatch, prepared
-// statement parameters) is github.com/go-mysql-org/go-mysql's server package; this package
-// adds what that package lacks: result sets streamed row by row in both row formats,
-// multi-statement text, KILL, cancelling a query when its client goes away, connection limits,
-// timeouts and graceful shutdown. It implements no SQL: statements go to the driver.
+// shared). The protocol is implemented here (packet.go: framing with bounded reads,
+// handshake.go: the connection phase, commands.go: the command phase); from
+// github.com/go-mysql-org/go-mysql it takes the mysql package's constants, error numbers and
+// field encoding. It adds result sets streamed row by row in both row formats, multi-statement
+// text, KILL, cancelling a query when its client goes away, connection limits (logged-in and
+// still logging in, apart), timeouts and graceful shutdown. It implements no SQL: statements go
+// to the driver.
 package mysqlserver
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
-	"crypto/rsa"
 	"crypto/tls"
 	"database/sql"
 	"encoding/hex"
@@ -28,7 +28,6 @@ import (
 	"time"
 
 	"github.com/go-mysql-org/go-mysql/mysql"
-	"github.com/go-mysql-org/go-mysql/server"
 
 	"github.com/airsql/airsql/translate"
 )
@@ -51,8 +50,19 @@ type Config struct {
 	AuthPlugin string
 	// TLS, when set, lets clients upgrade to TLS.
 	TLS *tls.Config
-	// MaxConnections bounds the client connections (default 151, MySQL's).
+	// MaxConnections bounds the logged-in client connections (default 151, MySQL's).
 	MaxConnections int
+	// MaxUnauthenticated bounds the connections still logging in (default 64), and
+	// MaxUnauthenticatedPerHost those from one host (default 16): sockets that never log in
+	// wait out HandshakeTimeout in their own budget, not in MaxConnections.
+	MaxUnauthenticated, MaxUnauthenticatedPerHost int
+	// MaxAllowedPacket bounds a packet after login, and the long data (COM_STMT_SEND_LONG_DATA)
+	// a connection holds (default 64 MiB, MySQL's max_allowed_packet); a packet over it is
+	// answered with error 1153 and the connection closed. Before login the bound is 64 KiB.
+	MaxAllowedPacket int
+	// RequireSecureTransport refuses a login without TLS (error 3159), as MySQL's
+	// require_secure_transport.
+	RequireSecureTransport bool
 	// IdleTimeout closes a connection that sends no command for this long (0: never).
 	IdleTimeout time.Duration
 	// QueryTimeout cancels a statement that runs longer (0: never).
@@ -70,22 +80,31 @@ type Config struct {
 	ServerVersion string
 }
 
+// maxPreparedStmtCount is MySQL's max_prepared_stmt_count: the prepared statements (COM_STMT_PREPARE)
+// of all connections together.
+const maxPreparedStmtCount = 16382
+
 // Server is a MySQL-protocol server in front of the driver.
 type Server struct {
 	cfg    Config
 	dbs    map[string]*sql.DB
-	lib    *server.Server
 	auth   *authHandler
 	logger *log.Logger
+
+	connIDs  atomic.Uint32 // the last connection id given
+	prepared atomic.Int64  // prepared statements of all connections (max_prepared_stmt_count)
 
 	baseCtx   context.Context // parent of every statement's context; cancelled at shutdown
 	cancelAll context.CancelCauseFunc
 
-	mu        sync.Mutex
-	sessions  map[*session]struct{}
-	listeners map[net.Listener]struct{}
-	shutting  atomic.Bool
-	wg        sync.WaitGroup
+	mu            sync.Mutex
+	sessions      map[*session]struct{}
+	loggedIn      int            // sessions past the handshake
+	handshaking   int            // sessions in the handshake
+	handshakingAt map[string]int // … by client host
+	listeners     map[net.Listener]struct{}
+	shutting      atomic.Bool
+	wg            sync.WaitGroup
 }
 
 // ErrServerClosed is returned by Serve after Shutdown or Close.
@@ -109,6 +128,15 @@ func New(cfg Config) (*Server, error) {
 	if cfg.MaxConnections <= 0 {
 		cfg.MaxConnections = 151
 	}
+	if cfg.MaxUnauthenticated <= 0 {
+		cfg.MaxUnauthenticated = 64
+	}
+	if cfg.MaxUnauthenticatedPerHost <= 0 {
+		cfg.MaxUnauthenticatedPerHost = 16
+	}
+	if cfg.MaxAllowedPacket <= 0 {
+		cfg.MaxAllowedPacket = defaultMaxAllowedPacket
+	}
 	if cfg.HandshakeTimeout <= 0 {
 		cfg.HandshakeTimeout = 10 * time.Second
 	}
@@ -119,7 +147,7 @@ func New(cfg Config) (*Server, error) {
 		cfg.ServerVersion = translate.ServerVersion
 	}
 	s := &Server{cfg: cfg, dbs: map[string]*sql.DB{}, logger: cfg.Logger,
-		sessions: map[*session]struct{}{}, listeners: map[net.Listener]struct{}{}}
+		sessions: map[*session]struct{}{}, listeners: map[net.Listener]struct{}{}, handshakingAt: map[string]int{}}
 	if s.logger == nil {
 		s.logger = log.Default()
 	}
@@ -132,30 +160,11 @@ func New(cfg Config) (*Server, error) {
 		}
 		s.dbs[d.Name] = d.DB
 	}
-	// caching_sha2_password sends the password RSA-encrypted over a connection without TLS:
-	// the key comes from the certificate when it is an RSA one, else it is made here.
-	var rsaKey *rsa.PrivateKey
-	if cfg.AuthPlugin == mysql.AUTH_CACHING_SHA2_PASSWORD {
-		if cfg.TLS != nil && len(cfg.TLS.Certificates) > 0 {
-			rsaKey, _ = cfg.TLS.Certificates[0].PrivateKey.(*rsa.PrivateKey)
-		}
-		if rsaKey == nil {
-			k, err := rsa.GenerateKey(rand.Reader, 2048)
-			if err != nil {
-				return nil, fmt.Errorf("mysqlserver: making the RSA key of caching_sha2_password: %w", err)
-			}
-			rsaKey = k
-		}
-	}
-	s.lib = server.NewServer(cfg.ServerVersion, collationUTF8MB4Bin, cfg.AuthPlugin, rsaKey, cfg.TLS)
 	decoy := make([]byte, 32)
 	if _, err := rand.Read(decoy); err != nil {
 		return nil, err
 	}
-	s.auth = &authHandler{srv: s,
-		user:  cfg.User,
-		cred:  server.Credential{Passwords: []string{cfg.Password}, AuthPluginName: cfg.AuthPlugin},
-		decoy: server.Credential{Passwords: []string{hex.EncodeToString(decoy)}, AuthPluginName: cfg.AuthPlugin}}
+	s.auth = &authHandler{user: cfg.User, password: []byte(cfg.Password), decoy: []byte(hex.EncodeToString(decoy))}
 	s.baseCtx, s.cancelAll = context.WithCancelCause(context.Background())
 	return s, nil
 }
@@ -212,14 +221,17 @@ func (s *Server) Serve(l net.Listener) error {
 			nc.Close()
 			return ErrServerClosed
 		}
-		if len(s.sessions) >= s.cfg.MaxConnections {
+		host := hostOf(nc.RemoteAddr())
+		if refusal := s.admit(host); refusal != "" {
 			s.mu.Unlock()
-			s.logf("refused a connection from %s: %d connections already (-max-connections)", nc.RemoteAddr(), s.cfg.MaxConnections)
-			go refuse(nc, s.cfg.MaxConnections)
+			s.logf("refused a connection from %s: %s", nc.RemoteAddr(), refusal)
+			go refuse(nc, refusal)
 			continue
 		}
-		sess := newSession(s, nc)
+		sess := newSession(s, nc, s.newConnID())
 		s.sessions[sess] = struct{}{}
+		s.handshaking++
+		s.handshakingAt[host]++
 		s.wg.Add(1)
 		s.mu.Unlock()
 		go func() {
@@ -227,16 +239,77 @@ func (s *Server) Serve(l net.Listener) error {
 			sess.serve()
 			s.mu.Lock()
 			delete(s.sessions, sess)
+			if sess.loggedIn {
+				s.loggedIn--
+			} else {
+				s.leaveHandshake(host)
+			}
 			s.mu.Unlock()
 		}()
 	}
 }
 
-// refuse answers a connection over the limit with MySQL's "Too many connections" in place of
+// admit says why a new connection from host is refused, or "" (s.mu held). Connections still
+// logging in have their own budget, in all and per host, so that sockets that never log in
+// cannot take the places of clients that do.
+func (s *Server) admit(host string) string {
+	switch {
+	case s.loggedIn >= s.cfg.MaxConnections:
+		return fmt.Sprintf("Too many connections (the server's -max-connections is %d)", s.cfg.MaxConnections)
+	case s.handshaking >= s.cfg.MaxUnauthenticated:
+		return fmt.Sprintf("Too many connections logging in at once (%d; try again)", s.cfg.MaxUnauthenticated)
+	case s.handshakingAt[host] >= s.cfg.MaxUnauthenticatedPerHost:
+		return fmt.Sprintf("Too many connections logging in at once from host '%s' (%d; try again)", host, s.cfg.MaxUnauthenticatedPerHost)
+	}
+	return ""
+}
+
+func (s *Server) leaveHandshake(host string) {
+	s.handshaking--
+	if s.handshakingAt[host]--; s.handshakingAt[host] <= 0 {
+		delete(s.handshakingAt, host)
+	}
+}
+
+// loggedInSession moves a session from the handshake budget to the logged-in connections; it
+// fails when MaxConnections are logged in already.
+func (s *Server) loggedInSession(sess *session) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.loggedIn >= s.cfg.MaxConnections {
+		return mysql.NewError(mysql.ER_CON_COUNT_ERROR, fmt.Sprintf("Too many connections (the server's -max-connections is %d)", s.cfg.MaxConnections))
+	}
+	s.leaveHandshake(sess.host)
+	s.loggedIn++
+	sess.loggedIn = true
+	return nil
+}
+
+// newConnID gives a connection its id (what the handshake announces, CONNECTION_ID() answers
+// and KILL takes), skipping 0 and the ids of open connections (s.mu held).
+func (s *Server) newConnID() uint32 {
+	for {
+		id := s.connIDs.Add(1)
+		if id == 0 {
+			continue
+		}
+		inUse := false
+		for sess := range s.sessions {
+			if sess.id == id {
+				inUse = true
+				break
+			}
+		}
+		if !inUse {
+			return id
+		}
+	}
+}
+
+// refuse answers a connection it cannot serve with MySQL's "Too many connections" in place of
 // the handshake, as MySQL does.
-func refuse(nc net.Conn, limit int) {
+func refuse(nc net.Conn, msg string) {
 	defer nc.Close()
-	msg := fmt.Sprintf("Too many connections (the server's -max-connections is %d)", limit)
 	p := []byte{0, 0, 0, 0, 0xff, byte(mysql.ER_CON_COUNT_ERROR & 0xff), byte(mysql.ER_CON_COUNT_ERROR >> 8), '#', '0', '8', '0', '0', '4'}
 	p = append(p, msg...)
 	n := len(p) - 4
@@ -246,8 +319,10 @@ func refuse(nc net.Conn, limit int) {
 }
 
 // Shutdown stops accepting connections, closes idle ones at once, and lets statements in
-// flight finish until ctx ends; then it cancels them (their clients get error 1053) and closes
-// every connection. It returns when every connection's goroutine has ended.
+// flight finish until ctx ends; then it cancels them: each client gets error 1053 (saying what
+// an interrupted write had written) before its connection closes. A connection that has not
+// answered within shutdownGrace of the cancel is closed anyway. Shutdown returns when every
+// connection's goroutine has ended.
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.mu.Lock()
 	s.shutting.Store(true)
@@ -269,21 +344,36 @@ func (s *Server) Shutdown(ctx context.Context) error {
 		return nil
 	case <-ctx.Done():
 	}
-	s.cancelAll(errShutdown)
 	s.mu.Lock()
 	n := 0
 	for sess := range s.sessions {
-		if sess.closeAfterCancel() {
+		if sess.closeAfterCommand() {
 			n++
 		}
 	}
 	s.mu.Unlock()
-	<-done
+	s.cancelAll(errShutdown)
+	grace := time.NewTimer(shutdownGrace)
+	defer grace.Stop()
+	select {
+	case <-done:
+	case <-grace.C:
+		s.mu.Lock()
+		for sess := range s.sessions {
+			sess.nc.Close()
+		}
+		s.mu.Unlock()
+		<-done
+	}
 	if n > 0 {
 		s.logf("shutdown: cancelled the statements of %d connection(s) still running at the deadline", n)
 	}
 	return ctx.Err()
 }
+
+// shutdownGrace is how long a cancelled statement has to send its error before Shutdown closes
+// its connection.
+const shutdownGrace = 5 * time.Second
 
 // Close shuts the server down without waiting for statements in flight.
 func (s *Server) Close() error {
@@ -300,7 +390,7 @@ func (s *Server) session(id uint32) *session {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for sess := range s.sessions {
-		if sess.connID() == id {
+		if sess.id == id {
 			return sess
 		}
 	}
@@ -314,48 +404,4 @@ func (s *Server) databaseList() string {
 	return strings.Join(names, ", ")
 }
 
-// authHandler holds the one account. An unknown user gets a credential with a random password,
-// so that it fails the same way (1045 Access denied) as a wrong password, and user names cannot
-// be probed.
-type authHandler struct {
-	srv         *Server
-	user        string
-	cred, decoy server.Credential
-}
-
-func (a *authHandler) GetCredential(username string) (server.Credential, bool, error) {
-	if username == a.user {
-		return a.cred, true, nil
-	}
-	return a.decoy, true, nil
-}
-
-func (a *authHandler) OnAuthSuccess(*server.Conn) error { return nil }
-
-func (a *authHandler) OnAuthFailure(c *server.Conn, err error) {
-	a.srv.logf("access denied for user %q from %s: %v", c.GetUser(), c.RemoteAddr(), err)
-}
-
 var _ io.Closer = (*Server)(nil)
-
-// advertiseMultiStatements sets CLIENT_MULTI_STATEMENTS in the initial handshake packet. The
-// library lets a server advertise only CLIENT_LOCAL_FILES and the MULTI_RESULTS flags
-// (Server.SetCapability refuses the others), but clients (go-sql-driver/mysql, libmariadb) drop
-// their multi-statements flag when the server does not advertise it. The packet's layout is
-// fixed by protocol version 10: header, 0x0a, the version string and its NUL, the connection id
-// (4), auth data part 1 (8), a filler (1), the capability flags' low half (2), the character
-// set (1), the status (2), then the flags' high half, where CLIENT_MULTI_STATEMENTS (1<<16) is
-// bit 0.
-func advertiseMultiStatements(p []byte) {
-	if len(p) < 5 || p[4] != 10 {
-		return
-	}
-	nul := bytes.IndexByte(p[5:], 0)
-	if nul < 0 {
-		return
-	}
-	high := 5 + nul + 1 + 4 + 8 + 1 + 2 + 1 + 2
-	if high+1 < len(p) {
-		p[high] |= byte(mysql.CLIENT_MULTI_STATEMENTS >> 16)
-	}
-}

@@ -15,20 +15,26 @@ import (
 	"time"
 
 	"github.com/go-mysql-org/go-mysql/mysql"
-	"github.com/go-mysql-org/go-mysql/server"
 	"github.com/xwb1989/sqlparser"
 
 	"github.com/airsql/airsql"
 )
 
-// session is one client connection. Its command loop (commands.go) calls the Handler methods
-// below, one command at a time (the library itself calls only UseDB, for the database named at
-// connect); KILL and shutdown reach it from other goroutines through mu.
+// session is one client connection. Its command loop (commands.go) calls the handler methods
+// below, one command at a time; KILL and shutdown reach it from other goroutines through mu.
 type session struct {
 	srv    *Server
 	nc     *netConn
-	conn   *server.Conn // set once the handshake succeeded
-	remote string
+	pc     *packetConn
+	id     uint32 // the connection id: what KILL takes and CONNECTION_ID() answers
+	remote string // host:port
+	host   string // host
+
+	// Set by the handshake:
+	capability uint32 // the client's capability flags that the server shares
+	user       string
+	tls        bool
+	loggedIn   bool // counted in the server's logged-in connections (Server.mu)
 
 	db    string               // the current database
 	conns map[string]*sql.Conn // one driver connection per database used (session state lives there)
@@ -36,13 +42,13 @@ type session struct {
 	txDB  string
 	multi *bool // COM_SET_OPTION's multi-statements setting, when the client sent one
 
-	stmts    map[uint32]*stmtState // prepared statements, by id
-	nextStmt uint32
+	stmts     map[uint32]*stmtState // prepared statements, by id
+	nextStmt  uint32
+	longBytes int // COM_STMT_SEND_LONG_DATA held by all the statements
 
 	buf []byte // packet buffer, reused for every row
 
 	mu        sync.Mutex
-	id        uint32
 	busy      bool                    // a command is being handled
 	cancel    context.CancelCauseFunc // of the statement in flight; nil when none
 	closeNext bool                    // close when the command in flight ends (shutdown)
@@ -56,18 +62,12 @@ var written = &mysql.Result{Resultset: &mysql.Resultset{
 	StreamingDone: true,
 }}
 
-func newSession(s *Server, nc net.Conn) *session {
-	sess := &session{srv: s, remote: nc.RemoteAddr().String(), conns: map[string]*sql.Conn{},
+func newSession(s *Server, nc net.Conn, id uint32) *session {
+	sess := &session{srv: s, id: id, remote: nc.RemoteAddr().String(), host: hostOf(nc.RemoteAddr()), conns: map[string]*sql.Conn{},
 		db: s.cfg.Databases[0].Name, buf: make([]byte, 4, 1024), stmts: map[uint32]*stmtState{}}
 	sess.nc = newNetConn(nc, s.cfg.WriteTimeout, func() { sess.cancelStatement(errClientGone) })
-	sess.nc.patchFirst = advertiseMultiStatements
+	sess.pc = &packetConn{r: sess.nc, w: sess.nc, limit: maxHandshakePacket}
 	return sess
-}
-
-func (s *session) connID() uint32 {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.id
 }
 
 // serve runs the handshake, then the command loop until the client leaves, the connection
@@ -81,27 +81,24 @@ func (s *session) serve() {
 		}
 	}()
 	s.nc.setReadTimeout(s.srv.cfg.HandshakeTimeout)
-	c, err := s.srv.lib.NewCustomizedConn(s.nc, s.srv.auth, s)
-	if err != nil {
-		if !errors.Is(err, server.ErrAccessDenied) && !isDisconnect(err) {
-			s.srv.logf("connection from %s: handshake failed: %v", s.remote, err)
-		}
-		s.nc.Close()
+	if !s.login() {
 		return
 	}
-	s.mu.Lock()
-	s.conn, s.id = c, c.ConnectionID()
-	s.mu.Unlock()
 	s.nc.setReadTimeout(s.srv.cfg.IdleTimeout)
 	for {
-		data, err := c.ReadPacket()
+		s.pc.seq = 0
+		data, err := s.pc.readPacket()
 		if err != nil {
-			switch {
+			switch my := protocolError(err); {
+			case my != nil:
+				s.srv.logf("connection %d (%s@%s): closed: %s", s.id, s.user, s.remote, my.Message)
+				_ = s.pc.writeError(my)
+				_ = s.nc.flush()
 			case s.nc.timedOut.Load():
-				s.srv.logf("connection %d (%s@%s): closed after %v without a command (-idle-timeout)", s.id, c.GetUser(), s.remote, s.srv.cfg.IdleTimeout)
+				s.srv.logf("connection %d (%s@%s): closed after %v without a command (-idle-timeout)", s.id, s.user, s.remote, s.srv.cfg.IdleTimeout)
 			case isDisconnect(err) || s.srv.shutting.Load():
 			default:
-				s.srv.logf("connection %d (%s@%s): reading a command: %v", s.id, c.GetUser(), s.remote, err)
+				s.srv.logf("connection %d (%s@%s): reading a command: %v", s.id, s.user, s.remote, err)
 			}
 			return
 		}
@@ -109,10 +106,13 @@ func (s *session) serve() {
 		if err == nil {
 			err = s.nc.flush()
 		}
-		c.ResetSequence()
 		if err != nil {
-			if !isDisconnect(err) && !s.srv.shutting.Load() {
-				s.srv.logf("connection %d (%s@%s): writing an answer: %v", s.id, c.GetUser(), s.remote, err)
+			if my := protocolError(err); my != nil {
+				s.srv.logf("connection %d (%s@%s): closed: %s", s.id, s.user, s.remote, my.Message)
+				_ = s.pc.writeError(my)
+				_ = s.nc.flush()
+			} else if !isDisconnect(err) && !s.srv.shutting.Load() {
+				s.srv.logf("connection %d (%s@%s): writing an answer: %v", s.id, s.user, s.remote, err)
 			}
 			return
 		}
@@ -125,6 +125,42 @@ func (s *session) serve() {
 	}
 }
 
+// login runs the handshake and counts the session as logged in; on failure it answers the
+// client (when there is one to answer), logs why and reports false.
+func (s *session) login() bool {
+	err := s.handshake()
+	if err == nil {
+		err = s.srv.loggedInSession(s)
+	}
+	if err == nil {
+		s.pc.limit = s.srv.cfg.MaxAllowedPacket
+		if err := s.writeOK(0, false); err != nil {
+			return false
+		}
+		return true
+	}
+	var my *mysql.MyError
+	switch {
+	case errors.As(err, &my):
+		// Already logged where it was decided (access denied, TLS required, unknown database).
+		if my.Code == mysql.ER_HANDSHAKE_ERROR || my.Code == mysql.ER_NOT_SUPPORTED_AUTH_MODE || my.Code == mysql.ER_CON_COUNT_ERROR {
+			s.srv.logf("connection from %s: %s", s.remote, my.Message)
+		}
+	case protocolError(err) != nil:
+		my = protocolError(err)
+		s.srv.logf("connection from %s: closed during the handshake: %s", s.remote, my.Message)
+	case s.nc.timedOut.Load():
+		s.srv.logf("connection from %s: closed: no handshake within %v (the handshake timeout)", s.remote, s.srv.cfg.HandshakeTimeout)
+	case isDisconnect(err):
+	default:
+		s.srv.logf("connection from %s: handshake failed: %v", s.remote, err)
+	}
+	if my != nil {
+		_ = s.pc.writeError(my)
+	}
+	return false
+}
+
 func isDisconnect(err error) bool {
 	return errors.Is(err, io.EOF) || errors.Is(err, net.ErrClosed) || errors.Is(err, io.ErrUnexpectedEOF) ||
 		strings.Contains(err.Error(), "connection reset by peer") || strings.Contains(err.Error(), "broken pipe") ||
@@ -134,6 +170,7 @@ func isDisconnect(err error) bool {
 // release gives the driver connections back to their pools, rolling back an open transaction.
 func (s *session) release() {
 	s.nc.Close()
+	s.closeStmts()
 	if s.tx != nil {
 		_ = s.tx.Rollback()
 		s.tx = nil
@@ -164,15 +201,17 @@ func (s *session) closeIfIdle() {
 	s.nc.Close()
 }
 
-// closeAfterCancel cancels the statement in flight and closes the connection; it reports
-// whether a command was in flight.
-func (s *session) closeAfterCancel() bool {
+// closeAfterCommand closes the connection when the command in flight has answered (at once
+// when there is none); it reports whether a command was in flight.
+func (s *session) closeAfterCommand() bool {
 	s.mu.Lock()
-	busy := s.busy
-	s.mu.Unlock()
-	s.cancelStatement(errShutdown)
+	defer s.mu.Unlock()
+	if s.busy {
+		s.closeNext = true
+		return true
+	}
 	s.nc.Close()
-	return busy
+	return false
 }
 
 // kill ends the statement in flight (KILL QUERY) and, unless queryOnly, the connection.
@@ -269,6 +308,10 @@ func (s *session) sqlConn(ctx context.Context, name string) (*sql.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := airsql.SetConnectionID(c, int64(s.id)); err != nil {
+		_ = c.Close()
+		return nil, err
+	}
 	s.conns[name] = c
 	return c, nil
 }
@@ -278,7 +321,7 @@ func (s *session) multiStatements() bool {
 	if s.multi != nil {
 		return *s.multi
 	}
-	return s.conn.Capability()&mysql.CLIENT_MULTI_STATEMENTS != 0
+	return s.capability&mysql.CLIENT_MULTI_STATEMENTS != 0
 }
 
 // HandleQuery answers COM_QUERY: each statement of the text in turn, results marked as
@@ -473,7 +516,7 @@ func (s *session) writeOK(affected uint64, more bool) error {
 	p = appendLenEnc(p, 0)
 	st := s.status(more)
 	p = append(p, byte(st), byte(st>>8), 0, 0)
-	if s.conn.Capability()&mysql.CLIENT_SESSION_TRACK != 0 {
+	if s.capability&mysql.CLIENT_SESSION_TRACK != 0 {
 		p = append(p, 0) // no info text
 	}
 	return s.write(p)
@@ -492,7 +535,7 @@ func (s *session) writeError(e *mysql.MyError) error {
 }
 
 func (s *session) write(p []byte) error {
-	err := s.conn.WritePacket(p)
+	err := s.pc.writePacket(p)
 	s.buf = p[:4]
 	return err
 }
@@ -621,7 +664,7 @@ func (s *session) streamRows(ctx context.Context, rows *sql.Rows, cols []column,
 			finish()
 			return s.fail(ctx, r.err)
 		}
-		err := s.conn.WritePacket(r.p)
+		err := s.pc.writePacket(r.p)
 		select {
 		case free <- r.p:
 		default:

@@ -181,22 +181,6 @@ func TestErrorMapping(t *testing.T) {
 	}
 }
 
-func TestAdvertiseMultiStatements(t *testing.T) {
-	p := []byte{0, 0, 0, 0, 10}
-	p = append(p, "8.0.36-airsql\x00"...)
-	p = append(p, 1, 2, 3, 4)              // connection id
-	p = append(p, make([]byte, 8)...)      // auth data 1
-	p = append(p, 0, 0xff, 0xf7, 46, 2, 0) // filler, caps low, charset, status
-	p = append(p, 0x00, 0x80, 21, 0, 0, 0) // caps high, auth data length, reserved…
-	advertiseMultiStatements(p)
-	high := 5 + len("8.0.36-airsql") + 1 + 4 + 8 + 1 + 2 + 1 + 2
-	if p[high] != 0x01 || p[high+1] != 0x80 {
-		t.Errorf("capability high half %x %x", p[high], p[high+1])
-	}
-	short := []byte{0, 0, 0, 0, 9, 'x'}
-	advertiseMultiStatements(short) // not a v10 handshake: untouched, no panic
-}
-
 func FuzzSplitStatements(f *testing.F) {
 	for _, s := range []string{"SELECT 1; SELECT 2", "SELECT ';'", "/* ; */ SELECT `;`", "SELECT \"a\\\";\"", "-- x\n;"} {
 		f.Add(s)
