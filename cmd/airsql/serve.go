@@ -13,6 +13,7 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unicode"
 
 	"github.com/airsql/airsql"
 	"github.com/airsql/airsql/emulator"
@@ -28,6 +29,8 @@ type serveOptions struct {
 	authPlugin      string
 	tlsCert, tlsKey string
 	maxConns        int
+	maxPacket       int
+	requireTLS      bool
 	idleTimeout     time.Duration
 	queryTimeout    time.Duration
 	shutdownTimeout time.Duration
@@ -50,7 +53,9 @@ func parseServeArgs(args []string, stderr io.Writer, getenv func(string) string)
 	fs.StringVar(&o.authPlugin, "auth-plugin", "mysql_native_password", "authentication: mysql_native_password or caching_sha2_password")
 	fs.StringVar(&o.tlsCert, "tls-cert", "", "PEM certificate file: clients may then use TLS")
 	fs.StringVar(&o.tlsKey, "tls-key", "", "PEM private key file of -tls-cert")
-	fs.IntVar(&o.maxConns, "max-connections", 151, "most client connections at once")
+	fs.IntVar(&o.maxConns, "max-connections", 151, "most logged-in client connections at once")
+	fs.IntVar(&o.maxPacket, "max-allowed-packet", 64<<20, "longest packet (and COM_STMT_SEND_LONG_DATA held by a connection), in bytes, MySQL's max_allowed_packet; past it: error 1153 and the connection closed")
+	fs.BoolVar(&o.requireTLS, "require-secure-transport", false, "refuse logins without TLS (error 3159), as MySQL's require_secure_transport; needs -tls-cert")
 	fs.DurationVar(&o.idleTimeout, "idle-timeout", 8*time.Hour, "close a connection idle this long (0: never)")
 	fs.DurationVar(&o.queryTimeout, "query-timeout", 0, "cancel a statement running longer (0: never)")
 	fs.DurationVar(&o.shutdownTimeout, "shutdown-timeout", 30*time.Second, "on SIGINT/SIGTERM, how long statements in flight may finish before they are cancelled")
@@ -67,6 +72,12 @@ func parseServeArgs(args []string, stderr io.Writer, getenv func(string) string)
 	if (o.tlsCert == "") != (o.tlsKey == "") {
 		return nil, errors.New("-tls-cert and -tls-key go together")
 	}
+	if o.requireTLS && o.tlsCert == "" {
+		return nil, errors.New("-require-secure-transport needs -tls-cert and -tls-key: without them no client could log in")
+	}
+	if o.maxPacket < 1024 || o.maxPacket > 1<<30 {
+		return nil, fmt.Errorf("-max-allowed-packet %d: give 1024 to 1073741824 bytes (MySQL's range)", o.maxPacket)
+	}
 	return o, nil
 }
 
@@ -75,6 +86,21 @@ func envOr(getenv func(string) string, key, def string) string {
 		return v
 	}
 	return def
+}
+
+// minRemotePassword is the fewest non-space characters of a password when the server listens
+// beyond loopback.
+const minRemotePassword = 8
+
+// nonSpace counts the characters of s that are not white space.
+func nonSpace(s string) int {
+	n := 0
+	for _, r := range s {
+		if !unicode.IsSpace(r) {
+			n++
+		}
+	}
+	return n
 }
 
 // isLoopback reports whether a listen address accepts connections from this machine only.
@@ -150,9 +176,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer, gete
 		report(stderr, err)
 		return 2
 	}
-	if o.password == "" && !isLoopback(o.listen) {
-		report(stderr, fmt.Errorf("serve: -listen %s is not a loopback address, and no password is set: set AIRSQL_SERVE_PASSWORD (or -password); "+
-			"without one only -listen 127.0.0.1:PORT is allowed", o.listen))
+	if !isLoopback(o.listen) && nonSpace(o.password) < minRemotePassword {
+		report(stderr, fmt.Errorf("serve: -listen %s is not a loopback address, and the password is missing or shorter than %d characters (spaces not counted): "+
+			"set AIRSQL_SERVE_PASSWORD (or -password) to a longer one; without one only -listen 127.0.0.1:PORT is allowed", o.listen, minRemotePassword))
 		return 2
 	}
 	var tlsConfig *tls.Config
@@ -174,6 +200,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer, gete
 	srv, err := mysqlserver.New(mysqlserver.Config{
 		Databases: dbs, User: o.user, Password: o.password, AuthPlugin: o.authPlugin, TLS: tlsConfig,
 		MaxConnections: o.maxConns, IdleTimeout: o.idleTimeout, QueryTimeout: o.queryTimeout,
+		MaxAllowedPacket: o.maxPacket, RequireSecureTransport: o.requireTLS,
 		Logger: logger, Secrets: secrets,
 	})
 	if err != nil {

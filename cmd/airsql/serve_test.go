@@ -47,6 +47,15 @@ func TestServeRefusesNoPasswordOffLoopback(t *testing.T) {
 			t.Errorf("-listen %s: exit %d, %q", listen, code, stderr.String())
 		}
 	}
+	// A password of spaces, or of fewer than 8 other characters, is no password off loopback.
+	for _, pw := range []string{"        ", "\t \n", "short7!", " a b c d e f g "} {
+		var stderr bytes.Buffer
+		code := runServe(context.Background(), []string{"-listen", "0.0.0.0:0"}, &bytes.Buffer{}, &stderr,
+			env(map[string]string{"AIRSQL_SERVE_PASSWORD": pw}), nil)
+		if code != 2 || !strings.Contains(stderr.String(), "shorter than 8") {
+			t.Errorf("password %q: exit %d, %q", pw, code, stderr.String())
+		}
+	}
 	for addr, want := range map[string]bool{"127.0.0.1:3306": true, "localhost:1": true, "[::1]:3306": true, "0.0.0.0:3306": false, ":3306": false, "10.0.0.1:3306": false} {
 		if got := isLoopback(addr); got != want {
 			t.Errorf("isLoopback(%q) = %v", addr, got)
@@ -55,7 +64,8 @@ func TestServeRefusesNoPasswordOffLoopback(t *testing.T) {
 }
 
 func TestServeFlagErrors(t *testing.T) {
-	for _, args := range [][]string{{"-tls-cert", "x.pem"}, {"extra"}, {"-nope"}} {
+	for _, args := range [][]string{{"-tls-cert", "x.pem"}, {"extra"}, {"-nope"}, {"-require-secure-transport"},
+		{"-max-allowed-packet", "10"}, {"-max-allowed-packet", "2000000000"}} {
 		var stderr bytes.Buffer
 		if code := runServe(context.Background(), args, &bytes.Buffer{}, &stderr, env(nil), nil); code != 2 {
 			t.Errorf("%v: exit %d, %s", args, code, stderr.String())

@@ -285,6 +285,11 @@ func (s *session) UseDB(name string) error {
 }
 
 func (s *session) useDB(name string) error {
+	if strings.EqualFold(name, "information_schema") {
+		// Clients (and GUIs browsing the schema) send it; the driver answers information_schema's
+		// tables by their qualified names from the base in use, which stays the current one.
+		return nil
+	}
 	if _, ok := s.srv.dbs[name]; !ok {
 		return mysql.NewError(mysql.ER_BAD_DB_ERROR, fmt.Sprintf("Unknown database '%s': this server serves %s", name, s.srv.databaseList()))
 	}
