@@ -169,8 +169,8 @@ func isDisconnect(err error) bool {
 
 // release gives the driver connections back to their pools, rolling back an open transaction.
 func (s *session) release() {
+	s.closeStmts() // before the socket closes: a client that sees it closed sees them released
 	s.nc.Close()
-	s.closeStmts()
 	if s.tx != nil {
 		_ = s.tx.Rollback()
 		s.tx = nil
