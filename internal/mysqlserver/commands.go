@@ -23,8 +23,8 @@ import (
 type stmtState struct {
 	prep   *preparedStmt
 	params int
-	types  []byte         // the parameter types last sent (2 bytes each)
-	long   map[int][]byte // COM_STMT_SEND_LONG_DATA, until the next execution
+	types  []byte           // the parameter types last sent (2 bytes each)
+	long   map[int][][]byte // COM_STMT_SEND_LONG_DATA chunks, until the next execution
 }
 
 var paramDefinition = (&mysql.Field{Name: []byte("?"), Type: mysql.MYSQL_TYPE_VAR_STRING, Charset: collationBinary}).Dump()
@@ -129,17 +129,20 @@ func (s *session) sendLongData(data []byte) error {
 		return &packetTooLargeError{limit: s.srv.cfg.MaxAllowedPacket, longData: true}
 	}
 	if st.long == nil {
-		st.long = map[int][]byte{}
+		st.long = map[int][][]byte{}
 	}
-	st.long[i] = append(st.long[i], chunk...)
+	// Kept as a copy of its own length: the packet's buffer may be up to twice as long.
+	st.long[i] = append(st.long[i], append([]byte(nil), chunk...))
 	s.longBytes += len(chunk)
 	return nil
 }
 
 // dropLongData forgets a statement's long data (executed, reset or closed).
 func (s *session) dropLongData(st *stmtState) {
-	for _, b := range st.long {
-		s.longBytes -= len(b)
+	for _, chunks := range st.long {
+		for _, b := range chunks {
+			s.longBytes -= len(b)
+		}
 	}
 	st.long = nil
 }
@@ -262,7 +265,7 @@ func (st *stmtState) bind(b []byte) ([]any, error) {
 	}
 	for i := range n {
 		if long, ok := st.long[i]; ok {
-			args[i] = string(long)
+			args[i] = string(bytes.Join(long, nil))
 			continue
 		}
 		if nulls[i/8]&(1<<(i%8)) != 0 {

@@ -2,15 +2,18 @@ package mysqlserver
 
 import (
 	"bytes"
+	"context"
 	"crypto/rand"
 	"crypto/tls"
 	"encoding/binary"
 	"fmt"
 	"io"
+	"regexp"
 	"runtime"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/go-mysql-org/go-mysql/mysql"
 )
@@ -317,6 +320,10 @@ func TestPreparedStatementLimit(t *testing.T) {
 		t.Fatalf("prepare %d: got %q, want error 1461", maxPreparedStmtCount+1, p)
 	}
 	a.command(mysql.COM_STMT_CLOSE, binary.LittleEndian.AppendUint32(nil, 1))
+	a.command(mysql.COM_PING, nil) // COM_STMT_CLOSE has no answer: the ping's says it was handled
+	if p := a.read(); p[0] != mysql.OK_HEADER {
+		t.Fatalf("ping: %q", p)
+	}
 	if p := prepare(b); p[0] != 0 {
 		t.Fatalf("prepare after a close: %q", p)
 	}
@@ -438,7 +445,6 @@ func FuzzReadPacket(f *testing.F) {
 	f.Add([]byte{0xff, 0xff, 0xff, 0, 3, 'S', 'E'})
 	f.Add([]byte{5, 0, 0, 0, 3, 'S', 'E', 'L', 'E'})
 	f.Add(append([]byte{0xff, 0xff, 0x00, 0}, make([]byte, 100)...))
-	r := &rawClient{salt: make([]byte, 20)}
 	for _, h := range []handshakeResponse41{
 		{user: "u", auth: []byte("x"), database: "db", plugin: "mysql_native_password", attrs: []byte{4, 1, 'k', 1, 'v'}},
 		{user: "u", attrs: []byte{0xfc, 0xff, 0xff}},
@@ -447,7 +453,6 @@ func FuzzReadPacket(f *testing.F) {
 		n := len(p)
 		f.Add(append([]byte{byte(n), byte(n >> 8), byte(n >> 16), 1}, p...))
 	}
-	_ = r
 	f.Fuzz(func(t *testing.T, in []byte) {
 		for _, start := range []uint8{0, 1} {
 			counting := &countingReader{r: bytes.NewReader(in)}
@@ -478,4 +483,233 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	c.n += n
 	return n, err
+}
+
+// interruptedInsert is a 30-row INSERT (three batches of 10 records) whose third batch never
+// answers: the first two are written, the third may or may not be.
+func interruptedInsert(tag string) string {
+	var b strings.Builder
+	b.WriteString("INSERT INTO Tasks (Name) VALUES ")
+	for i := range 30 {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "('%s-%02d')", tag, i)
+	}
+	return b.String()
+}
+
+var toldRe = regexp.MustCompile(`INSERT on table "Tasks" was stopped part-way: (\d+) record\(s\) created, (\d+) may or may not have been written`)
+
+// TestInterruptedWritesReported: an INSERT interrupted by KILL QUERY, by its client going away,
+// by shutdown and by the query timeout tells the client (when it is there) and the log how many
+// records were written and how many may have been; the emulator holds exactly the written ones.
+func TestInterruptedWritesReported(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		config    func(*Config)
+		interrupt func(t *testing.T, e *env, victim *rawClient)
+		code      uint16 // 0: the client is gone
+	}{
+		{"KILL QUERY", nil, func(t *testing.T, e *env, victim *rawClient) {
+			killer := e.dialRaw(t, "")
+			killer.login("")
+			killer.command(mysql.COM_QUERY, []byte(fmt.Sprintf("KILL QUERY %d", victim.connID)))
+			if p := killer.read(); p[0] != mysql.OK_HEADER {
+				t.Fatalf("KILL QUERY: %q", p)
+			}
+		}, mysql.ER_QUERY_INTERRUPTED},
+		{"client disconnect", nil, func(t *testing.T, e *env, victim *rawClient) { victim.conn.Close() }, 0},
+		{"shutdown", nil, func(t *testing.T, e *env, victim *rawClient) {
+			ctx, cancel := context.WithCancel(context.Background())
+			cancel() // the deadline has passed: statements in flight are cancelled
+			go e.srv.Shutdown(ctx)
+		}, mysql.ER_SERVER_SHUTDOWN},
+		{"query timeout", func(c *Config) { c.QueryTimeout = time.Second }, func(*testing.T, *env, *rawClient) {}, erQueryTimeout},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var config []func(*Config)
+			if c.config != nil {
+				config = append(config, c.config)
+			}
+			e := startServer(t, config...)
+			victim := e.dialRaw(t, "")
+			victim.login("")
+			tag := "irq-" + strings.ReplaceAll(c.name, " ", "-")
+			e.block.holdWritesAfter(2)
+			victim.command(mysql.COM_QUERY, []byte(interruptedInsert(tag)))
+			wait(t, e.block.written, "the first batch")
+			wait(t, e.block.written, "the second batch")
+			wait(t, e.block.started, "the third batch to be held")
+			c.interrupt(t, e, victim)
+			var told string
+			if c.code != 0 {
+				told = victim.expectError(c.code)
+				victim.expectClosedIf(c.code == mysql.ER_SERVER_SHUTDOWN)
+			}
+			e.log.waitFor(t, `was stopped part-way`)
+			logged := ""
+			for _, line := range strings.Split(e.log.String(), "\n") {
+				if strings.Contains(line, "was stopped part-way") {
+					if logged != "" {
+						t.Errorf("two log lines for one interrupted write:\n%s\n%s", logged, line)
+					}
+					logged = line
+				}
+			}
+			if !strings.Contains(logged, fmt.Sprintf("connection %d", victim.connID)) {
+				t.Errorf("the log line does not name connection %d: %q", victim.connID, logged)
+			}
+			var stored int
+			if err := e.db.QueryRow("SELECT COUNT(*) FROM Tasks WHERE Name LIKE ?", tag+"-%").Scan(&stored); err != nil {
+				t.Fatal(err)
+			}
+			for who, msg := range map[string]string{"the log": logged, "the client": told} {
+				if who == "the client" && c.code == 0 {
+					continue
+				}
+				m := toldRe.FindStringSubmatch(msg)
+				if m == nil {
+					t.Errorf("%s was not told the counts: %q", who, msg)
+					continue
+				}
+				if written, uncertain := m[1], m[2]; written != strconv.Itoa(stored) || uncertain != "10" {
+					t.Errorf("%s was told %s written and %s uncertain; Airtable holds %d (and the held batch of 10 is uncertain)", who, written, uncertain, stored)
+				}
+			}
+			if stored != 20 {
+				t.Errorf("Airtable holds %d records, want the 20 of the two batches let through", stored)
+			}
+		})
+	}
+}
+
+// expectClosedIf asserts the connection closed (shutdown), or else that it still answers.
+func (r *rawClient) expectClosedIf(closed bool) {
+	r.t.Helper()
+	if closed {
+		r.expectClosed()
+		return
+	}
+	r.command(mysql.COM_PING, nil)
+	if p := r.read(); p[0] != mysql.OK_HEADER {
+		r.t.Fatalf("ping after the error: %q", p)
+	}
+}
+
+// TestInterruptedUpdateAndDeleteReported: UPDATE and DELETE stopped by KILL QUERY say how
+// many records they changed, as INSERT does; the emulator agrees.
+func TestInterruptedUpdateAndDeleteReported(t *testing.T) {
+	for _, c := range []struct {
+		op, stmt, done, count string
+	}{
+		{"UPDATE", "UPDATE Tasks SET Notes = 'changed' WHERE Name LIKE 'irq-u-%'", "updated", "SELECT COUNT(*) FROM Tasks WHERE Name LIKE 'irq-u-%' AND Notes = 'changed'"},
+		{"DELETE", "DELETE FROM Tasks WHERE Name LIKE 'irq-u-%'", "deleted", "SELECT 30 - COUNT(*) FROM Tasks WHERE Name LIKE 'irq-u-%'"},
+	} {
+		t.Run(c.op, func(t *testing.T) {
+			e := startServer(t)
+			if _, err := e.db.Exec(interruptedInsert("irq-u")); err != nil {
+				t.Fatal(err)
+			}
+			victim := e.dialRaw(t, "")
+			victim.login("")
+			e.block.holdWritesAfter(2)
+			victim.command(mysql.COM_QUERY, []byte(c.stmt))
+			wait(t, e.block.written, "the first batch")
+			wait(t, e.block.written, "the second batch")
+			wait(t, e.block.started, "the third batch to be held")
+			killer := e.dialRaw(t, "")
+			killer.login("")
+			killer.command(mysql.COM_QUERY, []byte(fmt.Sprintf("KILL QUERY %d", victim.connID)))
+			if p := killer.read(); p[0] != mysql.OK_HEADER {
+				t.Fatalf("KILL QUERY: %q", p)
+			}
+			told := victim.expectError(mysql.ER_QUERY_INTERRUPTED)
+			want := fmt.Sprintf(`%s on table "Tasks" was stopped part-way: 20 record(s) %s, 10 may or may not have been written`, c.op, c.done)
+			if !strings.Contains(told, want) {
+				t.Errorf("the client was told %q, want %q", told, want)
+			}
+			e.log.waitFor(t, want)
+			var n int
+			if err := e.db.QueryRow(c.count).Scan(&n); err != nil {
+				t.Fatal(err)
+			}
+			if n != 20 {
+				t.Errorf("Airtable shows %d records %s, want 20", n, c.done)
+			}
+		})
+	}
+}
+
+// BenchmarkAnnouncedPackets measures what announced-but-unsent packets cost the server (run with
+// -benchtime=1x): 20 sockets that each send the 4 bytes ff ff ff 01 (a 16 MiB handshake
+// response) before login, and one client sending 300 chunks of 1 MiB of long data after login.
+// alloc-MiB is everything the process allocated meanwhile (clients included): an upper bound
+// of the peak.
+func BenchmarkAnnouncedPackets(b *testing.B) {
+	b.Run("20 sockets announcing 16 MiB", func(b *testing.B) {
+		e := startServer(b)
+		var total uint64
+		for b.Loop() {
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			var socks []*rawClient
+			for range 20 {
+				r := e.dialRaw(b, "")
+				if _, err := r.conn.Write([]byte{0xff, 0xff, 0xff, 1}); err != nil {
+					b.Fatal(err)
+				}
+				socks = append(socks, r)
+			}
+			for _, r := range socks {
+				r.expectError(mysql.ER_NET_PACKET_TOO_LARGE)
+			}
+			runtime.ReadMemStats(&after)
+			total = max(total, after.TotalAlloc-before.TotalAlloc)
+			for _, r := range socks {
+				r.conn.Close()
+			}
+		}
+		b.ReportMetric(float64(total)/(1<<20), "alloc-MiB")
+	})
+	b.Run("300 chunks of 1 MiB long data", func(b *testing.B) {
+		e := startServer(b)
+		var accepted int
+		var peak uint64
+		for b.Loop() {
+			r := e.dialRaw(b, "")
+			r.login("")
+			r.command(mysql.COM_STMT_PREPARE, []byte("SELECT Name FROM People WHERE Name = ?"))
+			ok := r.read()
+			id := binary.LittleEndian.Uint32(ok[1:])
+			for range 2 + int(binary.LittleEndian.Uint16(ok[5:])) + 1 { // parameter, EOF, columns, EOF
+				r.read()
+			}
+			n := 1 + 4 + 2 + 1<<20
+			frame := []byte{byte(n), byte(n >> 8), byte(n >> 16), 0, mysql.COM_STMT_SEND_LONG_DATA}
+			frame = append(binary.LittleEndian.AppendUint32(frame, id), 0, 0)
+			frame = append(frame, make([]byte, 1<<20)...)
+			var base runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&base)
+			accepted = 0
+			for range 300 {
+				r.deadline()
+				if _, err := r.conn.Write(frame); err != nil {
+					break // refused: the server closed the connection
+				}
+				accepted++
+				if accepted%8 == 0 { // the live heap (after a collection)
+					var ms runtime.MemStats
+					runtime.GC()
+					runtime.ReadMemStats(&ms)
+					peak = max(peak, ms.HeapAlloc-min(ms.HeapAlloc, base.HeapAlloc))
+				}
+			}
+			r.expectError(mysql.ER_NET_PACKET_TOO_LARGE)
+		}
+		b.ReportMetric(float64(accepted), "chunks-sent-before-refusal")
+		b.ReportMetric(float64(peak)/(1<<20), "peak-live-heap-MiB")
+	})
 }

@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -41,20 +42,40 @@ func TestMain(m *testing.M) {
 
 // blocker holds the emulator's answer to any list request whose formula mentions "block-me"
 // until the request's context ends (or release is closed), and reports both events: tests wait
-// on them instead of sleeping.
+// on them instead of sleeping. With holdWritesAfter, it also holds every write request after
+// the first n (which it lets through whole, even if their context ends meanwhile, and reports
+// on written).
 type blocker struct {
 	inner   http.RoundTripper
 	started chan struct{}
 	ended   chan error
 	release chan struct{}
+
+	holdWrites atomic.Bool  // writes beyond writesLeft are held
+	writesLeft atomic.Int64 // write requests still let through
+	written    chan struct{}
 }
 
 func newBlocker(inner http.RoundTripper) *blocker {
-	return &blocker{inner: inner, started: make(chan struct{}, 16), ended: make(chan error, 16), release: make(chan struct{})}
+	b := &blocker{inner: inner, started: make(chan struct{}, 16), ended: make(chan error, 16), release: make(chan struct{}),
+		written: make(chan struct{}, 64)}
+	return b
+}
+
+// holdWritesAfter lets n more write requests through, then holds the others.
+func (b *blocker) holdWritesAfter(n int) {
+	b.writesLeft.Store(int64(n))
+	b.holdWrites.Store(true)
 }
 
 func (b *blocker) RoundTrip(r *http.Request) (*http.Response, error) {
-	if !strings.Contains(r.URL.Query().Get("filterByFormula"), "block-me") {
+	if r.Method != http.MethodGet && b.holdWrites.Load() {
+		if b.writesLeft.Add(-1) >= 0 {
+			resp, err := b.inner.RoundTrip(r.WithContext(context.WithoutCancel(r.Context())))
+			b.written <- struct{}{}
+			return resp, err
+		}
+	} else if !strings.Contains(r.URL.Query().Get("filterByFormula"), "block-me") {
 		return b.inner.RoundTrip(r)
 	}
 	b.started <- struct{}{}

@@ -94,7 +94,7 @@ func (c *packetConn) readPacket() ([]byte, error) {
 		for want := len(data) + n; len(data) < want; {
 			chunk := min(want-len(data), readChunk)
 			if cap(data)-len(data) < chunk {
-				grown := make([]byte, len(data), max(2*cap(data), len(data)+chunk))
+				grown := make([]byte, len(data), min(max(2*cap(data), len(data)+chunk), want))
 				copy(grown, data)
 				data = grown
 			}
