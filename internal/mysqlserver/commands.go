@@ -391,33 +391,17 @@ func decodeParam(b []byte, typ byte, unsigned bool) (any, int, error) {
 	}
 	// Strings, blobs, decimals, JSON, enums: a length-encoded string. (Decoded here: the
 	// library's LengthEncodedString indexes past the end of a short packet.)
-	if len(b) == 0 {
+	switch {
+	case len(b) == 0:
 		return nil, 0, errShort
-	}
-	var n uint64
-	head := 1
-	switch b[0] {
-	case 0xfb:
+	case b[0] == 0xfb:
 		return nil, 1, nil
-	case 0xfc:
-		head = 3
-	case 0xfd:
-		head = 4
-	case 0xfe:
-		head = 9
-	case 0xff:
+	case b[0] == 0xff:
 		return nil, 0, errors.New("0xff does not start a length")
-	default:
-		n = uint64(b[0])
 	}
-	if len(b) < head {
+	v, rest, ok := lenEncString(b)
+	if !ok {
 		return nil, 0, errShort
 	}
-	for i := head - 1; i >= 1; i-- {
-		n = n<<8 | uint64(b[i])
-	}
-	if uint64(len(b)-head) < n {
-		return nil, 0, errShort
-	}
-	return string(b[head : head+int(n)]), head + int(n), nil
+	return string(v), len(b) - len(rest), nil
 }

@@ -519,7 +519,7 @@ func TestAuthentication(t *testing.T) {
 				mysqlErr(t, db.Ping(), 1045, "28000")
 				db.Close()
 			}
-			e.log.waitFor(t, `access denied for user "mallory"`)
+			e.log.waitFor(t, `login refused: error 1045: Access denied for user 'mallory'@'127.0.0.1'`)
 			if strings.Contains(e.log.String(), testPass) || strings.Contains(e.log.String(), "wrong") {
 				t.Errorf("the log holds a password:\n%s", e.log.String())
 			}

@@ -46,8 +46,7 @@ type handshakeResponse struct {
 
 // handshake runs the connection phase: greeting, TLS upgrade, handshake response,
 // authentication (with an auth switch when the client chose another plugin), then the
-// database named at connect. It returns the error to answer (a *mysql.MyError, already
-// written to the client when it could be) or a read error.
+// database named at connect. It returns the error to answer (a *mysql.MyError) or a read error.
 func (s *session) handshake() error {
 	salt := scramble()
 	if err := s.pc.writePacket(s.greeting(salt)); err != nil {
@@ -103,7 +102,6 @@ func (s *session) handshake() error {
 		if len(auth) == 0 {
 			used = "NO"
 		}
-		s.srv.logf("access denied for user %q from %s (using password: %s)", resp.user, s.remote, used)
 		return mysql.NewError(mysql.ER_ACCESS_DENIED_ERROR,
 			fmt.Sprintf("Access denied for user '%s'@'%s' (using password: %s)", resp.user, s.host, used))
 	}
@@ -114,13 +112,11 @@ func (s *session) handshake() error {
 		}
 	}
 	if s.srv.cfg.RequireSecureTransport && !s.tls {
-		s.srv.logf("connection from %s (user %q): refused without TLS (-require-secure-transport)", s.remote, resp.user)
 		return newError(erSecureTransportRequired, "HY000",
 			"Connections using insecure transport are prohibited while --require_secure_transport=ON: connect with TLS")
 	}
 	if resp.hasDB && resp.database != "" {
 		if err := s.useDB(resp.database); err != nil {
-			s.srv.logf("connection from %s: %v", s.remote, err)
 			return err
 		}
 	}

@@ -142,10 +142,7 @@ func (s *session) login() bool {
 	var my *mysql.MyError
 	switch {
 	case errors.As(err, &my):
-		// Already logged where it was decided (access denied, TLS required, unknown database).
-		if my.Code == mysql.ER_HANDSHAKE_ERROR || my.Code == mysql.ER_NOT_SUPPORTED_AUTH_MODE || my.Code == mysql.ER_CON_COUNT_ERROR {
-			s.srv.logf("connection from %s: %s", s.remote, my.Message)
-		}
+		s.srv.logf("connection from %s: login refused: error %d: %s", s.remote, my.Code, my.Message)
 	case protocolError(err) != nil:
 		my = protocolError(err)
 		s.srv.logf("connection from %s: closed during the handshake: %s", s.remote, my.Message)
