@@ -80,8 +80,15 @@ func (s *session) serve() {
 			s.srv.logf("connection %d (%s): closed after an internal error: %v", s.id, s.remote, r)
 		}
 	}()
+	// The handshake timeout bounds each read and the whole connection phase: a client that
+	// trickles its handshake a byte at a time does not keep its place longer.
 	s.nc.setReadTimeout(s.srv.cfg.HandshakeTimeout)
-	if !s.login() {
+	deadline := time.AfterFunc(s.srv.cfg.HandshakeTimeout, func() {
+		s.nc.timedOut.Store(true)
+		s.nc.Close()
+	})
+	loggedIn := s.login()
+	if !deadline.Stop() || !loggedIn {
 		return
 	}
 	s.nc.setReadTimeout(s.srv.cfg.IdleTimeout)
