@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -303,4 +304,37 @@ func BenchmarkPointQuery(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkCPUPerRow100000 reports the process's CPU time per row while 100,000 rows are read
+// through the driver directly and through the server (text and binary rows), emulator,
+// driver, server and client all in this process: the difference is what the server (and the
+// go-sql-driver/mysql client reading its answer) add per row. Run it with -benchtime=3x.
+func BenchmarkCPUPerRow100000(b *testing.B) {
+	const records = 100000
+	e, direct := startBig(b, records, nil)
+	cpu := func() time.Duration {
+		var ru syscall.Rusage
+		if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+			b.Fatal(err)
+		}
+		return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	}
+	run := func(b *testing.B, db *sql.DB, query string, args ...any) {
+		b.ReportAllocs()
+		readBig(b, db, query+" LIMIT 1", args, nil) // connection and caches warm
+		start, startCPU, total := time.Now(), cpu(), 0
+		for b.Loop() {
+			if n := readBig(b, db, query, args, nil); n != records {
+				b.Fatalf("%d rows", n)
+			}
+			total += records
+		}
+		b.ReportMetric(float64(total)/time.Since(start).Seconds(), "rows/s")
+		b.ReportMetric(float64(cpu()-startCPU)/float64(time.Microsecond)/float64(total), "cpu-µs/row")
+	}
+	const q = "SELECT Name, N, X, Done, Day FROM Big"
+	b.Run("driver", func(b *testing.B) { run(b, direct, q) })
+	b.Run("server-text", func(b *testing.B) { run(b, e.bigClient(b, ""), q) })
+	b.Run("server-binary", func(b *testing.B) { run(b, e.bigClient(b, ""), q+" WHERE N >= ?", 0) })
 }
