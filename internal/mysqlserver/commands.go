@@ -16,8 +16,8 @@ import (
 // again (new-params-bound flag 0: libmysqlclient, Connector/C, ODBC and PHP do so on every
 // execution after the first, and would silently bind NULLs) and hands DATE, DATETIME and TIME
 // parameters over as their raw binary encoding; and whose own OK packets lack the autocommit
-// status. The library still does the connection phase: handshake, authentication, TLS, packet
-// framing and compression.
+// status. The connection phase is handshake.go's, the packet framing packet.go's (compression
+// is not offered).
 
 // stmtState is a prepared statement of this connection.
 type stmtState struct {

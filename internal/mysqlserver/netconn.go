@@ -10,7 +10,7 @@ import (
 	"time"
 )
 
-// netConn wraps a client's connection for the protocol library, adding what it lacks:
+// netConn wraps a client's connection for the packet reader (packet.go), adding:
 //
 //   - It reads the socket all the time, in its own goroutine, into a small buffer that the
 //     library's reads drain. The MySQL protocol is half-duplex, so while a query runs nobody
@@ -33,7 +33,7 @@ type netConn struct {
 	closeMu sync.Once
 
 	readTimeout  atomic.Int64 // nanoseconds; 0: none
-	timedOut     atomic.Bool  // a read timed out (the library's errors do not wrap errIdle)
+	timedOut     atomic.Bool  // a read timed out, or the handshake took too long
 	writeTimeout time.Duration
 
 	bw       *bufio.Writer

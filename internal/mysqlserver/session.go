@@ -54,8 +54,7 @@ type session struct {
 	closeNext bool                    // close when the command in flight ends (shutdown)
 }
 
-// written is what a handler method returns after it wrote the whole response itself: the
-// library sends nothing for a finished multi-result stream.
+// written is what a handler method returns after it wrote the whole response itself.
 var written = &mysql.Result{Resultset: &mysql.Resultset{
 	Fields:        []*mysql.Field{{}},
 	Streaming:     mysql.StreamingMultiple,
@@ -352,7 +351,7 @@ func (s *session) HandleQuery(query string) (*mysql.Result, error) {
 			s.mu.Lock()
 			s.busy = false
 			s.mu.Unlock()
-			return nil, err // the connection broke: the library closes it
+			return nil, err // the connection broke: the command loop closes it
 		}
 		if !ok {
 			break
@@ -882,7 +881,7 @@ func (s *session) HandleStmtExecute(ctxv any, query string, args []any) (*mysql.
 	return written, nil
 }
 
-// driverValue converts a parameter as the protocol library decoded it to a database/sql value.
+// driverValue converts a parameter as bind decoded it to a database/sql value.
 func driverValue(a any) (any, error) {
 	switch v := a.(type) {
 	case nil:
