@@ -13,7 +13,7 @@ import (
 // netConn wraps a client's connection for the packet reader (packet.go), adding:
 //
 //   - It reads the socket all the time, in its own goroutine, into a small buffer that the
-//     library's reads drain. The MySQL protocol is half-duplex, so while a query runs nobody
+//     packet reader drains. The MySQL protocol is half-duplex, so while a query runs nobody
 //     else reads: without this the server would notice a client that hung up (or sent COM_QUIT)
 //     only when the query ends, and a query nobody waits for would keep spending the base's
 //     5 requests per second. onGone is called as soon as the client is gone.
