@@ -30,7 +30,7 @@ func newBaseSchema(s *transport.BaseSchema) *baseSchema {
 		byFold: map[string][]*translate.Table{},
 	}
 	for _, ts := range s.Tables {
-		t := &translate.Table{ID: ts.ID, Name: ts.Name, PrimaryFieldID: ts.PrimaryFieldID}
+		t := &translate.Table{ID: ts.ID, Name: ts.Name, PrimaryFieldID: ts.PrimaryFieldID, Description: ts.Description}
 		for _, f := range ts.Fields {
 			t.Fields = append(t.Fields, translate.Field{ID: f.ID, Name: f.Name, Type: f.Type, Options: f.Options, Description: f.Description})
 		}

@@ -16,8 +16,11 @@ import (
 // which settings are accepted and why the others are refused.
 
 // newSession is the session of a new connection to the connector's base.
+// USER() asks whoami the first time a statement of the connector names it (the request is not
+// tied to that statement's context: its answer serves every later one).
 func (c *Connector) newSession() *translate.Session {
-	return &translate.Session{Database: c.cfg.BaseID, ConnectionID: c.connectionIDs.Add(1)}
+	return &translate.Session{Database: c.cfg.BaseID, ConnectionID: c.connectionIDs.Add(1),
+		User: func() (string, error) { return c.sessionUser(context.Background()) }}
 }
 
 // statementArgs reads a statement's arguments and stamps it with the connector's clock (NOW(),
