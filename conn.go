@@ -262,6 +262,15 @@ func (cn *conn) query(ctx context.Context, st statement, nvs []driver.NamedValue
 	case *sqlparser.Show:
 		return cn.show(ctx, ast)
 	case *sqlparser.Insert, *sqlparser.Update, *sqlparser.Delete:
+		if _, _, ok := commentsWriteTarget(ast); ok && st.returning != nil {
+			return nil, &UnsupportedError{Construct: "RETURNING on a comments table", Hint: "SELECT the comments after writing them"}
+		}
+		if _, ok, err := cn.writeComments(ctx, ast, args); ok {
+			if err != nil {
+				return nil, err
+			}
+			return noRows(), nil
+		}
 		return cn.writeRows(ctx, ast, args, st.returning)
 	case *sqlparser.Begin, *sqlparser.Commit, *sqlparser.Rollback:
 		if _, err := cn.exec(ctx, st, nvs); err != nil {
@@ -303,6 +312,12 @@ func (cn *conn) exec(ctx context.Context, st statement, nvs []driver.NamedValue)
 	}
 	switch ast := st.ast.(type) {
 	case *sqlparser.Insert, *sqlparser.Update, *sqlparser.Delete:
+		if n, ok, err := cn.writeComments(ctx, ast, args); ok {
+			if err != nil {
+				return nil, err
+			}
+			return result{affected: n}, nil
+		}
 		n, err := cn.execWrite(ctx, st.ast, args)
 		if err != nil {
 			return nil, err

@@ -81,6 +81,15 @@ func (p *scanPages) Close() {
 func (cn *conn) planQuery(ctx context.Context, stmt sqlparser.SelectStatement, args translate.Args) (*translate.Query, *engine.Catalog, error) {
 	args.LocalOnly = cn.c.localOnly
 	ast, isSelect := stmt.(*sqlparser.Select)
+	if isSelect {
+		if name, base, ok := commentsTableOf(ast.From); ok {
+			return cn.planComments(ctx, ast, name, base, args)
+		}
+	}
+	if namesComments(stmt) {
+		return nil, nil, &UnsupportedError{Construct: "a comments table in a join, a subquery or a UNION",
+			Hint: "read Table$comments alone, WHERE record_id IN (…), and combine its rows in your program"}
+	}
 	if isSelect && isDual(ast.From) && !hasSubquery(ast) {
 		// SELECT 1, SELECT … FROM DUAL: no table, so no schema to read (a pool's health check
 		// costs no request).

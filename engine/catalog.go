@@ -24,6 +24,7 @@ type Catalog struct {
 	tables   []*translate.Table
 	database string
 	info     map[string]*memTable // by upper-case name
+	local    map[string]*memTable // AddLocal's tables, by lower-case name
 
 	// TableRows, when set, gives a table's number of records if it is known (the driver learns
 	// it from whole-table scans): TABLES.TABLE_ROWS, an estimate as in MySQL; NULL when unknown.
@@ -40,8 +41,23 @@ func NewCatalog(base translate.Schema, tables []*translate.Table, database strin
 	return &Catalog{base: base, tables: tables, database: database}
 }
 
+// AddLocal adds an in-memory table of the given fields and rows (keyed by field name), found by
+// its name regardless of case before the base's tables: the driver's comments tables
+// (Tasks$comments), whose rows it fetched for the statement.
+func (c *Catalog) AddLocal(name string, fields []translate.Field, rows []translate.Row) *translate.Table {
+	t := &translate.Table{ID: name, Name: name, Local: true, Fields: fields}
+	if c.local == nil {
+		c.local = map[string]*memTable{}
+	}
+	c.local[strings.ToLower(name)] = &memTable{table: t, rows: rows}
+	return t
+}
+
 // Table implements translate.Schema: "information_schema.NAME" names an in-memory table.
 func (c *Catalog) Table(nameOrID string) (*translate.Table, bool) {
+	if m, ok := c.local[strings.ToLower(nameOrID)]; ok {
+		return m.table, true
+	}
 	if rest, ok := strings.CutPrefix(nameOrID, translate.InformationSchema+"."); ok {
 		m, err := c.infoTable(rest)
 		if err != nil || m == nil {
@@ -67,6 +83,11 @@ func (c *Catalog) Rows(t *translate.Table) ([]translate.Row, bool) {
 		return nil, false
 	}
 	for _, m := range c.info {
+		if m.table == t {
+			return m.rows, true
+		}
+	}
+	for _, m := range c.local {
 		if m.table == t {
 			return m.rows, true
 		}
