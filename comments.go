@@ -149,7 +149,27 @@ func (cn *conn) evalConstants(ctx context.Context, exprs []sqlparser.Expr, args 
 	if !ok || len(sel.SelectExprs) != len(exprs) {
 		return nil, fmt.Errorf("airsql: internal: %s does not read back as %d values", sqlparser.String(sqlparser.Exprs(exprs)), len(exprs))
 	}
-	own := translate.Args{Now: args.Now, Session: args.Session}
+	own, err := ownArgs(sel, args)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := cn.selectRows(ctx, sel, own)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	vals := make([]driver.Value, len(exprs))
+	if err := rows.Next(vals); err != nil {
+		return nil, fmt.Errorf("airsql: evaluating %s: %w", sqlparser.String(sel.SelectExprs), err)
+	}
+	return vals, nil
+}
+
+// ownArgs gives a statement read again from part of another (a copy the caller may change) the
+// arguments of the placeholders it kept: they are renumbered :v1, :v2, … in the copy, and named
+// ones are kept by name.
+func ownArgs(node sqlparser.SQLNode, args translate.Args) (translate.Args, error) {
+	own := translate.Args{Now: args.Now, Session: args.Session, LocalOnly: args.LocalOnly}
 	var bad error
 	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
 		v, isVal := n.(*sqlparser.SQLVal)
@@ -173,20 +193,8 @@ func (cn *conn) evalConstants(ctx context.Context, exprs []sqlparser.Expr, args 
 		}
 		own.Named[key] = args.Named[key]
 		return true, nil
-	}, sel)
-	if bad != nil {
-		return nil, bad
-	}
-	rows, err := cn.selectRows(ctx, sel, own)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	vals := make([]driver.Value, len(exprs))
-	if err := rows.Next(vals); err != nil {
-		return nil, fmt.Errorf("airsql: evaluating %s: %w", sqlparser.String(sel.SelectExprs), err)
-	}
-	return vals, nil
+	}, node)
+	return own, bad
 }
 
 // commentRows fetches the comments of the records as rows of the comments table. A record the

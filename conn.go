@@ -271,6 +271,15 @@ func (cn *conn) query(ctx context.Context, st statement, nvs []driver.NamedValue
 			}
 			return noRows(), nil
 		}
+		if hasLoadFile(ast) && st.returning != nil {
+			return nil, &UnsupportedError{Construct: "RETURNING with LOAD_FILE", Hint: "SELECT the records after writing them"}
+		}
+		if _, ok, err := cn.writeWithFiles(ctx, ast, args); ok {
+			if err != nil {
+				return nil, err
+			}
+			return noRows(), nil
+		}
 		return cn.writeRows(ctx, ast, args, st.returning)
 	case *sqlparser.Begin, *sqlparser.Commit, *sqlparser.Rollback:
 		if _, err := cn.exec(ctx, st, nvs); err != nil {
@@ -313,6 +322,12 @@ func (cn *conn) exec(ctx context.Context, st statement, nvs []driver.NamedValue)
 	switch ast := st.ast.(type) {
 	case *sqlparser.Insert, *sqlparser.Update, *sqlparser.Delete:
 		if n, ok, err := cn.writeComments(ctx, ast, args); ok {
+			if err != nil {
+				return nil, err
+			}
+			return result{affected: n}, nil
+		}
+		if n, ok, err := cn.writeWithFiles(ctx, ast, args); ok {
 			if err != nil {
 				return nil, err
 			}
