@@ -89,9 +89,29 @@ func TestCommentsTable(t *testing.T) {
 			t.Errorf("%s: %v; want an error saying %q", stmt, err, want)
 		}
 	}
+	// EXPLAIN says what a statement would cost and sends none of it.
+	for stmt, want := range map[string]string{
+		"EXPLAIN SELECT * FROM `Tasks$comments` WHERE record_id = 'recX'":                      "one per record named",
+		"EXPLAIN DELETE FROM `Tasks$comments` WHERE record_id = 'recX'":                        "one PATCH or DELETE per comment matched",
+		"EXPLAIN INSERT INTO `Tasks$comments` (record_id, text) VALUES ('recX', 'hi')":         "one per row",
+		"EXPLAIN UPDATE `Team Members` SET Photo = LOAD_FILE('a.png') WHERE `Full Name` = 'x'": "uploadAttachment per file",
+	} {
+		rows, err := db.Query(stmt)
+		if err != nil {
+			t.Errorf("%s: %v", stmt, err)
+			continue
+		}
+		var text []string
+		for _, r := range scanAll(t, rows) {
+			text = append(text, r[1].(string))
+		}
+		if !strings.Contains(strings.Join(text, "\n"), want) {
+			t.Errorf("%s:\n%s\nwant it to say %q", stmt, strings.Join(text, "\n"), want)
+		}
+	}
 	for _, r := range srv.Requests() {
-		if strings.Contains(r.Path, "/comments") {
-			t.Errorf("a refused statement sent %s %s", r.Method, r.Path)
+		if strings.Contains(r.Path, "/comments") || strings.Contains(r.Path, "uploadAttachment") {
+			t.Errorf("EXPLAIN or a refused statement sent %s %s", r.Method, r.Path)
 		}
 	}
 	var ue *UnsupportedError

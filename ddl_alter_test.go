@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/airsql/airsql/translate"
 )
 
 var tblIDs = regexp.MustCompile(`tbl[0-9A-Za-z]{14}`)
@@ -157,4 +159,38 @@ func TestAlterRefusals(t *testing.T) {
 			t.Errorf("a refused statement sent %s %s", r.Method, r.Path)
 		}
 	}
+}
+
+// TestShowCreateTableQuotesComments: a description with quotes and backslashes is written as a
+// MySQL string literal that reads back as exactly that description.
+func TestShowCreateTableQuotesComments(t *testing.T) {
+	srv := newEmulator(t)
+	db, _ := openDB(t, srv, "")
+	for _, desc := range []string{`it's a \ path`, `"quoted" \' \\n`, "two\nlines"} {
+		if _, err := db.Exec("ALTER TABLE Tasks COMMENT = " + quoteSQL(desc) + ", MODIFY Notes text COMMENT " + quoteSQL(desc)); err != nil {
+			t.Fatal(err)
+		}
+		ddl := showCreate(t, db, "Tasks")
+		d, ok, err := translate.ParseDDL(strings.Replace(ddl, "CREATE TABLE `Tasks`", "CREATE TABLE `Copy`", 1))
+		if !ok || err != nil {
+			t.Fatalf("%q: reading SHOW CREATE TABLE back: %v\n%s", desc, err, ddl)
+		}
+		if d.Description == nil || *d.Description != desc {
+			t.Errorf("table comment %q reads back as %v", desc, d.Description)
+		}
+		found := false
+		for _, f := range d.Fields {
+			if f.Name == "Notes" {
+				found = f.Description == desc
+			}
+		}
+		if !found {
+			t.Errorf("column comment %q does not read back:\n%s", desc, ddl)
+		}
+	}
+}
+
+// quoteSQL writes s as a MySQL string literal.
+func quoteSQL(s string) string {
+	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `''`, "\n", `\n`).Replace(s) + "'"
 }

@@ -86,6 +86,10 @@ func (cn *conn) planQuery(ctx context.Context, stmt sqlparser.SelectStatement, a
 			return cn.planComments(ctx, ast, name, base, args)
 		}
 	}
+	if hasLoadFile(stmt) {
+		return nil, nil, &UnsupportedError{Construct: "LOAD_FILE in a query",
+			Hint: "LOAD_FILE('path') uploads a file as the value of an attachment column in INSERT … VALUES or UPDATE … SET; it does not read files into results"}
+	}
 	if namesComments(stmt) {
 		return nil, nil, &UnsupportedError{Construct: "a comments table in a join, a subquery or a UNION",
 			Hint: "read Table$comments alone, WHERE record_id IN (…), and combine its rows in your program"}
