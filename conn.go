@@ -365,11 +365,9 @@ func unsupportedStatement(ast sqlparser.Statement) error {
 		case sqlparser.DropStr, sqlparser.TruncateStr:
 			return &UnsupportedError{Construct: strings.ToUpper(s.Action) + " TABLE",
 				Hint: "the Airtable API cannot delete tables: delete it in Airtable itself (DELETE FROM t removes its records)"}
-		case sqlparser.RenameStr:
-			return &UnsupportedError{Construct: "RENAME TABLE", Hint: "rename tables in Airtable itself"}
 		}
 		return &UnsupportedError{Construct: strings.ToUpper(s.Action) + " " + sqlparser.String(s.Table),
-			Hint: "the driver runs CREATE TABLE, ALTER TABLE … ADD COLUMN and CREATE INDEX; change anything else in Airtable itself"}
+			Hint: "the driver runs CREATE TABLE, ALTER TABLE, RENAME TABLE and CREATE INDEX; change anything else in Airtable itself"}
 	case *sqlparser.DBDDL:
 		return &UnsupportedError{Construct: strings.ToUpper(s.Action) + " DATABASE",
 			Hint: "a database is an Airtable base: create it in Airtable and name its id in the DSN"}

@@ -636,7 +636,9 @@ func alterTable(toks []ddlToken) (*DDL, bool, error) {
 			err = d.alterRename(clause[1:])
 		case clause[0].is(sqlparser.COMMENT_KEYWORD):
 			var desc *string
-			if desc, err = tableComment(clause); err == nil && d.Description != nil {
+			if n := len(clause); n != 2 && (n != 3 || clause[1].typ != '=') {
+				err = fmt.Errorf("translate: ALTER TABLE %s: write COMMENT [=] 'text'", d.Table)
+			} else if desc, err = tableComment(clause); err == nil && d.Description != nil {
 				err = fmt.Errorf("translate: ALTER TABLE %s: COMMENT is written twice", d.Table)
 			}
 			d.Description = desc

@@ -98,6 +98,18 @@ func TestParseDDLRefusals(t *testing.T) {
 			t.Errorf("%s: ok %v, %v; want the construct %q refused with a hint", tc.sql, ok, err, tc.construct)
 		}
 	}
+	// Malformed: an error that says how to write it.
+	for sql, want := range map[string]string{
+		"ALTER TABLE t COMMENT 'x' y":                               "COMMENT [=] 'text'",
+		"ALTER TABLE t RENAME COLUMN a b":                           "RENAME COLUMN old TO new",
+		"RENAME TABLE a b":                                          "RENAME TABLE old TO new",
+		"ALTER TABLE t RENAME TO a, RENAME TO b":                    "written twice",
+		"CREATE TABLE t (a text, FOREIGN KEY (b) REFERENCES u(id))": "does not define",
+	} {
+		if _, ok, err := ParseDDL(sql); !ok || err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: ok %v, %v; want an error saying %q", sql, ok, err, want)
+		}
+	}
 	for _, sql := range []string{"SELECT 1", "DROP TABLE t", "INSERT INTO t VALUES (1)", "CREATE DATABASE x", "ALTER VIEW v AS SELECT 1"} {
 		if _, ok, err := ParseDDL(sql); ok || err != nil {
 			t.Errorf("%s: ok %v, %v; want it left to the parser", sql, ok, err)
