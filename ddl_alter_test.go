@@ -194,3 +194,55 @@ func TestShowCreateTableQuotesComments(t *testing.T) {
 func quoteSQL(s string) string {
 	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `''`, "\n", `\n`).Replace(s) + "'"
 }
+
+// TestRenameWithResultCache: with the result cache on, a renamed column reads its values at once
+// (the cached listings of the table, keyed by the old names, are dropped).
+func TestRenameWithResultCache(t *testing.T) {
+	srv := newEmulator(t)
+	db, _ := openDB(t, srv, "cache=1m")
+	count := func(sql string) int {
+		t.Helper()
+		var n int
+		if err := db.QueryRow(sql).Scan(&n); err != nil {
+			t.Fatalf("%s: %v", sql, err)
+		}
+		return n
+	}
+	before := count("SELECT COUNT(Notes) FROM Tasks")
+	rows, err := db.Query("SELECT * FROM Tasks")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows.Close()
+	if _, err := db.Exec("ALTER TABLE Tasks RENAME COLUMN Notes TO Details"); err != nil {
+		t.Fatal(err)
+	}
+	if after := count("SELECT COUNT(Details) FROM Tasks"); after != before || before == 0 {
+		t.Errorf("COUNT(Details) after the rename: %d, want %d (as COUNT(Notes) before)", after, before)
+	}
+	var n int
+	rows, err = db.Query("SELECT * FROM Tasks")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cols, _ := rows.Columns()
+	for rows.Next() {
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			t.Fatal(err)
+		}
+		for i, c := range cols {
+			if c == "Details" && vals[i] != nil {
+				n++
+			}
+		}
+	}
+	rows.Close()
+	if n != before {
+		t.Errorf("SELECT * after the rename: %d rows with Details, want %d", n, before)
+	}
+}

@@ -333,3 +333,52 @@ func TestEmulatorCommentsUploadsSchema(t *testing.T) {
 }
 
 var commentIDs = regexp.MustCompile(`com[0-9A-Za-z]{14}`)
+
+// TestCommentsThreeClasses: Table, Base and API send the same requests for the same ids.
+func TestCommentsThreeClasses(t *testing.T) {
+	handler := func(n int, r seenRequest) reply {
+		if r.Method == "GET" {
+			return ok(`{"comments":[],"offset":null}`)
+		}
+		if r.Method == "DELETE" {
+			return ok(`{"id":"comA0000000000001","deleted":true}`)
+		}
+		return ok(commentJSON("comA0000000000001", "x"))
+	}
+	var lines [][]string
+	for _, class := range []string{"table", "base", "api"} {
+		tbl, fake, _ := newTestTable(t, handler)
+		base, api := tbl.Base(), &API{c: tbl.c}
+		rec, spec := "recX0000000000001", CommentSpec{Text: "x", ParentCommentID: "comP0000000000001"}
+		var err error
+		switch class {
+		case "table":
+			_, err = tbl.AllComments(bg, rec)
+			_, _ = tbl.CreateComment(bg, rec, spec)
+			_, _ = tbl.UpdateComment(bg, rec, "comA0000000000001", "y")
+			_, _ = tbl.DeleteComment(bg, rec, "comA0000000000001")
+			_, _ = tbl.UploadAttachment(bg, rec, "F", Upload{Filename: "a", ContentType: "text/plain"})
+		case "base":
+			_, err = base.AllComments(bg, "My Tasks", rec)
+			_, _ = base.CreateComment(bg, "My Tasks", rec, spec)
+			_, _ = base.UpdateComment(bg, "My Tasks", rec, "comA0000000000001", "y")
+			_, _ = base.DeleteComment(bg, "My Tasks", rec, "comA0000000000001")
+			_, _ = base.UploadAttachment(bg, "My Tasks", rec, "F", Upload{Filename: "a", ContentType: "text/plain"})
+		case "api":
+			_, err = api.AllComments(bg, testBase, "My Tasks", rec)
+			_, _ = api.CreateComment(bg, testBase, "My Tasks", rec, spec)
+			_, _ = api.UpdateComment(bg, testBase, "My Tasks", rec, "comA0000000000001", "y")
+			_, _ = api.DeleteComment(bg, testBase, "My Tasks", rec, "comA0000000000001")
+			_, _ = api.UploadAttachment(bg, testBase, "My Tasks", rec, "F", Upload{Filename: "a", ContentType: "text/plain"})
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", class, err)
+		}
+		lines = append(lines, fake.Lines())
+	}
+	if len(lines[0]) != 5 {
+		t.Fatalf("table: %d requests, want 5: %q", len(lines[0]), lines[0])
+	}
+	diffLines(t, lines[1], lines[0])
+	diffLines(t, lines[2], lines[0])
+}
