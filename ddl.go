@@ -116,7 +116,7 @@ func planAlter(schema *baseSchema, t *translate.Table, d *translate.DDL) (*alter
 		return nil, err
 	}
 	for _, ch := range d.Changes {
-		fu, err := planChange(t, ch, names)
+		fu, err := planChange(schema, t, ch, names)
 		if err != nil {
 			return nil, err
 		}
@@ -138,7 +138,7 @@ func planAlter(schema *baseSchema, t *translate.Table, d *translate.DDL) (*alter
 
 // planChange checks one MODIFY, CHANGE or RENAME COLUMN and returns the field update it sends (nil
 // when it changes nothing). names is updated with the column's new name.
-func planChange(t *translate.Table, ch translate.ColumnChange, names map[string]string) (*fieldUpdate, error) {
+func planChange(schema *baseSchema, t *translate.Table, ch translate.ColumnChange, names map[string]string) (*fieldUpdate, error) {
 	if ch.Builtin {
 		if ch.NewName != "" && !strings.EqualFold(ch.NewName, ch.Column) {
 			return nil, &UnsupportedError{Construct: "renaming the column " + ch.Column,
@@ -154,6 +154,16 @@ func planChange(t *translate.Table, ch translate.ColumnChange, names map[string]
 	if ch.Def != nil {
 		if err := checkKeep(have, *ch.Def); err != nil {
 			return nil, err
+		}
+		if ch.Def.LinkTable != "" {
+			lt, ok := schema.Table(ch.Def.LinkTable)
+			if !ok {
+				return nil, &NoTableError{Table: ch.Def.LinkTable, Tables: schema.tableNames()}
+			}
+			if linked, _ := have.Options["linkedTableId"].(string); linked != lt.ID {
+				return nil, &UnsupportedError{Construct: "ALTER TABLE … MODIFY that changes a field's options",
+					Hint: fmt.Sprintf("column %q links to another table than %q; the Airtable API cannot change which table a link points at: add a new column", have.Name, lt.Name)}
+			}
 		}
 	}
 	fu := &fieldUpdate{id: have.ID, name: have.Name}
