@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -221,8 +223,9 @@ func (cn *conn) commentRows(ctx context.Context, tableID string, ids []string) (
 				f["lastUpdatedTime"] = cm.LastUpdatedTime.UTC().Format(time.RFC3339Nano)
 			}
 			if len(cm.Mentioned) > 0 {
-				var ms []any
-				for _, m := range cm.Mentioned {
+				var ms []any // by id: the service gives them as an object, whose order is not data
+				for _, id := range slices.Sorted(maps.Keys(cm.Mentioned)) {
+					m := cm.Mentioned[id]
 					mm := map[string]any{"type": m.Type, "id": m.ID, "displayName": m.DisplayName}
 					if m.Email != "" {
 						mm["email"] = m.Email
