@@ -243,13 +243,9 @@ func (cn *conn) commentRows(ctx context.Context, tableID string, ids []string) (
 // commentsCatalog is a catalog of the base with the comments table of the records ids holding
 // their comments.
 func (cn *conn) commentsCatalog(ctx context.Context, name, baseTable string, ids []string) (*engine.Catalog, error) {
-	schema, err := cn.c.schemaFor(ctx, baseTable)
+	schema, t, err := cn.c.tableFor(ctx, baseTable)
 	if err != nil {
 		return nil, err
-	}
-	t, ok := schema.Table(baseTable)
-	if !ok {
-		return nil, &NoTableError{Table: baseTable, Tables: schema.tableNames()}
 	}
 	rows, err := cn.commentRows(ctx, t.ID, ids)
 	if err != nil {
@@ -296,13 +292,9 @@ func (cn *conn) writeComments(ctx context.Context, ast sqlparser.Statement, args
 		return 0, true, &UnsupportedError{Construct: "writing " + name + " in a transaction",
 			Hint: "a comment is written at once and cannot be rolled back: write it outside the transaction"}
 	}
-	schema, err := cn.c.schemaFor(ctx, baseTable)
+	_, t, err := cn.c.tableFor(ctx, baseTable)
 	if err != nil {
 		return 0, true, err
-	}
-	t, found := schema.Table(baseTable)
-	if !found {
-		return 0, true, &NoTableError{Table: baseTable, Tables: schema.tableNames()}
 	}
 	switch s := ast.(type) {
 	case *sqlparser.Insert:

@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"errors"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -220,28 +221,18 @@ func TestRenameWithResultCache(t *testing.T) {
 	if after := count("SELECT COUNT(Details) FROM Tasks"); after != before || before == 0 {
 		t.Errorf("COUNT(Details) after the rename: %d, want %d (as COUNT(Notes) before)", after, before)
 	}
-	var n int
 	rows, err = db.Query("SELECT * FROM Tasks")
 	if err != nil {
 		t.Fatal(err)
 	}
 	cols, _ := rows.Columns()
-	for rows.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
-			t.Fatal(err)
-		}
-		for i, c := range cols {
-			if c == "Details" && vals[i] != nil {
-				n++
-			}
+	details := slices.Index(cols, "Details")
+	n := 0
+	for _, r := range scanAll(t, rows) {
+		if details >= 0 && r[details] != nil {
+			n++
 		}
 	}
-	rows.Close()
 	if n != before {
 		t.Errorf("SELECT * after the rename: %d rows with Details, want %d", n, before)
 	}

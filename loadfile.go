@@ -111,13 +111,9 @@ func (cn *conn) writeWithFiles(ctx context.Context, ast sqlparser.Statement, arg
 		return 0, true, &UnsupportedError{Construct: "LOAD_FILE outside INSERT … VALUES or a one-table UPDATE … SET",
 			Hint: "write it as the value of an attachment column: INSERT INTO t (Name, Files) VALUES ('x', LOAD_FILE('/dir/a.pdf'))"}
 	}
-	schema, err := cn.c.schemaFor(ctx, table)
+	_, t, err := cn.c.tableFor(ctx, table)
 	if err != nil {
 		return 0, true, err
-	}
-	t, found := schema.Table(table)
-	if !found {
-		return 0, true, &NoTableError{Table: table, Tables: schema.tableNames()}
 	}
 	// take replaces LOAD_FILE(path) written as the whole value of column with NULL and reads the
 	// file; row is the VALUES row (0 for UPDATE).

@@ -114,6 +114,16 @@ func (c *Connector) schemaFor(ctx context.Context, tables ...string) (*baseSchem
 	return s, nil
 }
 
+// tableFor returns the schema and the table name names (a NoTableError when the base has none).
+func (c *Connector) tableFor(ctx context.Context, name string) (*baseSchema, *translate.Table, error) {
+	s, err := c.schemaFor(ctx, name)
+	if err != nil {
+		return nil, nil, err
+	}
+	t, _ := s.Table(name) // schemaFor made sure it is there
+	return s, t, nil
+}
+
 // schemaStatement is a statement about the schema that sqlparser cannot read (it drops the table
 // of SHOW COLUMNS and parses no DESCRIBE): SHOW [FULL] COLUMNS|FIELDS FROM|IN t, DESCRIBE t, DESC t.
 type schemaStatement struct {
