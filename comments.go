@@ -288,7 +288,7 @@ func (cn *conn) writeComments(ctx context.Context, ast sqlparser.Statement, args
 	if !ok {
 		return 0, false, nil
 	}
-	if cn.tx != nil {
+	if cn.tx != nil || !cn.autocommit() { // with autocommit=0 every write is in a transaction
 		return 0, true, &UnsupportedError{Construct: "writing " + name + " in a transaction",
 			Hint: "a comment is written at once and cannot be rolled back: write it outside the transaction"}
 	}

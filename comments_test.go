@@ -89,6 +89,27 @@ func TestCommentsTable(t *testing.T) {
 			t.Errorf("%s: %v; want an error saying %q", stmt, err, want)
 		}
 	}
+	// Comments are written at once: not in a transaction, nor with autocommit off.
+	tx, err := db.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec("INSERT INTO `Tasks$comments` (record_id, text) VALUES (?, 'x')", a); err == nil || !strings.Contains(err.Error(), "in a transaction") {
+		t.Errorf("a comment in a transaction: %v", err)
+	}
+	tx.Rollback()
+	conn, err := db.Conn(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.ExecContext(t.Context(), "SET autocommit = 0"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.ExecContext(t.Context(), "DELETE FROM `Tasks$comments` WHERE record_id = ?", a); err == nil || !strings.Contains(err.Error(), "in a transaction") {
+		t.Errorf("a comment with autocommit off: %v", err)
+	}
+	conn.Close()
+
 	// EXPLAIN says what a statement would cost and sends none of it.
 	for stmt, want := range map[string]string{
 		"EXPLAIN SELECT * FROM `Tasks$comments` WHERE record_id = 'recX'":                      "one per record named",

@@ -88,7 +88,7 @@ func (cn *conn) writeWithFiles(ctx context.Context, ast sqlparser.Statement, arg
 	if !hasLoadFile(ast) {
 		return 0, false, nil
 	}
-	if cn.tx != nil {
+	if cn.tx != nil || !cn.autocommit() { // with autocommit=0 every write is in a transaction
 		return 0, true, &UnsupportedError{Construct: "LOAD_FILE in a transaction",
 			Hint: "an upload is sent at once and cannot be rolled back: write it outside the transaction"}
 	}
