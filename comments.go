@@ -206,8 +206,10 @@ func (cn *conn) commentRows(ctx context.Context, tableID string, ids []string) (
 	for _, id := range ids {
 		comments, err := cn.c.base.AllComments(ctx, tableID, id)
 		if err != nil {
-			if errors.Is(err, transport.ErrModelNotFound) || errors.Is(err, transport.ErrNotFound) {
-				continue
+			if missing, gerr := cn.missingRecord(ctx, tableID, id, err); missing {
+				continue // as in MySQL, a record id that matches nothing selects nothing
+			} else if gerr != nil {
+				return nil, gerr
 			}
 			return nil, err
 		}
@@ -238,6 +240,30 @@ func (cn *conn) commentRows(ctx context.Context, tableID string, ids []string) (
 		}
 	}
 	return rows, nil
+}
+
+// missingRecord tells whether the failure err of a comments listing means the record does not
+// exist. The service answers a missing record and a token without the comments scope alike (403
+// INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND), so that answer is told apart by getting the record:
+// one more request, only in that case.
+func (cn *conn) missingRecord(ctx context.Context, tableID, id string, err error) (bool, error) {
+	gone := func(err error) bool {
+		return errors.Is(err, transport.ErrModelNotFound) || errors.Is(err, transport.ErrNotFound) || errors.Is(err, transport.ErrPermissionsOrNotFound)
+	}
+	if !gone(err) {
+		return false, nil
+	}
+	if !errors.Is(err, transport.ErrPermissionsOrNotFound) {
+		return true, nil
+	}
+	_, gerr := cn.c.base.Get(ctx, tableID, id)
+	switch {
+	case gerr == nil:
+		return false, nil // the record is there: the token may not read its comments
+	case gone(gerr):
+		return true, nil
+	}
+	return false, gerr
 }
 
 // commentsCatalog is a catalog of the base with the comments table of the records ids holding

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/airsql/airsql/emulator"
 )
 
 // TestCommentsTable: `Tasks$comments` reads, creates, edits and deletes record comments, one
@@ -163,5 +165,28 @@ func TestUserIsWhoami(t *testing.T) {
 	}
 	if n != 1 {
 		t.Errorf("%d whoami requests, want 1 (asked once per connector)", n)
+	}
+}
+
+// TestCommentsOfMissingRecords: a record id the table does not have selects no comment (as in
+// MySQL); a token without the comments scope gets the service's refusal, not an empty result.
+func TestCommentsOfMissingRecords(t *testing.T) {
+	srv := newEmulator(t, emulator.WithFixture(&emulator.Fixture{Tokens: []emulator.FixtureToken{{Token: "patNOCOMMENTS.secret",
+		Bases: []string{testBase}, Scopes: []string{"data.records:read", "schema.bases:read"}}}}))
+	db, _ := openDB(t, srv, "")
+	var a string
+	if err := db.QueryRow("SELECT id FROM Tasks ORDER BY id LIMIT 1").Scan(&a); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec("INSERT INTO `Tasks$comments` (record_id, text) VALUES (?, 'kept')", a); err != nil {
+		t.Fatal(err)
+	}
+	got := queryColumn(t, db, "SELECT text FROM `Tasks$comments` WHERE record_id IN ('recNOPE0000000000', ?)", a)
+	if strings.Join(got, ",") != "kept" {
+		t.Errorf("comments of a missing and an existing record: %v, want [kept]", got)
+	}
+	noScope, _ := openDSN(t, "airtable://patNOCOMMENTS.secret@localhost/"+testBase+"?tls=false", srv.Client())
+	if _, err := noScope.Query("SELECT text FROM `Tasks$comments` WHERE record_id = ?", a); err == nil {
+		t.Error("a token without data.recordComments:read read comments without an error")
 	}
 }

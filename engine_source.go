@@ -232,6 +232,8 @@ var parserLimits = []struct {
 		"the SQL parser cannot read it: run the GROUP BY, and a second query without it for the totals"},
 	{regexp.MustCompile(`(?i)\bLATERAL\b`), "LATERAL",
 		"the SQL parser (MySQL 5.7's grammar) cannot read it"},
+	{regexp.MustCompile("(?i)(^|[^`\\w])\\w+\\$comments\\b"), "a comments table named without backquotes",
+		"the SQL parser does not read $ in a bare name: write `Tasks$comments`"},
 }
 
 // parserLimitation names a known parser limitation the query runs into, or returns nil.
