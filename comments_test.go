@@ -81,6 +81,7 @@ func TestCommentsTable(t *testing.T) {
 		"UPDATE `Tasks$comments` SET author_id = 'x' WHERE record_id = 'r'":         "other than text",
 		"SELECT * FROM Tasks t JOIN `Tasks$comments` c ON c.record_id = t.id":       "in a join",
 		"INSERT INTO `Tasks$comments` (record_id, id, text) VALUES ('r', 'c', 'x')": "comment column id",
+		"SELECT * FROM Tasks$comments WHERE record_id = 'r'":                        "without backquotes",
 		"SELECT * FROM `Nope$comments` WHERE record_id = 'r'":                       "no table \"Nope\"",
 	} {
 		_, err := db.Exec(stmt)
