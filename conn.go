@@ -262,6 +262,24 @@ func (cn *conn) query(ctx context.Context, st statement, nvs []driver.NamedValue
 	case *sqlparser.Show:
 		return cn.show(ctx, ast)
 	case *sqlparser.Insert, *sqlparser.Update, *sqlparser.Delete:
+		if _, _, ok := commentsWriteTarget(ast); ok && st.returning != nil {
+			return nil, &UnsupportedError{Construct: "RETURNING on a comments table", Hint: "SELECT the comments after writing them"}
+		}
+		if _, ok, err := cn.writeComments(ctx, ast, args); ok {
+			if err != nil {
+				return nil, err
+			}
+			return noRows(), nil
+		}
+		if hasLoadFile(ast) && st.returning != nil {
+			return nil, &UnsupportedError{Construct: "RETURNING with LOAD_FILE", Hint: "SELECT the records after writing them"}
+		}
+		if _, ok, err := cn.writeWithFiles(ctx, ast, args); ok {
+			if err != nil {
+				return nil, err
+			}
+			return noRows(), nil
+		}
 		return cn.writeRows(ctx, ast, args, st.returning)
 	case *sqlparser.Begin, *sqlparser.Commit, *sqlparser.Rollback:
 		if _, err := cn.exec(ctx, st, nvs); err != nil {
@@ -303,6 +321,18 @@ func (cn *conn) exec(ctx context.Context, st statement, nvs []driver.NamedValue)
 	}
 	switch ast := st.ast.(type) {
 	case *sqlparser.Insert, *sqlparser.Update, *sqlparser.Delete:
+		if n, ok, err := cn.writeComments(ctx, ast, args); ok {
+			if err != nil {
+				return nil, err
+			}
+			return result{affected: n}, nil
+		}
+		if n, ok, err := cn.writeWithFiles(ctx, ast, args); ok {
+			if err != nil {
+				return nil, err
+			}
+			return result{affected: n}, nil
+		}
 		n, err := cn.execWrite(ctx, st.ast, args)
 		if err != nil {
 			return nil, err
@@ -335,11 +365,9 @@ func unsupportedStatement(ast sqlparser.Statement) error {
 		case sqlparser.DropStr, sqlparser.TruncateStr:
 			return &UnsupportedError{Construct: strings.ToUpper(s.Action) + " TABLE",
 				Hint: "the Airtable API cannot delete tables: delete it in Airtable itself (DELETE FROM t removes its records)"}
-		case sqlparser.RenameStr:
-			return &UnsupportedError{Construct: "RENAME TABLE", Hint: "rename tables in Airtable itself"}
 		}
 		return &UnsupportedError{Construct: strings.ToUpper(s.Action) + " " + sqlparser.String(s.Table),
-			Hint: "the driver runs CREATE TABLE, ALTER TABLE … ADD COLUMN and CREATE INDEX; change anything else in Airtable itself"}
+			Hint: "the driver runs CREATE TABLE, ALTER TABLE, RENAME TABLE and CREATE INDEX; change anything else in Airtable itself"}
 	case *sqlparser.DBDDL:
 		return &UnsupportedError{Construct: strings.ToUpper(s.Action) + " DATABASE",
 			Hint: "a database is an Airtable base: create it in Airtable and name its id in the DSN"}

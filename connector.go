@@ -3,6 +3,7 @@ package airsql
 import (
 	"context"
 	"database/sql/driver"
+	"fmt"
 	"io"
 	"sync"
 	"sync/atomic"
@@ -34,6 +35,9 @@ type Connector struct {
 
 	closed        atomic.Bool
 	connectionIDs atomic.Int64 // CONNECTION_ID() of the last connection
+
+	userMu sync.Mutex
+	user   string // USER(): who the token acts for, from whoami; "" until asked
 }
 
 // Connector implements driver.Connector and io.Closer.
@@ -119,12 +123,37 @@ func (c *Connector) Close() error {
 // Config returns a copy of the connector's configuration.
 func (c *Connector) Config() *Config { return c.cfg.Clone() }
 
-// forgetSchema drops the cached schema after this connector changed it (DDL): the next statement
-// fetches it again.
+// sessionUser is what USER() and CURRENT_USER() answer: the token's user as whoami says, as
+// MySQL's user@host: its email (with the user.email:read scope), else its id at airtable. It is
+// asked once per connector; a failure is not kept, so the next call asks again.
+func (c *Connector) sessionUser(ctx context.Context) (string, error) {
+	c.userMu.Lock()
+	defer c.userMu.Unlock()
+	if c.user != "" {
+		return c.user, nil
+	}
+	u, err := c.base.WhoAmI(ctx)
+	if err != nil {
+		return "", err
+	}
+	switch {
+	case u.Email != "":
+		c.user = u.Email
+	case u.ID != "":
+		c.user = u.ID + "@airtable"
+	default:
+		return "", fmt.Errorf("airsql: whoami answered no user id")
+	}
+	return c.user, nil
+}
+
+// forgetSchema drops the cached schema after this connector changed it (DDL), and its file in
+// the persistent cache: the next statement fetches it again.
 func (c *Connector) forgetSchema() {
 	c.schemaMu.Lock()
 	defer c.schemaMu.Unlock()
 	c.schema = nil
+	removeSchemaFile(c.schemaFile)
 }
 
 // loadSchema returns the base schema, from the cache when it is younger than SchemaTTL and

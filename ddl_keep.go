@@ -4,30 +4,24 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
-	"strings"
 
 	"github.com/airsql/airsql/translate"
 )
 
-// checkKeep runs the MODIFY clauses of an ALTER TABLE: the metadata API cannot change a field,
-// so each must describe the field as it already is (translate.DDL.Keep), and then it changes
-// nothing. Anything else is refused with what would have changed.
-func checkKeep(t *translate.Table, keep []translate.FieldDef) error {
-	for _, k := range keep {
-		if k.Type == "" { // id or createdTime, which every table has
-			continue
-		}
-		i := slices.IndexFunc(t.Fields, func(f translate.Field) bool { return strings.EqualFold(f.Name, k.Name) })
-		if i < 0 {
-			return fmt.Errorf("airsql: ALTER TABLE %q MODIFY: the table has no column %q (add it with ADD COLUMN)", t.Name, k.Name)
-		}
-		have := t.Fields[i]
-		if what := fieldChange(have, k); what != "" {
-			return &UnsupportedError{Construct: "ALTER TABLE … MODIFY that changes a field",
-				Hint: fmt.Sprintf("column %q would change %s; the Airtable API cannot change a field's type safely: change it in Airtable itself", have.Name, what)}
-		}
+// checkKeep checks the definition a MODIFY or CHANGE writes for a field the table has: the
+// metadata API can change a field's name and description only, so the definition must make the
+// field as it already is; otherwise it is refused with what would have changed.
+func checkKeep(have translate.Field, want translate.FieldDef) error {
+	what := fieldChange(have, want)
+	switch {
+	case what == "":
+		return nil
+	case have.Type != want.Type:
+		return &UnsupportedError{Construct: "ALTER TABLE … MODIFY that changes a field's type",
+			Hint: fmt.Sprintf("column %q would change %s; the Airtable API cannot change a field's type: change it in Airtable itself, or add a new column", have.Name, what)}
 	}
-	return nil
+	return &UnsupportedError{Construct: "ALTER TABLE … MODIFY that changes a field's options",
+		Hint: fmt.Sprintf("column %q would change %s; the Airtable API's update field changes only a field's name and description: change it in Airtable itself", have.Name, what)}
 }
 
 // fieldChange says what making the field want out of have would change, or "" when nothing

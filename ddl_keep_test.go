@@ -19,7 +19,7 @@ func TestAlterModifyThatChangesNothing(t *testing.T) {
 		"ALTER TABLE w MODIFY COLUMN `active` boolean",
 		"ALTER TABLE w MODIFY COLUMN qty int NULL",
 		"ALTER TABLE w MODIFY COLUMN price decimal(12,2)",
-		"ALTER TABLE w MODIFY COLUMN name text COMMENT 'the name'",
+		"ALTER TABLE w MODIFY COLUMN name text", // no COMMENT: the description is left as it is
 		"ALTER TABLE w MODIFY COLUMN stage enum('b','a')",
 		"ALTER TABLE w MODIFY COLUMN createdTime datetime(3) NULL, MODIFY id varchar(191)",
 	} {
@@ -33,11 +33,12 @@ func TestAlterModifyThatChangesNothing(t *testing.T) {
 		}
 	}
 	for stmt, want := range map[string]string{
-		"ALTER TABLE w MODIFY qty varchar(20)":             "from number to singleLineText",
-		"ALTER TABLE w MODIFY price decimal(8,3)":          "precision from 2 to 3",
-		"ALTER TABLE w MODIFY stage enum('a','b','c')":     "choices",
-		"ALTER TABLE w MODIFY nope int":                    "no column",
-		"ALTER TABLE w MODIFY name text, ADD COLUMN x int": "",
+		"ALTER TABLE w MODIFY qty varchar(20)":                     "from number to singleLineText",
+		"ALTER TABLE w MODIFY price decimal(8,3)":                  "precision from 2 to 3",
+		"ALTER TABLE w MODIFY COLUMN name text COMMENT 'the name'": "", // a description the API sets
+		"ALTER TABLE w MODIFY stage enum('a','b','c')":             "choices",
+		"ALTER TABLE w MODIFY nope int":                            "no column",
+		"ALTER TABLE w MODIFY name text, ADD COLUMN x int":         "",
 	} {
 		_, err := db.Exec(stmt)
 		if want == "" {

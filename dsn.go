@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -69,6 +70,10 @@ type Config struct {
 	// process's own), "shared" (always shared through a file under the user's cache directory),
 	// "process". Default "auto".
 	Pacing string
+	// SecureFilePriv is the directory LOAD_FILE may read (as MySQL's secure_file_priv): an
+	// attachment column written LOAD_FILE('path') uploads that file when it is inside this
+	// directory once symbolic links and .. are resolved. Default "": LOAD_FILE is refused.
+	SecureFilePriv string
 
 	// HTTPClient, when set, carries every request (for example an in-process emulator's
 	// client). Default nil: the connector builds its own client from the timeouts.
@@ -152,6 +157,15 @@ var dsnParams = []dsnParam{
 		func(c *Config) *time.Duration { return &c.ResultCache }),
 	enumParam("pacing", "whose 5 requests/s per base: `auto` (shared by the machine's processes for api.airtable.com), `shared` (always), `process`",
 		[]string{"auto", "shared", "process"}, func(c *Config) *string { return &c.Pacing }),
+	{name: "secureFilePriv", kind: "string", valid: "an absolute directory", doc: "the directory `LOAD_FILE('path')` may read, to upload a file into an attachment column; `\"\"`: LOAD_FILE refused",
+		parse: func(c *Config, v string) error {
+			if v != "" && !filepath.IsAbs(v) {
+				return fmt.Errorf("secureFilePriv=%q: give an absolute directory", v)
+			}
+			c.SecureFilePriv = v
+			return nil
+		},
+		format: func(c, def *Config) (string, bool) { return c.SecureFilePriv, c.SecureFilePriv != def.SecureFilePriv }},
 }
 
 func enumParam(name, doc string, values []string, field func(*Config) *string) dsnParam {

@@ -81,6 +81,19 @@ func (p *scanPages) Close() {
 func (cn *conn) planQuery(ctx context.Context, stmt sqlparser.SelectStatement, args translate.Args) (*translate.Query, *engine.Catalog, error) {
 	args.LocalOnly = cn.c.localOnly
 	ast, isSelect := stmt.(*sqlparser.Select)
+	if isSelect {
+		if name, base, ok := commentsTableOf(ast.From); ok {
+			return cn.planComments(ctx, ast, name, base, args)
+		}
+	}
+	if hasLoadFile(stmt) {
+		return nil, nil, &UnsupportedError{Construct: "LOAD_FILE in a query",
+			Hint: "LOAD_FILE('path') uploads a file as the value of an attachment column in INSERT … VALUES or UPDATE … SET; it does not read files into results"}
+	}
+	if namesComments(stmt) {
+		return nil, nil, &UnsupportedError{Construct: "a comments table in a join, a subquery or a UNION",
+			Hint: "read Table$comments alone, WHERE record_id IN (…), and combine its rows in your program"}
+	}
 	if isSelect && isDual(ast.From) && !hasSubquery(ast) {
 		// SELECT 1, SELECT … FROM DUAL: no table, so no schema to read (a pool's health check
 		// costs no request).
@@ -219,6 +232,8 @@ var parserLimits = []struct {
 		"the SQL parser cannot read it: run the GROUP BY, and a second query without it for the totals"},
 	{regexp.MustCompile(`(?i)\bLATERAL\b`), "LATERAL",
 		"the SQL parser (MySQL 5.7's grammar) cannot read it"},
+	{regexp.MustCompile("(?i)(^|[^`\\w])\\w+\\$comments\\b"), "a comments table named without backquotes",
+		"the SQL parser does not read $ in a bare name: write `Tasks$comments`"},
 }
 
 // parserLimitation names a known parser limitation the query runs into, or returns nil.

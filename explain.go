@@ -55,7 +55,16 @@ func (cn *conn) explain(ctx context.Context, st statement, nvs []driver.NamedVal
 			}
 			add("request", "POST /v0/meta/bases/"+cn.c.cfg.BaseID+"/tables: create "+d.Table)
 		default:
-			add("request", fmt.Sprintf("POST /v0/meta/bases/%s/tables/{table}/fields: one request per column (%d)", cn.c.cfg.BaseID, len(d.Fields)))
+			meta := "/v0/meta/bases/" + cn.c.cfg.BaseID + "/tables/{table}"
+			if len(d.Fields) > 0 {
+				add("request", fmt.Sprintf("POST %s/fields: one request per column added (%d)", meta, len(d.Fields)))
+			}
+			for _, ch := range d.Changes {
+				add("request", fmt.Sprintf("PATCH %s/fields/{field of %s}: its name and description, if they differ from the base's", meta, ch.Column))
+			}
+			if d.RenameTo != "" || d.Description != nil {
+				add("request", "PATCH "+meta+": the table's name and description, if they differ from the base's")
+			}
 		}
 		for i, f := range d.Fields {
 			role := "field"
@@ -64,6 +73,23 @@ func (cn *conn) explain(ctx context.Context, st statement, nvs []driver.NamedVal
 			}
 			add(role, fmt.Sprintf("%s: %s %v", f.Name, f.Type, f.Options))
 		}
+		return rows, nil
+	}
+	if st.ast != nil && namesComments(st.ast) {
+		if _, isInsert := st.ast.(*sqlparser.Insert); isInsert {
+			add("request", "POST /v0/"+cn.c.cfg.BaseID+"/{table}/{record}/comments: one per row")
+			return rows, nil
+		}
+		add("request", "GET /v0/"+cn.c.cfg.BaseID+"/{table}/{record}/comments: one per record named by record_id = … or IN (…), and one more per 100 comments of a record")
+		if _, _, isWrite := commentsWriteTarget(st.ast); isWrite {
+			add("request", "then one PATCH or DELETE per comment matched")
+		}
+		add("local", "the rest of the statement, on those comments")
+		return rows, nil
+	}
+	if st.ast != nil && hasLoadFile(st.ast) {
+		add("local", "read each LOAD_FILE file (inside secureFilePriv)")
+		add("request", "the write, then POST /v0/"+cn.c.cfg.BaseID+"/{record}/{field}/uploadAttachment per file and record written")
 		return rows, nil
 	}
 	if st.prepared != nil {

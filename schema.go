@@ -30,7 +30,7 @@ func newBaseSchema(s *transport.BaseSchema) *baseSchema {
 		byFold: map[string][]*translate.Table{},
 	}
 	for _, ts := range s.Tables {
-		t := &translate.Table{ID: ts.ID, Name: ts.Name, PrimaryFieldID: ts.PrimaryFieldID}
+		t := &translate.Table{ID: ts.ID, Name: ts.Name, PrimaryFieldID: ts.PrimaryFieldID, Description: ts.Description}
 		for _, f := range ts.Fields {
 			t.Fields = append(t.Fields, translate.Field{ID: f.ID, Name: f.Name, Type: f.Type, Options: f.Options, Description: f.Description})
 		}
@@ -112,6 +112,16 @@ func (c *Connector) schemaFor(ctx context.Context, tables ...string) (*baseSchem
 		}
 	}
 	return s, nil
+}
+
+// tableFor returns the schema and the table name names (a NoTableError when the base has none).
+func (c *Connector) tableFor(ctx context.Context, name string) (*baseSchema, *translate.Table, error) {
+	s, err := c.schemaFor(ctx, name)
+	if err != nil {
+		return nil, nil, err
+	}
+	t, _ := s.Table(name) // schemaFor made sure it is there
+	return s, t, nil
 }
 
 // schemaStatement is a statement about the schema that sqlparser cannot read (it drops the table

@@ -17,8 +17,11 @@ import (
 // which settings are accepted and why the others are refused.
 
 // newSession is the session of a new connection to the connector's base.
+// USER() asks whoami the first time a statement of the connector names it (the request is not
+// tied to that statement's context: its answer serves every later one).
 func (c *Connector) newSession() *translate.Session {
-	return &translate.Session{Database: c.cfg.BaseID, ConnectionID: c.connectionIDs.Add(1)}
+	return &translate.Session{Database: c.cfg.BaseID, ConnectionID: c.connectionIDs.Add(1),
+		User: func() (string, error) { return c.sessionUser(context.Background()) }}
 }
 
 // SetConnectionID makes CONNECTION_ID() on c answer id. A server in front of the driver (airsql

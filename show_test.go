@@ -49,7 +49,7 @@ func TestShowStatements(t *testing.T) {
 	}
 	ddl := fmt.Sprint(rows[0][1])
 	t.Logf("%s", ddl)
-	for _, want := range []string{"CREATE TABLE `Projects` (\n  `id` varchar(", ") NOT NULL,\n", "  PRIMARY KEY (`id`)\n) ENGINE=Airtable"} {
+	for _, want := range []string{"CREATE TABLE `Projects` (\n  `id` varchar(", ") NOT NULL,\n", "  PRIMARY KEY (`id`),\n  CONSTRAINT `Projects_ibfk_1` FOREIGN KEY (`Lead`) REFERENCES `People` (`id`)", "\n) ENGINE=Airtable"} {
 		if !strings.Contains(ddl, want) {
 			t.Errorf("SHOW CREATE TABLE lacks %q:\n%s", want, ddl)
 		}

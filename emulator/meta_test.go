@@ -59,7 +59,14 @@ func TestWhoami(t *testing.T) {
 	s, _ := newTestServer(t, WithDemo())
 	r := do(t, s, DemoToken, "GET", "/v0/meta/whoami", nil)
 	mustStatus(t, r, 200)
-	assertSameJSON(t, r.raw, `{"id":"usrDEMOADA0000001","scopes":["data.records:read","data.records:write","schema.bases:read"]}`)
+	assertSameJSON(t, r.raw, `{"id":"usrDEMOADA0000001","email":"ada@example.com","scopes":["data.records:read","data.records:write",
+		"data.recordComments:read","data.recordComments:write","schema.bases:read","schema.bases:write","webhook:manage","user.email:read"]}`)
+	// Without user.email:read the email is left out.
+	s, _ = newTestServer(t, WithDemo(), WithFixture(&Fixture{Tokens: []FixtureToken{{Token: "patNOEMAIL.secret", Bases: []string{DemoBaseID},
+		Scopes: []string{"data.records:read"}, UserID: "usrNOEMAIL0000001", Email: "hidden@example.com"}}}))
+	r = do(t, s, "patNOEMAIL.secret", "GET", "/v0/meta/whoami", nil)
+	mustStatus(t, r, 200)
+	assertSameJSON(t, r.raw, `{"id":"usrNOEMAIL0000001","scopes":["data.records:read"]}`)
 }
 
 func TestListBasesPaging(t *testing.T) {

@@ -18,7 +18,8 @@ import (
 //	POST  /v0/meta/bases/{baseId}/tables                              create table
 //	PATCH /v0/meta/bases/{baseId}/tables/{tableIdOrName}              update table (name, description)
 //	POST  /v0/meta/bases/{baseId}/tables/{tableId}/fields             create field
-//	PATCH /v0/meta/bases/{baseId}/tables/{tableId}/fields/{fieldId}   update field (name, description)
+//	PATCH /v0/meta/bases/{baseId}/tables/{tableId}/fields/{fieldId}   update field (name, description,
+//	                                                                  a formula field's options.formula)
 //
 // Each is logged in the data file (kinds createTable, createField, updateTable, updateField of
 // wal_extra.go) and applied by the same code at run time and at replay.
@@ -115,10 +116,23 @@ type fieldSpec struct {
 	Options     json.RawMessage `json:"options"`
 }
 
-// renameSpec is the body of update table and update field.
+// renameSpec is the body of update table.
 type renameSpec struct {
 	Name        *string `json:"name,omitempty"`
 	Description *string `json:"description,omitempty"`
+}
+
+// fieldUpdateSpec is the body of update field: the service's documentation lists name,
+// description and options, of which it documents options.formula (formula fields) only.
+type fieldUpdateSpec struct {
+	Name        *string         `json:"name,omitempty"`
+	Description *string         `json:"description,omitempty"`
+	Options     json.RawMessage `json:"options,omitempty"`
+}
+
+// formulaUpdate is the options of update field that the emulator takes.
+type formulaUpdate struct {
+	Formula *string `json:"formula"`
 }
 
 func errDuplicateField(name string) *apiError {
@@ -669,18 +683,36 @@ func (s *Server) updateField(c *call) (reply, *apiError) {
 		}
 		return reply{}, errForbidden()
 	}
-	var body renameSpec
+	var body fieldUpdateSpec
 	if aerr := decodeStrict(c.body, &body); aerr != nil {
 		return reply{}, aerr
 	}
-	if body.Name == nil && body.Description == nil {
-		return reply{}, errInvalidRequest("give \"name\", \"description\" or both")
+	if body.Name == nil && body.Description == nil && body.Options == nil {
+		return reply{}, errInvalidRequest("give \"name\", \"description\" or \"options\"")
 	}
 	if body.Name != nil && (strings.TrimSpace(*body.Name) == "" || fieldNameTaken(t.fields, *body.Name, fl)) {
 		return reply{}, errDuplicateField(*body.Name)
 	}
 	if aerr := checkDescription(body.Description); aerr != nil {
 		return reply{}, aerr
+	}
+	if body.Options != nil {
+		bad := func(detail string) *apiError {
+			return errorf(http.StatusUnprocessableEntity, "INVALID_FIELD_TYPE_OPTIONS_FOR_UPDATE", "Invalid options for %s.%s: %s", t.name, fl.Name, detail)
+		}
+		if fl.Type != "formula" {
+			return reply{}, bad(fmt.Sprintf("the options of a %s field cannot be changed through the API (only a formula field's options.formula)", fl.Type))
+		}
+		var fu formulaUpdate
+		if aerr := decodeStrict(body.Options, &fu); aerr != nil {
+			return reply{}, bad("options takes only \"formula\"")
+		}
+		if fu.Formula == nil || strings.TrimSpace(*fu.Formula) == "" {
+			return reply{}, bad("options.formula must be a non-empty formula")
+		}
+		if _, err := compileFormula(*fu.Formula, t); err != nil {
+			return reply{}, bad(fmt.Sprintf("the formula is invalid: %v", err))
+		}
 	}
 	if aerr := s.commitExtraLocked([]walOp{{Kind: walUpdateField, Base: b.id, Table: t.id, Field: fl.ID, Data: walJSON(body)}}); aerr != nil {
 		return reply{}, aerr

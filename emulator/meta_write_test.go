@@ -393,3 +393,43 @@ func TestCreateLinkInverses(t *testing.T) {
 		t.Fatalf("inverses: %s\n%s", r.raw, schema.raw)
 	}
 }
+
+// TestUpdateFormulaField: update field takes options.formula for a formula field (the service's
+// documentation lists it), keeps it with field ids, and refuses options of any other field.
+func TestUpdateFormulaField(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "data.wal")
+	s, _ := newTestServer(t, WithFixture(smallFixture(t)), WithDataFile(path))
+	schema := do(t, s, DefaultToken, "GET", metaBase+"/tables", nil)
+	score := fieldID(t, schema, "tblTASKS000000001", "Score")
+	prio := fieldID(t, schema, "tblTASKS000000001", "Priority")
+	fieldPath := metaBase + "/tables/tblTASKS000000001/fields/"
+	r := do(t, s, DefaultToken, "PATCH", fieldPath+score, map[string]any{"options": map[string]any{"formula": "{Priority} * 3"}})
+	mustStatus(t, r, 200)
+	opts, _ := r.body["options"].(map[string]any)
+	if opts["formula"] != "{"+prio+"} * 3" {
+		t.Errorf("the formula reads back as %v, want it with field ids", opts["formula"])
+	}
+	list := do(t, s, DefaultToken, "GET", testBase+"/Tasks?filterByFormula="+urlQuery("{Name} = 'Ship'"), nil)
+	if recs := records(t, list); len(recs) != 1 || fieldsOf(recs[0])["Score"] != float64(15) {
+		t.Errorf("Score after the new formula: %s", list.raw)
+	}
+	for _, tc := range []struct {
+		field string
+		body  map[string]any
+	}{
+		{prio, map[string]any{"options": map[string]any{"precision": 2}}},
+		{score, map[string]any{"options": map[string]any{"formula": "{Nope} +"}}},
+		{score, map[string]any{"options": map[string]any{"formula": "1", "result": "x"}}},
+		{score, map[string]any{"options": map[string]any{"formula": " "}}},
+	} {
+		if r := do(t, s, DefaultToken, "PATCH", fieldPath+tc.field, tc.body); errType(r) != "INVALID_FIELD_TYPE_OPTIONS_FOR_UPDATE" {
+			t.Errorf("%v: got %s, want INVALID_FIELD_TYPE_OPTIONS_FOR_UPDATE", tc.body, r.raw)
+		}
+	}
+	before := do(t, s, DefaultToken, "GET", metaBase+"/tables", nil).raw
+	s.Close()
+	s2, _ := newTestServer(t, WithFixture(smallFixture(t)), WithDataFile(path))
+	if after := do(t, s2, DefaultToken, "GET", metaBase+"/tables", nil).raw; after != before {
+		t.Errorf("schema after restart:\n%s\nbefore:\n%s", after, before)
+	}
+}

@@ -13,7 +13,7 @@ const (
 	walCreateTable   = "createTable"   // Data: FixtureTable with every id, options as the schema shows them
 	walCreateField   = "createField"   // Table; Data: FixtureField
 	walUpdateTable   = "updateTable"   // Table; Data: renameSpec
-	walUpdateField   = "updateField"   // Table, Field; Data: renameSpec
+	walUpdateField   = "updateField"   // Table, Field; Data: fieldUpdateSpec
 	walCommentPut    = "commentPut"    // Table, ID (record); Data: the stored comment
 	walCommentDelete = "commentDelete" // Table, ID (record), Field (the comment id)
 	walUpload        = "upload"        // ID (attachment id); Data: storedUpload
@@ -116,7 +116,7 @@ func (s *Server) applyExtraOpLocked(op walOp) error {
 			t.description = *rs.Description
 		}
 	case walUpdateField:
-		var rs renameSpec
+		var rs fieldUpdateSpec
 		if err := json.Unmarshal(op.Data, &rs); err != nil {
 			return fmt.Errorf("updateField: %w", err)
 		}
@@ -132,6 +132,14 @@ func (s *Server) applyExtraOpLocked(op walOp) error {
 		}
 		if rs.Description != nil {
 			fl.Description = *rs.Description
+		}
+		if rs.Options != nil {
+			var fu formulaUpdate
+			if err := json.Unmarshal(rs.Options, &fu); err != nil || fu.Formula == nil || fl.Type != "formula" {
+				return fmt.Errorf("updateField: field %s: options other than a formula field's formula", op.Field)
+			}
+			// Kept with field ids, as the service shows a formula: a later rename keeps it valid.
+			fl.Options["formula"], _ = formulaWithIDs(t, *fu.Formula)
 		}
 	case walCommentPut:
 		var cm comment

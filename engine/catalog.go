@@ -24,6 +24,7 @@ type Catalog struct {
 	tables   []*translate.Table
 	database string
 	info     map[string]*memTable // by upper-case name
+	local    map[string]*memTable // AddLocal's tables, by lower-case name
 
 	// TableRows, when set, gives a table's number of records if it is known (the driver learns
 	// it from whole-table scans): TABLES.TABLE_ROWS, an estimate as in MySQL; NULL when unknown.
@@ -40,8 +41,23 @@ func NewCatalog(base translate.Schema, tables []*translate.Table, database strin
 	return &Catalog{base: base, tables: tables, database: database}
 }
 
+// AddLocal adds an in-memory table of the given fields and rows (keyed by field name), found by
+// its name regardless of case before the base's tables: the driver's comments tables
+// (Tasks$comments), whose rows it fetched for the statement.
+func (c *Catalog) AddLocal(name string, fields []translate.Field, rows []translate.Row) *translate.Table {
+	t := &translate.Table{ID: name, Name: name, Local: true, Fields: fields}
+	if c.local == nil {
+		c.local = map[string]*memTable{}
+	}
+	c.local[strings.ToLower(name)] = &memTable{table: t, rows: rows}
+	return t
+}
+
 // Table implements translate.Schema: "information_schema.NAME" names an in-memory table.
 func (c *Catalog) Table(nameOrID string) (*translate.Table, bool) {
+	if m, ok := c.local[strings.ToLower(nameOrID)]; ok {
+		return m.table, true
+	}
 	if rest, ok := strings.CutPrefix(nameOrID, translate.InformationSchema+"."); ok {
 		m, err := c.infoTable(rest)
 		if err != nil || m == nil {
@@ -67,6 +83,11 @@ func (c *Catalog) Rows(t *translate.Table) ([]translate.Row, bool) {
 		return nil, false
 	}
 	for _, m := range c.info {
+		if m.table == t {
+			return m.rows, true
+		}
+	}
+	for _, m := range c.local {
 		if m.table == t {
 			return m.rows, true
 		}
@@ -155,6 +176,9 @@ func cells(kv ...any) translate.Row {
 
 // mysqlType maps a column's type to MySQL's DATA_TYPE and COLUMN_TYPE.
 func mysqlType(col translate.Column) (dataType, columnType string) {
+	if col.Field != nil && col.Field.Type == "multipleSelects" { // read as a JSON array, made by SET
+		return "set", "set(" + choiceList(col.Field.Options) + ")"
+	}
 	switch col.DatabaseType {
 	case "INT64":
 		return "bigint", "bigint"
@@ -182,9 +206,42 @@ func mysqlType(col translate.Column) (dataType, columnType string) {
 			return "longtext", "longtext"
 		case "singleLineText":
 			return "varchar", "varchar"
+		case "singleSelect":
+			return "enum", "enum(" + choiceList(col.Field.Options) + ")"
 		}
 	}
 	return "text", "text"
+}
+
+// foreignKey is the foreign key of a link field: its name (MySQL's form, table_ibfk_n, numbered
+// by *n in the table's field order) and the linked table's name. A link is a foreign key to the
+// linked table's id; deleting a linked record takes it out of the link (ON DELETE SET NULL).
+func (c *Catalog) foreignKey(t *translate.Table, col translate.Column, n *int) (name, linked string, ok bool) {
+	if col.Field == nil || col.Field.Type != "multipleRecordLinks" {
+		return "", "", false
+	}
+	id, _ := col.Field.Options["linkedTableId"].(string)
+	lt, found := c.base.Table(id)
+	if !found {
+		return "", "", false
+	}
+	*n++
+	return fmt.Sprintf("%s_ibfk_%d", t.Name, *n), lt.Name, true
+}
+
+// choiceList writes a select's choices as ENUM and SET list them: 'a','b' (the DDL that makes
+// the same select field).
+func choiceList(opts map[string]any) string {
+	var names []string
+	list, _ := opts["choices"].([]any)
+	for _, c := range list {
+		if m, ok := c.(map[string]any); ok {
+			if n, ok := m["name"].(string); ok {
+				names = append(names, "'"+strings.NewReplacer(`\`, `\\`, `'`, `''`).Replace(n)+"'")
+			}
+		}
+	}
+	return strings.Join(names, ",")
 }
 
 // columnsOf lists a table's columns as SELECT * returns them.
@@ -208,7 +265,7 @@ func (c *Catalog) infoRows(name string) ([]translate.Row, error) {
 	db := c.database
 	var rows []translate.Row
 	switch name {
-	case "REFERENTIAL_CONSTRAINTS", "ROUTINES":
+	case "ROUTINES":
 		return nil, nil
 	case "SCHEMATA":
 		for _, s := range []string{translate.InformationSchema, db} {
@@ -226,7 +283,7 @@ func (c *Catalog) infoRows(name string) ([]translate.Row, error) {
 			}
 			rows = append(rows, cells("TABLE_CATALOG", "def", "TABLE_SCHEMA", db, "TABLE_NAME", t.Name, "TABLE_TYPE", "BASE TABLE",
 				"ENGINE", "Airtable", "VERSION", 10, "ROW_FORMAT", "Dynamic", "TABLE_ROWS", tableRows,
-				"TABLE_COLLATION", "utf8mb4_bin", "CREATE_OPTIONS", "", "TABLE_COMMENT", t.ID))
+				"TABLE_COLLATION", "utf8mb4_bin", "CREATE_OPTIONS", "", "TABLE_COMMENT", t.Description))
 		}
 		for _, n := range slices.Sorted(maps.Keys(infoColumns)) {
 			rows = append(rows, cells("TABLE_CATALOG", "def", "TABLE_SCHEMA", translate.InformationSchema, "TABLE_NAME", n,
@@ -240,6 +297,7 @@ func (c *Catalog) infoRows(name string) ([]translate.Row, error) {
 		if err != nil {
 			return nil, err
 		}
+		links := 0 // the link fields so far: their foreign keys are numbered as MySQL names them
 		for i, col := range cols {
 			isID := col.Field == nil && col.Name == "id"
 			switch name {
@@ -261,6 +319,8 @@ func (c *Catalog) infoRows(name string) ([]translate.Row, error) {
 					charLen, octetLen, charset, collation = 65535, 65535, "utf8mb4", "utf8mb4_bin"
 				case "longtext":
 					charLen, octetLen, charset, collation = 4294967295, 4294967295, "utf8mb4", "utf8mb4_bin"
+				case "enum", "set":
+					charset, collation = "utf8mb4", "utf8mb4_bin"
 				case "varchar":
 					charset, collation = "utf8mb4", "utf8mb4_bin"
 					if isID {
@@ -285,6 +345,17 @@ func (c *Catalog) infoRows(name string) ([]translate.Row, error) {
 				if isID {
 					rows = append(rows, cells("CONSTRAINT_CATALOG", "def", "CONSTRAINT_SCHEMA", db, "CONSTRAINT_NAME", "PRIMARY",
 						"TABLE_CATALOG", "def", "TABLE_SCHEMA", db, "TABLE_NAME", t.Name, "COLUMN_NAME", "id", "ORDINAL_POSITION", 1))
+				}
+				if fk, linked, ok := c.foreignKey(t, col, &links); ok {
+					rows = append(rows, cells("CONSTRAINT_CATALOG", "def", "CONSTRAINT_SCHEMA", db, "CONSTRAINT_NAME", fk,
+						"TABLE_CATALOG", "def", "TABLE_SCHEMA", db, "TABLE_NAME", t.Name, "COLUMN_NAME", col.Name, "ORDINAL_POSITION", 1,
+						"POSITION_IN_UNIQUE_CONSTRAINT", 1, "REFERENCED_TABLE_SCHEMA", db, "REFERENCED_TABLE_NAME", linked, "REFERENCED_COLUMN_NAME", "id"))
+				}
+			case "REFERENTIAL_CONSTRAINTS":
+				if fk, linked, ok := c.foreignKey(t, col, &links); ok {
+					rows = append(rows, cells("CONSTRAINT_CATALOG", "def", "CONSTRAINT_SCHEMA", db, "CONSTRAINT_NAME", fk,
+						"UNIQUE_CONSTRAINT_CATALOG", "def", "UNIQUE_CONSTRAINT_SCHEMA", db, "UNIQUE_CONSTRAINT_NAME", "PRIMARY",
+						"MATCH_OPTION", "NONE", "UPDATE_RULE", "NO ACTION", "DELETE_RULE", "SET NULL", "TABLE_NAME", t.Name, "REFERENCED_TABLE_NAME", linked))
 				}
 			case "STATISTICS":
 				if isID {

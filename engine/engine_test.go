@@ -590,7 +590,7 @@ func TestCatalog(t *testing.T) {
 	}
 	got := query("SELECT column_name, is_nullable = 'YES', data_type, column_key FROM information_schema.columns WHERE table_schema = 'appX' AND table_name = 'T' ORDER BY ORDINAL_POSITION")
 	want := []string{"id false varchar PRI", "Name true varchar ", "N true bigint ", "X true double ", "Done false tinyint ",
-		"Day true date ", "Status true text ", "createdTime false datetime "}
+		"Day true date ", "Status true enum ", "createdTime false datetime "}
 	if !slices.Equal(got, want) {
 		t.Errorf("columns:\n got %q\nwant %q", got, want)
 	}

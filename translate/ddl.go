@@ -8,30 +8,51 @@ import (
 	"github.com/xwb1989/sqlparser"
 )
 
-// DDL is a schema-changing statement read: CREATE TABLE, ALTER TABLE … ADD COLUMN, or CREATE
-// INDEX. Airtable's metadata API can create tables and fields, and nothing more: it cannot
-// delete a table or a field, nor change a field's type safely, and it has no indexes or
-// constraints. So the statements that would need those are refused, naming why.
+// DDL is a schema-changing statement read: CREATE TABLE, ALTER TABLE, RENAME TABLE or CREATE
+// INDEX. Airtable's metadata API can create tables and fields, rename them and change their
+// descriptions, and nothing more: it cannot delete a table or a field, nor change a field's type
+// or options, and it has no indexes or constraints. So the statements that would need those are
+// refused, naming why.
 type DDL struct {
-	Table       string     // the table created, altered or indexed, as written
-	Create      bool       // CREATE TABLE; otherwise ALTER TABLE … ADD or CREATE INDEX
+	Table       string     // the table created, altered, renamed or indexed, as written
+	Create      bool       // CREATE TABLE; otherwise ALTER TABLE, RENAME TABLE or CREATE INDEX
 	IfNotExists bool       // CREATE TABLE IF NOT EXISTS: an existing table makes it a no-op
 	Fields      []FieldDef // the fields to create, in order; for CREATE TABLE the first is the primary field
 	// Index is set for CREATE INDEX (and nothing else is): a non-unique index changes no result,
 	// and Airtable keeps none, so running it does nothing.
 	Index bool
-	// Keep lists the columns of ALTER TABLE … MODIFY, each as the field it would make. The API
-	// cannot change a field, so MODIFY runs only when it changes nothing Airtable keeps: the
-	// field exists with that type (and precision, or choices) — what a schema tool sends when it
-	// cannot tell INT from BIGINT or NULL from NOT NULL in a checkbox. The driver checks that
-	// against the base; Type is empty for the built-in columns id and createdTime.
-	Keep []FieldDef
+	// Description is the table's COMMENT (CREATE TABLE … COMMENT='…', ALTER TABLE … COMMENT '…'),
+	// Airtable's table description; nil when none was written.
+	Description *string
+	// RenameTo is the table's new name (ALTER TABLE … RENAME TO, RENAME TABLE a TO b), "" if none.
+	RenameTo string
+	// Changes are the MODIFY, CHANGE and RENAME COLUMN clauses of ALTER TABLE, in order. The API
+	// can rename a field and change its description; a definition that would change anything else
+	// Airtable keeps (the type, a number's precision, a select's choices) is refused by the driver,
+	// which compares it with the base: a schema tool sends MODIFY when it cannot tell INT from
+	// BIGINT, and that changes nothing.
+	Changes []ColumnChange
+}
+
+// ColumnChange is one MODIFY, CHANGE or RENAME COLUMN clause.
+type ColumnChange struct {
+	Column  string    // the column as written (the old name of CHANGE and RENAME COLUMN)
+	NewName string    // CHANGE's or RENAME COLUMN's new name; "" keeps the name
+	Def     *FieldDef // the definition MODIFY or CHANGE writes; nil for RENAME COLUMN
+	// Builtin: Column is id or createdTime, which every table has and which cannot change.
+	Builtin bool
 }
 
 // FieldDef is one Airtable field to create, with the options its type needs.
 type FieldDef struct {
 	Name, Type, Description string
 	Options                 map[string]any
+	// Commented: the definition wrote COMMENT (Description, maybe ''); without it MODIFY and
+	// CHANGE leave a field's description as it is.
+	Commented bool
+	// LinkTable is the table a link field (REFERENCES t(id), FOREIGN KEY) points at, as written;
+	// the driver gives its id as the option linkedTableId.
+	LinkTable string
 }
 
 // The options Airtable requires for the field types DDL creates (a date in ISO form, a time in
@@ -55,10 +76,10 @@ func numberOptions(precision int) map[string]any { return map[string]any{"precis
 // maxPrecision is the most decimal places an Airtable number field keeps.
 const maxPrecision = 8
 
-// ParseDDL reads CREATE TABLE, ALTER TABLE and CREATE INDEX statements; ok is false for any
-// other statement. It reads the statement with sqlparser's tokenizer first because the pinned
-// grammar drops what matters here: IF NOT EXISTS of CREATE TABLE, and every detail of ALTER
-// TABLE and CREATE INDEX.
+// ParseDDL reads CREATE TABLE, ALTER TABLE, RENAME TABLE and CREATE INDEX statements; ok is
+// false for any other statement. It reads the statement with sqlparser's tokenizer first because
+// the pinned grammar drops what matters here: IF NOT EXISTS and COMMENT of CREATE TABLE, and
+// every detail of ALTER TABLE, RENAME TABLE and CREATE INDEX.
 func ParseDDL(sql string) (ddl *DDL, ok bool, err error) {
 	toks, err := ddlTokens(sql)
 	if err != nil || len(toks) < 2 {
@@ -69,6 +90,8 @@ func ParseDDL(sql string) (ddl *DDL, ok bool, err error) {
 		return createTable(toks)
 	case toks[0].is(sqlparser.ALTER):
 		return alterTable(toks)
+	case toks[0].is(sqlparser.RENAME) && toks[1].is(sqlparser.TABLE):
+		return renameTable(toks)
 	case toks[0].is(sqlparser.CREATE):
 		return createIndex(toks)
 	}
@@ -118,7 +141,7 @@ func ddlTokens(sql string) (toks []ddlToken, err error) {
 		case sqlparser.COMMENT:
 			continue
 		}
-		if len(toks) == 0 && typ != sqlparser.CREATE && typ != sqlparser.ALTER {
+		if len(toks) == 0 && typ != sqlparser.CREATE && typ != sqlparser.ALTER && typ != sqlparser.RENAME {
 			return nil, nil // not DDL: the rest of a long statement need not be read
 		}
 		toks = append(toks, ddlToken{typ: typ, val: string(val)})
@@ -148,11 +171,26 @@ func createTable(toks []ddlToken) (*DDL, bool, error) {
 	if end < 0 {
 		return nil, true, fmt.Errorf("translate: CREATE TABLE %s: unbalanced parentheses", name)
 	}
-	// What follows the columns is table options (ENGINE=…, DEFAULT CHARSET=…, COMMENT=…): they
-	// describe MySQL's storage, which Airtable replaces, and change no result.
+	// What follows the columns is table options (ENGINE=…, DEFAULT CHARSET=…): they describe
+	// MySQL's storage, which Airtable replaces, and change no result; COMMENT is the table's
+	// description.
+	desc, err := tableComment(toks[end+1:])
+	if err != nil {
+		return nil, true, err
+	}
+	d.Description = desc
+	var cols []colDef
+	links := map[string]string{} // column (lower case) -> table, from FOREIGN KEY clauses
 	for _, el := range splitTopLevel(toks[i+1 : end]) {
 		if len(el) == 0 {
 			return nil, true, fmt.Errorf("translate: CREATE TABLE %s: an empty column definition between commas", name)
+		}
+		if col, table, isFK, err := foreignKey(el); isFK {
+			if err != nil {
+				return nil, true, err
+			}
+			links[strings.ToLower(col)] = table
+			continue
 		}
 		if isIndex, err := tableIndex(el); isIndex || err != nil {
 			if err != nil {
@@ -164,6 +202,16 @@ func createTable(toks []ddlToken) (*DDL, bool, error) {
 		if err != nil {
 			return nil, true, err
 		}
+		cols = append(cols, col)
+	}
+	for _, col := range cols {
+		if t, ok := links[strings.ToLower(col.name)]; ok {
+			if col.references != "" && !strings.EqualFold(col.references, t) {
+				return nil, true, fmt.Errorf("translate: CREATE TABLE %s: column %q references both %q and %q", name, col.name, col.references, t)
+			}
+			col.references = t
+			delete(links, strings.ToLower(col.name))
+		}
 		f, isID, err := fieldFor(col)
 		if err != nil {
 			return nil, true, err
@@ -171,6 +219,9 @@ func createTable(toks []ddlToken) (*DDL, bool, error) {
 		if !isID {
 			d.Fields = append(d.Fields, f)
 		}
+	}
+	for col := range links {
+		return nil, true, fmt.Errorf("translate: CREATE TABLE %s: FOREIGN KEY names the column %q, which the table does not define", name, col)
 	}
 	if len(d.Fields) == 0 {
 		return nil, true, unsupported("a table with no column but id", "", "add at least one column: Airtable tables need a primary field")
@@ -237,9 +288,9 @@ func tableIndex(el []ddlToken) (bool, error) {
 		return true, nil
 	case first.is(sqlparser.UNIQUE):
 		return true, unsupported("UNIQUE", "", "Airtable cannot refuse duplicate values: leave the constraint out")
-	case first.is(sqlparser.CONSTRAINT) || first.is(sqlparser.FOREIGN) || first.word() == "CHECK":
-		return true, unsupported("constraints (CONSTRAINT, FOREIGN KEY, CHECK)", "",
-			"Airtable enforces none; a link between tables is a linked-record field, created in Airtable itself")
+	case first.is(sqlparser.CONSTRAINT) || first.word() == "CHECK":
+		return true, unsupported("CHECK constraints", "",
+			"Airtable enforces none: leave it out (FOREIGN KEY … REFERENCES t(id) makes a linked-record field)")
 	}
 	return false, nil
 }
@@ -255,6 +306,8 @@ type colDef struct {
 	key           string // "PRIMARY KEY", "UNIQUE" or "KEY" written on the column
 	onUpdate      bool
 	comment       string
+	commented     bool   // COMMENT was written
+	references    string // REFERENCES t(id): the table a link field points at
 }
 
 // columnDef reads "name type[(n[, m]) | ('a', 'b')] [attributes…]".
@@ -326,8 +379,14 @@ func columnDef(el []ddlToken) (colDef, error) {
 			c.key = "KEY"
 		case t.is(sqlparser.COMMENT_KEYWORD):
 			if i < len(el) && el[i].typ == sqlparser.STRING {
-				c.comment, i = el[i].val, i+1
+				c.comment, c.commented, i = el[i].val, true, i+1
 			}
+		case t.word() == "REFERENCES":
+			table, n, err := references(el[i:], fmt.Sprintf("column %q", c.name))
+			if err != nil {
+				return c, err
+			}
+			c.references, i = table, i+n
 		case t.is(sqlparser.ON):
 			c.onUpdate = true
 			i += 2 // UPDATE CURRENT_TIMESTAMP
@@ -337,6 +396,95 @@ func columnDef(el []ddlToken) (colDef, error) {
 		}
 	}
 	return c, nil
+}
+
+// tableComment reads the table options after CREATE TABLE's columns for COMMENT [=] '…'.
+func tableComment(opts []ddlToken) (*string, error) {
+	var desc *string
+	for i := 0; i < len(opts); i++ {
+		if !opts[i].is(sqlparser.COMMENT_KEYWORD) {
+			continue
+		}
+		j := i + 1
+		if j < len(opts) && opts[j].typ == '=' {
+			j++
+		}
+		if j >= len(opts) || opts[j].typ != sqlparser.STRING {
+			return nil, fmt.Errorf("translate: the table option COMMENT needs a string: COMMENT='…'")
+		}
+		v := opts[j].val
+		desc, i = &v, j
+	}
+	return desc, nil
+}
+
+// foreignKey reads [CONSTRAINT [name]] FOREIGN KEY [name] (col) REFERENCES t (id) [ON DELETE
+// SET NULL]: the column becomes a link field to t. isFK is false for any other element.
+func foreignKey(el []ddlToken) (col, table string, isFK bool, err error) {
+	i := 0
+	if el[0].is(sqlparser.CONSTRAINT) {
+		i++
+		if i < len(el) && !el[i].is(sqlparser.FOREIGN) {
+			i++ // the constraint's name
+		}
+	}
+	if i >= len(el) || !el[i].is(sqlparser.FOREIGN) {
+		return "", "", false, nil
+	}
+	i++
+	if i < len(el) && el[i].is(sqlparser.KEY) {
+		i++
+	}
+	if i < len(el) && el[i].typ != '(' {
+		i++ // the index's name
+	}
+	if i >= len(el) || el[i].typ != '(' {
+		return "", "", true, fmt.Errorf("translate: FOREIGN KEY needs its column in parentheses: FOREIGN KEY (col) REFERENCES t(id)")
+	}
+	end := closing(el, i)
+	if end != i+2 || el[i+1].typ != sqlparser.ID {
+		return "", "", true, unsupported("a FOREIGN KEY of several columns", "",
+			"a link field is one column: FOREIGN KEY (col) REFERENCES t(id)")
+	}
+	col = el[i+1].val
+	if end+1 >= len(el) || el[end+1].word() != "REFERENCES" {
+		return "", "", true, fmt.Errorf("translate: FOREIGN KEY (%s) needs REFERENCES t(id)", col)
+	}
+	table, n, err := references(el[end+2:], fmt.Sprintf("FOREIGN KEY (%s)", col))
+	if err == nil && end+2+n != len(el) {
+		err = fmt.Errorf("translate: FOREIGN KEY (%s): cannot read %q after REFERENCES %s(id)", col, el[end+2+n].val, table)
+	}
+	return col, table, true, err
+}
+
+// references reads what follows REFERENCES: t (id) [ON DELETE SET NULL], and says how many
+// tokens it took. A link points at records, so the referenced column must be id; deleting a
+// linked record takes it out of the links (SET NULL, per link), and nothing else is enforced.
+func references(toks []ddlToken, where string) (table string, n int, err error) {
+	table, i, err := tableName(toks, 0, "REFERENCES")
+	if err != nil {
+		return "", 0, err
+	}
+	if i+2 >= len(toks) || toks[i].typ != '(' || toks[i+2].typ != ')' || !strings.EqualFold(toks[i+1].val, "id") {
+		return "", 0, unsupported("REFERENCES other than t(id)", where,
+			"a link field points at records: write REFERENCES "+table+"(id)")
+	}
+	i += 3
+	for i+1 < len(toks) && toks[i].is(sqlparser.ON) {
+		action := toks[i+1].word()
+		j := i + 2
+		var rule []string
+		for j < len(toks) && !toks[j].is(sqlparser.ON) && toks[j].word() != "" && len(rule) < 2 {
+			rule = append(rule, toks[j].word())
+			j++
+		}
+		if (action != "DELETE" && action != "UPDATE") || strings.Join(rule, " ") != "SET NULL" {
+			return "", 0, unsupported("ON "+action+" "+strings.Join(rule, " "), where,
+				"Airtable takes a deleted record out of the links that hold it (ON DELETE SET NULL) and enforces nothing else: leave the rule out")
+		}
+		i = j
+	}
+	return table, i, nil
 }
 
 // canBePrimary tells whether Airtable allows a field of this type as a table's primary field.
@@ -391,7 +539,17 @@ func fieldFor(c colDef) (f FieldDef, isID bool, err error) {
 	case c.key != "":
 		return f, false, unsupported(c.key+" on a column", where, "Airtable has no unique keys or indexes")
 	}
-	f.Name, f.Description = c.name, c.comment
+	f.Name, f.Description, f.Commented = c.name, c.comment, c.commented
+	if c.references != "" {
+		switch c.typ {
+		case "char", "varchar", "text", "tinytext", "mediumtext", "longtext", "json":
+		default:
+			return f, false, unsupported(strings.ToUpper(c.typ)+" REFERENCES", where,
+				"a link holds record ids, which are text: declare the column VARCHAR(17) REFERENCES t(id)")
+		}
+		f.Type, f.LinkTable = "multipleRecordLinks", c.references
+		return f, false, nil
+	}
 	switch c.typ {
 	case "char", "varchar", "tinytext":
 		f.Type = "singleLineText"
@@ -443,8 +601,9 @@ func fieldFor(c colDef) (f FieldDef, isID bool, err error) {
 	return f, false, nil
 }
 
-// alterTable reads ALTER TABLE t ADD [COLUMN] def [, ADD [COLUMN] def …] (also ADD COLUMN (def,
-// def)). Each column definition is read by the parser's CREATE TABLE grammar.
+// alterTable reads ALTER TABLE t clause [, clause …] where a clause is ADD [COLUMN] def (also
+// ADD COLUMN (def, def)), MODIFY [COLUMN] def, CHANGE [COLUMN] old def, RENAME COLUMN a TO b,
+// RENAME [TO|AS] name or COMMENT [=] '…'.
 func alterTable(toks []ddlToken) (*DDL, bool, error) {
 	i := 1
 	if toks[i].word() == "IGNORE" {
@@ -465,58 +624,141 @@ func alterTable(toks []ddlToken) (*DDL, bool, error) {
 		if len(clause) == 0 {
 			return nil, true, fmt.Errorf("translate: ALTER TABLE %s: an empty clause between commas", d.Table)
 		}
-		op := clause[0].word()
-		if op == "MODIFY" {
-			f, err := modifyColumn(clause[1:])
-			if err != nil {
-				return nil, true, err
+		var err error
+		switch op := clause[0].word(); {
+		case op == "ADD":
+			err = d.alterAdd(clause[1:])
+		case op == "MODIFY" || op == "CHANGE":
+			var ch ColumnChange
+			ch, err = changeColumn(op, clause[1:])
+			d.Changes = append(d.Changes, ch)
+		case op == "RENAME":
+			err = d.alterRename(clause[1:])
+		case clause[0].is(sqlparser.COMMENT_KEYWORD):
+			var desc *string
+			if n := len(clause); n != 2 && (n != 3 || clause[1].typ != '=') {
+				err = fmt.Errorf("translate: ALTER TABLE %s: write COMMENT [=] 'text'", d.Table)
+			} else if desc, err = tableComment(clause); err == nil && d.Description != nil {
+				err = fmt.Errorf("translate: ALTER TABLE %s: COMMENT is written twice", d.Table)
 			}
-			d.Keep = append(d.Keep, f)
-			continue
+			d.Description = desc
+		default:
+			err = alterRefusal(op, clause)
 		}
-		if op != "ADD" {
-			return nil, true, alterRefusal(op, clause)
-		}
-		rest := clause[1:]
-		if len(rest) > 0 && rest[0].is(sqlparser.COLUMN) {
-			rest = rest[1:]
-		}
-		if len(rest) == 0 {
-			return nil, true, unsupported("ALTER TABLE … ADD without a column", "", "write ADD COLUMN name type")
-		}
-		switch rest[0].word() {
-		case "INDEX", "KEY", "CONSTRAINT", "PRIMARY", "UNIQUE", "FOREIGN", "FULLTEXT", "SPATIAL", "CHECK", "PARTITION":
-			return nil, true, unsupported("ALTER TABLE … ADD "+rest[0].word(), "", "Airtable has no indexes or constraints; only ADD COLUMN runs")
-		}
-		defs := [][]ddlToken{rest}
-		if rest[0].typ == '(' && closing(rest, 0) == len(rest)-1 {
-			defs = splitTopLevel(rest[1 : len(rest)-1])
-		}
-		for _, def := range defs {
-			if len(def) == 0 {
-				return nil, true, fmt.Errorf("translate: ALTER TABLE %s: an empty column definition", d.Table)
-			}
-			col, err := columnDef(def)
-			if err != nil {
-				return nil, true, err
-			}
-			f, isID, err := fieldFor(col)
-			if err != nil {
-				return nil, true, err
-			}
-			if isID {
-				return nil, true, unsupported("ADD COLUMN "+col.name, "", "every table already has the column "+col.name+" (the record's id and creation time)")
-			}
-			d.Fields = append(d.Fields, f)
+		if err != nil {
+			return nil, true, err
 		}
 	}
 	return d, true, nil
 }
 
-// modifyColumn reads MODIFY [COLUMN] def [FIRST | AFTER col] as the field it would make.
-func modifyColumn(rest []ddlToken) (FieldDef, error) {
+// alterAdd reads ADD [COLUMN] def or ADD [COLUMN] (def, …).
+func (d *DDL) alterAdd(rest []ddlToken) error {
 	if len(rest) > 0 && rest[0].is(sqlparser.COLUMN) {
 		rest = rest[1:]
+	}
+	if len(rest) == 0 {
+		return unsupported("ALTER TABLE … ADD without a column", "", "write ADD COLUMN name type")
+	}
+	switch rest[0].word() {
+	case "CONSTRAINT", "FOREIGN":
+		return unsupported("ALTER TABLE … ADD FOREIGN KEY", "",
+			"it would change an existing column into a link field, and the Airtable API cannot change a field's type: add a new column instead, ADD COLUMN name VARCHAR(17) REFERENCES t(id)")
+	case "INDEX", "KEY", "PRIMARY", "UNIQUE", "FULLTEXT", "SPATIAL", "CHECK", "PARTITION":
+		return unsupported("ALTER TABLE … ADD "+rest[0].word(), "", "Airtable has no indexes or constraints; only ADD COLUMN runs")
+	}
+	defs := [][]ddlToken{rest}
+	if rest[0].typ == '(' && closing(rest, 0) == len(rest)-1 {
+		defs = splitTopLevel(rest[1 : len(rest)-1])
+	}
+	for _, def := range defs {
+		if len(def) == 0 {
+			return fmt.Errorf("translate: ALTER TABLE %s: an empty column definition", d.Table)
+		}
+		col, err := columnDef(def)
+		if err != nil {
+			return err
+		}
+		f, isID, err := fieldFor(col)
+		if err != nil {
+			return err
+		}
+		if isID {
+			return unsupported("ADD COLUMN "+col.name, "", "every table already has the column "+col.name+" (the record's id and creation time)")
+		}
+		d.Fields = append(d.Fields, f)
+	}
+	return nil
+}
+
+// alterRename reads what follows RENAME: COLUMN a TO b, or [TO|AS] name (the table).
+func (d *DDL) alterRename(rest []ddlToken) error {
+	if len(rest) > 0 && rest[0].is(sqlparser.COLUMN) {
+		if len(rest) != 4 || !rest[2].is(sqlparser.TO) || rest[1].typ != sqlparser.ID && rest[1].word() == "" || rest[3].typ != sqlparser.ID && rest[3].word() == "" {
+			return fmt.Errorf("translate: ALTER TABLE %s: write RENAME COLUMN old TO new", d.Table)
+		}
+		d.Changes = append(d.Changes, ColumnChange{Column: rest[1].val, NewName: rest[3].val, Builtin: builtinColumn(rest[1].val)})
+		return nil
+	}
+	if len(rest) > 0 && (rest[0].word() == "INDEX" || rest[0].word() == "KEY") {
+		return unsupported("ALTER TABLE … RENAME "+rest[0].word(), "", "Airtable keeps no indexes")
+	}
+	if len(rest) > 0 && (rest[0].is(sqlparser.TO) || rest[0].is(sqlparser.AS)) {
+		rest = rest[1:]
+	}
+	to, n, err := tableName(rest, 0, "ALTER TABLE … RENAME TO")
+	if err != nil {
+		return err
+	}
+	if n != len(rest) {
+		return fmt.Errorf("translate: ALTER TABLE %s: cannot read %q after RENAME TO %s", d.Table, rest[n].val, to)
+	}
+	if d.RenameTo != "" {
+		return fmt.Errorf("translate: ALTER TABLE %s: RENAME TO is written twice", d.Table)
+	}
+	d.RenameTo = to
+	return nil
+}
+
+// renameTable reads RENAME TABLE a TO b (one pair: Airtable renames one table per request, and
+// MySQL renames several pairs all or none, which the API cannot promise).
+func renameTable(toks []ddlToken) (*DDL, bool, error) {
+	from, i, err := tableName(toks, 2, "RENAME TABLE")
+	if err != nil {
+		return nil, true, err
+	}
+	if i >= len(toks) || !toks[i].is(sqlparser.TO) {
+		return nil, true, fmt.Errorf("translate: write RENAME TABLE old TO new")
+	}
+	to, j, err := tableName(toks, i+1, "RENAME TABLE … TO")
+	if err != nil {
+		return nil, true, err
+	}
+	if j < len(toks) {
+		if toks[j].typ == ',' {
+			return nil, true, unsupported("RENAME TABLE of several tables", "",
+				"MySQL renames them all or none, which the Airtable API cannot promise: rename one table per statement")
+		}
+		return nil, true, fmt.Errorf("translate: RENAME TABLE: cannot read %q after %s TO %s", toks[j].val, from, to)
+	}
+	return &DDL{Table: from, RenameTo: to}, true, nil
+}
+
+func builtinColumn(name string) bool {
+	return strings.EqualFold(name, "id") || strings.EqualFold(name, "createdTime")
+}
+
+// changeColumn reads MODIFY [COLUMN] def or CHANGE [COLUMN] old def, then [FIRST | AFTER col].
+func changeColumn(op string, rest []ddlToken) (ColumnChange, error) {
+	if len(rest) > 0 && rest[0].is(sqlparser.COLUMN) {
+		rest = rest[1:]
+	}
+	var ch ColumnChange
+	if op == "CHANGE" {
+		if len(rest) < 2 {
+			return ch, unsupported("ALTER TABLE … CHANGE without a column", "", "write CHANGE COLUMN old new type")
+		}
+		ch.Column, rest = rest[0].val, rest[1:]
 	}
 	for i, t := range rest { // the position of a column changes nothing in Airtable's records
 		if w := t.word(); i > 0 && (w == "FIRST" || w == "AFTER") {
@@ -525,37 +767,42 @@ func modifyColumn(rest []ddlToken) (FieldDef, error) {
 		}
 	}
 	if len(rest) == 0 {
-		return FieldDef{}, unsupported("ALTER TABLE … MODIFY without a column", "", "write MODIFY COLUMN name type")
+		return ch, unsupported("ALTER TABLE … "+op+" without a column", "", "write "+op+" COLUMN name type")
 	}
 	col, err := columnDef(rest)
 	if err != nil {
-		return FieldDef{}, err
+		return ch, err
 	}
+	if ch.Column == "" {
+		ch.Column = col.name
+	} else if col.name != ch.Column {
+		ch.NewName = col.name
+	}
+	ch.Builtin = builtinColumn(ch.Column)
 	f, builtin, err := fieldFor(col)
 	if err != nil {
-		return FieldDef{}, err
+		return ch, err
 	}
 	if builtin {
 		f = FieldDef{Name: col.name}
 	}
-	return f, nil
+	ch.Def = &f
+	return ch, nil
 }
 
-// alterRefusal says why an ALTER TABLE operation other than ADD COLUMN cannot run.
+// alterRefusal says why an ALTER TABLE operation the API cannot do does not run.
 func alterRefusal(op string, clause []ddlToken) error {
 	switch op {
 	case "DROP":
 		return unsupported("ALTER TABLE … DROP", "", "the Airtable API cannot delete fields: delete it in Airtable itself")
-	case "CHANGE", "ALTER":
-		return unsupported("ALTER TABLE … "+op, "", "the Airtable API cannot change a field's type safely: change it in Airtable itself (renaming a field works there too)")
-	case "RENAME":
-		return unsupported("ALTER TABLE … RENAME", "", "rename tables and fields in Airtable itself")
+	case "ALTER":
+		return unsupported("ALTER TABLE … ALTER COLUMN", "", "Airtable fields created through the API have no default value, and the API cannot change a field's type")
 	}
 	word := op
 	if word == "" && len(clause) > 0 {
 		word = clause[0].val
 	}
-	return unsupported("ALTER TABLE … "+word, "", "only ALTER TABLE t ADD COLUMN name type runs")
+	return unsupported("ALTER TABLE … "+word, "", "ALTER TABLE runs ADD COLUMN, MODIFY, CHANGE, RENAME COLUMN, RENAME TO and COMMENT")
 }
 
 // splitTopLevel splits tokens at the commas outside parentheses.

@@ -10,14 +10,19 @@ import (
 func TestParseDDLKeep(t *testing.T) {
 	cases := []struct {
 		sql  string
-		keep []FieldDef
+		keep []ColumnChange
 		add  int
 	}{
-		{"ALTER TABLE `w` MODIFY COLUMN `active` boolean", []FieldDef{{Name: "active", Type: "checkbox", Options: checkOptions()}}, 0},
-		{"ALTER TABLE w MODIFY active tinyint(1) NOT NULL", []FieldDef{{Name: "active", Type: "checkbox", Options: checkOptions()}}, 0},
-		{"ALTER TABLE w MODIFY COLUMN qty int AFTER name", []FieldDef{{Name: "qty", Type: "number", Options: numberOptions(0)}}, 0},
-		{"ALTER TABLE w MODIFY COLUMN `createdTime` datetime(3) NULL", []FieldDef{{Name: "createdTime"}}, 0},
-		{"ALTER TABLE w MODIFY id varchar(191), ADD COLUMN n text", []FieldDef{{Name: "id"}}, 1},
+		{"ALTER TABLE `w` MODIFY COLUMN `active` boolean", []ColumnChange{{Column: "active", Def: &FieldDef{Name: "active", Type: "checkbox", Options: checkOptions()}}}, 0},
+		{"ALTER TABLE w MODIFY active tinyint(1) NOT NULL", []ColumnChange{{Column: "active", Def: &FieldDef{Name: "active", Type: "checkbox", Options: checkOptions()}}}, 0},
+		{"ALTER TABLE w MODIFY COLUMN qty int AFTER name", []ColumnChange{{Column: "qty", Def: &FieldDef{Name: "qty", Type: "number", Options: numberOptions(0)}}}, 0},
+		{"ALTER TABLE w MODIFY COLUMN `createdTime` datetime(3) NULL", []ColumnChange{{Column: "createdTime", Builtin: true, Def: &FieldDef{Name: "createdTime"}}}, 0},
+		{"ALTER TABLE w MODIFY id varchar(191), ADD COLUMN n text", []ColumnChange{{Column: "id", Builtin: true, Def: &FieldDef{Name: "id"}}}, 1},
+		{"ALTER TABLE w CHANGE COLUMN Notes Details text COMMENT 'why'", []ColumnChange{{Column: "Notes", NewName: "Details",
+			Def: &FieldDef{Name: "Details", Type: "multilineText", Description: "why", Commented: true}}}, 0},
+		{"ALTER TABLE w CHANGE Notes Notes text", []ColumnChange{{Column: "Notes", Def: &FieldDef{Name: "Notes", Type: "multilineText"}}}, 0},
+		{"ALTER TABLE w RENAME COLUMN `a b` TO c", []ColumnChange{{Column: "a b", NewName: "c"}}, 0},
+		{"ALTER TABLE w RENAME COLUMN id TO rid", []ColumnChange{{Column: "id", NewName: "rid", Builtin: true}}, 0},
 	}
 	for _, tc := range cases {
 		d, ok, err := ParseDDL(tc.sql)
@@ -25,8 +30,8 @@ func TestParseDDLKeep(t *testing.T) {
 			t.Errorf("%s: ok %v, %v", tc.sql, ok, err)
 			continue
 		}
-		if !reflect.DeepEqual(d.Keep, tc.keep) || len(d.Fields) != tc.add {
-			t.Errorf("%s: keep %+v, %d fields; want %+v, %d", tc.sql, d.Keep, len(d.Fields), tc.keep, tc.add)
+		if !reflect.DeepEqual(d.Changes, tc.keep) || len(d.Fields) != tc.add {
+			t.Errorf("%s: keep %+v, %d fields; want %+v, %d", tc.sql, d.Changes, len(d.Fields), tc.keep, tc.add)
 		}
 	}
 	// createdTime in CREATE TABLE is the built-in column: no field is created for it.

@@ -14,6 +14,7 @@ func TestParseDDL(t *testing.T) {
 		return FieldDef{Name: name, Type: "number", Options: map[string]any{"precision": p}}
 	}
 	check := func(name string) FieldDef { return FieldDef{Name: name, Type: "checkbox", Options: checkOptions()} }
+	desc := "what to do"
 	cases := []struct {
 		sql  string
 		want *DDL
@@ -24,7 +25,7 @@ func TestParseDDL(t *testing.T) {
 				{Name: "created_time", Type: "dateTime", Options: timeOptions()}}}},
 		{"create table if not exists People (Done bool, `Full Name` varchar(100) comment 'who', Born date, Score decimal(10, 2), Ratio double precision, Small tinyint, Flag tinyint(1) unsigned) engine=InnoDB default charset=utf8mb4;",
 			&DDL{Table: "People", Create: true, IfNotExists: true, Fields: []FieldDef{
-				{Name: "Full Name", Type: "singleLineText", Description: "who"}, check("Done"),
+				{Name: "Full Name", Type: "singleLineText", Description: "who", Commented: true}, check("Done"),
 				{Name: "Born", Type: "date", Options: dateOptions()}, num("Score", 2), num("Ratio", 8), num("Small", 0), check("Flag")}}},
 		{"CREATE TABLE app.T (id char(17) PRIMARY KEY, s enum('a', 'b''c'), m set('x'), n int null default null, KEY idx_n (n))",
 			&DDL{Table: "T", Create: true, Fields: []FieldDef{num("n", 0),
@@ -34,6 +35,19 @@ func TestParseDDL(t *testing.T) {
 		{"alter table Tasks add column a varchar(10), add b int, ADD COLUMN (c bool, d text)",
 			&DDL{Table: "Tasks", Fields: []FieldDef{text("a"), num("b", 0), check("c"), long("d")}}},
 		{"CREATE INDEX `idx_tasks_name` ON `tasks`(`name`)", &DDL{Table: "tasks", Index: true}},
+		// Links, from a column's REFERENCES or a FOREIGN KEY clause (SHOW CREATE TABLE writes those).
+		{"CREATE TABLE Work (Name text, Owner varchar(17) REFERENCES People(id) ON DELETE SET NULL, Helper json, " +
+			"CONSTRAINT `Work_Helper` FOREIGN KEY (`Helper`) REFERENCES `People` (`id`)) COMMENT='what to do'",
+			&DDL{Table: "Work", Create: true, Description: &desc, Fields: []FieldDef{long("Name"),
+				{Name: "Owner", Type: "multipleRecordLinks", LinkTable: "People"}, {Name: "Helper", Type: "multipleRecordLinks", LinkTable: "People"}}}},
+		{"ALTER TABLE Tasks ADD COLUMN Lead varchar(17) REFERENCES People (id)",
+			&DDL{Table: "Tasks", Fields: []FieldDef{{Name: "Lead", Type: "multipleRecordLinks", LinkTable: "People"}}}},
+		{"ALTER TABLE Tasks RENAME TO Work", &DDL{Table: "Tasks", RenameTo: "Work"}},
+		{"ALTER TABLE Tasks RENAME AS `My Work`, COMMENT = 'what to do'", &DDL{Table: "Tasks", RenameTo: "My Work", Description: &desc}},
+		{"alter table Tasks rename Work", &DDL{Table: "Tasks", RenameTo: "Work"}},
+		{"RENAME TABLE `Tasks` TO `Work`;", &DDL{Table: "Tasks", RenameTo: "Work"}},
+		{"ALTER TABLE Tasks RENAME COLUMN Notes TO Details", &DDL{Table: "Tasks", Changes: []ColumnChange{{Column: "Notes", NewName: "Details"}}}},
+		{"ALTER TABLE Tasks COMMENT ''", &DDL{Table: "Tasks", Description: new(string)}},
 	}
 	for _, tc := range cases {
 		got, ok, err := ParseDDL(tc.sql)
@@ -57,15 +71,22 @@ func TestParseDDLRefusals(t *testing.T) {
 		{"CREATE TABLE t (code varchar(9), PRIMARY KEY (code))", "a PRIMARY KEY other than id"},
 		{"CREATE TABLE t (doc json)", "JSON columns"},
 		{"CREATE TABLE t (b blob)", "columns of type BLOB"},
-		{"CREATE TABLE t (n int, FOREIGN KEY (n) REFERENCES u (id))", "constraints (CONSTRAINT, FOREIGN KEY, CHECK)"},
+		{"CREATE TABLE t (n int, FOREIGN KEY (n) REFERENCES u (id))", "INT REFERENCES"},
+		{"CREATE TABLE t (n text, FOREIGN KEY (n) REFERENCES u (code))", "REFERENCES other than t(id)"},
+		{"CREATE TABLE t (n text REFERENCES u (id) ON DELETE CASCADE)", "ON DELETE CASCADE"},
+		{"CREATE TABLE t (n text, m text, FOREIGN KEY (n, m) REFERENCES u (id))", "a FOREIGN KEY of several columns"},
+		{"CREATE TABLE t (n text, CHECK (n <> ''))", "CHECK constraints"},
+		{"ALTER TABLE t ADD FOREIGN KEY (n) REFERENCES u (id)", "ALTER TABLE … ADD FOREIGN KEY"},
+		{"ALTER TABLE t ADD CONSTRAINT fk FOREIGN KEY (n) REFERENCES u (id)", "ALTER TABLE … ADD FOREIGN KEY"},
+		{"RENAME TABLE a TO b, c TO d", "RENAME TABLE of several tables"},
+		{"ALTER TABLE t RENAME INDEX a TO b", "ALTER TABLE … RENAME INDEX"},
 		{"CREATE TABLE t (id varchar(20))", "a table with no column but id"},
 		{"CREATE TABLE t (a bool, b enum('x'))", "a table whose columns are all checkboxes or selects"},
 		{"CREATE TABLE t AS SELECT 1", "CREATE TABLE without column definitions (CREATE TABLE … AS SELECT, LIKE)"},
 		{"ALTER TABLE t DROP COLUMN n", "ALTER TABLE … DROP"},
-		{"ALTER TABLE t ALTER COLUMN n SET DEFAULT 1", "ALTER TABLE … ALTER"},
+		{"ALTER TABLE t ALTER COLUMN n SET DEFAULT 1", "ALTER TABLE … ALTER COLUMN"},
 		{"ALTER TABLE t MODIFY n text NOT NULL", "NOT NULL"},
 		{"ALTER TABLE t MODIFY createdTime text", "createdTime of type TEXT"},
-		{"ALTER TABLE t CHANGE n m int", "ALTER TABLE … CHANGE"},
 		{"ALTER TABLE t ADD INDEX (n)", "ALTER TABLE … ADD INDEX"},
 		{"ALTER TABLE t ADD COLUMN n int NOT NULL", "NOT NULL"},
 		{"CREATE UNIQUE INDEX u ON t (n)", "CREATE UNIQUE INDEX"},
@@ -77,6 +98,18 @@ func TestParseDDLRefusals(t *testing.T) {
 			t.Errorf("%s: ok %v, %v; want the construct %q refused with a hint", tc.sql, ok, err, tc.construct)
 		}
 	}
+	// Malformed: an error that says how to write it.
+	for sql, want := range map[string]string{
+		"ALTER TABLE t COMMENT 'x' y":                               "COMMENT [=] 'text'",
+		"ALTER TABLE t RENAME COLUMN a b":                           "RENAME COLUMN old TO new",
+		"RENAME TABLE a b":                                          "RENAME TABLE old TO new",
+		"ALTER TABLE t RENAME TO a, RENAME TO b":                    "written twice",
+		"CREATE TABLE t (a text, FOREIGN KEY (b) REFERENCES u(id))": "does not define",
+	} {
+		if _, ok, err := ParseDDL(sql); !ok || err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: ok %v, %v; want an error saying %q", sql, ok, err, want)
+		}
+	}
 	for _, sql := range []string{"SELECT 1", "DROP TABLE t", "INSERT INTO t VALUES (1)", "CREATE DATABASE x", "ALTER VIEW v AS SELECT 1"} {
 		if _, ok, err := ParseDDL(sql); ok || err != nil {
 			t.Errorf("%s: ok %v, %v; want it left to the parser", sql, ok, err)
@@ -85,7 +118,7 @@ func TestParseDDLRefusals(t *testing.T) {
 }
 
 func FuzzParseDDL(f *testing.F) {
-	for _, s := range []string{"CREATE TABLE t (a int)", "ALTER TABLE t ADD (a int, b", "CREATE TABLE t (a enum(", "alter table t add", "CREATE INDEX ON", "CREATE TABLE t (((", "/*!*/", "CREATE /*!*/ TABLE", "ALTER TABLE t MODIFY", "ALTER TABLE t MODIFY COLUMN c int AFTER", "alter table t modify createdTime datetime first"} {
+	for _, s := range []string{"CREATE TABLE t (a int)", "ALTER TABLE t ADD (a int, b", "CREATE TABLE t (a enum(", "alter table t add", "CREATE INDEX ON", "CREATE TABLE t (((", "/*!*/", "CREATE /*!*/ TABLE", "ALTER TABLE t MODIFY", "ALTER TABLE t MODIFY COLUMN c int AFTER", "alter table t modify createdTime datetime first", "RENAME TABLE a TO", "ALTER TABLE t RENAME COLUMN a TO", "CREATE TABLE t (a text REFERENCES", "CREATE TABLE t (a text, FOREIGN KEY (a) REFERENCES b(id) ON", "ALTER TABLE t COMMENT", "CREATE TABLE t (a text) COMMENT ="} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, sql string) {

@@ -19,6 +19,7 @@ type Field struct {
 // Table is one Airtable table: its fields in schema order and its views.
 type Table struct {
 	ID, Name, PrimaryFieldID string
+	Description              string // the table's description: information_schema's TABLE_COMMENT
 	Fields                   []Field
 	Views                    []View
 	// Local: an in-memory table (information_schema) that no request reads; nothing is pushed

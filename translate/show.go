@@ -114,19 +114,32 @@ func RewriteShow(query string) (sq ShowQuery, ok bool, err error) {
 	return sq, true, err
 }
 
-// showCreateTable builds CREATE TABLE from information_schema.COLUMNS, in the form MariaDB's
-// SHOW CREATE TABLE prints: one line per column with its type and NOT NULL, then the primary key
-// (the record id, as information_schema's KEY_COLUMN_USAGE says). A single line text field,
-// a VARCHAR without length in information_schema (Airtable keeps none), is written VARCHAR(255)
-// so that the statement is valid MySQL and, run through this driver, makes the same field type.
+// showCreateTable builds CREATE TABLE from information_schema, in the form MariaDB's SHOW CREATE
+// TABLE prints: one line per column with its type, NOT NULL and COMMENT (the field's description),
+// then the primary key (the record id, as KEY_COLUMN_USAGE says), a FOREIGN KEY line per link
+// field, and the table's COMMENT (its description). A single line text field, a VARCHAR without
+// length in information_schema (Airtable keeps none), is written VARCHAR(255), so that the
+// statement is valid MySQL and, run through this driver, makes the same fields (a link's column
+// is JSON, which with its FOREIGN KEY line makes a link again).
 func showCreateTable(database, table string) string {
 	schema := schemaLiteral(database)
+	where := "TABLE_SCHEMA = " + schema + " AND TABLE_NAME = " + quoteText(table)
 	return "SELECT ANY_VALUE(TABLE_NAME) AS `Table`, CONCAT('CREATE TABLE `', REPLACE(ANY_VALUE(TABLE_NAME), '`', '``'), '` (\\n', " +
-		"GROUP_CONCAT(CONCAT('  `', REPLACE(COLUMN_NAME, '`', '``'), '` ', IF(COLUMN_TYPE = 'varchar', 'varchar(255)', COLUMN_TYPE), IF(IS_NULLABLE = 'NO', ' NOT NULL', ''), ',\\n') " +
+		"GROUP_CONCAT(CONCAT('  `', REPLACE(COLUMN_NAME, '`', '``'), '` ', IF(COLUMN_TYPE = 'varchar', 'varchar(255)', COLUMN_TYPE), IF(IS_NULLABLE = 'NO', ' NOT NULL', ''), " +
+		"IF(COLUMN_COMMENT = '', '', CONCAT(' COMMENT ', " + sqlQuoted("COLUMN_COMMENT") + ")), ',\\n') " +
 		"ORDER BY ORDINAL_POSITION SEPARATOR ''), " +
-		"'  PRIMARY KEY (`id`)\\n) ENGINE=Airtable DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin') AS `Create Table` " +
-		"FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = " + schema + " AND TABLE_NAME = " + quoteText(table) +
-		" HAVING COUNT(*) > 0"
+		"'  PRIMARY KEY (`id`)', " +
+		"IFNULL((SELECT GROUP_CONCAT(CONCAT(',\\n  CONSTRAINT `', REPLACE(CONSTRAINT_NAME, '`', '``'), '` FOREIGN KEY (`', REPLACE(COLUMN_NAME, '`', '``'), " +
+		"'`) REFERENCES `', REPLACE(REFERENCED_TABLE_NAME, '`', '``'), '` (`id`)') ORDER BY CONSTRAINT_NAME SEPARATOR '') " +
+		"FROM information_schema.KEY_COLUMN_USAGE WHERE " + where + " AND REFERENCED_TABLE_NAME IS NOT NULL), ''), " +
+		"'\\n) ENGINE=Airtable DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin', " +
+		"IFNULL((SELECT CONCAT(' COMMENT=', " + sqlQuoted("TABLE_COMMENT") + ") FROM information_schema.TABLES WHERE " + where + " AND TABLE_COMMENT <> ''), '')) AS `Create Table` " +
+		"FROM information_schema.COLUMNS WHERE " + where + " HAVING COUNT(*) > 0"
+}
+
+// sqlQuoted is SQL that writes the text of column as a MySQL string literal, as quoteText does.
+func sqlQuoted(column string) string {
+	return `CONCAT('''', REPLACE(REPLACE(` + column + `, '\\', '\\\\'), '''', ''''''), '''')`
 }
 
 // schemaLiteral is the database a SHOW statement names, as SQL: the connection's own without one.

@@ -29,8 +29,8 @@ const ServerVersion = "10.11.0-MariaDB-airsql"
 // VersionComment is @@version_comment (the MySQL client prints it when it connects).
 const VersionComment = "airsql, a MySQL-compatible driver for Airtable"
 
-// SessionUser is USER(), CURRENT_USER() and their kin: Airtable's tokens have no user name the
-// driver could show (and the token itself is never shown), so every connection is this account.
+// SessionUser is USER(), CURRENT_USER() and their kin when the session cannot say who the token
+// acts for (Session.User is nil): the token itself is never shown.
 const SessionUser = "airsql@localhost"
 
 // Session is one connection's session state: what DATABASE() and CONNECTION_ID() answer and the
@@ -39,10 +39,13 @@ const SessionUser = "airsql@localhost"
 type Session struct {
 	Database     string // DATABASE(): the base id; "" answers NULL
 	ConnectionID int64  // CONNECTION_ID()
-	vars         map[string]any
-	user         map[string]userVar // user variables (session.go), by lower-case name
-	userBytes    int                // the text they hold
-	pendingUser  map[string]userVar // assigned by the SET being run: read by its later assignments
+	// User answers USER(), CURRENT_USER() and their kin: who the token acts for (the driver asks
+	// Airtable's whoami once per connector). nil answers SessionUser.
+	User        func() (string, error)
+	vars        map[string]any
+	user        map[string]userVar // user variables (session.go), by lower-case name
+	userBytes   int                // the text they hold
+	pendingUser map[string]userVar // assigned by the SET being run: read by its later assignments
 }
 
 // sysVar is one system variable clients read.
@@ -303,6 +306,18 @@ func (sess *Session) weekFormat() int64 {
 // session is the statement's session (a new session's values when Args has none).
 func (s *scope) session() *Session { return s.args.Session }
 
+// sessionUser is what USER() and CURRENT_USER() answer.
+func (s *scope) sessionUser() (string, error) {
+	if sess := s.session(); sess != nil && sess.User != nil {
+		u, err := sess.User()
+		if err != nil {
+			return "", fmt.Errorf("translate: USER(): asking Airtable who the token acts for: %w", err)
+		}
+		return u, nil
+	}
+	return SessionUser, nil
+}
+
 // variable compiles @@name, @@session.name, @@local.name and @@global.name, and user variables
 // (@name, session.go); ok is false for other column names.
 func (s *scope) variable(c *sqlparser.ColName) (*expr, bool, error) {
@@ -332,7 +347,11 @@ func (s *scope) variable(c *sqlparser.ColName) (*expr, bool, error) {
 	case c.Qualifier.IsEmpty() && strings.EqualFold(name, "current_user") && !s.hasField(name):
 		// CURRENT_USER without parentheses is the function. The parser does not say whether the
 		// name was backquoted, so a field of that name (`current_user`) wins.
-		return &expr{kind: exConst, typ: typeText, val: SessionUser, sql: text}, true, nil
+		user, err := s.sessionUser()
+		if err != nil {
+			return nil, true, err
+		}
+		return &expr{kind: exConst, typ: typeText, val: user, sql: text}, true, nil
 	default:
 		return nil, false, nil
 	}
@@ -514,8 +533,13 @@ func init() {
 		}
 		return nil
 	}))
-	register("USER", constant(typeText, func(*funcCall) any { return SessionUser }))
-	register("CURRENT_USER", constant(typeText, func(*funcCall) any { return SessionUser }))
+	user := &funcDef{min: 0, max: 0, typ: func(fc *funcCall) (sqlType, error) {
+		u, err := fc.s.sessionUser()
+		fc.out.val = u
+		return typeText, err
+	}, eval: func(e *expr, v []any) any { return e.val }}
+	register("USER", user)
+	register("CURRENT_USER", user)
 	register("CONNECTION_ID", constant(typeInt, func(fc *funcCall) any {
 		if sess := fc.s.session(); sess != nil {
 			return sess.ConnectionID

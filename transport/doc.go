@@ -35,6 +35,23 @@
 //
 // The same operations exist on Base (table name first) and API (base id and table name first).
 //
+// # Comments, uploads, who am I, schema changes
+//
+//	for page, err := range tasks.Comments(ctx, "rec…", transport.CommentOptions{}) { … } // GET …/rec…/comments, newest first
+//	cm, err := tasks.CreateComment(ctx, "rec…", transport.CommentSpec{Text: "hi @[usr…]"}) // never retried once sent
+//	cm, err = tasks.UpdateComment(ctx, "rec…", cm.ID, "hello"); _, err = tasks.DeleteComment(ctx, "rec…", cm.ID)
+//	up, err := transport.UploadFile("a.pdf", "")                             // at most MaxUploadBytes (5 MB)
+//	rec, err = tasks.UploadAttachment(ctx, "rec…", "Files", up)              // POST content.airtable.com/v0/app…/rec…/Files/uploadAttachment
+//	me, err := api.WhoAmI(ctx)                                               // GET /v0/meta/whoami
+//	t, err := base.UpdateTable(ctx, "Tasks", transport.TableUpdate{Name: &newName})
+//	f, err := base.UpdateField(ctx, "tbl…", "fld…", transport.FieldUpdate{Description: &text})
+//	f, err = base.CreateField(ctx, "tbl…", transport.FieldSpec{Name: "Due", Type: "date", Options: …})
+//	who, err := base.Collaborators(ctx)                                      // GET /v0/meta/bases/app…?include=collaborators
+//
+// Comments and uploads exist on all three objects; schema changes on Base. An upload goes to
+// content.airtable.com when requests go to the service, and to the endpoint given with
+// WithEndpointURL otherwise.
+//
 // # Requests
 //
 // Fetching options go on the wire as the service documents them: fields[]=…,

@@ -52,6 +52,7 @@ func (c *jumpClock) Waits() []time.Duration {
 // seenRequest is one request the fake service received.
 type seenRequest struct {
 	Method, Path, Query string // Path escaped, Query raw
+	Host                string
 	Header              http.Header
 	Body                string
 }
@@ -94,7 +95,7 @@ func (f *fakeService) RoundTrip(req *http.Request) (*http.Response, error) {
 		body, _ = io.ReadAll(req.Body)
 		req.Body.Close()
 	}
-	r := seenRequest{Method: req.Method, Path: req.URL.EscapedPath(), Query: req.URL.RawQuery, Header: req.Header.Clone(), Body: string(body)}
+	r := seenRequest{Method: req.Method, Host: req.URL.Host, Path: req.URL.EscapedPath(), Query: req.URL.RawQuery, Header: req.Header.Clone(), Body: string(body)}
 	f.mu.Lock()
 	n := len(f.requests)
 	f.requests = append(f.requests, r)

@@ -29,6 +29,7 @@ type call struct {
 	base, table string // for pacing and error messages; base "" is not paced
 	method      string
 	path        string // escaped, from /v0/
+	host        string // scheme://host to send to instead of the endpoint ("": the endpoint); see uploadHost
 	query       string // encoded, without "?"
 	body        []byte // JSON, or nil
 	safe        bool   // repeating it cannot duplicate data
@@ -212,6 +213,9 @@ func (c *core) send(ctx context.Context, cl *call) (*response, *attemptError) {
 		body = bytes.NewReader(cl.body)
 	}
 	u := c.endpoint + cl.path
+	if cl.host != "" {
+		u = cl.host + cl.path
+	}
 	if cl.query != "" {
 		u += "?" + cl.query
 	}

@@ -177,7 +177,7 @@ public class JdbcClient {
                     line("primary key", rs.getString("COLUMN_NAME"));
                 }
             }
-            // No foreign keys and no procedures: empty answers, not errors.
+            // Link fields are foreign keys; no procedures: an empty answer, not an error.
             int n = 0;
             try (ResultSet rs = md.getImportedKeys(db, null, "Tasks")) {
                 while (rs.next()) {
