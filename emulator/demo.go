@@ -250,7 +250,7 @@ func demoFixture() *Fixture {
 	}
 	return &Fixture{
 		Tokens: []FixtureToken{{Token: DemoToken, Bases: []string{DemoBaseID}, Scopes: []string{
-			scopeRecordsRead, scopeRecordsWrite, scopeSchemaRead}, UserID: "usrDEMOADA0000001", Email: "ada@example.com"}},
+			scopeRecordsRead, scopeRecordsWrite, scopeSchemaRead, scopeWebhookManage}, UserID: "usrDEMOADA0000001", Email: "ada@example.com"}},
 		Bases: []FixtureBase{{ID: DemoBaseID, Name: "Demo: Project Tracker", Tables: []FixtureTable{people, projects, tasks}}},
 	}
 }

@@ -59,7 +59,7 @@ func TestWhoami(t *testing.T) {
 	s, _ := newTestServer(t, WithDemo())
 	r := do(t, s, DemoToken, "GET", "/v0/meta/whoami", nil)
 	mustStatus(t, r, 200)
-	assertSameJSON(t, r.raw, `{"id":"usrDEMOADA0000001","scopes":["data.records:read","data.records:write","schema.bases:read"]}`)
+	assertSameJSON(t, r.raw, `{"id":"usrDEMOADA0000001","scopes":["data.records:read","data.records:write","schema.bases:read","webhook:manage"]}`)
 }
 
 func TestListBasesPaging(t *testing.T) {
