@@ -334,7 +334,7 @@ func (bc *baseCapture) changes(s *Server) *baseChanges {
 				tc.createdRecords = map[string]createdRecord{}
 			}
 			tc.createdRecords[cr.id] = createdRecord{
-				CreatedTime: formatTime(r.created.Truncate(time.Second)), // second precision, as recorded
+				CreatedTime: formatTime(r.created), // as the records API gives it (see README: createdTime)
 				Cells:       s.webhookCells(t, r),
 			}
 		case r != nil:
