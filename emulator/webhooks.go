@@ -206,15 +206,20 @@ func (s *Server) expireWebhooksLocked(baseID string, now time.Time) {
 				delete(s.hooks.byID, id)
 				continue
 			}
-			cut := 0
-			for cut < len(h.payloads) && !now.Before(h.payloads[cut].created.Add(WebhookLifetime)) {
-				cut++
-			}
-			h.payloads = h.payloads[cut:]
+			h.payloads = dropExpiredPayloads(h.payloads, now)
 		}
 		kept = append(kept, id)
 	}
 	s.hooks.order = kept
+}
+
+// dropExpiredPayloads drops the payloads older than a week at now (they are in creation order).
+func dropExpiredPayloads(list []storedPayload, now time.Time) []storedPayload {
+	cut := 0
+	for cut < len(list) && !now.Before(list[cut].created.Add(WebhookLifetime)) {
+		cut++
+	}
+	return list[cut:]
 }
 
 // readHookSpec reads and checks a specification against the base (webhooks §1.2).

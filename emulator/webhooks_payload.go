@@ -451,6 +451,12 @@ func (s *Server) emitLocked(b *base, ch *baseChanges, by changeSource, now time.
 		user["permissionLevel"] = "create"
 		meta.SourceMetadata = map[string]any{"user": user}
 	}
+	// Hooks with the same specification get the same payload: it is built and encoded once.
+	type built struct {
+		body  json.RawMessage // nil: no payload
+		error bool
+	}
+	bySpec := map[string]built{}
 	for _, id := range s.hooks.order {
 		h := s.hooks.byID[id]
 		if h.baseID != b.id || !h.live(now) {
@@ -459,18 +465,24 @@ func (s *Server) emitLocked(b *base, ch *baseChanges, by changeSource, now time.
 		if f := h.spec.Options.Filters.FromSources; len(f) > 0 && !slices.Contains(f, by.source) {
 			continue
 		}
-		p := h.spec.payloadFor(b, ch)
-		if p == nil {
+		out, done := bySpec[string(h.specJSON)]
+		if !done {
+			if p := h.spec.payloadFor(b, ch); p != nil {
+				p.Timestamp = formatTime(now)
+				p.BaseTransactionNumber = b.txnNumber
+				p.ActionMetadata = meta
+				p.PayloadFormat = "v0"
+				out = built{body: walJSON(p), error: p.Error}
+			}
+			bySpec[string(h.specJSON)] = out
+		}
+		if out.body == nil {
 			continue
 		}
-		p.Timestamp = formatTime(now)
-		p.BaseTransactionNumber = b.txnNumber
-		p.ActionMetadata = meta
-		p.PayloadFormat = "v0"
-		if p.Error {
+		if out.error {
 			h.enabled = false // an error payload is the hook's last (webhooks §2.6)
 		}
-		h.payloads = append(h.payloads, storedPayload{cursor: h.nextCursor, created: now, body: walJSON(p)})
+		h.payloads = append(dropExpiredPayloads(h.payloads, now), storedPayload{cursor: h.nextCursor, created: now, body: out.body})
 		h.nextCursor++
 		if h.notifyOn {
 			s.schedulePingLocked(h)

@@ -624,3 +624,33 @@ func FuzzWebhookRequests(f *testing.F) {
 		mustStatus(t, do(t, s, DefaultToken, "GET", hooksPath, nil), 200)
 	})
 }
+
+// The cost of feeding webhooks: one record update of the demo base (Tasks links to People and
+// Projects, with lookups) with no webhook, one, and the base's maximum of ten.
+func BenchmarkWriteWithWebhooks(b *testing.B) {
+	for _, hooks := range []int{0, 1, MaxWebhooksPerBase} {
+		b.Run(fmt.Sprintf("hooks=%d", hooks), func(b *testing.B) {
+			s, err := New(WithDemo(), WithRate(0, 0), WithTokenRate(0))
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer s.Close()
+			for range hooks {
+				r, err := tryDo(s, DemoToken, "POST", "/v0/bases/"+DemoBaseID+"/webhooks", `{"specification":{"options":{"filters":{"dataTypes":["tableData","tableFields"]},"includes":{"includePreviousCellValues":true}}}}`)
+				if err != nil || r.status != 200 {
+					b.Fatalf("create hook: %v %s", err, r.raw)
+				}
+			}
+			rec := demoRecordID(demoTasksTable, 7)
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				i++
+				r, err := tryDo(s, DemoToken, "PATCH", "/v0/"+DemoBaseID+"/Tasks/"+rec, fmt.Sprintf(`{"fields":{"Name":"task %d"}}`, i))
+				if err != nil || r.status != 200 {
+					b.Fatalf("update: %v %s", err, r.raw)
+				}
+			}
+		})
+	}
+}
