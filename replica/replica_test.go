@@ -150,11 +150,18 @@ func (h *harness) renameField(fieldID, name string) {
 	}
 }
 
-// assertEqual compares the copy with a fresh listing, record by record and field by field, and
-// its fields with the schema.
-func (h *harness) assertEqual(tbl *Table, when string) {
+// assertEqual compares the copies with fresh listings, record by record and field by field, and
+// their fields with the schema.
+func (h *harness) assertEqual(tbls []*Table, when string) {
 	h.t.Helper()
-	recs, err := h.base.All(bg, tasksID, transport.ListOptions{ReturnFieldsByFieldID: true})
+	for _, tbl := range tbls {
+		h.assertTableEqual(tbl, when+", table "+tbl.ID())
+	}
+}
+
+func (h *harness) assertTableEqual(tbl *Table, when string) {
+	h.t.Helper()
+	recs, err := h.base.All(bg, tbl.ID(), transport.ListOptions{ReturnFieldsByFieldID: true})
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -196,7 +203,7 @@ func (h *harness) assertEqual(tbl *Table, when string) {
 	}
 	var want []Field
 	for _, ts := range schema.Tables {
-		if ts.ID == tasksID {
+		if ts.ID == tbl.ID() {
 			for _, f := range ts.Fields {
 				want = append(want, Field{ID: f.ID, Name: f.Name, Type: f.Type})
 			}
@@ -226,11 +233,16 @@ func TestReplicaRandomized(t *testing.T) {
 
 func runRandomized(t *testing.T, seed uint64, ops int, computed bool) {
 	h := newHarness(t, computed)
-	tbl, err := Open(bg, h.copyBase, tasksID, Options{Clock: h.clk})
+	rb, err := OpenBase(bg, h.copyBase, Options{Clock: h.clk})
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.assertEqual(tbl, "after the first copy")
+	tbl, err := rb.Table(bg, tasksID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	copies := []*Table{tbl}
+	h.assertEqual(copies, "after the first copy")
 	rng := rand.New(rand.NewPCG(seed, 99))
 	tasks := []string{"recTASK0000000001"}
 	people := []string{"recPERSON00000001"}
@@ -290,13 +302,29 @@ func runRandomized(t *testing.T, seed uint64, ops int, computed bool) {
 			tasks = slices.DeleteFunc(tasks, func(s string) bool { return s == id })
 		}
 	}
+	openPeople := ops / 10 // People is copied later, on its first use, and follows the same webhook
 	faultAt := map[int]string{ops / 5: "500", 2 * ops / 5: "error payload", 3 * ops / 5: "gap", 4 * ops / 5: "expired"}
 	for i := range ops {
+		if i == openPeople {
+			ppl, err := rb.Table(bg, peopleID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			copies = append(copies, ppl)
+			if err := rb.Sync(bg); err != nil {
+				t.Fatal(err)
+			}
+			h.assertEqual(copies, "after People's first copy")
+		}
 		switch fault := faultAt[i]; fault {
 		case "500":
 			h.s.InjectFault(emulator.Fault{Method: "GET", Path: "/v0/bases/" + repBase + "/webhooks/" + tbl.Webhook() + "/payloads", Status: 500, Times: 1})
 		case "error payload":
-			body := fmt.Sprintf(`{"payloads":[{"timestamp":"2025-06-01T00:00:00.000Z","baseTransactionNumber":1,"actionMetadata":{"source":"system"},"payloadFormat":"v0","error":true,"code":"INVALID_HOOK"}],"cursor":%d,"mightHaveMore":false,"payloadFormat":"v0"}`, tbl.Cursor()+1)
+			from := tbl.Cursor()
+			for _, c := range copies {
+				from = min(from, c.Cursor())
+			}
+			body := fmt.Sprintf(`{"payloads":[{"timestamp":"2025-06-01T00:00:00.000Z","baseTransactionNumber":1,"actionMetadata":{"source":"system"},"payloadFormat":"v0","error":true,"code":"INVALID_HOOK"}],"cursor":%d,"mightHaveMore":false,"payloadFormat":"v0"}`, from+1)
 			h.s.InjectFault(emulator.Fault{Method: "GET", Path: "/v0/bases/" + repBase + "/webhooks/" + tbl.Webhook() + "/payloads", Status: 200, Body: body, Times: 1})
 		case "gap": // someone else keeps the hook alive while the copy does not read for 8 days
 			if _, err := h.tasks.Create(bg, map[string]any{fldName: "before the gap"}, transport.WriteOptions{}); err != nil {
@@ -314,14 +342,19 @@ func runRandomized(t *testing.T, seed uint64, ops int, computed bool) {
 			}
 		}
 		if faultAt[i] != "" {
-			copies := tbl.Stats().Copies
-			if err := tbl.Sync(bg); err != nil {
+			before := make([]int, len(copies))
+			for j, c := range copies {
+				before[j] = c.Stats().Copies
+			}
+			if err := rb.Sync(bg); err != nil {
 				t.Fatalf("op %d, Sync after %s: %v", i, faultAt[i], err)
 			}
-			if faultAt[i] != "500" && tbl.Stats().Copies != copies+1 {
-				t.Fatalf("after %s: %d copies, want %d", faultAt[i], tbl.Stats().Copies, copies+1)
+			for j, c := range copies {
+				if faultAt[i] != "500" && c.Stats().Copies != before[j]+1 {
+					t.Fatalf("after %s: table %s copied %d times, want %d", faultAt[i], c.ID(), c.Stats().Copies, before[j]+1)
+				}
 			}
-			h.assertEqual(tbl, "after "+faultAt[i])
+			h.assertEqual(copies, "after "+faultAt[i])
 			recs, err := h.base.All(bg, tasksID, transport.ListOptions{})
 			if err != nil {
 				t.Fatal(err)
@@ -386,22 +419,35 @@ func runRandomized(t *testing.T, seed uint64, ops int, computed bool) {
 			}
 			added = slices.DeleteFunc(added, func(s string) bool { return s == id })
 		default: // catch up now and then, and compare
-			if err := tbl.Sync(bg); err != nil {
+			if err := rb.Sync(bg); err != nil {
 				t.Fatalf("op %d Sync: %v", i, err)
 			}
-			h.assertEqual(tbl, fmt.Sprintf("op %d", i))
+			h.assertEqual(copies, fmt.Sprintf("op %d", i))
 		}
 	}
-	if err := tbl.Sync(bg); err != nil {
+	if err := rb.Sync(bg); err != nil {
 		t.Fatal(err)
 	}
-	h.assertEqual(tbl, "at the end")
+	h.assertEqual(copies, "at the end")
+	// Caught up, a Sync sends one request: the payload read, which finds nothing.
+	h.s.ResetRequests()
+	if err := rb.Sync(bg); err != nil {
+		t.Fatal(err)
+	}
+	if reqs := h.s.Requests(); len(reqs) != 1 || !strings.HasSuffix(reqs[0].Path, "/payloads") {
+		t.Errorf("an idle Sync sent %d requests, want 1 payload read", len(reqs))
+	}
+	if hooks, err := h.base.Webhooks(bg); err != nil || len(hooks) != 1 {
+		t.Errorf("the base has %d webhooks (%v), want 1: the copies share it, dead ones are deleted", len(hooks), err)
+	}
 	st := tbl.Stats()
-	t.Logf("seed %d: %d ops, %d records, %d payloads applied, %d copies", seed, ops, len(tbl.Rows()), st.PayloadsApplied, st.Copies)
+	t.Logf("seed %d: %d ops, %d records, %d payloads applied, %d copies; People %+v", seed, ops, len(tbl.Rows()), st.PayloadsApplied, st.Copies, copies[1].Stats())
 	if st.PayloadsApplied < ops/4 {
 		t.Errorf("only %d payloads applied in %d operations: the copy was kept current by copying, not by payloads", st.PayloadsApplied, ops)
 	}
-	if !computed && st.Copies != 4 { // the first, then after the error payload, the gap and the expiry
-		t.Errorf("%d copies, want 4: without computed fields every schema change applies from payloads", st.Copies)
+	for _, c := range copies {
+		if !(computed && c.ID() == tasksID) && c.Stats().Copies != 4 { // the first, then after the error payload, the gap and the expiry
+			t.Errorf("table %s copied %d times, want 4: without computed fields every schema change applies from payloads", c.ID(), c.Stats().Copies)
+		}
 	}
 }
