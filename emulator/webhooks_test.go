@@ -654,3 +654,37 @@ func BenchmarkWriteWithWebhooks(b *testing.B) {
 		})
 	}
 }
+
+// The other write paths: an upload is a publicApi payload, the metadata a fetched attachment URL
+// fills in is a system payload, and comments make none (they are not data of the base).
+func TestWebhookOtherWritePaths(t *testing.T) {
+	logo := testPNG(t, 5, 4)
+	files := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "image/png")
+		_, _ = w.Write(logo)
+	}))
+	defer files.Close()
+	fx := mustFixture(t, `{"bases": [{"id": "appTEST0000000001", "name": "Test", "tables": [{"id": "tblFILES000000001", "name": "Files",
+	  "fields": [{"name": "Name", "type": "singleLineText"}, {"id": "fldATTACH00000001", "name": "Files", "type": "multipleAttachments"}],
+	  "records": [{"id": "recFILE0000000001", "fields": {"Name": "a"}}]}]}]}`)
+	s, _ := newTestServer(t, WithFixture(fx), WithAttachmentFetch(files.Client()))
+	hook, _ := createHook(t, s, map[string]any{"filters": map[string]any{"dataTypes": []string{"tableData"}}}, "")
+	mustStatus(t, do(t, s, DefaultToken, "POST", "/v0/appTEST0000000001/recFILE0000000001/Files/uploadAttachment", map[string]any{
+		"contentType": "text/plain", "filename": "c.txt", "file": base64.StdEncoding.EncodeToString([]byte("hello"))}), 200)
+	mustStatus(t, do(t, s, DefaultToken, "POST", "/v0/appTEST0000000001/Files/recFILE0000000001/comments", map[string]any{"text": "hi"}), 200)
+	mustStatus(t, do(t, s, DefaultToken, "PATCH", "/v0/appTEST0000000001/Files/recFILE0000000001", map[string]any{"fields": map[string]any{
+		"Files": []any{map[string]any{"url": files.URL + "/logo.png"}}}}), 200)
+	s.waitFetches()
+	p := listPayloads(t, s, hook, "")
+	var sources []string
+	for _, pl := range p.Payloads {
+		sources = append(sources, dig(pl, "actionMetadata", "source").(string))
+	}
+	if want := []string{"publicApi", "publicApi", "system"}; !reflect.DeepEqual(sources, want) {
+		t.Fatalf("sources %v, want %v (upload, URL write, fetched metadata; no comment)", sources, want)
+	}
+	fetched := dig(p.Payloads[2], "changedTablesById", "tblFILES000000001", "changedRecordsById", "recFILE0000000001", "current", "cellValuesByFieldId", "fldATTACH00000001").([]any)
+	if att := fetched[0].(map[string]any); att["width"] != 5.0 || att["size"] != float64(len(logo)) {
+		t.Fatalf("fetched attachment in the payload: %v", att)
+	}
+}

@@ -64,6 +64,9 @@ type Base struct {
 	// checkAfter since then, Sync asks the service whether it still is.
 	alive  time.Time
 	tables map[string]*Table
+	// synced is when the last successful Sync started: every change the service acknowledged
+	// before it is in the copies.
+	synced time.Time
 }
 
 // OpenBase creates the webhook the copies follow (records, fields and table metadata of the whole
@@ -190,6 +193,43 @@ func (b *Base) nextCursor(ctx context.Context) (int, error) {
 func (b *Base) Sync(ctx context.Context) error {
 	b.syncMu.Lock()
 	defer b.syncMu.Unlock()
+	return b.syncLocked(ctx)
+}
+
+// SyncIfOlder syncs unless the last successful Sync started less than maxAge ago: a read that
+// may be that stale sends no request.
+func (b *Base) SyncIfOlder(ctx context.Context, maxAge time.Duration) error {
+	b.syncMu.Lock()
+	defer b.syncMu.Unlock()
+	b.mu.RLock()
+	synced := b.synced
+	b.mu.RUnlock()
+	if !synced.IsZero() && b.clock.Now().Sub(synced) < maxAge {
+		return nil
+	}
+	return b.syncLocked(ctx)
+}
+
+// Synced is when the last successful Sync started (zero before the first): the copies hold every
+// change the service acknowledged before then.
+func (b *Base) Synced() time.Time {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	return b.synced
+}
+
+func (b *Base) syncLocked(ctx context.Context) error {
+	started := b.clock.Now()
+	err := b.syncAll(ctx)
+	if err == nil || errors.Is(err, errTableDeleted) {
+		b.mu.Lock()
+		b.synced = started
+		b.mu.Unlock()
+	}
+	return err
+}
+
+func (b *Base) syncAll(ctx context.Context) error {
 	var deleted []string
 	for attempt := 0; ; attempt++ {
 		recopy, gone, err := b.drain(ctx)

@@ -451,3 +451,38 @@ func runRandomized(t *testing.T, seed uint64, ops int, computed bool) {
 		}
 	}
 }
+
+// SyncIfOlder reads payloads only when the last Sync is at least that old; Synced says when the
+// copies were current.
+func TestSyncIfOlder(t *testing.T) {
+	h := newHarness(t, false)
+	tbl, err := Open(bg, h.base, tasksID, Options{Clock: h.clk})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := tbl.Base()
+	if !b.Synced().IsZero() {
+		t.Fatalf("Synced before any Sync: %v", b.Synced())
+	}
+	if err := b.Sync(bg); err != nil {
+		t.Fatal(err)
+	}
+	synced := b.Synced()
+	if _, err := h.tasks.Create(bg, map[string]any{fldName: "new"}, transport.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	h.s.ResetRequests()
+	if err := b.SyncIfOlder(bg, time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(h.s.Requests()); n != 0 || len(tbl.Rows()) != 1 {
+		t.Fatalf("within the hour: %d requests, %d records; want none and the old copy", n, len(tbl.Rows()))
+	}
+	<-h.clk.After(time.Hour)
+	if err := b.SyncIfOlder(bg, time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(h.s.Requests()); n != 1 || len(tbl.Rows()) != 2 || !b.Synced().After(synced) {
+		t.Fatalf("an hour later: %d requests, %d records, synced %v (was %v); want 1, 2, later", n, len(tbl.Rows()), b.Synced(), synced)
+	}
+}
