@@ -105,6 +105,9 @@ type hookSpec struct {
 	// read from Includes.IncludeCellValuesInFieldIds
 	includeAll    bool
 	includeFields []string
+	// scopeTable is the table of recordChangeScope (the view's table for a view); scopeView the
+	// view when the scope is one.
+	scopeTable, scopeView string
 }
 
 func (sp *hookSpec) wants(dataType string) bool {
@@ -248,14 +251,18 @@ func readHookSpec(b *base, raw json.RawMessage) (*hookSpec, *apiError) {
 	}
 	var scope *table
 	if f.RecordChangeScope != "" {
-		switch {
-		case b.tableByID[f.RecordChangeScope] != nil:
-			scope = b.tableByID[f.RecordChangeScope]
-		case isID(f.RecordChangeScope, "viw"):
-			return nil, errInvalidRequest(fmt.Sprintf("recordChangeScope %s: the emulator supports a table id as scope, not a view (changedViewsById is not emulated); scope the hook to the view's table", f.RecordChangeScope))
-		default:
-			return nil, errInvalidRequest(fmt.Sprintf("recordChangeScope %q is not the id of a table of base %s", f.RecordChangeScope, b.id))
+		scope = b.tableByID[f.RecordChangeScope]
+		if scope == nil {
+			t, v := viewByID(b, f.RecordChangeScope)
+			if v == nil {
+				return nil, errInvalidRequest(fmt.Sprintf("recordChangeScope %q is not the id of a table or view of base %s", f.RecordChangeScope, b.id))
+			}
+			if v.typ == "form" || v.typ == "list" {
+				return nil, errInvalidRequest(fmt.Sprintf("recordChangeScope %s is a %s view; form and list views cannot scope a webhook", v.id, v.typ))
+			}
+			scope, sp.scopeView = t, v.id
 		}
+		sp.scopeTable = scope.id
 	}
 	fieldExists := func(id string) bool {
 		if scope != nil {
@@ -303,6 +310,18 @@ var specKeys = map[string]any{"options": map[string]any{
 		"sourceOptions": nil, "watchDataInFieldIds": nil, "watchSchemasOfFieldIds": nil},
 	"includes": map[string]any{"includeCellValuesInFieldIds": nil, "includePreviousCellValues": nil, "includePreviousFieldDefinitions": nil},
 }}
+
+// viewByID finds a view of the base by id, with its table.
+func viewByID(b *base, id string) (*table, *view) {
+	for _, t := range b.tables {
+		for _, v := range t.views {
+			if v.id == id {
+				return t, v
+			}
+		}
+	}
+	return nil, nil
+}
 
 // decodeStrictTree decodes raw into v refusing unknown keys at every depth, spelled exactly
 // (encoding/json alone would take "DataTypes" for "dataTypes"): the service validates the

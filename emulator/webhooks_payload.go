@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"reflect"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -33,7 +34,7 @@ func (s *Server) applyAndNotifyLocked(ops []walOp, by changeSource) error {
 	now := s.clock.Now().UTC()
 	var capture *baseCapture
 	if s.liveHooksLocked(b.id, now) {
-		capture = s.captureLocked(b, ops)
+		capture = s.captureLocked(b, ops, s.scopingViewsLocked(b, now))
 	}
 	if err := s.applyOpsLocked(ops); err != nil {
 		return err
@@ -62,6 +63,30 @@ func (s *Server) opsBase(ops []walOp) *base {
 	return nil
 }
 
+// scopingViewsLocked are the views of b that scope a live hook, by table id.
+func (s *Server) scopingViewsLocked(b *base, now time.Time) map[string][]*view {
+	out := map[string][]*view{}
+	for _, id := range s.hooks.order {
+		h := s.hooks.byID[id]
+		if h.baseID != b.id || !h.live(now) || h.spec.scopeView == "" {
+			continue
+		}
+		if t, v := viewByID(b, h.spec.scopeView); v != nil && !slices.Contains(out[t.id], v) {
+			out[t.id] = append(out[t.id], v)
+		}
+	}
+	return out
+}
+
+// inView reports whether r passes the view's filter.
+func (s *Server) inView(t *table, v *view, r *record) bool {
+	if strings.TrimSpace(v.filter) == "" {
+		return true
+	}
+	p, err := s.formulas.compile(t, v.filter)
+	return err == nil && p.match(recordView{s: s, t: t, r: r})
+}
+
 func (s *Server) liveHooksLocked(baseID string, now time.Time) bool {
 	for _, id := range s.hooks.order {
 		if h := s.hooks.byID[id]; h.baseID == baseID && h.live(now) {
@@ -74,7 +99,8 @@ func (s *Server) liveHooksLocked(baseID string, now time.Time) bool {
 // baseCapture is what the records, fields and tables a request changes looked like before.
 type baseCapture struct {
 	b       *base
-	records []*capturedRecord // in the order first met
+	views   map[string][]*view // table id -> its views that scope a live hook
+	records []*capturedRecord  // in the order first met
 	seen    map[string]bool
 	tables  map[string]*tableBefore // by table id: tables renamed or deleted
 	fields  map[string]*fieldBefore // by field id: fields renamed or deleted
@@ -83,10 +109,11 @@ type baseCapture struct {
 }
 
 type capturedRecord struct {
-	table   *table
-	id      string
-	existed bool
-	before  map[string]any // webhook cell values (V2) by field id
+	table    *table
+	id       string
+	existed  bool
+	before   map[string]any  // webhook cell values (V2) by field id
+	inBefore map[string]bool // view id -> the record was in it, for the scoping views of its table
 }
 
 type tableBefore struct {
@@ -103,8 +130,8 @@ type fieldRef struct{ tableID, fieldID string }
 
 // captureLocked notes the state before ops of what they change. Besides the records written it
 // notes the records they link to (before and after): their lookups, rollups and counts change too.
-func (s *Server) captureLocked(b *base, ops []walOp) *baseCapture {
-	bc := &baseCapture{b: b, seen: map[string]bool{}, tables: map[string]*tableBefore{}, fields: map[string]*fieldBefore{}}
+func (s *Server) captureLocked(b *base, ops []walOp, views map[string][]*view) *baseCapture {
+	bc := &baseCapture{b: b, views: views, seen: map[string]bool{}, tables: map[string]*tableBefore{}, fields: map[string]*fieldBefore{}}
 	for _, op := range ops {
 		t := b.tableByID[op.Table]
 		switch op.Kind {
@@ -162,6 +189,12 @@ func (bc *baseCapture) addRecord(s *Server, t *table, id string) {
 	if r := t.recByID[id]; r != nil {
 		cr.existed = true
 		cr.before = s.webhookCells(t, r)
+		for _, v := range bc.views[t.id] {
+			if cr.inBefore == nil {
+				cr.inBefore = map[string]bool{}
+			}
+			cr.inBefore[v.id] = s.inView(t, v, r)
+		}
 	}
 	bc.records = append(bc.records, cr)
 }
@@ -216,8 +249,16 @@ func readThrough(t *table, fl *field) bool {
 // baseChanges is what one transaction changed, before any webhook's filters.
 type baseChanges struct {
 	tables          map[string]*tableChanges // by table id
+	views           map[string]*viewChanges  // by view id, for the views that scope a live hook
 	createdTables   []string
 	destroyedTables []string
+}
+
+// viewChanges are the record changes seen through one view.
+type viewChanges struct {
+	created   map[string]createdRecord
+	changed   map[string]*recordDiff
+	destroyed []string
 }
 
 type tableChanges struct {
@@ -249,7 +290,7 @@ func (ch *baseChanges) table(id string) *tableChanges {
 
 // changes compares the captured state with the state after the request.
 func (bc *baseCapture) changes(s *Server) *baseChanges {
-	ch := &baseChanges{tables: map[string]*tableChanges{}}
+	ch := &baseChanges{tables: map[string]*tableChanges{}, views: map[string]*viewChanges{}}
 	b := bc.b
 	for _, id := range bc.created {
 		if b.tableByID[id] != nil {
@@ -324,6 +365,7 @@ func (bc *baseCapture) changes(s *Server) *baseChanges {
 			continue // the table went with the request
 		}
 		r := t.recByID[cr.id]
+		bc.viewChangesOf(s, ch, cr, r)
 		switch {
 		case r == nil && cr.existed:
 			tc := ch.table(t.id)
@@ -339,12 +381,7 @@ func (bc *baseCapture) changes(s *Server) *baseChanges {
 			}
 		case r != nil:
 			after := s.webhookCells(t, r)
-			var changed []string
-			for _, fl := range t.fields {
-				if !reflect.DeepEqual(cr.before[fl.ID], after[fl.ID]) {
-					changed = append(changed, fl.ID)
-				}
-			}
+			changed := changedFields(t, cr.before, after)
 			if len(changed) == 0 {
 				continue
 			}
@@ -356,6 +393,78 @@ func (bc *baseCapture) changes(s *Server) *baseChanges {
 		}
 	}
 	return ch
+}
+
+// viewChangesOf notes what record cr (now r, nil when deleted) did in each scoping view of its
+// table: entered it, changed in it, or left it.
+func (bc *baseCapture) viewChangesOf(s *Server, ch *baseChanges, cr *capturedRecord, r *record) {
+	t := cr.table
+	for _, v := range bc.views[t.id] {
+		was := cr.existed && cr.inBefore[v.id]
+		is := r != nil && s.inView(t, v, r)
+		if !was && !is {
+			continue
+		}
+		vc := ch.views[v.id]
+		if vc == nil {
+			vc = &viewChanges{}
+			ch.views[v.id] = vc
+		}
+		switch {
+		case was && !is:
+			vc.destroyed = append(vc.destroyed, cr.id)
+		case !was && is:
+			if vc.created == nil {
+				vc.created = map[string]createdRecord{}
+			}
+			vc.created[cr.id] = createdRecord{CreatedTime: formatTime(r.created), Cells: s.webhookCells(t, r)}
+		default:
+			after := s.webhookCells(t, r)
+			if changed := changedFields(t, cr.before, after); len(changed) > 0 {
+				if vc.changed == nil {
+					vc.changed = map[string]*recordDiff{}
+				}
+				vc.changed[cr.id] = &recordDiff{changed: changed, before: cr.before, after: after}
+			}
+		}
+	}
+}
+
+// viewChanged is the part of a view's changes the specification asks for; nil for none.
+func (sp *hookSpec) viewChanged(t *table, vc *viewChanges) *viewChangedJSON {
+	vj := &viewChangedJSON{}
+	some := false
+	if sp.wantsChange("add") && len(vc.created) > 0 {
+		vj.CreatedRecordsByID, some = vc.created, true
+	}
+	if sp.wantsChange("update") {
+		for id, d := range vc.changed {
+			if cr, ok := sp.changedRecord(t, d); ok {
+				if vj.ChangedRecordsByID == nil {
+					vj.ChangedRecordsByID = map[string]changedRecord{}
+				}
+				vj.ChangedRecordsByID[id], some = cr, true
+			}
+		}
+	}
+	if sp.wantsChange("remove") && len(vc.destroyed) > 0 {
+		vj.DestroyedRecordIDs, some = vc.destroyed, true
+	}
+	if !some {
+		return nil
+	}
+	return vj
+}
+
+// changedFields are the ids of t's fields whose values differ between before and after.
+func changedFields(t *table, before, after map[string]any) []string {
+	var changed []string
+	for _, fl := range t.fields {
+		if !reflect.DeepEqual(before[fl.ID], after[fl.ID]) {
+			changed = append(changed, fl.ID)
+		}
+	}
+	return changed
 }
 
 func ptr[T any](v T) *T { return &v }
@@ -379,10 +488,19 @@ type actionMetadata struct {
 }
 
 type tableChangedJSON struct {
-	ChangedMetadata    *metadataChange          `json:"changedMetadata,omitempty"`
-	CreatedFieldsByID  map[string]fieldDef      `json:"createdFieldsById,omitempty"`
-	ChangedFieldsByID  map[string]fieldChange   `json:"changedFieldsById,omitempty"`
-	DestroyedFieldIDs  []string                 `json:"destroyedFieldIds,omitempty"`
+	ChangedMetadata    *metadataChange             `json:"changedMetadata,omitempty"`
+	CreatedFieldsByID  map[string]fieldDef         `json:"createdFieldsById,omitempty"`
+	ChangedFieldsByID  map[string]fieldChange      `json:"changedFieldsById,omitempty"`
+	DestroyedFieldIDs  []string                    `json:"destroyedFieldIds,omitempty"`
+	CreatedRecordsByID map[string]createdRecord    `json:"createdRecordsById,omitempty"`
+	ChangedRecordsByID map[string]changedRecord    `json:"changedRecordsById,omitempty"`
+	DestroyedRecordIDs []string                    `json:"destroyedRecordIds,omitempty"`
+	ChangedViewsByID   map[string]*viewChangedJSON `json:"changedViewsById,omitempty"`
+}
+
+// viewChangedJSON is what happened in a view that scopes a hook: records that entered it (created
+// or changed into it), changed in it, or left it (deleted or changed out of it).
+type viewChangedJSON struct {
 	CreatedRecordsByID map[string]createdRecord `json:"createdRecordsById,omitempty"`
 	ChangedRecordsByID map[string]changedRecord `json:"changedRecordsById,omitempty"`
 	DestroyedRecordIDs []string                 `json:"destroyedRecordIds,omitempty"`
@@ -494,9 +612,9 @@ func (s *Server) emitLocked(b *base, ch *baseChanges, by changeSource, now time.
 func (sp *hookSpec) payloadFor(b *base, ch *baseChanges) *payloadJSON {
 	f := sp.Options.Filters
 	p := &payloadJSON{}
-	inScope := func(tableID string) bool { return f.RecordChangeScope == "" || f.RecordChangeScope == tableID }
+	inScope := func(tableID string) bool { return sp.scopeTable == "" || sp.scopeTable == tableID }
 	// An error payload when the change takes away what the filters name (webhooks §2.6).
-	if f.RecordChangeScope != "" && slices.Contains(ch.destroyedTables, f.RecordChangeScope) {
+	if sp.scopeTable != "" && slices.Contains(ch.destroyedTables, sp.scopeTable) {
 		p.Error, p.Code = true, "INVALID_FILTERS"
 	}
 	watched := append(slices.Clone(f.WatchDataInFieldIds), f.WatchSchemasOfFieldIds...)
@@ -544,6 +662,14 @@ func (sp *hookSpec) payloadFor(b *base, ch *baseChanges) *payloadJSON {
 			continue
 		}
 		tj := sp.tableChanged(b.tableByID[tableID], tc)
+		if vc := ch.views[sp.scopeView]; sp.scopeView != "" && vc != nil && sp.wants("tableData") {
+			if vj := sp.viewChanged(b.tableByID[tableID], vc); vj != nil {
+				if tj == nil {
+					tj = &tableChangedJSON{}
+				}
+				tj.ChangedViewsByID = map[string]*viewChangedJSON{sp.scopeView: vj}
+			}
+		}
 		if tj == nil {
 			continue
 		}

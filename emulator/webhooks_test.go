@@ -101,7 +101,7 @@ func TestWebhookCreateErrors(t *testing.T) {
 		{"key in another case", spec(`{"DataTypes":["tableData"]}`), 422, "INVALID_REQUEST_UNKNOWN"},
 		{"filters not an object", spec(`[]`), 422, "INVALID_REQUEST_UNKNOWN"},
 		{"scope not a table", spec(`{"dataTypes":["tableData"],"recordChangeScope":"tblNOPE0000000001"}`), 422, "INVALID_REQUEST_UNKNOWN"},
-		{"view scope", spec(`{"dataTypes":["tableData"],"recordChangeScope":"viwNOPE0000000001"}`), 422, "INVALID_REQUEST_UNKNOWN"},
+		{"unknown view scope", spec(`{"dataTypes":["tableData"],"recordChangeScope":"viwNOPE0000000001"}`), 422, "INVALID_REQUEST_UNKNOWN"},
 		{"watched field unknown", spec(`{"dataTypes":["tableData"],"watchDataInFieldIds":["fldNOPE0000000001"]}`), 422, "INVALID_REQUEST_UNKNOWN"},
 		{"bad includes", `{"specification":{"options":{"filters":{"dataTypes":["tableData"]},"includes":{"includeCellValuesInFieldIds":"some"}}}}`, 422, "INVALID_REQUEST_UNKNOWN"},
 		{"bad notificationUrl", `{"notificationUrl":"ftp://x","specification":{"options":{"filters":{"dataTypes":["tableData"]}}}}`, 422, "INVALID_REQUEST_UNKNOWN"},
@@ -686,5 +686,49 @@ func TestWebhookOtherWritePaths(t *testing.T) {
 	fetched := dig(p.Payloads[2], "changedTablesById", "tblFILES000000001", "changedRecordsById", "recFILE0000000001", "current", "cellValuesByFieldId", "fldATTACH00000001").([]any)
 	if att := fetched[0].(map[string]any); att["width"] != 5.0 || att["size"] != float64(len(logo)) {
 		t.Fatalf("fetched attachment in the payload: %v", att)
+	}
+}
+
+// A hook scoped to a view reports, besides its table's changes, what happened in the view:
+// records that entered it (created, or changed into its filter), changed in it, or left it.
+func TestWebhookViewScope(t *testing.T) {
+	s, _ := newTestServer(t, WithFixture(smallFixture(t)))
+	schema := do(t, s, DefaultToken, "GET", metaBase+"/tables", nil)
+	var open string
+	for _, tb := range schema.body["tables"].([]any) {
+		for _, v := range tb.(map[string]any)["views"].([]any) {
+			if v.(map[string]any)["name"] == "Open" {
+				open = v.(map[string]any)["id"].(string)
+			}
+		}
+	}
+	priority := fieldID(t, schema, "tblTASKS000000001", "Priority")
+	hook, _ := createHook(t, s, map[string]any{"filters": map[string]any{"dataTypes": []string{"tableData"}, "recordChangeScope": open}}, "")
+	patch := func(id string, fields map[string]any) {
+		t.Helper()
+		mustStatus(t, do(t, s, DefaultToken, "PATCH", testBase+"/Tasks/"+id, map[string]any{"fields": fields}), 200)
+	}
+	patch("recTASK0000000001", map[string]any{"Priority": 7})                                                                     // in the view (not done): changed in it
+	patch("recTASK0000000001", map[string]any{"Done": true})                                                                      // leaves it
+	patch("recTASK0000000002", map[string]any{"Done": false})                                                                     // was done: enters it
+	mustStatus(t, do(t, s, DefaultToken, "POST", testBase+"/People", map[string]any{"fields": map[string]any{"Name": "x"}}), 200) // another table
+	p := listPayloads(t, s, hook, "")
+	if len(p.Payloads) != 3 {
+		t.Fatalf("got %d payloads, want 3", len(p.Payloads))
+	}
+	views := func(i int) map[string]any {
+		return dig(p.Payloads[i], "changedTablesById", "tblTASKS000000001", "changedViewsById", open).(map[string]any)
+	}
+	if got := dig(views(0), "changedRecordsById", "recTASK0000000001", "current", "cellValuesByFieldId", priority); got != 7.0 {
+		t.Errorf("changed in the view: %v", views(0))
+	}
+	if got := views(1)["destroyedRecordIds"]; !reflect.DeepEqual(got, []any{"recTASK0000000001"}) {
+		t.Errorf("left the view: %v", views(1))
+	}
+	if dig(p.Payloads[1], "changedTablesById", "tblTASKS000000001", "changedRecordsById", "recTASK0000000001") == nil {
+		t.Errorf("the table's own section is kept: %v", p.Payloads[1])
+	}
+	if got := dig(views(2), "createdRecordsById", "recTASK0000000002", "cellValuesByFieldId", priority); got != 1.0 {
+		t.Errorf("entered the view: %v", views(2))
 	}
 }
