@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -730,5 +731,83 @@ func TestWebhookViewScope(t *testing.T) {
 	}
 	if got := dig(views(2), "createdRecordsById", "recTASK0000000002", "cellValuesByFieldId", priority); got != 1.0 {
 		t.Errorf("entered the view: %v", views(2))
+	}
+}
+
+// Concurrent writers and a concurrent reader of payloads: every acknowledged write is exactly one
+// payload, numbered without gaps, with increasing transaction numbers, and each record created
+// appears once.
+func TestWebhookConcurrentWrites(t *testing.T) {
+	s, _ := newTestServer(t, WithFixture(smallFixture(t)))
+	hook, _ := createHook(t, s, map[string]any{"filters": map[string]any{"dataTypes": []string{"tableData"}}}, "")
+	const writers, each = 4, 25
+	var wg sync.WaitGroup
+	errs := make(chan error, writers*each+1)
+	for w := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range each {
+				r, err := tryDo(s, DefaultToken, "POST", testBase+"/Tasks", map[string]any{"fields": map[string]any{"Name": fmt.Sprintf("w%d-%d", w, i)}})
+				if err == nil && r.status != 200 {
+					err = fmt.Errorf("create: %d %s", r.status, r.raw)
+				}
+				if err != nil {
+					errs <- err
+				}
+			}
+		}()
+	}
+	stop, done := make(chan struct{}), make(chan struct{})
+	go func() { // reads payloads (and so takes the write lock) while the writes go on
+		defer close(done)
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			r, err := tryDo(s, DefaultToken, "GET", hooksPath+"/"+hook+"/payloads?limit=7", nil)
+			if err != nil || r.status != 200 {
+				errs <- fmt.Errorf("payloads: %v %d", err, r.status)
+				return
+			}
+		}
+	}()
+	wg.Wait()
+	close(stop)
+	<-done
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	var all []map[string]any
+	cursor := 1
+	for {
+		p := listPayloads(t, s, hook, fmt.Sprintf("?cursor=%d", cursor))
+		if first := p.Cursor - len(p.Payloads); len(p.Payloads) > 0 && first != cursor {
+			t.Fatalf("asked for cursor %d, the page starts at %d", cursor, first)
+		}
+		all = append(all, p.Payloads...)
+		cursor = p.Cursor
+		if !p.MightHaveMore {
+			break
+		}
+	}
+	if len(all) != writers*each {
+		t.Fatalf("%d payloads for %d writes", len(all), writers*each)
+	}
+	seen := map[string]bool{}
+	for i, pl := range all {
+		if i > 0 && pl["baseTransactionNumber"].(float64) <= all[i-1]["baseTransactionNumber"].(float64) {
+			t.Fatalf("payload %d: transaction %v after %v", i+1, pl["baseTransactionNumber"], all[i-1]["baseTransactionNumber"])
+		}
+		recs := dig(pl, "changedTablesById", "tblTASKS000000001", "createdRecordsById").(map[string]any)
+		for id := range recs {
+			if seen[id] || len(recs) != 1 {
+				t.Fatalf("payload %d: records %v (seen before: %v)", i+1, recs, seen[id])
+			}
+			seen[id] = true
+		}
 	}
 }

@@ -2,7 +2,11 @@ package transport
 
 import (
 	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -142,5 +146,39 @@ func TestEmulatorWebhookScopeAndGap(t *testing.T) {
 	}
 	if n != 1 {
 		t.Fatalf("after the gap: %d payloads, want 1", n)
+	}
+}
+
+// The emulator pings a hook's URL after a change; the ping verifies with the secret CreateWebhook
+// returned, and a tampered body does not.
+func TestEmulatorWebhookPingVerifies(t *testing.T) {
+	type ping struct {
+		body []byte
+		mac  string
+	}
+	pings := make(chan ping, 4)
+	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		pings <- ping{b, r.Header.Get("X-Airtable-Content-MAC")}
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	defer receiver.Close()
+	_, tbl, _ := newEmu(t, 1)
+	hook, err := tbl.Base().CreateWebhook(bg, WebhookSpecification{Options: WebhookOptions{Filters: WebhookFilters{DataTypes: []string{WebhookTableData}}}}, receiver.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tbl.Create(bg, map[string]any{"Name": "x"}, WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	p := <-pings
+	if err := VerifyWebhookNotification(hook.MACSecretBase64, p.body, p.mac); err != nil {
+		t.Fatalf("ping %s with %s: %v", p.body, p.mac, err)
+	}
+	if !strings.Contains(string(p.body), `"webhook":{"id":"`+hook.ID+`"}`) {
+		t.Errorf("ping body %s does not name the hook", p.body)
+	}
+	if err := VerifyWebhookNotification(hook.MACSecretBase64, append(p.body, ' '), p.mac); err == nil {
+		t.Error("a changed body verified")
 	}
 }
