@@ -40,7 +40,8 @@ func TestApplyWholeOrNothing(t *testing.T) {
 		return &Table{tableID: "tblT", cursor: 5, replay: 5,
 			fields: map[string]Field{"fldA": {ID: "fldA", Name: "A", Type: "singleLineText"}, "fldS": {ID: "fldS", Name: "S", Type: "singleSelect"}},
 			order:  []string{"fldA", "fldS"},
-			rows:   map[string]*Row{"recX": {ID: "recX", Cells: map[string]any{"fldA": "x", "fldS": "Todo"}}}}
+			cols:   map[string]int{"fldA": 0, "fldS": 1}, colIDs: []string{"fldA", "fldS"},
+			rows: map[string]*row{"recX": {id: "recX", vals: []any{"x", "Todo"}}}}
 	}
 	created := map[string]transport.WebhookRecord{"recN": {CreatedTime: time.Unix(0, 0), CellValuesByFieldID: map[string]any{"fldA": "n"}}}
 	cases := []struct {
@@ -83,7 +84,7 @@ func TestApplyWholeOrNothing(t *testing.T) {
 				t.Fatalf("got error %v, want a copy-again error: %v", err, c.err)
 			}
 			got := map[string]map[string]any{}
-			for id, r := range tbl.rows {
+			for id, r := range tbl.Rows() {
 				got[id] = r.Cells
 			}
 			if !reflect.DeepEqual(got, c.want) || len(tbl.fields) != c.fields || len(tbl.order) != c.fields {

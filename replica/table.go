@@ -30,16 +30,45 @@ type Stats struct {
 	LastTransaction int64 // baseTransactionNumber of the last payload read
 }
 
+// row is a record as a copy holds it.
+type row struct {
+	id      string
+	created time.Time
+	vals    []any // by column; nil: empty. Shorter than the columns when fields were added since.
+}
+
+func (r *row) set(col int, v any) {
+	for len(r.vals) <= col {
+		r.vals = append(r.vals, nil)
+	}
+	r.vals[col] = v
+}
+
+// export is the row with its cells by field id.
+func (t *Table) export(r *row) Row {
+	cells := make(map[string]any, len(r.vals))
+	for c, v := range r.vals {
+		if v != nil && t.colIDs[c] != "" {
+			cells[t.colIDs[c]] = v
+		}
+	}
+	return Row{ID: r.id, CreatedTime: r.created, Cells: cells}
+}
+
 // Table is the copy of one table. Its reads are safe for concurrent use with Sync.
 type Table struct {
 	b       *Base
 	tableID string
 
-	mu         sync.RWMutex // guards what follows
-	name       string
-	fields     map[string]Field
-	order      []string // field ids in schema order
-	rows       map[string]*Row
+	mu     sync.RWMutex // guards what follows
+	name   string
+	fields map[string]Field
+	order  []string // field ids in schema order
+	// A record's cells are a slice by column, not a map by field id: 40% less memory
+	// (BenchmarkCopyMemory: 582 → 342 heap bytes per record of 207 JSON bytes).
+	cols       map[string]int // field id -> its column in row.vals
+	colIDs     []string       // column -> field id; "" for the column of a deleted field
+	rows       map[string]*row
 	cursor     int // the next payload to apply
 	replay     int // payloads below this cursor may predate the listing (see apply)
 	stats      Stats
@@ -80,22 +109,36 @@ func (b *Base) copyTable(ctx context.Context, t *Table) error {
 		fields[f.ID] = Field{ID: f.ID, Name: f.Name, Type: f.Type}
 		order = append(order, f.ID)
 	}
-	rows := make(map[string]*Row, len(recs))
+	cols := make(map[string]int, len(order))
+	colIDs := slices.Clone(order)
+	for c, id := range order {
+		cols[id] = c
+	}
+	rows := make(map[string]*row, len(recs))
 	in := interner{}
 	for _, r := range recs {
-		rows[r.ID] = &Row{ID: r.ID, CreatedTime: r.CreatedTime, Cells: in.cells(fields, r.Fields)}
+		rw := &row{id: r.ID, created: r.CreatedTime, vals: make([]any, len(colIDs))}
+		for id, v := range r.Fields {
+			c, known := cols[id]
+			if !known { // a field created since the schema was read: its creation is in a payload
+				c = len(colIDs)
+				cols[id] = c
+				colIDs = append(colIDs, id)
+			}
+			rw.set(c, in.value(fields[id].Type, v))
+		}
+		rows[r.ID] = rw
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.name, t.fields, t.order, t.rows = ts.Name, fields, order, rows
+	t.name, t.fields, t.order, t.rows, t.cols, t.colIDs = ts.Name, fields, order, rows, cols, colIDs
 	t.cursor, t.replay = from, upTo
 	t.stats.Copies++
 	return nil
 }
 
-// interner shares the strings that repeat from record to record: the field ids keying the cells
-// (each decoded record has its own copy) and the values of selects: about 15% less memory for a
-// copy (BenchmarkCopyMemory: 686 → 582 heap bytes per record of 207 JSON bytes).
+// interner shares the select values that repeat from record to record (each decoded record has
+// its own copy of the string).
 type interner map[string]string
 
 func (in interner) of(s string) string {
@@ -106,30 +149,22 @@ func (in interner) of(s string) string {
 	return s
 }
 
-func (in interner) cells(fields map[string]Field, cells map[string]any) map[string]any {
-	out := make(map[string]any, len(cells))
-	for id, v := range cells {
-		f, known := fields[id]
-		if known {
-			id = f.ID
+func (in interner) value(typ string, v any) any {
+	switch typ {
+	case "singleSelect":
+		if s, ok := v.(string); ok {
+			return in.of(s)
 		}
-		switch f.Type {
-		case "singleSelect":
-			if s, ok := v.(string); ok {
-				v = in.of(s)
-			}
-		case "multipleSelects":
-			if list, ok := v.([]any); ok {
-				for i, c := range list {
-					if s, ok := c.(string); ok {
-						list[i] = in.of(s)
-					}
+	case "multipleSelects":
+		if list, ok := v.([]any); ok {
+			for i, c := range list {
+				if s, ok := c.(string); ok {
+					list[i] = in.of(s)
 				}
 			}
 		}
-		out[id] = v
 	}
-	return out
+	return v
 }
 
 // Sync is the Sync of the table's Base: every copy of the base is brought up to date.
@@ -170,6 +205,8 @@ func (t *Table) apply(p transport.WebhookPayload) (err error) {
 	// Stage the new schema and the rows this payload touches, then swap them in.
 	fields := maps.Clone(t.fields)
 	order := slices.Clone(t.order)
+	cols := maps.Clone(t.cols)
+	colIDs := slices.Clone(t.colIDs)
 	name := t.name
 	if m := tc.ChangedMetadata; m != nil && m.Current.Name != nil {
 		name = *m.Current.Name
@@ -180,6 +217,10 @@ func (t *Table) apply(p transport.WebhookPayload) (err error) {
 		}
 		if _, known := fields[id]; !known {
 			order = append(order, id)
+		}
+		if _, has := cols[id]; !has {
+			cols[id] = len(colIDs)
+			colIDs = append(colIDs, id)
 		}
 		fields[id] = Field{ID: id, Name: f.Name, Type: f.Type}
 	}
@@ -206,21 +247,39 @@ func (t *Table) apply(p transport.WebhookPayload) (err error) {
 			}
 		}
 	}
+	var cleared []int // columns of the fields deleted
 	for _, id := range tc.DestroyedFieldIDs {
 		delete(fields, id)
 		order = slices.DeleteFunc(order, func(o string) bool { return o == id })
+		if c, has := cols[id]; has {
+			cleared = append(cleared, c)
+			colIDs[c] = ""
+			delete(cols, id)
+		}
 	}
-	staged := map[string]*Row{} // record id -> new row; nil: deleted
+	// setCells writes converted cells into a row: a cell absent from them was cleared.
+	setCells := func(rw *row, given map[string]any, converted map[string]any) {
+		for fid := range given {
+			c, known := cols[fid]
+			if _, isField := fields[fid]; !known || !isField {
+				continue // replaying: a field deleted since
+			}
+			rw.set(c, converted[fid])
+		}
+	}
+	staged := map[string]*row{} // record id -> new row; nil: deleted
 	for id, rec := range tc.CreatedRecordsByID {
 		cells, err := restCells(fields, rec.CellValuesByFieldID, replaying)
 		if err != nil {
 			return err
 		}
-		staged[id] = &Row{ID: id, CreatedTime: rec.CreatedTime, Cells: cells}
+		rw := &row{id: id, created: rec.CreatedTime, vals: make([]any, len(colIDs))}
+		setCells(rw, rec.CellValuesByFieldID, cells)
+		staged[id] = rw
 	}
 	for id, ch := range tc.ChangedRecordsByID {
-		row := staged[id]
-		if row == nil {
+		rw := staged[id]
+		if rw == nil {
 			old := t.rows[id]
 			if old == nil {
 				if replaying {
@@ -228,35 +287,28 @@ func (t *Table) apply(p transport.WebhookPayload) (err error) {
 				}
 				return &errRecopy{fmt.Sprintf("record %s changed but is not in the copy", id)}
 			}
-			row = &Row{ID: id, CreatedTime: old.CreatedTime, Cells: maps.Clone(old.Cells)}
+			rw = &row{id: old.id, created: old.created, vals: slices.Clone(old.vals)}
 		}
 		cells, err := restCells(fields, ch.Current.CellValuesByFieldID, replaying)
 		if err != nil {
 			return err
 		}
-		for fid := range ch.Current.CellValuesByFieldID {
-			if _, known := fields[fid]; !known {
-				continue // replaying: a field deleted since
-			}
-			if v, ok := cells[fid]; ok {
-				row.Cells[fid] = v
-			} else {
-				delete(row.Cells, fid) // cleared
-			}
-		}
-		staged[id] = row
+		setCells(rw, ch.Current.CellValuesByFieldID, cells)
+		staged[id] = rw
 	}
 	for _, id := range tc.DestroyedRecordIDs {
 		staged[id] = nil
 	}
 	// Commit.
-	for _, fid := range tc.DestroyedFieldIDs {
+	for _, c := range cleared {
 		for _, r := range t.rows {
-			delete(r.Cells, fid)
+			if c < len(r.vals) {
+				r.vals[c] = nil
+			}
 		}
 		for _, r := range staged {
-			if r != nil {
-				delete(r.Cells, fid)
+			if r != nil && c < len(r.vals) {
+				r.vals[c] = nil
 			}
 		}
 	}
@@ -267,7 +319,7 @@ func (t *Table) apply(p transport.WebhookPayload) (err error) {
 			t.rows[id] = r
 		}
 	}
-	t.fields, t.order, t.name = fields, order, name
+	t.fields, t.order, t.name, t.cols, t.colIDs = fields, order, name, cols, colIDs
 	t.cursor, t.stats.LastTransaction = p.Cursor+1, p.BaseTransactionNumber
 	t.stats.PayloadsApplied++
 	return nil
@@ -281,7 +333,7 @@ func (t *Table) Row(id string) (Row, bool) {
 	if r == nil {
 		return Row{}, false
 	}
-	return Row{ID: r.ID, CreatedTime: r.CreatedTime, Cells: maps.Clone(r.Cells)}, true
+	return t.export(r), true
 }
 
 // Rows returns a copy of every record, by record id.
@@ -290,7 +342,7 @@ func (t *Table) Rows() map[string]Row {
 	defer t.mu.RUnlock()
 	out := make(map[string]Row, len(t.rows))
 	for id, r := range t.rows {
-		out[id] = Row{ID: r.ID, CreatedTime: r.CreatedTime, Cells: maps.Clone(r.Cells)}
+		out[id] = t.export(r)
 	}
 	return out
 }
