@@ -811,3 +811,23 @@ func TestWebhookConcurrentWrites(t *testing.T) {
 		}
 	}
 }
+
+// Deleting the table a hook is scoped to gives it an error payload holding the deletion.
+func TestWebhookScopeTableDeleted(t *testing.T) {
+	s, _ := newTestServer(t, WithFixture(smallFixture(t)))
+	tbl := do(t, s, DefaultToken, "POST", metaBase+"/tables", map[string]any{"name": "Extra", "fields": []any{map[string]any{"name": "Title", "type": "singleLineText"}}})
+	mustStatus(t, tbl, 200)
+	extra := tbl.body["id"].(string)
+	hook, _ := createHook(t, s, map[string]any{"filters": map[string]any{"dataTypes": []string{"tableData"}, "recordChangeScope": extra}}, "")
+	if err := s.DeleteTable("appTEST0000000001", extra); err != nil {
+		t.Fatal(err)
+	}
+	p := listPayloads(t, s, hook, "")
+	if len(p.Payloads) != 1 || p.Payloads[0]["error"] != true || p.Payloads[0]["code"] != "INVALID_FILTERS" ||
+		!reflect.DeepEqual(p.Payloads[0]["destroyedTableIds"], []any{extra}) {
+		t.Fatalf("payloads %v: want one error payload with the deletion", p.Payloads)
+	}
+	if h := hookListed(t, s, hook); h["isHookEnabled"] != false {
+		t.Fatalf("hook after the error payload: %v", h)
+	}
+}
