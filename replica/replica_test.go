@@ -486,3 +486,43 @@ func TestSyncIfOlder(t *testing.T) {
 		t.Fatalf("an hour later: %d requests, %d records, synced %v (was %v); want 1, 2, later", n, len(tbl.Rows()), b.Synced(), synced)
 	}
 }
+
+// Reads of a copy while Sync applies payloads to it (run with -race): every read sees a whole
+// record as some payload left it.
+func TestReadsDuringSync(t *testing.T) {
+	h := newHarness(t, false)
+	tbl, err := Open(bg, h.base, tasksID, Options{Clock: h.clk})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 30 {
+		if _, err := h.tasks.Create(bg, map[string]any{fldName: fmt.Sprintf("r%d", i), fldN: float64(i)}, transport.WriteOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stop, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			for _, r := range tbl.Rows() {
+				if name, _ := r.Cells[fldName].(string); name != "first" && r.Cells[fldN] == nil {
+					t.Errorf("record %s read half applied: %v", r.ID, r.Cells)
+					return
+				}
+			}
+			_ = tbl.Fields()
+		}
+	}()
+	err = tbl.Sync(bg)
+	close(stop)
+	<-done
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.assertEqual([]*Table{tbl}, "after Sync")
+}
