@@ -182,3 +182,17 @@ func TestEmulatorWebhookPingVerifies(t *testing.T) {
 		t.Error("a changed body verified")
 	}
 }
+
+// The eleventh webhook of a base is refused with ErrTooManyWebhooks.
+func TestEmulatorTooManyWebhooks(t *testing.T) {
+	_, tbl, _ := newEmu(t, 1)
+	spec := WebhookSpecification{Options: WebhookOptions{Filters: WebhookFilters{DataTypes: []string{WebhookTableData}}}}
+	for range 10 {
+		if _, err := tbl.Base().CreateWebhook(bg, spec, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := tbl.Base().CreateWebhook(bg, spec, ""); !errors.Is(err, ErrTooManyWebhooks) {
+		t.Fatalf("11th webhook: %v, want ErrTooManyWebhooks", err)
+	}
+}
