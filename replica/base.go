@@ -108,7 +108,11 @@ func (b *Base) Table(ctx context.Context, tableID string) (*Table, error) {
 		return t, nil
 	}
 	t = &Table{b: b, tableID: tableID}
-	if err := b.copyTable(ctx, t); err != nil {
+	err := b.copyTable(ctx, t)
+	if errors.Is(err, errHookGone) { // expired while no copy read it
+		err = b.renew(ctx, t)
+	}
+	if err != nil {
 		return nil, err
 	}
 	b.mu.Lock()
@@ -244,10 +248,10 @@ func (b *Base) syncAll(ctx context.Context) error {
 		case attempt >= maxCopiesPerSync:
 			return fmt.Errorf("replica of base %s: still inconsistent after copying %d times: %v", b.base.ID(), attempt, firstErr(err, recopy))
 		case errors.Is(err, errNewHook), errors.Is(err, errHookGone), errors.Is(err, transport.ErrNotFound):
-			if err := b.newHook(ctx); err != nil {
+			if err := b.renew(ctx, nil); err != nil {
 				return err
 			}
-			recopy = b.tableList()
+			continue
 		case errors.As(err, &gap):
 			recopy = b.tableList()
 		case err != nil:
@@ -255,22 +259,32 @@ func (b *Base) syncAll(ctx context.Context) error {
 		}
 		for _, t := range recopy {
 			err := b.copyTable(ctx, t)
-			if errors.Is(err, errHookGone) { // expired meanwhile: a new hook, then every table
-				if err := b.newHook(ctx); err != nil {
-					return err
-				}
-				for _, t := range b.tableList() {
-					if err := b.copyTable(ctx, t); err != nil {
-						return err
-					}
-				}
-				break
+			if errors.Is(err, errHookGone) { // expired meanwhile
+				err = b.renew(ctx, nil)
 			}
 			if err != nil {
 				return err
 			}
 		}
 	}
+}
+
+// renew makes a new webhook and copies every table again, and also when not nil: cursors of the
+// old webhook mean nothing to the new one.
+func (b *Base) renew(ctx context.Context, also *Table) error {
+	if err := b.newHook(ctx); err != nil {
+		return err
+	}
+	tables := b.tableList()
+	if also != nil {
+		tables = append(tables, also)
+	}
+	for _, t := range tables {
+		if err := b.copyTable(ctx, t); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func firstErr(err error, recopy []*Table) any {

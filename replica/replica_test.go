@@ -526,3 +526,29 @@ func TestReadsDuringSync(t *testing.T) {
 	}
 	h.assertEqual([]*Table{tbl}, "after Sync")
 }
+
+// A table asked for after the webhook expired (no copy read it for a week) gets a new webhook,
+// and the tables copied before are copied again from it.
+func TestTableAfterExpiry(t *testing.T) {
+	h := newHarness(t, false)
+	tasks, err := Open(bg, h.base, tasksID, Options{Clock: h.clk})
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := tasks.Webhook()
+	<-h.clk.After(8 * 24 * time.Hour)
+	if _, err := h.tasks.Create(bg, map[string]any{fldName: "while expired"}, transport.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	people, err := tasks.Base().Table(bg, peopleID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tasks.Webhook() == old || tasks.Stats().Copies != 2 || people.Stats().Copies != 1 {
+		t.Fatalf("webhook %s (was %s), copies: Tasks %d, People %d; want a new webhook, 2 and 1", tasks.Webhook(), old, tasks.Stats().Copies, people.Stats().Copies)
+	}
+	if err := tasks.Sync(bg); err != nil {
+		t.Fatal(err)
+	}
+	h.assertEqual([]*Table{tasks, people}, "after the new webhook")
+}
