@@ -125,10 +125,10 @@ func (s *Server) uploadAttachment(c *call) (reply, *apiError) {
 	up := storedUpload{Filename: *body.Filename, Type: typ, Content: base64.StdEncoding.EncodeToString(content)}
 	// The file first, then the cell: a crash in between leaves a file no cell shows, never a cell
 	// whose URL serves nothing.
-	if aerr := s.commitExtraLocked([]walOp{{Kind: walUpload, ID: attID, Data: walJSON(up)}}); aerr != nil {
+	if aerr := s.commitExtraLocked([]walOp{{Kind: walUpload, ID: attID, Data: walJSON(up)}}, apiSource(c)); aerr != nil {
 		return reply{}, aerr
 	}
-	x := s.newTxn(b, false)
+	x := s.newTxn(b, false, apiSource(c))
 	r := x.get(t, recID)
 	cur, _ := r.cells[fl.ID].([]any)
 	cell := append(append([]any{}, cur...), att)

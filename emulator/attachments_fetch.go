@@ -178,7 +178,7 @@ func (s *Server) fetchAttachment(f *fetcher, job fetchJob) {
 	}
 	rec := r.clone()
 	rec.cells[job.field] = updated
-	_ = s.commitExtraLocked([]walOp{{Kind: "put", Base: job.base, Table: job.table, Record: toWALRecord(rec)}})
+	_ = s.commitExtraLocked([]walOp{{Kind: "put", Base: job.base, Table: job.table, Record: toWALRecord(rec)}}, changeSource{source: sourceSystem})
 }
 
 // download reads url to its end and reports its size, its content type and an image's dimensions.

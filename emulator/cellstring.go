@@ -243,16 +243,8 @@ type lookupTarget struct {
 
 // lookupTarget is the field a lookup reads in the linked table.
 func (s *Server) lookupTarget(t *table, fl *field) *lookupTarget {
-	lf := t.fieldByID[optString(fl.Options, "recordLinkFieldId")]
-	if lf == nil {
-		return nil
-	}
-	lt := t.base.tableByID[lf.linkedTableID()]
-	if lt == nil {
-		return nil
-	}
-	target := lt.fieldByID[optString(fl.Options, "fieldIdInLinkedTable")]
-	if target == nil || target.Type == "multipleLookupValues" {
+	_, lt, target, ok := lookupPath(t, fl)
+	if !ok || target.Type == "multipleLookupValues" {
 		return nil
 	}
 	return &lookupTarget{tableID: lt.id, field: target}

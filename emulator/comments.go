@@ -248,7 +248,7 @@ func (s *Server) createComment(c *call) (reply, *apiError) {
 			cm.AuthorEmail = u.Email
 		}
 	}
-	if aerr := s.commitExtraLocked([]walOp{{Kind: walCommentPut, Base: t.base.id, Table: t.id, ID: r.id, Data: walJSON(cm)}}); aerr != nil {
+	if aerr := s.commitExtraLocked([]walOp{{Kind: walCommentPut, Base: t.base.id, Table: t.id, ID: r.id, Data: walJSON(cm)}}, apiSource(c)); aerr != nil {
 		return reply{}, aerr
 	}
 	return ok(s.renderComment(t.base, cm)), nil
@@ -293,7 +293,7 @@ func (s *Server) updateComment(c *call) (reply, *apiError) {
 	upd := *cm
 	upd.Text = *body.Text
 	upd.LastUpdatedTime = formatTime(s.clock.Now())
-	if aerr := s.commitExtraLocked([]walOp{{Kind: walCommentPut, Base: t.base.id, Table: t.id, ID: r.id, Data: walJSON(&upd)}}); aerr != nil {
+	if aerr := s.commitExtraLocked([]walOp{{Kind: walCommentPut, Base: t.base.id, Table: t.id, ID: r.id, Data: walJSON(&upd)}}, apiSource(c)); aerr != nil {
 		return reply{}, aerr
 	}
 	return ok(s.renderComment(t.base, s.findComment(r.id, upd.ID))), nil
@@ -310,7 +310,7 @@ func (s *Server) deleteComment(c *call) (reply, *apiError) {
 	if aerr != nil {
 		return reply{}, aerr
 	}
-	if aerr := s.commitExtraLocked([]walOp{{Kind: walCommentDelete, Base: t.base.id, Table: t.id, ID: r.id, Field: cm.ID}}); aerr != nil {
+	if aerr := s.commitExtraLocked([]walOp{{Kind: walCommentDelete, Base: t.base.id, Table: t.id, ID: r.id, Field: cm.ID}}, apiSource(c)); aerr != nil {
 		return reply{}, aerr
 	}
 	return ok(map[string]any{"id": cm.ID, "deleted": true}), nil

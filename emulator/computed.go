@@ -107,18 +107,25 @@ func formatComputedTime(fl *field, t time.Time) any {
 	return t.Format(timeFormat)
 }
 
+// lookupPath is what a lookup, rollup (or count) fl of t reads: its link field, the linked table
+// and the field read there; ok is false when one of them no longer exists.
+func lookupPath(t *table, fl *field) (link *field, linked *table, target *field, ok bool) {
+	link = t.fieldByID[optString(fl.Options, "recordLinkFieldId")]
+	if link == nil {
+		return nil, nil, nil, false
+	}
+	linked = t.base.tableByID[link.linkedTableID()]
+	if linked == nil {
+		return nil, nil, nil, false
+	}
+	target = linked.fieldByID[optString(fl.Options, "fieldIdInLinkedTable")]
+	return link, linked, target, target != nil
+}
+
 // lookupValues is the flat array of the looked-up field's values over the linked records.
 func (s *Server) lookupValues(t *table, r *record, fl *field, depth int) ([]any, bool) {
-	lf := t.fieldByID[optString(fl.Options, "recordLinkFieldId")]
-	if lf == nil {
-		return nil, false
-	}
-	lt := t.base.tableByID[lf.linkedTableID()]
-	if lt == nil {
-		return nil, false
-	}
-	target := lt.fieldByID[optString(fl.Options, "fieldIdInLinkedTable")]
-	if target == nil {
+	lf, lt, target, ok := lookupPath(t, fl)
+	if !ok {
 		return nil, false
 	}
 	ids, _ := r.cells[lf.ID].([]any)

@@ -252,7 +252,7 @@ func demoFixture() *Fixture {
 		Tokens: []FixtureToken{{Token: DemoToken, Bases: []string{DemoBaseID}, Scopes: []string{
 			// Every scope a README example needs: schema changes (DDL), comments, webhooks, USER().
 			scopeRecordsRead, scopeRecordsWrite, scopeSchemaRead, scopeSchemaWrite, scopeCommentsRead, scopeCommentsWrite,
-			"webhook:manage", "user.email:read"}, UserID: "usrDEMOADA0000001", Email: "ada@example.com"}},
+			scopeWebhookManage, "user.email:read"}, UserID: "usrDEMOADA0000001", Email: "ada@example.com"}},
 		Bases: []FixtureBase{{ID: DemoBaseID, Name: "Demo: Project Tracker", Tables: []FixtureTable{people, projects, tasks}}},
 	}
 }

@@ -593,7 +593,7 @@ func (s *Server) createTable(c *call) (reply, *apiError) {
 	for i, inv := range inverses {
 		ops = append(ops, walOp{Kind: walCreateField, Base: b.id, Table: inverseTables[i].id, Data: walJSON(exportField(inv))})
 	}
-	if aerr := s.commitExtraLocked(ops); aerr != nil {
+	if aerr := s.commitExtraLocked(ops, apiSource(c)); aerr != nil {
 		return reply{}, aerr
 	}
 	return ok(tableSchema(b.tableByID[tid], false)), nil
@@ -628,7 +628,7 @@ func (s *Server) updateTable(c *call) (reply, *apiError) {
 	if aerr := checkDescription(body.Description); aerr != nil {
 		return reply{}, aerr
 	}
-	if aerr := s.commitExtraLocked([]walOp{{Kind: walUpdateTable, Base: b.id, Table: t.id, Data: walJSON(body)}}); aerr != nil {
+	if aerr := s.commitExtraLocked([]walOp{{Kind: walUpdateTable, Base: b.id, Table: t.id, Data: walJSON(body)}}, apiSource(c)); aerr != nil {
 		return reply{}, aerr
 	}
 	return ok(tableSchema(t, false)), nil
@@ -659,7 +659,7 @@ func (s *Server) createField(c *call) (reply, *apiError) {
 		ops = append(ops, walOp{Kind: walCreateField, Base: b.id, Table: lt.id, Data: walJSON(exportField(inv))})
 	}
 	ops[0].Data = walJSON(exportField(fl)) // after inverseFor, which names the inverse in its options
-	if aerr := s.commitExtraLocked(ops); aerr != nil {
+	if aerr := s.commitExtraLocked(ops, apiSource(c)); aerr != nil {
 		return reply{}, aerr
 	}
 	return ok(fieldSchema(t, t.fieldByID[fl.ID])), nil
@@ -714,7 +714,7 @@ func (s *Server) updateField(c *call) (reply, *apiError) {
 			return reply{}, bad(fmt.Sprintf("the formula is invalid: %v", err))
 		}
 	}
-	if aerr := s.commitExtraLocked([]walOp{{Kind: walUpdateField, Base: b.id, Table: t.id, Field: fl.ID, Data: walJSON(body)}}); aerr != nil {
+	if aerr := s.commitExtraLocked([]walOp{{Kind: walUpdateField, Base: b.id, Table: t.id, Field: fl.ID, Data: walJSON(body)}}, apiSource(c)); aerr != nil {
 		return reply{}, aerr
 	}
 	return ok(fieldSchema(t, fl)), nil

@@ -13,6 +13,9 @@ type base struct {
 	tables    []*table
 	tableByID map[string]*table
 	info      baseInfo // what GET /v0/meta/bases/{id} tells besides the schema (baseinfo.go)
+	// txnNumber counts the requests that changed the base: the baseTransactionNumber of webhook
+	// payloads (webhooks.go).
+	txnNumber int
 }
 
 // table finds a table by id, then by exact name.

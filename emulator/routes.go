@@ -217,6 +217,9 @@ func writesData(method string, segs []string) bool {
 
 // pickHandler maps method and path to a handler; baseID is the base the request counts against.
 func (s *Server) pickHandler(method string, segs []string) (handlerFunc, string) {
+	if segs[0] == "bases" { // /v0/bases/{baseId}/webhooks/...: the webhooks API (webhooks.go)
+		return s.pickWebhookHandler(method, segs)
+	}
 	if segs[0] == "meta" {
 		if h, baseID := s.pickMetaWriteHandler(method, segs); h != nil {
 			return h, baseID

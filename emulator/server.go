@@ -60,6 +60,7 @@ type config struct {
 	fetchClient *http.Client // WithAttachmentFetch; nil: attachment URLs are never fetched
 	repair      bool         // drop damaged lines of the data file instead of refusing to start
 	warnings    io.Writer    // where what the data file's replay dropped is reported; nil: os.Stderr
+	pingClient  *http.Client // WithNotificationClient; nil: a client with the service's 25 s timeout
 }
 
 // WithFixture loads bases, tables, records and tokens at start.
@@ -192,6 +193,8 @@ type Server struct {
 	extras extraState
 	// formulaEnv is what formulas evaluate in: the server's clock (NOW(), TODAY()) and UTC.
 	formulaEnv *formula.Env
+	// hooks are the webhooks of every base (webhooks.go), guarded by mu; their pings run outside it.
+	hooks webhookState
 }
 
 // New returns a server configured by opts.
@@ -220,6 +223,7 @@ func New(opts ...Option) (*Server, error) {
 	s.writers = newWriterGate()
 	s.limiter = newRateLimiter(cfg.clock, cfg.rate, cfg.penalty, cfg.tokenRate)
 	s.formulas.init()
+	s.hooks.init(cfg.pingClient)
 	if cfg.demo {
 		if err := s.loadFixture(demoFixture(), false); err != nil {
 			return nil, fmt.Errorf("emulator: demo base: %w", err)
@@ -253,6 +257,7 @@ func New(opts ...Option) (*Server, error) {
 // Close releases the data file and the request log. The server must not be used afterwards.
 func (s *Server) Close() error {
 	s.stopFetches() // before the data file closes: a fetch that finishes logs its result
+	s.stopPings()
 	var err error
 	if s.wal != nil {
 		err = s.wal.close()

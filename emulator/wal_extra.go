@@ -21,7 +21,7 @@ const (
 
 var extraWALKind = map[string]bool{
 	walCreateTable: true, walCreateField: true, walUpdateTable: true, walUpdateField: true,
-	walCommentPut: true, walCommentDelete: true, walUpload: true,
+	walCommentPut: true, walCommentDelete: true, walUpload: true, walDeleteField: true, walDeleteTable: true,
 }
 
 // extraState holds what the emulator keeps besides bases: comments by record id and uploaded
@@ -37,13 +37,13 @@ type extraState struct {
 
 // commitExtraLocked logs ops in the data file (when there is one), then applies them. The caller
 // holds s.mu for writing. A change the log refused changes nothing.
-func (s *Server) commitExtraLocked(ops []walOp) *apiError {
+func (s *Server) commitExtraLocked(ops []walOp, by changeSource) *apiError {
 	if s.wal != nil {
 		if err := s.wal.append(ops); err != nil {
 			return errorf(http.StatusInternalServerError, "SERVER_ERROR", "The write could not be saved to the data file: %v. Nothing was changed.", err)
 		}
 	}
-	if err := s.applyOpsLocked(ops); err != nil {
+	if err := s.applyAndNotifyLocked(ops, by); err != nil {
 		return errorf(http.StatusInternalServerError, "SERVER_ERROR", "%v", err)
 	}
 	return nil
@@ -87,6 +87,14 @@ func (s *Server) applyExtraOpLocked(op walOp) error {
 		return fmt.Errorf("table %s does not exist in base %s", op.Table, op.Base)
 	}
 	switch op.Kind {
+	case walDeleteField:
+		if err := s.applyDeleteFieldLocked(b, t, op.Field); err != nil {
+			return err
+		}
+	case walDeleteTable:
+		if err := s.applyDeleteTableLocked(b, t); err != nil {
+			return err
+		}
 	case walCreateField:
 		var ff FixtureField
 		if err := json.Unmarshal(op.Data, &ff); err != nil {

@@ -40,10 +40,11 @@ type txn struct {
 	created map[string]bool
 	deleted map[string]bool
 	choices map[*field][]string
+	by      changeSource // who asked, for webhook payloads
 }
 
-func (s *Server) newTxn(b *base, typecast bool) *txn {
-	x := &txn{s: s, b: b, now: s.clock.Now().UTC(), work: map[string]*record{}, tableOf: map[string]*table{},
+func (s *Server) newTxn(b *base, typecast bool, by changeSource) *txn {
+	x := &txn{s: s, b: b, by: by, now: s.clock.Now().UTC(), work: map[string]*record{}, tableOf: map[string]*table{},
 		created: map[string]bool{}, deleted: map[string]bool{}, choices: map[*field][]string{}}
 	x.mode = writeMode{
 		typecast:  typecast,
@@ -245,7 +246,7 @@ func (x *txn) commit() *apiError {
 			return errorf(http.StatusInternalServerError, "SERVER_ERROR", "The write could not be saved to the data file: %v. Nothing was changed.", err)
 		}
 	}
-	if err := x.s.applyOpsLocked(ops); err != nil {
+	if err := x.s.applyAndNotifyLocked(ops, x.by); err != nil {
 		return errorf(http.StatusInternalServerError, "SERVER_ERROR", "%v", err)
 	}
 	x.s.scheduleFetchesLocked(ops) // attachments given by URL, when WithAttachmentFetch
@@ -308,7 +309,7 @@ func (s *Server) create(c *call) (reply, *apiError) {
 	if len(items) == 0 {
 		return reply{}, errorf(422, "INVALID_RECORDS", "\"records\" is empty: give 1 to %d records to create", MaxRecordsPerWrite)
 	}
-	x := s.newTxn(t.base, body.Typecast)
+	x := s.newTxn(t.base, body.Typecast, apiSource(c))
 	out := make([]*record, 0, len(items))
 	for _, it := range items {
 		r := x.create(t)
@@ -356,7 +357,7 @@ func (s *Server) updateOne(c *call) (reply, *apiError) {
 	if body.Fields == nil {
 		return reply{}, errInvalidRequest("the body needs \"fields\"")
 	}
-	x := s.newTxn(t.base, body.Typecast)
+	x := s.newTxn(t.base, body.Typecast, apiSource(c))
 	r := x.get(t, c.segments[2])
 	if r == nil {
 		return reply{}, s.notFoundRecord(c.segments[2])
@@ -411,7 +412,7 @@ func (s *Server) updateBatch(c *call) (reply, *apiError) {
 			merge = append(merge, fl)
 		}
 	}
-	x := s.newTxn(t.base, body.Typecast)
+	x := s.newTxn(t.base, body.Typecast, apiSource(c))
 	out := make([]*record, 0, len(body.Records))
 	var created, updated []string
 	for i, it := range body.Records {
@@ -521,7 +522,7 @@ func (s *Server) deleteOne(c *call) (reply, *apiError) {
 		return reply{}, aerr
 	}
 	defer s.mu.Unlock()
-	x := s.newTxn(t.base, false)
+	x := s.newTxn(t.base, false, apiSource(c))
 	r := x.get(t, c.segments[2])
 	if r == nil {
 		return reply{}, s.notFoundRecord(c.segments[2])
@@ -548,7 +549,7 @@ func (s *Server) deleteBatch(c *call) (reply, *apiError) {
 	if len(ids) == 0 {
 		return reply{}, errInvalidRequest("give the records to delete as records[]=rec...&records[]=rec... (1 to 10)")
 	}
-	x := s.newTxn(t.base, false)
+	x := s.newTxn(t.base, false, apiSource(c))
 	out := make([]any, 0, len(ids))
 	for _, id := range ids {
 		r := x.get(t, id)

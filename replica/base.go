@@ -1,0 +1,373 @@
+// Package replica keeps local copies of Airtable tables current with the base's webhook payloads.
+//
+// A Base follows one webhook for the whole base (the service allows ten per base) and holds a
+// copy of each table asked for. A table is copied on first use with one listing; the webhook's
+// cursor is read before the listing starts, so that every change the listing may or may not have
+// seen is in a payload from that cursor on. Sync then reads the payloads once for every table and
+// applies them in cursor order, each whole or not at all. Replaying a change the listing already
+// held is harmless: a payload sets cells to the values they had after it, and the last payload to
+// touch a cell sets its final value. What a payload cannot say exactly makes the table copy itself
+// again instead of serving a wrong row: payloads lost to retention (a cursor gap), an error
+// payload or an expired webhook (a new one is made; every table is copied again), a field whose
+// type changed, a field deleted from a table with computed fields, a cell of a field or a change to
+// a record the copy does not know.
+//
+//	b, err := replica.OpenBase(ctx, base, replica.Options{}) // creates the webhook
+//	tasks, err := b.Table(ctx, "tblXXXXXXXXXXXXXX")           // copies the table on first use
+//	err = b.Sync(ctx)                                          // one request when nothing changed
+//	row, ok := tasks.Row("recXXXXXXXXXXXXXX")                  // cells by field id, REST values
+//
+// Cells are the values the records API returns (with returnFieldsByFieldId), converted from the
+// webhook forms where they differ: a select's name, a link's record ids, a lookup's values.
+package replica
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/airsql/airsql/internal/clock"
+	"github.com/airsql/airsql/transport"
+)
+
+// Options configure a Base.
+type Options struct {
+	// Clock is what the copy reads time from, to tell when its webhook may have expired (default:
+	// the wall clock). Give the client's clock in tests.
+	Clock clock.Clock
+}
+
+// hookLifetime is how long the service keeps a webhook alive after it was created, refreshed or
+// its payloads were read; checkAfter is when Sync looks whether it is still alive.
+const (
+	hookLifetime = 7 * 24 * time.Hour
+	checkAfter   = hookLifetime - time.Hour
+)
+
+// maxCopiesPerSync bounds how often one Sync copies tables again before it gives up.
+const maxCopiesPerSync = 3
+
+// Base follows a base's webhook and keeps copies of some of its tables. It is safe for concurrent
+// use; Sync, Table's first copy and Close are serialized.
+type Base struct {
+	base  *transport.Base
+	clock clock.Clock
+
+	syncMu sync.Mutex // one Sync or copy at a time
+
+	mu     sync.RWMutex // guards what follows
+	hookID string
+	// alive is when the webhook was last known alive (created, or its payloads read): past
+	// checkAfter since then, Sync asks the service whether it still is.
+	alive  time.Time
+	tables map[string]*Table
+	// synced is when the last successful Sync started: every change the service acknowledged
+	// before it is in the copies.
+	synced time.Time
+}
+
+// OpenBase creates the webhook the copies follow (records, fields and table metadata of the whole
+// base). The token needs webhook:manage, data.records:read and schema.bases:read.
+func OpenBase(ctx context.Context, base *transport.Base, opts Options) (*Base, error) {
+	b := &Base{base: base, clock: opts.Clock, tables: map[string]*Table{}}
+	if b.clock == nil {
+		b.clock = clock.Real
+	}
+	if err := b.newHook(ctx); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// Open follows a base for one table: OpenBase, then Table.
+func Open(ctx context.Context, base *transport.Base, tableID string, opts Options) (*Table, error) {
+	b, err := OpenBase(ctx, base, opts)
+	if err != nil {
+		return nil, err
+	}
+	return b.Table(ctx, tableID)
+}
+
+// Table returns the copy of a table, copying it on first use.
+func (b *Base) Table(ctx context.Context, tableID string) (*Table, error) {
+	b.mu.RLock()
+	t := b.tables[tableID]
+	b.mu.RUnlock()
+	if t != nil {
+		return t, nil
+	}
+	b.syncMu.Lock()
+	defer b.syncMu.Unlock()
+	b.mu.RLock()
+	t = b.tables[tableID]
+	b.mu.RUnlock()
+	if t != nil {
+		return t, nil
+	}
+	t = &Table{b: b, tableID: tableID}
+	err := b.copyTable(ctx, t)
+	if errors.Is(err, errHookGone) { // expired while no copy read it
+		err = b.renew(ctx, t)
+	}
+	if err != nil {
+		return nil, err
+	}
+	b.mu.Lock()
+	b.tables[tableID] = t
+	b.mu.Unlock()
+	return t, nil
+}
+
+func (b *Base) spec() transport.WebhookSpecification {
+	return transport.WebhookSpecification{Options: transport.WebhookOptions{Filters: transport.WebhookFilters{
+		DataTypes: []string{transport.WebhookTableData, transport.WebhookTableFields, transport.WebhookTableMetadata},
+	}}}
+}
+
+// newHook creates the webhook the copies follow, deleting the one it replaces.
+func (b *Base) newHook(ctx context.Context) error {
+	hook, err := b.base.CreateWebhook(ctx, b.spec(), "")
+	if err != nil {
+		return fmt.Errorf("replica of base %s: create its webhook: %w", b.base.ID(), err)
+	}
+	b.mu.Lock()
+	old := b.hookID
+	b.hookID, b.alive = hook.ID, b.clock.Now()
+	b.mu.Unlock()
+	if old != "" {
+		_ = b.base.DeleteWebhook(ctx, old) // a dead hook; failing to delete it costs nothing but a slot
+	}
+	return nil
+}
+
+// Close deletes the webhook. The copies stay readable but are no longer kept current.
+func (b *Base) Close(ctx context.Context) error {
+	b.syncMu.Lock()
+	defer b.syncMu.Unlock()
+	return b.base.DeleteWebhook(ctx, b.Webhook())
+}
+
+// Webhook is the id of the webhook the copies follow.
+func (b *Base) Webhook() string {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	return b.hookID
+}
+
+// errHookGone says that the webhook expired, was disabled or deleted: changes since may be
+// unrecorded, so a new webhook is made and every table copied again.
+var errHookGone = errors.New("the webhook expired or was deleted")
+
+// errNewHook says that the webhook ended (error payload).
+var errNewHook = errors.New("the webhook ended with an error payload")
+
+// errRecopy says that a payload cannot be applied exactly to one table: it is copied again.
+type errRecopy struct{ why string }
+
+func (e *errRecopy) Error() string { return "copy again: " + e.why }
+
+// errTableDeleted says that a copied table was deleted from the base.
+var errTableDeleted = errors.New("the table was deleted from the base")
+
+// nextCursor reads the cursor the webhook's next payload will get.
+func (b *Base) nextCursor(ctx context.Context) (int, error) {
+	id := b.Webhook()
+	hooks, err := b.base.Webhooks(ctx)
+	if err != nil {
+		return 0, err
+	}
+	for _, h := range hooks {
+		if h.ID == id {
+			if !h.IsHookEnabled {
+				return 0, errHookGone
+			}
+			return h.CursorForNextPayload, nil
+		}
+	}
+	return 0, errHookGone
+}
+
+// Sync applies to every copy the payloads the webhook holds past it. A payload a copy cannot
+// apply exactly, or a hole in the payloads, makes it copy the table again (after an error payload
+// or an expired webhook, with a new webhook), then go on. When nothing changed it sends one request.
+// A table deleted from the base is dropped, and Sync says so.
+func (b *Base) Sync(ctx context.Context) error {
+	b.syncMu.Lock()
+	defer b.syncMu.Unlock()
+	return b.syncLocked(ctx)
+}
+
+// SyncIfOlder syncs unless the last successful Sync started less than maxAge ago: a read that
+// may be that stale sends no request.
+func (b *Base) SyncIfOlder(ctx context.Context, maxAge time.Duration) error {
+	b.syncMu.Lock()
+	defer b.syncMu.Unlock()
+	b.mu.RLock()
+	synced := b.synced
+	b.mu.RUnlock()
+	if !synced.IsZero() && b.clock.Now().Sub(synced) < maxAge {
+		return nil
+	}
+	return b.syncLocked(ctx)
+}
+
+// Synced is when the last successful Sync started (zero before the first): the copies hold every
+// change the service acknowledged before then.
+func (b *Base) Synced() time.Time {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	return b.synced
+}
+
+func (b *Base) syncLocked(ctx context.Context) error {
+	started := b.clock.Now()
+	err := b.syncAll(ctx)
+	if err == nil || errors.Is(err, errTableDeleted) {
+		b.mu.Lock()
+		b.synced = started
+		b.mu.Unlock()
+	}
+	return err
+}
+
+func (b *Base) syncAll(ctx context.Context) error {
+	var deleted []string
+	for attempt := 0; ; attempt++ {
+		recopy, gone, err := b.drain(ctx)
+		deleted = append(deleted, gone...)
+		var gap *transport.WebhookCursorGapError
+		switch {
+		case err == nil && len(recopy) == 0:
+			if len(deleted) > 0 {
+				return fmt.Errorf("replica of base %s: tables %v: %w", b.base.ID(), deleted, errTableDeleted)
+			}
+			return nil
+		case attempt >= maxCopiesPerSync:
+			return fmt.Errorf("replica of base %s: still inconsistent after copying %d times: %v", b.base.ID(), attempt, firstErr(err, recopy))
+		case errors.Is(err, errNewHook), errors.Is(err, errHookGone), errors.Is(err, transport.ErrNotFound):
+			if err := b.renew(ctx, nil); err != nil {
+				return err
+			}
+			continue
+		case errors.As(err, &gap):
+			recopy = b.tableList()
+		case err != nil:
+			return fmt.Errorf("replica of base %s: %w", b.base.ID(), err)
+		}
+		for _, t := range recopy {
+			err := b.copyTable(ctx, t)
+			if errors.Is(err, errHookGone) { // expired meanwhile
+				err = b.renew(ctx, nil)
+			}
+			if err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// renew makes a new webhook and copies every table again, and also when not nil: cursors of the
+// old webhook mean nothing to the new one.
+func (b *Base) renew(ctx context.Context, also *Table) error {
+	if err := b.newHook(ctx); err != nil {
+		return err
+	}
+	tables := b.tableList()
+	if also != nil {
+		tables = append(tables, also)
+	}
+	for _, t := range tables {
+		if err := b.copyTable(ctx, t); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func firstErr(err error, recopy []*Table) any {
+	if err != nil {
+		return err
+	}
+	return recopy[0].lastRecopy
+}
+
+func (b *Base) tableList() []*Table {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	out := make([]*Table, 0, len(b.tables))
+	for _, t := range b.tables {
+		out = append(out, t)
+	}
+	slices.SortFunc(out, func(x, y *Table) int {
+		switch {
+		case x.tableID < y.tableID:
+			return -1
+		case x.tableID > y.tableID:
+			return 1
+		}
+		return 0
+	})
+	return out
+}
+
+// drain reads the payloads from the oldest cursor of the copies until the webhook has no more,
+// and gives each copy those past its own cursor. It returns the copies to copy again and the
+// tables found deleted (dropped).
+func (b *Base) drain(ctx context.Context) (recopy []*Table, deleted []string, err error) {
+	tables := b.tableList()
+	if len(tables) == 0 {
+		return nil, nil, nil
+	}
+	from := tables[0].Cursor()
+	for _, t := range tables[1:] {
+		from = min(from, t.Cursor())
+	}
+	b.mu.RLock()
+	hookID, alive := b.hookID, b.alive
+	b.mu.RUnlock()
+	started := b.clock.Now()
+	if started.Sub(alive) >= checkAfter {
+		// Unread for almost a week: the webhook may have expired, and an expired webhook records
+		// nothing. Reading its payloads below keeps it alive only if it still is.
+		if _, err := b.nextCursor(ctx); err != nil {
+			return nil, nil, err
+		}
+	}
+	skip := map[*Table]bool{}
+	for p, err := range b.base.IterateWebhookPayloads(ctx, hookID, from) {
+		if err != nil {
+			return recopy, deleted, err
+		}
+		if p.Error {
+			return nil, deleted, errNewHook
+		}
+		for _, t := range tables {
+			if skip[t] {
+				continue
+			}
+			err := t.apply(p)
+			var rc *errRecopy
+			switch {
+			case err == nil:
+			case errors.As(err, &rc):
+				skip[t] = true
+				recopy = append(recopy, t)
+			case errors.Is(err, errTableDeleted):
+				skip[t] = true
+				b.mu.Lock()
+				delete(b.tables, t.tableID)
+				b.mu.Unlock()
+				deleted = append(deleted, t.tableID)
+			default:
+				return recopy, deleted, err
+			}
+		}
+	}
+	b.mu.Lock()
+	b.alive = started // reading the payloads extended its life
+	b.mu.Unlock()
+	return recopy, deleted, nil
+}
