@@ -11,6 +11,7 @@ import (
 
 	"github.com/xwb1989/sqlparser"
 
+	"github.com/airsql/airsql/frontend"
 	"github.com/airsql/airsql/translate"
 )
 
@@ -57,7 +58,7 @@ func (cn *conn) resultColumns(ctx context.Context, query string) ([]translate.Co
 
 func (cn *conn) statementColumns(ctx context.Context, st statement) ([]translate.Column, bool, error) {
 	switch {
-	case st.prepared != nil && st.prepared.Kind == translate.Execute && !st.explain:
+	case st.prepared != nil && st.prepared.Kind == frontend.Execute && !st.explain:
 		// EXECUTE name: the prepared statement's columns.
 		p, ok := cn.prepared[st.prepared.Name]
 		if !ok {

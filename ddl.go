@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/airsql/airsql/translate"
+	"github.com/airsql/airsql/frontend"
 	"github.com/airsql/airsql/transport"
 )
 
@@ -28,7 +28,7 @@ func (e *ExistsError) Error() string {
 // execDDL runs CREATE TABLE, ALTER TABLE … ADD COLUMN and CREATE INDEX through the metadata
 // API (the token needs the schema.bases:write scope). As in MySQL, a schema statement first
 // commits the open transaction.
-func (cn *conn) execDDL(ctx context.Context, d *translate.DDL) (driver.Result, error) {
+func (cn *conn) execDDL(ctx context.Context, d *frontend.DDL) (driver.Result, error) {
 	if err := cn.commit(); err != nil {
 		return nil, err
 	}
@@ -54,7 +54,7 @@ func (cn *conn) execDDL(ctx context.Context, d *translate.DDL) (driver.Result, e
 	case !found:
 		return nil, &NoTableError{Table: d.Table, Tables: schema.tableNames()}
 	case d.Index:
-		return result{}, nil // no index to keep: see translate.DDL
+		return result{}, nil // no index to keep: see frontend.DDL
 	}
 	if err := checkKeep(existing, d.Keep); err != nil {
 		return nil, err
@@ -83,7 +83,7 @@ func (cn *conn) execDDL(ctx context.Context, d *translate.DDL) (driver.Result, e
 }
 
 // fieldSpecs gives translate's field definitions the metadata API's form.
-func fieldSpecs(defs []translate.FieldDef) []transport.FieldSpec {
+func fieldSpecs(defs []frontend.FieldDef) []transport.FieldSpec {
 	specs := make([]transport.FieldSpec, len(defs))
 	for i, f := range defs {
 		specs[i] = transport.FieldSpec{Name: f.Name, Type: f.Type, Description: f.Description, Options: f.Options}

@@ -6,13 +6,14 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/airsql/airsql/frontend"
 	"github.com/airsql/airsql/translate"
 )
 
 // checkKeep runs the MODIFY clauses of an ALTER TABLE: the metadata API cannot change a field,
-// so each must describe the field as it already is (translate.DDL.Keep), and then it changes
+// so each must describe the field as it already is (frontend.DDL.Keep), and then it changes
 // nothing. Anything else is refused with what would have changed.
-func checkKeep(t *translate.Table, keep []translate.FieldDef) error {
+func checkKeep(t *translate.Table, keep []frontend.FieldDef) error {
 	for _, k := range keep {
 		if k.Type == "" { // id or createdTime, which every table has
 			continue
@@ -33,7 +34,7 @@ func checkKeep(t *translate.Table, keep []translate.FieldDef) error {
 // fieldChange says what making the field want out of have would change, or "" when nothing
 // Airtable keeps would: the type, a number's precision, a select's choices. A description is
 // not compared: it is a comment, not part of the data.
-func fieldChange(have translate.Field, want translate.FieldDef) string {
+func fieldChange(have translate.Field, want frontend.FieldDef) string {
 	if have.Type != want.Type {
 		return fmt.Sprintf("from %s to %s", have.Type, want.Type)
 	}

@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
 
 	"github.com/xwb1989/sqlparser"
 
@@ -15,21 +14,6 @@ import (
 	"github.com/airsql/airsql/translate"
 	"github.com/airsql/airsql/transport"
 )
-
-// cutExplain recognises EXPLAIN <statement> and returns the statement. sqlparser reads EXPLAIN
-// as an opaque "other read" and drops what follows, so the word is taken off before parsing.
-func cutExplain(query string) (inner string, ok bool) {
-	q := strings.TrimLeftFunc(query, unicode.IsSpace)
-	const word = "EXPLAIN"
-	if len(q) <= len(word) || !strings.EqualFold(q[:len(word)], word) {
-		return "", false
-	}
-	rest := q[len(word):]
-	if r := rune(rest[0]); !unicode.IsSpace(r) && r != '(' {
-		return "", false
-	}
-	return strings.TrimSpace(rest), true
-}
 
 // explainColumns are EXPLAIN's columns: what part of the work, and what it is.
 var explainColumns = []translate.Column{textColumn("step", false), textColumn("detail", false)}
@@ -41,7 +25,7 @@ func (cn *conn) explain(ctx context.Context, st statement, nvs []driver.NamedVal
 	add := func(step, detail string) { rows.values = append(rows.values, []driver.Value{step, detail}) }
 	if st.describe != nil {
 		add("request", "GET /v0/meta/bases/"+cn.c.cfg.BaseID+"/tables (the base schema, cached for schemaTTL)")
-		add("local", "list the columns of "+st.describe.table)
+		add("local", "list the columns of "+st.describe.Table)
 		return rows, nil
 	}
 	if d := st.ddl; d != nil {

@@ -1,4 +1,4 @@
-package translate
+package frontend
 
 import (
 	"fmt"
@@ -93,7 +93,7 @@ func parseWith(sql string) (stmt sqlparser.Statement, ok bool, err error) {
 			return nil, true, fmt.Errorf("translate: WITH %s: the query's parenthesis is not closed", c.name)
 		}
 		body := text(start, i-1)
-		st, err := Parse(body)
+		st, err := ParseSQL(body)
 		if err != nil {
 			return nil, true, fmt.Errorf("translate: WITH %s: %w", c.name, err)
 		}
@@ -112,7 +112,7 @@ func parseWith(sql string) (stmt sqlparser.Statement, ok bool, err error) {
 	if i >= len(toks) {
 		return nil, true, fmt.Errorf("translate: WITH: a statement is expected after the WITH queries")
 	}
-	st, err := Parse(text(i, len(toks)))
+	st, err := ParseSQL(text(i, len(toks)))
 	if err != nil {
 		return nil, true, err
 	}

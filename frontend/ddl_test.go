@@ -1,4 +1,4 @@
-package translate
+package frontend
 
 import (
 	"errors"
@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-func TestParseDDL(t *testing.T) {
+func TestReadDDL(t *testing.T) {
 	text := func(name string) FieldDef { return FieldDef{Name: name, Type: "singleLineText"} }
 	long := func(name string) FieldDef { return FieldDef{Name: name, Type: "multilineText"} }
 	num := func(name string, p int) FieldDef {
@@ -36,7 +36,7 @@ func TestParseDDL(t *testing.T) {
 		{"CREATE INDEX `idx_tasks_name` ON `tasks`(`name`)", &DDL{Table: "tasks", Index: true}},
 	}
 	for _, tc := range cases {
-		got, ok, err := ParseDDL(tc.sql)
+		got, ok, err := parseDDL(tc.sql)
 		if err != nil || !ok {
 			t.Errorf("%s: ok %v, %v", tc.sql, ok, err)
 			continue
@@ -71,25 +71,25 @@ func TestParseDDLRefusals(t *testing.T) {
 		{"CREATE UNIQUE INDEX u ON t (n)", "CREATE UNIQUE INDEX"},
 	}
 	for _, tc := range cases {
-		_, ok, err := ParseDDL(tc.sql)
+		_, ok, err := parseDDL(tc.sql)
 		var ue *UnsupportedError
 		if !ok || !errors.As(err, &ue) || ue.Construct != tc.construct || (ue.Hint == "" && !strings.HasPrefix(ue.Construct, "ON UPDATE")) {
 			t.Errorf("%s: ok %v, %v; want the construct %q refused with a hint", tc.sql, ok, err, tc.construct)
 		}
 	}
 	for _, sql := range []string{"SELECT 1", "DROP TABLE t", "INSERT INTO t VALUES (1)", "CREATE DATABASE x", "ALTER VIEW v AS SELECT 1"} {
-		if _, ok, err := ParseDDL(sql); ok || err != nil {
+		if _, ok, err := parseDDL(sql); ok || err != nil {
 			t.Errorf("%s: ok %v, %v; want it left to the parser", sql, ok, err)
 		}
 	}
 }
 
-func FuzzParseDDL(f *testing.F) {
+func FuzzReadDDL(f *testing.F) {
 	for _, s := range []string{"CREATE TABLE t (a int)", "ALTER TABLE t ADD (a int, b", "CREATE TABLE t (a enum(", "alter table t add", "CREATE INDEX ON", "CREATE TABLE t (((", "/*!*/", "CREATE /*!*/ TABLE", "ALTER TABLE t MODIFY", "ALTER TABLE t MODIFY COLUMN c int AFTER", "alter table t modify createdTime datetime first"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, sql string) {
-		d, ok, err := ParseDDL(sql)
+		d, ok, err := parseDDL(sql)
 		if !ok && (d != nil || err != nil) {
 			t.Fatalf("not a DDL statement but %v, %v", d, err)
 		}

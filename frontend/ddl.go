@@ -1,4 +1,4 @@
-package translate
+package frontend
 
 import (
 	"fmt"
@@ -13,6 +13,7 @@ import (
 // delete a table or a field, nor change a field's type safely, and it has no indexes or
 // constraints. So the statements that would need those are refused, naming why.
 type DDL struct {
+	text
 	Table       string     // the table created, altered or indexed, as written
 	Create      bool       // CREATE TABLE; otherwise ALTER TABLE … ADD or CREATE INDEX
 	IfNotExists bool       // CREATE TABLE IF NOT EXISTS: an existing table makes it a no-op
@@ -55,14 +56,20 @@ func numberOptions(precision int) map[string]any { return map[string]any{"precis
 // maxPrecision is the most decimal places an Airtable number field keeps.
 const maxPrecision = 8
 
-// ParseDDL reads CREATE TABLE, ALTER TABLE and CREATE INDEX statements; ok is false for any
+// readDDL reads CREATE TABLE, ALTER TABLE and CREATE INDEX statements; ok is false for any
 // other statement. It reads the statement with sqlparser's tokenizer first because the pinned
 // grammar drops what matters here: IF NOT EXISTS of CREATE TABLE, and every detail of ALTER
 // TABLE and CREATE INDEX.
-func ParseDDL(sql string) (ddl *DDL, ok bool, err error) {
-	toks, err := ddlTokens(sql)
-	if err != nil || len(toks) < 2 {
-		return nil, false, nil // not ours: the parser says what is wrong
+func (s *source) readDDL() (ddl *DDL, ok bool, err error) {
+	toks := make([]ddlToken, len(s.toks))
+	for i, t := range s.toks {
+		if t.typ == sqlparser.LEX_ERROR {
+			return nil, false, nil // not ours: the parser says what is wrong
+		}
+		toks[i] = ddlToken{typ: t.typ, val: t.raw}
+	}
+	if len(toks) < 2 {
+		return nil, false, nil
 	}
 	switch {
 	case toks[0].is(sqlparser.CREATE) && toks[1].is(sqlparser.TABLE):
@@ -94,35 +101,6 @@ func (t ddlToken) word() string {
 		return strings.ToUpper(t.val)
 	}
 	return ""
-}
-
-// ddlTokens splits a statement into tokens with sqlparser's tokenizer; a final ';' is dropped.
-// The tokenizer panics on some inputs (an empty MySQL comment "/*!*/"): that is an error here.
-func ddlTokens(sql string) (toks []ddlToken, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			toks, err = nil, fmt.Errorf("the SQL tokenizer failed: %v", r)
-		}
-	}()
-	tkn := sqlparser.NewStringTokenizer(sql)
-	for {
-		typ, val := tkn.Scan()
-		switch typ {
-		case 0:
-			if n := len(toks); n > 0 && toks[n-1].typ == ';' {
-				toks = toks[:n-1]
-			}
-			return toks, nil
-		case sqlparser.LEX_ERROR:
-			return nil, fmt.Errorf("cannot read the statement near byte %d", tkn.Position)
-		case sqlparser.COMMENT:
-			continue
-		}
-		if len(toks) == 0 && typ != sqlparser.CREATE && typ != sqlparser.ALTER {
-			return nil, nil // not DDL: the rest of a long statement need not be read
-		}
-		toks = append(toks, ddlToken{typ: typ, val: string(val)})
-	}
 }
 
 // createTable reads CREATE TABLE [IF NOT EXISTS] t (column, …, [PRIMARY KEY (id)], [KEY …])

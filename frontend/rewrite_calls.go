@@ -1,4 +1,4 @@
-package translate
+package frontend
 
 import (
 	"strings"
@@ -14,13 +14,6 @@ import (
 // backquoted name that the grammar reads (`SUBSTRING`(LTRIM(Code), 4, 2), `TRIM LEADING`('x', s)),
 // which funcTable knows. Only whole tokens are replaced, so strings, identifiers and comments are
 // never touched; a statement without such a call is returned as it is.
-
-// token is one token of the statement and its byte span.
-type token struct {
-	typ        int
-	val        string // lower case for keywords and identifiers
-	start, end int
-}
 
 // tokenize reads the statement's tokens; false when the tokenizer fails or the statement holds a
 // MySQL-specific comment (/*! … */), whose tokens have no position in the text.
@@ -50,23 +43,6 @@ func tokenize(sql string) ([]token, bool) {
 		toks = append(toks, token{typ: typ, val: strings.ToLower(string(val)), start: start, end: end})
 		prevEnd = end
 	}
-}
-
-// startsWithWord reports whether the statement's first token is the keyword word (lower case),
-// reading that token only: the statement-kind checks that run before the parser must not tokenise
-// the whole text of every statement (a 10 MB literal would be copied once per check).
-func startsWithWord(sql, word string) (yes bool) {
-	defer func() {
-		if recover() != nil { // the tokenizer panics on some MySQL-specific comments ("/*!*/")
-			yes = false
-		}
-	}()
-	tkn := sqlparser.NewStringTokenizer(sql)
-	typ, val := tkn.Scan()
-	for typ == sqlparser.COMMENT {
-		typ, val = tkn.Scan()
-	}
-	return typ != 0 && typ != sqlparser.LEX_ERROR && typ != sqlparser.STRING && strings.EqualFold(string(val), word)
 }
 
 // edit replaces the text of one token.
@@ -168,7 +144,7 @@ func rewriteCalls(sql string) string {
 				continue
 			}
 			unit := strings.ToUpper(toks[lo].val)
-			if !intervalUnits[unit] {
+			if !IntervalUnits[unit] {
 				continue
 			}
 			edits = append(edits, edit{i, "`EXTRACT FROM`"}, edit{lo, "'" + unit + "'"}, edit{froms[0], ","})
@@ -232,12 +208,13 @@ func containsAnyWordFold(s string, words ...string) bool {
 }
 
 // parserLimitation names a construct of the statement that the pinned parser cannot read, for the
-// message of a syntax error ("" when none is recognised).
-func parserLimitation(sql string) string {
+// refusal of a statement that failed to parse ("" when none is recognised), and what to do.
+func parserLimitation(sql string) (construct, hint string) {
 	toks, ok := tokenize(sql)
 	if !ok {
-		return ""
+		return "", ""
 	}
+	const rewrite = "rewrite the query without it"
 	for i, t := range toks {
 		next := func(k int) token {
 			if i+k < len(toks) {
@@ -247,55 +224,20 @@ func parserLimitation(sql string) string {
 		}
 		switch {
 		case t.typ == sqlparser.ID && t.val == "over" && (next(1).typ == '(' || next(1).typ == sqlparser.ID):
-			return "window functions (OVER …)"
+			return "window functions (… OVER (…))", "compute running values in Go, or use GROUP BY"
+		case t.typ == sqlparser.WITH && next(1).val == "rollup":
+			return "GROUP BY … WITH ROLLUP", "run the GROUP BY, and a second query without it for the totals"
 		case t.typ == sqlparser.AS && i > 0 && (next(1).val == "year" || next(1).val == "float" && next(2).typ == '('):
-			return "CAST to " + strings.ToUpper(next(1).val)
+			return "CAST to " + strings.ToUpper(next(1).val), rewrite
 		case t.val == "interval" && next(1).typ == '(' && i > 0 && toks[i-1].typ != '+' && toks[i-1].typ != '-':
-			return "INTERVAL() as a function"
+			return "INTERVAL() as a function", rewrite
 		case t.val == "insert" && i > 0 && next(1).typ == '(':
-			return "INSERT() as a function"
+			return "INSERT() as a function", rewrite
 		case t.typ == sqlparser.ID && t.val == "json_table":
-			return "JSON_TABLE"
+			return "JSON_TABLE", rewrite
 		case t.typ == sqlparser.ID && t.val == "lateral":
-			return "LATERAL"
+			return "LATERAL", rewrite
 		}
 	}
-	return ""
-}
-
-// sqlString is sqlparser.String, except that the calls rewriteCalls made are written back in their
-// SQL form (TRIM(LEADING 'x' FROM s), not `TRIM LEADING`('x', s)), for column names and messages.
-func sqlString(node sqlparser.SQLNode) string {
-	buf := sqlparser.NewTrackedBuffer(formatRewritten)
-	buf.Myprintf("%v", node)
-	return buf.String()
-}
-
-func formatRewritten(buf *sqlparser.TrackedBuffer, node sqlparser.SQLNode) {
-	f, ok := node.(*sqlparser.FuncExpr)
-	if !ok || !f.Qualifier.IsEmpty() {
-		node.Format(buf)
-		return
-	}
-	args := f.Exprs
-	switch name := f.Name.String(); {
-	case strings.HasPrefix(name, "TRIM ") && len(args) == 2:
-		buf.Myprintf("TRIM(%s %v FROM %v)", name[len("TRIM "):], args[0], args[1])
-	case strings.HasPrefix(name, "TRIM ") && len(args) == 1:
-		buf.Myprintf("TRIM(%s FROM %v)", name[len("TRIM "):], args[0])
-	case name == "POSITION IN" && len(args) == 2:
-		buf.Myprintf("POSITION(%v IN %v)", args[0], args[1])
-	case name == "CAST DOUBLE" && len(args) == 1:
-		buf.Myprintf("CAST(%v AS DOUBLE)", args[0])
-	case name == "EXTRACT FROM" && len(args) == 2:
-		unit := ""
-		if ae, ok := args[0].(*sqlparser.AliasedExpr); ok {
-			if v, ok := ae.Expr.(*sqlparser.SQLVal); ok {
-				unit = string(v.Val)
-			}
-		}
-		buf.Myprintf("EXTRACT(%s FROM %v)", unit, args[1])
-	default:
-		node.Format(buf)
-	}
+	return "", ""
 }

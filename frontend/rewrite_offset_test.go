@@ -1,8 +1,10 @@
-package translate
+package frontend
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/xwb1989/sqlparser"
 )
 
 // TestRewriteOffset: OFFSET without LIMIT (goqu and squirrel write it) reads as MySQL's
@@ -22,11 +24,11 @@ func TestRewriteOffset(t *testing.T) {
 			t.Errorf("rewriteOffset(%q) = %q, want %q", in, got, want)
 		}
 	}
-	stmt, err := Parse("SELECT Name FROM Tasks ORDER BY Name OFFSET 2")
+	stmt, err := ParseSQL("SELECT Name FROM Tasks ORDER BY Name OFFSET 2")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := sqlString(stmt); got != "select Name from Tasks order by Name asc limit 2, 18446744073709551615" {
+	if got := sqlparser.String(stmt); got != "select Name from Tasks order by Name asc limit 2, 18446744073709551615" {
 		t.Errorf("parsed as %s", got)
 	}
 }
