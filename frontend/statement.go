@@ -97,6 +97,9 @@ type ShowQuery struct {
 type Show struct {
 	text
 	AST *sqlparser.Show
+	// Rest is the text after SHOW's second word (LIKE 'a%', WHERE …), which the grammar may
+	// drop: "" when the statement is two words.
+	Rest string
 }
 
 // Set is SET (variables, NAMES, TRANSACTION).
@@ -261,6 +264,10 @@ func (s *source) statement() (Statement, error) {
 			sq.text, sq.AST = t, sel
 			return sq, nil
 		}
+		if s.word(1, "schemas") {
+			// MySQL's synonym of SHOW DATABASES, which the grammar does not know.
+			return &Show{text: t, AST: &sqlparser.Show{Type: "databases"}, Rest: s.rest(2)}, nil
+		}
 	case s.word(0, "prepare") || s.word(0, "execute") || s.word(0, "deallocate") || first.typ == sqlparser.DROP && s.word(1, "prepare"):
 		pc, err := s.readPrepared()
 		if err != nil {
@@ -320,7 +327,7 @@ func (s *source) fromAST(t text, ast sqlparser.Statement) (Statement, error) {
 	case *sqlparser.Set:
 		return &Set{text: t, AST: a}, nil
 	case *sqlparser.Show:
-		return &Show{text: t, AST: a}, nil
+		return &Show{text: t, AST: a, Rest: s.rest(2)}, nil
 	case *sqlparser.Begin:
 		return &Begin{t}, nil
 	case *sqlparser.Commit:
