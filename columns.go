@@ -88,6 +88,7 @@ func (cn *conn) statementColumns(ctx context.Context, st statement) ([]translate
 		args.Positional, args.Named = placeholderNulls(sel)
 		args.Now = cn.c.clock.Now()
 		args.Session = cn.session
+		args.Labels = st.labels
 		// Planned with NULLs, the statement may fail where its real values would not (a function
 		// refusing NULL): the schema is then not fetched again, as it is for a statement that
 		// fails to plan, since the failure says nothing about the schema; the columns are known

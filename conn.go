@@ -249,6 +249,10 @@ func (cn *conn) query(ctx context.Context, st statement, nvs []driver.NamedValue
 	if err != nil {
 		return nil, err
 	}
+	args.Labels = st.labels
+	if st.returning != nil {
+		args.Labels = st.returningLabels
+	}
 	if err := checkLikeSizes(st.ast, args); err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/xwb1989/sqlparser"
 
+	"github.com/airsql/airsql/frontend"
 	"github.com/airsql/airsql/translate"
 )
 
@@ -14,13 +15,14 @@ import (
 // clause is cut off with the parser's own tokenizer before parsing, and its select list is read
 // as a SELECT's.
 
-// returningPlan plans the RETURNING list over the records of a table, as SELECT list FROM table.
-func returningPlan(schema *baseSchema, t *translate.Table, list sqlparser.SelectExprs) (*translate.Plan, error) {
+// returningPlan plans the RETURNING list over the records of a table, as SELECT list FROM table,
+// its columns labelled as the front end read them.
+func returningPlan(schema *baseSchema, t *translate.Table, list sqlparser.SelectExprs, labels frontend.Labels) (*translate.Plan, error) {
 	sel := &sqlparser.Select{
 		SelectExprs: list,
 		From:        sqlparser.TableExprs{&sqlparser.AliasedTableExpr{Expr: sqlparser.TableName{Name: sqlparser.NewTableIdent(t.ID)}}},
 	}
-	plan, err := translate.Select(sel, schema, translate.Args{})
+	plan, err := translate.Select(sel, schema, translate.Args{Labels: labels})
 	if err != nil {
 		return nil, fromTranslate(err)
 	}

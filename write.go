@@ -10,6 +10,7 @@ import (
 
 	"github.com/xwb1989/sqlparser"
 
+	"github.com/airsql/airsql/frontend"
 	"github.com/airsql/airsql/translate"
 	"github.com/airsql/airsql/transport"
 )
@@ -249,13 +250,13 @@ func (cn *conn) writeRows(ctx context.Context, ast sqlparser.Statement, args tra
 		return nil, err
 	}
 	if w.deleted == nil {
-		return cn.recordRows(w, returning)
+		return cn.recordRows(w, returning, args.Labels)
 	}
 	if returning != nil { // only ids: the deleted records read as records with no fields
 		for _, id := range w.deleted {
 			w.records = append(w.records, transport.Record{ID: id})
 		}
-		return cn.recordRows(w, returning)
+		return cn.recordRows(w, returning, args.Labels)
 	}
 	rows := &staticRows{resultColumns: []translate.Column{idColumn()}}
 	for _, id := range w.deleted {
@@ -266,13 +267,13 @@ func (cn *conn) writeRows(ctx context.Context, ast sqlparser.Statement, args tra
 
 // recordRows shows written records with the columns and values of SELECT * on their table (or of
 // the RETURNING list), so that they read exactly as a later SELECT would read them.
-func (cn *conn) recordRows(w writeOutcome, returning sqlparser.SelectExprs) (driver.Rows, error) {
+func (cn *conn) recordRows(w writeOutcome, returning sqlparser.SelectExprs, labels frontend.Labels) (driver.Rows, error) {
 	if w.table == nil {
 		return &staticRows{resultColumns: []translate.Column{idColumn()}}, nil
 	}
 	plan, err := allColumnsPlan(w.schema, w.table)
 	if returning != nil {
-		plan, err = returningPlan(w.schema, w.table, returning)
+		plan, err = returningPlan(w.schema, w.table, returning, labels)
 	}
 	if err != nil {
 		return nil, err

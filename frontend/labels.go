@@ -1,7 +1,7 @@
 package frontend
 
 import (
-	"unicode/utf8"
+	"strings"
 
 	"github.com/xwb1989/sqlparser"
 )
@@ -13,9 +13,8 @@ import (
 // any other expression by its text exactly as written in the statement (7/2, ROUND( AVG(x) , 1 )),
 // which the grammar's re-printing would change. The text comes from the tokenizer's spans.
 
-// maxLabel is the length, in characters, at which MySQL cuts an expression's label (the name of
-// an item is at most 256 characters: NAME_CHAR_LEN * 4, Item::set_name). An alias longer than
-// that is an error in MySQL (1166), which the grammar here does not check; it is cut the same way.
+// maxLabel is the length, in characters, at which MySQL cuts an expression's label (an alias may
+// be 256 characters long: the manual's "Identifier Length Limits"). MariaDB cuts at 255 bytes.
 const maxLabel = 256
 
 // Labels names the columns of one select list: the label of each of its expressions (not of *
@@ -169,23 +168,29 @@ func (s *source) listLabels(from, to int, list sqlparser.SelectExprs) Labels {
 
 // exprLabel is the label of an unaliased expression held by tokens [a, b).
 func (s *source) exprLabel(e sqlparser.Expr, a, b int) string {
+	inner := e
 	for {
-		p, ok := e.(*sqlparser.ParenExpr)
+		p, ok := inner.(*sqlparser.ParenExpr)
 		if !ok {
 			break
 		}
-		e = p.Expr
+		inner = p.Expr
 	}
-	switch v := e.(type) {
+	switch v := inner.(type) {
 	case *sqlparser.ColName:
 		for k := b - 1; k >= a; k-- { // the column is the last name of the span: (p.`Name`)
 			if s.toks[k].typ != ')' {
 				return s.name(k)
 			}
 		}
-	case *sqlparser.SQLVal:
-		if v.Type == sqlparser.StrVal && b == a+1 && s.toks[a].typ == sqlparser.STRING {
-			return s.toks[a].raw // MySQL names a string literal by its value
+	case *sqlparser.SQLVal, *sqlparser.NullVal, sqlparser.BoolVal:
+		// A literal is named by itself, without the parentheses around it; a string by its
+		// value (N'x' and _utf8mb4'x' too).
+		for b-a >= 2 && s.toks[a].typ == '(' && s.closing(a) == b-1 {
+			a, b = a+1, b-1
+		}
+		if sv, ok := v.(*sqlparser.SQLVal); ok && sv.Type == sqlparser.StrVal && s.toks[b-1].typ == sqlparser.STRING {
+			return s.toks[b-1].raw
 		}
 	}
 	return s.orig[s.toks[a].start:s.toks[b-1].end] // comments inside it too, as MySQL's @1.raw
@@ -200,17 +205,22 @@ func (s *source) name(i int) string {
 	return s.text[t.start:t.end]
 }
 
-// cut shortens a label to maxLabel characters.
+// cut makes a label a name as MySQL keeps it (Item::set_name): without its leading blanks and
+// control characters, in the system character set utf8mb3 (a character outside the Basic
+// Multilingual Plane becomes '?'), and at most maxLabel characters long.
 func cut(label string) string {
-	if utf8.RuneCountInString(label) <= maxLabel {
-		return label
-	}
+	label = strings.TrimLeftFunc(label, func(r rune) bool { return r <= ' ' || r == 0x7f })
+	var b strings.Builder
 	n := 0
-	for i := range label {
+	for _, r := range label {
 		if n == maxLabel {
-			return label[:i]
+			break
 		}
+		if r > 0xFFFF {
+			r = '?'
+		}
+		b.WriteRune(r)
 		n++
 	}
-	return label
+	return b.String()
 }

@@ -103,3 +103,22 @@ func TestFrontDoorMatrix(t *testing.T) {
 		})
 	}
 }
+
+// TestColumnLabels: the server sends the driver's labels, MySQL's (an alias as written, a column
+// by its bare name, an expression by its text as written), over the text and binary protocols.
+func TestColumnLabels(t *testing.T) {
+	e := startServer(t)
+	for _, mode := range clientModes {
+		t.Run(mode.name, func(t *testing.T) {
+			client := e.client(t, mode.params)
+			rows, err := client.Query("SELECT p.Status AS Status, p.Name AS Comment, 7/2, p.Priority, TRUNCATE(AVG(Priority),2) FROM Tasks p WHERE Priority > ? GROUP BY p.Status, p.Name, p.Priority", 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cols, _, _ := scanAll(t, rows)
+			if want := []string{"Status", "Comment", "7/2", "Priority", "TRUNCATE(AVG(Priority),2)"}; !reflect.DeepEqual(cols, want) {
+				t.Errorf("got %q, want %q", cols, want)
+			}
+		})
+	}
+}
