@@ -83,6 +83,12 @@ func (cn *conn) prepareWrite(ctx context.Context, ast sqlparser.Statement, args 
 // prepareInsert plans INSERT (BatchCreate) or INSERT … ON DUPLICATE KEY UPDATE (BatchUpsert on
 // the key columns translate chose).
 func (cn *conn) prepareInsert(ctx context.Context, ast *sqlparser.Insert, args translate.Args) (*pendingWrite, error) {
+	if sel, ok := ast.Rows.(sqlparser.SelectStatement); ok {
+		var err error
+		if ast, args, err = cn.insertSelect(ctx, ast, sel, args); err != nil {
+			return nil, err
+		}
+	}
 	plan, schema, err := planned(ctx, cn, []string{ast.Table.Name.String()}, func(s translate.Schema) (*translate.InsertPlan, error) {
 		return translate.Insert(ast, s, args)
 	})
@@ -102,6 +108,19 @@ func (cn *conn) prepareUpdate(ctx context.Context, ast *sqlparser.Update, args t
 	plan, schema, err := planned(ctx, cn, tableOf(ast.TableExprs), func(s translate.Schema) (*translate.UpdatePlan, error) {
 		return translate.Update(ast, s, args)
 	})
+	if searchRefused(err, ast.Where) && len(ast.TableExprs) == 1 {
+		// A WHERE with a subquery: a SELECT of id finds the records, then the update reads
+		// them by id (SET may read their current values).
+		ids, ferr := cn.searchedIDs(ctx, ast.TableExprs, ast.Where, args, "UPDATE")
+		if ferr != nil {
+			return nil, ferr
+		}
+		byID := *ast
+		byID.Where = idList(ids)
+		plan, schema, err = planned(ctx, cn, tableOf(ast.TableExprs), func(s translate.Schema) (*translate.UpdatePlan, error) {
+			return translate.Update(&byID, s, args)
+		})
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -125,6 +144,24 @@ func (cn *conn) prepareDelete(ctx context.Context, ast *sqlparser.Delete, args t
 	plan, schema, err := planned(ctx, cn, tableOf(ast.TableExprs), func(s translate.Schema) (*translate.DeletePlan, error) {
 		return translate.Delete(ast, s, args)
 	})
+	if searchRefused(err, ast.Where) && len(ast.TableExprs) == 1 && len(ast.Targets) == 0 {
+		// A WHERE with a subquery: a SELECT of id finds the records; their ids are all a
+		// DELETE sends.
+		ids, ferr := cn.searchedIDs(ctx, ast.TableExprs, ast.Where, args, "DELETE")
+		if ferr != nil {
+			return nil, ferr
+		}
+		schema, serr := cn.c.schemaFor(ctx, tableOf(ast.TableExprs)...)
+		if serr != nil {
+			return nil, serr
+		}
+		names := tableOf(ast.TableExprs)
+		if len(names) != 1 {
+			return nil, err
+		}
+		table, _ := schema.Table(names[0])
+		return &pendingWrite{op: "DELETE", table: table, schema: schema, ids: ids}, nil
+	}
 	if err != nil {
 		return nil, err
 	}
