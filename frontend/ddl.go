@@ -539,21 +539,31 @@ func alterRefusal(op string, clause []ddlToken) error {
 // splitTopLevel splits tokens at the commas outside parentheses.
 func splitTopLevel(toks []ddlToken) [][]ddlToken {
 	var out [][]ddlToken
+	for _, r := range topLevelItems(len(toks), func(i int) int { return toks[i].typ }) {
+		out = append(out, toks[r[0]:r[1]])
+	}
+	return out
+}
+
+// topLevelItems gives the [start, end) ranges of the n tokens' items: the runs between commas
+// outside parentheses (typ gives token i's type).
+func topLevelItems(n int, typ func(i int) int) [][2]int {
+	var out [][2]int
 	depth, start := 0, 0
-	for i, t := range toks {
-		switch t.typ {
+	for i := 0; i < n; i++ {
+		switch typ(i) {
 		case '(':
 			depth++
 		case ')':
 			depth--
 		case ',':
 			if depth == 0 {
-				out = append(out, toks[start:i])
+				out = append(out, [2]int{start, i})
 				start = i + 1
 			}
 		}
 	}
-	return append(out, toks[start:])
+	return append(out, [2]int{start, n})
 }
 
 // createIndex reads CREATE [UNIQUE|FULLTEXT|SPATIAL] INDEX name ON t (…): a plain index is a

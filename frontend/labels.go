@@ -131,29 +131,14 @@ func (s *source) closing(i int) int {
 // listLabels labels the select list held by tokens [from, to), split at its top-level commas;
 // nil when their number is not the parsed list's.
 func (s *source) listLabels(from, to int, list sqlparser.SelectExprs) Labels {
-	var items [][2]int
-	depth, start := 0, from
-	for i := from; i < to; i++ {
-		switch s.toks[i].typ {
-		case '(':
-			depth++
-		case ')':
-			depth--
-		case ',':
-			if depth == 0 {
-				items = append(items, [2]int{start, i})
-				start = i + 1
-			}
-		}
-	}
-	items = append(items, [2]int{start, to})
+	items := topLevelItems(to-from, func(i int) int { return s.toks[from+i].typ })
 	if len(items) != len(list) {
 		return nil
 	}
 	labels := Labels{}
 	for k, se := range list {
 		ae, ok := se.(*sqlparser.AliasedExpr)
-		a, b := items[k][0], items[k][1]
+		a, b := from+items[k][0], from+items[k][1]
 		if !ok || a >= b {
 			continue
 		}
