@@ -2,6 +2,7 @@ package frontend
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/xwb1989/sqlparser"
@@ -104,6 +105,9 @@ func lex(text string) (src *source, err error) {
 	tkn := sqlparser.NewStringTokenizer(text)
 	for {
 		start := prevEnd
+		if start > base && start < len(text) && at(start) == 0 {
+			start++ // the tokenizer takes a NUL where a token starts for "nothing read yet"
+		}
 		for start < len(text) && isBlank(at(start)) {
 			start++
 		}
@@ -147,13 +151,28 @@ func lex(text string) (src *source, err error) {
 			blank(start, end)
 			continue
 		}
-		toks = append(toks, token{typ: typ, val: strings.ToLower(string(val)), raw: string(val), start: start, end: end})
+		raw := string(val)
+		lower := raw
+		if typ != sqlparser.STRING {
+			lower = strings.ToLower(raw)
+		}
+		toks = append(toks, token{typ: typ, val: lower, raw: raw, start: start, end: end})
 		if typ == sqlparser.LEX_ERROR && end >= len(text) {
 			break // an unterminated string or comment: the parser says what is wrong
 		}
 	}
 	if n := len(toks); n > 0 && toks[n-1].typ == ';' {
 		toks = toks[:n-1]
+	}
+	// The tokenizer numbers each ? (:v1, :v2, …) as the grammar does; one started again after a
+	// version comment counts from 1, so they are numbered here, in the whole statement.
+	n := 0
+	for i, t := range toks {
+		if t.typ == sqlparser.VALUE_ARG && text[t.start:t.end] == "?" {
+			n++
+			toks[i].val = ":v" + strconv.Itoa(n)
+			toks[i].raw = toks[i].val
+		}
 	}
 	return &source{text: cur(), orig: text, toks: toks}, nil
 }

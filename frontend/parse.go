@@ -2,39 +2,119 @@ package frontend
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/xwb1989/sqlparser"
 )
 
-// ParseSQL parses one SQL statement with sqlparser, turning the parser's own panics into errors: the
-// pinned sqlparser panics on some inputs (an empty MySQL comment "/*!*/" slices out of range), and a
-// driver must not crash on a query string.
-//
-// String literals keep \% and \_ as MySQL does: in MySQL '50\%' is the three characters 50\%, so
-// that LIKE '50\%' matches a literal percent sign. The pinned sqlparser drops the backslash
-// (reading '50\%' as 50%, a wildcard), which would silently widen a LIKE; Parse doubles those
-// backslashes first so that the parser keeps them.
-//
-// Calls the parser's grammar reads only in a narrow form (SUBSTRING of an expression, TRIM(LEADING
-// x FROM s), POSITION(a IN b), EXTRACT(unit FROM d), …) are rewritten first (rewriteCalls); a syntax
-// error caused by a construct the parser cannot read at all (window functions, WITH) names it.
+// ParseSQL parses one SQL statement with sqlparser: the text is read once (lex), the rewrites the
+// pinned grammar needs are applied (parseAST), and the parser's own panics become errors (the
+// pinned sqlparser panics on some inputs, and a driver must not crash on a query string). Read uses
+// the same path for a client's statement; translate uses ParseSQL for the SQL it writes itself.
 func ParseSQL(sql string) (stmt sqlparser.Statement, err error) {
+	src, err := lex(sql)
+	if err != nil {
+		return nil, fmt.Errorf("translate: cannot parse the statement (%v)", err)
+	}
+	return src.parseAST()
+}
+
+// textEdit replaces the text [start, end) of the statement (an insertion when start == end).
+type textEdit struct {
+	start, end int
+	text       string
+}
+
+// The rewrites the pinned grammar needs, each a named step that reads the statement's tokens and
+// returns the edits it makes; they touch disjoint tokens, so their order does not matter:
+//
+//	setAssignEdits   SET @a := 1 is SET @a = 1
+//	offsetEdits      OFFSET without LIMIT gets MySQL's LIMIT 18446744073709551615
+//	likeEscapeEdits  '50\%' keeps its backslash, as MySQL reads it
+//	callEdits        calls the grammar reads only narrowly (TRIM(LEADING x FROM s), …)
+//	placeholderEdits a ? of a part parsed on its own (WITH's queries) keeps its number
+//
+// WITH is read by parseWith, which parses each of its parts with the same rewrites.
+func (s *source) edits() []textEdit {
+	var edits []textEdit
+	edits = append(edits, s.setAssignEdits()...)
+	edits = append(edits, s.offsetEdits()...)
+	edits = append(edits, s.likeEscapeEdits()...)
+	edits = append(edits, s.callEdits()...)
+	if s.from > 0 {
+		edits = append(edits, s.placeholderEdits()...)
+	}
+	sort.SliceStable(edits, func(i, j int) bool { return edits[i].start < edits[j].start })
+	return edits
+}
+
+// rewritten is the statement's text (from its start to its last token) with the edits applied.
+func (s *source) rewritten() string {
+	end := s.toks[len(s.toks)-1].end
+	edits := s.edits()
+	if len(edits) == 0 {
+		return s.text[s.from:end]
+	}
+	var b strings.Builder
+	b.Grow(end - s.from + 32*len(edits))
+	pos := s.from
+	for _, e := range edits {
+		b.WriteString(s.text[pos:e.start])
+		b.WriteString(e.text)
+		pos = e.end
+	}
+	b.WriteString(s.text[pos:end])
+	return b.String()
+}
+
+// parseAST parses the statement with the grammar after the rewrites; a syntax error caused by a
+// construct the grammar cannot read at all (window functions, WITH ROLLUP) names it.
+func (s *source) parseAST() (stmt sqlparser.Statement, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			stmt, err = nil, fmt.Errorf("translate: cannot parse the statement (the SQL parser failed: %v)", r)
 		}
 	}()
-	if st, isWith, werr := parseWith(sql); isWith {
-		return st, werr
+	if len(s.toks) == 0 {
+		return sqlparser.Parse("")
 	}
-	stmt, err = sqlparser.Parse(rewriteCalls(keepLikeEscapes(rewriteOffset(rewriteSetAssign(sql)))))
+	if s.word(0, "with") {
+		return s.parseWith()
+	}
+	stmt, err = sqlparser.Parse(s.rewritten())
 	if err != nil {
-		if what, hint := parserLimitation(sql); what != "" {
+		if what, hint := s.parserLimitation(); what != "" {
 			return nil, &UnsupportedError{Construct: what, Hint: "the SQL parser (MySQL 5.7's grammar) cannot read it (" + err.Error() + "); " + hint}
 		}
 	}
 	return stmt, err
+}
+
+// likeEscapeEdits keeps the backslash of \% and \_ in string literals (keepLikeEscapes).
+func (s *source) likeEscapeEdits() []textEdit {
+	var edits []textEdit
+	for _, t := range s.toks {
+		if t.typ != sqlparser.STRING {
+			continue
+		}
+		if lit := s.text[t.start:t.end]; strings.Contains(lit, `\%`) || strings.Contains(lit, `\_`) {
+			edits = append(edits, textEdit{start: t.start, end: t.end, text: keepLikeEscapes(lit)})
+		}
+	}
+	return edits
+}
+
+// placeholderEdits writes each ? as the number the tokenizer gave it in the whole statement
+// (:v1, :v2, …), for a part of it parsed on its own.
+func (s *source) placeholderEdits() []textEdit {
+	var edits []textEdit
+	for _, t := range s.toks {
+		if t.typ == sqlparser.VALUE_ARG && s.text[t.start:t.end] == "?" {
+			edits = append(edits, textEdit{start: t.start, end: t.end, text: t.val})
+		}
+	}
+	return edits
 }
 
 // keepLikeEscapes rewrites \% and \_ inside quoted strings as \\% and \\_, which sqlparser reads as

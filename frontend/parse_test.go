@@ -66,3 +66,22 @@ func FuzzKeepLikeEscapes(f *testing.F) {
 		_, _ = ParseSQL(s)
 	})
 }
+
+// applyStep runs one rewrite step on a statement and applies its edits to the text as written
+// (comments included), for the tests and fuzz targets of each step.
+func applyStep(sql string, step func(*source) []textEdit) string {
+	src, err := lex(sql)
+	if err != nil {
+		return sql
+	}
+	edits := step(src)
+	var b strings.Builder
+	pos := 0
+	for _, e := range edits {
+		b.WriteString(sql[pos:e.start])
+		b.WriteString(e.text)
+		pos = e.end
+	}
+	b.WriteString(sql[pos:])
+	return b.String()
+}

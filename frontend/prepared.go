@@ -172,55 +172,18 @@ func isWord(s string) bool {
 	return s != ""
 }
 
-// rewriteSetAssign rewrites SET @a := 1 as SET @a = 1: MySQL takes both in SET, the grammar only
-// '='. The tokenizer finds the ":=" outside strings, names and comments; anything but a SET is
-// left alone.
-func rewriteSetAssign(sql string) (out string) {
-	if !strings.Contains(sql, ":=") {
-		return sql
+// setAssignEdits rewrites SET @a := 1 as SET @a = 1: MySQL takes both in SET, the grammar only
+// '='. The tokenizer read the ':' of ":=" outside strings, names and comments as a token of its
+// own (an error token); it is blanked. Anything but a SET is left alone.
+func (s *source) setAssignEdits() []textEdit {
+	if len(s.toks) == 0 || s.toks[0].typ != sqlparser.SET {
+		return nil
 	}
-	defer func() {
-		if recover() != nil { // the tokenizer panics on some inputs ("/*!*/"): leave those to Parse
-			out = sql
-		}
-	}()
-	tkn := sqlparser.NewStringTokenizer(sql)
-	var colons []int // byte offsets of the ':' of each ":="
-	first := true
-	for {
-		start := tkn.Position
-		typ, val := tkn.Scan()
-		if typ == 0 {
-			break
-		}
-		if first {
-			if typ != sqlparser.SET {
-				return sql
-			}
-			first = false
-		}
-		if typ == sqlparser.LEX_ERROR && string(val) == ":" {
-			// The ':' is the last one the tokenizer read in this token's span (which starts
-			// with what it skipped: blanks, comments); '=' must follow it at once.
-			at := -1
-			for i := min(tkn.Position, len(sql)-1) - 1; i >= max(start-1, 0); i-- {
-				if sql[i] == ':' {
-					at = i
-					break
-				}
-			}
-			if at < 0 || sql[at+1] != '=' {
-				return sql
-			}
-			colons = append(colons, at)
+	var edits []textEdit
+	for i, t := range s.toks {
+		if t.typ == sqlparser.LEX_ERROR && t.raw == ":" && i+1 < len(s.toks) && s.toks[i+1].typ == '=' && s.toks[i+1].start == t.end {
+			edits = append(edits, textEdit{start: t.start, end: t.end, text: " "})
 		}
 	}
-	if len(colons) == 0 {
-		return sql
-	}
-	b := []byte(sql)
-	for _, at := range colons {
-		b[at] = ' '
-	}
-	return string(b)
+	return edits
 }

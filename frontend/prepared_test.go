@@ -76,7 +76,7 @@ func FuzzRewriteSetAssign(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, sql string) {
-		out := rewriteSetAssign(sql)
+		out := applyStep(sql, (*source).setAssignEdits)
 		if len(out) != len(sql) {
 			t.Fatalf("%q rewritten as %q", sql, out)
 		}

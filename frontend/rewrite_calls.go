@@ -9,41 +9,11 @@ import (
 // The pinned sqlparser's grammar reads some MySQL function calls only in a narrow form:
 // SUBSTRING/SUBSTR take only a column as their first argument (SUBSTR(LTRIM(Code), 4, 2) is a syntax
 // error), and TRIM(LEADING 'x' FROM s), SUBSTRING(s FROM 2 FOR 3), POSITION(a IN b),
-// EXTRACT(unit FROM d), CAST(x AS DOUBLE), SCHEMA() and CURRENT_TIMESTAMP(fsp) are not read at all. rewriteCalls reads the
-// statement with the parser's own tokenizer and rewrites each such call into an ordinary call of a
+// // EXTRACT(unit FROM d), CAST(x AS DOUBLE), SCHEMA() and CURRENT_TIMESTAMP(fsp) are not read at all.
+// callEdits reads the statement's tokens and rewrites each such call into an ordinary call of a
 // backquoted name that the grammar reads (`SUBSTRING`(LTRIM(Code), 4, 2), `TRIM LEADING`('x', s)),
 // which funcTable knows. Only whole tokens are replaced, so strings, identifiers and comments are
-// never touched; a statement without such a call is returned as it is.
-
-// tokenize reads the statement's tokens; false when the tokenizer fails or the statement holds a
-// MySQL-specific comment (/*! … */), whose tokens have no position in the text.
-func tokenize(sql string) ([]token, bool) {
-	if strings.Contains(sql, "/*!") {
-		return nil, false
-	}
-	tkn := sqlparser.NewStringTokenizer(sql)
-	var toks []token
-	prevEnd := 0
-	for {
-		typ, val := tkn.Scan()
-		if typ == 0 {
-			return toks, true
-		}
-		if typ == sqlparser.LEX_ERROR {
-			return nil, false
-		}
-		start := prevEnd
-		for start < len(sql) && (sql[start] == ' ' || sql[start] == '\n' || sql[start] == '\r' || sql[start] == '\t') {
-			start++
-		}
-		end := min(tkn.Position-1, len(sql))
-		if end < start {
-			return nil, false
-		}
-		toks = append(toks, token{typ: typ, val: strings.ToLower(string(val)), start: start, end: end})
-		prevEnd = end
-	}
-}
+// never touched.
 
 // edit replaces the text of one token.
 type edit struct {
@@ -51,16 +21,9 @@ type edit struct {
 	text string
 }
 
-// rewriteCalls rewrites the calls the grammar cannot read (see above).
-func rewriteCalls(sql string) string {
-	// Cheap test first: most statements hold none of these words.
-	if !containsAnyWordFold(sql, "substr", "trim", "position", "extract", "cast", "convert", "schema", "collate", "timestamp", "localtime") {
-		return sql
-	}
-	toks, ok := tokenize(sql)
-	if !ok {
-		return sql
-	}
+// callEdits rewrites the calls the grammar cannot read (see above).
+func (s *source) callEdits() []textEdit {
+	toks := s.toks
 	// depth[i]: parentheses open before token i; match[i]: the ) closing the ( at i.
 	depth := make([]int, len(toks))
 	match := make([]int, len(toks))
@@ -84,7 +47,7 @@ func rewriteCalls(sql string) string {
 	if len(toks) > 0 && toks[0].val == "set" {
 		for i := 1; i+1 < len(toks); i++ {
 			if toks[i].typ == sqlparser.COLLATE && toks[i+1].typ == sqlparser.STRING && !strings.ContainsAny(toks[i+1].val, "`\\") {
-				edits = append(edits, edit{i + 1, "`" + toks[i+1].val + "`"})
+				edits = append(edits, edit{i + 1, "`" + strings.ToLower(toks[i+1].val) + "`"})
 			}
 		}
 	}
@@ -171,49 +134,25 @@ func rewriteCalls(sql string) string {
 		}
 	}
 	if len(edits) == 0 {
-		return sql
+		return nil
 	}
-	replace := make(map[int]string, len(edits))
+	replace := make(map[int]string, len(edits)) // the last edit of a token wins
 	for _, e := range edits {
 		replace[e.tok] = e.text
 	}
-	var b strings.Builder
-	b.Grow(len(sql) + 16*len(edits))
-	pos := 0
+	out := make([]textEdit, 0, len(replace))
 	for i, t := range toks {
-		text, ok := replace[i]
-		if !ok {
-			continue
-		}
-		b.WriteString(sql[pos:t.start])
-		b.WriteString(text)
-		pos = t.end
-	}
-	b.WriteString(sql[pos:])
-	return b.String()
-}
-
-// containsAnyWordFold reports whether s contains one of the lower-case ASCII words in any case,
-// without copying s (a statement can be a large INSERT).
-func containsAnyWordFold(s string, words ...string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i] | 0x20 // ASCII lower case (other bytes never match a word's first letter)
-		for _, w := range words {
-			if c == w[0] && len(s)-i >= len(w) && strings.EqualFold(s[i:i+len(w)], w) {
-				return true
-			}
+		if text, ok := replace[i]; ok {
+			out = append(out, textEdit{start: t.start, end: t.end, text: text})
 		}
 	}
-	return false
+	return out
 }
 
 // parserLimitation names a construct of the statement that the pinned parser cannot read, for the
 // refusal of a statement that failed to parse ("" when none is recognised), and what to do.
-func parserLimitation(sql string) (construct, hint string) {
-	toks, ok := tokenize(sql)
-	if !ok {
-		return "", ""
-	}
+func (s *source) parserLimitation() (construct, hint string) {
+	toks := s.toks
 	const rewrite = "rewrite the query without it"
 	for i, t := range toks {
 		next := func(k int) token {

@@ -14,7 +14,7 @@ func FuzzRewriteCalls(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, sql string) {
-		out := rewriteCalls(sql)
+		out := applyStep(sql, (*source).callEdits)
 		if rawParses(sql) && !rawParses(out) {
 			t.Fatalf("%q parsed, but its rewriting %q does not", sql, out)
 		}
@@ -50,7 +50,7 @@ func TestRewriteCalls(t *testing.T) {
 		{"SELECT Name FROM Tasks WHERE Name = 'é'", "SELECT Name FROM Tasks WHERE Name = 'é'"},
 	}
 	for _, tt := range tests {
-		if got := rewriteCalls(tt.in); got != tt.want {
+		if got := applyStep(tt.in, (*source).callEdits); got != tt.want {
 			t.Errorf("rewriteCalls(%q)\n got %q\nwant %q", tt.in, got, tt.want)
 		}
 	}

@@ -20,7 +20,7 @@ func TestRewriteOffset(t *testing.T) {
 		"SELECT a FROM (SELECT a FROM t OFFSET 1) s LIMIT 1": "SELECT a FROM (SELECT a FROM t " + all + "OFFSET 1) s LIMIT 1",
 		"SELECT a FROM (SELECT a FROM t LIMIT 3) s OFFSET 1": "SELECT a FROM (SELECT a FROM t LIMIT 3) s " + all + "OFFSET 1",
 	} {
-		if got := rewriteOffset(in); got != want {
+		if got := applyStep(in, (*source).offsetEdits); got != want {
 			t.Errorf("rewriteOffset(%q) = %q, want %q", in, got, want)
 		}
 	}
@@ -40,7 +40,7 @@ func FuzzRewriteOffset(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, sql string) {
-		out := rewriteOffset(sql)
+		out := applyStep(sql, (*source).offsetEdits)
 		if strings.ReplaceAll(out, "LIMIT "+allRows+" ", "") != strings.ReplaceAll(sql, "LIMIT "+allRows+" ", "") {
 			t.Fatalf("rewriteOffset(%q) = %q changed more than adding LIMITs", sql, out)
 		}

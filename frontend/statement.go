@@ -221,13 +221,6 @@ func (s *source) sub(i int) *source {
 	return &source{text: s.text, orig: s.orig, toks: s.toks[i:], from: s.toks[i].start}
 }
 
-// body is the text the grammar reads: from the statement's start (at the start of the text for
-// a whole statement, so that the parser's positions are the client's) to its end.
-func (s *source) body() string {
-	end := s.toks[len(s.toks)-1].end
-	return s.text[s.from:end]
-}
-
 func (s *source) statement() (Statement, error) {
 	first := s.toks[0]
 	t := text{sql: s.rest(0)}
@@ -292,17 +285,17 @@ func (s *source) statement() (Statement, error) {
 	case first.typ == sqlparser.INSERT || first.typ == sqlparser.REPLACE || first.typ == sqlparser.DELETE:
 		return s.readWrite(t)
 	}
-	ast, err := s.parse(s.body())
+	ast, err := s.parse()
 	if err != nil {
 		return nil, err
 	}
 	return s.fromAST(t, ast)
 }
 
-// parse runs the grammar on text, turning a syntax error into a *SyntaxError (one that names a
-// construct the grammar cannot read stays an *UnsupportedError).
-func (s *source) parse(body string) (sqlparser.Statement, error) {
-	ast, err := ParseSQL(body)
+// parse runs the grammar on the statement, turning a syntax error into a *SyntaxError (one that
+// names a construct the grammar cannot read stays an *UnsupportedError).
+func (s *source) parse() (sqlparser.Statement, error) {
+	ast, err := s.parseAST()
 	if err != nil {
 		var ue *UnsupportedError
 		if errors.As(err, &ue) {
@@ -397,11 +390,11 @@ func (s *source) readKill(t text) (Statement, error) {
 
 // readWrite reads INSERT, REPLACE and DELETE, cutting off a RETURNING list first.
 func (s *source) readWrite(t text) (Statement, error) {
-	body, list, labels, err := s.cutReturning()
+	stmt, list, labels, err := s.cutReturning()
 	if err != nil {
 		return nil, err
 	}
-	ast, err := s.parse(body)
+	ast, err := stmt.parse()
 	if err != nil {
 		return nil, err
 	}
@@ -422,7 +415,7 @@ func (s *source) readWrite(t text) (Statement, error) {
 // GORM's MySQL dialector uses it to read the ids of created records when the server's version
 // says MariaDB 10.5 or later). The pinned grammar cannot read it: the statement before it is
 // parsed on its own and the list after it as a SELECT's.
-func (s *source) cutReturning() (body string, list sqlparser.SelectExprs, labels Labels, err error) {
+func (s *source) cutReturning() (stmt *source, list sqlparser.SelectExprs, labels Labels, err error) {
 	depth := 0
 	for i, tok := range s.toks {
 		switch {
@@ -432,16 +425,17 @@ func (s *source) cutReturning() (body string, list sqlparser.SelectExprs, labels
 			depth--
 		case depth == 0 && s.word(i, "returning"):
 			if i+1 == len(s.toks) {
-				return "", nil, nil, &UnsupportedError{Construct: "RETURNING without columns", Hint: "name them: RETURNING id, Name"}
+				return nil, nil, nil, &UnsupportedError{Construct: "RETURNING without columns", Hint: "name them: RETURNING id, Name"}
 			}
 			rest := s.rest(i + 1)
 			ast, perr := ParseSQL("SELECT " + rest)
 			sel, isSelect := ast.(*sqlparser.Select)
 			if perr != nil || !isSelect || sqlparser.String(sel.From) != "dual" || sel.Where != nil || sel.GroupBy != nil || sel.OrderBy != nil || sel.Limit != nil {
-				return "", nil, nil, fmt.Errorf("airsql: cannot read the RETURNING list %q: write RETURNING expr [, expr …] at the end of the statement", rest)
+				return nil, nil, nil, fmt.Errorf("airsql: cannot read the RETURNING list %q: write RETURNING expr [, expr …] at the end of the statement", rest)
 			}
-			return s.text[s.from:tok.start], sel.SelectExprs, s.listLabels(i+1, len(s.toks), sel.SelectExprs), nil
+			before := &source{text: s.text, orig: s.orig, toks: s.toks[:i], from: s.from}
+			return before, sel.SelectExprs, s.listLabels(i+1, len(s.toks), sel.SelectExprs), nil
 		}
 	}
-	return s.body(), nil, nil, nil
+	return s, nil, nil, nil
 }

@@ -8,15 +8,16 @@ import (
 	"github.com/airsql/airsql/formula"
 )
 
-func TestParseRecoversParserPanics(t *testing.T) {
-	for _, sql := range []string{"/*!*/", "SELECT 1 /*!*/"} {
-		_, err := Parse(sql)
-		if err == nil || !strings.Contains(err.Error(), "cannot parse") {
-			t.Errorf("Parse(%q) error %v, want a parse error", sql, err)
-		}
+// TestParseEmptyVersionComments: the inputs on which the pinned sqlparser panics (an empty MySQL
+// comment "/*!*/") are read as MySQL reads them: the comment holds nothing.
+func TestParseEmptyVersionComments(t *testing.T) {
+	if _, err := Parse("/*!*/"); err == nil {
+		t.Error(`Parse("/*!*/"): no error, want one: the statement is empty`)
 	}
-	if _, err := Parse("SELECT Name FROM Tasks"); err != nil {
-		t.Fatal(err)
+	for _, sql := range []string{"SELECT 1 /*!*/", "SELECT Name FROM Tasks"} {
+		if _, err := Parse(sql); err != nil {
+			t.Errorf("Parse(%q): %v", sql, err)
+		}
 	}
 }
 
