@@ -151,7 +151,15 @@ func lex(text string) (src *source, err error) {
 			blank(start, end)
 			continue
 		}
-		raw := string(val)
+		// The token's value without a copy where it is the text itself (names, numbers,
+		// punctuation) or a keyword (the tokenizer's value, lower case): a long INSERT is
+		// mostly such tokens.
+		raw := text[start:end]
+		if kw := sqlparser.KeywordString(typ); kw != "" && strings.EqualFold(kw, raw) {
+			raw = kw
+		} else if string(val) != raw {
+			raw = string(val)
+		}
 		lower := raw
 		if typ != sqlparser.STRING {
 			lower = strings.ToLower(raw)
