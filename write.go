@@ -108,16 +108,17 @@ func (cn *conn) prepareUpdate(ctx context.Context, ast *sqlparser.Update, args t
 	plan, schema, err := planned(ctx, cn, tableOf(ast.TableExprs), func(s translate.Schema) (*translate.UpdatePlan, error) {
 		return translate.Update(ast, s, args)
 	})
-	if searchRefused(err, ast.Where) && len(ast.TableExprs) == 1 {
-		// A WHERE with a subquery: a SELECT of id finds the records, then the update reads
-		// them by id (SET may read their current values).
-		ids, ferr := cn.searchedIDs(ctx, ast.TableExprs, ast.Where, args, "UPDATE")
+	if sr, ok := searchFor(err, ast.TableExprs, ast.Where, updateTarget(ast)); ok {
+		// A WHERE with a subquery, or a join: a SELECT of id finds the records, then the
+		// update reads them by id (SET may read their current values).
+		ids, _, _, ferr := cn.searchedIDs(ctx, sr, args, "UPDATE")
 		if ferr != nil {
 			return nil, ferr
 		}
 		byID := *ast
+		byID.TableExprs = sqlparser.TableExprs{sr.target}
 		byID.Where = idList(ids)
-		plan, schema, err = planned(ctx, cn, tableOf(ast.TableExprs), func(s translate.Schema) (*translate.UpdatePlan, error) {
+		plan, schema, err = planned(ctx, cn, []string{sr.table()}, func(s translate.Schema) (*translate.UpdatePlan, error) {
 			return translate.Update(&byID, s, args)
 		})
 	}
@@ -144,22 +145,17 @@ func (cn *conn) prepareDelete(ctx context.Context, ast *sqlparser.Delete, args t
 	plan, schema, err := planned(ctx, cn, tableOf(ast.TableExprs), func(s translate.Schema) (*translate.DeletePlan, error) {
 		return translate.Delete(ast, s, args)
 	})
-	if searchRefused(err, ast.Where) && len(ast.TableExprs) == 1 && len(ast.Targets) == 0 {
-		// A WHERE with a subquery: a SELECT of id finds the records; their ids are all a
-		// DELETE sends.
-		ids, ferr := cn.searchedIDs(ctx, ast.TableExprs, ast.Where, args, "DELETE")
+	target := ""
+	if len(ast.Targets) == 1 {
+		target = ast.Targets[0].Name.String()
+	}
+	if sr, ok := searchFor(err, ast.TableExprs, ast.Where, target); ok && len(ast.Targets) <= 1 {
+		// A WHERE with a subquery, or DELETE t FROM t JOIN …: a SELECT of id finds the
+		// records; their ids are all a DELETE sends.
+		ids, schema, table, ferr := cn.searchedIDs(ctx, sr, args, "DELETE")
 		if ferr != nil {
 			return nil, ferr
 		}
-		schema, serr := cn.c.schemaFor(ctx, tableOf(ast.TableExprs)...)
-		if serr != nil {
-			return nil, serr
-		}
-		names := tableOf(ast.TableExprs)
-		if len(names) != 1 {
-			return nil, err
-		}
-		table, _ := schema.Table(names[0])
 		return &pendingWrite{op: "DELETE", table: table, schema: schema, ids: ids}, nil
 	}
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/xwb1989/sqlparser"
 
@@ -84,19 +85,82 @@ func (cn *conn) insertSelect(ctx context.Context, ast *sqlparser.Insert, sel sql
 // recordID is RECORD_ID(): the record's own id, even where a field is named id.
 func recordID() sqlparser.Expr { return &sqlparser.FuncExpr{Name: sqlparser.NewColIdent("RECORD_ID")} }
 
-// searchedIDs runs SELECT DISTINCT RECORD_ID() FROM <the statement's table> WHERE <its condition>
-// through the planner and the engine: the records an UPDATE or DELETE whose search the
-// single-table planner refused touches.
-func (cn *conn) searchedIDs(ctx context.Context, from sqlparser.TableExprs, where *sqlparser.Where, args translate.Args, what string) ([]string, error) {
+// search is how an UPDATE or DELETE that the single-table planner refused finds its records: a
+// SELECT of the written table's record ids over the statement's tables and condition.
+type search struct {
+	from   sqlparser.TableExprs
+	where  *sqlparser.Where
+	target *sqlparser.AliasedTableExpr // the table written, as FROM names it
+	alias  string                      // its name in a join; "" for a lone table
+}
+
+// searchFor returns the search of a write refused with err when a SELECT can find its records: a
+// lone table whose WHERE holds a subquery, or a join (UPDATE t JOIN … SET t.c = …, DELETE t FROM
+// t JOIN …) that writes the one table named target.
+func searchFor(err error, from sqlparser.TableExprs, where *sqlparser.Where, target string) (*search, bool) {
+	var ue *UnsupportedError
+	if !errors.As(err, &ue) {
+		return nil, false
+	}
+	if len(from) == 1 && target == "" {
+		ate, ok := from[0].(*sqlparser.AliasedTableExpr)
+		if !ok || where == nil || !hasSubquery(where) {
+			return nil, false
+		}
+		return &search{from: from, where: where, target: ate}, true
+	}
+	if target == "" {
+		return nil, false
+	}
+	var found *sqlparser.AliasedTableExpr
+	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+		ate, ok := n.(*sqlparser.AliasedTableExpr)
+		if !ok {
+			return true, nil
+		}
+		tn, isTable := ate.Expr.(sqlparser.TableName)
+		if isTable && (strings.EqualFold(ate.As.String(), target) || ate.As.IsEmpty() && strings.EqualFold(tn.Name.String(), target)) {
+			found = ate
+		}
+		return false, nil // a subquery's tables are not the statement's
+	}, from)
+	if found == nil {
+		return nil, false
+	}
+	return &search{from: from, where: where, target: found, alias: target}, true
+}
+
+// table is the name of the table written.
+func (sr *search) table() string { return sr.target.Expr.(sqlparser.TableName).Name.String() }
+
+// searchedIDs runs SELECT DISTINCT <the written table's record id> FROM <the statement's tables>
+// WHERE <its condition> through the planner and the engine.
+func (cn *conn) searchedIDs(ctx context.Context, sr *search, args translate.Args, what string) ([]string, *baseSchema, *translate.Table, error) {
+	schema, err := cn.c.schemaFor(ctx, sr.table())
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	table, _ := schema.Table(sr.table())
+	id := recordID()
+	if sr.alias != "" {
+		// In a join the written table's id is alias.id, which a field named id would hide.
+		for _, f := range table.Fields {
+			if strings.EqualFold(f.Name, "id") {
+				return nil, nil, nil, &UnsupportedError{Construct: what + " with a join of a table that has a field named id",
+					Hint: "write the join as a subquery: WHERE id IN (SELECT …)"}
+			}
+		}
+		id = &sqlparser.ColName{Name: sqlparser.NewColIdent("id"), Qualifier: sqlparser.TableName{Name: sqlparser.NewTableIdent(sr.alias)}}
+	}
 	sel := &sqlparser.Select{
 		Distinct:    sqlparser.DistinctStr,
-		SelectExprs: sqlparser.SelectExprs{&sqlparser.AliasedExpr{Expr: recordID()}},
-		From:        from,
-		Where:       where,
+		SelectExprs: sqlparser.SelectExprs{&sqlparser.AliasedExpr{Expr: id}},
+		From:        sr.from,
+		Where:       sr.where,
 	}
 	rows, err := cn.selectedRows(ctx, sel, args, what)
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
 	ids := make([]string, 0, len(rows))
 	for _, r := range rows {
@@ -104,7 +168,26 @@ func (cn *conn) searchedIDs(ctx context.Context, from sqlparser.TableExprs, wher
 			ids = append(ids, id)
 		}
 	}
-	return ids, nil
+	return ids, schema, table, nil
+}
+
+// updateTarget is the table an UPDATE of a join writes: the one alias that qualifies every SET
+// column ("" when they do not name one).
+func updateTarget(ast *sqlparser.Update) string {
+	if len(ast.TableExprs) == 1 {
+		if _, lone := ast.TableExprs[0].(*sqlparser.AliasedTableExpr); lone {
+			return ""
+		}
+	}
+	target := ""
+	for _, e := range ast.Exprs {
+		q := e.Name.Qualifier.Name.String()
+		if q == "" || target != "" && !strings.EqualFold(q, target) {
+			return ""
+		}
+		target = q
+	}
+	return target
 }
 
 // idList is WHERE RECORD_ID() IN ('rec…', …) for the records found, or a WHERE that keeps none.
@@ -118,11 +201,4 @@ func idList(ids []string) *sqlparser.Where {
 		list[i] = sqlparser.NewStrVal([]byte(id))
 	}
 	return sqlparser.NewWhere(sqlparser.WhereStr, &sqlparser.ComparisonExpr{Operator: sqlparser.InStr, Left: recordID(), Right: list})
-}
-
-// searchRefused reports a refusal of the single-table search that a SELECT may accept: the WHERE
-// holds a subquery.
-func searchRefused(err error, where *sqlparser.Where) bool {
-	var ue *UnsupportedError
-	return errors.As(err, &ue) && where != nil && hasSubquery(where)
 }

@@ -138,3 +138,39 @@ func TestInsertSelect(t *testing.T) {
 		t.Errorf("%d POSTs after a refused INSERT … SELECT", n)
 	}
 }
+
+// TestJoinedUpdateAndDelete: UPDATE t JOIN … SET t.c = … and DELETE t FROM t JOIN … (MySQL's
+// multi-table forms, writing one table) find their records with a SELECT of t.id over the join.
+func TestJoinedUpdateAndDelete(t *testing.T) {
+	srv := newEmulator(t)
+	db, _ := openDB(t, srv, "")
+	// Tasks whose priority some Done task shares.
+	want := sorted(queryColumn(t, db, "SELECT DISTINCT t.Name FROM Tasks t JOIN Tasks d ON d.Priority = t.Priority WHERE d.Done"))
+	if len(want) == 0 {
+		t.Fatal("the fixture has no such task")
+	}
+	res, err := db.Exec("UPDATE Tasks t JOIN Tasks d ON d.Priority = t.Priority SET t.Notes = 'shares' WHERE d.Done")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := res.RowsAffected(); n != int64(len(want)) {
+		t.Errorf("UPDATE: %d rows, want %d", n, len(want))
+	}
+	if got := sorted(queryColumn(t, db, "SELECT Name FROM Tasks WHERE Notes = 'shares'")); !reflect.DeepEqual(got, want) {
+		t.Errorf("updated %q, want %q", got, want)
+	}
+	res, err = db.Exec("DELETE t FROM Tasks t JOIN Tasks d ON d.Priority = t.Priority WHERE d.Done")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := res.RowsAffected(); n != int64(len(want)) {
+		t.Errorf("DELETE: %d rows, want %d", n, len(want))
+	}
+	if got := queryColumn(t, db, "SELECT COUNT(*) FROM Tasks WHERE Notes = 'shares'"); !reflect.DeepEqual(got, []string{"0"}) {
+		t.Errorf("after DELETE: %v left", got)
+	}
+	// SET columns that do not name the one table written are refused, as before.
+	if _, err := db.Exec("UPDATE Tasks t JOIN Tasks d ON d.Priority = t.Priority SET Notes = 'x'"); err == nil {
+		t.Error("UPDATE of a join with an unqualified SET column ran; want a refusal")
+	}
+}
