@@ -133,9 +133,9 @@ func searchFor(err error, from sqlparser.TableExprs, where *sqlparser.Where, tar
 // table is the name of the table written.
 func (sr *search) table() string { return sr.target.Expr.(sqlparser.TableName).Name.String() }
 
-// searchedIDs runs SELECT DISTINCT <the written table's record id> FROM <the statement's tables>
-// WHERE <its condition> through the planner and the engine.
-func (cn *conn) searchedIDs(ctx context.Context, sr *search, args translate.Args, what string) ([]string, *baseSchema, *translate.Table, error) {
+// idSelect is SELECT DISTINCT <the written table's record id> FROM <the statement's tables> WHERE
+// <its condition>: what finds the records, planned and run as any SELECT.
+func (cn *conn) idSelect(ctx context.Context, sr *search, what string) (*sqlparser.Select, *baseSchema, *translate.Table, error) {
 	schema, err := cn.c.schemaFor(ctx, sr.table())
 	if err != nil {
 		return nil, nil, nil, err
@@ -157,6 +157,15 @@ func (cn *conn) searchedIDs(ctx context.Context, sr *search, args translate.Args
 		SelectExprs: sqlparser.SelectExprs{&sqlparser.AliasedExpr{Expr: id}},
 		From:        sr.from,
 		Where:       sr.where,
+	}
+	return sel, schema, table, nil
+}
+
+// searchedIDs runs the search's idSelect through the planner and the engine.
+func (cn *conn) searchedIDs(ctx context.Context, sr *search, args translate.Args, what string) ([]string, *baseSchema, *translate.Table, error) {
+	sel, schema, table, err := cn.idSelect(ctx, sr, what)
+	if err != nil {
+		return nil, nil, nil, err
 	}
 	rows, err := cn.selectedRows(ctx, sel, args, what)
 	if err != nil {

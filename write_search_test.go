@@ -174,3 +174,33 @@ func TestJoinedUpdateAndDelete(t *testing.T) {
 		t.Error("UPDATE of a join with an unqualified SET column ran; want a refusal")
 	}
 }
+
+// TestExplainSearchedWrites: EXPLAIN describes the writes a SELECT finds the rows of (the SELECT's
+// operator tree, then the write), sending nothing but the schema request.
+func TestExplainSearchedWrites(t *testing.T) {
+	srv := newEmulator(t)
+	db, _ := openDB(t, srv, "")
+	warmSchema(t, db, srv)
+	for _, c := range []struct{ sql, want string }{
+		{"EXPLAIN UPDATE Tasks SET Notes = 'x' WHERE id IN (SELECT id FROM Tasks WHERE Priority >= 5)", "PATCH (update records)"},
+		{"EXPLAIN DELETE t FROM Tasks t JOIN Tasks d ON d.Priority = t.Priority WHERE d.Done", "select distinct t.id from Tasks as t join Tasks as d"},
+		{"EXPLAIN INSERT INTO Tasks (Name) SELECT Name FROM Tricky", "POST (create records) of every row the SELECT gives"},
+	} {
+		t.Run(c.sql, func(t *testing.T) {
+			rows, err := db.Query(c.sql)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var text []string
+			for _, r := range scanAll(t, rows) {
+				text = append(text, toString(r[0])+": "+toString(r[1]))
+			}
+			if all := strings.Join(text, "\n"); !strings.Contains(all, c.want) || !strings.Contains(all, "operator") {
+				t.Errorf("got\n%s\nwant the SELECT's operators and %q", all, c.want)
+			}
+		})
+	}
+	if n := len(dataRequests(srv)); n != 0 {
+		t.Errorf("%d requests sent", n)
+	}
+}
