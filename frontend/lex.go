@@ -71,7 +71,19 @@ func isBlank(c byte) bool { return c == ' ' || c == '\n' || c == '\r' || c == '\
 // version (or absent) its text is part of the statement (mysqldump writes /*!40101 SET … */ and
 // /*!50003 CREATE … */), otherwise it is a comment. The tokenizer reads such a comment's text on
 // its own, without positions, so lex blanks its markers and reads the text as part of the rest.
-func lex(text string) (src *source, err error) {
+func lex(text string) (*source, error) {
+	src, err := lexAll(text)
+	if err != nil {
+		return nil, err
+	}
+	if n := len(src.toks); n > 0 && src.toks[n-1].typ == ';' {
+		src.toks = src.toks[:n-1]
+	}
+	return src, nil
+}
+
+// lexAll is lex keeping a final ';'.
+func lexAll(text string) (src *source, err error) {
 	defer func() {
 		if r := recover(); r != nil { // the pinned tokenizer panics on some inputs
 			src, err = nil, fmt.Errorf("cannot read the statement (the SQL tokenizer failed: %v)", r)
@@ -169,9 +181,6 @@ func lex(text string) (src *source, err error) {
 			break // an unterminated string or comment: the parser says what is wrong
 		}
 	}
-	if n := len(toks); n > 0 && toks[n-1].typ == ';' {
-		toks = toks[:n-1]
-	}
 	// The tokenizer numbers each ? (:v1, :v2, …) as the grammar does; one started again after a
 	// version comment counts from 1, so they are numbered here, in the whole statement.
 	n := 0
@@ -183,4 +192,28 @@ func lex(text string) (src *source, err error) {
 		}
 	}
 	return &source{text: cur(), orig: text, toks: toks}, nil
+}
+
+// Split splits a text into its statements at each ';' that is not inside a string, a name or a
+// comment, as a client's multi-statement text or a script is split: the complete statements,
+// trimmed (their comments kept), leaving out those of nothing but blanks and comments, and the
+// text after the last ';' — a statement not ended yet, or nothing. A text the tokenizer cannot
+// read (an unclosed version comment) is all rest.
+func Split(text string) (stmts []string, rest string) {
+	src, err := lexAll(text)
+	if err != nil {
+		return nil, text
+	}
+	start, tokens := 0, 0
+	for _, t := range src.toks {
+		if t.typ != ';' {
+			tokens++
+			continue
+		}
+		if piece := strings.TrimSpace(text[start:t.start]); tokens > 0 && piece != "" {
+			stmts = append(stmts, piece)
+		}
+		start, tokens = t.end, 0
+	}
+	return stmts, text[start:]
 }

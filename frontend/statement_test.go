@@ -241,3 +241,48 @@ func FuzzRead(f *testing.F) {
 		}
 	})
 }
+
+// TestSplit: a text splits at the ';' outside strings, names and comments; statements of nothing
+// but comments are left out; what follows the last ';' is the rest.
+func TestSplit(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want []string
+		rest string
+	}{
+		{"SELECT 1; SELECT 2;", []string{"SELECT 1", "SELECT 2"}, ""},
+		{"SELECT 'a;b' FROM t WHERE `c;d` = \"e;f\"; SELECT 2", []string{"SELECT 'a;b' FROM t WHERE `c;d` = \"e;f\""}, " SELECT 2"},
+		{"SELECT 1 /* ; */; -- trailing\n", []string{"SELECT 1 /* ; */"}, " -- trailing\n"},
+		{";;SELECT 1;;", []string{"SELECT 1"}, ""},
+		{"/* only */; # c\n;", nil, ""},
+		{"SELECT 'unclosed;", nil, "SELECT 'unclosed;"},
+		{"/*!40101 SET a = 1 */; SELECT 1;", []string{"/*!40101 SET a = 1 */", "SELECT 1"}, ""},
+	} {
+		got, rest := Split(c.in)
+		if !reflect.DeepEqual(got, c.want) || rest != c.rest {
+			t.Errorf("Split(%q) = %q, %q; want %q, %q", c.in, got, rest, c.want, c.rest)
+		}
+	}
+}
+
+// FuzzSplit: splitting never panics and loses no statement: each piece and the rest are parts of
+// the text, in order.
+func FuzzSplit(f *testing.F) {
+	for _, s := range []string{"SELECT 1; SELECT 2", "SELECT ';'", "/* ; */ SELECT `;`", "SELECT \"a\\\";\"", "-- x\n;", "/*!1 ;*/;", "\f;"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		stmts, rest := Split(s)
+		if !strings.HasSuffix(s, rest) {
+			t.Fatalf("rest %q is not the end of %q", rest, s)
+		}
+		at := 0
+		for _, st := range stmts {
+			k := strings.Index(s[at:], st)
+			if st == "" || k < 0 {
+				t.Fatalf("piece %q is not in %q after byte %d", st, s, at)
+			}
+			at += k + len(st)
+		}
+	})
+}
