@@ -178,7 +178,11 @@ func (s *source) exprLabel(e sqlparser.Expr, a, b int) string {
 			return s.toks[b-1].raw
 		}
 	}
-	return s.orig[s.toks[a].start:s.toks[b-1].end] // comments inside it too, as MySQL's @1.raw
+	label := s.orig[s.toks[a].start:s.toks[b-1].end] // comments inside it too, as MySQL's @1.raw
+	if strings.Contains(label, "/*!") {
+		label = s.text[s.toks[a].start:s.toks[b-1].end] // a version comment's markers are not its text
+	}
+	return label
 }
 
 // name is the text of a name token: a backquoted name without its quotes, a word as written.

@@ -49,6 +49,7 @@ func TestLabels(t *testing.T) {
 		{"SELECT 7/2, TRUNCATE(AVG(Priority),2), COUNT(DISTINCT Notes), ROUND( AVG(x) , 1 )", []string{"7/2", "TRUNCATE(AVG(Priority),2)", "COUNT(DISTINCT Notes)", "ROUND( AVG(x) , 1 )"}},
 		{"SELECT 'it''s', \"x\", (('y')), 1.50, (1), NULL, -3, -(1), X'41'", []string{"it's", "x", "y", "1.50", "1", "NULL", "-3", "-(1)", "X'41'"}},
 		{"SELECT 1 /* c */ + 2, a -- c\n+ 1 FROM t", []string{"1 /* c */ + 2", "a -- c\n+ 1"}},
+		{"SELECT 1 /*!50000 + 1 */", []string{"1" + strings.Repeat(" ", 10) + "+ 1"}},
 		{"SELECT SQL_NO_CACHE DISTINCT a b, c `d` FROM t", []string{"b", "d"}},
 		{"SELECT ' abc', '\tx', 1 AS `  sp`, 'a😀b'", []string{"abc", "x", "sp", "a?b"}},
 		{"SELECT *, t.*, a FROM t", []string{"", "", "a"}},
