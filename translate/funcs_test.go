@@ -279,6 +279,25 @@ func TestFunctions(t *testing.T) {
 		{"STR_TO_DATE('2013-02-30', '%Y-%m-%d')", nil, ""},
 		{"STR_TO_DATE('2013', '%Y')", nil, ""}, // a zero month and day: NULL under MySQL 8's default sql_mode
 		{"STR_TO_DATE('2013-05-01 10:11:12 pm', '%Y-%m-%d %h:%i:%s %p')", time.Date(2013, 5, 1, 22, 11, 12, 0, time.UTC), "DATETIME"},
+		// Week dates (MariaDB 10.11's answers, MySQL's code): %X/%V and %x/%v go together, %U/%u with %Y.
+		{"STR_TO_DATE('202401 Sunday', '%X%V %W')", day(2024, 1, 7), "DATE"},
+		{"STR_TO_DATE('2024 01 Monday', '%x %v %W')", day(2024, 1, 1), "DATE"},
+		{"STR_TO_DATE('2024-20-1', '%Y-%U-%w')", day(2024, 5, 20), "DATE"},
+		{"STR_TO_DATE('2024 53 Sunday', '%X %V %W')", day(2025, 1, 5), ""},
+		{"STR_TO_DATE('2024 00 Sunday', '%X %V %W')", nil, ""}, // %V counts from 1
+		{"STR_TO_DATE('2024 01 Sunday', '%Y %V %W')", nil, ""}, // %V needs %X
+		{"STR_TO_DATE('2024 01 Sunday', '%X %v %W')", nil, ""}, // %v needs %x
+		{"STR_TO_DATE('2024 01 Sunday', '%X %U %W')", nil, ""}, // %U takes %Y
+		{"STR_TO_DATE('2024 00 Sun', '%Y %U %a')", day(2023, 12, 31), ""},
+		{"STR_TO_DATE('2024 00 0', '%Y %u %w')", day(2023, 12, 31), ""},
+		{"STR_TO_DATE('2023 52 6', '%Y %u %w')", day(2023, 12, 30), ""},
+		{"STR_TO_DATE('1999 52 Friday', '%x %v %W')", day(1999, 12, 31), ""},
+		{"STR_TO_DATE('2021 08 Thu', '%x %v %a')", day(2021, 2, 25), ""},
+		{"STR_TO_DATE('0000 01 Monday', '%x %v %W')", nil, ""}, // year 0: the zero date
+		{"STR_TO_DATE('2024 1', '%Y %U')", nil, ""},           // no weekday: month and day stay 0
+		{"STR_TO_DATE('2024 7', '%Y %w')", nil, ""},
+		{"STR_TO_DATE('Sunday 2024-01-01', '%W %Y-%m-%d')", day(2024, 1, 1), ""}, // a weekday alone is not checked
+		{"STR_TO_DATE(CONCAT(YEARWEEK(Due), ' Sunday'), '%X%V %W')", day(2024, 2, 25), "DATE"},
 		{"DATEDIFF('2007-12-31 23:59:59', '2007-12-30')", int64(1), "INT64"},
 		{"DATEDIFF('2010-11-30 23:59:59', '2010-12-31')", int64(-31), ""},
 		{"DATEDIFF(CURDATE(), Due)", int64(1), ""},
