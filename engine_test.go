@@ -349,6 +349,9 @@ func TestInformationSchema(t *testing.T) {
 			"id|varchar|NO", "Name|varchar|YES", "Priority|bigint|YES"},
 		"SELECT table_name, COUNT(*) FROM information_schema.COLUMNS WHERE table_schema = ? GROUP BY table_name HAVING COUNT(*) > 3": {
 			"Tasks|11", "Team Members|7"},
+		// MySQL 8's data dictionary orders names regardless of case (createdTime before Done).
+		"SELECT column_name FROM information_schema.columns WHERE table_name = 'Tasks' ORDER BY column_name": {
+			"createdTime", "Done", "Due Date", "Estimate", "id", "Name", "Notes", "Priority", "Score", "Status", "Tags"},
 		"SELECT SCHEMA_NAME FROM information_schema.SCHEMATA WHERE SCHEMA_NAME LIKE 'app%'":                           {testBase},
 		"SELECT INDEX_NAME, COLUMN_NAME, SEQ_IN_INDEX FROM information_schema.STATISTICS WHERE TABLE_NAME = 'Tricky'": {"PRIMARY|id|1"},
 		"SELECT COUNT(*) FROM information_schema.KEY_COLUMN_USAGE WHERE CONSTRAINT_NAME = 'PRIMARY'":                  {"3"},

@@ -406,7 +406,11 @@ func (d *distinctOp) Explain() Node {
 
 func compareRows(keys []SortKey, a, b *translate.Row) int {
 	for _, k := range keys {
-		c := translate.CompareSQL(a.Values[k.Slot], b.Values[k.Slot])
+		va, vb := a.Values[k.Slot], b.Values[k.Slot]
+		c := translate.CompareSQL(va, vb)
+		if k.Names && va != nil && vb != nil {
+			c = translate.CompareNames(va, vb)
+		}
 		if k.Desc {
 			c = -c
 		}

@@ -58,6 +58,9 @@ type SortKey struct {
 	Slot int
 	Desc bool
 	SQL  string
+	// Names: the key is a column of names compared regardless of case (information_schema's
+	// TABLE_NAME, COLUMN_NAME, …), ordered by CompareNames.
+	Names bool
 }
 
 // Expr is a compiled expression, evaluated on one row with SQL semantics (nil is NULL).
@@ -354,7 +357,8 @@ func (qp *queryPlanner) run() error {
 		if err != nil {
 			return err
 		}
-		q.Order = append(q.Order, SortKey{Slot: slot, Desc: o.Direction == sqlparser.DescScr, SQL: sqlparser.String(o.Expr)})
+		q.Order = append(q.Order, SortKey{Slot: slot, Desc: o.Direction == sqlparser.DescScr, SQL: sqlparser.String(o.Expr),
+			Names: caseInsensitive(qp.outputs[slot])})
 	}
 	q.Distinct = stmt.Distinct != ""
 
