@@ -294,7 +294,7 @@ func TestFunctions(t *testing.T) {
 		{"STR_TO_DATE('1999 52 Friday', '%x %v %W')", day(1999, 12, 31), ""},
 		{"STR_TO_DATE('2021 08 Thu', '%x %v %a')", day(2021, 2, 25), ""},
 		{"STR_TO_DATE('0000 01 Monday', '%x %v %W')", nil, ""}, // year 0: the zero date
-		{"STR_TO_DATE('2024 1', '%Y %U')", nil, ""},           // no weekday: month and day stay 0
+		{"STR_TO_DATE('2024 1', '%Y %U')", nil, ""},            // no weekday: month and day stay 0
 		{"STR_TO_DATE('2024 7', '%Y %w')", nil, ""},
 		{"STR_TO_DATE('Sunday 2024-01-01', '%W %Y-%m-%d')", day(2024, 1, 1), ""}, // a weekday alone is not checked
 		{"STR_TO_DATE(CONCAT(YEARWEEK(Due), ' Sunday'), '%X%V %W')", day(2024, 2, 25), "DATE"},
