@@ -238,7 +238,7 @@ func TestEngineRefusals(t *testing.T) {
 		"SELECT Name FROM Tasks ORDER BY 3":                                    "ORDER BY 3 names no column",
 		"SELECT Status, COUNT(*) FROM Tasks GROUP BY 5":                        "GROUP BY 5 names no column",
 		"SELECT * FROM DUAL":                                                   "no tables used",
-		"SELECT VARIANCE(Priority) FROM Tasks":                                 "the aggregate VARIANCE",
+		"SELECT VARIANCE(DISTINCT Priority) FROM Tasks":                        "VARIANCE takes no DISTINCT",
 		"SELECT Name FROM Tasks HAVING Priority > 1":                           "unknown column 'Priority' in 'having clause'",
 		"SELECT Name FROM appOTHER000000001.Tasks":                             "a database-qualified table name",
 		"SELECT Name FROM Tasks LIMIT 1 OFFSET -1":                             "",

@@ -3,9 +3,11 @@ package translate
 import (
 	"bytes"
 	"database/sql/driver"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"math"
+	"math/big"
 	"reflect"
 	"strconv"
 	"strings"
@@ -330,11 +332,9 @@ func (s *scope) compile(e sqlparser.Expr) (*expr, error) {
 		}
 		switch e.Operator {
 		case sqlparser.UPlusStr:
-			if !x.typ.numeric() && x.typ != typeNull {
-				return nil, fmt.Errorf("translate: unary + needs a number, got %s %s", x.typ, sqlparser.String(e.Expr))
-			}
-			return x, nil
+			return x, nil // MySQL ignores a unary +, whatever the operand's type
 		case sqlparser.UMinusStr:
+			x = binaryNumber(x)
 			if x.kind == exConst {
 				switch v := x.val.(type) {
 				case int64:
@@ -345,8 +345,14 @@ func (s *scope) compile(e sqlparser.Expr) (*expr, error) {
 					return &expr{kind: exConst, typ: typeFloat, val: -v, sql: "-" + x.sql}, nil
 				}
 			}
+			if x.typ == typeText {
+				// MySQL negates text as the DOUBLE it reads ('3.5abc' is 3.5, 'abc' is 0).
+				if x = asNumber(x); x.kind == exConst {
+					return &expr{kind: exConst, typ: typeFloat, val: -x.val.(float64), sql: sqlparser.String(e)}, nil
+				}
+			}
 			if !x.typ.numeric() && x.typ != typeNull {
-				return nil, fmt.Errorf("translate: unary - needs a number, got %s %s", x.typ, sqlparser.String(e.Expr))
+				return nil, fmt.Errorf("translate: unary - needs a number or text, got %s %s", x.typ, sqlparser.String(e.Expr))
 			}
 			typ := x.typ
 			if typ == typeBool {
@@ -473,9 +479,54 @@ func (s *scope) literal(v *sqlparser.SQLVal) (*expr, error) {
 		}
 		return &expr{kind: exConst, typ: typ, val: val, nullable: val == nil, sql: name}, nil
 	case sqlparser.HexVal, sqlparser.HexNum, sqlparser.BitVal:
-		return nil, unsupported("hexadecimal and bit literals", text, "write the number in decimal")
+		return binaryLiteral(v, text)
 	}
 	return nil, unsupported("the literal", text, "write a number, a 'string', TRUE, FALSE or NULL, or pass the value as an argument")
+}
+
+// binaryLiteral reads x'41', X'41', 0x41 and b'1000001': a binary string of those bytes, which
+// arithmetic reads as the unsigned integer they spell (binaryNumber), as MySQL does.
+func binaryLiteral(v *sqlparser.SQLVal, text string) (*expr, error) {
+	digits := string(v.Val)
+	var b []byte
+	switch v.Type {
+	case sqlparser.HexNum, sqlparser.HexVal:
+		digits = strings.TrimPrefix(strings.TrimPrefix(digits, "0x"), "0X")
+		if len(digits)%2 == 1 {
+			digits = "0" + digits // 0x141 is 0x0141
+		}
+		var err error
+		if b, err = hex.DecodeString(digits); err != nil {
+			return nil, fmt.Errorf("translate: the hexadecimal literal %s: %v", text, err)
+		}
+	case sqlparser.BitVal:
+		n := new(big.Int)
+		if _, ok := n.SetString(digits, 2); !ok && digits != "" {
+			return nil, fmt.Errorf("translate: the bit literal %s holds a digit other than 0 and 1", text)
+		}
+		b = n.Bytes()
+	}
+	return &expr{kind: exConst, typ: typeText, val: string(b), op: opBinaryLiteral, sql: text}, nil
+}
+
+// opBinaryLiteral marks a constant written as a hexadecimal or bit literal (binaryNumber).
+const opBinaryLiteral = "binary literal"
+
+// binaryNumber is a hexadecimal or bit literal in a numeric context: the unsigned integer its
+// bytes spell (a FLOAT64 above the int64 range); other expressions are returned as they are.
+func binaryNumber(x *expr) *expr {
+	if x.kind != exConst || x.op != opBinaryLiteral {
+		return x
+	}
+	n := new(big.Int).SetBytes([]byte(x.val.(string)))
+	out := &expr{kind: exConst, typ: typeInt, sql: x.sql}
+	if n.IsInt64() {
+		out.val = n.Int64()
+	} else {
+		out.val, _ = new(big.Float).SetInt(n).Float64()
+		out.typ = typeFloat
+	}
+	return out
 }
 
 // positionalIndex reads the placeholder names sqlparser gives to ?: ":v1", ":v2", ….
@@ -699,9 +750,9 @@ func (s *scope) comparison(e *sqlparser.ComparisonExpr) (*expr, error) {
 		}
 		return like, nil
 	case sqlparser.RegexpStr, sqlparser.NotRegexpStr:
-		return nil, unsupported("REGEXP", sqlparser.String(e), "use LIKE with % and _")
+		return s.regexpOperator(left, e)
 	case sqlparser.NullSafeEqualStr:
-		return nil, unsupported("<=>", sqlparser.String(e), "write a IS NULL for <=> NULL, or (a = b OR (a IS NULL AND b IS NULL))")
+		return s.nullSafeEqual(left, e)
 	case sqlparser.JSONExtractOp, sqlparser.JSONUnquoteExtractOp:
 		return nil, unsupported("JSON operators -> and ->>", sqlparser.String(e), "select the column (JSON text) and decode it in Go")
 	}
@@ -714,6 +765,26 @@ func (s *scope) comparison(e *sqlparser.ComparisonExpr) (*expr, error) {
 		op = "<>"
 	}
 	return s.compare(op, left, right)
+}
+
+// nullSafeEqual compiles a <=> b, MySQL's NULL-safe equality: TRUE when both are NULL, FALSE when
+// one is, else a = b; never NULL. It is written (a IS NULL AND b IS NULL) OR (a = b) IS TRUE, which
+// the formula writer pushes like any other condition.
+func (s *scope) nullSafeEqual(left *expr, e *sqlparser.ComparisonExpr) (*expr, error) {
+	right, err := s.compile(e.Right)
+	if err != nil {
+		return nil, err
+	}
+	eq, err := s.compare("=", left, right)
+	if err != nil {
+		return nil, err
+	}
+	bothNull := &expr{kind: exAnd, typ: typeBool, args: []*expr{
+		{kind: exIsNull, typ: typeBool, args: []*expr{left}},
+		{kind: exIsNull, typ: typeBool, args: []*expr{right}},
+	}}
+	equal := &expr{kind: exIsTrue, typ: typeBool, op: "true", args: []*expr{eq}}
+	return &expr{kind: exOr, typ: typeBool, args: []*expr{bothNull, equal}, sql: sqlString(e)}, nil
 }
 
 // allConstants reports whether every item of an IN list is a literal or an argument.
@@ -833,6 +904,9 @@ func (s *scope) coerce(other, c *expr) (*expr, error) {
 	if c.kind != exConst || c.val == nil || other.typ == typeNull || other.typ == c.typ || c.typ == typeJSON {
 		return c, nil // a JSON constant is never converted: comparable refuses it against other types
 	}
+	if c.op == opBinaryLiteral && other.typ.numeric() {
+		return binaryNumber(c), nil // Priority = 0x10 compares with 16
+	}
 	out := *c
 	switch other.typ {
 	case typeInt, typeFloat:
@@ -923,6 +997,7 @@ func (s *scope) arithmetic(e *sqlparser.BinaryExpr) (*expr, error) {
 	if err != nil {
 		return nil, err
 	}
+	a, b = binaryNumber(a), binaryNumber(b)
 	for _, x := range []*expr{a, b} {
 		if !x.typ.numeric() && x.typ != typeNull {
 			return nil, fmt.Errorf("translate: %s needs numbers, but %s is %s", sqlparser.String(e), describe(x), x.typ)

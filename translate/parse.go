@@ -28,7 +28,7 @@ func Parse(sql string) (stmt sqlparser.Statement, err error) {
 	if st, isWith, werr := parseWith(sql); isWith {
 		return st, werr
 	}
-	stmt, err = sqlparser.Parse(rewriteCalls(keepLikeEscapes(rewriteOffset(rewriteSetAssign(sql)))))
+	stmt, err = sqlparser.Parse(rewriteCalls(keepLikeEscapes(rewriteOffset(rewriteGrammar(rewriteSetAssign(sql))))))
 	if err != nil {
 		if what := parserLimitation(sql); what != "" {
 			return nil, fmt.Errorf("translate: %s: the SQL parser does not read %s; rewrite the query without it", err, what)

@@ -194,27 +194,7 @@ func rewriteCalls(sql string) string {
 			edits = append(edits, edit{i, "`" + strings.ToUpper(t.val) + "`"})
 		}
 	}
-	if len(edits) == 0 {
-		return sql
-	}
-	replace := make(map[int]string, len(edits))
-	for _, e := range edits {
-		replace[e.tok] = e.text
-	}
-	var b strings.Builder
-	b.Grow(len(sql) + 16*len(edits))
-	pos := 0
-	for i, t := range toks {
-		text, ok := replace[i]
-		if !ok {
-			continue
-		}
-		b.WriteString(sql[pos:t.start])
-		b.WriteString(text)
-		pos = t.end
-	}
-	b.WriteString(sql[pos:])
-	return b.String()
+	return applyEdits(sql, toks, edits)
 }
 
 // containsAnyWordFold reports whether s contains one of the lower-case ASCII words in any case,
@@ -285,6 +265,8 @@ func formatRewritten(buf *sqlparser.TrackedBuffer, node sqlparser.SQLNode) {
 		buf.Myprintf("TRIM(%s FROM %v)", name[len("TRIM "):], args[0])
 	case name == "POSITION IN" && len(args) == 2:
 		buf.Myprintf("POSITION(%v IN %v)", args[0], args[1])
+	case (name == dateLiteral || name == timeLiteral || name == timestampLiteral) && len(args) == 1:
+		buf.Myprintf("%s %v", strings.TrimSuffix(name, " LITERAL"), args[0])
 	case name == "CAST DOUBLE" && len(args) == 1:
 		buf.Myprintf("CAST(%v AS DOUBLE)", args[0])
 	case name == "EXTRACT FROM" && len(args) == 2:

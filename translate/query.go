@@ -806,8 +806,22 @@ func (qp *queryPlanner) aggregate(node sqlparser.Expr) (*expr, error) {
 		if len(a.args) == 0 {
 			return nil, fmt.Errorf("translate: %s: GROUP_CONCAT takes an argument", a.SQL)
 		}
+	case "STD", "STDDEV", "STDDEV_POP", "STDDEV_SAMP", "VARIANCE", "VAR_POP", "VAR_SAMP", "BIT_AND", "BIT_OR", "BIT_XOR":
+		if len(a.args) != 1 {
+			return nil, fmt.Errorf("translate: %s: %s takes one argument", a.SQL, a.Name)
+		}
+		if t := a.args[0].typ; !t.numeric() && t != typeNull {
+			return nil, fmt.Errorf("translate: %s needs numbers, but %s is %s", a.SQL, describe(a.args[0]), t)
+		}
+		if a.Distinct {
+			return nil, fmt.Errorf("translate: %s: %s takes no DISTINCT, as in MySQL", a.SQL, a.Name)
+		}
+		a.typ = typeFloat
+		if strings.HasPrefix(a.Name, "BIT_") {
+			a.typ, nullable = typeInt, false // of no rows: BIT_AND all ones, BIT_OR and BIT_XOR 0
+		}
 	default:
-		return nil, unsupported("the aggregate "+a.Name, a.SQL, "supported: COUNT, SUM, AVG, MIN, MAX, GROUP_CONCAT, ANY_VALUE")
+		return nil, unsupported("the aggregate "+a.Name, a.SQL, "supported: COUNT, SUM, AVG, MIN, MAX, GROUP_CONCAT, ANY_VALUE, the STD and VAR families, BIT_AND, BIT_OR, BIT_XOR")
 	}
 	qp.aggText[text] = len(qp.aggs)
 	return qp.addAggregate(a, nullable), nil

@@ -1,0 +1,183 @@
+package translate
+
+import (
+	"strings"
+
+	"github.com/xwb1989/sqlparser"
+)
+
+// MySQL 8 grammar the pinned sqlparser cannot read, rewritten with its tokenizer into text it reads
+// with the same meaning. Each rewrite is one small function over whole tokens (strings, quoted
+// names and comments are never touched) that returns the statement unchanged when it holds none
+// of its words; rewriteGrammar runs them in order, before the older rewrites of Parse.
+
+// rewriteGrammar applies the rewrites below.
+func rewriteGrammar(sql string) string {
+	return rewriteShowSchemas(rewriteAllQuantifier(rewriteTypedLiterals(rewriteKeywordAliases(sql))))
+}
+
+// containsWord reports whether s holds one of the lower-case ASCII words in any case as a whole
+// word (not inside a name: Tasks holds no "as", createdTime no "time"), without copying s: the
+// rewrites tokenise only the statements that may need them, not every large INSERT.
+func containsWord(s string, words ...string) bool {
+	isNameByte := func(c byte) bool {
+		return c == '_' || c == '$' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
+	}
+	for i := 0; i < len(s); i++ {
+		if i > 0 && isNameByte(s[i-1]) {
+			continue
+		}
+		c := s[i] | 0x20
+		for _, w := range words {
+			if c == w[0] && len(s)-i >= len(w) && strings.EqualFold(s[i:i+len(w)], w) && (i+len(w) == len(s) || !isNameByte(s[i+len(w)])) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// applyEdits writes sql with the text of each edited token replaced.
+func applyEdits(sql string, toks []token, edits []edit) string {
+	if len(edits) == 0 {
+		return sql
+	}
+	replace := make(map[int]string, len(edits))
+	for _, e := range edits {
+		replace[e.tok] = e.text
+	}
+	var b strings.Builder
+	b.Grow(len(sql) + 16*len(edits))
+	pos := 0
+	for i, t := range toks {
+		text, ok := replace[i]
+		if !ok {
+			continue
+		}
+		b.WriteString(sql[pos:t.start])
+		b.WriteString(text)
+		pos = t.end
+	}
+	b.WriteString(sql[pos:])
+	return b.String()
+}
+
+// aliasKeywords are the words MySQL 8 does not reserve (its manual's "Keywords and Reserved
+// Words": listed without (R)) that the pinned grammar takes as keywords and refuses as an alias
+// after AS: SELECT 1 AS offset, COUNT(*) AS end, … AS full, AS tables. (Other non-reserved words —
+// status, date, time, year, names, columns, … — it already reads as names.) The reserved words
+// stay refused, as in MySQL.
+var aliasKeywords = map[string]bool{
+	"auto_increment": true, "boolean": true, "end": true, "escape": true, "extended": true, "full": true,
+	"next": true, "offset": true, "processlist": true, "tables": true, "stream": true,
+	// Function names, not keywords in MySQL 8: any alias.
+	"cast": true, "substr": true, "substring": true, "group_concat": true,
+}
+
+// rewriteKeywordAliases quotes a non-reserved keyword written as an alias after AS: AS offset is
+// AS `offset`.
+func rewriteKeywordAliases(sql string) string {
+	if !containsWord(sql, "as") {
+		return sql
+	}
+	toks, ok := tokenize(sql)
+	if !ok {
+		return sql
+	}
+	var edits []edit
+	for i := 0; i+1 < len(toks); i++ {
+		next := toks[i+1]
+		if toks[i].typ == sqlparser.AS && next.typ != sqlparser.ID && aliasKeywords[next.val] &&
+			(i+2 == len(toks) || toks[i+2].typ != '(') {
+			edits = append(edits, edit{i + 1, "`" + next.val + "`"})
+		}
+	}
+	return applyEdits(sql, toks, edits)
+}
+
+// Typed literals DATE 'str', TIME 'str' and TIMESTAMP 'str' (ANSI SQL, and MySQL's) are read as
+// calls of these entries of funcTable; formatRewritten writes them back as written.
+const (
+	dateLiteral      = "DATE LITERAL"
+	timeLiteral      = "TIME LITERAL"
+	timestampLiteral = "TIMESTAMP LITERAL"
+)
+
+// rewriteTypedLiterals rewrites DATE '2024-05-15' as `DATE LITERAL`('2024-05-15'), and TIME and
+// TIMESTAMP likewise: the grammar reads DATE '…' as a column date with an alias.
+func rewriteTypedLiterals(sql string) string {
+	if !containsWord(sql, "date", "time", "timestamp") {
+		return sql
+	}
+	toks, ok := tokenize(sql)
+	if !ok {
+		return sql
+	}
+	var edits []edit
+	for i := 0; i+1 < len(toks); i++ {
+		var name string
+		switch toks[i].typ {
+		case sqlparser.DATE:
+			name = dateLiteral
+		case sqlparser.TIME:
+			name = timeLiteral
+		case sqlparser.TIMESTAMP:
+			name = timestampLiteral
+		default:
+			continue
+		}
+		if toks[i+1].typ != sqlparser.STRING || i > 0 && (toks[i-1].typ == '.' || toks[i-1].typ == sqlparser.AS) {
+			continue
+		}
+		str := toks[i+1]
+		edits = append(edits, edit{i, "`" + name + "`("}, edit{i + 1, sql[str.start:str.end] + ")"})
+		i++
+	}
+	return applyEdits(sql, toks, edits)
+}
+
+// allAggregates are the aggregates that take ALL before their argument, as MySQL's grammar.
+var allAggregates = map[string]bool{
+	"count": true, "sum": true, "avg": true, "min": true, "max": true, "std": true, "stddev": true,
+	"stddev_pop": true, "stddev_samp": true, "variance": true, "var_pop": true, "var_samp": true,
+	"bit_and": true, "bit_or": true, "bit_xor": true, "group_concat": true,
+}
+
+// rewriteAllQuantifier drops the quantifier ALL where it is the default, as MySQL reads it:
+// SELECT ALL … and COUNT(ALL x), MIN(ALL x), …; UNION ALL is left alone.
+func rewriteAllQuantifier(sql string) string {
+	if !containsWord(sql, "all") {
+		return sql
+	}
+	toks, ok := tokenize(sql)
+	if !ok {
+		return sql
+	}
+	var edits []edit
+	for i := 1; i < len(toks); i++ {
+		if toks[i].typ != sqlparser.ALL {
+			continue
+		}
+		if i+1 < len(toks) && toks[i+1].typ == sqlparser.ALL {
+			continue // ALL ALL: not MySQL; left for the parser to refuse
+		}
+		prev := toks[i-1]
+		if prev.typ == sqlparser.SELECT || prev.typ == '(' && i >= 2 && allAggregates[toks[i-2].val] {
+			edits = append(edits, edit{i, ""})
+		}
+	}
+	return applyEdits(sql, toks, edits)
+}
+
+// rewriteShowSchemas reads SHOW SCHEMAS as SHOW DATABASES, its synonym.
+func rewriteShowSchemas(sql string) string {
+	head := strings.TrimLeft(sql, " \t\r\n")
+	if len(head) < 4 || !strings.EqualFold(head[:4], "show") || !containsWord(sql, "schemas") {
+		return sql
+	}
+	toks, ok := tokenize(sql)
+	if !ok || len(toks) < 2 || toks[1].val != "schemas" {
+		return sql
+	}
+	return applyEdits(sql, toks, []edit{{1, "DATABASES"}})
+}
