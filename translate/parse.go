@@ -25,6 +25,9 @@ func Parse(sql string) (stmt sqlparser.Statement, err error) {
 			stmt, err = nil, fmt.Errorf("translate: cannot parse the statement (the SQL parser failed: %v)", r)
 		}
 	}()
+	if err := refuseViews(sql); err != nil {
+		return nil, err
+	}
 	if st, isWith, werr := parseWith(sql); isWith {
 		return st, werr
 	}

@@ -144,9 +144,10 @@ var allAggregates = map[string]bool{
 }
 
 // rewriteAllQuantifier drops the quantifier ALL where it is the default, as MySQL reads it:
-// SELECT ALL … and COUNT(ALL x), MIN(ALL x), …; UNION ALL is left alone.
+// SELECT ALL … and COUNT(ALL x), MIN(ALL x), …; UNION ALL is left alone. SELECT DISTINCTROW is
+// SELECT DISTINCT (the grammar reads distinctrow as a column name).
 func rewriteAllQuantifier(sql string) string {
-	if !containsWord(sql, "all") {
+	if !containsWord(sql, "all", "distinctrow") {
 		return sql
 	}
 	toks, ok := tokenize(sql)
@@ -155,6 +156,10 @@ func rewriteAllQuantifier(sql string) string {
 	}
 	var edits []edit
 	for i := 1; i < len(toks); i++ {
+		if toks[i].val == "distinctrow" && toks[i-1].typ == sqlparser.SELECT {
+			edits = append(edits, edit{i, "DISTINCT"})
+			continue
+		}
 		if toks[i].typ != sqlparser.ALL {
 			continue
 		}
@@ -167,6 +172,34 @@ func rewriteAllQuantifier(sql string) string {
 		}
 	}
 	return applyEdits(sql, toks, edits)
+}
+
+// refuseViews refuses CREATE [OR REPLACE] … VIEW and DROP VIEW by name: the grammar reads them as
+// a CREATE or DROP TABLE with no trace of the view (DROP VIEW v was refused as "DROP TABLE").
+func refuseViews(sql string) error {
+	if !containsWord(sql, "view") {
+		return nil
+	}
+	head := strings.TrimLeft(sql, " \t\r\n(")
+	if len(head) < 4 || !strings.EqualFold(head[:4], "drop") && !(len(head) >= 6 && strings.EqualFold(head[:6], "create")) && !(len(head) >= 5 && strings.EqualFold(head[:5], "alter")) {
+		return nil
+	}
+	toks, ok := tokenize(sql)
+	if !ok || len(toks) < 2 {
+		return nil
+	}
+	verb := strings.ToUpper(toks[0].val)
+	// CREATE [OR REPLACE] [ALGORITHM = …] [DEFINER = …] [SQL SECURITY …] VIEW: the view keyword
+	// comes before any name or parenthesis.
+	for _, t := range toks[1:] {
+		if t.val == "view" {
+			return unsupported(verb+" VIEW", "", "Airtable has no SQL views: read a table through one of its Airtable views with FROM t USE INDEX (`view name`), or run the view's SELECT itself")
+		}
+		if t.typ == '(' || t.typ == sqlparser.TABLE || t.typ == sqlparser.INDEX || t.typ == sqlparser.DATABASE || t.typ == sqlparser.ID && t.val != "algorithm" && t.val != "definer" && t.val != "security" && t.val != "merge" && t.val != "temptable" && t.val != "undefined" && t.val != "invoker" {
+			return nil
+		}
+	}
+	return nil
 }
 
 // rewriteShowSchemas reads SHOW SCHEMAS as SHOW DATABASES, its synonym.

@@ -1,6 +1,7 @@
 package translate
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/xwb1989/sqlparser"
@@ -19,6 +20,7 @@ var grammarCases = []struct{ in, want string }{
 		"SELECT `DATE LITERAL`( '2024-05-15'), `TIME LITERAL`( '10:00'), `TIMESTAMP LITERAL`( '2024-05-15 10:00:00')"},
 	{"SELECT * FROM t WHERE d >= date '2024-01-01'", "SELECT * FROM t WHERE d >= `DATE LITERAL`( '2024-01-01')"},
 	{"SELECT date, time FROM t WHERE date > 'x'", "SELECT date, time FROM t WHERE date > 'x'"},
+	{"SELECT DISTINCTROW a FROM t", "SELECT DISTINCT a FROM t"},
 	{"SHOW SCHEMAS", "SHOW DATABASES"},
 	{"show schemas like 'app%'", "show DATABASES like 'app%'"},
 	{"SELECT 'SELECT ALL' AS x", "SELECT 'SELECT ALL' AS x"},
@@ -103,4 +105,26 @@ func FuzzRewriteGrammar(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestRefuseViews(t *testing.T) {
+	for _, tt := range []struct{ sql, want string }{
+		{"CREATE VIEW v AS SELECT 1", "CREATE VIEW"},
+		{"create or replace algorithm = merge view v as select 1", "CREATE VIEW"},
+		{"DROP VIEW v1", "DROP VIEW"},
+		{"DROP VIEW IF EXISTS v1, v2", "DROP VIEW"},
+		{"ALTER VIEW v AS SELECT 2", "ALTER VIEW"},
+		{"DROP TABLE view", ""},
+		{"CREATE TABLE view (a INT)", ""},
+		{"SELECT view FROM t", ""},
+	} {
+		err := refuseViews(tt.sql)
+		var ue *UnsupportedError
+		switch {
+		case tt.want == "" && err != nil:
+			t.Errorf("%s: %v, want no refusal", tt.sql, err)
+		case tt.want != "" && (!errors.As(err, &ue) || ue.Construct != tt.want):
+			t.Errorf("%s: %v, want an UnsupportedError naming %s", tt.sql, err, tt.want)
+		}
+	}
 }
