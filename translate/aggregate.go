@@ -244,7 +244,7 @@ func (x *varianceAcc) Result() any {
 }
 
 // bitAcc is BIT_AND, BIT_OR and BIT_XOR over 64-bit unsigned values (a negative number is its
-// two's complement, a fraction rounds), as MySQL. The result is an INT64, or a FLOAT64 above the
+// two's complement, a DOUBLE rounds half to even as C's rint), as MySQL. The result is an INT64, or a FLOAT64 above the
 // int64 range, as CAST(… AS UNSIGNED).
 type bitAcc struct {
 	a    *Aggregate
@@ -257,9 +257,12 @@ func (x *bitAcc) Add(r *Row) (int, error) {
 		return 0, err
 	}
 	var u uint64
-	if f, ok := v.(float64); ok && f >= math.MaxInt64 {
-		u = uint64(math.Min(math.Round(f), math.MaxUint64))
-	} else {
+	switch f, isFloat := v.(float64); {
+	case isFloat && f >= math.MaxInt64:
+		u = uint64(math.Min(f, math.MaxUint64))
+	case isFloat:
+		u = uint64(saturate(math.RoundToEven(f))) // a DOUBLE's rint: 2.5 is 2
+	default:
 		u = uint64(toInt(v))
 	}
 	switch x.a.Name {

@@ -348,7 +348,11 @@ func (s *scope) compile(e sqlparser.Expr) (*expr, error) {
 			if x.typ == typeText {
 				// MySQL negates text as the DOUBLE it reads ('3.5abc' is 3.5, 'abc' is 0).
 				if x = asNumber(x); x.kind == exConst {
-					return &expr{kind: exConst, typ: typeFloat, val: -x.val.(float64), sql: sqlparser.String(e)}, nil
+					f, ok := x.val.(float64)
+					if !ok { // NULL
+						return &expr{kind: exConst, typ: typeFloat, nullable: true, sql: sqlparser.String(e)}, nil
+					}
+					return &expr{kind: exConst, typ: typeFloat, val: -f, sql: sqlparser.String(e)}, nil
 				}
 			}
 			if !x.typ.numeric() && x.typ != typeNull {

@@ -157,26 +157,14 @@ func regexpOccurrence(v []any, i int) int64 {
 }
 
 // nthMatch is the byte span of the n-th match (1-based) of re in s at or after off; nil when none.
+// Matches do not overlap, and ^ anchors at off only (one search, as ICU's).
 func nthMatch(re *regexp.Regexp, s string, off int, n int64) []int {
-	for k := int64(1); off <= len(s); k++ {
-		m := re.FindStringIndex(s[off:])
-		if m == nil {
-			return nil
-		}
-		m[0], m[1] = m[0]+off, m[1]+off
-		if k == n {
-			return m
-		}
-		off = m[1]
-		if m[1] == m[0] { // an empty match: step over one character
-			if off >= len(s) {
-				return nil
-			}
-			_, size := utf8.DecodeRuneInString(s[off:])
-			off += size
-		}
+	all := re.FindAllStringIndex(s[off:], int(min(n, 1<<20)))
+	if int64(len(all)) < n {
+		return nil
 	}
-	return nil
+	m := all[n-1]
+	return []int{m[0] + off, m[1] + off}
 }
 
 // expandReplacement writes ICU's replacement text: $n is group n, \c is the character c.
@@ -263,42 +251,24 @@ func init() {
 		if len(v) > 4 {
 			occurrence = max(toInt(v[4]), 0)
 		}
+		// One search over the text from the position on (so that ^ anchors once), as ICU's
+		// replace: matches do not overlap, an empty match next to the previous one is skipped.
 		var b strings.Builder
 		b.WriteString(s[:off])
-		k := int64(0)
-		for off <= len(s) {
-			m := re.FindStringSubmatchIndex(s[off:])
-			if m == nil {
-				break
+		rest := s[off:]
+		done := 0
+		for k, m := range re.FindAllStringSubmatchIndex(rest, -1) {
+			if occurrence != 0 && int64(k+1) != occurrence {
+				continue
 			}
-			for i := range m {
-				if m[i] >= 0 {
-					m[i] += off
-				}
-			}
-			k++
-			b.WriteString(s[off:m[0]])
-			if occurrence == 0 || k == occurrence {
-				expandReplacement(&b, repl, s, m)
-			} else {
-				b.WriteString(s[m[0]:m[1]])
-			}
-			off = m[1]
-			if m[1] == m[0] { // an empty match: copy one character and go on
-				if off >= len(s) {
-					break
-				}
-				_, size := utf8.DecodeRuneInString(s[off:])
-				b.WriteString(s[off : off+size])
-				off += size
-			}
-			if occurrence != 0 && k == occurrence {
+			b.WriteString(rest[done:m[0]])
+			expandReplacement(&b, repl, rest, m)
+			done = m[1]
+			if occurrence != 0 {
 				break
 			}
 		}
-		if off < len(s) {
-			b.WriteString(s[off:])
-		}
+		b.WriteString(rest[done:])
 		return b.String()
 	}})
 }

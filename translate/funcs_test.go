@@ -310,7 +310,10 @@ func TestFunctions(t *testing.T) {
 		{"SEC_TO_TIME(Priority * 3600)", "07:00:00", ""},
 		{"TIME_TO_SEC('01:02:05')", 3725.0, "FLOAT64"},
 		{"TIME_FORMAT(SEC_TO_TIME(45000), '%h:%i %p')", "12:30 PM", "TEXT"},
-		{"TIMEDIFF(`Updated At`, Due)", "34:05:03.250", "TEXT"},
+		{"TIMEDIFF(`Updated At`, TIMESTAMP(Due))", "34:05:03.250", "TEXT"},
+		{"TIMEDIFF(`Updated At`, Due)", nil, ""}, // a DATETIME and a DATE: NULL, as MySQL's get_time
+		{"TIMEDIFF('2024-01-01 00:00:00', '1999-06-15 08:30:00')", "838:59:59", ""},
+		{"TIMEDIFF(`Updated At`, '1999-06-15 08:30:00')", "838:59:59.000", ""}, // clamped, fraction 0
 		{"ADDTIME(Due, '01:00:00')", time.Date(2024, 2, 29, 1, 0, 0, 0, time.UTC), "DATETIME"},
 		{"SUBTIME('10:00:00', '10:30:00')", "-00:30:00", "TEXT"},
 		{"MAKETIME(12, 15, 30)", "12:15:30", "TEXT"},
@@ -329,6 +332,7 @@ func TestFunctions(t *testing.T) {
 		{"Priority = 0x07", true, ""},
 		{"-'3.5abc'", -3.5, "FLOAT64"},
 		{"-Name", -0.0, "FLOAT64"},
+		{"-CAST(NULL AS CHAR)", nil, "FLOAT64"},
 		{"+Name", "Ünïcode", "TEXT"},
 		// Week dates (MariaDB 10.11's answers, MySQL's code): %X/%V and %x/%v go together, %U/%u with %Y.
 		{"STR_TO_DATE('202401 Sunday', '%X%V %W')", day(2024, 1, 7), "DATE"},

@@ -23,11 +23,10 @@ type duration struct {
 	digits int
 }
 
+// clamp limits d to TIME's range as MySQL's adjust_time_range: beyond it, ±838:59:59 with no
+// fraction (written with d's fraction digits, .000).
 func (d duration) clamp() duration {
 	d.micros = max(min(d.micros, maxTimeMicros), -maxTimeMicros)
-	if d.micros == maxTimeMicros || d.micros == -maxTimeMicros {
-		d.digits = 0
-	}
 	return d
 }
 
@@ -283,10 +282,10 @@ func init() {
 		return float64(d.micros) / 1e6
 	}})
 	register("TIMEDIFF", &funcDef{min: 2, max: 2, typ: text, mayBeNull: true, eval: func(e *expr, v []any) any {
-		a, aTime := timeOrDatetime(e.args[0], v[0])
-		b, bTime := timeOrDatetime(e.args[1], v[1])
-		if a == nil || b == nil || aTime != bTime {
-			return nil // a TIME and a DATETIME: MySQL gives NULL
+		a, aKind := timeOrDatetime(e.args[0], v[0])
+		b, bKind := timeOrDatetime(e.args[1], v[1])
+		if a == nil || b == nil || aKind != bKind {
+			return nil // a TIME and a DATETIME, a DATE and a DATETIME: MySQL gives NULL
 		}
 		return duration{micros: a.micros - b.micros, digits: max(a.digits, b.digits)}.clamp().String()
 	}})
@@ -305,22 +304,26 @@ func init() {
 	}})
 }
 
-// timeOrDatetime reads TIMEDIFF's argument: a TIME (isTime) or a DATETIME as microseconds since
-// 0001-01-01; nil when it is neither.
-func timeOrDatetime(a *expr, v any) (d *duration, isTime bool) {
+// timeOrDatetime reads TIMEDIFF's argument as MySQL's get_time: a TIME, a DATE or a DATETIME
+// (kind), as microseconds since 0001-01-01 for the last two; nil when it is none.
+func timeOrDatetime(a *expr, v any) (d *duration, kind sqlType) {
 	epoch := time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC).UnixMicro()
 	switch x := v.(type) {
 	case time.Time:
-		return &duration{micros: x.UnixMicro() - epoch, digits: max(datetimeFsp(a), 0)}, false
+		return &duration{micros: x.UnixMicro() - epoch, digits: max(datetimeFsp(a), 0)}, a.typ
 	case string:
 		if t, ok := isDatetimeText(x); ok {
-			return &duration{micros: t.UnixMicro() - epoch, digits: clockDigits(x)}, false
+			kind := typeDateTime
+			if mt, _ := parseMySQLTime(x); mt.dateOnly {
+				kind = typeDate
+			}
+			return &duration{micros: t.UnixMicro() - epoch, digits: clockDigits(x)}, kind
 		}
 	}
 	if dur, ok := toDuration(a, v); ok {
-		return &dur, true
+		return &dur, typeText
 	}
-	return nil, false
+	return nil, typeNull
 }
 
 // addTimeType types ADDTIME and SUBTIME: a DATETIME when the first argument is a date or datetime,
