@@ -139,7 +139,7 @@ func TestVarianceAndBitAggregates(t *testing.T) {
 		{"BIT_AND", []any{int64(7), int64(5), nil, int64(13)}, int64(5), false},
 		{"BIT_OR", []any{int64(1), int64(4), nil}, int64(5), false},
 		{"BIT_XOR", []any{int64(3), int64(5), 1.6}, int64(4), false},
-		{"BIT_OR", []any{2.5, 0.5}, int64(2), false}, // rint: halves to even
+		{"BIT_OR", []any{2.5, 0.5}, int64(2), false},     // rint: halves to even
 		{"BIT_AND", nil, float64(math.MaxUint64), false}, // of no rows: every bit set
 		{"BIT_OR", nil, int64(0), false},
 		{"BIT_XOR", []any{nil}, int64(0), false},
