@@ -58,3 +58,28 @@ func TestSqllogictestStatements(t *testing.T) {
 		}
 	}
 }
+
+// TestThreePartNames: SQLAlchemy Core with schema= writes `db`.`table`.`col`; the base's id as db
+// names the base's table, in a join too; another database is an unknown column, as in MySQL.
+func TestThreePartNames(t *testing.T) {
+	srv := newEmulator(t)
+	db, _ := openDB(t, srv, "")
+	q := "`" + testBase + "`"
+	for query, want := range map[string][]string{
+		"SELECT " + q + ".`Tasks`.`Name` FROM " + q + ".`Tasks` WHERE " + q + ".Tasks.Priority >= 3 ORDER BY " + q + ".Tasks.Name":          {"Ship it", "Write spec", "write tests"},
+		"SELECT COUNT(*) FROM " + q + ".Tasks JOIN " + q + ".`Team Members` ON " + q + ".Tasks.Name = " + q + ".`Team Members`.`Full Name`": {"0"},
+		"SELECT " + q + ".Tasks.Priority, COUNT(*) FROM Tasks WHERE " + q + ".Tasks.Priority = 3 GROUP BY " + q + ".Tasks.Priority":         {"3|1"},
+	} {
+		if got := rowTexts(t, db, query); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s:\n got %q\nwant %q", query, got, want)
+		}
+	}
+	for _, query := range []string{
+		"SELECT other.Tasks.Name FROM Tasks",
+		"SELECT " + q + ".Tasks.Name FROM Tasks AS t", // the alias hides the table's name
+	} {
+		if _, err := db.Query(query); err == nil || !strings.Contains(err.Error(), "nknown column") {
+			t.Errorf("%s: %v, want an unknown column", query, err)
+		}
+	}
+}

@@ -221,6 +221,31 @@ func (s *scope) fieldExpr(f *Field) *expr {
 	return &expr{kind: exField, typ: info.typ, nullable: info.nullable, field: f, info: info, sql: f.Name}
 }
 
+// withoutDatabase reads a three-part column name db.table.col (SQLAlchemy's with schema=) as
+// table.col when db is the base's own database and table one of its tables; the rest of name
+// resolution then applies (an alias hides the table's name, as in MySQL).
+func (s *scope) withoutDatabase(c *sqlparser.ColName) (*sqlparser.ColName, error) {
+	q := c.Qualifier
+	if q.Qualifier.IsEmpty() {
+		return c, nil
+	}
+	qs, ok := s.schema.(QualifiedSchema)
+	if !ok {
+		for o := s.outer; o != nil && !ok; o = o.parent.outer {
+			qs, ok = o.parent.schema.(QualifiedSchema)
+		}
+	}
+	if ok {
+		if t, found := qs.TableIn(q.Qualifier.String(), q.Name.String()); found && t != nil {
+			out := *c
+			out.Qualifier = sqlparser.TableName{Name: q.Name}
+			return &out, nil
+		}
+	}
+	return nil, unknownColumnf("'%s': %s is not a table of the base's database in this statement (write table.column or alias.column)",
+		sqlparser.String(c), sqlparser.String(q))
+}
+
 // localColumn resolves a column among the statement's own tables.
 func (s *scope) localColumn(e *sqlparser.ColName) (*expr, error) {
 	if len(s.sides) > 0 {
@@ -231,8 +256,12 @@ func (s *scope) localColumn(e *sqlparser.ColName) (*expr, error) {
 		// table of this FROM; inside a subquery, it names the outer query's Tasks).
 		aliased := !strings.EqualFold(s.alias, s.table.Name)
 		if !q.Qualifier.IsEmpty() || (q.Name.String() != s.alias && (aliased || q.Name.String() != s.table.Name)) {
-			return nil, &UnsupportedError{Construct: "JOIN", SQL: sqlparser.String(e),
-				Hint: fmt.Sprintf("the column names a table other than %q; %s", s.alias, hintJoin)}
+			// MySQL's error 1054: the qualifier names no table of this FROM.
+			hint := ""
+			if aliased && strings.EqualFold(q.Name.String(), s.table.Name) {
+				hint = fmt.Sprintf(" (the alias %s hides the table's name: write %s.%s)", s.alias, s.alias, e.Name.String())
+			}
+			return nil, unknownColumnf("'%s' in 'field list': FROM has no table or alias %q%s", sqlparser.String(e), q.Name.String(), hint)
 		}
 	}
 	return s.lookupColumn(e.Name.String())
@@ -251,6 +280,10 @@ func (s *scope) compile(e sqlparser.Expr) (*expr, error) {
 	case *sqlparser.ColName:
 		if x, ok, err := s.variable(e); ok {
 			return x, err
+		}
+		e, err := s.withoutDatabase(e)
+		if err != nil {
+			return nil, err
 		}
 		if s.outer != nil {
 			return s.correlatedColumn(e)

@@ -191,6 +191,8 @@ func TestErrorsNameTheConstruct(t *testing.T) {
 	schema := loadSchema(t)
 	tests := []struct{ sql, construct string }{
 		{"SELECT Name FROM Tasks LIMIT 1, 2", "OFFSET"},
+		{"SELECT People.Name FROM Tasks", `unknown column 'People.Name' in 'field list': FROM has no table or alias "People"`},
+		{"SELECT Tasks.Name FROM Tasks AS t", "the alias t hides the table's name: write t.Name"},
 		{"SELECT Status FROM Tasks GROUP BY Status", "GROUP BY"},
 		{"SELECT Name FROM Tasks HAVING Name = 'a'", "HAVING"},
 		{"SELECT DISTINCT Name FROM Tasks", "DISTINCT"},
@@ -248,7 +250,6 @@ func TestUnsupportedErrorsAreTyped(t *testing.T) {
 		{"SELECT DISTINCT Name FROM Tasks", "SELECT DISTINCT"},
 		{"SELECT a.Name FROM Tasks a, People b", "JOIN"},
 		{"SELECT Name FROM Tasks LEFT JOIN People ON 1 = 1", "JOIN"},
-		{"SELECT People.Name FROM Tasks", "JOIN"},
 		{"SELECT People.* FROM Tasks", "JOIN"},
 		{"SELECT Name FROM (SELECT Name FROM Tasks) t", "a subquery in FROM"},
 		{"SELECT Name FROM Tasks WHERE EXISTS (SELECT 1 FROM People)", "a subquery"},
