@@ -83,3 +83,38 @@ func TestThreePartNames(t *testing.T) {
 		}
 	}
 }
+
+// TestRollup: GROUP BY … WITH ROLLUP adds a row per prefix of the keys after the rows it sums up,
+// and the grand total last; GROUPING tells its NULLs from NULL values. (MariaDB has no GROUPING
+// and refuses ROLLUP with ORDER BY; these are MySQL 8's answers, worked out from the fixture.)
+func TestRollup(t *testing.T) {
+	srv := newEmulator(t)
+	db, _ := openDB(t, srv, "")
+	exec := func(query string) {
+		t.Helper()
+		if _, err := db.Exec(query); err != nil {
+			t.Fatalf("%s: %v", query, err)
+		}
+	}
+	exec("CREATE TABLE sales (region VARCHAR(20), year INTEGER, amount INTEGER)")
+	exec("INSERT INTO sales VALUES ('east', 2023, 10), ('east', 2024, 20), ('west', 2024, 5), (NULL, 2024, 1), ('east', 2024, 2)")
+	for query, want := range map[string][]string{
+		"SELECT region, SUM(amount) FROM sales GROUP BY region WITH ROLLUP": {"NULL|1", "east|32", "west|5", "NULL|38"},
+		"SELECT region, year, SUM(amount), COUNT(*) FROM sales GROUP BY region, year WITH ROLLUP": {
+			"NULL|2024|1|1", "NULL|NULL|1|1",
+			"east|2023|10|1", "east|2024|22|2", "east|NULL|32|3",
+			"west|2024|5|1", "west|NULL|5|1",
+			"NULL|NULL|38|5"},
+		"SELECT region, GROUPING(region), SUM(amount) FROM sales GROUP BY region WITH ROLLUP": {"NULL|0|1", "east|0|32", "west|0|5", "NULL|1|38"},
+		"SELECT IF(GROUPING(region, year) = 3, 'total', region) AS r, GROUPING(year, region), SUM(amount) FROM sales WHERE region = 'east' GROUP BY region, year WITH ROLLUP": {
+			"east|0|10", "east|0|22", "east|2|32", "total|3|32"},
+		"SELECT year, SUM(amount) AS s FROM sales GROUP BY year WITH ROLLUP HAVING s > 6 ORDER BY s DESC": {"NULL|38", "2024|28", "2023|10"},
+	} {
+		if got := rowTexts(t, db, query); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s:\n got %q\nwant %q", query, got, want)
+		}
+	}
+	if _, err := db.Query("SELECT region, GROUPING(region) FROM sales GROUP BY region"); err == nil || !strings.Contains(err.Error(), "WITH ROLLUP") {
+		t.Errorf("GROUPING without ROLLUP: %v", err)
+	}
+}

@@ -164,7 +164,7 @@ func Build(q *translate.Query, opts Options) (Operator, error) {
 		for i, a := range q.Aggregates {
 			aggs[i] = a
 		}
-		op = &aggregateOp{input: op, keys: keys, aggs: aggs, budget: budget, desc: describeAggregate(q)}
+		op = &aggregateOp{input: op, keys: keys, aggs: aggs, rollup: q.Rollup, budget: budget, desc: describeAggregate(q)}
 	}
 	if q.Having != nil {
 		op = &filterOp{input: op, cond: q.Having, what: "HAVING " + q.Having.String()}

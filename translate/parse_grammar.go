@@ -13,7 +13,7 @@ import (
 
 // rewriteGrammar applies the rewrites below.
 func rewriteGrammar(sql string) string {
-	return rewriteShowSchemas(rewriteAllQuantifier(rewriteTypedLiterals(rewriteKeywordAliases(sql))))
+	return rewriteRollup(rewriteShowSchemas(rewriteAllQuantifier(rewriteTypedLiterals(rewriteKeywordAliases(sql)))))
 }
 
 // containsWord reports whether s holds one of the lower-case ASCII words in any case as a whole
@@ -200,6 +200,28 @@ func refuseViews(sql string) error {
 		}
 	}
 	return nil
+}
+
+// rollupMark is the call rewriteRollup puts last in GROUP BY for WITH ROLLUP (queryPlanner.groupBy).
+const rollupMark = "WITH ROLLUP"
+
+// rewriteRollup reads GROUP BY a, b WITH ROLLUP as GROUP BY a, b, `WITH ROLLUP`(): the grammar
+// has no ROLLUP, and the mark keeps it in the statement for the planner.
+func rewriteRollup(sql string) string {
+	if !containsWord(sql, "rollup") {
+		return sql
+	}
+	toks, ok := tokenize(sql)
+	if !ok {
+		return sql
+	}
+	var edits []edit
+	for i := 1; i+1 < len(toks); i++ {
+		if toks[i].typ == sqlparser.WITH && toks[i+1].val == "rollup" && toks[i-1].typ != sqlparser.WITH {
+			edits = append(edits, edit{i, ", `" + rollupMark + "`("}, edit{i + 1, ")"})
+		}
+	}
+	return applyEdits(sql, toks, edits)
 }
 
 // rewriteShowSchemas reads SHOW SCHEMAS as SHOW DATABASES, its synonym.

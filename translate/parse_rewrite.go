@@ -267,6 +267,8 @@ func formatRewritten(buf *sqlparser.TrackedBuffer, node sqlparser.SQLNode) {
 		buf.Myprintf("POSITION(%v IN %v)", args[0], args[1])
 	case (name == dateLiteral || name == timeLiteral || name == timestampLiteral) && len(args) == 1:
 		buf.Myprintf("%s %v", strings.TrimSuffix(name, " LITERAL"), args[0])
+	case name == rollupMark && len(args) == 0:
+		buf.Myprintf("%s", rollupMark)
 	case name == "CAST DOUBLE" && len(args) == 1:
 		buf.Myprintf("CAST(%v AS DOUBLE)", args[0])
 	case name == "EXTRACT FROM" && len(args) == 2:

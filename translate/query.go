@@ -42,6 +42,11 @@ type Query struct {
 
 	Grouped    bool    // GROUP BY, or aggregates without it (then one group, even over no rows)
 	GroupBy    []*Expr // on scan rows
+	// Rollup: GROUP BY … WITH ROLLUP. The grouped rows also hold the super-aggregate rows of each
+	// prefix of GroupBy (the keys after it NULL), each after the rows it sums up, and the grand
+	// total last; their Values are the keys, the rollup level (how many keys are not rolled up),
+	// then the aggregates.
+	Rollup bool
 	Aggregates []*Aggregate
 	Having     *Expr // on grouped rows when Grouped, else on scan rows; nil: none
 
@@ -231,6 +236,7 @@ type queryPlanner struct {
 	groupKeys []*expr
 	groupText []string // the SQL text of each GROUP BY expression (exactly: a literal's case matters)
 	byID      bool     // GROUP BY includes the record id: every column is functionally dependent
+	rollup    bool     // WITH ROLLUP: groupKeys ends with the rollup level's slot (rollupLevel)
 	aggText   map[string]int
 	aggs      []*Aggregate
 	// localOnly pushes nothing into the request (a differential test's switch: set it from
@@ -393,7 +399,9 @@ func (qp *queryPlanner) run() error {
 	}
 	q.Aggregates = qp.aggs
 	for _, k := range qp.groupKeys {
-		q.GroupBy = append(q.GroupBy, wrap(k))
+		if k != rollupLevel {
+			q.GroupBy = append(q.GroupBy, wrap(k))
+		}
 	}
 	if qp.dual {
 		q.Where = wrap(where)
@@ -560,7 +568,20 @@ func (qp *queryPlanner) clauseOr(def string) string {
 func (qp *queryPlanner) groupBy() error {
 	s := qp.s
 	qp.aggText = map[string]int{}
-	for i, g := range qp.stmt.GroupBy {
+	keys := qp.stmt.GroupBy
+	if n := len(keys); n > 0 {
+		if f, ok := keys[n-1].(*sqlparser.FuncExpr); ok && f.Name.String() == rollupMark {
+			keys, qp.rollup, qp.q.Rollup = keys[:n-1], true, true
+		}
+	}
+	defer func() {
+		if qp.rollup {
+			// The level is read from the slot after the keys; it is no key of the request.
+			qp.groupKeys = append(qp.groupKeys, rollupLevel)
+			qp.groupText = append(qp.groupText, "")
+		}
+	}()
+	for i, g := range keys {
 		qp.clause, qp.item = "GROUP BY", i+1
 		src := g
 		switch k := g.(type) {
@@ -618,6 +639,9 @@ func (qp *queryPlanner) selectAlias(name string) *sqlparser.AliasedExpr {
 func (qp *queryPlanner) groupedHook(e sqlparser.Expr) (*expr, error) {
 	if isAggregateNode(e) {
 		return qp.aggregate(e)
+	}
+	if f, ok := e.(*sqlparser.FuncExpr); ok && strings.EqualFold(f.Name.String(), "grouping") && f.Qualifier.IsEmpty() {
+		return qp.grouping(f)
 	}
 	col, ok := e.(*sqlparser.ColName)
 	if !ok {
@@ -707,7 +731,8 @@ func sameColumn(a, b *expr) bool {
 
 func (qp *queryPlanner) keySlot(i int) *expr {
 	k := qp.groupKeys[i]
-	return &expr{kind: exSlot, slot: i, typ: k.typ, nullable: k.nullable || k.typ == typeNull, sql: k.sql}
+	// WITH ROLLUP: a key is NULL in the rows that sum it up.
+	return &expr{kind: exSlot, slot: i, typ: k.typ, nullable: k.nullable || k.typ == typeNull || qp.rollup && k != rollupLevel, sql: k.sql}
 }
 
 // aggregate compiles an aggregate call into a slot of the grouped rows; the same call written twice

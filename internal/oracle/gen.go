@@ -77,6 +77,7 @@ func DefaultConstructs() []Construct {
 		{Name: "literals and SELECT ALL", Mode: Run, Weight: 8, add: addLiterals},
 		// Last: it replaces the select list with one aggregate.
 		{Name: "STD VAR BIT aggregates", Mode: Run, Weight: 8, add: addStatAggregate},
+		{Name: "WITH ROLLUP", Mode: Run, Weight: 8, add: addRollup},
 	}
 }
 

@@ -294,3 +294,54 @@ func addLiterals(g *Generator, p *parts) {
 		p.q.tag(TagMySQLGrammar)
 	}
 }
+
+// addRollup groups by one or two columns WITH ROLLUP, selecting the keys, COUNT(*) and exact
+// aggregates, sometimes with HAVING. MariaDB refuses ROLLUP with ORDER BY (MySQL 8 takes it) and
+// has no GROUPING(): the rows are compared as a multiset, and GROUPING is tested in the root
+// package's TestRollup.
+func addRollup(g *Generator, p *parts) {
+	if p.rebuilt || len(p.sides) > 0 || p.with != "" || p.qualify {
+		return
+	}
+	var keys []e
+	for range 1 + p.r.IntN(2) {
+		c := p.anyColumn(true)
+		for c.Kind == JSON {
+			c = p.anyColumn(true)
+		}
+		keys = append(keys, p.column(c))
+	}
+	if len(keys) == 2 && keys[0].col == keys[1].col {
+		keys = keys[:1] // GROUP BY a, a WITH ROLLUP: MariaDB shows a's value in the row that rolls it up
+	}
+	aggs := []string{"COUNT(*)"}
+	if n := p.columnOf(Int); n != nil {
+		aggs = append(aggs, p.pick("SUM(", "MIN(", "MAX(", "COUNT(")+p.ref(n)+")")
+	}
+	if t := p.columnOf(Text); t != nil && p.r.IntN(2) == 0 {
+		// Not COUNT(DISTINCT …): MariaDB's super-aggregate rows add up the groups' distinct counts.
+		aggs = append(aggs, p.pick("MIN(", "MAX(", "COUNT(")+p.ref(t)+")")
+	}
+	p.resetShape()
+	p.star, p.count, p.union, p.selectAll = false, nil, "", false
+	p.items = nil
+	var ds, ms []string
+	for _, k := range keys {
+		p.items = append(p.items, k)
+		ds, ms = append(ds, k.d), append(ms, k.m)
+	}
+	for _, a := range aggs {
+		p.items = append(p.items, e{d: a, m: a, k: Int})
+	}
+	if strings.Join(ds, ", ") != strings.Join(ms, ", ") {
+		return
+	}
+	p.groupBy = strings.Join(ds, ", ") + " WITH ROLLUP"
+	p.groupAggs = aggs
+	if p.r.IntN(4) == 0 {
+		p.having = "COUNT(*) > " + strconv.Itoa(p.r.IntN(4))
+	}
+	p.orderBy, p.orderM, p.limit = nil, nil, ""
+	p.q.Ordered = false
+	p.q.tag(TagMySQLGrammar)
+}
