@@ -40,13 +40,13 @@ type Query struct {
 	Where      *Expr    // when Scan is nil: the WHERE clause, checked on the one row or on the joined rows
 	Columns    []Column // the output columns
 
-	Grouped    bool    // GROUP BY, or aggregates without it (then one group, even over no rows)
-	GroupBy    []*Expr // on scan rows
+	Grouped bool    // GROUP BY, or aggregates without it (then one group, even over no rows)
+	GroupBy []*Expr // on scan rows
 	// Rollup: GROUP BY … WITH ROLLUP. The grouped rows also hold the super-aggregate rows of each
 	// prefix of GroupBy (the keys after it NULL), each after the rows it sums up, and the grand
 	// total last; their Values are the keys, the rollup level (how many keys are not rolled up),
 	// then the aggregates.
-	Rollup bool
+	Rollup     bool
 	Aggregates []*Aggregate
 	Having     *Expr // on grouped rows when Grouped, else on scan rows; nil: none
 
