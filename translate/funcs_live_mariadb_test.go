@@ -60,6 +60,8 @@ var liveMariaDBCalls = []string{
 	"DATE '2024-05-15'", "TIMESTAMP '2024-05-15 10:00:00'", "TIME '10:00:00'", "DATE '2024-05-15' + INTERVAL 1 DAY",
 	"x'41'", "X'4142'", "0x41", "b'1000001'", "0x41 + 0", "b'01' + 1",
 	"-'3'", "+'3'", "-'3.5abc'", "-'abc'", "- '  12'",
+	"INTERVAL(5, 1, 10)", "INTERVAL(5, NULL, 1, 10)", "INTERVAL(NULL, 1)", "INTERVAL(5, 10, 1)", "INTERVAL(5, 1, 2, 3, 10)", "INTERVAL(0, 1)",
+	"INTERVAL('5', '10', 2)", "INTERVAL(5.5, 5, 6)", "INTERVAL(23, 1, 15, 17, 30, 44, 200)", "DATE_ADD('2024-01-01', INTERVAL (INTERVAL(2, 1) + 1) DAY)",
 }
 
 // TestFunctionsAgainstLiveMariaDB runs liveMariaDBCalls through a MariaDB server and the driver.

@@ -525,7 +525,6 @@ func TestFunctionErrors(t *testing.T) {
 		{"CAST(Due AS YEAR)", "does not read CAST to YEAR"},
 		{"ROW_NUMBER() OVER (ORDER BY Name)", "window functions"},
 		{"INSERT(Name, 1, 1, 'x')", "INSERT() as a function"},
-		{"INTERVAL(1, 2, 3)", "INTERVAL() as a function"},
 	}
 	for _, tt := range tests {
 		_, _, err := evalExpr(t, tt.sql, Args{})

@@ -13,7 +13,7 @@ import (
 
 // rewriteGrammar applies the rewrites below.
 func rewriteGrammar(sql string) string {
-	return rewriteRollup(rewriteShowSchemas(rewriteAllQuantifier(rewriteTypedLiterals(rewriteKeywordAliases(sql)))))
+	return rewriteIntervalFunction(rewriteRollup(rewriteShowSchemas(rewriteAllQuantifier(rewriteTypedLiterals(rewriteKeywordAliases(sql))))))
 }
 
 // containsWord reports whether s holds one of the lower-case ASCII words in any case as a whole
@@ -200,6 +200,41 @@ func refuseViews(sql string) error {
 		}
 	}
 	return nil
+}
+
+// rewriteIntervalFunction reads the function INTERVAL(n, n1, n2, …) — INTERVAL followed by a
+// parenthesis whose closing one is not followed by a unit (INTERVAL (1 + 1) DAY is a time
+// interval) — as a call of `INTERVAL`, which funcTable knows.
+func rewriteIntervalFunction(sql string) string {
+	if !containsWord(sql, "interval") {
+		return sql
+	}
+	toks, ok := tokenize(sql)
+	if !ok {
+		return sql
+	}
+	var edits []edit
+	for i := 0; i+1 < len(toks); i++ {
+		if toks[i].typ != sqlparser.INTERVAL || toks[i+1].typ != '(' {
+			continue
+		}
+		depth, end := 0, -1
+		for k := i + 1; k < len(toks) && end < 0; k++ {
+			switch toks[k].typ {
+			case '(':
+				depth++
+			case ')':
+				if depth--; depth == 0 {
+					end = k
+				}
+			}
+		}
+		if end < 0 || end+1 < len(toks) && intervalUnits[strings.ToUpper(toks[end+1].val)] {
+			continue
+		}
+		edits = append(edits, edit{i, "`INTERVAL`"})
+	}
+	return applyEdits(sql, toks, edits)
 }
 
 // rollupMark is the call rewriteRollup puts last in GROUP BY for WITH ROLLUP (queryPlanner.groupBy).

@@ -22,6 +22,8 @@ var grammarCases = []struct{ in, want string }{
 	{"SELECT date, time FROM t WHERE date > 'x'", "SELECT date, time FROM t WHERE date > 'x'"},
 	{"SELECT DISTINCTROW a FROM t", "SELECT DISTINCT a FROM t"},
 	{"SHOW SCHEMAS", "SHOW DATABASES"},
+	{"SELECT INTERVAL(5, 1, 10), d + INTERVAL (1 + 1) DAY FROM t", "SELECT `INTERVAL`(5, 1, 10), d + INTERVAL (1 + 1) DAY FROM t"},
+	{"SELECT a, COUNT(*) FROM t GROUP BY a WITH ROLLUP", "SELECT a, COUNT(*) FROM t GROUP BY a , `WITH ROLLUP`( )"},
 	{"show schemas like 'app%'", "show DATABASES like 'app%'"},
 	{"SELECT 'SELECT ALL' AS x", "SELECT 'SELECT ALL' AS x"},
 }

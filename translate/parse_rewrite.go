@@ -230,8 +230,6 @@ func parserLimitation(sql string) string {
 			return "window functions (OVER …)"
 		case t.typ == sqlparser.AS && i > 0 && (next(1).val == "year" || next(1).val == "float" && next(2).typ == '('):
 			return "CAST to " + strings.ToUpper(next(1).val)
-		case t.val == "interval" && next(1).typ == '(' && i > 0 && toks[i-1].typ != '+' && toks[i-1].typ != '-':
-			return "INTERVAL() as a function"
 		case t.val == "insert" && i > 0 && next(1).typ == '(':
 			return "INSERT() as a function"
 		case t.typ == sqlparser.ID && t.val == "json_table":
@@ -267,6 +265,8 @@ func formatRewritten(buf *sqlparser.TrackedBuffer, node sqlparser.SQLNode) {
 		buf.Myprintf("POSITION(%v IN %v)", args[0], args[1])
 	case (name == dateLiteral || name == timeLiteral || name == timestampLiteral) && len(args) == 1:
 		buf.Myprintf("%s %v", strings.TrimSuffix(name, " LITERAL"), args[0])
+	case name == "INTERVAL":
+		buf.Myprintf("INTERVAL(%v)", args)
 	case name == rollupMark && len(args) == 0:
 		buf.Myprintf("%s", rollupMark)
 	case name == "CAST DOUBLE" && len(args) == 1:
