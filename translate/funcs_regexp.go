@@ -167,6 +167,21 @@ func nthMatch(re *regexp.Regexp, s string, off int, n int64) []int {
 	return []int{m[0] + off, m[1] + off}
 }
 
+// regexpSearch is the search of REGEXP_INSTR and REGEXP_SUBSTR (expr, pat[, pos[, occurrence …]]):
+// the text and the byte span of the match asked for (nil when none).
+func regexpSearch(e *expr, v []any, matchArg int) (string, []int, error) {
+	re, err := regexpOf(e, v, matchArg)
+	if err != nil {
+		return "", nil, err
+	}
+	s := textArg(e, v, 0)
+	off, err := regexpStart(e, v, 2, s)
+	if err != nil {
+		return "", nil, err
+	}
+	return s, nthMatch(re, s, off, regexpOccurrence(v, 3)), nil
+}
+
 // expandReplacement writes ICU's replacement text: $n is group n, \c is the character c.
 func expandReplacement(b *strings.Builder, repl, s string, groups []int) {
 	for i := 0; i < len(repl); i++ {
@@ -200,16 +215,10 @@ func init() {
 		return re.MatchString(textArg(e, v, 0))
 	}})
 	register("REGEXP_INSTR", &funcDef{min: 2, max: 6, typ: regexpType(typeInt, 5), eval: func(e *expr, v []any) any {
-		re, err := regexpOf(e, v, 5)
+		s, m, err := regexpSearch(e, v, 5)
 		if err != nil {
 			return err
 		}
-		s := textArg(e, v, 0)
-		off, err := regexpStart(e, v, 2, s)
-		if err != nil {
-			return err
-		}
-		m := nthMatch(re, s, off, regexpOccurrence(v, 3))
 		if m == nil {
 			return int64(0)
 		}
@@ -222,16 +231,10 @@ func init() {
 		return int64(utf8.RuneCountInString(s[:at]) + 1)
 	}})
 	register("REGEXP_SUBSTR", &funcDef{min: 2, max: 5, typ: regexpType(typeText, 4), mayBeNull: true, eval: func(e *expr, v []any) any {
-		re, err := regexpOf(e, v, 4)
+		s, m, err := regexpSearch(e, v, 4)
 		if err != nil {
 			return err
 		}
-		s := textArg(e, v, 0)
-		off, err := regexpStart(e, v, 2, s)
-		if err != nil {
-			return err
-		}
-		m := nthMatch(re, s, off, regexpOccurrence(v, 3))
 		if m == nil {
 			return nil // MySQL 8: no match is NULL
 		}

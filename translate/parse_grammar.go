@@ -37,6 +37,15 @@ func containsWord(s string, words ...string) bool {
 	return false
 }
 
+// tokensWith tokenises sql when it holds one of the words (containsWord); false otherwise or when
+// the tokenizer fails.
+func tokensWith(sql string, words ...string) ([]token, bool) {
+	if !containsWord(sql, words...) {
+		return nil, false
+	}
+	return tokenize(sql)
+}
+
 // applyEdits writes sql with the text of each edited token replaced.
 func applyEdits(sql string, toks []token, edits []edit) string {
 	if len(edits) == 0 {
@@ -77,10 +86,7 @@ var aliasKeywords = map[string]bool{
 // rewriteKeywordAliases quotes a non-reserved keyword written as an alias after AS: AS offset is
 // AS `offset`.
 func rewriteKeywordAliases(sql string) string {
-	if !containsWord(sql, "as") {
-		return sql
-	}
-	toks, ok := tokenize(sql)
+	toks, ok := tokensWith(sql, "as")
 	if !ok {
 		return sql
 	}
@@ -106,10 +112,7 @@ const (
 // rewriteTypedLiterals rewrites DATE '2024-05-15' as `DATE LITERAL`('2024-05-15'), and TIME and
 // TIMESTAMP likewise: the grammar reads DATE '…' as a column date with an alias.
 func rewriteTypedLiterals(sql string) string {
-	if !containsWord(sql, "date", "time", "timestamp") {
-		return sql
-	}
-	toks, ok := tokenize(sql)
+	toks, ok := tokensWith(sql, "date", "time", "timestamp")
 	if !ok {
 		return sql
 	}
@@ -147,10 +150,7 @@ var allAggregates = map[string]bool{
 // SELECT ALL … and COUNT(ALL x), MIN(ALL x), …; UNION ALL is left alone. SELECT DISTINCTROW is
 // SELECT DISTINCT (the grammar reads distinctrow as a column name).
 func rewriteAllQuantifier(sql string) string {
-	if !containsWord(sql, "all", "distinctrow") {
-		return sql
-	}
-	toks, ok := tokenize(sql)
+	toks, ok := tokensWith(sql, "all", "distinctrow")
 	if !ok {
 		return sql
 	}
@@ -206,10 +206,7 @@ func refuseViews(sql string) error {
 // parenthesis whose closing one is not followed by a unit (INTERVAL (1 + 1) DAY is a time
 // interval) — as a call of `INTERVAL`, which funcTable knows.
 func rewriteIntervalFunction(sql string) string {
-	if !containsWord(sql, "interval") {
-		return sql
-	}
-	toks, ok := tokenize(sql)
+	toks, ok := tokensWith(sql, "interval")
 	if !ok {
 		return sql
 	}
@@ -243,10 +240,7 @@ const rollupMark = "WITH ROLLUP"
 // rewriteRollup reads GROUP BY a, b WITH ROLLUP as GROUP BY a, b, `WITH ROLLUP`(): the grammar
 // has no ROLLUP, and the mark keeps it in the statement for the planner.
 func rewriteRollup(sql string) string {
-	if !containsWord(sql, "rollup") {
-		return sql
-	}
-	toks, ok := tokenize(sql)
+	toks, ok := tokensWith(sql, "rollup")
 	if !ok {
 		return sql
 	}
