@@ -182,7 +182,7 @@ func secondsDigits(a *expr) int {
 	return 6
 }
 
-// typedLiteral is the entry of DATE 'str', TIME 'str' or TIMESTAMP 'str' (rewriteTypedLiterals):
+// typedLiteral is the entry of DATE 'str', TIME 'str' or TIMESTAMP 'str' (typedLiteralEdits):
 // the text must be a literal of that type, else the statement is refused as MySQL refuses it.
 func typedLiteral(typ sqlType, kind string) *funcDef {
 	read := func(s string) (any, bool) {

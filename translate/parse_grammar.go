@@ -8,22 +8,85 @@ import (
 
 // MySQL 8 grammar the pinned sqlparser cannot read, rewritten with its tokenizer into text it reads
 // with the same meaning. Each rewrite is one small function over whole tokens (strings, quoted
-// names and comments are never touched) that returns the statement unchanged when it holds none
-// of its words; rewriteGrammar runs them in order, before the older rewrites of Parse.
+// names and comments are never touched) that gives the edits of its construct; rewriteGrammar
+// tokenises the statement once, only when it holds one of the steps' words (a large INSERT of
+// prose is not tokenised once per step), and applies all their edits, before the older rewrites
+// of Parse. The edits of different steps never touch the same token.
 
-// rewriteGrammar applies the rewrites below.
+// grammarStep is one rewrite: the words without which it has nothing to do, and its edits.
+type grammarStep struct {
+	words []string
+	edits func(sql string, toks []token) []edit
+}
+
+var grammarSteps = []grammarStep{
+	{[]string{"as"}, keywordAliasEdits},
+	{[]string{"date", "time", "timestamp"}, typedLiteralEdits},
+	{[]string{"all", "distinctrow"}, allQuantifierEdits},
+	{[]string{"schemas"}, showSchemasEdits},
+	{[]string{"rollup"}, rollupEdits},
+	{[]string{"interval"}, intervalFunctionEdits},
+}
+
+// grammarWords are the words of every step: one scan of a statement that holds none of them.
+var grammarWords = func() []string {
+	var all []string
+	for _, st := range grammarSteps {
+		all = append(all, st.words...)
+	}
+	return all
+}()
+
+// rewriteGrammar applies the steps whose words the statement holds.
 func rewriteGrammar(sql string) string {
-	return rewriteIntervalFunction(rewriteRollup(rewriteShowSchemas(rewriteAllQuantifier(rewriteTypedLiterals(rewriteKeywordAliases(sql))))))
+	if !containsWord(sql, grammarWords...) {
+		return sql
+	}
+	var steps []grammarStep
+	for _, st := range grammarSteps {
+		if containsWord(sql, st.words...) {
+			steps = append(steps, st)
+		}
+	}
+	if len(steps) == 0 {
+		return sql
+	}
+	toks, ok := tokenize(sql)
+	if !ok {
+		return sql
+	}
+	var edits []edit
+	for _, st := range steps {
+		edits = append(edits, st.edits(sql, toks)...)
+	}
+	return applyEdits(sql, toks, edits)
 }
 
 // containsWord reports whether s holds one of the lower-case ASCII words in any case as a whole
-// word (not inside a name: Tasks holds no "as", createdTime no "time"), without copying s: the
+// word outside quotes (not inside a name: Tasks holds no "as", createdTime no "time"; not in a
+// string: 'as it is' holds no keyword), without copying s: the
 // rewrites tokenise only the statements that may need them, not every large INSERT.
 func containsWord(s string, words ...string) bool {
 	isNameByte := func(c byte) bool {
 		return c == '_' || c == '$' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
 	}
 	for i := 0; i < len(s); i++ {
+		if q := s[i]; q == '\'' || q == '"' || q == '`' {
+			// A quoted string or name holds no keyword: skip to its closing quote (a doubled quote
+			// or, outside backquotes, a backslash escape stays inside).
+			for i++; i < len(s); i++ {
+				if s[i] == '\\' && q != '`' {
+					i++
+				} else if s[i] == q {
+					if i+1 < len(s) && s[i+1] == q {
+						i++
+						continue
+					}
+					break
+				}
+			}
+			continue
+		}
 		if i > 0 && isNameByte(s[i-1]) {
 			continue
 		}
@@ -35,15 +98,6 @@ func containsWord(s string, words ...string) bool {
 		}
 	}
 	return false
-}
-
-// tokensWith tokenises sql when it holds one of the words (containsWord); false otherwise or when
-// the tokenizer fails.
-func tokensWith(sql string, words ...string) ([]token, bool) {
-	if !containsWord(sql, words...) {
-		return nil, false
-	}
-	return tokenize(sql)
 }
 
 // applyEdits writes sql with the text of each edited token replaced.
@@ -83,13 +137,9 @@ var aliasKeywords = map[string]bool{
 	"cast": true, "substr": true, "substring": true, "group_concat": true,
 }
 
-// rewriteKeywordAliases quotes a non-reserved keyword written as an alias after AS: AS offset is
+// keywordAliasEdits: quotes a non-reserved keyword written as an alias after AS: AS offset is
 // AS `offset`.
-func rewriteKeywordAliases(sql string) string {
-	toks, ok := tokensWith(sql, "as")
-	if !ok {
-		return sql
-	}
+func keywordAliasEdits(sql string, toks []token) []edit {
 	var edits []edit
 	for i := 0; i+1 < len(toks); i++ {
 		next := toks[i+1]
@@ -98,7 +148,7 @@ func rewriteKeywordAliases(sql string) string {
 			edits = append(edits, edit{i + 1, "`" + next.val + "`"})
 		}
 	}
-	return applyEdits(sql, toks, edits)
+	return edits
 }
 
 // Typed literals DATE 'str', TIME 'str' and TIMESTAMP 'str' (ANSI SQL, and MySQL's) are read as
@@ -109,13 +159,9 @@ const (
 	timestampLiteral = "TIMESTAMP LITERAL"
 )
 
-// rewriteTypedLiterals rewrites DATE '2024-05-15' as `DATE LITERAL`('2024-05-15'), and TIME and
+// typedLiteralEdits: rewrites DATE '2024-05-15' as `DATE LITERAL`('2024-05-15'), and TIME and
 // TIMESTAMP likewise: the grammar reads DATE '…' as a column date with an alias.
-func rewriteTypedLiterals(sql string) string {
-	toks, ok := tokensWith(sql, "date", "time", "timestamp")
-	if !ok {
-		return sql
-	}
+func typedLiteralEdits(sql string, toks []token) []edit {
 	var edits []edit
 	for i := 0; i+1 < len(toks); i++ {
 		var name string
@@ -136,7 +182,7 @@ func rewriteTypedLiterals(sql string) string {
 		edits = append(edits, edit{i, "`" + name + "`("}, edit{i + 1, sql[str.start:str.end] + ")"})
 		i++
 	}
-	return applyEdits(sql, toks, edits)
+	return edits
 }
 
 // allAggregates are the aggregates that take ALL before their argument, as MySQL's grammar.
@@ -146,14 +192,10 @@ var allAggregates = map[string]bool{
 	"bit_and": true, "bit_or": true, "bit_xor": true, "group_concat": true,
 }
 
-// rewriteAllQuantifier drops the quantifier ALL where it is the default, as MySQL reads it:
+// allQuantifierEdits: drops the quantifier ALL where it is the default, as MySQL reads it:
 // SELECT ALL … and COUNT(ALL x), MIN(ALL x), …; UNION ALL is left alone. SELECT DISTINCTROW is
 // SELECT DISTINCT (the grammar reads distinctrow as a column name).
-func rewriteAllQuantifier(sql string) string {
-	toks, ok := tokensWith(sql, "all", "distinctrow")
-	if !ok {
-		return sql
-	}
+func allQuantifierEdits(sql string, toks []token) []edit {
 	var edits []edit
 	for i := 1; i < len(toks); i++ {
 		if toks[i].val == "distinctrow" && toks[i-1].typ == sqlparser.SELECT {
@@ -171,7 +213,7 @@ func rewriteAllQuantifier(sql string) string {
 			edits = append(edits, edit{i, ""})
 		}
 	}
-	return applyEdits(sql, toks, edits)
+	return edits
 }
 
 // refuseViews refuses CREATE [OR REPLACE] … VIEW and DROP VIEW by name: the grammar reads them as
@@ -202,14 +244,10 @@ func refuseViews(sql string) error {
 	return nil
 }
 
-// rewriteIntervalFunction reads the function INTERVAL(n, n1, n2, …) — INTERVAL followed by a
+// intervalFunctionEdits: reads the function INTERVAL(n, n1, n2, …) — INTERVAL followed by a
 // parenthesis whose closing one is not followed by a unit (INTERVAL (1 + 1) DAY is a time
 // interval) — as a call of `INTERVAL`, which funcTable knows.
-func rewriteIntervalFunction(sql string) string {
-	toks, ok := tokensWith(sql, "interval")
-	if !ok {
-		return sql
-	}
+func intervalFunctionEdits(sql string, toks []token) []edit {
 	var edits []edit
 	for i := 0; i+1 < len(toks); i++ {
 		if toks[i].typ != sqlparser.INTERVAL || toks[i+1].typ != '(' {
@@ -231,37 +269,28 @@ func rewriteIntervalFunction(sql string) string {
 		}
 		edits = append(edits, edit{i, "`INTERVAL`"})
 	}
-	return applyEdits(sql, toks, edits)
+	return edits
 }
 
-// rollupMark is the call rewriteRollup puts last in GROUP BY for WITH ROLLUP (queryPlanner.groupBy).
+// rollupMark is the call rollupEdits puts last in GROUP BY for WITH ROLLUP (queryPlanner.groupBy).
 const rollupMark = "WITH ROLLUP"
 
-// rewriteRollup reads GROUP BY a, b WITH ROLLUP as GROUP BY a, b, `WITH ROLLUP`(): the grammar
+// rollupEdits: reads GROUP BY a, b WITH ROLLUP as GROUP BY a, b, `WITH ROLLUP`(): the grammar
 // has no ROLLUP, and the mark keeps it in the statement for the planner.
-func rewriteRollup(sql string) string {
-	toks, ok := tokensWith(sql, "rollup")
-	if !ok {
-		return sql
-	}
+func rollupEdits(sql string, toks []token) []edit {
 	var edits []edit
 	for i := 1; i+1 < len(toks); i++ {
 		if toks[i].typ == sqlparser.WITH && toks[i+1].val == "rollup" && toks[i-1].typ != sqlparser.WITH {
 			edits = append(edits, edit{i, ", `" + rollupMark + "`("}, edit{i + 1, ")"})
 		}
 	}
-	return applyEdits(sql, toks, edits)
+	return edits
 }
 
-// rewriteShowSchemas reads SHOW SCHEMAS as SHOW DATABASES, its synonym.
-func rewriteShowSchemas(sql string) string {
-	head := strings.TrimLeft(sql, " \t\r\n")
-	if len(head) < 4 || !strings.EqualFold(head[:4], "show") || !containsWord(sql, "schemas") {
-		return sql
+// showSchemasEdits: SHOW SCHEMAS is SHOW DATABASES, its synonym.
+func showSchemasEdits(sql string, toks []token) []edit {
+	if len(toks) < 2 || toks[0].val != "show" || toks[1].val != "schemas" {
+		return nil
 	}
-	toks, ok := tokenize(sql)
-	if !ok || len(toks) < 2 || toks[1].val != "schemas" {
-		return sql
-	}
-	return applyEdits(sql, toks, []edit{{1, "DATABASES"}})
+	return []edit{{1, "DATABASES"}}
 }
