@@ -1,6 +1,7 @@
 package airsql
 
 import (
+	"database/sql"
 	"errors"
 	"reflect"
 	"strings"
@@ -15,12 +16,7 @@ import (
 func TestSqllogictestStatements(t *testing.T) {
 	srv := newEmulator(t)
 	db, _ := openDB(t, srv, "")
-	exec := func(query string) {
-		t.Helper()
-		if _, err := db.Exec(query); err != nil {
-			t.Fatalf("%s: %v", query, err)
-		}
-	}
+	exec := mustExec(t, db)
 	exec("CREATE TABLE t1 (a INTEGER, b INTEGER, c VARCHAR(30))")
 	exec("INSERT INTO t1 VALUES (1, 2, 'x'), (3, NULL, 'y')") // the fields, in the table's order
 	exec("INSERT INTO t1 VALUES (NULL, 5, 6, '-7', NULL)")    // id, the fields, createdTime
@@ -90,12 +86,7 @@ func TestThreePartNames(t *testing.T) {
 func TestRollup(t *testing.T) {
 	srv := newEmulator(t)
 	db, _ := openDB(t, srv, "")
-	exec := func(query string) {
-		t.Helper()
-		if _, err := db.Exec(query); err != nil {
-			t.Fatalf("%s: %v", query, err)
-		}
-	}
+	exec := mustExec(t, db)
 	exec("CREATE TABLE sales (region VARCHAR(20), year INTEGER, amount INTEGER)")
 	exec("INSERT INTO sales VALUES ('east', 2023, 10), ('east', 2024, 20), ('west', 2024, 5), (NULL, 2024, 1), ('east', 2024, 2)")
 	for query, want := range map[string][]string{
@@ -116,5 +107,15 @@ func TestRollup(t *testing.T) {
 	}
 	if _, err := db.Query("SELECT region, GROUPING(region) FROM sales GROUP BY region"); err == nil || !strings.Contains(err.Error(), "WITH ROLLUP") {
 		t.Errorf("GROUPING without ROLLUP: %v", err)
+	}
+}
+
+// mustExec runs statements on db, failing the test at the first error.
+func mustExec(t *testing.T, db *sql.DB) func(query string) {
+	return func(query string) {
+		t.Helper()
+		if _, err := db.Exec(query); err != nil {
+			t.Fatalf("%s: %v", query, err)
+		}
 	}
 }
