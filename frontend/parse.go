@@ -34,6 +34,7 @@ type textEdit struct {
 //	likeEscapeEdits  '50\%' keeps its backslash, as MySQL reads it
 //	callEdits        calls the grammar reads only narrowly (TRIM(LEADING x FROM s), …)
 //	placeholderEdits a ? of a part parsed on its own (WITH's queries) keeps its number
+//	grammarEdits     MySQL 8 grammar the pinned one lacks (parse_grammar.go)
 //
 // WITH is read by parseWith, which parses each of its parts with the same rewrites.
 func (s *source) edits() []textEdit {
@@ -42,6 +43,7 @@ func (s *source) edits() []textEdit {
 	edits = append(edits, s.offsetEdits()...)
 	edits = append(edits, s.likeEscapeEdits()...)
 	edits = append(edits, s.callEdits()...)
+	edits = append(edits, s.grammarEdits()...)
 	if s.from > 0 {
 		edits = append(edits, s.placeholderEdits()...)
 	}

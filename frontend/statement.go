@@ -224,6 +224,11 @@ func (s *source) sub(i int) *source {
 func (s *source) statement() (Statement, error) {
 	first := s.toks[0]
 	t := text{sql: s.rest(0)}
+	if first.typ == sqlparser.CREATE || first.typ == sqlparser.ALTER || first.typ == sqlparser.DROP {
+		if err := s.viewRefusal(); err != nil {
+			return nil, err
+		}
+	}
 	switch {
 	case s.word(0, "explain") || s.word(0, "describe") || s.word(0, "desc"):
 		return s.readExplain(t)
