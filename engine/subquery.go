@@ -109,21 +109,19 @@ func (s *subqueryOp) bind() {
 		if !ok {
 			continue
 		}
-		if len(formulas) > 1 {
-			n, known := 0, false
-			if s.sizer != nil {
-				n, known = s.sizer.Requests(s.scan.plan)
-			}
-			if !known || len(formulas) >= n {
-				continue
-			}
+		// The values are distinct: taken as read from as many rows of the subquery's table, a
+		// key's domain is that table (a foreign key into it).
+		cost := estimateBind(s.sizer, sq.Bind.Mode, len(vals), len(formulas), s.scan.plan, sq.Query.Scan, len(vals), s.scan.plan.Table.Name, sq.SQL)
+		if !cost.push() {
+			s.bound = cost.String()
+			continue
 		}
 		plans := make([]*translate.Plan, len(formulas))
 		for i, f := range formulas {
 			plans[i] = s.scan.plan.WithFormula(f)
 		}
 		s.scan.bind(plans, !sq.Bind.Exact)
-		s.bound = fmt.Sprintf("%d values of %s pushed into the formula in %d batch(es)", len(vals), sq.SQL, len(formulas))
+		s.bound = cost.String()
 		return
 	}
 }
@@ -382,6 +380,14 @@ func (m *memoSource) Requests(plan *translate.Plan) (int, bool) {
 		return sz.Requests(plan)
 	}
 	return 0, false
+}
+
+// Records: the size of plan's table, as the source knows it.
+func (m *memoSource) Records(plan *translate.Plan) (int, int, bool) {
+	if sz, ok := m.src.(Sizer); ok {
+		return sz.Records(plan)
+	}
+	return 0, 0, false
 }
 
 func (m *memoSource) read(ctx context.Context, plan *translate.Plan) ([]translate.Row, error) {
