@@ -191,14 +191,23 @@ func BenchmarkDriverScanAtLatency(b *testing.B) {
 // selectStar runs query through database/sql, scanning every column of every row, and returns
 // the number of rows.
 func selectStar(b *testing.B, db *sql.DB, query string) int {
-	rows, err := db.Query(query)
+	n, err := scanRows(db, query)
 	if err != nil {
 		b.Fatal(err)
+	}
+	return n
+}
+
+// scanRows runs query, scans every column of every row, and returns the number of rows.
+func scanRows(db *sql.DB, query string) (int, error) {
+	rows, err := db.Query(query)
+	if err != nil {
+		return 0, err
 	}
 	defer rows.Close()
 	cols, err := rows.Columns()
 	if err != nil {
-		b.Fatal(err)
+		return 0, err
 	}
 	vals := make([]any, len(cols))
 	ptrs := make([]any, len(cols))
@@ -208,12 +217,12 @@ func selectStar(b *testing.B, db *sql.DB, query string) int {
 	count := 0
 	for rows.Next() {
 		if err := rows.Scan(ptrs...); err != nil {
-			b.Fatal(err)
+			return count, err
 		}
 		count++
 	}
 	if err := rows.Err(); err != nil {
-		b.Fatal(fmt.Errorf("after %d rows: %w", count, err))
+		return count, fmt.Errorf("after %d rows: %w", count, err)
 	}
-	return count
+	return count, nil
 }

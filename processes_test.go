@@ -36,26 +36,8 @@ func TestDriverProcessHelper(t *testing.T) {
 		fmt.Println("error", err)
 		os.Exit(1)
 	}
-	rows, err := db.Query("SELECT * FROM " + os.Getenv("AIRSQL_PROCESS_TABLE"))
+	n, err := scanRows(db, "SELECT * FROM "+os.Getenv("AIRSQL_PROCESS_TABLE"))
 	if err != nil {
-		fmt.Println("error", err)
-		os.Exit(1)
-	}
-	cols, _ := rows.Columns()
-	vals := make([]any, len(cols))
-	ptrs := make([]any, len(cols))
-	for i := range vals {
-		ptrs[i] = &vals[i]
-	}
-	n := 0
-	for rows.Next() {
-		if err := rows.Scan(ptrs...); err != nil {
-			fmt.Println("error", err)
-			os.Exit(1)
-		}
-		n++
-	}
-	if err := rows.Err(); err != nil {
 		fmt.Println("error", err)
 		os.Exit(1)
 	}
