@@ -187,6 +187,9 @@ func BenchmarkProcessesStartingTogether(b *testing.B) {
 				p := float64(run.ok-1) / run.span.Seconds() / 5
 				b.Logf("run: %d requests, %d × 429, %.3f of 5 requests/s over the run, %.3f between the first and last arrivals",
 					run.ok, run.refused, r, p)
+				if run.refused > 0 {
+					b.Logf("the run with 429s:\n%s", run.timeline)
+				}
 				refused, runs, ratio, pace = refused+run.refused, runs+1, ratio+r, pace+p
 				if worst == 0 || r < worst {
 					worst = r
