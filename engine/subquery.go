@@ -350,10 +350,20 @@ type memoSource struct {
 	indexed *translate.Plan
 	key     *translate.CorrelationKey
 	index   map[string][]int32 // key value → positions in rows[indexed]
+	keyBuf  []byte             // a lookup's key, reused
+
+	keys map[*translate.Plan]string // requestKey of each plan the runs scan: the same plans every run
 }
 
 func (m *memoSource) Scan(ctx context.Context, plan *translate.Plan) (Pages, error) {
-	key := requestKey(plan, true)
+	key, ok := m.keys[plan]
+	if !ok {
+		if m.keys == nil {
+			m.keys = map[*translate.Plan]string{}
+		}
+		key = requestKey(plan, true)
+		m.keys[plan] = key
+	}
 	rows, ok := m.kept.rows[key]
 	if !ok {
 		var err error
@@ -435,8 +445,13 @@ func (m *memoSource) lookup(rows []translate.Row) ([]translate.Row, error) {
 	}
 	var pos []int32
 	vals := m.sq.OuterValues(*m.key)
-	for _, v := range vals {
-		pos = append(pos, m.index[string(translate.AppendKey(nil, v))]...)
+	if len(vals) == 1 {
+		m.keyBuf = translate.AppendKey(m.keyBuf[:0], vals[0])
+		pos = m.index[string(m.keyBuf)] // only read below: the rows are copied out
+	} else {
+		for _, v := range vals {
+			pos = append(pos, m.index[string(translate.AppendKey(nil, v))]...)
+		}
 	}
 	if len(vals) > 1 {
 		slices.Sort(pos)
