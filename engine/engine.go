@@ -176,7 +176,8 @@ func Build(q *translate.Query, opts Options) (Operator, error) {
 		names[i] = o.String()
 	}
 	sorted := q.SortLocally && len(q.Order) > 0
-	op = &projectOp{input: op, outputs: outs, names: names, reuse: !sorted}
+	project := &projectOp{input: op, outputs: outs, names: names, reuse: !sorted}
+	op = project
 	if q.Distinct {
 		op = &distinctOp{input: op, columns: len(q.Columns), budget: budget}
 	}
@@ -186,7 +187,11 @@ func Build(q *translate.Query, opts Options) (Operator, error) {
 			keys[i] = SortKey{Slot: k.Slot, Desc: k.Desc, SQL: k.SQL, Names: k.Names}
 		}
 		if q.Limit >= 0 {
-			op = &topNOp{input: op, keys: keys, n: q.Offset + q.Limit, budget: budget}
+			top := &topNOp{input: op, keys: keys, n: q.Offset + q.Limit, budget: budget}
+			if op == Operator(project) {
+				project.admitTop(top)
+			}
+			op = top
 		} else {
 			op = &sortOp{input: op, keys: keys, budget: budget}
 		}

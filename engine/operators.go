@@ -171,29 +171,75 @@ type projectOp struct {
 	reuse bool
 	buf   []any
 	row   translate.Row
+
+	// admit, when set (a top-N above), is asked with the sort keys' values (keySlots, the rest
+	// nil) whether a row can enter; the other outputs are computed only for rows it admits. Of
+	// 100,000 rows under ORDER BY … LIMIT 10 a few dozen enter the heap: the others cost their
+	// keys only, and no allocation (MySQL too computes the select list of the rows it sends).
+	admit    func(keys []any) (ok bool, spare []any)
+	keySlots []int
+	isKey    []bool
+	keys     []any
 }
 
 func (p *projectOp) Next(ctx context.Context) (translate.Row, error) {
-	r, err := p.input.Next(ctx)
-	if err != nil {
-		return r, err
-	}
-	p.row = r // the evaluators take a pointer: to a field, so that no row escapes to the heap
-	var vals []any
-	if p.reuse {
-		if p.buf == nil {
-			p.buf = make([]any, len(p.outputs))
+	for {
+		r, err := p.input.Next(ctx)
+		if err != nil {
+			return r, err
 		}
-		vals = p.buf
-	} else {
-		vals = make([]any, len(p.outputs))
+		p.row = r // the evaluators take a pointer: to a field, so that no row escapes to the heap
+		if p.admit != nil {
+			if p.keys == nil {
+				p.keys = make([]any, len(p.outputs))
+			}
+			for _, s := range p.keySlots {
+				if p.keys[s], err = p.outputs[s].Value(&p.row); err != nil {
+					return translate.Row{}, err
+				}
+			}
+			ok, spare := p.admit(p.keys)
+			if !ok {
+				continue
+			}
+			p.buf = spare
+		}
+		var vals []any
+		if p.admit != nil && len(p.buf) == len(p.outputs) {
+			vals = p.buf // the values of the row the new one replaces in the heap
+		} else if p.reuse {
+			if p.buf == nil {
+				p.buf = make([]any, len(p.outputs))
+			}
+			vals = p.buf
+		} else {
+			vals = make([]any, len(p.outputs))
+		}
+		for i, o := range p.outputs {
+			if p.admit != nil && p.isKey[i] {
+				vals[i] = p.keys[i]
+				continue
+			}
+			if vals[i], err = o.Value(&p.row); err != nil {
+				return translate.Row{}, err
+			}
+		}
+		return translate.Row{Values: vals}, nil
 	}
-	for i, o := range p.outputs {
-		if vals[i], err = o.Value(&p.row); err != nil {
-			return translate.Row{}, err
+}
+
+// admitTop makes the projection under a top-N compute the sort keys first and the other outputs
+// only for rows that enter its heap.
+func (p *projectOp) admitTop(t *topNOp) {
+	p.isKey = make([]bool, len(p.outputs))
+	for _, k := range t.keys {
+		if !p.isKey[k.Slot] {
+			p.isKey[k.Slot] = true
+			p.keySlots = append(p.keySlots, k.Slot)
 		}
 	}
-	return translate.Row{Values: vals}, nil
+	p.admit = t.admits
+	t.admitted = true
 }
 
 func (p *projectOp) Close() { p.input.Close() }
@@ -526,14 +572,15 @@ func (s *sortOp) Explain() Node {
 // topNOp keeps only the first n rows in the keys' order (ties in arrival order, as a stable sort):
 // a bounded heap of n rows whatever the size of its input.
 type topNOp struct {
-	input  Operator
-	keys   []SortKey
-	n      int
-	budget *Budget
-	h      topHeap
-	out    []translate.Row
-	pos    int
-	done   bool
+	input    Operator
+	keys     []SortKey
+	n        int
+	budget   *Budget
+	admitted bool // the projection below lets in only the rows that enter the heap (admits)
+	h        topHeap
+	out      []translate.Row
+	pos      int
+	done     bool
 }
 
 type seqRow struct {
@@ -567,6 +614,22 @@ func (h *topHeap) after(a, b *seqRow) bool {
 	return a.seq > b.seq
 }
 
+// admits reports whether a row with these sort keys would enter the heap now: it is not full,
+// or its last row comes after this one (a tie stays out: the row already held came first). When
+// it would replace that last row, spare is the last row's values, free for the new row's.
+func (t *topNOp) admits(keys []any) (ok bool, spare []any) {
+	if t.n <= 0 {
+		return false, nil
+	}
+	if len(t.h.rows) < t.n {
+		return true, nil
+	}
+	if compareRows(t.keys, &t.h.rows[0].row, &translate.Row{Values: keys}) > 0 {
+		return true, t.h.rows[0].row.Values
+	}
+	return false, nil
+}
+
 func (t *topNOp) Next(ctx context.Context) (translate.Row, error) {
 	if !t.done {
 		t.h.keys = t.keys
@@ -593,7 +656,9 @@ func (t *topNOp) Next(ctx context.Context) (translate.Row, error) {
 				heap.Push(&t.h, item)
 				continue
 			}
-			if t.h.after(&t.h.rows[0], &item) {
+			// A row the projection admitted (admits) replaces the last one: its values were
+			// written into the last row's, which no longer compares.
+			if t.admitted || t.h.after(&t.h.rows[0], &item) {
 				t.h.rows[0] = item
 				heap.Fix(&t.h, 0)
 			}

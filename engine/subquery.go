@@ -109,21 +109,19 @@ func (s *subqueryOp) bind() {
 		if !ok {
 			continue
 		}
-		if len(formulas) > 1 {
-			n, known := 0, false
-			if s.sizer != nil {
-				n, known = s.sizer.Requests(s.scan.plan)
-			}
-			if !known || len(formulas) >= n {
-				continue
-			}
+		// The values are distinct: taken as read from as many rows of the subquery's table, a
+		// key's domain is that table (a foreign key into it).
+		cost := estimateBind(s.sizer, sq.Bind.Mode, len(vals), len(formulas), s.scan.plan, sq.Query.Scan, len(vals), s.scan.plan.Table.Name, sq.SQL)
+		if !cost.push() {
+			s.bound = cost.String()
+			continue
 		}
 		plans := make([]*translate.Plan, len(formulas))
 		for i, f := range formulas {
 			plans[i] = s.scan.plan.WithFormula(f)
 		}
 		s.scan.bind(plans, !sq.Bind.Exact)
-		s.bound = fmt.Sprintf("%d values of %s pushed into the formula in %d batch(es)", len(vals), sq.SQL, len(formulas))
+		s.bound = cost.String()
 		return
 	}
 }
@@ -352,10 +350,20 @@ type memoSource struct {
 	indexed *translate.Plan
 	key     *translate.CorrelationKey
 	index   map[string][]int32 // key value → positions in rows[indexed]
+	keyBuf  []byte             // a lookup's key, reused
+
+	keys map[*translate.Plan]string // requestKey of each plan the runs scan: the same plans every run
 }
 
 func (m *memoSource) Scan(ctx context.Context, plan *translate.Plan) (Pages, error) {
-	key := requestKey(plan, true)
+	key, ok := m.keys[plan]
+	if !ok {
+		if m.keys == nil {
+			m.keys = map[*translate.Plan]string{}
+		}
+		key = requestKey(plan, true)
+		m.keys[plan] = key
+	}
 	rows, ok := m.kept.rows[key]
 	if !ok {
 		var err error
@@ -382,6 +390,14 @@ func (m *memoSource) Requests(plan *translate.Plan) (int, bool) {
 		return sz.Requests(plan)
 	}
 	return 0, false
+}
+
+// Records: the size of plan's table, as the source knows it.
+func (m *memoSource) Records(plan *translate.Plan) (int, int, bool) {
+	if sz, ok := m.src.(Sizer); ok {
+		return sz.Records(plan)
+	}
+	return 0, 0, false
 }
 
 func (m *memoSource) read(ctx context.Context, plan *translate.Plan) ([]translate.Row, error) {
@@ -429,8 +445,13 @@ func (m *memoSource) lookup(rows []translate.Row) ([]translate.Row, error) {
 	}
 	var pos []int32
 	vals := m.sq.OuterValues(*m.key)
-	for _, v := range vals {
-		pos = append(pos, m.index[string(translate.AppendKey(nil, v))]...)
+	if len(vals) == 1 {
+		m.keyBuf = translate.AppendKey(m.keyBuf[:0], vals[0])
+		pos = m.index[string(m.keyBuf)] // only read below: the rows are copied out
+	} else {
+		for _, v := range vals {
+			pos = append(pos, m.index[string(translate.AppendKey(nil, v))]...)
+		}
 	}
 	if len(vals) > 1 {
 		slices.Sort(pos)
