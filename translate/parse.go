@@ -17,8 +17,9 @@ import (
 // backslashes first so that the parser keeps them.
 //
 // Calls the parser's grammar reads only in a narrow form (SUBSTRING of an expression, TRIM(LEADING
-// x FROM s), POSITION(a IN b), EXTRACT(unit FROM d), …) are rewritten first (rewriteCalls); a syntax
-// error caused by a construct the parser cannot read at all (window functions, WITH) names it.
+// x FROM s), POSITION(a IN b), EXTRACT(unit FROM d), …) are rewritten first (rewriteCalls), and so
+// are window functions and WINDOW clauses (rewriteWindows); a syntax error caused by a construct
+// the parser cannot read at all names it.
 func Parse(sql string) (stmt sqlparser.Statement, err error) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -28,7 +29,11 @@ func Parse(sql string) (stmt sqlparser.Statement, err error) {
 	if st, isWith, werr := parseWith(sql); isWith {
 		return st, werr
 	}
-	stmt, err = sqlparser.Parse(rewriteCalls(keepLikeEscapes(rewriteOffset(rewriteSetAssign(sql)))))
+	windowed, werr := rewriteWindows(sql)
+	if werr != nil {
+		return nil, werr
+	}
+	stmt, err = sqlparser.Parse(rewriteCalls(keepLikeEscapes(rewriteOffset(rewriteSetAssign(windowed)))))
 	if err != nil {
 		if what := parserLimitation(sql); what != "" {
 			return nil, fmt.Errorf("translate: %s: the SQL parser does not read %s; rewrite the query without it", err, what)
