@@ -288,8 +288,22 @@ func (qp *queryPlanner) windowFunction(wf *WindowFunc, fnNode sqlparser.Expr) (s
 		}
 		typ := args[0].typ
 		if len(args) > 2 {
-			wf.Default = wrap(args[2])
 			typ = unifyTypes(args[0].typ, args[2].typ)
+			if typ == typeText {
+				// A date and a text default are text, the date written as MySQL writes it
+				// (a DATETIME(3) field with its .000).
+				for _, k := range []int{0, 2} {
+					if args[k].typ != typeText && args[k].typ != typeNull {
+						c, err := qp.s.callRegistered(funcTable["CAST CHAR"], "CAST CHAR", "CAST", []*expr{args[k]}, sqlString(f), convertType{length: -1})
+						if err != nil {
+							return 0, false, err
+						}
+						args[k] = c
+					}
+				}
+				wf.Args = []*Expr{wrap(args[0])}
+			}
+			wf.Default = wrap(args[2])
 		}
 		return valueType(typ), true, nil
 	case "FIRST_VALUE", "LAST_VALUE":

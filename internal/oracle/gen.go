@@ -71,6 +71,7 @@ func DefaultConstructs() []Construct {
 		{Name: "RIGHT JOIN after other joins", Mode: Run, Weight: 2, add: addRightJoinAfter, rebuild: true},
 		{Name: "NATURAL", Mode: Run, Weight: 3, add: addNaturalJoin, rebuild: true}, // NATURAL [LEFT|RIGHT] JOIN
 		{Name: "a correlated subquery", Mode: Run, Weight: 4, add: addCorrelated},
+		{Name: "window functions", Mode: Run, Weight: 20, add: addWindow}, // gen_window.go
 	}
 }
 
