@@ -1,7 +1,9 @@
 package engine
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"reflect"
 	"testing"
 
@@ -91,5 +93,36 @@ func TestWindowErrors(t *testing.T) {
 				t.Fatalf("got %v, want MySQL error %d", err, tt.code)
 			}
 		})
+	}
+}
+
+// TestWindowRowLimit: the window operator holds every row, counted against maxRows.
+func TestWindowRowLimit(t *testing.T) {
+	_, err := runErr(testRows, 4, "SELECT id, ROW_NUMBER() OVER (ORDER BY id) FROM T")
+	var rl *RowLimitError
+	if !errors.As(err, &rl) || rl.Limit != 4 {
+		t.Fatalf("got %v, want a RowLimitError at 4 rows", err)
+	}
+	if _, err := runErr(testRows, 5, "SELECT id, ROW_NUMBER() OVER (ORDER BY id) FROM T"); err != nil {
+		t.Fatalf("5 rows within maxRows 5: %v", err)
+	}
+}
+
+// BenchmarkWindow: a running sum per partition and a rank over 10,000 rows.
+func BenchmarkWindow(b *testing.B) {
+	rows := make([]translate.Row, 10_000)
+	for i := range rows {
+		rows[i] = row(fmt.Sprintf("rec%014d", i), "N", float64(i%97), "X", float64(i%13)/4, "Status", []string{"a", "b", "c"}[i%3])
+	}
+	q := plan(b, "SELECT id, SUM(X) OVER (PARTITION BY Status ORDER BY N, id ROWS BETWEEN 2 PRECEDING AND CURRENT ROW), RANK() OVER (ORDER BY N) FROM T")
+	b.ReportAllocs()
+	for b.Loop() {
+		op, err := Build(q, Options{Source: &memSource{rows: rows, pageSize: 100}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := Drain(context.Background(), op); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
