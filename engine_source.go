@@ -213,8 +213,6 @@ var parserLimits = []struct {
 	construct string
 	hint      string
 }{
-	{regexp.MustCompile(`(?i)\)\s*OVER\s*(\(|[a-z_])`), "window functions (… OVER (…))",
-		"the SQL parser (MySQL 5.7's grammar) cannot read them: compute running values in Go, or use GROUP BY"},
 	{regexp.MustCompile(`(?i)\bWITH\s+ROLLUP\b`), "GROUP BY … WITH ROLLUP",
 		"the SQL parser cannot read it: run the GROUP BY, and a second query without it for the totals"},
 	{regexp.MustCompile(`(?i)\bLATERAL\b`), "LATERAL",

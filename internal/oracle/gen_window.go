@@ -27,7 +27,7 @@ func addWindow(g *Generator, p *parts) {
 	if p.star || p.count != nil || p.groupBy != "" || p.distinct || p.union != "" || p.rebuilt || p.qualify {
 		return
 	}
-	w := &windowGen{p: p, r: p.r, t: p.t}
+	w := &windowGen{p: p, r: p.r, t: p.t, inline: true} // the ordinary query has no WINDOW clause
 	d, m := w.call(w.spec(false))
 	p.items = append(p.items, e{d: d, m: m, k: Float})
 }
@@ -62,10 +62,11 @@ func (g *Generator) WindowQuery(seed uint64) *Query {
 }
 
 type windowGen struct {
-	p     *parts
-	r     *rand.Rand
-	t     *Table
-	named []string // WINDOW clause definitions, rendered alike on both sides
+	p      *parts
+	r      *rand.Rand
+	t      *Table
+	named  []string // WINDOW clause definitions, rendered alike on both sides
+	inline bool     // no named windows
 }
 
 // winSpec is one window as written on each side.
@@ -265,7 +266,7 @@ func (w *windowGen) over(s winSpec) (string, string) {
 	// another names (CUME_DIST() OVER (w ORDER BY id DESC) with WINDOW w AS () came out as if
 	// unordered).
 	d, m := "OVER ("+s.text(false)+")", "OVER ("+s.text(true)+")"
-	if w.r.IntN(5) == 0 && d == m {
+	if !w.inline && w.r.IntN(5) == 0 && d == m {
 		name := "nw" + strconv.Itoa(len(w.named)+1)
 		if w.r.IntN(2) == 0 || len(s.order) == 0 || s.frame != "" {
 			w.named = append(w.named, name+" AS ("+s.text(false)+")")
