@@ -246,8 +246,6 @@ func parserLimitation(sql string) string {
 			return token{}
 		}
 		switch {
-		case t.typ == sqlparser.ID && t.val == "over" && (next(1).typ == '(' || next(1).typ == sqlparser.ID):
-			return "window functions (OVER …)"
 		case t.typ == sqlparser.AS && i > 0 && (next(1).val == "year" || next(1).val == "float" && next(2).typ == '('):
 			return "CAST to " + strings.ToUpper(next(1).val)
 		case t.val == "interval" && next(1).typ == '(' && i > 0 && toks[i-1].typ != '+' && toks[i-1].typ != '-':

@@ -195,10 +195,10 @@ func (qp *queryPlanner) window(node *sqlparser.FuncExpr) (*expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	if wf.UsesFrame() || wf.Name == "LAG" || wf.Name == "LEAD" {
-		if err := qp.checkFrame(spec); err != nil {
-			return nil, err
-		}
+	// MySQL checks a window's frame whatever the function (ROW_NUMBER ignores it, but its window
+	// must still be valid).
+	if err := qp.checkFrame(spec); err != nil {
+		return nil, err
 	}
 	qp.windowText[text] = len(qp.windows)
 	qp.windows = append(qp.windows, wf)
@@ -485,12 +485,10 @@ func (qp *queryPlanner) checkFrame(spec *WindowSpec) error {
 	if f.Rows {
 		return nil
 	}
-	offsets := false
 	for _, b := range []FrameBound{f.Start, f.End} {
 		if b.Kind != Preceding && b.Kind != Following {
 			continue
 		}
-		offsets = true
 		if len(spec.Order) != 1 {
 			return windowErrorf(3587, "Window '%s' with RANGE N PRECEDING/FOLLOWING frame requires exactly one ORDER BY expression, of numeric or temporal type", spec.name)
 		}
@@ -504,7 +502,6 @@ func (qp *queryPlanner) checkFrame(spec *WindowSpec) error {
 			return windowErrorf(3587, "Window '%s' with RANGE N PRECEDING/FOLLOWING frame requires exactly one ORDER BY expression, of numeric or temporal type", spec.name)
 		}
 	}
-	_ = offsets
 	return nil
 }
 
