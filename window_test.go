@@ -15,9 +15,9 @@ func TestWindowFunctions(t *testing.T) {
 	for query, want := range map[string][]string{
 		"SELECT COUNT(*) OVER () FROM Tasks LIMIT 1": {"8"},
 		// Top-N per group: one row per Status (NULL is a partition too).
-		"SELECT COUNT(*) FROM (SELECT Status, ROW_NUMBER() OVER (PARTITION BY Status ORDER BY Name, id) AS rn FROM Tasks) d WHERE rn <= 1": {"4"},
+		"SELECT COUNT(*) FROM (SELECT Status, ROW_NUMBER() OVER (PARTITION BY Status ORDER BY Name, id) AS rn FROM Tasks) d WHERE rn <= 1":         {"4"},
 		"WITH r AS (SELECT Status, RANK() OVER (ORDER BY COUNT(*) DESC, Status) AS k FROM Tasks GROUP BY Status) SELECT Status FROM r WHERE k = 1": {"Todo"},
-		"SELECT Status, SUM(COUNT(*)) OVER (ORDER BY Status) FROM Tasks GROUP BY Status": {"NULL|2", "Doing|4", "Done|5", "Todo|8"},
+		"SELECT Status, SUM(COUNT(*)) OVER (ORDER BY Status) FROM Tasks GROUP BY Status":                                                           {"NULL|2", "Doing|4", "Done|5", "Todo|8"},
 	} {
 		if got := rowTexts(t, db, query); !reflect.DeepEqual(got, want) {
 			t.Errorf("%s:\n got %q\nwant %q", query, got, want)
