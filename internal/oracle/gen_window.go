@@ -21,6 +21,9 @@ import (
 //   - NTH_VALUE's FROM FIRST and RESPECT NULLS (MySQL's defaults) are not read by MariaDB: left out.
 //   - RANGE frames take no INTERVAL in MariaDB: a DATE key's INTERVAL n DAY is TO_DAYS(key) with n.
 
+// TagWindow: a window function (OVER), which the driver reads before its parser does.
+const TagWindow = "window"
+
 // addWindow is the construct of the ordinary generator: one or two window functions added to a
 // plain query's select list.
 func addWindow(g *Generator, p *parts) {
@@ -30,12 +33,13 @@ func addWindow(g *Generator, p *parts) {
 	w := &windowGen{p: p, r: p.r, t: p.t, inline: true} // the ordinary query has no WINDOW clause
 	d, m := w.call(w.spec(false))
 	p.items = append(p.items, e{d: d, m: m, k: Float})
+	p.q.tag(TagWindow)
 }
 
 // WindowQuery generates a query whose subject is window functions (the seed alone reproduces it).
 func (g *Generator) WindowQuery(seed uint64) *Query {
 	r := rand.New(rand.NewPCG(seed, 0x3171d0))
-	q := &Query{Seed: seed, Constructs: []string{"window functions"}}
+	q := &Query{Seed: seed, Constructs: []string{"window functions"}, Tags: map[string]bool{TagWindow: true}}
 	p := &parts{g: g, r: r, q: q, t: g.Schema.Tables[r.IntN(len(g.Schema.Tables))]}
 	w := &windowGen{p: p, r: r, t: p.t}
 	var d, m string
