@@ -14,16 +14,16 @@ func TestRewriteWindows(t *testing.T) {
 		sql  string
 		want string // sqlString of the first select expression
 	}{
-		{"SELECT ROW_NUMBER() OVER () FROM t", "ROW_NUMBER() over ()"},
-		{"SELECT SUM(x) OVER (PARTITION BY g, h ORDER BY d DESC, e) FROM t", "SUM(x) over (partition by g, h order by d desc, e)"},
-		{"SELECT SUM(x) OVER (ORDER BY d ROWS 2 PRECEDING) FROM t", "SUM(x) over (order by d rows between 2 preceding and current row)"},
+		{"SELECT ROW_NUMBER() OVER () FROM t", "ROW_NUMBER() OVER ()"},
+		{"SELECT SUM(x) OVER (PARTITION BY g, h ORDER BY d DESC, e) FROM t", "SUM(x) OVER (PARTITION BY g, h ORDER BY d DESC, e)"},
+		{"SELECT SUM(x) OVER (ORDER BY d ROWS 2 PRECEDING) FROM t", "SUM(x) OVER (ORDER BY d ROWS BETWEEN 2 PRECEDING AND CURRENT ROW)"},
 		{"SELECT COUNT(*) OVER (ORDER BY d RANGE BETWEEN INTERVAL 1 DAY PRECEDING AND UNBOUNDED FOLLOWING) FROM t",
-			"COUNT(*) over (order by d range between interval 1 DAY preceding and unbounded following)"},
-		{"SELECT LAG(x, 2, 0) OVER w FROM t WINDOW w AS (PARTITION BY g ORDER BY d)", "LAG(x, 2, 0) over (partition by g order by d)"},
-		{"SELECT RANK() OVER (w ORDER BY d) FROM t WINDOW w AS (PARTITION BY g)", "RANK() over (partition by g order by d)"},
-		{"SELECT RANK() OVER w2 FROM t WINDOW w1 AS (PARTITION BY g), w2 AS (w1 ORDER BY d)", "RANK() over (partition by g order by d)"},
-		{"SELECT NTH_VALUE(x, 2) FROM FIRST RESPECT NULLS OVER (ORDER BY d) FROM t", "NTH_VALUE(x, 2) over (order by d)"},
-		{"SELECT (SELECT MAX(y) OVER () FROM u LIMIT 1) FROM t", "(select MAX(y) over () from u limit 1)"},
+			"COUNT(*) OVER (ORDER BY d RANGE BETWEEN interval 1 DAY PRECEDING AND UNBOUNDED FOLLOWING)"},
+		{"SELECT LAG(x, 2, 0) OVER w FROM t WINDOW w AS (PARTITION BY g ORDER BY d)", "LAG(x, 2, 0) OVER (PARTITION BY g ORDER BY d)"},
+		{"SELECT RANK() OVER (w ORDER BY d) FROM t WINDOW w AS (PARTITION BY g)", "RANK() OVER (PARTITION BY g ORDER BY d)"},
+		{"SELECT RANK() OVER w2 FROM t WINDOW w1 AS (PARTITION BY g), w2 AS (w1 ORDER BY d)", "RANK() OVER (PARTITION BY g ORDER BY d)"},
+		{"SELECT NTH_VALUE(x, 2) FROM FIRST RESPECT NULLS OVER (ORDER BY d) FROM t", "NTH_VALUE(x, 2) OVER (ORDER BY d)"},
+		{"SELECT (SELECT MAX(y) OVER () FROM u LIMIT 1) FROM t", "(select MAX(y) OVER () from u limit 1)"},
 		{"SELECT `over` FROM t /* OVER () */", "over"},
 	}
 	for _, tt := range tests {

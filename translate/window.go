@@ -540,13 +540,14 @@ func windowSpecSQL(node *sqlparser.FuncExpr) string {
 	return buf.String()
 }
 
-// formatWindowCall writes a window call as SQL: f(args) OVER (…).
+// formatWindowCall writes a window call as SQL: f(args) OVER (…), the keywords in upper case as
+// reports write them (the column name of an unaliased call).
 func formatWindowCall(buf *sqlparser.TrackedBuffer, f *sqlparser.FuncExpr) bool {
 	fn, spec, ok := windowCallParts(f)
 	if !ok {
 		return false
 	}
-	buf.Myprintf("%v over (", fn)
+	buf.Myprintf("%v OVER (", fn)
 	formatWindowSpec(buf, spec)
 	buf.Myprintf(")")
 	return true
@@ -563,36 +564,36 @@ func formatWindowSpec(buf *sqlparser.TrackedBuffer, spec *sqlparser.FuncExpr) {
 		sep = " "
 		switch name := part.Name.String(); name {
 		case windowPartition:
-			buf.Myprintf("partition by %v", part.Exprs)
+			buf.Myprintf("PARTITION BY %v", part.Exprs)
 		case windowOrder:
-			buf.Myprintf("order by ")
+			buf.Myprintf("ORDER BY ")
 			for i, k := range part.Exprs {
 				if i > 0 {
 					buf.Myprintf(", ")
 				}
 				x := k.(*sqlparser.AliasedExpr).Expr
 				if d, ok := x.(*sqlparser.FuncExpr); ok && d.Name.String() == windowDescKey && len(d.Exprs) == 1 {
-					buf.Myprintf("%v desc", d.Exprs[0])
+					buf.Myprintf("%v DESC", d.Exprs[0])
 				} else {
 					buf.Myprintf("%v", x)
 				}
 			}
 		case windowRows, windowRange:
-			unit := "rows"
+			unit := "ROWS"
 			if name == windowRange {
-				unit = "range"
+				unit = "RANGE"
 			}
-			buf.Myprintf("%s between ", unit)
+			buf.Myprintf("%s BETWEEN ", unit)
 			for i, b := range part.Exprs {
 				if i > 0 {
-					buf.Myprintf(" and ")
+					buf.Myprintf(" AND ")
 				}
 				bf := b.(*sqlparser.AliasedExpr).Expr.(*sqlparser.FuncExpr)
 				switch bn := bf.Name.String(); bn {
 				case boundPreceding, boundFollowing:
-					buf.Myprintf("%v %s", bf.Exprs[0], strings.ToLower(strings.TrimPrefix(bn, "N ")))
+					buf.Myprintf("%v %s", bf.Exprs[0], strings.TrimPrefix(bn, "N "))
 				default:
-					buf.Myprintf("%s", strings.ToLower(bn))
+					buf.Myprintf("%s", bn)
 				}
 			}
 		}
