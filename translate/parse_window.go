@@ -14,7 +14,7 @@ import (
 //
 //	SUM(x) OVER (PARTITION BY g ORDER BY d DESC ROWS 2 PRECEDING)
 //	`OVER WINDOW`(SUM(x), `WINDOW SPEC`('', `PARTITION BY`(g), `ORDER BY`(`DESC KEY`(d)),
-//	    `ROWS FRAME`(`N PRECEDING`(2), `CURRENT ROW`())))
+//	    `ROWS FRAME`(`N PRECEDING`(2), `CURRENT ROW`())), 'SUM(x) OVER (PARTITION BY g …)')
 //
 // The specification travels in the statement itself (no state on the side), so a statement
 // parsed once is planned any number of times, and derived tables and WITH queries carry theirs.
@@ -563,7 +563,8 @@ func (w *windowRewriter) renderCall(b *strings.Builder, c *windowCallAt) error {
 		}
 		b.WriteString(")")
 	}
-	b.WriteString("))")
+	// The call as written, for its column name (MySQL names an unaliased column by its text).
+	b.WriteString("), " + sqlQuote(w.sql[w.toks[c.lo].start:w.toks[c.hi-1].end]) + ")")
 	return nil
 }
 

@@ -125,7 +125,7 @@ func isWindowNode(e sqlparser.SQLNode) bool {
 
 // windowCallParts splits a window call into its function call and its specification.
 func windowCallParts(f *sqlparser.FuncExpr) (sqlparser.Expr, *sqlparser.FuncExpr, bool) {
-	if len(f.Exprs) != 2 {
+	if len(f.Exprs) != 3 {
 		return nil, nil, false
 	}
 	fn, ok1 := f.Exprs[0].(*sqlparser.AliasedExpr)
@@ -540,12 +540,18 @@ func windowSpecSQL(node *sqlparser.FuncExpr) string {
 	return buf.String()
 }
 
-// formatWindowCall writes a window call as SQL: f(args) OVER (…), the keywords in upper case as
-// reports write them (the column name of an unaliased call).
+// formatWindowCall writes a window call as SQL, as it was written (the column name of an
+// unaliased call).
 func formatWindowCall(buf *sqlparser.TrackedBuffer, f *sqlparser.FuncExpr) bool {
 	fn, spec, ok := windowCallParts(f)
 	if !ok {
 		return false
+	}
+	if ae, ok := f.Exprs[2].(*sqlparser.AliasedExpr); ok {
+		if v, ok := ae.Expr.(*sqlparser.SQLVal); ok && v.Type == sqlparser.StrVal {
+			buf.Myprintf("%s", string(v.Val)) // as written
+			return true
+		}
 	}
 	buf.Myprintf("%v OVER (", fn)
 	formatWindowSpec(buf, spec)
