@@ -169,6 +169,7 @@ func Build(q *translate.Query, opts Options) (Operator, error) {
 	if q.Having != nil {
 		op = &filterOp{input: op, cond: q.Having, what: "HAVING " + q.Having.String()}
 	}
+	op = windowInput(op, q, budget)
 	outs := make([]Valuer, len(q.Outputs))
 	names := make([]string, len(q.Outputs))
 	for i, o := range q.Outputs {

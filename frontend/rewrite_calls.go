@@ -149,8 +149,6 @@ func (s *source) parserLimitation() (construct, hint string) {
 			return token{}
 		}
 		switch {
-		case t.typ == sqlparser.ID && t.val == "over" && (next(1).typ == '(' || next(1).typ == sqlparser.ID):
-			return "window functions (… OVER (…))", "compute running values in Go, or use GROUP BY"
 		case t.typ == sqlparser.AS && i > 0 && (next(1).val == "year" || next(1).val == "float" && next(2).typ == '('):
 			return "CAST to " + strings.ToUpper(next(1).val), rewrite
 		case t.val == "insert" && i > 0 && next(1).typ == '(':

@@ -175,6 +175,11 @@ func (e *expr) eval(r *Row) (any, error) {
 		return nil, nil
 	case exFunc:
 		return e.evalFunc(r)
+	case exWindow:
+		if e.slot < len(r.Window) {
+			return r.Window[e.slot], nil
+		}
+		return nil, fmt.Errorf("translate: internal error: window function %d of a row of %d", e.slot, len(r.Window))
 	case exSlot:
 		if e.slot < len(r.Values) {
 			return r.Values[e.slot], nil

@@ -43,6 +43,7 @@ const (
 	exSubquery                    // sub: [NOT] IN, [NOT] EXISTS or a scalar subquery (subquery.go)
 	exDerived                     // Row.Values[slot] of a derived table's row (derived.go)
 	exOuter                       // sub.cur[slot]: a column of the outer query read by a correlated subquery (subquery.go)
+	exWindow                      // Row.Window[slot]: a window function's result (window.go)
 )
 
 // expr is a compiled SQL expression. It is evaluated locally (eval) and, where the service can answer
@@ -1029,6 +1030,9 @@ func (s *scope) function(e *sqlparser.FuncExpr) (*expr, error) {
 	name := strings.ToUpper(e.Name.String())
 	if !e.Qualifier.IsEmpty() {
 		return nil, unsupported("qualified function names", sqlparser.String(e), "call the function by its name alone")
+	}
+	if isWindowNode(e) {
+		return nil, windowMisuse(e)
 	}
 	if e.IsAggregate() {
 		return nil, unsupported("the aggregate "+name+" here", sqlparser.String(e), "aggregates run in a SELECT's select list, HAVING and ORDER BY (with or without GROUP BY), not in UPDATE, DELETE or WHERE")

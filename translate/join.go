@@ -756,6 +756,7 @@ func (qp *queryPlanner) planJoin(where *expr) error {
 	// The fields each table's scan must return: whatever any step reads from it.
 	var all []*expr
 	all = append(all, qp.outputs...)
+	all = append(all, qp.windowInputs()...)
 	all = append(all, qp.groupKeys...)
 	for _, a := range qp.aggs {
 		all = append(all, a.args...)

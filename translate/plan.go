@@ -75,6 +75,9 @@ type Row struct {
 	// Sides: a joined row holds one record per table of the join, in FROM's order (nil: the NULL
 	// row of an outer join). A scan's row has none.
 	Sides []*Row
+	// Window: the results of the query's window functions for this row (Query.Windows), set by
+	// the engine's window operator.
+	Window []any
 }
 
 // Column describes one output column.

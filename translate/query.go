@@ -50,6 +50,10 @@ type Query struct {
 	Aggregates []*Aggregate
 	Having     *Expr // on grouped rows when Grouped, else on scan rows; nil: none
 
+	// Windows: the window functions, computed on the rows after HAVING (Row.Window holds their
+	// results, in this order) before Outputs (window.go).
+	Windows []*WindowFunc
+
 	Outputs     []*Expr   // the output columns, then hidden sort keys
 	Distinct    bool      // SELECT DISTINCT
 	Order       []SortKey // positions in Outputs
@@ -95,7 +99,7 @@ func wrap(e *expr) *Expr {
 
 // Streams reports whether rows can be returned as the scan's pages arrive: no aggregate and no
 // local sort. (DISTINCT streams: it passes each new row on, holding only what it has seen.)
-func (q *Query) Streams() bool { return !q.Grouped && !q.SortLocally }
+func (q *Query) Streams() bool { return !q.Grouped && !q.SortLocally && len(q.Windows) == 0 }
 
 // NewQuery plans a SELECT for the engine. What it cannot run it refuses with an error naming the
 // construct; an unknown column names itself and the table.
@@ -245,6 +249,13 @@ type queryPlanner struct {
 	clause    string // the clause being compiled, for ONLY_FULL_GROUP_BY messages
 	item      int    // its item number (1-based)
 	names     []string
+
+	// Window functions (window.go).
+	windows         []*WindowFunc
+	windowTypes     []windowType
+	windowText      map[string]int
+	windowSpecDepth int    // > 0 while a window's specification is compiled
+	windowName      string // that window's name, for messages
 }
 
 func (qp *queryPlanner) run() error {
@@ -401,6 +412,7 @@ func (qp *queryPlanner) run() error {
 		q.Outputs = append(q.Outputs, wrap(e))
 	}
 	q.Aggregates = qp.aggs
+	q.Windows = qp.windows
 	for _, k := range qp.groupKeys {
 		if k != rollupLevel {
 			q.GroupBy = append(q.GroupBy, wrap(k))
@@ -449,7 +461,7 @@ func (qp *queryPlanner) pushdown(where *expr) {
 			qp.s.lookupLink(where, plan)
 		}
 	}
-	rowsChange := q.Grouped || q.Distinct || q.Having != nil
+	rowsChange := q.Grouped || q.Distinct || q.Having != nil || len(q.Windows) > 0
 	if len(q.Order) > 0 {
 		if rowsChange || pushNothing {
 			q.SortLocally = true
@@ -487,6 +499,7 @@ func (qp *queryPlanner) pushdown(where *expr) {
 		if q.Having != nil {
 			plan.outputs = append(plan.outputs, q.Having.e)
 		}
+		plan.outputs = append(plan.outputs, qp.windowInputs()...)
 	}
 	// The scan's own Limit: the rows the engine can use at most, when that is known (the request's
 	// maxRecords); a plan's runner may stop early with it. The engine applies LIMIT itself.
@@ -515,6 +528,9 @@ func (qp *queryPlanner) columnName(i int) string { return qp.names[i] }
 
 // scanHook refuses aggregates where rows are not yet grouped: WHERE, GROUP BY, aggregate arguments.
 func (qp *queryPlanner) scanHook(e sqlparser.Expr) (*expr, error) {
+	if isWindowNode(e) {
+		return qp.window(e.(*sqlparser.FuncExpr))
+	}
 	if isAggregateNode(e) {
 		where := "WHERE"
 		switch {
@@ -640,6 +656,9 @@ func (qp *queryPlanner) selectAlias(name string) *sqlparser.AliasedExpr {
 // expression reads its key's slot, and a column that is neither is refused as MySQL refuses it
 // with ONLY_FULL_GROUP_BY (unless the rows are grouped by id, on which every column depends).
 func (qp *queryPlanner) groupedHook(e sqlparser.Expr) (*expr, error) {
+	if isWindowNode(e) {
+		return qp.window(e.(*sqlparser.FuncExpr))
+	}
 	if isAggregateNode(e) {
 		return qp.aggregate(e)
 	}
@@ -746,10 +765,25 @@ func (qp *queryPlanner) aggregate(node sqlparser.Expr) (*expr, error) {
 		a := qp.aggs[i]
 		return &expr{kind: exSlot, slot: len(qp.groupKeys) + i, typ: a.typ, nullable: a.Name != "COUNT", sql: a.SQL}, nil
 	}
+	clause := qp.clause
+	qp.clause = "aggregate"
+	defer func() { qp.clause = clause }()
+	a, nullable, err := qp.newAggregate(node, qp.scanHook)
+	if err != nil {
+		return nil, err
+	}
+	qp.aggText[text] = len(qp.aggs)
+	return qp.addAggregate(a, nullable), nil
+}
+
+// newAggregate compiles an aggregate call, its arguments with argHook (on the scan's rows for a
+// GROUP BY's aggregate, on the window's rows for an aggregate OVER (…)); nullable: its result
+// can be NULL.
+func (qp *queryPlanner) newAggregate(node sqlparser.Expr, argHook func(sqlparser.Expr) (*expr, error)) (*Aggregate, bool, error) {
 	s := qp.s
-	hook, clause := s.hook, qp.clause
-	s.hook, qp.clause = qp.scanHook, "aggregate"
-	defer func() { s.hook, qp.clause = hook, clause }()
+	hook := s.hook
+	s.hook = argHook
+	defer func() { s.hook = hook }()
 	a := &Aggregate{SQL: sqlparser.String(node)}
 	var argExprs sqlparser.SelectExprs
 	switch n := node.(type) {
@@ -762,11 +796,11 @@ func (qp *queryPlanner) aggregate(node sqlparser.Expr) (*expr, error) {
 		}
 		for _, o := range n.OrderBy {
 			if v, ok := o.Expr.(*sqlparser.SQLVal); ok && v.Type == sqlparser.IntVal {
-				return nil, unsupported("GROUP_CONCAT … ORDER BY a position", sqlparser.String(o), "order by the expression itself")
+				return nil, false, unsupported("GROUP_CONCAT … ORDER BY a position", sqlparser.String(o), "order by the expression itself")
 			}
 			k, err := s.compile(o.Expr)
 			if err != nil {
-				return nil, err
+				return nil, false, err
 			}
 			a.order = append(a.order, orderKey{e: k, desc: o.Direction == sqlparser.DescScr})
 		}
@@ -774,34 +808,34 @@ func (qp *queryPlanner) aggregate(node sqlparser.Expr) (*expr, error) {
 	case *sqlparser.FuncExpr:
 		a.Name, a.Distinct, argExprs = strings.ToUpper(n.Name.String()), n.Distinct, n.Exprs
 		if !n.Qualifier.IsEmpty() {
-			return nil, unsupported("qualified function names", a.SQL, "call the function by its name alone")
+			return nil, false, unsupported("qualified function names", a.SQL, "call the function by its name alone")
 		}
 	}
 	for _, se := range argExprs {
 		switch x := se.(type) {
 		case *sqlparser.StarExpr:
 			if a.Name != "COUNT" || len(argExprs) != 1 || a.Distinct || !x.TableName.IsEmpty() {
-				return nil, fmt.Errorf("translate: %s: * is an argument of COUNT(*) only", a.SQL)
+				return nil, false, fmt.Errorf("translate: %s: * is an argument of COUNT(*) only", a.SQL)
 			}
 			a.star = true
 		case *sqlparser.AliasedExpr:
 			c, err := s.compile(x.Expr)
 			if err != nil {
-				return nil, err
+				return nil, false, err
 			}
 			a.args = append(a.args, c)
 		default:
-			return nil, fmt.Errorf("translate: %s: cannot read the argument %s", a.SQL, sqlparser.String(se))
+			return nil, false, fmt.Errorf("translate: %s: cannot read the argument %s", a.SQL, sqlparser.String(se))
 		}
 	}
 	nullable := true
 	switch a.Name {
 	case "COUNT":
 		if !a.star && len(a.args) == 0 {
-			return nil, fmt.Errorf("translate: %s: COUNT takes an argument, or *", a.SQL)
+			return nil, false, fmt.Errorf("translate: %s: COUNT takes an argument, or *", a.SQL)
 		}
 		if len(a.args) > 1 && !a.Distinct {
-			return nil, fmt.Errorf("translate: %s: COUNT takes one argument (COUNT(DISTINCT a, b) takes several)", a.SQL)
+			return nil, false, fmt.Errorf("translate: %s: COUNT takes one argument (COUNT(DISTINCT a, b) takes several)", a.SQL)
 		}
 		if len(a.args) == 1 && a.args[0].kind == exConst && a.args[0].val != nil && !a.Distinct {
 			a.star, a.args = true, nil // COUNT(1) counts rows
@@ -809,11 +843,11 @@ func (qp *queryPlanner) aggregate(node sqlparser.Expr) (*expr, error) {
 		a.typ, nullable = typeInt, false
 	case "SUM", "AVG":
 		if len(a.args) != 1 {
-			return nil, fmt.Errorf("translate: %s: %s takes one argument", a.SQL, a.Name)
+			return nil, false, fmt.Errorf("translate: %s: %s takes one argument", a.SQL, a.Name)
 		}
 		t := a.args[0].typ
 		if !t.numeric() && t != typeNull {
-			return nil, fmt.Errorf("translate: %s needs numbers, but %s is %s", a.SQL, describe(a.args[0]), t)
+			return nil, false, fmt.Errorf("translate: %s needs numbers, but %s is %s", a.SQL, describe(a.args[0]), t)
 		}
 		a.typ = typeFloat
 		if a.Name == "SUM" && (t == typeInt || t == typeBool) {
@@ -821,10 +855,10 @@ func (qp *queryPlanner) aggregate(node sqlparser.Expr) (*expr, error) {
 		}
 	case "MIN", "MAX", "ANY_VALUE":
 		if len(a.args) != 1 {
-			return nil, fmt.Errorf("translate: %s: %s takes one argument", a.SQL, a.Name)
+			return nil, false, fmt.Errorf("translate: %s: %s takes one argument", a.SQL, a.Name)
 		}
 		if a.Name == "ANY_VALUE" && a.Distinct {
-			return nil, fmt.Errorf("translate: %s: ANY_VALUE takes no DISTINCT", a.SQL)
+			return nil, false, fmt.Errorf("translate: %s: ANY_VALUE takes no DISTINCT", a.SQL)
 		}
 		a.typ = a.args[0].typ
 		if a.typ == typeBool {
@@ -832,27 +866,26 @@ func (qp *queryPlanner) aggregate(node sqlparser.Expr) (*expr, error) {
 		}
 	case "GROUP_CONCAT":
 		if len(a.args) == 0 {
-			return nil, fmt.Errorf("translate: %s: GROUP_CONCAT takes an argument", a.SQL)
+			return nil, false, fmt.Errorf("translate: %s: GROUP_CONCAT takes an argument", a.SQL)
 		}
 	case "STD", "STDDEV", "STDDEV_POP", "STDDEV_SAMP", "VARIANCE", "VAR_POP", "VAR_SAMP", "BIT_AND", "BIT_OR", "BIT_XOR":
 		if len(a.args) != 1 {
-			return nil, fmt.Errorf("translate: %s: %s takes one argument", a.SQL, a.Name)
+			return nil, false, fmt.Errorf("translate: %s: %s takes one argument", a.SQL, a.Name)
 		}
 		if t := a.args[0].typ; !t.numeric() && t != typeNull {
-			return nil, fmt.Errorf("translate: %s needs numbers, but %s is %s", a.SQL, describe(a.args[0]), t)
+			return nil, false, fmt.Errorf("translate: %s needs numbers, but %s is %s", a.SQL, describe(a.args[0]), t)
 		}
 		if a.Distinct {
-			return nil, fmt.Errorf("translate: %s: %s takes no DISTINCT, as in MySQL", a.SQL, a.Name)
+			return nil, false, fmt.Errorf("translate: %s: %s takes no DISTINCT, as in MySQL", a.SQL, a.Name)
 		}
 		a.typ = typeFloat
 		if strings.HasPrefix(a.Name, "BIT_") {
 			a.typ, nullable = typeInt, false // of no rows: BIT_AND all ones, BIT_OR and BIT_XOR 0
 		}
 	default:
-		return nil, unsupported("the aggregate "+a.Name, a.SQL, "supported: COUNT, SUM, AVG, MIN, MAX, GROUP_CONCAT, ANY_VALUE, the STD and VAR families, BIT_AND, BIT_OR, BIT_XOR")
+		return nil, false, unsupported("the aggregate "+a.Name, a.SQL, "supported: COUNT, SUM, AVG, MIN, MAX, GROUP_CONCAT, ANY_VALUE, the STD and VAR families, BIT_AND, BIT_OR, BIT_XOR")
 	}
-	qp.aggText[text] = len(qp.aggs)
-	return qp.addAggregate(a, nullable), nil
+	return a, nullable, nil
 }
 
 func (qp *queryPlanner) addAggregate(a *Aggregate, nullable bool) *expr {
@@ -928,6 +961,18 @@ func hasAggregate(node sqlparser.SQLNode) bool {
 		}
 		switch n.(type) {
 		case *sqlparser.Subquery:
+			return false, nil
+		}
+		if isWindowNode(n) {
+			// An aggregate OVER (…) is a window function; an aggregate in its arguments or its
+			// window is one of the query's own (SUM(SUM(x)) OVER ()).
+			fn, spec, ok := windowCallParts(n.(*sqlparser.FuncExpr))
+			if ok {
+				if f, isFunc := fn.(*sqlparser.FuncExpr); isFunc {
+					found = found || hasAggregate(f.Exprs)
+				}
+				found = found || hasAggregate(spec)
+			}
 			return false, nil
 		}
 		if isAggregateNode(n) {

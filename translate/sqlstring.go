@@ -22,6 +22,9 @@ func formatRewritten(buf *sqlparser.TrackedBuffer, node sqlparser.SQLNode) {
 		node.Format(buf)
 		return
 	}
+	if formatWindowCall(buf, f) {
+		return
+	}
 	args := f.Exprs
 	switch name := f.Name.String(); {
 	case strings.HasPrefix(name, "TRIM ") && len(args) == 2:

@@ -67,8 +67,15 @@ func (s *Server) mysqlError(err error, cause error) *mysql.MyError {
 		handler *airsql.UnknownPreparedError
 		args    *airsql.PreparedArgumentsError
 		subq    *translate.SubqueryError
+		window  *translate.WindowError
 	)
 	switch {
+	case errors.As(err, &window): // MySQL's own number: 3593, 3579, …
+		state := "HY000"
+		if window.Code == mysql.ER_PARSE_ERROR || window.Code == mysql.ER_NOT_SUPPORTED_YET {
+			state = "42000"
+		}
+		return newError(uint16(window.Code), state, msg)
 	case errors.As(err, &noTable), errors.As(err, &table):
 		return mysql.NewError(mysql.ER_NO_SUCH_TABLE, msg)
 	case errors.As(err, &exists) && exists.Kind == "column":

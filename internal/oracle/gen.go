@@ -75,6 +75,7 @@ func DefaultConstructs() []Construct {
 		{Name: "string functions of BI tools", Mode: Run, Weight: 25, add: addStringFuncs},
 		{Name: "time functions of BI tools", Mode: Run, Weight: 25, add: addTimeFuncs},
 		{Name: "literals and SELECT ALL", Mode: Run, Weight: 8, add: addLiterals},
+		{Name: "window functions", Mode: Run, Weight: 20, add: addWindow}, // gen_window.go
 		// Last: it replaces the select list with one aggregate.
 		{Name: "STD VAR BIT aggregates", Mode: Run, Weight: 8, add: addStatAggregate},
 		{Name: "WITH ROLLUP", Mode: Run, Weight: 8, add: addRollup},
