@@ -12,7 +12,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
-	_ "modernc.org/sqlite"             // database/sql driver "sqlite", pure Go (no cgo)
+	_ "modernc.org/sqlite" // database/sql driver "sqlite", pure Go (no cgo)
 
 	"github.com/airsql/airsql/replica"
 	"github.com/airsql/airsql/translate"
