@@ -4,6 +4,7 @@
 //	airsql -format csv "SELECT * FROM People" > people.csv
 //	airsql                      # interactive shell: statements end with ';', .help for commands
 //	airsql serve                # a MySQL-protocol server: mariadb -h 127.0.0.1 -P 3306 -u airsql
+//	airsql sync -to sqlite:base.db -follow   # a copy in SQLite or PostgreSQL, kept current
 //
 // Without -dsn, AIRTABLE_DSN or AIRTABLE_TOKEN it runs on the emulator's built-in demo base,
 // in-process, and says so on stderr. With -dsn (or AIRTABLE_DSN, or AIRTABLE_TOKEN and -base)
@@ -59,6 +60,9 @@ func parseArgs(args []string, stderr io.Writer) (*options, error) {
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
 	if len(args) > 0 && args[0] == "serve" {
 		return runServe(ctx, args[1:], stdout, stderr, getenv, nil)
+	}
+	if len(args) > 0 && args[0] == "sync" {
+		return runSync(ctx, args[1:], stderr, getenv)
 	}
 	o, err := parseArgs(args, stderr)
 	var secrets []string

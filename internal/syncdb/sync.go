@@ -72,6 +72,8 @@ type Syncer struct {
 	tables map[string]*tableState // by table id: what the target holds (committed)
 	// checked is when the webhook was last known alive; zero: not yet in this process.
 	checked time.Time
+	// started says that this process made sure every table asked for is copied (once).
+	started bool
 	stats   Stats
 }
 
@@ -116,7 +118,7 @@ func (s *Syncer) log(format string, args ...any) {
 // CatchUp brings the target up to date: the first time (or when the webhook is gone) it copies
 // every table; then it applies every payload the webhook holds past the target's cursors, each in
 // one transaction. A table a payload cannot be applied to exactly, or every table after lost
-// payloads, is copied again.
+// payloads, is copied again. Caught up, it sends one request (the payload read).
 func (s *Syncer) CatchUp(ctx context.Context) error {
 	if err := s.start(ctx); err != nil {
 		return err
@@ -141,14 +143,12 @@ func (s *Syncer) CatchUp(ctx context.Context) error {
 		case err != nil:
 			return fmt.Errorf("sync of base %s: %w", s.base.ID(), err)
 		}
-		for _, id := range append(recopy, created...) {
-			if err := s.copyTable(ctx, id); errors.Is(err, errHookGone) {
-				if err := s.renew(ctx); err != nil {
-					return err
-				}
-			} else if err != nil {
+		if err := s.copyTables(ctx, append(recopy, created...), -1); errors.Is(err, errHookGone) {
+			if err := s.renew(ctx); err != nil {
 				return err
 			}
+		} else if err != nil {
+			return err
 		}
 	}
 }
@@ -170,45 +170,55 @@ func (s *Syncer) Follow(ctx context.Context, every time.Duration) error {
 	}
 }
 
-// start makes sure there is a live webhook and a copy of every table asked for.
+// start makes sure, on the first CatchUp, that there is a live webhook and a copy of every table
+// asked for; later, that the webhook did not expire unseen.
 func (s *Syncer) start(ctx context.Context) error {
 	if s.hookID == "" {
 		return s.renew(ctx)
 	}
-	if s.checked.IsZero() || s.clock.Now().Sub(s.checked) >= checkAfter {
-		if _, err := s.nextCursor(ctx); errors.Is(err, errHookGone) {
-			s.log("webhook %s expired or was deleted: a new one, and every table copied again", s.hookID)
-			return s.renew(ctx)
-		} else if err != nil {
-			return err
-		}
+	if !s.checked.IsZero() && s.clock.Now().Sub(s.checked) < checkAfter {
+		return nil
 	}
-	want, err := s.wanted(ctx)
+	from, err := s.nextCursor(ctx)
+	if errors.Is(err, errHookGone) {
+		s.log("webhook %s expired or was deleted: a new one, and every table copied again", s.hookID)
+		return s.renew(ctx)
+	}
 	if err != nil {
 		return err
 	}
+	if s.started {
+		return nil
+	}
+	want, schema, err := s.wanted(ctx)
+	if err != nil {
+		return err
+	}
+	var missing []string
 	for _, id := range want {
 		if s.tables[id] == nil {
-			if err := s.copyTable(ctx, id); err != nil {
-				return err
-			}
+			missing = append(missing, id)
 		}
 	}
+	if err := s.copyTablesOf(ctx, missing, from, schema); err != nil {
+		return err
+	}
+	s.started = true
 	return nil
 }
 
-// wanted lists the ids of the tables asked for, in the base's order.
-func (s *Syncer) wanted(ctx context.Context) ([]string, error) {
+// wanted lists the ids of the tables asked for, in the base's order, and the schema it read.
+func (s *Syncer) wanted(ctx context.Context) ([]string, *transport.BaseSchema, error) {
 	schema, err := s.base.Schema(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("read the schema of base %s: %w", s.base.ID(), err)
+		return nil, nil, fmt.Errorf("read the schema of base %s: %w", s.base.ID(), err)
 	}
 	if len(s.opts.Tables) == 0 {
 		ids := make([]string, len(schema.Tables))
 		for i, t := range schema.Tables {
 			ids[i] = t.ID
 		}
-		return ids, nil
+		return ids, schema, nil
 	}
 	var ids []string
 	for _, name := range s.opts.Tables {
@@ -223,11 +233,11 @@ func (s *Syncer) wanted(ctx context.Context) ([]string, error) {
 			for i, t := range schema.Tables {
 				names[i] = t.Name
 			}
-			return nil, fmt.Errorf("base %s has no table %q (it has %s)", s.base.ID(), name, strings.Join(names, ", "))
+			return nil, nil, fmt.Errorf("base %s has no table %q (it has %s)", s.base.ID(), name, strings.Join(names, ", "))
 		}
 		ids = append(ids, found)
 	}
-	return ids, nil
+	return ids, schema, nil
 }
 
 func (s *Syncer) spec() transport.WebhookSpecification {
@@ -243,14 +253,16 @@ func (s *Syncer) renew(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("sync of base %s: create its webhook: %w", s.base.ID(), err)
 	}
+	// The schema is read after the webhook exists: every change it may not show is in a payload.
+	want, schema, err := s.wanted(ctx)
+	if err != nil {
+		_ = s.base.DeleteWebhook(ctx, hook.ID) // the base has ten webhooks at most: leave none behind
+		return err
+	}
 	old := s.hookID
 	s.hookID, s.checked = hook.ID, s.clock.Now()
 	if old != "" {
 		_ = s.base.DeleteWebhook(ctx, old) // a dead hook; failing to delete it costs a slot, no more
-	}
-	want, err := s.wanted(ctx)
-	if err != nil {
-		return err
 	}
 	ids := slices.Clone(want)
 	for id := range s.tables {
@@ -258,13 +270,15 @@ func (s *Syncer) renew(ctx context.Context) error {
 			ids = append(ids, id)
 		}
 	}
-	for _, id := range ids {
-		if err := s.copyTable(ctx, id); err != nil {
-			return err
-		}
+	if err := s.copyTablesOf(ctx, ids, firstCursor, schema); err != nil {
+		return err
 	}
+	s.started = true
 	return nil
 }
+
+// firstCursor is the cursor of a new webhook's first payload.
+const firstCursor = 1
 
 // nextCursor reads the cursor the webhook's next payload will get.
 func (s *Syncer) nextCursor(ctx context.Context) (int, error) {
@@ -284,86 +298,114 @@ func (s *Syncer) nextCursor(ctx context.Context) (int, error) {
 	return 0, errHookGone
 }
 
-// copyTable lists a table afresh and replaces its copy in one transaction. The cursor is read
-// before the listing: payloads from it on cover every change the listing may have missed, and
-// replaying one the listing saw is harmless. A table no longer in the base is dropped.
-func (s *Syncer) copyTable(ctx context.Context, id string) error {
-	from, err := s.nextCursor(ctx)
-	if err != nil {
-		return err
+// copyTables copies tables afresh; from is the webhook's cursor read before (-1: read it now).
+func (s *Syncer) copyTables(ctx context.Context, ids []string, from int) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	if from < 0 {
+		var err error
+		if from, err = s.nextCursor(ctx); err != nil {
+			return err
+		}
 	}
 	schema, err := s.base.Schema(ctx)
 	if err != nil {
 		return fmt.Errorf("read the schema of base %s: %w", s.base.ID(), err)
 	}
-	var src *transport.TableSchema
-	for i := range schema.Tables {
-		if schema.Tables[i].ID == id {
-			src = &schema.Tables[i]
+	return s.copyTablesOf(ctx, ids, from, schema)
+}
+
+// copyTablesOf lists tables afresh and replaces each one's copy in one transaction. from is the
+// webhook's cursor read before the schema: payloads from it on cover every change the schema and
+// the listings may have missed, and replaying one they saw is harmless. The cursor read after the
+// listings bounds that replay. A table no longer in the base is dropped.
+func (s *Syncer) copyTablesOf(ctx context.Context, ids []string, from int, schema *transport.BaseSchema) error {
+	type listed struct {
+		ts    *tableState
+		recs  []transport.Record
+		pages int
+	}
+	var copies []listed
+	for _, id := range ids {
+		var src *transport.TableSchema
+		for i := range schema.Tables {
+			if schema.Tables[i].ID == id {
+				src = &schema.Tables[i]
+			}
 		}
-	}
-	old := s.tables[id]
-	if src == nil {
-		if old == nil {
-			return nil
+		old := s.tables[id]
+		if src == nil {
+			if old == nil {
+				continue
+			}
+			s.log("table %s was deleted from the base: dropped", old.Name)
+			if err := s.inTx(ctx, func(tx *sql.Tx) error { return s.target.dropTable(ctx, tx, s.base.ID(), old) },
+				func() { delete(s.tables, id) }); err != nil {
+				return err
+			}
+			continue
 		}
-		s.log("table %s was deleted from the base: dropped", old.Name)
-		return s.inTx(ctx, func(tx *sql.Tx) error { return s.target.dropTable(ctx, tx, s.base.ID(), old) },
-			func() { delete(s.tables, id) })
-	}
-	ts, err := s.newTableState(src, old)
-	if err != nil {
-		return err
-	}
-	started := s.clock.Now()
-	var recs []transport.Record
-	pages := 0
-	for page, err := range s.base.Iterate(ctx, id, transport.ListOptions{ReturnFieldsByFieldID: true}) {
+		ts, err := s.newTableState(src)
 		if err != nil {
-			return fmt.Errorf("copy %s: list its records: %w", src.Name, err)
+			return err
 		}
-		recs = append(recs, page...)
-		pages++
+		started := s.clock.Now()
+		l := listed{ts: ts}
+		for page, err := range s.base.Iterate(ctx, id, transport.ListOptions{ReturnFieldsByFieldID: true}) {
+			if err != nil {
+				return fmt.Errorf("copy %s: list its records: %w", src.Name, err)
+			}
+			l.recs = append(l.recs, page...)
+			l.pages++
+			if s.opts.Progress != nil {
+				s.opts.Progress(Progress{Table: src.Name, Records: len(l.recs), Pages: l.pages, Elapsed: s.clock.Now().Sub(started)})
+			}
+		}
 		if s.opts.Progress != nil {
-			s.opts.Progress(Progress{Table: src.Name, Records: len(recs), Pages: pages, Elapsed: s.clock.Now().Sub(started)})
+			s.opts.Progress(Progress{Table: src.Name, Records: len(l.recs), Pages: l.pages, Elapsed: s.clock.Now().Sub(started), Done: true})
 		}
+		copies = append(copies, l)
+	}
+	if len(copies) == 0 {
+		return nil
 	}
 	upTo, err := s.nextCursor(ctx)
 	if err != nil {
 		return err
 	}
-	ts.Webhook, ts.Cursor, ts.Replay, ts.Transaction = s.hookID, from, upTo, 0
-	err = s.inTx(ctx, func(tx *sql.Tx) error {
-		if old != nil {
-			if err := s.target.dropTable(ctx, tx, s.base.ID(), old); err != nil {
+	for _, l := range copies {
+		ts, old := l.ts, s.tables[l.ts.ID]
+		ts.Webhook, ts.Cursor, ts.Replay, ts.Transaction = s.hookID, from, upTo, 0
+		err := s.inTx(ctx, func(tx *sql.Tx) error {
+			if old != nil {
+				if err := s.target.dropTable(ctx, tx, s.base.ID(), old); err != nil {
+					return err
+				}
+			}
+			if err := s.target.createTable(ctx, tx, ts); err != nil {
 				return err
 			}
-		}
-		if err := s.target.createTable(ctx, tx, ts); err != nil {
+			for _, r := range l.recs {
+				if err := s.target.upsertRow(ctx, tx, ts, r.ID, r.CreatedTime, knownCells(ts, r.Fields)); err != nil {
+					return fmt.Errorf("copy %s: %w", ts.Name, err)
+				}
+			}
+			return s.target.writeMeta(ctx, tx, s.base.ID(), ts, true)
+		}, func() { s.tables[ts.ID] = ts })
+		if err != nil {
 			return err
 		}
-		for _, r := range recs {
-			if err := s.target.upsertRow(ctx, tx, ts, r.ID, r.CreatedTime, s.knownCells(ts, r.Fields)); err != nil {
-				return fmt.Errorf("copy %s: %w", src.Name, err)
-			}
-		}
-		return s.target.writeMeta(ctx, tx, s.base.ID(), ts, true)
-	}, func() { s.tables[id] = ts })
-	if err != nil {
-		return err
-	}
-	s.stats.Copies++
-	s.stats.RecordsCopied += len(recs)
-	s.stats.Pages += pages
-	if s.opts.Progress != nil {
-		s.opts.Progress(Progress{Table: src.Name, Records: len(recs), Pages: pages, Elapsed: s.clock.Now().Sub(started), Done: true})
+		s.stats.Copies++
+		s.stats.RecordsCopied += len(l.recs)
+		s.stats.Pages += l.pages
 	}
 	return nil
 }
 
 // knownCells drops the cells of fields created after the schema was read (a payload creates their
 // columns).
-func (s *Syncer) knownCells(ts *tableState, cells map[string]any) map[string]any {
+func knownCells(ts *tableState, cells map[string]any) map[string]any {
 	for fid := range cells {
 		if _, ok := ts.Fields[fid]; !ok {
 			delete(cells, fid)
@@ -372,9 +414,8 @@ func (s *Syncer) knownCells(ts *tableState, cells map[string]any) map[string]any
 	return cells
 }
 
-// newTableState names the SQL table and columns of a table of the schema, keeping the names the
-// old copy gave where they still fit.
-func (s *Syncer) newTableState(src *transport.TableSchema, old *tableState) (*tableState, error) {
+// newTableState names the SQL table and columns of a table of the schema.
+func (s *Syncer) newTableState(src *transport.TableSchema) (*tableState, error) {
 	d := s.target.d
 	ts := &tableState{ID: src.ID, Name: src.Name, Fields: map[string]fieldState{}}
 	taken := s.tableNames(src.ID)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -57,13 +58,12 @@ func TestTablesOption(t *testing.T) {
 	if !slices.Equal(got, []string{"People"}) {
 		t.Errorf("got tables %v, want [People]", got)
 	}
-	_, tg2 := h.syncer("sqlite:"+t.TempDir()+"/other.db", Options{})
-	if _, err := New(bg, h.sync, tg2, Options{Tables: []string{"Nope"}}); err != nil {
-		t.Fatal(err)
+	s2, _ := h.syncer("sqlite:"+t.TempDir()+"/other.db", Options{Tables: []string{"Nope"}})
+	if err := s2.CatchUp(bg); err == nil || !strings.Contains(err.Error(), `no table "Nope" (it has People, Tasks)`) {
+		t.Errorf("a table the base does not have: got %v", err)
 	}
-	s2, _ := New(bg, h.sync, tg2, Options{Tables: []string{"Nope"}})
-	if err := s2.CatchUp(bg); err == nil {
-		t.Error("a table the base does not have: got no error")
+	if hooks, err := h.base.Webhooks(bg); err != nil || len(hooks) != 1 {
+		t.Errorf("the base has %d webhooks (%v), want 1: the refused sync leaves none behind", len(hooks), err)
 	}
 }
 
