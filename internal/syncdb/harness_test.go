@@ -363,7 +363,7 @@ func targets(t *testing.T, f func(t *testing.T, url string)) {
 
 // startPostgres starts a PostgreSQL cluster of its own in a temporary directory (as the postgres
 // user when the test runs as root: the server refuses root) and returns its URL.
-func startPostgres(t *testing.T) string {
+func startPostgres(t testing.TB) string {
 	t.Helper()
 	bin := ""
 	if p, err := exec.LookPath("initdb"); err == nil {

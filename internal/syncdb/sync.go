@@ -316,90 +316,93 @@ func (s *Syncer) copyTables(ctx context.Context, ids []string, from int) error {
 	return s.copyTablesOf(ctx, ids, from, schema)
 }
 
-// copyTablesOf lists tables afresh and replaces each one's copy in one transaction. from is the
-// webhook's cursor read before the schema: payloads from it on cover every change the schema and
-// the listings may have missed, and replaying one they saw is harmless. The cursor read after the
-// listings bounds that replay. A table no longer in the base is dropped.
+// copyTablesOf lists tables afresh and replaces their copies, all in one transaction into which
+// the records go as their pages come. from is the webhook's cursor read before the schema:
+// payloads from it on cover every change the schema and the listings may have missed, and
+// replaying one they saw is harmless. The cursor read after the listings bounds that replay. A
+// table no longer in the base is dropped.
 func (s *Syncer) copyTablesOf(ctx context.Context, ids []string, from int, schema *transport.BaseSchema) error {
-	type listed struct {
-		ts    *tableState
-		recs  []transport.Record
-		pages int
-	}
-	var copies []listed
-	for _, id := range ids {
-		var src *transport.TableSchema
-		for i := range schema.Tables {
-			if schema.Tables[i].ID == id {
-				src = &schema.Tables[i]
+	var copied []*tableState
+	var dropped []string
+	records, pages := 0, 0
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		for _, id := range ids {
+			var src *transport.TableSchema
+			for i := range schema.Tables {
+				if schema.Tables[i].ID == id {
+					src = &schema.Tables[i]
+				}
 			}
-		}
-		old := s.tables[id]
-		if src == nil {
-			if old == nil {
-				continue
-			}
-			s.log("table %s was deleted from the base: dropped", old.Name)
-			if err := s.inTx(ctx, func(tx *sql.Tx) error { return s.target.dropTable(ctx, tx, s.base.ID(), old) },
-				func() { delete(s.tables, id) }); err != nil {
-				return err
-			}
-			continue
-		}
-		ts, err := s.newTableState(src)
-		if err != nil {
-			return err
-		}
-		started := s.clock.Now()
-		l := listed{ts: ts}
-		for page, err := range s.base.Iterate(ctx, id, transport.ListOptions{ReturnFieldsByFieldID: true}) {
-			if err != nil {
-				return fmt.Errorf("copy %s: list its records: %w", src.Name, err)
-			}
-			l.recs = append(l.recs, page...)
-			l.pages++
-			if s.opts.Progress != nil {
-				s.opts.Progress(Progress{Table: src.Name, Records: len(l.recs), Pages: l.pages, Elapsed: s.clock.Now().Sub(started)})
-			}
-		}
-		if s.opts.Progress != nil {
-			s.opts.Progress(Progress{Table: src.Name, Records: len(l.recs), Pages: l.pages, Elapsed: s.clock.Now().Sub(started), Done: true})
-		}
-		copies = append(copies, l)
-	}
-	if len(copies) == 0 {
-		return nil
-	}
-	upTo, err := s.nextCursor(ctx)
-	if err != nil {
-		return err
-	}
-	for _, l := range copies {
-		ts, old := l.ts, s.tables[l.ts.ID]
-		ts.Webhook, ts.Cursor, ts.Replay, ts.Transaction = s.hookID, from, upTo, 0
-		err := s.inTx(ctx, func(tx *sql.Tx) error {
+			old := s.tables[id]
 			if old != nil {
 				if err := s.target.dropTable(ctx, tx, s.base.ID(), old); err != nil {
 					return err
 				}
 			}
+			if src == nil {
+				if old != nil {
+					s.log("table %s was deleted from the base: dropped", old.Name)
+					dropped = append(dropped, id)
+				}
+				continue
+			}
+			ts, err := s.newTableState(src)
+			if err != nil {
+				return err
+			}
 			if err := s.target.createTable(ctx, tx, ts); err != nil {
 				return err
 			}
-			for _, r := range l.recs {
-				if err := s.target.upsertRow(ctx, tx, ts, r.ID, r.CreatedTime, knownCells(ts, r.Fields)); err != nil {
-					return fmt.Errorf("copy %s: %w", ts.Name, err)
+			started := s.clock.Now()
+			n, p := 0, 0
+			for page, err := range s.base.Iterate(ctx, id, transport.ListOptions{ReturnFieldsByFieldID: true}) {
+				if err != nil {
+					return fmt.Errorf("copy %s: list its records: %w", src.Name, err)
+				}
+				for _, r := range page {
+					if err := s.target.upsertRow(ctx, tx, ts, r.ID, r.CreatedTime, knownCells(ts, r.Fields)); err != nil {
+						return fmt.Errorf("copy %s: %w", ts.Name, err)
+					}
+				}
+				n, p = n+len(page), p+1
+				if s.opts.Progress != nil {
+					s.opts.Progress(Progress{Table: src.Name, Records: n, Pages: p, Elapsed: s.clock.Now().Sub(started)})
 				}
 			}
-			return s.target.writeMeta(ctx, tx, s.base.ID(), ts, true)
-		}, func() { s.tables[ts.ID] = ts })
+			if s.opts.Progress != nil {
+				s.opts.Progress(Progress{Table: src.Name, Records: n, Pages: p, Elapsed: s.clock.Now().Sub(started), Done: true})
+			}
+			records, pages = records+n, pages+p
+			copied = append(copied, ts)
+		}
+		if len(copied) == 0 {
+			return nil
+		}
+		upTo, err := s.nextCursor(ctx)
 		if err != nil {
 			return err
 		}
-		s.stats.Copies++
-		s.stats.RecordsCopied += len(l.recs)
-		s.stats.Pages += l.pages
+		for _, ts := range copied {
+			ts.Webhook, ts.Cursor, ts.Replay, ts.Transaction = s.hookID, from, upTo, 0
+			if err := s.target.writeMeta(ctx, tx, s.base.ID(), ts, true); err != nil {
+				return err
+			}
+		}
+		return nil
+	}, func() {
+		for _, id := range dropped {
+			delete(s.tables, id)
+		}
+		for _, ts := range copied {
+			s.tables[ts.ID] = ts
+		}
+	})
+	if err != nil {
+		return err
 	}
+	s.stats.Copies += len(copied)
+	s.stats.RecordsCopied += records
+	s.stats.Pages += pages
 	return nil
 }
 
