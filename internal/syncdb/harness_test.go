@@ -2,6 +2,7 @@ package syncdb
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -14,40 +15,16 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/airsql/airsql/emulator"
+	"github.com/airsql/airsql/internal/clock"
 	"github.com/airsql/airsql/replica"
 	"github.com/airsql/airsql/transport"
 )
 
 var bg = context.Background()
-
-// jumpClock is a clock whose waits end at once by moving its time forward, shared by the emulator
-// and the clients: pacing and backoff run without sleeping, and a test moves a week ahead at once.
-type jumpClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *jumpClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *jumpClock) After(d time.Duration) <-chan time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if d > 0 {
-		c.now = c.now.Add(d)
-	}
-	ch := make(chan time.Time, 1)
-	ch <- c.now
-	return ch
-}
 
 const (
 	syncBase = "appSYNC0000000001"
@@ -90,12 +67,12 @@ func fixture() *emulator.Fixture {
 type harness struct {
 	t    *testing.T
 	s    *emulator.Server
-	clk  *jumpClock
+	clk  *clock.Jump
 	base *transport.Base // the test's writes and checks
 	sync *transport.Base // the Syncer's client
 }
 
-func newBase(t *testing.T, hc *http.Client, endpoint string, clk *jumpClock) *transport.Base {
+func newBase(t *testing.T, hc *http.Client, endpoint string, clk *clock.Jump) *transport.Base {
 	t.Helper()
 	b, err := transport.NewBase(emulator.DefaultToken, syncBase, transport.WithEndpointURL(endpoint),
 		transport.WithHTTPClient(hc), transport.WithClock(clk), transport.WithRetryStrategy(transport.RetryStrategy()))
@@ -107,7 +84,7 @@ func newBase(t *testing.T, hc *http.Client, endpoint string, clk *jumpClock) *tr
 
 func newHarness(t *testing.T) *harness {
 	t.Helper()
-	clk := &jumpClock{now: time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC)}
+	clk := clock.NewJump(time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC))
 	s, err := emulator.New(emulator.WithFixture(fixture()), emulator.WithClock(clk), emulator.WithRate(0, 0))
 	if err != nil {
 		t.Fatal(err)
@@ -241,18 +218,9 @@ func (h *harness) readTable(tg *Target, name string, types map[string]string, wh
 	if err != nil {
 		h.t.Fatalf("%s: read %s: %v", when, name, err)
 	}
-	defer rows.Close()
 	cols, _ := rows.Columns()
 	out := map[string]map[string]string{}
-	for rows.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
-			h.t.Fatal(err)
-		}
+	for _, vals := range h.scanAll(rows) {
 		row := map[string]string{}
 		for i, c := range cols {
 			typ, ok := types[c]
@@ -263,9 +231,6 @@ func (h *harness) readTable(tg *Target, name string, types map[string]string, wh
 		}
 		out[row["id"]] = row
 	}
-	if err := rows.Err(); err != nil {
-		h.t.Fatal(err)
-	}
 	return out
 }
 
@@ -275,9 +240,26 @@ func (h *harness) query(tg *Target, q string) []string {
 	if err != nil {
 		h.t.Fatalf("%s: %v", q, err)
 	}
+	var out []string
+	for _, vals := range h.scanAll(rows) {
+		parts := make([]string, len(vals))
+		for i, v := range vals {
+			if b, ok := v.([]byte); ok {
+				v = string(b)
+			}
+			parts[i] = fmt.Sprint(v)
+		}
+		out = append(out, strings.Join(parts, " "))
+	}
+	return out
+}
+
+// scanAll reads every row's values and closes rows.
+func (h *harness) scanAll(rows *sql.Rows) [][]any {
+	h.t.Helper()
 	defer rows.Close()
 	cols, _ := rows.Columns()
-	var out []string
+	var out [][]any
 	for rows.Next() {
 		vals := make([]any, len(cols))
 		ptrs := make([]any, len(cols))
@@ -287,14 +269,10 @@ func (h *harness) query(tg *Target, q string) []string {
 		if err := rows.Scan(ptrs...); err != nil {
 			h.t.Fatal(err)
 		}
-		parts := make([]string, len(vals))
-		for i, v := range vals {
-			if b, ok := v.([]byte); ok {
-				v = string(b)
-			}
-			parts[i] = fmt.Sprint(v)
-		}
-		out = append(out, strings.Join(parts, " "))
+		out = append(out, vals)
+	}
+	if err := rows.Err(); err != nil {
+		h.t.Fatal(err)
 	}
 	return out
 }

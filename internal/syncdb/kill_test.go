@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/airsql/airsql/emulator"
+	"github.com/airsql/airsql/internal/clock"
 	"github.com/airsql/airsql/transport"
 )
 
@@ -25,7 +26,7 @@ func TestMain(m *testing.M) {
 }
 
 func runChild(endpoint, url string) int {
-	clk := &jumpClock{now: time.Now()}
+	clk := clock.NewJump(time.Now())
 	b, err := transport.NewBase(emulator.DefaultToken, syncBase, transport.WithEndpointURL(endpoint),
 		transport.WithHTTPClient(http.DefaultClient), transport.WithClock(clk), transport.WithRetryStrategy(transport.RetryStrategy()))
 	if err != nil {

@@ -68,7 +68,7 @@ func TestTablesOption(t *testing.T) {
 }
 
 // A randomized run: 1,000 operations of other clients (creates, updates, deletes, typecast writes,
-// fields added, renamed and deleted, a table created and later deleted) with faults (429 and 500
+// fields added (text, number, link), renamed and deleted, a table created, renamed and deleted) with faults (429 and 500
 // on payload reads and on a listing, an error payload, payloads lost to retention, an expired
 // webhook) and sync steps in between, some of them restarts. After each catching up the target
 // equals the base.
@@ -86,7 +86,8 @@ func runRandomized(t *testing.T, url string, seed uint64, ops int) {
 	rng := rand.New(rand.NewPCG(seed, 7))
 	tasks := []string{"recTASK0000000001"}
 	people := []string{"recPERSON00000001"}
-	var added []string // field ids of Tasks created by the run
+	var added []string      // text fields of Tasks created by the run
+	var addedLinks []string // link fields to People created by the run
 	var extra []string // records of the table created by the run
 	extraTable := ""
 	pick := func(list []string) string { return list[rng.IntN(len(list))] }
@@ -127,6 +128,11 @@ func runRandomized(t *testing.T, url string, seed uint64, ops int) {
 				f[fid] = fmt.Sprintf("note %d", rng.IntN(100))
 			}
 		}
+		for _, fid := range addedLinks {
+			if rng.IntN(3) == 0 {
+				f[fid] = []string{pick(people)}
+			}
+		}
 		return f
 	}
 	payloads := func() string { return "/v0/bases/" + syncBase + "/webhooks/" + s.Webhook() + "/payloads" }
@@ -143,7 +149,7 @@ func runRandomized(t *testing.T, url string, seed uint64, ops int) {
 		h.assertEqual(tg, fmt.Sprintf("op %d, %s", i, what))
 	}
 	faultAt := map[int]string{ops / 8: "429", 2 * ops / 8: "500", 3 * ops / 8: "error payload", 4 * ops / 8: "gap", 5 * ops / 8: "expired", 6 * ops / 8: "500 on a listing"}
-	tableAt, dropTableAt := ops/3, 7*ops/8
+	tableAt, renameTableAt, dropTableAt := ops/3, ops/2+1, 7*ops/8
 	for i := range ops {
 		switch fault := faultAt[i]; fault {
 		case "429":
@@ -205,6 +211,11 @@ func runRandomized(t *testing.T, url string, seed uint64, ops int) {
 			}
 			extraTable = tbl.ID
 			continue
+		case i == renameTableAt:
+			if _, err := h.base.UpdateTable(bg, extraTable, transport.TableUpdate{Name: new("Projects renamed")}); err != nil {
+				t.Fatalf("op %d rename table: %v", i, err)
+			}
+			continue
 		case i == dropTableAt:
 			if err := h.s.DeleteTable(syncBase, extraTable); err != nil {
 				t.Fatal(err)
@@ -253,16 +264,20 @@ func runRandomized(t *testing.T, url string, seed uint64, ops int) {
 			}
 		case op < 15: // a field added
 			spec := []transport.FieldSpec{{Name: fmt.Sprintf("Note %d", i), Type: "singleLineText"},
-				{Name: fmt.Sprintf("Score %d", i), Type: "number", Options: map[string]any{"precision": 0}}}[rng.IntN(2)]
+				{Name: fmt.Sprintf("Score %d", i), Type: "number", Options: map[string]any{"precision": 0}},
+				{Name: fmt.Sprintf("Helper %d", i), Type: "multipleRecordLinks", Options: map[string]any{"linkedTableId": peopleID}}}[rng.IntN(3)]
 			f, err := h.base.CreateField(bg, tasksID, spec)
 			if err != nil {
 				t.Fatalf("op %d add field: %v", i, err)
 			}
-			if spec.Type == "singleLineText" {
+			switch spec.Type {
+			case "singleLineText":
 				added = append(added, f.ID)
+			case "multipleRecordLinks":
+				addedLinks = append(addedLinks, f.ID)
 			}
-		case op < 16 && len(added) > 0: // a field renamed
-			if _, err := h.base.UpdateField(bg, tasksID, pick(added), transport.FieldUpdate{Name: new(fmt.Sprintf("Renamed %d", i))}); err != nil {
+		case op < 16 && len(added)+len(addedLinks) > 0: // a field renamed (a link's junction table too)
+			if _, err := h.base.UpdateField(bg, tasksID, pick(append(slices.Clone(added), addedLinks...)), transport.FieldUpdate{Name: new(fmt.Sprintf("Renamed %d", i))}); err != nil {
 				t.Fatalf("op %d rename field: %v", i, err)
 			}
 		case op < 17 && len(added) > 0: // a field deleted (in the interface: the API cannot)
@@ -289,7 +304,7 @@ func runRandomized(t *testing.T, url string, seed uint64, ops int) {
 	}
 	step(ops, "at the end")
 	applied += s.Stats().PayloadsApplied
-	t.Logf("seed %d: %d operations, %d payloads applied", seed, ops, applied)
+	t.Logf("seed %d: %d operations, %d payloads applied; %d text and %d link fields added and kept", seed, ops, applied, len(added), len(addedLinks))
 	if applied < ops/4 {
 		t.Errorf("only %d payloads applied in %d operations: the target was kept current by copying, not by payloads", applied, ops)
 	}
