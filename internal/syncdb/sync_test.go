@@ -88,7 +88,7 @@ func runRandomized(t *testing.T, url string, seed uint64, ops int) {
 	people := []string{"recPERSON00000001"}
 	var added []string      // text fields of Tasks created by the run
 	var addedLinks []string // link fields to People created by the run
-	var extra []string // records of the table created by the run
+	var extra []string      // records of the table created by the run
 	extraTable := ""
 	pick := func(list []string) string { return list[rng.IntN(len(list))] }
 	randomFields := func() map[string]any {
