@@ -113,8 +113,12 @@ func runSync(ctx context.Context, args []string, stderr io.Writer, getenv func(s
 	}
 	st := s.Stats()
 	elapsed := time.Since(started)
+	speed := ""
+	if !o.follow { // following, the time is mostly waiting
+		speed = rate(st.RecordsCopied, elapsed)
+	}
 	fmt.Fprintf(stderr, "airsql sync: %s: copied %d tables (%d records, %d pages) and applied %d changes in %s%s\n",
-		target.Dialect(), st.Copies, st.RecordsCopied, st.Pages, st.PayloadsApplied, elapsed.Round(time.Millisecond), rate(st.RecordsCopied, elapsed))
+		target.Dialect(), st.Copies, st.RecordsCopied, st.Pages, st.PayloadsApplied, elapsed.Round(time.Millisecond), speed)
 	if err != nil {
 		report(stderr, err)
 		return 1

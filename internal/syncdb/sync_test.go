@@ -1,6 +1,7 @@
 package syncdb
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -308,4 +309,27 @@ func runRandomized(t *testing.T, url string, seed uint64, ops int) {
 	if applied < ops/4 {
 		t.Errorf("only %d payloads applied in %d operations: the target was kept current by copying, not by payloads", applied, ops)
 	}
+}
+
+// Follow applies changes as they come and returns nil when its context ends.
+func TestFollow(t *testing.T) {
+	h := newHarness(t)
+	url := "sqlite:" + t.TempDir() + "/copy.db"
+	s, tg := h.syncer(url, Options{})
+	if err := s.CatchUp(bg); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.base.Create(bg, tasksID, map[string]any{fldName: "while following"}, transport.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(bg)
+	defer cancel()
+	s, tg = h.syncer(url, Options{Applied: func(int) { cancel() }}) // stop after the first payload
+	if err := s.Follow(ctx, time.Second); err != nil {
+		t.Fatalf("Follow: %v", err)
+	}
+	if st := s.Stats(); st.PayloadsApplied != 1 || st.Copies != 0 {
+		t.Errorf("got %+v, want one payload applied and no copy", st)
+	}
+	h.assertEqual(tg, "after following")
 }
