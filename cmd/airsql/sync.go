@@ -143,11 +143,11 @@ func (p *syncProgress) update(pr syncdb.Progress) {
 	if !p.terminal {
 		return // the summary line says it all
 	}
-	reqs := 0.0
-	if pr.Elapsed > 0 {
-		reqs = float64(pr.Pages) / pr.Elapsed.Seconds()
+	rate := "" // from a second on: the first pages come in a burst the pacing allows
+	if pr.Elapsed >= time.Second {
+		rate = fmt.Sprintf(", %.1f requests/s", float64(pr.Pages)/pr.Elapsed.Seconds())
 	}
-	fmt.Fprintf(p.w, "\r\033[Kcopying %s: %d records, %d pages, %.1f requests/s, %s", pr.Table, pr.Records, pr.Pages, reqs, pr.Elapsed.Round(100*time.Millisecond))
+	fmt.Fprintf(p.w, "\r\033[Kcopying %s: %d records, %d pages%s, %s", pr.Table, pr.Records, pr.Pages, rate, pr.Elapsed.Round(100*time.Millisecond))
 	if pr.Done {
 		fmt.Fprintln(p.w)
 	}

@@ -94,6 +94,7 @@ func TestSyncProgressLine(t *testing.T) {
 	}{
 		{true, syncdb.Progress{Table: "Tasks", Records: 200, Pages: 2, Elapsed: time.Second}, "\r\033[Kcopying Tasks: 200 records, 2 pages, 2.0 requests/s, 1s"},
 		{true, syncdb.Progress{Table: "Tasks", Records: 300, Pages: 3, Elapsed: 2 * time.Second, Done: true}, "\r\033[Kcopying Tasks: 300 records, 3 pages, 1.5 requests/s, 2s\n"},
+		{true, syncdb.Progress{Table: "People", Records: 40, Pages: 1, Elapsed: 20 * time.Millisecond}, "\r\033[Kcopying People: 40 records, 1 pages, 0s"},
 		{false, syncdb.Progress{Table: "Tasks", Records: 200, Pages: 2, Elapsed: time.Second}, ""},
 	}
 	for _, c := range cases {
