@@ -74,6 +74,9 @@ type Syncer struct {
 	checked time.Time
 	// started says that this process made sure every table asked for is copied (once).
 	started bool
+	// stale are the tables copied from another webhook than hookID (a run stopped while it
+	// copied them again): start copies them again.
+	stale map[string]bool
 	stats   Stats
 }
 
@@ -87,17 +90,14 @@ func New(ctx context.Context, base *transport.Base, target *Target, opts Options
 	if err := target.ensureMeta(ctx); err != nil {
 		return nil, err
 	}
-	tables, err := target.loadState(ctx, base.ID())
+	hook, tables, err := target.loadState(ctx, base.ID())
 	if err != nil {
 		return nil, err
 	}
-	s.tables = tables
-	for _, ts := range tables { // one webhook for every table, or none trusted
-		if s.hookID == "" {
-			s.hookID = ts.Webhook
-		} else if ts.Webhook != s.hookID {
-			s.hookID = ""
-			break
+	s.tables, s.hookID, s.stale = tables, hook, map[string]bool{}
+	for id, ts := range tables {
+		if ts.Webhook != hook { // copied from an older webhook, whose cursors mean nothing now
+			s.stale[id] = true
 		}
 	}
 	return s, nil
@@ -200,6 +200,11 @@ func (s *Syncer) start(ctx context.Context) error {
 			missing = append(missing, id)
 		}
 	}
+	for _, id := range slices.Sorted(maps.Keys(s.stale)) {
+		if !slices.Contains(missing, id) {
+			missing = append(missing, id)
+		}
+	}
 	if err := s.copyTablesOf(ctx, missing, from, schema); err != nil {
 		return err
 	}
@@ -257,6 +262,10 @@ func (s *Syncer) renew(ctx context.Context) error {
 	want, schema, err := s.wanted(ctx)
 	if err != nil {
 		_ = s.base.DeleteWebhook(ctx, hook.ID) // the base has ten webhooks at most: leave none behind
+		return err
+	}
+	if err := s.target.writeMeta(ctx, s.target.db, s.base.ID(), &tableState{ID: hookRow, Webhook: hook.ID}, false); err != nil {
+		_ = s.base.DeleteWebhook(ctx, hook.ID)
 		return err
 	}
 	old := s.hookID
@@ -395,6 +404,7 @@ func (s *Syncer) copyTablesOf(ctx context.Context, ids []string, from int, schem
 		}
 		for _, ts := range copied {
 			s.tables[ts.ID] = ts
+			delete(s.stale, ts.ID)
 		}
 	})
 	if err != nil {

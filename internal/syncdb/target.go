@@ -161,45 +161,68 @@ func (ts *tableState) columnNames(skip string) map[string]bool {
 	return taken
 }
 
-// loadState reads the bookkeeping of a base.
-func (t *Target) loadState(ctx context.Context, base string) (map[string]*tableState, error) {
+// hookRow is the table_id of the base's own row in _airsql_sync: it names the webhook as soon as
+// it is created, before any table is copied, so that a run killed during its first copy leaves no
+// webhook that the next run does not know (the base allows ten).
+const hookRow = ""
+
+// loadState reads the bookkeeping of a base: the webhook its base row names ("" when none) and
+// the tables.
+func (t *Target) loadState(ctx context.Context, base string) (string, map[string]*tableState, error) {
+	hook, tables, err := t.loadTables(ctx, base)
+	if err != nil {
+		return "", nil, err
+	}
+	if row := tables[hookRow]; row != nil {
+		hook = row.Webhook
+		delete(tables, hookRow)
+	}
+	for _, ts := range tables {
+		if err := ts.reshape(); err != nil {
+			return "", nil, err
+		}
+	}
+	return hook, tables, nil
+}
+
+func (t *Target) loadTables(ctx context.Context, base string) (string, map[string]*tableState, error) {
 	var other string
 	err := t.db.QueryRowContext(ctx, `SELECT "base" FROM `+syncTable+` WHERE "base" <> `+t.d.placeholder(1)+` LIMIT 1`, base).Scan(&other)
 	if err == nil {
-		return nil, fmt.Errorf("this database holds a copy of base %s: copy base %s into another database (or drop the tables of %s and %s)", other, base, syncTable, fieldsTable)
+		return "", nil, fmt.Errorf("this database holds a copy of base %s: copy base %s into another database (or drop the tables of %s and %s)", other, base, syncTable, fieldsTable)
 	}
 	if !errors.Is(err, sql.ErrNoRows) {
-		return nil, err
+		return "", nil, err
 	}
 	tables := map[string]*tableState{}
 	rows, err := t.db.QueryContext(ctx, `SELECT "table_id", "table_name", "sql_name", "webhook_id", "cursor", "replay", "transaction_number" FROM `+syncTable+` WHERE "base" = `+t.d.placeholder(1), base)
 	if err != nil {
-		return nil, err
+		return "", nil, err
 	}
 	for rows.Next() {
 		ts := &tableState{Fields: map[string]fieldState{}}
 		if err := rows.Scan(&ts.ID, &ts.Name, &ts.SQLName, &ts.Webhook, &ts.Cursor, &ts.Replay, &ts.Transaction); err != nil {
 			rows.Close()
-			return nil, err
+			return "", nil, err
 		}
 		tables[ts.ID] = ts
 	}
 	if err := rows.Close(); err != nil {
-		return nil, err
+		return "", nil, err
 	}
 	rows, err = t.db.QueryContext(ctx, `SELECT "table_id", "field_id", "name", "type", "options", "sql_name", "junction" FROM `+fieldsTable+` WHERE "base" = `+t.d.placeholder(1)+` ORDER BY "table_id", "position"`, base)
 	if err != nil {
-		return nil, err
+		return "", nil, err
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var tableID, options string
 		var f fieldState
 		if err := rows.Scan(&tableID, &f.ID, &f.Name, &f.Type, &options, &f.SQLName, &f.Junction); err != nil {
-			return nil, err
+			return "", nil, err
 		}
 		if err := json.Unmarshal([]byte(options), &f.Options); err != nil {
-			return nil, fmt.Errorf("%s: the options of field %s: %w", fieldsTable, f.ID, err)
+			return "", nil, fmt.Errorf("%s: the options of field %s: %w", fieldsTable, f.ID, err)
 		}
 		ts := tables[tableID]
 		if ts == nil {
@@ -209,12 +232,7 @@ func (t *Target) loadState(ctx context.Context, base string) (map[string]*tableS
 		ts.Order = append(ts.Order, f.ID)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, err
+		return "", nil, err
 	}
-	for _, ts := range tables {
-		if err := ts.reshape(); err != nil {
-			return nil, err
-		}
-	}
-	return tables, nil
+	return "", tables, nil
 }
