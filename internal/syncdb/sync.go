@@ -77,7 +77,7 @@ type Syncer struct {
 	// stale are the tables copied from another webhook than hookID (a run stopped while it
 	// copied them again): start copies them again.
 	stale map[string]bool
-	stats   Stats
+	stats Stats
 }
 
 // New prepares a Syncer: it creates the bookkeeping tables when absent and reads them. It sends
