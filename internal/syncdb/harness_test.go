@@ -42,7 +42,7 @@ const (
 )
 
 // fixture: Tasks (text, integer, decimal, single and multiple select, checkbox, date, a link to
-// People with its inverse) and People.
+// People with its inverse, a lookup through it, a formula) and People.
 func fixture() *emulator.Fixture {
 	return &emulator.Fixture{Bases: []emulator.FixtureBase{{ID: syncBase, Name: "Sync", Tables: []emulator.FixtureTable{
 		{ID: peopleID, Name: "People", Fields: []emulator.FixtureField{
@@ -58,6 +58,8 @@ func fixture() *emulator.Fixture {
 			{ID: fldDone, Name: "Done", Type: "checkbox", Options: map[string]any{"icon": "check", "color": "greenBright"}},
 			{ID: fldDue, Name: "Due", Type: "date", Options: map[string]any{"dateFormat": map[string]any{"name": "iso"}}},
 			{ID: fldOwner, Name: "Owner", Type: "multipleRecordLinks", Options: map[string]any{"linkedTableId": peopleID, "inverseLinkFieldId": fldPTask}},
+			{ID: "fldOWNERNAME00001", Name: "Owner Name", Type: "multipleLookupValues", Options: map[string]any{"recordLinkFieldId": fldOwner, "fieldIdInLinkedTable": "fldPNAME000000001"}},
+			{ID: "fldSCORE000000001", Name: "Score", Type: "formula", Options: map[string]any{"formula": "{N} * 2"}},
 		}, Records: []emulator.FixtureRecord{
 			{ID: "recTASK0000000001", Fields: map[string]any{"Name": "first", "N": 1.0, "Status": "Todo", "Due": "2025-05-01", "Owner": []any{"recPERSON00000001"}}},
 		}},
