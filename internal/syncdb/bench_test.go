@@ -34,15 +34,7 @@ func BenchmarkCopy10000(b *testing.B) {
 		}, Records: recs}}}}}
 	// The reference: the same table listed by a plain scan (transport, as SELECT * does), no target.
 	b.Run("scan", func(b *testing.B) {
-		s, err := emulator.New(emulator.WithFixture(fx), emulator.WithRate(5, 30*time.Second), emulator.WithLatency(300*time.Millisecond))
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer s.Close()
-		base, err := transport.NewBase(emulator.DefaultToken, syncBase, transport.WithEndpointURL(emulator.InProcessURL), transport.WithHTTPClient(s.Client()))
-		if err != nil {
-			b.Fatal(err)
-		}
+		s, base := pacedBase(b, fx)
 		b.ReportAllocs()
 		var elapsed time.Duration
 		scans := 0
@@ -63,15 +55,7 @@ func BenchmarkCopy10000(b *testing.B) {
 	})
 	for _, target := range []string{"sqlite", "postgres"} {
 		b.Run(target, func(b *testing.B) {
-			s, err := emulator.New(emulator.WithFixture(fx), emulator.WithRate(5, 30*time.Second), emulator.WithLatency(300*time.Millisecond))
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer s.Close()
-			base, err := transport.NewBase(emulator.DefaultToken, syncBase, transport.WithEndpointURL(emulator.InProcessURL), transport.WithHTTPClient(s.Client()))
-			if err != nil {
-				b.Fatal(err)
-			}
+			s, base := pacedBase(b, fx)
 			url := ""
 			if target == "postgres" {
 				url = startPostgres(b)
@@ -120,4 +104,20 @@ func BenchmarkCopy10000(b *testing.B) {
 			b.ReportMetric(100*perSec/500, "ceiling-%")
 		})
 	}
+}
+
+// pacedBase serves a fixture at the service's pace (5 requests/s, 300 ms per answer) on the wall
+// clock, and a client of it.
+func pacedBase(b *testing.B, fx *emulator.Fixture) (*emulator.Server, *transport.Base) {
+	b.Helper()
+	s, err := emulator.New(emulator.WithFixture(fx), emulator.WithRate(5, 30*time.Second), emulator.WithLatency(300*time.Millisecond))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { s.Close() })
+	base, err := transport.NewBase(emulator.DefaultToken, syncBase, transport.WithEndpointURL(emulator.InProcessURL), transport.WithHTTPClient(s.Client()))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return s, base
 }

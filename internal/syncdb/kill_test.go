@@ -3,6 +3,7 @@ package syncdb
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -93,21 +94,7 @@ func TestKilledAndRestarted(t *testing.T) {
 		}
 		before := storedCursor(t, h, tg)
 
-		child := exec.Command(os.Args[0], "-test.run=^$")
-		child.Env = append(os.Environ(), "SYNCDB_CHILD_ENDPOINT="+srv.URL, "SYNCDB_CHILD_TARGET="+url)
-		child.Stderr = os.Stderr
-		goAhead, err := child.StdinPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		out, err := child.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := child.Start(); err != nil {
-			t.Fatal(err)
-		}
-		lines := bufio.NewScanner(out)
+		child, goAhead, lines := startChild(t, srv.URL, url)
 		seen := 0
 		for seen < 50 && lines.Scan() {
 			line := lines.Text()
@@ -168,20 +155,7 @@ func TestKilledDuringFirstCopy(t *testing.T) {
 	srv := httptest.NewServer(h.s)
 	t.Cleanup(srv.Close)
 	url := "sqlite:" + t.TempDir() + "/copy.db"
-	child := exec.Command(os.Args[0], "-test.run=^$")
-	child.Env = append(os.Environ(), "SYNCDB_CHILD_ENDPOINT="+srv.URL, "SYNCDB_CHILD_TARGET="+url)
-	child.Stderr = os.Stderr
-	if _, err := child.StdinPipe(); err != nil { // no go-ahead: it stops at its first page
-		t.Fatal(err)
-	}
-	out, err := child.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := child.Start(); err != nil {
-		t.Fatal(err)
-	}
-	lines := bufio.NewScanner(out)
+	child, _, lines := startChild(t, srv.URL, url) // no go-ahead: it stops at its first page
 	if !lines.Scan() || !strings.HasPrefix(lines.Text(), "page 1 of ") {
 		t.Fatalf("the sync child said %q, want its first page", lines.Text())
 	}
@@ -200,4 +174,25 @@ func TestKilledDuringFirstCopy(t *testing.T) {
 		t.Errorf("the base has webhooks %v (%v), want only the one the killed run created (%s)", hooks, err, s.Webhook())
 	}
 	h.assertEqual(tg, "after a kill during the first copy")
+}
+
+// startChild starts the test binary as a sync child of endpoint and url: its stdin gives it the
+// go-ahead after each line it prints.
+func startChild(t *testing.T, endpoint, url string) (*exec.Cmd, io.Writer, *bufio.Scanner) {
+	t.Helper()
+	child := exec.Command(os.Args[0], "-test.run=^$")
+	child.Env = append(os.Environ(), "SYNCDB_CHILD_ENDPOINT="+endpoint, "SYNCDB_CHILD_TARGET="+url)
+	child.Stderr = os.Stderr
+	goAhead, err := child.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := child.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := child.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return child, goAhead, bufio.NewScanner(out)
 }
