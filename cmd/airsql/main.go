@@ -34,12 +34,17 @@ type options struct {
 	statement         string
 }
 
+// addBaseFlags declares the flags that name the base: the shell's and sync's.
+func addBaseFlags(fs *flag.FlagSet, o *options) {
+	fs.StringVar(&o.dsn, "dsn", "", "data source: airtable://[TOKEN@][HOST[:PORT]]/BASE_ID[?key=value...] (default $AIRTABLE_DSN)")
+	fs.StringVar(&o.base, "base", "", "base id (appXXXXXXXXXXXXXX) to use with $AIRTABLE_TOKEN when no DSN is given")
+}
+
 func parseArgs(args []string, stderr io.Writer) (*options, error) {
 	fs := flag.NewFlagSet("airsql", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	o := &options{}
-	fs.StringVar(&o.dsn, "dsn", "", "data source: airtable://[TOKEN@][HOST[:PORT]]/BASE_ID[?key=value...] (default $AIRTABLE_DSN)")
-	fs.StringVar(&o.base, "base", "", "base id (appXXXXXXXXXXXXXX) to use with $AIRTABLE_TOKEN when no DSN is given")
+	addBaseFlags(fs, o)
 	fs.StringVar(&o.format, "format", "table", "output format: table, csv or json")
 	fs.BoolVar(&o.explain, "explain", false, "print the request each statement becomes instead of running it")
 	fs.BoolVar(&o.progress, "progress", true, "show progress of long scans on stderr when it is a terminal")

@@ -26,8 +26,7 @@ func parseSyncArgs(args []string, stderr io.Writer) (*syncOptions, error) {
 	fs := flag.NewFlagSet("airsql sync", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	o := &syncOptions{}
-	fs.StringVar(&o.dsn, "dsn", "", "data source: airtable://[TOKEN@][HOST[:PORT]]/BASE_ID[?key=value...] (default $AIRTABLE_DSN)")
-	fs.StringVar(&o.base, "base", "", "base id (appXXXXXXXXXXXXXX) to use with $AIRTABLE_TOKEN when no DSN is given")
+	addBaseFlags(fs, &o.options)
 	fs.StringVar(&o.to, "to", "", "the database to copy into: sqlite:FILE or postgres://user:password@host:port/dbname")
 	fs.BoolVar(&o.follow, "follow", false, "keep applying the base's changes until interrupted (default: catch up once and exit)")
 	fs.StringVar(&o.tables, "tables", "", "tables to copy, by name or id, comma-separated (default: every table, and tables created later)")
