@@ -10,6 +10,7 @@ import (
 
 	"github.com/xwb1989/sqlparser"
 
+	"github.com/airsql/airsql/frontend"
 	"github.com/airsql/airsql/translate"
 )
 
@@ -25,8 +26,9 @@ func textColumn(name string, nullable bool) translate.Column {
 func idColumn() translate.Column { return textColumn("id", false) }
 
 // show answers SHOW DATABASES (the one base of the DSN) and SHOW [FULL] TABLES [LIKE 'pattern']:
-// one row per table, in the base's order, with MySQL's column name Tables_in_<base> (plus
-// Table_type with FULL) and the table's id.
+// one row per table, in the base's order, with MySQL's columns only: Tables_in_<base>, plus
+// Table_type with FULL (tools read them by position). The table's id is SHOW TABLE STATUS's
+// Comment.
 func (cn *conn) show(ctx context.Context, ast *sqlparser.Show) (driver.Rows, error) {
 	if ast.Type == "databases" {
 		// One database: the base of the DSN.
@@ -63,7 +65,6 @@ func (cn *conn) show(ctx context.Context, ast *sqlparser.Show) (driver.Rows, err
 	if opt.Full != "" {
 		rows.resultColumns = append(rows.resultColumns, textColumn("Table_type", false))
 	}
-	rows.resultColumns = append(rows.resultColumns, textColumn("Table_id", false))
 	for _, t := range schema.tables {
 		if opt.Filter != nil && !likeMatch(like, t.Name) {
 			continue
@@ -72,14 +73,14 @@ func (cn *conn) show(ctx context.Context, ast *sqlparser.Show) (driver.Rows, err
 		if opt.Full != "" {
 			row = append(row, "BASE TABLE")
 		}
-		rows.values = append(rows.values, append(row, t.ID))
+		rows.values = append(rows.values, row)
 	}
 	return rows, nil
 }
 
 // checkShow answers a SHOW statement that names another base or an unknown table with the error
 // MySQL gives, where its SELECT over information_schema would list nothing.
-func (cn *conn) checkShow(ctx context.Context, sq *translate.ShowQuery) error {
+func (cn *conn) checkShow(ctx context.Context, sq *frontend.ShowQuery) error {
 	if sq.Database != "" && sq.Database != cn.c.cfg.BaseID {
 		return &UnsupportedError{Construct: "SHOW … FROM another base",
 			Hint: "a connection reaches only the base " + cn.c.cfg.BaseID + " of its DSN"}
@@ -103,12 +104,12 @@ var computedTypes = map[string]bool{
 // column of SELECT * (id, the fields in schema order, createdTime). The first columns are MySQL's
 // (Field, Type, Null, Key, Default, Extra; with FULL: Field, Type, Collation, Null, Key, Default,
 // Extra, Privileges, Comment); Airtable_type and Field_id follow.
-func (cn *conn) describe(ctx context.Context, st *schemaStatement) (driver.Rows, error) {
-	if st.database != "" && st.database != cn.c.cfg.BaseID {
+func (cn *conn) describe(ctx context.Context, st *frontend.ShowColumns) (driver.Rows, error) {
+	if st.Database != "" && st.Database != cn.c.cfg.BaseID {
 		return nil, &UnsupportedError{Construct: "SHOW COLUMNS FROM another base",
 			Hint: "a connection reaches only the base " + cn.c.cfg.BaseID + " of its DSN"}
 	}
-	table := st.table
+	table := st.Table
 	schema, err := cn.c.schemaFor(ctx, table)
 	if err != nil {
 		return nil, err
@@ -119,17 +120,17 @@ func (cn *conn) describe(ctx context.Context, st *schemaStatement) (driver.Rows,
 		return nil, err
 	}
 	rows := &staticRows{resultColumns: []translate.Column{textColumn("Field", false), textColumn("Type", false)}}
-	if st.full {
+	if st.Full {
 		rows.resultColumns = append(rows.resultColumns, textColumn("Collation", true))
 	}
 	rows.resultColumns = append(rows.resultColumns, textColumn("Null", false),
 		textColumn("Key", false), textColumn("Default", true), textColumn("Extra", false))
-	if st.full {
+	if st.Full {
 		rows.resultColumns = append(rows.resultColumns, textColumn("Privileges", false), textColumn("Comment", false))
 	}
 	rows.resultColumns = append(rows.resultColumns, textColumn("Airtable_type", false), textColumn("Field_id", false))
 	for _, col := range plan.Columns {
-		if st.hasLike && !likeMatch(st.like, col.Name) {
+		if st.HasLike && !likeMatch(st.Like, col.Name) {
 			continue
 		}
 		null := "NO"
@@ -156,7 +157,7 @@ func (cn *conn) describe(ctx context.Context, st *schemaStatement) (driver.Rows,
 		}
 		row := []driver.Value{col.Name, col.DatabaseType}
 		computed := slices.Contains(extra, "computed")
-		if st.full {
+		if st.Full {
 			var collation driver.Value
 			if col.DatabaseType == "TEXT" {
 				collation = "utf8mb4_bin" // as information_schema.COLUMNS says
@@ -164,7 +165,7 @@ func (cn *conn) describe(ctx context.Context, st *schemaStatement) (driver.Rows,
 			row = append(row, collation)
 		}
 		row = append(row, null, key, nil, strings.Join(extra, ", "))
-		if st.full {
+		if st.Full {
 			privileges, comment := "select,insert,update", ""
 			if computed {
 				privileges = "select"

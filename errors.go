@@ -10,7 +10,10 @@ import (
 
 // Sentinel errors. Each says what to change.
 var (
-	// ErrNoLastInsertID is returned by Result.LastInsertId: record ids are strings.
+	// ErrNoLastInsertID was returned by Result.LastInsertId, which now answers 0 as MySQL does
+	// for a table without AUTO_INCREMENT.
+	//
+	// Deprecated: nothing returns it; kept so that code comparing with it still compiles.
 	ErrNoLastInsertID = errors.New("airsql: Airtable record ids are strings, not integers, so " +
 		"LastInsertId cannot return them: run the INSERT with QueryContext, which returns the " +
 		"created rows with their id column")

@@ -164,7 +164,7 @@ func Build(q *translate.Query, opts Options) (Operator, error) {
 		for i, a := range q.Aggregates {
 			aggs[i] = a
 		}
-		op = &aggregateOp{input: op, keys: keys, aggs: aggs, budget: budget, desc: describeAggregate(q)}
+		op = &aggregateOp{input: op, keys: keys, aggs: aggs, rollup: q.Rollup, budget: budget, desc: describeAggregate(q)}
 	}
 	if q.Having != nil {
 		op = &filterOp{input: op, cond: q.Having, what: "HAVING " + q.Having.String()}
@@ -183,7 +183,7 @@ func Build(q *translate.Query, opts Options) (Operator, error) {
 	if sorted {
 		keys := make([]SortKey, len(q.Order))
 		for i, k := range q.Order {
-			keys[i] = SortKey{Slot: k.Slot, Desc: k.Desc, SQL: k.SQL}
+			keys[i] = SortKey{Slot: k.Slot, Desc: k.Desc, SQL: k.SQL, Names: k.Names}
 		}
 		if q.Limit >= 0 {
 			op = &topNOp{input: op, keys: keys, n: q.Offset + q.Limit, budget: budget}
@@ -220,6 +220,8 @@ type SortKey struct {
 	Slot int
 	Desc bool
 	SQL  string
+	// Names: a column of names ordered regardless of case (translate.CompareNames).
+	Names bool
 }
 
 // keyCond adapts a scan plan's Keep to an Evaluator.

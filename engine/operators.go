@@ -222,10 +222,16 @@ func (t *trimOp) Explain() Node { return t.input.Explain() }
 // Values = the group's key values, then the aggregate results; the groups come out ordered by their
 // keys (NULL first), so that a GROUP BY without ORDER BY is deterministic. With no keys there is one
 // group, even over no rows.
+//
+// With rollup (GROUP BY … WITH ROLLUP) each row also counts in one group per prefix of the keys
+// (the keys after it NULL): its super-aggregate row comes after the rows it sums up, the grand
+// total last, and Values hold the keys, the rollup level (how many keys are not rolled up), then
+// the aggregates.
 type aggregateOp struct {
 	input  Operator
 	keys   []Evaluator
 	aggs   []AggregateFunc
+	rollup bool
 	budget *Budget
 	desc   string
 
@@ -236,8 +242,9 @@ type aggregateOp struct {
 }
 
 type group struct {
-	keys []any
-	accs []translate.Accumulator
+	keys  []any
+	level int // WITH ROLLUP: keys[level:] are rolled up (NULL)
+	accs  []translate.Accumulator
 }
 
 func (a *aggregateOp) Next(ctx context.Context) (translate.Row, error) {
@@ -283,31 +290,42 @@ func (a *aggregateOp) run(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		g := single
-		if g == nil {
-			buf = buf[:0]
-			for i, k := range a.keys {
-				if scratch[i], err = k.Eval(r); err != nil {
-					return err
-				}
-				buf = translate.AppendKey(buf, scratch[i])
+		if single != nil {
+			if err := a.add(single, r); err != nil {
+				return err
 			}
-			g = groups[string(buf)] // no allocation: the compiler looks up []byte keys as they are
+			continue
+		}
+		for i, k := range a.keys {
+			if scratch[i], err = k.Eval(r); err != nil {
+				return err
+			}
+		}
+		lowest := len(a.keys) // the groups of this row: its keys, and with rollup each prefix of them
+		if a.rollup {
+			lowest = 0
+		}
+		for level := len(a.keys); level >= lowest; level-- {
+			buf = buf[:0]
+			if a.rollup {
+				buf = translate.AppendKey(buf, int64(level))
+			}
+			for _, v := range scratch[:level] {
+				buf = translate.AppendKey(buf, v)
+			}
+			g := groups[string(buf)] // no allocation: the compiler looks up []byte keys as they are
 			if g == nil {
 				if err := a.budget.Hold(1, "GROUP BY"); err != nil {
 					return err
 				}
-				g = a.newGroup(slices.Clone(scratch))
+				keys := make([]any, len(a.keys))
+				copy(keys, scratch[:level])
+				g = a.newGroup(keys)
+				g.level = level
 				groups[string(buf)] = g
 				order = append(order, g)
 			}
-		}
-		for _, acc := range g.accs {
-			held, err := acc.Add(r)
-			if err != nil {
-				return err
-			}
-			if err := a.budget.Hold(held, "an aggregate's DISTINCT values or GROUP_CONCAT items"); err != nil {
+			if err := a.add(g, r); err != nil {
 				return err
 			}
 		}
@@ -316,6 +334,15 @@ func (a *aggregateOp) run(ctx context.Context) error {
 	if len(a.keys) > 0 {
 		slices.SortStableFunc(order, func(x, y *group) int {
 			for i := range x.keys {
+				xRolled, yRolled := a.rollup && i >= x.level, a.rollup && i >= y.level
+				switch {
+				case xRolled && yRolled:
+					return 0
+				case xRolled:
+					return 1 // a super-aggregate row after the rows it sums up
+				case yRolled:
+					return -1
+				}
 				if c := translate.CompareSQL(x.keys[i], y.keys[i]); c != 0 {
 					return c
 				}
@@ -325,12 +352,29 @@ func (a *aggregateOp) run(ctx context.Context) error {
 	}
 	a.out = make([]translate.Row, len(order))
 	for i, g := range order {
-		vals := make([]any, 0, len(g.keys)+len(g.accs))
+		vals := make([]any, 0, len(g.keys)+1+len(g.accs))
 		vals = append(vals, g.keys...)
+		if a.rollup {
+			vals = append(vals, int64(g.level))
+		}
 		for _, acc := range g.accs {
 			vals = append(vals, acc.Result())
 		}
 		a.out[i] = translate.Row{Values: vals}
+	}
+	return nil
+}
+
+// add counts the row in the group's aggregates.
+func (a *aggregateOp) add(g *group, r *translate.Row) error {
+	for _, acc := range g.accs {
+		held, err := acc.Add(r)
+		if err != nil {
+			return err
+		}
+		if err := a.budget.Hold(held, "an aggregate's DISTINCT values or GROUP_CONCAT items"); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -352,7 +396,11 @@ func describeAggregate(q *translate.Query) string {
 		for i, k := range q.GroupBy {
 			keys[i] = k.String()
 		}
-		parts = append(parts, "hash GROUP BY "+strings.Join(keys, ", "))
+		by := "hash GROUP BY " + strings.Join(keys, ", ")
+		if q.Rollup {
+			by += " WITH ROLLUP (a row per prefix of the keys, then the grand total)"
+		}
+		parts = append(parts, by)
 	} else {
 		parts = append(parts, "one group (no GROUP BY)")
 	}
@@ -406,7 +454,11 @@ func (d *distinctOp) Explain() Node {
 
 func compareRows(keys []SortKey, a, b *translate.Row) int {
 	for _, k := range keys {
-		c := translate.CompareSQL(a.Values[k.Slot], b.Values[k.Slot])
+		va, vb := a.Values[k.Slot], b.Values[k.Slot]
+		c := translate.CompareSQL(va, vb)
+		if k.Names && va != nil && vb != nil {
+			c = translate.CompareNames(va, vb)
+		}
 		if k.Desc {
 			c = -c
 		}

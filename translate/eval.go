@@ -395,7 +395,11 @@ func (e *expr) evalFunc(r *Row) (any, error) {
 	if !ok {
 		return nil, fmt.Errorf("translate: internal error: no evaluator for %s", e.op)
 	}
-	return e.evalRegistered(def, vals), nil
+	v := e.evalRegistered(def, vals)
+	if err, ok := v.(error); ok {
+		return nil, err // a value MySQL refuses at run time (an invalid regular expression)
+	}
+	return v, nil
 }
 
 // substring is MySQL SUBSTRING(s, pos[, len]) on characters: pos counts from 1, or from the end when

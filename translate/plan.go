@@ -206,6 +206,8 @@ func (k orderKey) compare(va, vb any) int {
 		c = -1
 	case vb == nil:
 		c = 1
+	case k.e != nil && caseInsensitive(k.e):
+		c = CompareNames(va, vb)
 	default:
 		c = compareValues(va, vb)
 	}

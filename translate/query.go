@@ -40,8 +40,13 @@ type Query struct {
 	Where      *Expr    // when Scan is nil: the WHERE clause, checked on the one row or on the joined rows
 	Columns    []Column // the output columns
 
-	Grouped    bool    // GROUP BY, or aggregates without it (then one group, even over no rows)
-	GroupBy    []*Expr // on scan rows
+	Grouped bool    // GROUP BY, or aggregates without it (then one group, even over no rows)
+	GroupBy []*Expr // on scan rows
+	// Rollup: GROUP BY … WITH ROLLUP. The grouped rows also hold the super-aggregate rows of each
+	// prefix of GroupBy (the keys after it NULL), each after the rows it sums up, and the grand
+	// total last; their Values are the keys, the rollup level (how many keys are not rolled up),
+	// then the aggregates.
+	Rollup     bool
 	Aggregates []*Aggregate
 	Having     *Expr // on grouped rows when Grouped, else on scan rows; nil: none
 
@@ -58,6 +63,9 @@ type SortKey struct {
 	Slot int
 	Desc bool
 	SQL  string
+	// Names: the key is a column of names compared regardless of case (information_schema's
+	// TABLE_NAME, COLUMN_NAME, …), ordered by CompareNames.
+	Names bool
 }
 
 // Expr is a compiled expression, evaluated on one row with SQL semantics (nil is NULL).
@@ -228,6 +236,7 @@ type queryPlanner struct {
 	groupKeys []*expr
 	groupText []string // the SQL text of each GROUP BY expression (exactly: a literal's case matters)
 	byID      bool     // GROUP BY includes the record id: every column is functionally dependent
+	rollup    bool     // WITH ROLLUP: groupKeys ends with the rollup level's slot (rollupLevel)
 	aggText   map[string]int
 	aggs      []*Aggregate
 	// localOnly pushes nothing into the request (a differential test's switch: set it from
@@ -326,6 +335,9 @@ func (qp *queryPlanner) run() error {
 				name = se.As.String()
 			}
 			qp.addOutput(name, e, se.Expr)
+			if label, ok := s.args.Labels[se]; ok {
+				qp.names[len(qp.names)-1] = label
+			}
 		default:
 			return unsupported(sqlparser.String(se)+" in the select list", "", "select *, columns or expressions")
 		}
@@ -354,7 +366,8 @@ func (qp *queryPlanner) run() error {
 		if err != nil {
 			return err
 		}
-		q.Order = append(q.Order, SortKey{Slot: slot, Desc: o.Direction == sqlparser.DescScr, SQL: sqlparser.String(o.Expr)})
+		q.Order = append(q.Order, SortKey{Slot: slot, Desc: o.Direction == sqlparser.DescScr, SQL: sqlparser.String(o.Expr),
+			Names: caseInsensitive(qp.outputs[slot])})
 	}
 	q.Distinct = stmt.Distinct != ""
 
@@ -389,7 +402,9 @@ func (qp *queryPlanner) run() error {
 	}
 	q.Aggregates = qp.aggs
 	for _, k := range qp.groupKeys {
-		q.GroupBy = append(q.GroupBy, wrap(k))
+		if k != rollupLevel {
+			q.GroupBy = append(q.GroupBy, wrap(k))
+		}
 	}
 	if qp.dual {
 		q.Where = wrap(where)
@@ -556,7 +571,20 @@ func (qp *queryPlanner) clauseOr(def string) string {
 func (qp *queryPlanner) groupBy() error {
 	s := qp.s
 	qp.aggText = map[string]int{}
-	for i, g := range qp.stmt.GroupBy {
+	keys := qp.stmt.GroupBy
+	if n := len(keys); n > 0 {
+		if f, ok := keys[n-1].(*sqlparser.FuncExpr); ok && f.Name.String() == rollupMark {
+			keys, qp.rollup, qp.q.Rollup = keys[:n-1], true, true
+		}
+	}
+	defer func() {
+		if qp.rollup {
+			// The level is read from the slot after the keys; it is no key of the request.
+			qp.groupKeys = append(qp.groupKeys, rollupLevel)
+			qp.groupText = append(qp.groupText, "")
+		}
+	}()
+	for i, g := range keys {
 		qp.clause, qp.item = "GROUP BY", i+1
 		src := g
 		switch k := g.(type) {
@@ -614,6 +642,9 @@ func (qp *queryPlanner) selectAlias(name string) *sqlparser.AliasedExpr {
 func (qp *queryPlanner) groupedHook(e sqlparser.Expr) (*expr, error) {
 	if isAggregateNode(e) {
 		return qp.aggregate(e)
+	}
+	if f, ok := e.(*sqlparser.FuncExpr); ok && strings.EqualFold(f.Name.String(), "grouping") && f.Qualifier.IsEmpty() {
+		return qp.grouping(f)
 	}
 	col, ok := e.(*sqlparser.ColName)
 	if !ok {
@@ -703,7 +734,8 @@ func sameColumn(a, b *expr) bool {
 
 func (qp *queryPlanner) keySlot(i int) *expr {
 	k := qp.groupKeys[i]
-	return &expr{kind: exSlot, slot: i, typ: k.typ, nullable: k.nullable || k.typ == typeNull, sql: k.sql}
+	// WITH ROLLUP: a key is NULL in the rows that sum it up.
+	return &expr{kind: exSlot, slot: i, typ: k.typ, nullable: k.nullable || k.typ == typeNull || qp.rollup && k != rollupLevel, sql: k.sql}
 }
 
 // aggregate compiles an aggregate call into a slot of the grouped rows; the same call written twice
@@ -802,8 +834,22 @@ func (qp *queryPlanner) aggregate(node sqlparser.Expr) (*expr, error) {
 		if len(a.args) == 0 {
 			return nil, fmt.Errorf("translate: %s: GROUP_CONCAT takes an argument", a.SQL)
 		}
+	case "STD", "STDDEV", "STDDEV_POP", "STDDEV_SAMP", "VARIANCE", "VAR_POP", "VAR_SAMP", "BIT_AND", "BIT_OR", "BIT_XOR":
+		if len(a.args) != 1 {
+			return nil, fmt.Errorf("translate: %s: %s takes one argument", a.SQL, a.Name)
+		}
+		if t := a.args[0].typ; !t.numeric() && t != typeNull {
+			return nil, fmt.Errorf("translate: %s needs numbers, but %s is %s", a.SQL, describe(a.args[0]), t)
+		}
+		if a.Distinct {
+			return nil, fmt.Errorf("translate: %s: %s takes no DISTINCT, as in MySQL", a.SQL, a.Name)
+		}
+		a.typ = typeFloat
+		if strings.HasPrefix(a.Name, "BIT_") {
+			a.typ, nullable = typeInt, false // of no rows: BIT_AND all ones, BIT_OR and BIT_XOR 0
+		}
 	default:
-		return nil, unsupported("the aggregate "+a.Name, a.SQL, "supported: COUNT, SUM, AVG, MIN, MAX, GROUP_CONCAT, ANY_VALUE")
+		return nil, unsupported("the aggregate "+a.Name, a.SQL, "supported: COUNT, SUM, AVG, MIN, MAX, GROUP_CONCAT, ANY_VALUE, the STD and VAR families, BIT_AND, BIT_OR, BIT_XOR")
 	}
 	qp.aggText[text] = len(qp.aggs)
 	return qp.addAggregate(a, nullable), nil

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -50,6 +51,36 @@ var upsertKeyTypes = map[string]bool{
 	"singleSelect": true, "multipleSelects": true, "date": true, "dateTime": true,
 }
 
+// insertColumns is the column list of an INSERT that names none: the table's columns in the order
+// of SELECT *, DESCRIBE and information_schema.COLUMNS — id, the fields in the base's order,
+// createdTime — when a row gives a value for each (id and createdTime NULL: Airtable assigns
+// them), or the fields alone when a row gives one value per field (the table as its CREATE TABLE
+// wrote it, without the two columns every Airtable table has).
+func insertColumns(table *Table, rows sqlparser.InsertRows) (sqlparser.Columns, error) {
+	values, ok := rows.(sqlparser.Values)
+	if !ok || len(values) == 0 {
+		return nil, unsupported("INSERT without a column list here", "", "name the columns: INSERT INTO t (a, b) …")
+	}
+	var names []string
+	for _, f := range table.Fields {
+		names = append(names, f.Name)
+	}
+	withRecord := slices.Concat([]string{"id"}, names, []string{"createdTime"})
+	switch n := len(values[0]); n {
+	case len(names):
+	case len(withRecord):
+		names = withRecord
+	default:
+		return nil, fmt.Errorf("translate: INSERT INTO %s without a column list: VALUES row 1 has %d values, but the table has %d columns (%s) or, without id and createdTime, %d fields; name the columns: INSERT INTO t (a, b) VALUES (…)",
+			table.Name, n, len(withRecord), strings.Join(withRecord, ", "), len(names))
+	}
+	columns := make(sqlparser.Columns, len(names))
+	for i, name := range names {
+		columns[i] = sqlparser.NewColIdent(name)
+	}
+	return columns, nil
+}
+
 // Insert translates INSERT INTO t (columns) VALUES (…), (…) [ON DUPLICATE KEY UPDATE c = VALUES(c), …].
 //
 // With ON DUPLICATE KEY UPDATE the key is every inserted column that is not updated: INSERT INTO t
@@ -67,17 +98,21 @@ func Insert(stmt *sqlparser.Insert, schema Schema, args Args) (*InsertPlan, erro
 		return nil, unsupported("INSERT IGNORE", "", "use INSERT … ON DUPLICATE KEY UPDATE to merge on key columns, or look for the records first with SELECT")
 	case len(stmt.Partitions) > 0:
 		return nil, unsupported("PARTITION", "", "Airtable tables have no partitions")
-	case len(stmt.Columns) == 0:
-		return nil, fmt.Errorf("translate: INSERT needs a column list: INSERT INTO t (a, b) VALUES (…)")
 	}
 	table, err := lookupTable(stmt.Table, schema)
 	if err != nil {
 		return nil, err
 	}
+	columns := stmt.Columns
+	if len(columns) == 0 {
+		if columns, err = insertColumns(table, stmt.Rows); err != nil {
+			return nil, err
+		}
+	}
 	s := newScope(table, table.Name, args)
-	fields := make([]*expr, len(stmt.Columns))
+	fields := make([]*expr, len(columns))
 	seen := map[string]bool{}
-	for i, c := range stmt.Columns {
+	for i, c := range columns {
 		if assigned, err := s.assignedColumn(c.String(), len(stmt.OnDup) > 0); err != nil {
 			return nil, err
 		} else if assigned != "" {
@@ -120,7 +155,7 @@ func Insert(stmt *sqlparser.Insert, schema Schema, args Args) (*InsertPlan, erro
 				return nil, err
 			}
 			if fields[i] == nil {
-				if err := assignedValue(stmt.Columns[i].String(), n+1, v); err != nil {
+				if err := assignedValue(columns[i].String(), n+1, v); err != nil {
 					return nil, err
 				}
 				continue
@@ -197,10 +232,6 @@ func Update(stmt *sqlparser.Update, schema Schema, args Args) (*UpdatePlan, erro
 		if err != nil {
 			return nil, err
 		}
-		if seen[target.field.Name] {
-			return nil, fmt.Errorf("translate: SET names %q twice", target.field.Name)
-		}
-		seen[target.field.Name] = true
 		e, err := s.compile(u.Expr)
 		if err != nil {
 			return nil, err
@@ -208,7 +239,25 @@ func Update(stmt *sqlparser.Update, schema Schema, args Args) (*UpdatePlan, erro
 		if _, err := toCellType(target, e.typ); err != nil {
 			return nil, err
 		}
-		plan.set = append(plan.set, setClause{field: target.field, info: target.info, e: e})
+		clause := setClause{field: target.field, info: target.info, e: e}
+		if seen[target.field.Name] {
+			// SET b = 5, b = 6: MySQL assigns left to right, so the last value wins — unless the
+			// later expression reads a column assigned before it, which MySQL reads as already
+			// assigned and the driver (reading each record's stored values) cannot.
+			read := map[string]bool{}
+			e.fields(read)
+			for _, c := range plan.set {
+				if read[c.field.Name] {
+					return nil, fmt.Errorf("translate: SET assigns %q twice, and the second value reads %q, which MySQL reads as already assigned: write the whole value in one assignment",
+						target.field.Name, c.field.Name)
+				}
+			}
+			i := slices.IndexFunc(plan.set, func(c setClause) bool { return c.field.Name == target.field.Name })
+			plan.set[i] = clause
+		} else {
+			plan.set = append(plan.set, clause)
+		}
+		seen[target.field.Name] = true
 		reads = append(reads, e)
 	}
 	find, err := findPlan(s, table, view, stmt.Where, reads)
