@@ -10,6 +10,8 @@ import (
 	_ "time/tzdata" // CONVERT_TZ's named zones on a machine without a zone database
 
 	"github.com/xwb1989/sqlparser"
+
+	"github.com/airsql/airsql/sysvar"
 )
 
 // funcRow is the record the function tests evaluate their expressions on.
@@ -356,7 +358,7 @@ func TestFunctions(t *testing.T) {
 		{"USER()", SessionUser, ""},
 		{"CONNECTION_ID()", int64(42), "INT64"},
 		{"LAST_INSERT_ID()", int64(0), ""},
-		{"@@session.sql_mode", defaultSQLMode, ""},
+		{"@@session.sql_mode", sysvar.DefaultSQLMode, ""},
 		{"@@SESSION.transaction_isolation", "REPEATABLE-READ", ""},
 		{"@@tx_isolation", "REPEATABLE-READ", ""},
 		{"@@global.autocommit", int64(1), "INT64"},
@@ -536,7 +538,7 @@ func TestSet(t *testing.T) {
 			t.Errorf("@@%s = %#v, %v; want %#v", name, got, err, want)
 		}
 	}
-	if got, _ := sess.Variable("sql_mode", true); got != defaultSQLMode {
+	if got, _ := sess.Variable("sql_mode", true); got != sysvar.DefaultSQLMode {
 		t.Errorf("@@global.sql_mode = %v: a session's SET changed the global value", got)
 	}
 	// WEEK() without a mode reads default_week_format.
