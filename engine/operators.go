@@ -133,6 +133,7 @@ func (v *valuesOp) Explain() Node { return Node{Op: "values", Detail: v.name} }
 
 // filterOp passes the rows whose condition is TRUE (not FALSE, not UNKNOWN).
 type filterOp struct {
+	env   *translate.Env
 	input Operator
 	cond  Evaluator
 	what  string
@@ -146,6 +147,7 @@ func (f *filterOp) Next(ctx context.Context) (translate.Row, error) {
 			return r, err
 		}
 		f.row = r // a field, so that no row escapes to the heap
+		f.row.Env = f.env
 		v, err := f.cond.Eval(&f.row)
 		if err != nil {
 			return translate.Row{}, err
@@ -163,6 +165,7 @@ func (f *filterOp) Explain() Node {
 
 // projectOp computes the output values of each row (and the hidden sort keys after them).
 type projectOp struct {
+	env     *translate.Env
 	input   Operator
 	outputs []Valuer
 	names   []string
@@ -179,6 +182,7 @@ func (p *projectOp) Next(ctx context.Context) (translate.Row, error) {
 		return r, err
 	}
 	p.row = r // the evaluators take a pointer: to a field, so that no row escapes to the heap
+	p.row.Env = p.env
 	var vals []any
 	if p.reuse {
 		if p.buf == nil {
@@ -223,6 +227,7 @@ func (t *trimOp) Explain() Node { return t.input.Explain() }
 // keys (NULL first), so that a GROUP BY without ORDER BY is deterministic. With no keys there is one
 // group, even over no rows.
 type aggregateOp struct {
+	env    *translate.Env
 	input  Operator
 	keys   []Evaluator
 	aggs   []AggregateFunc
@@ -283,6 +288,7 @@ func (a *aggregateOp) run(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
+		r.Env = a.env
 		g := single
 		if g == nil {
 			buf = buf[:0]

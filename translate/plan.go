@@ -75,6 +75,9 @@ type Row struct {
 	// Sides: a joined row holds one record per table of the join, in FROM's order (nil: the NULL
 	// row of an outer join). A scan's row has none.
 	Sides []*Row
+	// Env is the run the row belongs to, where its expressions read what subqueries found (the
+	// engine sets it on the rows it evaluates); nil outside a run.
+	Env *Env
 }
 
 // Column describes one output column.
