@@ -10,6 +10,7 @@ import (
 
 	"github.com/xwb1989/sqlparser"
 
+	"github.com/airsql/airsql/engine"
 	"github.com/airsql/airsql/frontend"
 	"github.com/airsql/airsql/translate"
 	"github.com/airsql/airsql/transport"
@@ -227,12 +228,16 @@ func (cn *conn) send(ctx context.Context, w *pendingWrite) (writeOutcome, error)
 	return out, we
 }
 
-// eachFound runs a find plan to the end and calls f for every row it keeps.
+// eachFound runs a find plan (one table's request) through the engine to the end and calls f for
+// every record it keeps.
 func (cn *conn) eachFound(ctx context.Context, plan *translate.Plan, f func(translate.Row) error) error {
-	cur := newCursor(ctx, cn.c.base, plan, cn.c.cfg.PageSize)
-	defer cur.close()
+	op, err := engine.BuildScan(plan, engine.Options{Source: scanSource{c: cn.c}, MaxRows: cn.c.cfg.MaxRows})
+	if err != nil {
+		return err
+	}
+	defer op.Close()
 	for {
-		row, err := cur.next()
+		row, err := op.Next(ctx)
 		if err == io.EOF {
 			return nil
 		}

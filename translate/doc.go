@@ -47,9 +47,10 @@
 // ORDER BY on any expression, OFFSET — compiled with this package's rules, evaluated by the engine
 // package (docs/engine.md). Its output columns are named by Args.Labels (MySQL's labels, read by
 // the front end). Select, the first single-table planner, still plans the record search of UPDATE
-// and DELETE and the RETURNING list: it refuses GROUP BY, HAVING, DISTINCT, OFFSET, JOIN,
-// subqueries, ORDER BY on an expression and aggregates other than a lone COUNT (issue 21 removes
-// it).
+// and DELETE (UpdatePlan.Find, DeletePlan.Find: one table's request, which the engine runs with
+// engine.BuildScan — the root package has no executor of its own) and the RETURNING list: it
+// refuses GROUP BY, HAVING, DISTINCT, OFFSET, JOIN, subqueries, ORDER BY on an expression and
+// aggregates other than a lone COUNT (issue 21 removes it).
 //
 // Refused, each with an *UnsupportedError that names it and hints at what to do instead: in the
 // search of UPDATE and DELETE, what Select refuses; anywhere, REGEXP, <=>, CAST to TIME or JSON,
