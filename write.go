@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/xwb1989/sqlparser"
 
@@ -288,13 +287,13 @@ func (cn *conn) writeRows(ctx context.Context, ast sqlparser.Statement, args tra
 		return nil, err
 	}
 	if w.deleted == nil {
-		return cn.recordRows(w, returning, args.Labels)
+		return cn.recordRows(ctx, w, returning, args.Labels)
 	}
 	if returning != nil { // only ids: the deleted records read as records with no fields
 		for _, id := range w.deleted {
 			w.records = append(w.records, transport.Record{ID: id})
 		}
-		return cn.recordRows(w, returning, args.Labels)
+		return cn.recordRows(ctx, w, returning, args.Labels)
 	}
 	rows := &staticRows{resultColumns: []translate.Column{idColumn()}}
 	for _, id := range w.deleted {
@@ -304,49 +303,35 @@ func (cn *conn) writeRows(ctx context.Context, ast sqlparser.Statement, args tra
 }
 
 // recordRows shows written records with the columns and values of SELECT * on their table (or of
-// the RETURNING list), so that they read exactly as a later SELECT would read them.
-func (cn *conn) recordRows(w writeOutcome, returning sqlparser.SelectExprs, labels frontend.Labels) (driver.Rows, error) {
+// the RETURNING list), so that they read exactly as a later SELECT would read them: the same
+// planner plans the list, and the engine computes it over the records.
+func (cn *conn) recordRows(ctx context.Context, w writeOutcome, returning sqlparser.SelectExprs, labels frontend.Labels) (driver.Rows, error) {
 	if w.table == nil {
 		return &staticRows{resultColumns: []translate.Column{idColumn()}}, nil
 	}
-	plan, err := allColumnsPlan(w.schema, w.table)
-	if returning != nil {
-		plan, err = returningPlan(w.schema, w.table, returning, labels)
-	}
+	q, err := recordsQuery(w.schema, w.table, returning, labels)
 	if err != nil {
 		return nil, err
 	}
-	rows := &staticRows{resultColumns: plan.Columns}
-	for _, rec := range w.records {
-		vals := make([]any, len(plan.Columns))
-		if err := plan.Values(translate.Row{ID: rec.ID, CreatedTime: rec.CreatedTime, Fields: rec.Fields}, vals); err != nil {
-			return nil, err
-		}
-		dest := make([]driver.Value, len(vals))
-		for i, v := range vals {
+	records := make(writtenRecords, len(w.records))
+	for i, rec := range w.records {
+		records[i] = translate.Row{ID: rec.ID, CreatedTime: rec.CreatedTime, Fields: rec.Fields}
+	}
+	op, err := engine.Build(q, engine.Options{Source: records, MaxRows: cn.c.cfg.MaxRows})
+	if err != nil {
+		return nil, err
+	}
+	out, err := engine.Drain(ctx, op)
+	if err != nil {
+		return nil, err
+	}
+	rows := &staticRows{resultColumns: q.Columns}
+	for _, r := range out {
+		dest := make([]driver.Value, len(r.Values))
+		for i, v := range r.Values {
 			dest[i] = v
 		}
 		rows.values = append(rows.values, dest)
 	}
 	return rows, nil
-}
-
-// allColumnsPlan plans SELECT * on a table (id, the fields in schema order, createdTime), for
-// its columns and value model.
-func allColumnsPlan(schema *baseSchema, t *translate.Table) (*translate.Plan, error) {
-	query := "SELECT * FROM " + quoteName(t.ID)
-	ast, err := translate.Parse(query)
-	if err != nil {
-		return nil, fmt.Errorf("airsql: internal query %q: %w", query, err)
-	}
-	sel, ok := ast.(*sqlparser.Select)
-	if !ok {
-		return nil, fmt.Errorf("airsql: internal query %q is not a SELECT", query)
-	}
-	return translate.Select(sel, schema, translate.Args{})
-}
-
-// quoteName writes a name as a backquoted identifier.
-func quoteName(name string) string {
-	return "`" + strings.ReplaceAll(name, "`", "``") + "`"
 }
