@@ -489,35 +489,87 @@ func (e *expr) tabs() uint64 {
 // planJoin compiles the join conditions, gives each table the conditions on it alone, finds the
 // equality keys of each step and leaves the rest to be checked on the joined rows.
 func (qp *queryPlanner) planJoin(where *expr) error {
-	s, q, jp := qp.s, qp.q, qp.join
-	n := len(jp.sides)
-	own := make([][]*expr, n)                // conditions pushed into table i's scan
-	stepOn := make([][]*expr, len(jp.steps)) // residual conditions of each step
-	keys := make([][]JoinKey, len(jp.steps)) // equality keys of each step
-	// The ON conditions (USING included), compiled once.
-	ons := make([]*expr, len(jp.steps))
+	jp := qp.join
+	p := &joinPlacement{
+		qp: qp, jp: jp, n: len(jp.sides),
+		own:    make([][]*expr, len(jp.sides)),
+		stepOn: make([][]*expr, len(jp.steps)),
+		keys:   make([][]JoinKey, len(jp.steps)),
+	}
+	if err := p.compileOns(); err != nil {
+		return err
+	}
+	jp.orderFirstTwo(where, p.ons)
+	p.pos = make([]int, p.n)
+	for i, st := range jp.steps {
+		p.pos[st.table] = i
+		for _, g := range st.group {
+			p.pos[g.table] = i
+		}
+	}
+	if err := p.placeOns(); err != nil {
+		return err
+	}
+	for _, c := range conjuncts(where) {
+		p.place(c, -1)
+	}
+	if err := p.placeGroups(); err != nil {
+		return err
+	}
+	join := p.joinOf()
+	q := qp.q
+	q.Join = join
+	q.Where = wrap(andOf(p.rest))
+	q.SortLocally = len(q.Order) > 0
+	p.requestFields(join)
+	return nil
+}
+
+// joinPlacement is where planJoin puts each condition of a join: a table's own scan, a step's
+// equality keys, a step's residual ON, or the check on the joined rows.
+type joinPlacement struct {
+	qp *queryPlanner
+	jp *joinPlanner
+	n  int // tables
+
+	ons  []*expr   // each step's ON (USING included), compiled once
+	gons [][]*expr // the ON conditions inside parenthesised groups
+	pos  []int     // table → its step
+
+	own     [][]*expr   // conditions pushed into table i's scan
+	stepOn  [][]*expr   // residual conditions of each step
+	keys    [][]JoinKey // equality keys of each step
+	gkeys   [][][]JoinKey
+	gstepOn [][][]*expr
+	rest    []*expr // WHERE conditions checked on the final rows
+}
+
+// compileOns compiles the ON conditions (of the steps and inside groups) and those USING and
+// NATURAL imply.
+func (p *joinPlacement) compileOns() error {
+	s, jp := p.qp.s, p.jp
+	p.ons = make([]*expr, len(jp.steps))
 	for i, st := range jp.steps {
 		if st.on != nil {
 			c, err := s.condition(st.on)
 			if err != nil {
 				return err
 			}
-			ons[i] = c
+			p.ons[i] = c
 		}
 	}
-	// The ON conditions inside parenthesised groups.
-	gons := make([][]*expr, len(jp.steps))
+	p.gons = make([][]*expr, len(jp.steps))
 	for i, st := range jp.steps {
 		for j, g := range st.group {
-			if gons[i] == nil {
-				gons[i] = make([]*expr, len(st.group))
+			if p.gons[i] == nil {
+				p.gons[i] = make([]*expr, len(st.group))
 			}
 			if g.on != nil {
 				c, err := s.condition(g.on)
 				if err != nil {
 					return err
 				}
-				gons[i][j] = c
+				p.gons[i][j] = c
 			}
 		}
 	}
@@ -537,154 +589,161 @@ func (qp *queryPlanner) planJoin(where *expr) error {
 		if err != nil {
 			return err
 		}
-		ons[at] = andOf(append(conjuncts(ons[at]), c))
+		p.ons[at] = andOf(append(conjuncts(p.ons[at]), c))
 	}
-	jp.orderFirstTwo(where, ons)
-	pos := make([]int, n) // table → its step
-	for i, st := range jp.steps {
-		pos[st.table] = i
-		for _, g := range st.group {
-			pos[g.table] = i
+	return nil
+}
+
+// stepMask is the tables step i joins (several for a group).
+func (p *joinPlacement) stepMask(i int) uint64 {
+	m := uint64(1) << p.jp.steps[i].table
+	for _, g := range p.jp.steps[i].group {
+		m |= 1 << g.table
+	}
+	return m
+}
+
+// joinedBy is the step after which every table of mask is joined.
+func (p *joinPlacement) joinedBy(mask uint64) int {
+	last := 0
+	for i := 0; i < p.n; i++ {
+		if mask&(1<<i) != 0 && p.pos[i] > last {
+			last = p.pos[i]
 		}
 	}
-	// stepMask is the tables a step joins (several for a group).
-	stepMask := func(i int) uint64 {
-		m := uint64(1) << jp.steps[i].table
-		for _, g := range jp.steps[i].group {
-			m |= 1 << g.table
-		}
-		return m
+	return last
+}
+
+// key finds an equality usable as a hash key of step i: one side on the step's table alone, the
+// other on tables joined before it.
+func (p *joinPlacement) key(c *expr, i int) (JoinKey, bool) {
+	t := p.stepMask(i)
+	before := uint64(0)
+	for j := 0; j < i; j++ {
+		before |= p.stepMask(j)
 	}
-	var rest []*expr                    // WHERE conditions checked on the final rows
-	joinedBy := func(mask uint64) int { // the step after which every table of mask is joined
-		last := 0
-		for i := 0; i < n; i++ {
-			if mask&(1<<i) != 0 && pos[i] > last {
-				last = pos[i]
+	return keyOf(c, t, before)
+}
+
+// nulledBy is the last RIGHT JOIN step that may make a table of mask NULL: a WHERE condition on
+// such a table is checked after it.
+func (p *joinPlacement) nulledBy(mask uint64) int {
+	last := 0
+	for i, st := range p.jp.steps {
+		if st.kind != "right" {
+			continue
+		}
+		for t := 0; t < p.n; t++ {
+			if mask&(1<<t) != 0 && p.pos[t] < i {
+				last = i
 			}
 		}
-		return last
 	}
-	// key finds an equality usable as a hash key of step i: one side on the step's table alone, the
-	// other on tables joined before it.
-	key := func(c *expr, i int) (JoinKey, bool) {
-		t := stepMask(i)
-		before := uint64(0)
-		for j := 0; j < i; j++ {
-			before |= stepMask(j)
+	return last
+}
+
+// place puts a condition of an inner join's ON (of step from) or of WHERE (from -1) where it is
+// cheapest: a table's own scan, a step's keys, or the first inner step after which all its
+// tables are joined (and, for a table an outer join may make NULL, not before that join).
+func (p *joinPlacement) place(c *expr, from int) {
+	jp := p.jp
+	m := c.tabs()
+	if m != 0 && m&(m-1) == 0 {
+		i := 0
+		for m>>i != 1 {
+			i++
 		}
-		return keyOf(c, t, before)
+		if !jp.sides[i].nullable {
+			p.own[i] = append(p.own[i], c)
+			return
+		}
 	}
-	// nulledBy is the last RIGHT JOIN step that may make a table of mask NULL: a WHERE condition on
-	// such a table is checked after it.
-	nulledBy := func(mask uint64) int {
-		last := 0
-		for i, st := range jp.steps {
-			if st.kind != "right" {
-				continue
-			}
-			for t := 0; t < n; t++ {
-				if mask&(1<<t) != 0 && pos[t] < i {
-					last = i
-				}
-			}
-		}
-		return last
+	at := p.joinedBy(m)
+	nullable := false
+	for t := 0; t < p.n; t++ {
+		nullable = nullable || m&(1<<t) != 0 && jp.sides[t].nullable
 	}
-	// place puts a condition of an inner join's ON (of step from) or of WHERE (from -1) where it is
-	// cheapest: a table's own scan, a step's keys, or the first inner step after which all its
-	// tables are joined (and, for a table an outer join may make NULL, not before that join).
-	place := func(c *expr, from int) {
-		m := c.tabs()
-		if m != 0 && m&(m-1) == 0 {
-			i := 0
-			for m>>i != 1 {
-				i++
-			}
-			if !jp.sides[i].nullable {
-				own[i] = append(own[i], c)
-				return
-			}
-		}
-		at := joinedBy(m)
-		nullable := false
-		for t := 0; t < n; t++ {
-			nullable = nullable || m&(1<<t) != 0 && jp.sides[t].nullable
-		}
-		switch {
-		case from < 0 && m == 0:
-			// A WHERE condition on no table (2 >= 93, LTRIM('x') < NULL) holds for every row or
-			// none: it must also see the rows a RIGHT JOIN adds unmatched (the oracle's seeds
-			// 10316, 12414 kept them).
-			at = max(at, nulledBy(^uint64(0)))
-		case from < 0:
-			at = max(at, nulledBy(m))
-		case nullable:
-			at = max(at, from)
-		}
-		for j := at; j < len(jp.steps); j++ {
-			if jp.steps[j].kind == "left" || jp.steps[j].kind == "right" {
-				continue // a WHERE condition is not part of an outer join's ON
-			}
-			if k, ok := key(c, j); ok && j == at {
-				keys[j] = append(keys[j], k)
-				return
-			}
-			if j > 0 {
-				stepOn[j] = append(stepOn[j], c)
-				return
-			}
-		}
-		rest = append(rest, c)
+	switch {
+	case from < 0 && m == 0:
+		// A WHERE condition on no table (2 >= 93, LTRIM('x') < NULL) holds for every row or
+		// none: it must also see the rows a RIGHT JOIN adds unmatched (the oracle's seeds
+		// 10316, 12414 kept them).
+		at = max(at, p.nulledBy(^uint64(0)))
+	case from < 0:
+		at = max(at, p.nulledBy(m))
+	case nullable:
+		at = max(at, from)
 	}
-	for i, st := range jp.steps {
-		on := ons[i]
+	for j := at; j < len(jp.steps); j++ {
+		if jp.steps[j].kind == "left" || jp.steps[j].kind == "right" {
+			continue // a WHERE condition is not part of an outer join's ON
+		}
+		if k, ok := p.key(c, j); ok && j == at {
+			p.keys[j] = append(p.keys[j], k)
+			return
+		}
+		if j > 0 {
+			p.stepOn[j] = append(p.stepOn[j], c)
+			return
+		}
+	}
+	p.rest = append(p.rest, c)
+}
+
+// placeOns places the conditions of each step's ON: an inner join's where they are cheapest, an
+// outer join's on the joined table's scan (LEFT JOIN, on that table alone), as keys or as the
+// step's residual ON.
+func (p *joinPlacement) placeOns() error {
+	for i, st := range p.jp.steps {
 		visible := uint64(0)
 		for j := 0; j <= i; j++ {
-			visible |= stepMask(j)
+			visible |= p.stepMask(j)
 		}
-		for _, c := range conjuncts(on) {
+		for _, c := range conjuncts(p.ons[i]) {
 			if m := c.tabs(); m&^visible != 0 {
 				return unknownColumnf("in 'on clause' of %s: the ON condition of a join can name only the tables joined so far", st.sql)
 			}
 			if st.kind != "left" && st.kind != "right" {
-				place(c, i)
+				p.place(c, i)
 				continue
 			}
 			m := c.tabs()
 			switch {
-			case m != 0 && m&(m-1) == 0 && m&^stepMask(i) == 0 && st.kind == "left":
+			case m != 0 && m&(m-1) == 0 && m&^p.stepMask(i) == 0 && st.kind == "left":
 				t := 0
 				for m>>t != 1 {
 					t++
 				}
-				own[t] = append(own[t], c) // filters the joined table's rows before the match
+				p.own[t] = append(p.own[t], c) // filters the joined table's rows before the match
 			default:
-				if k, ok := key(c, i); ok {
-					keys[i] = append(keys[i], k)
+				if k, ok := p.key(c, i); ok {
+					p.keys[i] = append(p.keys[i], k)
 				} else {
-					stepOn[i] = append(stepOn[i], c)
+					p.stepOn[i] = append(p.stepOn[i], c)
 				}
 			}
 		}
 	}
-	for _, c := range conjuncts(where) {
-		place(c, -1)
-	}
-	// Inside a group: its tables' own conditions go into their scans, equalities become the keys of
-	// its steps, the rest their residual ON; an ON there names only the group's tables.
-	gkeys := make([][][]JoinKey, len(jp.steps))
-	gstepOn := make([][][]*expr, len(jp.steps))
+	return nil
+}
+
+// placeGroups places the conditions inside a group: its tables' own conditions go into their
+// scans, equalities become the keys of its steps, the rest their residual ON; an ON there names
+// only the group's tables.
+func (p *joinPlacement) placeGroups() error {
+	jp := p.jp
+	p.gkeys = make([][][]JoinKey, len(jp.steps))
+	p.gstepOn = make([][][]*expr, len(jp.steps))
 	for i, st := range jp.steps {
 		if st.group == nil {
 			continue
 		}
-		gkeys[i] = make([][]JoinKey, len(st.group))
-		gstepOn[i] = make([][]*expr, len(st.group))
+		p.gkeys[i] = make([][]JoinKey, len(st.group))
+		p.gstepOn[i] = make([][]*expr, len(st.group))
 		before := uint64(0)
 		for j, g := range st.group {
 			t := uint64(1) << g.table
-			for _, c := range conjuncts(gons[i][j]) {
+			for _, c := range conjuncts(p.gons[i][j]) {
 				m := c.tabs()
 				if m&^(before|t) != 0 {
 					return unknownColumnf("in 'on clause' of %s: the ON condition of a join can name only the tables joined so far", g.sql)
@@ -695,24 +754,29 @@ func (qp *queryPlanner) planJoin(where *expr) error {
 					for m>>k != 1 {
 						k++
 					}
-					own[k] = append(own[k], c)
+					p.own[k] = append(p.own[k], c)
 				default:
 					if jk, ok := keyOf(c, t, before); ok {
-						gkeys[i][j] = append(gkeys[i][j], jk)
+						p.gkeys[i][j] = append(p.gkeys[i][j], jk)
 					} else {
-						gstepOn[i][j] = append(gstepOn[i][j], c)
+						p.gstepOn[i][j] = append(p.gstepOn[i][j], c)
 					}
 				}
 			}
 			before |= t
 		}
 	}
+	return nil
+}
 
-	// The tables' scans.
+// joinOf builds the join: each table's scan with its own conditions pushed, each step with its
+// kind, keys and residual ON, and the bind joins that may narrow a scan.
+func (p *joinPlacement) joinOf() *Join {
+	qp, jp := p.qp, p.jp
 	join := &Join{}
 	for i, side := range jp.sides {
 		plan := &Plan{Table: side.table, Limit: -1, Request: Request{View: side.view}}
-		plan.where = andOf(own[i])
+		plan.where = andOf(p.own[i])
 		if side.table.Local || qp.localOnly {
 			plan.Exact = plan.where == nil
 		} else {
@@ -722,22 +786,22 @@ func (qp *queryPlanner) planJoin(where *expr) error {
 	}
 	for i, st := range jp.steps {
 		kind := st.kind
-		if kind == "inner" && len(keys[i]) == 0 && len(stepOn[i]) == 0 {
+		if kind == "inner" && len(p.keys[i]) == 0 && len(p.stepOn[i]) == 0 {
 			kind = "cross"
 		}
-		if kind == "cross" && (len(keys[i]) > 0 || len(stepOn[i]) > 0) {
+		if kind == "cross" && (len(p.keys[i]) > 0 || len(p.stepOn[i]) > 0) {
 			kind = "inner"
 		}
-		step := JoinStep{Table: st.table, Kind: kind, Keys: keys[i], On: wrap(andOf(stepOn[i])), SQL: st.sql}
+		step := JoinStep{Table: st.table, Kind: kind, Keys: p.keys[i], On: wrap(andOf(p.stepOn[i])), SQL: st.sql}
 		for j, g := range st.group {
 			gk := "first"
 			if j > 0 {
 				gk = "cross"
-				if len(gkeys[i][j]) > 0 || len(gstepOn[i][j]) > 0 {
+				if len(p.gkeys[i][j]) > 0 || len(p.gstepOn[i][j]) > 0 {
 					gk = "inner"
 				}
 			}
-			step.Group = append(step.Group, JoinStep{Table: g.table, Kind: gk, Keys: gkeys[i][j], On: wrap(andOf(gstepOn[i][j])), SQL: g.sql})
+			step.Group = append(step.Group, JoinStep{Table: g.table, Kind: gk, Keys: p.gkeys[i][j], On: wrap(andOf(p.gstepOn[i][j])), SQL: g.sql})
 		}
 		join.Steps = append(join.Steps, step)
 	}
@@ -749,11 +813,12 @@ func (qp *queryPlanner) planJoin(where *expr) error {
 			join.Steps[i].BindInner = qp.bindInnerFor(join, i)
 		}
 	}
-	q.Join = join
-	q.Where = wrap(andOf(rest))
-	q.SortLocally = len(q.Order) > 0
+	return join
+}
 
-	// The fields each table's scan must return: whatever any step reads from it.
+// requestFields sets the fields each table's scan must return: whatever any step reads from it.
+func (p *joinPlacement) requestFields(join *Join) {
+	qp := p.qp
 	var all []*expr
 	all = append(all, qp.outputs...)
 	all = append(all, qp.groupKeys...)
@@ -763,18 +828,18 @@ func (qp *queryPlanner) planJoin(where *expr) error {
 			all = append(all, k.e)
 		}
 	}
-	if q.Having != nil {
-		all = append(all, q.Having.e)
+	if qp.q.Having != nil {
+		all = append(all, qp.q.Having.e)
 	}
-	all = append(all, rest...)
-	for i := range stepOn {
-		all = append(all, stepOn[i]...)
-		for _, k := range keys[i] {
+	all = append(all, p.rest...)
+	for i := range p.stepOn {
+		all = append(all, p.stepOn[i]...)
+		for _, k := range p.keys[i] {
 			all = append(all, k.Outer.e, k.Inner.e)
 		}
-		for j := range gkeys[i] {
-			all = append(all, gstepOn[i][j]...)
-			for _, k := range gkeys[i][j] {
+		for j := range p.gkeys[i] {
+			all = append(all, p.gstepOn[i][j]...)
+			for _, k := range p.gkeys[i][j] {
 				all = append(all, k.Outer.e, k.Inner.e)
 			}
 		}
@@ -797,7 +862,6 @@ func (qp *queryPlanner) planJoin(where *expr) error {
 		}
 		jt.Plan.Request.Fields = fieldList(jt.Plan.Table, need)
 	}
-	return nil
 }
 
 // keyOf finds an equality usable as a hash key of a step joining the tables t to the tables
