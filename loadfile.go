@@ -189,7 +189,7 @@ func (cn *conn) writeWithFiles(ctx context.Context, ast sqlparser.Statement, arg
 	if err != nil {
 		return 0, true, err
 	}
-	out, err := cn.writeNow(ctx, parsed, own)
+	out, err := cn.writeNow(ctx, parsed, own, nil)
 	if err != nil {
 		return 0, true, err
 	}

@@ -10,7 +10,6 @@ import (
 	"github.com/xwb1989/sqlparser"
 
 	"github.com/airsql/airsql/engine"
-	"github.com/airsql/airsql/frontend"
 	"github.com/airsql/airsql/translate"
 	"github.com/airsql/airsql/transport"
 )
@@ -282,18 +281,25 @@ func (cn *conn) writeRows(ctx context.Context, ast sqlparser.Statement, args tra
 		return nil, &UnsupportedError{Construct: "DELETE … RETURNING of columns other than id",
 			Hint: "a DELETE keeps only the ids of the records it deleted: SELECT the values first, or write RETURNING id"}
 	}
-	w, err := cn.writeNow(ctx, ast, args)
+	// The rows' query is planned before the write is sent: a list it refuses writes nothing.
+	var q *translate.Query
+	w, err := cn.writeNow(ctx, ast, args, func(pw *pendingWrite) (err error) {
+		if pw.table != nil && (pw.op != "DELETE" || returning != nil) {
+			q, err = recordsQuery(pw.schema, pw.table, returning, args.Labels)
+		}
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
 	if w.deleted == nil {
-		return cn.recordRows(ctx, w, returning, args.Labels)
+		return cn.recordRows(ctx, w, q)
 	}
 	if returning != nil { // only ids: the deleted records read as records with no fields
 		for _, id := range w.deleted {
 			w.records = append(w.records, transport.Record{ID: id})
 		}
-		return cn.recordRows(ctx, w, returning, args.Labels)
+		return cn.recordRows(ctx, w, q)
 	}
 	rows := &staticRows{resultColumns: []translate.Column{idColumn()}}
 	for _, id := range w.deleted {
@@ -303,15 +309,11 @@ func (cn *conn) writeRows(ctx context.Context, ast sqlparser.Statement, args tra
 }
 
 // recordRows shows written records with the columns and values of SELECT * on their table (or of
-// the RETURNING list), so that they read exactly as a later SELECT would read them: the same
-// planner plans the list, and the engine computes it over the records.
-func (cn *conn) recordRows(ctx context.Context, w writeOutcome, returning sqlparser.SelectExprs, labels frontend.Labels) (driver.Rows, error) {
-	if w.table == nil {
+// the RETURNING list), so that they read exactly as a later SELECT would read them: q, the
+// recordsQuery of the list planned by the one planner, computed by the engine over the records.
+func (cn *conn) recordRows(ctx context.Context, w writeOutcome, q *translate.Query) (driver.Rows, error) {
+	if w.table == nil || q == nil {
 		return &staticRows{resultColumns: []translate.Column{idColumn()}}, nil
-	}
-	q, err := recordsQuery(w.schema, w.table, returning, labels)
-	if err != nil {
-		return nil, err
 	}
 	records := make(writtenRecords, len(w.records))
 	for i, rec := range w.records {
