@@ -145,85 +145,16 @@ func (s *scope) variable(c *sqlparser.ColName) (*expr, bool, error) {
 // right: SET @a = 1, @b = @a + 1 sets @b to 2, as in MySQL.
 func (sess *Session) Set(stmt *sqlparser.Set, args Args) error {
 	args.Session = sess
+	if strings.EqualFold(stmt.Scope, sqlparser.GlobalStr) {
+		return unsupported("SET GLOBAL", sqlparser.String(stmt), "global variables belong to the server; set the session's with SET SESSION")
+	}
 	pending := map[string]any{}
 	sess.pendingUser = map[string]userVar{}
 	defer func() { sess.pendingUser = nil }()
 	s := newScope(nil, "", args)
-	assign := func(name string, val any, isDefault bool) error {
-		key, v, err := lookupSysVar(name)
-		if err != nil {
-			return err
-		}
-		if v.ReadOnly() {
-			return fmtErr("SET %s: the variable is read-only", key)
-		}
-		if isDefault {
-			pending[key] = v.Default()
-			return nil
-		}
-		norm, err := v.Check(val)
-		if err != nil {
-			return fmtErr("SET %s = %s: %v", key, sqlText(val, typeText), err)
-		}
-		pending[key] = norm
-		return nil
-	}
-	if strings.EqualFold(stmt.Scope, sqlparser.GlobalStr) {
-		return unsupported("SET GLOBAL", sqlparser.String(stmt), "global variables belong to the server; set the session's with SET SESSION")
-	}
 	for _, se := range stmt.Exprs {
-		name := se.Name.Lowered()
-		switch {
-		case strings.HasPrefix(name, "@@global."):
-			return unsupported("SET @@global", sqlparser.String(stmt), "global variables belong to the server; set the session's with SET @@session.name")
-		case strings.HasPrefix(name, "@@session."):
-			name = strings.TrimPrefix(name, "@@session.")
-		case strings.HasPrefix(name, "@@local."):
-			name = strings.TrimPrefix(name, "@@local.")
-		case strings.HasPrefix(name, "@@"):
-			name = name[2:]
-		case strings.HasPrefix(name, "@"):
-			if _, isDefault := se.Expr.(*sqlparser.Default); isDefault {
-				return fmtErr("SET %s = DEFAULT: a user variable has no default value; SET %s = NULL forgets it", name, name)
-			}
-			x, err := setExpr(s, se.Expr)
-			if err != nil {
-				return err
-			}
-			if err := sess.setUser(name, x); err != nil {
-				return err
-			}
-			continue
-		}
-		_, isDefault := se.Expr.(*sqlparser.Default)
-		var val any
-		if !isDefault {
-			v, err := setValue(s, se.Expr)
-			if err != nil {
-				return err
-			}
-			val = v
-		}
-		switch name {
-		case "names", "charset":
-			// SET NAMES cs: the client's, the connection's and the results' character set;
-			// SET CHARACTER SET cs: the client's and the results' (the connection's is the database's).
-			targets := []string{"character_set_client", "character_set_results", "character_set_connection"}
-			if isDefault {
-				val, isDefault = "utf8mb4", false
-			}
-			if name == "charset" {
-				targets = targets[:2]
-			}
-			for _, t := range targets {
-				if err := assign(t, val, false); err != nil {
-					return err
-				}
-			}
-		default:
-			if err := assign(name, val, isDefault); err != nil {
-				return err
-			}
+		if err := sess.check(s, stmt, se, pending); err != nil {
+			return err
 		}
 	}
 	if err := s.unusedArgs(); err != nil {
@@ -232,6 +163,87 @@ func (sess *Session) Set(stmt *sqlparser.Set, args Args) error {
 	if err := sess.checkUserBytes(); err != nil {
 		return err
 	}
+	sess.apply(pending)
+	return nil
+}
+
+// check evaluates one assignment of SET: a user variable's value goes to pendingUser, a system
+// variable's checked value to pending; nothing is applied yet.
+func (sess *Session) check(s *scope, stmt *sqlparser.Set, se *sqlparser.SetExpr, pending map[string]any) error {
+	name := se.Name.Lowered()
+	switch {
+	case strings.HasPrefix(name, "@@global."):
+		return unsupported("SET @@global", sqlparser.String(stmt), "global variables belong to the server; set the session's with SET @@session.name")
+	case strings.HasPrefix(name, "@@session."):
+		name = strings.TrimPrefix(name, "@@session.")
+	case strings.HasPrefix(name, "@@local."):
+		name = strings.TrimPrefix(name, "@@local.")
+	case strings.HasPrefix(name, "@@"):
+		name = name[2:]
+	case strings.HasPrefix(name, "@"):
+		if _, isDefault := se.Expr.(*sqlparser.Default); isDefault {
+			return fmtErr("SET %s = DEFAULT: a user variable has no default value; SET %s = NULL forgets it", name, name)
+		}
+		x, err := setExpr(s, se.Expr)
+		if err != nil {
+			return err
+		}
+		return sess.setUser(name, x)
+	}
+	_, isDefault := se.Expr.(*sqlparser.Default)
+	var val any
+	if !isDefault {
+		v, err := setValue(s, se.Expr)
+		if err != nil {
+			return err
+		}
+		val = v
+	}
+	if name != "names" && name != "charset" {
+		return assignSysVar(pending, name, val, isDefault)
+	}
+	// SET NAMES cs: the client's, the connection's and the results' character set;
+	// SET CHARACTER SET cs: the client's and the results' (the connection's is the database's).
+	targets := []string{"character_set_client", "character_set_results", "character_set_connection"}
+	if isDefault {
+		val = "utf8mb4"
+	}
+	if name == "charset" {
+		targets = targets[:2]
+	}
+	for _, t := range targets {
+		if err := assignSysVar(pending, t, val, false); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// assignSysVar checks a value SET gives a system variable (DEFAULT: its default) and puts it,
+// normalised, in pending.
+func assignSysVar(pending map[string]any, name string, val any, isDefault bool) error {
+	key, v, err := lookupSysVar(name)
+	if err != nil {
+		return err
+	}
+	if v.ReadOnly() {
+		return fmtErr("SET %s: the variable is read-only", key)
+	}
+	if isDefault {
+		pending[key] = v.Default()
+		return nil
+	}
+	norm, err := v.Check(val)
+	if err != nil {
+		return fmtErr("SET %s = %s: %v", key, sqlText(val, typeText), err)
+	}
+	pending[key] = norm
+	return nil
+}
+
+// apply applies a SET whose assignments all passed their checks: the system variables in pending
+// and the user variables in pendingUser.
+func (sess *Session) apply(pending map[string]any) {
 	if sess.vars == nil {
 		sess.vars = map[string]any{}
 	}
@@ -249,7 +261,6 @@ func (sess *Session) Set(stmt *sqlparser.Set, args Args) error {
 		}
 		sess.user[k] = v
 	}
-	return nil
 }
 
 // setValue evaluates the value of a SET assignment: a constant expression (it may read system
