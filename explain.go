@@ -293,9 +293,6 @@ func (cn *conn) explainFind(add func(step, detail string), plan *translate.Plan,
 	if plan.Limit > 0 && (plan.Request.MaxRecords == 0 || plan.Limit < plan.Request.MaxRecords || !plan.Exact || plan.SortLocally) {
 		local = append(local, "stop after "+strconv.Itoa(plan.Limit)+" rows (LIMIT)")
 	}
-	if plan.Count {
-		local = append(local, "count the records")
-	}
 	if len(local) == 0 {
 		local = append(local, "nothing but reading the values")
 	}

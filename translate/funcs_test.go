@@ -36,7 +36,7 @@ func evalExpr(t *testing.T, sqlExpr string, args Args) (any, Column, error) {
 	if !ok {
 		t.Fatalf("%s: not a SELECT", sqlExpr)
 	}
-	plan, err := Select(sel, schema, args)
+	plan, err := selectPlan(sel, schema, args)
 	if err != nil {
 		return nil, Column{}, err
 	}
@@ -487,7 +487,7 @@ func TestSubstringOfExpression(t *testing.T) {
 		t.Fatal(err)
 	}
 	sel, _ := stmtSelect(stmt)
-	plan, err := Select(sel, schema, Args{})
+	plan, err := selectPlan(sel, schema, Args{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -596,7 +596,7 @@ func BenchmarkFunctionValues(b *testing.B) {
 	schema := loadSchema(b)
 	sel := parseSelect(b, "SELECT UPPER(Name), DATE_FORMAT(Due, '%Y-%m'), CASE WHEN Priority > 3 THEN 'hi' ELSE 'lo' END, "+
 		"SUBSTRING(Name, 2, 3), DATEDIFF(NOW(), Due), COALESCE(Rating, Priority, 0) FROM Tasks")
-	plan, err := Select(sel, schema, Args{Now: testNow})
+	plan, err := selectPlan(sel, schema, Args{Now: testNow})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -640,7 +640,7 @@ func TestEveryFunctionAnyArguments(t *testing.T) {
 						return
 					}
 					sel, _ := stmtSelect(stmt)
-					plan, err := Select(sel, schema, Args{Now: testNow})
+					plan, err := selectPlan(sel, schema, Args{Now: testNow})
 					if err != nil {
 						return
 					}
@@ -670,7 +670,7 @@ func TestFieldsNamedLikeVariables(t *testing.T) {
 		{ID: "fldA", Name: "@handle", Type: "singleLineText"}, {ID: "fldB", Name: "current_user", Type: "singleLineText"},
 	}}
 	schema := testSchema{table}
-	plan, err := Select(parseSelect(t, "SELECT `@handle`, `current_user`, CURRENT_USER(), @@version FROM Odd"), schema, Args{})
+	plan, err := selectPlan(parseSelect(t, "SELECT `@handle`, `current_user`, CURRENT_USER(), @@version FROM Odd"), schema, Args{})
 	if err != nil {
 		t.Fatal(err)
 	}

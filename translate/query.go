@@ -484,7 +484,7 @@ func (qp *queryPlanner) pushdown(where *expr) {
 	}
 	plan.Request.Fields = plan.neededFields()
 	plan.finishSplit()
-	plan.outputs = nil // the scan's rows are read by the Query's expressions, not by Values
+	plan.outputs = nil // the fields are requested; the Query's expressions read the rows
 	plan.Columns = nil
 	q.Scan = plan
 }
