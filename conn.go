@@ -164,9 +164,9 @@ func parseStatement(query string) (statement, error) {
 
 // fromFrontend gives the front end's errors the driver's types.
 func fromFrontend(err error) error {
-	var se *frontend.SyntaxError
+	var se *SyntaxError
 	if errors.As(err, &se) {
-		return &SyntaxError{Err: se.Err}
+		return se
 	}
 	return fromTranslate(err)
 }

@@ -115,7 +115,7 @@ func (cn *conn) describe(ctx context.Context, st *frontend.ShowColumns) (driver.
 		return nil, err
 	}
 	t, _ := schema.Table(table)
-	plan, err := allColumnsPlan(schema, t)
+	all, err := recordsQuery(schema, t, nil, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -129,7 +129,7 @@ func (cn *conn) describe(ctx context.Context, st *frontend.ShowColumns) (driver.
 		rows.resultColumns = append(rows.resultColumns, textColumn("Privileges", false), textColumn("Comment", false))
 	}
 	rows.resultColumns = append(rows.resultColumns, textColumn("Airtable_type", false), textColumn("Field_id", false))
-	for _, col := range plan.Columns {
+	for _, col := range all.Columns {
 		if st.HasLike && !likeMatch(st.Like, col.Name) {
 			continue
 		}

@@ -254,11 +254,11 @@ func columnsOf(schema translate.Schema, t *translate.Table) ([]translate.Column,
 	if !ok {
 		return nil, fmt.Errorf("engine: internal: SELECT * is not a SELECT")
 	}
-	plan, err := translate.Select(sel, schema, translate.Args{})
+	q, err := translate.NewQuery(sel, schema, translate.Args{})
 	if err != nil {
 		return nil, err
 	}
-	return plan.Columns, nil
+	return q.Columns, nil
 }
 
 func (c *Catalog) infoRows(name string) ([]translate.Row, error) {

@@ -50,7 +50,7 @@ func buildJoin(j *translate.Join, opts Options, budget *Budget) (Operator, error
 		if limit <= 0 {
 			limit = DefaultMaxRows
 		}
-		h := &hashJoinOp{outer: op, inner: input, step: st, n: n, budget: budget, limit: limit,
+		h := &hashJoinOp{env: opts.env, outer: op, inner: input, step: st, n: n, budget: budget, limit: limit,
 			what:      fmt.Sprintf("the join of %s with %s", strings.Join(names, ", "), name),
 			innerName: name, outerName: strings.Join(names, ", ")}
 		if i == 1 && opts.NoBind {
@@ -99,7 +99,7 @@ func groupInput(j *translate.Join, group []translate.JoinStep, opts Options, bud
 			names = append(names, name)
 			continue
 		}
-		op = &hashJoinOp{outer: op, inner: input, step: st, n: n, budget: budget, limit: limit,
+		op = &hashJoinOp{env: opts.env, outer: op, inner: input, step: st, n: n, budget: budget, limit: limit,
 			what:      fmt.Sprintf("the join of %s with %s", strings.Join(names, ", "), name),
 			innerName: name, outerName: strings.Join(names, ", ")}
 		names = append(names, name)
@@ -140,7 +140,7 @@ func tableInput(plan *translate.Plan, opts Options) (Operator, error) {
 		op = &scanOp{plan: plan, src: opts.Source}
 	}
 	if !plan.Exact {
-		op = &filterOp{input: op, cond: keepOf(plan), what: "WHERE on " + plan.Table.Name + " (the request selects a superset; every record is checked again)"}
+		op = &filterOp{env: opts.env, input: op, cond: keepOf(plan), what: "WHERE on " + plan.Table.Name + " (the request selects a superset; every record is checked again)"}
 	}
 	return op, nil
 }
@@ -168,6 +168,7 @@ func (s *sidesOp) Explain() Node { return s.input.Explain() }
 
 // hashJoinOp joins the rows so far (outer) with one table's rows (inner).
 type hashJoinOp struct {
+	env          *translate.Env
 	outer, inner Operator
 	step         translate.JoinStep
 	n            int
@@ -532,7 +533,7 @@ func (h *hashJoinOp) join(m *translate.Row) translate.Row {
 	case h.step.Group == nil:
 		sides[h.step.Table] = m
 	}
-	return translate.Row{Sides: sides}
+	return translate.Row{Sides: sides, Env: h.env}
 }
 
 // planCost is EXPLAIN's estimate before the keys are read: the scan's requests, and the records

@@ -133,6 +133,7 @@ func (v *valuesOp) Explain() Node { return Node{Op: "values", Detail: v.name} }
 
 // filterOp passes the rows whose condition is TRUE (not FALSE, not UNKNOWN).
 type filterOp struct {
+	env   *translate.Env
 	input Operator
 	cond  Evaluator
 	what  string
@@ -146,6 +147,7 @@ func (f *filterOp) Next(ctx context.Context) (translate.Row, error) {
 			return r, err
 		}
 		f.row = r // a field, so that no row escapes to the heap
+		f.row.Env = f.env
 		v, err := f.cond.Eval(&f.row)
 		if err != nil {
 			return translate.Row{}, err
@@ -163,6 +165,7 @@ func (f *filterOp) Explain() Node {
 
 // projectOp computes the output values of each row (and the hidden sort keys after them).
 type projectOp struct {
+	env     *translate.Env
 	input   Operator
 	outputs []Valuer
 	names   []string
@@ -189,6 +192,7 @@ func (p *projectOp) Next(ctx context.Context) (translate.Row, error) {
 			return r, err
 		}
 		p.row = r // the evaluators take a pointer: to a field, so that no row escapes to the heap
+		p.row.Env = p.env
 		if p.admit != nil {
 			if p.keys == nil {
 				p.keys = make([]any, len(p.outputs))
@@ -274,6 +278,7 @@ func (t *trimOp) Explain() Node { return t.input.Explain() }
 // total last, and Values hold the keys, the rollup level (how many keys are not rolled up), then
 // the aggregates.
 type aggregateOp struct {
+	env    *translate.Env
 	input  Operator
 	keys   []Evaluator
 	aggs   []AggregateFunc
@@ -336,6 +341,7 @@ func (a *aggregateOp) run(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
+		r.Env = a.env
 		if single != nil {
 			if err := a.add(single, r); err != nil {
 				return err

@@ -13,6 +13,7 @@ import (
 // subqueryOp runs a statement's uncorrelated subqueries (and decorrelated EXISTS) once, before its
 // first row, and hands their rows to translate, whose expressions then read them.
 type subqueryOp struct {
+	env   *translate.Env
 	input Operator
 	subs  []*translate.Subquery
 	ops   []Operator
@@ -35,7 +36,7 @@ func (s *subqueryOp) Next(ctx context.Context) (translate.Row, error) {
 			if err != nil {
 				return translate.Row{}, err
 			}
-			if err := s.subs[i].SetRows(rows); err != nil {
+			if err := s.env.SetRows(s.subs[i], rows); err != nil {
 				return translate.Row{}, err
 			}
 		}
@@ -96,7 +97,7 @@ func (s *subqueryOp) bind() {
 		if sq.Bind == nil || !sq.Bind.Narrows(s.scan.plan) {
 			continue
 		}
-		vals, writable := sq.BindValues()
+		vals, writable := s.env.BindValues(sq)
 		if !writable {
 			continue
 		}
@@ -132,7 +133,7 @@ func withSubqueries(op Operator, q *translate.Query, opts Options) (Operator, er
 	if len(q.Subqueries) == 0 {
 		return op, nil
 	}
-	s := &subqueryOp{input: op}
+	s := &subqueryOp{env: opts.env, input: op}
 	if q.Scan != nil && opts.Source != nil && !opts.NoBind {
 		s.scan = findScan(op, q.Scan)
 		s.sizer, _ = opts.Source.(Sizer)
@@ -220,13 +221,13 @@ func newCorrelated(sq *translate.Subquery, opts Options, stmt *subqueryOp, kept 
 		return nil, fmt.Errorf("engine: no source to run the correlated subquery %s", sq.SQL)
 	}
 	limit := kept.budget.Limit
-	m := &memoSource{src: opts.Source, sq: sq, kept: kept, what: "the rows kept for the correlated subquery " + sq.SQL}
+	m := &memoSource{env: opts.env, src: opts.Source, sq: sq, kept: kept, what: "the rows kept for the correlated subquery " + sq.SQL}
 	if idx := sq.Index(); len(idx) > 0 && sq.Query.Scan != nil {
 		m.indexed, m.key = sq.Query.Scan, &idx[0]
 	}
 	c := &correlated{sq: sq, opts: opts, memo: m, stmt: stmt}
 	c.opts.Source, c.opts.NoBind = m, true
-	sq.SetRunner(c.run, limit)
+	opts.env.SetRunner(sq, c.run, limit)
 	return c, nil
 }
 
@@ -342,6 +343,7 @@ func requestKey(p *translate.Plan, withFields bool) string {
 // the first time (shared by the statement's correlated subqueries); the indexed plan answers with
 // the rows of the outer value only.
 type memoSource struct {
+	env  *translate.Env
 	src  Source
 	sq   *translate.Subquery
 	kept *sharedKept
@@ -444,7 +446,7 @@ func (m *memoSource) lookup(rows []translate.Row) ([]translate.Row, error) {
 		}
 	}
 	var pos []int32
-	vals := m.sq.OuterValues(*m.key)
+	vals := m.env.OuterValues(m.sq, *m.key)
 	if len(vals) == 1 {
 		m.keyBuf = translate.AppendKey(m.keyBuf[:0], vals[0])
 		pos = m.index[string(m.keyBuf)] // only read below: the rows are copied out

@@ -16,6 +16,7 @@ import (
 // NULL rules: NULL first ascending, NULLs one partition), and sets each row's Window to the
 // functions' results. Its rows come out in the order of the last window's sort, as MySQL's do.
 type windowOp struct {
+	env    *translate.Env // the run's subquery results, which the window's expressions may read
 	input  Operator
 	funcs  []*translate.WindowFunc
 	budget *Budget
@@ -67,6 +68,7 @@ func (w *windowOp) run(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
+		r.Env = w.env
 		if err := w.budget.Hold(1, "a window function (OVER)"); err != nil {
 			return err
 		}
@@ -398,9 +400,9 @@ func (p *partitioning) aggregateFrames(f *translate.WindowFunc, slot, ps, pe int
 }
 
 // windowInput puts the window operator above op when the query has window functions.
-func windowInput(op Operator, q *translate.Query, budget *Budget) Operator {
+func windowInput(op Operator, q *translate.Query, budget *Budget, env *translate.Env) Operator {
 	if len(q.Windows) == 0 {
 		return op
 	}
-	return &windowOp{input: op, funcs: q.Windows, budget: budget}
+	return &windowOp{env: env, input: op, funcs: q.Windows, budget: budget}
 }

@@ -42,10 +42,11 @@ func (e *expr) eval(r *Row) (any, error) {
 	case exSubquery:
 		return e.evalSubquery(r)
 	case exOuter:
-		if e.sub.cur == nil {
+		st := r.Env.state(e.sub)
+		if st == nil || st.cur == nil {
 			return nil, fmt.Errorf("translate: %s of the outer query is read outside its correlated subquery %s", e.sql, e.sub.SQL)
 		}
-		return e.sub.cur[e.slot], nil
+		return st.cur[e.slot], nil
 	case exDerived:
 		if e.tab > 0 && r.Sides != nil {
 			if r = r.Sides[e.tab-1]; r == nil {

@@ -10,10 +10,6 @@ import (
 // characters, except LENGTH, which counts bytes of UTF-8. Text compares case-sensitively (the
 // driver's _bin collation), so REPLACE, LOCATE, INSTR and FIND_IN_SET match case.
 
-// maxStringResult is the longest text a function builds (MySQL's max_allowed_packet, 64 MiB):
-// beyond it LPAD, RPAD and REPEAT give NULL, as MySQL does.
-const maxStringResult = 64 << 20
-
 func init() {
 	text := typeOf(typeText)
 	register("CONCAT", &funcDef{min: 1, max: -1, typ: text, eval: func(e *expr, v []any) any {

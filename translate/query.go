@@ -34,7 +34,7 @@ type Query struct {
 	Join *Join // several tables (then Scan is nil): the rows are the join's
 	// Union: a UNION (then Scan and Join are nil): the rows are its branches'; Outputs read them.
 	Union *Union
-	// Subqueries: run before the statement's first row (each Query's rows go to SetRows), in
+	// Subqueries: run before the statement's first row (each Query's rows go to the run's Env.SetRows), in
 	// this order (a subquery's own subqueries come before it).
 	Subqueries []*Subquery
 	Where      *Expr    // when Scan is nil: the WHERE clause, checked on the one row or on the joined rows
@@ -509,7 +509,7 @@ func (qp *queryPlanner) pushdown(where *expr) {
 	}
 	plan.Request.Fields = plan.neededFields()
 	plan.finishSplit()
-	plan.outputs = nil // the scan's rows are read by the Query's expressions, not by Values
+	plan.outputs = nil // the fields are requested; the Query's expressions read the rows
 	plan.Columns = nil
 	q.Scan = plan
 }

@@ -110,33 +110,61 @@ func Insert(stmt *sqlparser.Insert, schema Schema, args Args) (*InsertPlan, erro
 		}
 	}
 	s := newScope(table, table.Name, args)
-	fields := make([]*expr, len(columns))
-	seen := map[string]bool{}
-	for i, c := range columns {
-		if assigned, err := s.assignedColumn(c.String(), len(stmt.OnDup) > 0); err != nil {
-			return nil, err
-		} else if assigned != "" {
-			if seen[assigned] {
-				return nil, fmt.Errorf("translate: column %q is named twice", assigned)
-			}
-			seen[assigned] = true
-			continue // fields[i] stays nil: the row's value must be NULL (assignedValue)
-		}
-		e, err := s.writableColumn(c.String())
-		if err != nil {
-			return nil, err
-		}
-		if seen[e.field.Name] {
-			return nil, fmt.Errorf("translate: column %q is named twice", e.field.Name)
-		}
-		seen[e.field.Name] = true
-		fields[i] = e
+	fields, seen, err := s.columnFields(columns, len(stmt.OnDup) > 0)
+	if err != nil {
+		return nil, err
 	}
 	values, ok := stmt.Rows.(sqlparser.Values)
 	if !ok {
 		return nil, unsupported("INSERT … SELECT", "", "run the SELECT, then one INSERT with a VALUES row per record")
 	}
 	plan := &InsertPlan{Table: table}
+	if plan.Rows, err = s.valuesRows(columns, values, fields); err != nil {
+		return nil, err
+	}
+	if len(stmt.OnDup) > 0 {
+		if plan.Upsert, err = s.upsertKeys(stmt, fields, seen); err != nil {
+			return nil, err
+		}
+	}
+	if err := s.unusedArgs(); err != nil {
+		return nil, err
+	}
+	return plan, nil
+}
+
+// columnFields resolves INSERT's column list: the field each column writes (nil for a column
+// whose value must be NULL, assignedValue), and the fields named.
+func (s *scope) columnFields(columns sqlparser.Columns, onDup bool) (fields []*expr, seen map[string]bool, err error) {
+	fields = make([]*expr, len(columns))
+	seen = map[string]bool{}
+	for i, c := range columns {
+		if assigned, err := s.assignedColumn(c.String(), onDup); err != nil {
+			return nil, nil, err
+		} else if assigned != "" {
+			if seen[assigned] {
+				return nil, nil, fmt.Errorf("translate: column %q is named twice", assigned)
+			}
+			seen[assigned] = true
+			continue // fields[i] stays nil: the row's value must be NULL (assignedValue)
+		}
+		e, err := s.writableColumn(c.String())
+		if err != nil {
+			return nil, nil, err
+		}
+		if seen[e.field.Name] {
+			return nil, nil, fmt.Errorf("translate: column %q is named twice", e.field.Name)
+		}
+		seen[e.field.Name] = true
+		fields[i] = e
+	}
+	return fields, seen, nil
+}
+
+// valuesRows computes the VALUES rows: constants or placeholders, each converted to its field's
+// cell.
+func (s *scope) valuesRows(columns sqlparser.Columns, values sqlparser.Values, fields []*expr) ([]map[string]any, error) {
+	var rows []map[string]any
 	for n, tuple := range values {
 		if len(tuple) != len(fields) {
 			return nil, fmt.Errorf("translate: VALUES row %d has %d values for %d columns", n+1, len(tuple), len(fields))
@@ -166,42 +194,42 @@ func Insert(stmt *sqlparser.Insert, schema Schema, args Args) (*InsertPlan, erro
 			}
 			row[fields[i].field.Name] = cell
 		}
-		plan.Rows = append(plan.Rows, row)
+		rows = append(rows, row)
 	}
-	if len(stmt.OnDup) > 0 {
-		updated := map[string]bool{}
-		for _, u := range stmt.OnDup {
-			target, err := s.writableColumn(u.Name.Name.String())
-			if err != nil {
-				return nil, err
-			}
-			vf, ok := u.Expr.(*sqlparser.ValuesFuncExpr)
-			if !ok || !strings.EqualFold(vf.Name.Name.String(), u.Name.Name.String()) {
-				return nil, unsupported("ON DUPLICATE KEY UPDATE "+sqlparser.String(u), "", "only col = VALUES(col): the service merges, it does not compute; compute the value in the VALUES row")
-			}
-			if !seen[target.field.Name] {
-				return nil, fmt.Errorf("translate: ON DUPLICATE KEY UPDATE %s: the column is not inserted", target.field.Name)
-			}
-			updated[target.field.Name] = true
+	return rows, nil
+}
+
+// upsertKeys reads ON DUPLICATE KEY UPDATE: only col = VALUES(col) of inserted columns; the key
+// Airtable merges on is the inserted columns not updated (1 to 3, of types it can merge on).
+func (s *scope) upsertKeys(stmt *sqlparser.Insert, fields []*expr, seen map[string]bool) ([]string, error) {
+	updated := map[string]bool{}
+	for _, u := range stmt.OnDup {
+		target, err := s.writableColumn(u.Name.Name.String())
+		if err != nil {
+			return nil, err
 		}
-		keys := []string{}
-		for _, e := range fields {
-			if !updated[e.field.Name] {
-				keys = append(keys, e.field.Name)
-				if !upsertKeyTypes[e.field.Type] {
-					return nil, fmt.Errorf("translate: ON DUPLICATE KEY UPDATE: key column %q is a %s field; Airtable merges only on number, text (singleLineText), long text, single select, multiple select and date fields: put a column of one of these types in the key", e.field.Name, e.field.Type)
-				}
-			}
+		vf, ok := u.Expr.(*sqlparser.ValuesFuncExpr)
+		if !ok || !strings.EqualFold(vf.Name.Name.String(), u.Name.Name.String()) {
+			return nil, unsupported("ON DUPLICATE KEY UPDATE "+sqlparser.String(u), "", "only col = VALUES(col): the service merges, it does not compute; compute the value in the VALUES row")
 		}
-		if len(keys) < 1 || len(keys) > 3 {
-			return nil, fmt.Errorf("translate: ON DUPLICATE KEY UPDATE: the key is the inserted columns not updated, and Airtable needs 1 to 3 of them; got %d (%s)", len(keys), strings.Join(keys, ", "))
+		if !seen[target.field.Name] {
+			return nil, fmt.Errorf("translate: ON DUPLICATE KEY UPDATE %s: the column is not inserted", target.field.Name)
 		}
-		plan.Upsert = keys
+		updated[target.field.Name] = true
 	}
-	if err := s.unusedArgs(); err != nil {
-		return nil, err
+	keys := []string{}
+	for _, e := range fields {
+		if !updated[e.field.Name] {
+			keys = append(keys, e.field.Name)
+			if !upsertKeyTypes[e.field.Type] {
+				return nil, fmt.Errorf("translate: ON DUPLICATE KEY UPDATE: key column %q is a %s field; Airtable merges only on number, text (singleLineText), long text, single select, multiple select and date fields: put a column of one of these types in the key", e.field.Name, e.field.Type)
+			}
+		}
 	}
-	return plan, nil
+	if len(keys) < 1 || len(keys) > 3 {
+		return nil, fmt.Errorf("translate: ON DUPLICATE KEY UPDATE: the key is the inserted columns not updated, and Airtable needs 1 to 3 of them; got %d (%s)", len(keys), strings.Join(keys, ", "))
+	}
+	return keys, nil
 }
 
 // Update translates UPDATE t SET c = expr, … [WHERE …]. SET expressions read each record's current

@@ -9,10 +9,10 @@ import (
 	"github.com/xwb1989/sqlparser"
 )
 
-// shape types a table's cells as the driver does: it is the plan of SELECT * FROM the table, whose
-// columns are what the driver announces and whose Values convert a record's API values to them.
+// shape types a table's cells as the driver does: it is the query SELECT * FROM the table, whose
+// columns are what the driver announces and whose outputs convert a record's API values to them.
 type shape struct {
-	plan    *translate.Plan
+	plan    *translate.Query
 	byField map[string]int // field id -> the plan's output column
 	names   map[string]string
 }
@@ -37,7 +37,7 @@ func shapeOf(t *translate.Table) (*shape, error) {
 	if !ok {
 		return nil, fmt.Errorf("syncdb: internal: SELECT * is not a SELECT")
 	}
-	plan, err := translate.Select(sel, oneTable{t}, translate.Args{})
+	plan, err := translate.NewQuery(sel, oneTable{t}, translate.Args{})
 	if err != nil {
 		return nil, fmt.Errorf("type the columns of %s: %w", t.Name, err)
 	}
@@ -71,14 +71,15 @@ func (sh *shape) values(id string, created time.Time, cells map[string]any, all 
 			byName[sh.names[fid]] = v
 		}
 	}
-	dest := make([]any, len(sh.plan.Columns))
-	if err := sh.plan.Values(translate.Row{ID: id, CreatedTime: created, Fields: byName}, dest); err != nil {
-		return nil, fmt.Errorf("record %s: %w", id, err)
-	}
+	row := translate.Row{ID: id, CreatedTime: created, Fields: byName}
 	out := make(map[string]any, len(sh.byField))
 	for fid, i := range sh.byField {
 		if _, given := cells[fid]; given || all {
-			out[fid] = dest[i]
+			v, err := sh.plan.Outputs[i].Value(&row)
+			if err != nil {
+				return nil, fmt.Errorf("record %s: %w", id, err)
+			}
+			out[fid] = v
 		}
 	}
 	return out, nil
