@@ -18,6 +18,9 @@ func TestWindowFunctions(t *testing.T) {
 		"SELECT COUNT(*) FROM (SELECT Status, ROW_NUMBER() OVER (PARTITION BY Status ORDER BY Name, id) AS rn FROM Tasks) d WHERE rn <= 1":         {"4"},
 		"WITH r AS (SELECT Status, RANK() OVER (ORDER BY COUNT(*) DESC, Status) AS k FROM Tasks GROUP BY Status) SELECT Status FROM r WHERE k = 1": {"Todo"},
 		"SELECT Status, SUM(COUNT(*)) OVER (ORDER BY Status) FROM Tasks GROUP BY Status":                                                           {"NULL|2", "Doing|4", "Done|5", "Todo|8"},
+		// A correlated subquery inside a window's argument reads the run's results (translate.Env),
+		// which the window operator hands to the rows it evaluates.
+		"SELECT SUM((SELECT COUNT(*) FROM Tasks s WHERE s.Status = t.Status)) OVER () FROM Tasks t LIMIT 1": {"14"}, // 2×2 Doing, 1 Done, 3×3 Todo; NULL matches none
 	} {
 		if got := rowTexts(t, db, query); !reflect.DeepEqual(got, want) {
 			t.Errorf("%s:\n got %q\nwant %q", query, got, want)
