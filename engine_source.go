@@ -103,9 +103,14 @@ func (cn *conn) planQuery(ctx context.Context, stmt sqlparser.SelectStatement, a
 		return q, nil, nil
 	}
 	var catalog *engine.Catalog
-	q, _, err := planned(ctx, cn, statementTables(stmt), func(s translate.Schema) (*translate.Query, error) {
+	tables := statementTables(stmt)
+	if cn.inInformationSchema() {
+		tables = nil // bare names are information_schema's first: the catalog finds them
+	}
+	q, _, err := planned(ctx, cn, tables, func(s translate.Schema) (*translate.Query, error) {
 		bs := s.(*baseSchema)
 		catalog = engine.NewCatalog(bs, bs.tables, cn.c.cfg.BaseID)
+		catalog.InformationSchemaFirst = cn.inInformationSchema()
 		catalog.TableRows = func(id string) (int, bool) {
 			n, ok := cn.c.tableSizes.Load(id)
 			if !ok {

@@ -12,6 +12,7 @@ import (
 // The edits of different steps never touch the same token.
 //
 //	keywordAliasEdits      AS offset is AS `offset` (MySQL 8's non-reserved words as aliases)
+//	keywordTableEdits      FROM tables is FROM `tables` (the same words as table names)
 //	typedLiteralEdits      DATE '2024-05-15' is `DATE LITERAL`('2024-05-15'), TIME and TIMESTAMP alike
 //	allQuantifierEdits     SELECT ALL and COUNT(ALL x) drop the default ALL; DISTINCTROW is DISTINCT
 //	rollupEdits            GROUP BY a WITH ROLLUP is GROUP BY a, `WITH ROLLUP`()
@@ -19,6 +20,7 @@ import (
 func (s *source) grammarEdits() []textEdit {
 	var edits []edit
 	edits = append(edits, s.keywordAliasEdits()...)
+	edits = append(edits, s.keywordTableEdits()...)
 	edits = append(edits, s.typedLiteralEdits()...)
 	edits = append(edits, s.allQuantifierEdits()...)
 	edits = append(edits, s.rollupEdits()...)
@@ -58,6 +60,21 @@ func (s *source) keywordAliasEdits() []edit {
 		if toks[i].typ == sqlparser.AS && next.typ != sqlparser.ID && aliasKeywords[next.val] &&
 			(i+2 == len(toks) || toks[i+2].typ != '(') {
 			edits = append(edits, edit{i + 1, "`" + next.val + "`"})
+		}
+	}
+	return edits
+}
+
+// keywordTableEdits quotes a non-reserved keyword written as a table name after FROM or JOIN:
+// SELECT … FROM TABLES after USE information_schema.
+func (s *source) keywordTableEdits() []edit {
+	toks := s.toks
+	var edits []edit
+	for i := 1; i < len(toks); i++ {
+		t := toks[i]
+		if prev := toks[i-1].typ; (prev == sqlparser.FROM || prev == sqlparser.JOIN) && t.typ != sqlparser.ID && aliasKeywords[t.val] &&
+			(i+1 == len(toks) || toks[i+1].typ != '(' && toks[i+1].typ != '.') {
+			edits = append(edits, edit{i, "`" + s.text[t.start:t.end] + "`"})
 		}
 	}
 	return edits

@@ -24,6 +24,8 @@ var grammarCases = []struct{ in, want string }{
 	{"SELECT INTERVAL(5, 1, 10), d + INTERVAL (1 + 1) DAY FROM t", "SELECT `INTERVAL`(5, 1, 10), d + INTERVAL (1 + 1) DAY FROM t"},
 	{"SELECT a, COUNT(*) FROM t GROUP BY a WITH ROLLUP", "SELECT a, COUNT(*) FROM t GROUP BY a , `WITH ROLLUP`( )"},
 	{"SELECT 'SELECT ALL' AS x", "SELECT 'SELECT ALL' AS x"},
+	{"SELECT TABLE_NAME FROM TABLES JOIN tables t USING (TABLE_NAME)", "SELECT TABLE_NAME FROM `TABLES` JOIN `tables` t USING (TABLE_NAME)"},
+	{"SELECT * FROM information_schema.TABLES", "SELECT * FROM information_schema.TABLES"},
 }
 
 func TestGrammarEdits(t *testing.T) {
