@@ -206,3 +206,36 @@ func Split(text string) (stmts []string, rest string) {
 	}
 	return stmts, text[start:]
 }
+
+// Statements splits a multi-statement text (a COM_QUERY with multi-statements on) into its
+// statements: Split's, and the text after the last ';' when it holds more than blanks and
+// comments. A text the tokenizer cannot read, or one of no statement, is one statement, for the
+// driver to say what is wrong with it.
+func Statements(text string) []string {
+	stmts, rest := Split(text)
+	if src, err := lexAll(rest); err != nil || len(src.toks) > 0 {
+		if r := strings.TrimSpace(rest); r != "" {
+			stmts = append(stmts, r)
+		}
+	}
+	if len(stmts) == 0 {
+		return []string{strings.TrimSpace(text)}
+	}
+	return stmts
+}
+
+// Placeholders counts the ? placeholders of a statement, those outside strings and comments: the
+// parameter count COM_STMT_PREPARE answers.
+func Placeholders(stmt string) int {
+	src, err := lexAll(stmt)
+	if err != nil {
+		return 0
+	}
+	n := 0
+	for _, t := range src.toks {
+		if t.typ == sqlparser.VALUE_ARG && src.text[t.start:t.end] == "?" {
+			n++
+		}
+	}
+	return n
+}

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/go-sql-driver/mysql"
+
+	"github.com/airsql/airsql/frontend"
 )
 
 // Each test runs with go-sql-driver/mysql twice: with interpolateParams (arguments are
@@ -256,7 +258,7 @@ func TestPreparedStatementReused(t *testing.T) {
 			t.Errorf("priority %d: %d through the server, %d directly", p, got, want)
 		}
 	}
-	if n := countPlaceholders("SELECT ? FROM t WHERE a = '?' AND b = ? -- ?\n"); n != 2 {
+	if n := frontend.Placeholders("SELECT ? FROM t WHERE a = '?' AND b = ? -- ?\n"); n != 2 {
 		t.Errorf("countPlaceholders = %d, want 2", n)
 	}
 	// A wrong argument count is the client's error (the server announced 1 parameter).

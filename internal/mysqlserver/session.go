@@ -358,7 +358,7 @@ func (s *session) HandleQuery(query string) (*mysql.Result, error) {
 	if err := s.begin(); err != nil {
 		return nil, err
 	}
-	stmts := splitStatements(query)
+	stmts := frontend.Statements(query)
 	if len(stmts) > 1 && !s.multiStatements() {
 		_ = s.end()
 		s.srv.logf("connection %d: refused %d statements in one query: the client did not turn on multi-statements", s.id, len(stmts))
@@ -826,7 +826,7 @@ func (s *session) HandleStmtPrepare(query string) (params, columns int, ctxv any
 	defer s.end()
 	query = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(query), ";"))
 	p := &preparedStmt{query: query}
-	params = countPlaceholders(query)
+	params = frontend.Placeholders(query)
 	if s.answeredByServer(query) {
 		return params, 0, p, nil
 	}

@@ -29,8 +29,8 @@ func TestSplitStatements(t *testing.T) {
 		{"SELECT 1 /* ; */; -- trailing\n", []string{"SELECT 1 /* ; */"}},
 		{";;SELECT 1;;", []string{"SELECT 1"}},
 	} {
-		if got := splitStatements(c.in); !reflect.DeepEqual(got, c.want) {
-			t.Errorf("splitStatements(%q) = %q, want %q", c.in, got, c.want)
+		if got := frontend.Statements(c.in); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("frontend.Statements(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
 }
@@ -192,12 +192,12 @@ func FuzzSplitStatements(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		for _, piece := range splitStatements(s) {
+		for _, piece := range frontend.Statements(s) {
 			if !strings.Contains(s, piece) {
 				t.Fatalf("piece %q is not part of %q", piece, s)
 			}
 		}
-		if n := countPlaceholders(s); n > strings.Count(s, "?") {
+		if n := frontend.Placeholders(s); n > strings.Count(s, "?") {
 			t.Fatalf("%d placeholders in %q", n, s)
 		}
 	})
