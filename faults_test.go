@@ -6,37 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/airsql/airsql/emulator"
+	"github.com/airsql/airsql/internal/clock"
 	"github.com/airsql/airsql/transport"
 )
-
-// jumpClock is a fake clock whose waits end at once by moving its time forward, so that retry
-// backoff and injected delays cost nothing.
-type jumpClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *jumpClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *jumpClock) After(d time.Duration) <-chan time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if d > 0 {
-		c.now = c.now.Add(d)
-	}
-	ch := make(chan time.Time, 1)
-	ch <- c.now
-	return ch
-}
 
 const faultBase = "appFAULT000000001"
 
@@ -190,7 +166,7 @@ func TestWritesReportedExactlyUnderFaults(t *testing.T) {
 
 func faultRun(t *testing.T, seed uint64) faultTally {
 	rng := rand.New(rand.NewPCG(seed, 15))
-	clk := &jumpClock{now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	clk := clock.NewJump(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 	srv, err := emulator.New(emulator.WithFixture(faultFixture(80)), emulator.WithClock(clk), emulator.WithRate(0, 0),
 		emulator.WithTokenRate(0), emulator.WithIteratorTTL(1000*time.Hour))
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/airsql/airsql/internal/clock"
 	"github.com/airsql/airsql/transport"
 )
 
@@ -173,7 +174,7 @@ func TestTokenNeverInAnswerErrors(t *testing.T) {
 				t.Fatal(err)
 			}
 			// A jump clock: the 429's penalty and the retries' backoff cost no time.
-			c, err := newConnector(cfg, transport.WithClock(&jumpClock{now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}))
+			c, err := newConnector(cfg, transport.WithClock(clock.NewJump(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))))
 			if err != nil {
 				t.Fatal(err)
 			}
