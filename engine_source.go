@@ -79,7 +79,7 @@ func (p *scanPages) Close() {
 
 // planQuery reads the schema the statement needs and plans it for the engine.
 func (cn *conn) planQuery(ctx context.Context, stmt sqlparser.SelectStatement, args translate.Args) (*translate.Query, *engine.Catalog, error) {
-	args.LocalOnly = cn.c.localOnly
+	args.LocalOnly = cn.c.localOnly || cn.c.replica != nil // the replica's rows are all local
 	ast, isSelect := stmt.(*sqlparser.Select)
 	if isSelect {
 		if name, base, ok := commentsTableOf(ast.From); ok {
@@ -166,7 +166,7 @@ func (cn *conn) selectRows(ctx context.Context, ast sqlparser.SelectStatement, a
 	// statement's context (database/sql closes the rows then).
 	ctx, cancel := context.WithCancel(ctx)
 	op, err := engine.Build(q, engine.Options{
-		Source:  scanSource{c: cn.c},
+		Source:  cn.c.source(),
 		MaxRows: cn.c.cfg.MaxRows,
 		Catalog: catalog,
 		NoBind:  noBindJoins,

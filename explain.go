@@ -111,7 +111,7 @@ func (cn *conn) explain(ctx context.Context, st statement, nvs []driver.NamedVal
 		if err != nil {
 			return nil, err
 		}
-		op, err := engine.Build(q, engine.Options{Source: scanSource{c: cn.c}, MaxRows: cn.c.cfg.MaxRows, Catalog: catalog})
+		op, err := engine.Build(q, engine.Options{Source: cn.c.source(), MaxRows: cn.c.cfg.MaxRows, Catalog: catalog})
 		if err != nil {
 			return nil, err
 		}

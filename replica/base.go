@@ -27,6 +27,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/airsql/airsql/internal/clock"
@@ -67,6 +68,9 @@ type Base struct {
 	// synced is when the last successful Sync started: every change the service acknowledged
 	// before it is in the copies.
 	synced time.Time
+
+	// drainEpoch counts the drains begun (Patch and endPatches).
+	drainEpoch atomic.Uint64
 }
 
 // OpenBase creates the webhook the copies follow (records, fields and table metadata of the whole
@@ -336,6 +340,7 @@ func (b *Base) drain(ctx context.Context) (recopy []*Table, deleted []string, er
 			return nil, nil, err
 		}
 	}
+	epoch := b.drainEpoch.Add(1)
 	skip := map[*Table]bool{}
 	for p, err := range b.base.IterateWebhookPayloads(ctx, hookID, from) {
 		if err != nil {
@@ -369,5 +374,12 @@ func (b *Base) drain(ctx context.Context) (recopy []*Table, deleted []string, er
 	b.mu.Lock()
 	b.alive = started // reading the payloads extended its life
 	b.mu.Unlock()
+	for _, t := range tables {
+		t.endPatches(epoch)
+	}
 	return recopy, deleted, nil
 }
+
+// ErrTableDeleted is in the error of a Sync that dropped the copy of a table deleted from the
+// base: the other copies are current.
+var ErrTableDeleted = errTableDeleted

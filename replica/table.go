@@ -35,6 +35,10 @@ type row struct {
 	id      string
 	created time.Time
 	vals    []any // by column; nil: empty. Shorter than the columns when fields were added since.
+	// named is the row with its cells by field name (NamedRows), built on first ask for the
+	// schema generation namedAt; a changed record is a new row, so it is never stale otherwise.
+	named   map[string]any
+	namedAt uint64
 }
 
 func (r *row) set(col int, v any) {
@@ -73,6 +77,18 @@ type Table struct {
 	replay     int // payloads below this cursor may predate the listing (see apply)
 	stats      Stats
 	lastRecopy error // why it was last copied again
+
+	// gen counts the changes to the copy's rows or schema (copies, payloads that changed it,
+	// patches); schemaGen the changes to its fields and their names. named caches NamedRows for
+	// generation namedGen.
+	gen, schemaGen uint64
+	named          []NamedRow
+	namedGen       uint64
+	// patched: a write's answer was patched in since the last drain began; until one that began
+	// after it ends, a payload naming a record or field the copy lacks is the write's own past
+	// (see Patch), as payloads below replay are the listing's.
+	patched      bool
+	patchedEpoch uint64
 }
 
 // copyTable lists t afresh. The cursor is read before the listing, so payloads from it on cover
@@ -134,6 +150,9 @@ func (b *Base) copyTable(ctx context.Context, t *Table) error {
 	t.name, t.fields, t.order, t.rows, t.cols, t.colIDs = ts.Name, fields, order, rows, cols, colIDs
 	t.cursor, t.replay = from, upTo
 	t.stats.Copies++
+	t.patched = false
+	t.gen++
+	t.schemaGen++
 	return nil
 }
 
@@ -201,7 +220,7 @@ func (t *Table) apply(p transport.WebhookPayload) (err error) {
 	}
 	// Payloads below t.replay may predate the listing: a field or record they name and the copy
 	// does not know was deleted before the listing saw it, and a later payload says so.
-	replaying := p.Cursor < t.replay
+	replaying := p.Cursor < t.replay || t.patched
 	// Stage the new schema and the rows this payload touches, then swap them in.
 	fields := maps.Clone(t.fields)
 	order := slices.Clone(t.order)
@@ -319,9 +338,13 @@ func (t *Table) apply(p transport.WebhookPayload) (err error) {
 			t.rows[id] = r
 		}
 	}
+	if len(tc.CreatedFieldsByID)+len(tc.ChangedFieldsByID)+len(tc.DestroyedFieldIDs) > 0 || name != t.name {
+		t.schemaGen++
+	}
 	t.fields, t.order, t.name, t.cols, t.colIDs = fields, order, name, cols, colIDs
 	t.cursor, t.stats.LastTransaction = p.Cursor+1, p.BaseTransactionNumber
 	t.stats.PayloadsApplied++
+	t.gen++
 	return nil
 }
 

@@ -1,0 +1,203 @@
+package airsql
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/airsql/airsql/engine"
+	"github.com/airsql/airsql/replica"
+	"github.com/airsql/airsql/translate"
+	"github.com/airsql/airsql/transport"
+)
+
+// Replica mode (DSN key replica): every SELECT reads a local copy of its tables instead of
+// listing them. The connector owns one replica.Base (one webhook) for its base; a table is
+// copied on first use, and a read whose copy was last synced more than freshness ago polls the
+// webhook's payloads first (one request when nothing changed; replica.SyncIfOlder), so that it
+// sees every change the service acknowledged at least freshness before it began. With no read
+// there is no poll. Statements are planned with translate.Args.LocalOnly: nothing is pushed into
+// a request, and the engine checks the WHERE clause, sorts and limits on the copy's rows, as the
+// differential tests check pushdown against (TestReplicaDifferential). Writes still go to the
+// service; their answers then patch the copy (patchReplica), so a connection reads its own writes.
+
+// replicaState is the connector's replica: opened on the first read.
+type replicaState struct {
+	c *Connector
+
+	mu   sync.Mutex
+	base *replica.Base
+	// rows caches each table's rows as the engine reads them, for one generation of its copy.
+	rows map[string]replicaRows
+}
+
+type replicaRows struct {
+	gen  uint64
+	rows []translate.Row
+}
+
+// open returns the replica of the connector's base, creating its webhook on first use.
+func (r *replicaState) open(ctx context.Context) (*replica.Base, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.base != nil {
+		return r.base, nil
+	}
+	b, err := replica.OpenBase(ctx, r.c.base, replica.Options{Clock: r.c.clock})
+	if err != nil {
+		return nil, replicaOpenError(err)
+	}
+	r.base = b
+	return b, nil
+}
+
+// replicaOpenError says why the webhook the replica follows could not be made, and what to do.
+func replicaOpenError(err error) error {
+	var api *transport.APIError
+	switch {
+	case errors.As(err, &api) && api.StatusCode == 403:
+		return fmt.Errorf("airsql: replica: the service refused to create a webhook on this base (the token needs the webhook:manage, data.records:read and schema.bases:read scopes, and creator access to the base); remove replica from the DSN to read live: %w", err)
+	case errors.Is(err, transport.ErrTooManyWebhooks):
+		return fmt.Errorf("airsql: replica: the base already has 10 webhooks, the service's limit; delete unused ones (each connector with replica=memory holds one until it is closed): %w", err)
+	}
+	return fmt.Errorf("airsql: replica: %w", err)
+}
+
+// table returns the copy of a table, current within freshness: it syncs the base first when the
+// last sync is older, and copies the table on first use.
+func (r *replicaState) table(ctx context.Context, tableID string) (*replica.Table, error) {
+	b, err := r.open(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := b.SyncIfOlder(ctx, r.c.cfg.Freshness); err != nil && !errors.Is(err, replica.ErrTableDeleted) {
+		return nil, fmt.Errorf("airsql: replica: bring the copies up to date: %w", err)
+	}
+	t, err := b.Table(ctx, tableID)
+	if err != nil {
+		return nil, fmt.Errorf("airsql: replica: %w", err)
+	}
+	return t, nil
+}
+
+// rowsOf returns the copy's records as engine rows, built once per generation of the copy.
+func (r *replicaState) rowsOf(t *replica.Table) []translate.Row {
+	named, gen := t.NamedRows()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if cached, ok := r.rows[t.ID()]; ok && cached.gen == gen {
+		return cached.rows
+	}
+	rows := make([]translate.Row, len(named))
+	for i, n := range named {
+		rows[i] = translate.Row{ID: n.ID, CreatedTime: n.CreatedTime, Fields: n.Fields}
+	}
+	if r.rows == nil {
+		r.rows = map[string]replicaRows{}
+	}
+	r.rows[t.ID()] = replicaRows{gen: gen, rows: rows}
+	return rows
+}
+
+// close deletes the webhook of a replica kept in memory: nothing can resume from it.
+func (r *replicaState) close() {
+	r.mu.Lock()
+	b := r.base
+	r.base = nil
+	r.mu.Unlock()
+	if b == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_ = b.Close(ctx) // an undeleted webhook expires after 7 days unread
+}
+
+// replicaSource is the engine's Source in replica mode: a scan is the copy's rows, with no
+// request (plans are LocalOnly: the engine filters, sorts and limits them).
+type replicaSource struct{ r *replicaState }
+
+func (s replicaSource) Scan(ctx context.Context, plan *translate.Plan) (engine.Pages, error) {
+	t, err := s.r.table(ctx, plan.Table.ID)
+	if err != nil {
+		return nil, err
+	}
+	rows := s.r.rowsOf(t)
+	if plan.RecordIDs != nil { // not planned with LocalOnly; kept exact should a plan name ids
+		byID := make(map[string]int, len(rows))
+		for i := range rows {
+			byID[rows[i].ID] = i
+		}
+		var picked []translate.Row
+		for _, id := range plan.RecordIDs {
+			if i, ok := byID[id]; ok {
+				picked = append(picked, rows[i])
+			}
+		}
+		rows = picked
+	}
+	return &rowPages{rows: rows}, nil
+}
+
+// Requests implements engine.Sizer: reading a copy costs no request.
+func (s replicaSource) Requests(*translate.Plan) (int, bool) { return 0, true }
+
+// rowPages hands rows held in memory to the engine in pages of pageRows.
+type rowPages struct {
+	rows []translate.Row
+}
+
+const pageRows = 1000
+
+func (p *rowPages) Next(context.Context) ([]translate.Row, error) {
+	if len(p.rows) == 0 {
+		return nil, io.EOF
+	}
+	n := min(pageRows, len(p.rows))
+	page := p.rows[:n:n]
+	p.rows = p.rows[n:]
+	return page, nil
+}
+
+func (p *rowPages) Close() { p.rows = nil }
+
+// source is the engine's way to the rows: the replica in replica mode, else the service.
+func (c *Connector) source() engine.Source {
+	if c.replica != nil {
+		return replicaSource{r: c.replica}
+	}
+	return scanSource{c: c}
+}
+
+// replicaMark is where the copy of a table stands before a write is sent (ok false: no copy).
+func (c *Connector) replicaMark(tableID string) (*replica.Table, replica.Mark, bool) {
+	if c.replica == nil {
+		return nil, replica.Mark{}, false
+	}
+	c.replica.mu.Lock()
+	b := c.replica.base
+	c.replica.mu.Unlock()
+	if b == nil {
+		return nil, replica.Mark{}, false
+	}
+	t, ok := b.Copied(tableID)
+	if !ok {
+		return nil, replica.Mark{}, false
+	}
+	return t, t.Mark(), true
+}
+
+// patchReplica puts a write's answer into the copy of its table, so that the next read on any
+// connection sees it. When the copy moved since the write was sent, it cannot tell whether its
+// answer is still the latest state: the next read syncs instead (the write is in the payloads).
+func (c *Connector) patchReplica(t *replica.Table, m replica.Mark, out writeOutcome) {
+	if t == nil {
+		return
+	}
+	if err := t.Patch(m, out.records, out.deleted); err != nil {
+		t.Base().Stale()
+	}
+}
