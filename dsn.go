@@ -191,7 +191,6 @@ var dsnParams = []dsnParam{
 // replicaMemory is the value of the DSN key replica for a copy kept in memory only.
 const replicaMemory = "memory"
 
-
 func enumParam(name, doc string, values []string, field func(*Config) *string) dsnParam {
 	return dsnParam{
 		name: name, kind: "string", valid: "`" + strings.Join(values, "`, `") + "`", doc: doc,
