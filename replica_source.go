@@ -125,6 +125,11 @@ func (s replicaSource) Scan(ctx context.Context, plan *translate.Plan) (engine.P
 	if err != nil {
 		return nil, err
 	}
+	if plan.Request.Formula != "" || plan.Request.MaxRecords > 0 || plan.Split != nil || plan.Request.View != "" {
+		// The copy cannot run a request: a plan that pushed one (and may trust it as exact)
+		// would get every row. Statements are planned LocalOnly; one that was not is a bug.
+		return nil, fmt.Errorf("airsql: replica: the scan of %s was planned as a request (formula %q), which the copy cannot run: please report this statement", plan.Table.Name, plan.Request.Formula)
+	}
 	rows := s.r.rowsOf(t)
 	if plan.RecordIDs != nil { // not planned with LocalOnly; kept exact should a plan name ids
 		byID := make(map[string]int, len(rows))
