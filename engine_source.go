@@ -107,6 +107,7 @@ func (cn *conn) planQuery(ctx context.Context, stmt sqlparser.SelectStatement, a
 	q, _, err := planned(ctx, cn, statementTables(stmt), func(s translate.Schema) (*translate.Query, error) {
 		bs := s.(*baseSchema)
 		catalog = engine.NewCatalog(bs, bs.tables, cn.c.cfg.BaseID)
+		cn.c.addReplicaStatus(catalog)
 		catalog.TableRows = func(id string) (int, bool) {
 			n, ok := cn.c.tableSizes.Load(id)
 			if !ok {

@@ -296,6 +296,10 @@ func (cn *conn) explainScan(add func(step, detail string), plan *translate.Plan)
 	if plan.Table.Local {
 		return
 	}
+	if cn.c.replica != nil {
+		cn.explainReplica(add, plan)
+		return
+	}
 	add("table", tableName(plan.Table))
 	switch {
 	case plan.NoRows:

@@ -32,6 +32,8 @@ type replicaState struct {
 	base *replica.Base
 	// rows caches each table's rows as the engine reads them, for one generation of its copy.
 	rows map[string]replicaRows
+	// syncErr is the error of the last sync (SHOW REPLICA STATUS), nil after a good one.
+	syncErr error
 }
 
 type replicaRows struct {
@@ -73,7 +75,11 @@ func (r *replicaState) table(ctx context.Context, tableID string) (*replica.Tabl
 	if err != nil {
 		return nil, err
 	}
-	if err := b.SyncIfOlder(ctx, r.c.cfg.Freshness); err != nil && !errors.Is(err, replica.ErrTableDeleted) {
+	err = b.SyncIfOlder(ctx, r.c.cfg.Freshness)
+	r.mu.Lock()
+	r.syncErr = err
+	r.mu.Unlock()
+	if err != nil && !errors.Is(err, replica.ErrTableDeleted) {
 		return nil, fmt.Errorf("airsql: replica: bring the copies up to date: %w", err)
 	}
 	t, err := b.Table(ctx, tableID)
@@ -204,5 +210,94 @@ func (c *Connector) patchReplica(t *replica.Table, m replica.Mark, out writeOutc
 	}
 	if err := t.Patch(m, out.records, out.deleted); err != nil {
 		t.Base().Stale()
+	}
+}
+
+// replicaStatusColumns are the columns of information_schema.REPLICA_STATUS (SHOW REPLICA STATUS).
+var replicaStatusColumns = []translate.Field{
+	{Name: "Table", Type: "singleLineText"},
+	{Name: "Table_id", Type: "singleLineText"},
+	{Name: "Mode", Type: "singleLineText"},
+	{Name: "Records", Type: "number", Options: map[string]any{"precision": 0}},
+	{Name: "Cursor", Type: "number", Options: map[string]any{"precision": 0}},
+	{Name: "Last_transaction", Type: "number", Options: map[string]any{"precision": 0}},
+	{Name: "Synced", Type: "dateTime", Options: map[string]any{"timeZone": "utc"}},
+	{Name: "Lag_seconds", Type: "number", Options: map[string]any{"precision": 3}},
+	{Name: "Copies", Type: "number", Options: map[string]any{"precision": 0}},
+	{Name: "Payloads_applied", Type: "number", Options: map[string]any{"precision": 0}},
+	{Name: "Last_error", Type: "multilineText"},
+}
+
+// addReplicaStatus adds information_schema.REPLICA_STATUS to a statement's catalog: one row per
+// table copied (none without a replica), as SHOW REPLICA STATUS lists them. It sends no request.
+func (c *Connector) addReplicaStatus(catalog *engine.Catalog) {
+	var rows []translate.Row
+	if b := c.replicaBase(); b != nil {
+		synced := b.Synced()
+		lastErr := c.replica.lastSyncError()
+		for _, t := range b.Tables() {
+			st := t.Stats()
+			cells := map[string]any{
+				"Table": t.Name(), "Table_id": t.ID(), "Mode": "webhook " + b.Webhook(),
+				"Records": float64(t.Len()), "Cursor": float64(t.Cursor()), "Last_transaction": float64(st.LastTransaction),
+				"Copies": float64(st.Copies), "Payloads_applied": float64(st.PayloadsApplied),
+			}
+			if !synced.IsZero() {
+				cells["Synced"] = synced.UTC().Format(time.RFC3339Nano)
+				cells["Lag_seconds"] = c.clock.Now().Sub(synced).Seconds()
+			}
+			switch {
+			case lastErr != nil:
+				cells["Last_error"] = lastErr.Error()
+			case t.LastError() != nil:
+				cells["Last_error"] = "copied again: " + t.LastError().Error()
+			}
+			rows = append(rows, translate.Row{ID: t.ID(), Fields: cells})
+		}
+	}
+	catalog.AddLocal(translate.InformationSchema+"."+translate.ReplicaStatusTable, replicaStatusColumns, rows)
+}
+
+// replicaBase is the replica's Base once opened, else nil.
+func (c *Connector) replicaBase() *replica.Base {
+	if c.replica == nil {
+		return nil
+	}
+	c.replica.mu.Lock()
+	defer c.replica.mu.Unlock()
+	return c.replica.base
+}
+
+// lastSyncError is the error of the last sync, nil when it succeeded.
+func (r *replicaState) lastSyncError() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.syncErr
+}
+
+// explainReplica says how a scan reads the replica: from the copy (how old it is, whether the
+// read polls first), or by copying the table on first use.
+func (cn *conn) explainReplica(add func(step, detail string), plan *translate.Plan) {
+	c := cn.c
+	add("table", tableName(plan.Table))
+	fresh := c.cfg.Freshness
+	b := c.replicaBase()
+	var t *replica.Table
+	if b != nil {
+		t, _ = b.Copied(plan.Table.ID)
+	}
+	if t == nil {
+		add("replica", fmt.Sprintf("not copied yet: the first read copies the table (one full listing, %d records a request, paced), then reads it from the copy", c.cfg.PageSize))
+		return
+	}
+	age := c.clock.Now().Sub(b.Synced()).Round(time.Millisecond)
+	poll := "no request"
+	if b.Synced().IsZero() || age >= fresh {
+		poll = "one request first: the payloads since the last sync are polled (older than freshness)"
+	}
+	add("replica", fmt.Sprintf("read from the local copy (%d records, webhook cursor %d), last synced %s ago, freshness %s: %s",
+		t.Len(), t.Cursor(), age, fresh, poll))
+	if plan.Request.Fields != nil || !plan.Exact {
+		add("local", "every record of the copy is checked with the WHERE clause; sort and LIMIT run locally")
 	}
 }

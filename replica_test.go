@@ -319,3 +319,76 @@ var computedAirType = map[string]bool{
 	"formula": true, "rollup": true, "count": true, "multipleLookupValues": true, "autoNumber": true,
 	"createdTime": true, "lastModifiedTime": true, "createdBy": true, "lastModifiedBy": true, "button": true,
 }
+
+// TestReplicaShowAndExplain: SHOW REPLICA STATUS lists each copied table (records, cursor,
+// mode, lag); EXPLAIN says a statement reads the copy, how old it is, and that it sends no request.
+func TestReplicaShowAndExplain(t *testing.T) {
+	srv := newEmulator(t)
+	db, fake := openReplica(t, srv, "freshness=5s")
+	live, _ := openDB(t, srv, "")
+	ctx := context.Background()
+
+	for name, d := range map[string]*sql.DB{"live": live, "replica before any read": db} {
+		rows, err := d.QueryContext(ctx, "SHOW REPLICA STATUS")
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if got := scanAll(t, rows); len(got) != 0 {
+			t.Fatalf("%s: SHOW REPLICA STATUS: got %d rows, want none", name, len(got))
+		}
+	}
+	explain := func(q string) string {
+		t.Helper()
+		var lines []string
+		for _, r := range oracleRows(t, db, "EXPLAIN "+q) {
+			lines = append(lines, strings.Join(r, " "))
+		}
+		return strings.Join(lines, "\n")
+	}
+	if got := explain("SELECT Name FROM Tasks WHERE Priority > 2"); !strings.Contains(got, "not copied yet") {
+		t.Fatalf("EXPLAIN before the copy: got\n%s\nwant it to say the table is not copied yet", got)
+	}
+	queryString(t, db, "SELECT COUNT(*) FROM Tasks")
+	fake.Advance(2 * time.Second)
+	srv.ResetRequests()
+	got := explain("SELECT Name FROM Tasks WHERE Priority > 2 ORDER BY Name")
+	for _, want := range []string{"read from the local copy (8 records", "last synced 2s ago, freshness 5s: no request", "checked with the WHERE clause"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("EXPLAIN from the copy: got\n%s\nwant it to contain %q", got, want)
+		}
+	}
+	if strings.Contains(got, "filterByFormula") || strings.Contains(got, "list records") {
+		t.Errorf("EXPLAIN from the copy names a request:\n%s", got)
+	}
+	fake.Advance(4 * time.Second)
+	if got := explain("SELECT Name FROM Tasks"); !strings.Contains(got, "one request first") {
+		t.Errorf("EXPLAIN 6 s after the sync: got\n%s\nwant it to say the read polls first", got)
+	}
+	if n := len(srv.Requests()); n != 0 {
+		t.Errorf("EXPLAIN sent %d requests, want 0", n)
+	}
+
+	status := oracleRows(t, db, "SHOW REPLICA STATUS")
+	if len(status) != 1 {
+		t.Fatalf("SHOW REPLICA STATUS: got %d rows, want 1 (Tasks): %v", len(status), status)
+	}
+	row := strings.Join(status[0], " | ")
+	for _, want := range []string{"s:Tasks", "n:8 ", "s:webhook ach", "n:1 "} {
+		if !strings.Contains(row+" ", want) {
+			t.Errorf("SHOW REPLICA STATUS row %s: want it to contain %q", row, want)
+		}
+	}
+	if status[0][7] != "n:6" {
+		t.Errorf("Lag_seconds: got %s, want n:6 (the fake clock moved 6 s since the sync)", status[0][7])
+	}
+}
+
+// oracleRows runs a query and returns its rows in oracle's canonical form.
+func oracleRows(t *testing.T, db *sql.DB, query string) [][]string {
+	t.Helper()
+	res := oracle.Answer(context.Background(), db, query)
+	if res.Err != nil {
+		t.Fatalf("%s: %v", query, res.Err)
+	}
+	return res.Rows
+}

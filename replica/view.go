@@ -173,3 +173,6 @@ func (b *Base) Stale() {
 	defer b.mu.Unlock()
 	b.synced = time.Time{}
 }
+
+// Tables returns the copies the base holds, by table id.
+func (b *Base) Tables() []*Table { return b.tableList() }
