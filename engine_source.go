@@ -176,6 +176,10 @@ func (cn *conn) selectRows(ctx context.Context, ast sqlparser.SelectStatement, a
 		cancel()
 		return nil, fmt.Errorf("airsql: %w", err)
 	}
+	if err := cn.c.copyForReplica(ctx, op); err != nil {
+		cancel()
+		return nil, err
+	}
 	engine.Start(ctx, op) // the first page is requested now, not at the first Next
 	return &engineRows{resultColumns: q.Columns, ctx: ctx, cancel: cancel, op: op}, nil
 }

@@ -34,6 +34,11 @@ type replicaState struct {
 	rows map[string]replicaRows
 	// syncErr is the error of the last sync (SHOW REPLICA STATUS), nil after a good one.
 	syncErr error
+	// pollTime is how long the last poll took; polling: one runs in the background (sync);
+	// polls counts those, for close to wait for.
+	pollTime time.Duration
+	polling  bool
+	polls    sync.WaitGroup
 }
 
 type replicaRows struct {
@@ -75,18 +80,92 @@ func (r *replicaState) table(ctx context.Context, tableID string) (*replica.Tabl
 	if err != nil {
 		return nil, err
 	}
-	err = b.SyncIfOlder(ctx, r.c.cfg.Freshness)
-	r.mu.Lock()
-	r.syncErr = err
-	r.mu.Unlock()
-	if err != nil && !errors.Is(err, replica.ErrTableDeleted) {
-		return nil, fmt.Errorf("airsql: replica: bring the copies up to date: %w", err)
+	if err := r.sync(ctx, b); err != nil {
+		return nil, err
 	}
 	t, err := b.Table(ctx, tableID)
 	if err != nil {
 		return nil, fmt.Errorf("airsql: replica: %w", err)
 	}
 	return t, nil
+}
+
+// sync brings the copies within freshness before a read: when the last sync began freshness
+// ago or earlier, the read waits for a poll. When it is about to be (less than two polls' time
+// left), a poll starts in the background and the read goes on with the copy as it is, so that
+// steady reads seldom wait for the service. Only reads start polls: with none, nothing is sent.
+func (r *replicaState) sync(ctx context.Context, b *replica.Base) error {
+	fresh := r.c.cfg.Freshness
+	age := r.c.clock.Now().Sub(b.Synced())
+	r.mu.Lock()
+	lead := min(fresh/2, 2*r.pollTime)
+	start := !b.Synced().IsZero() && age < fresh && age >= fresh-lead && !r.polling && r.base != nil
+	if start {
+		r.polling = true
+		r.polls.Add(1)
+	}
+	r.mu.Unlock()
+	if start {
+		go func() {
+			defer r.polls.Done()
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			_ = r.syncNow(ctx, b, fresh-lead) // an error is kept for the next read and SHOW REPLICA STATUS
+			r.mu.Lock()
+			r.polling = false
+			r.mu.Unlock()
+		}()
+		return nil
+	}
+	return r.syncNow(ctx, b, fresh)
+}
+
+// syncNow syncs unless the last sync began less than maxAge ago, and keeps its time and error.
+func (r *replicaState) syncNow(ctx context.Context, b *replica.Base, maxAge time.Duration) error {
+	started := r.c.clock.Now()
+	err := b.SyncIfOlder(ctx, maxAge)
+	took := r.c.clock.Now().Sub(started)
+	r.mu.Lock()
+	r.syncErr = err
+	if b.Synced().Equal(started) || b.Synced().After(started) {
+		r.pollTime = took // it polled (rather than found the copy fresh)
+	}
+	r.mu.Unlock()
+	if err != nil && !errors.Is(err, replica.ErrTableDeleted) {
+		return fmt.Errorf("airsql: replica: bring the copies up to date: %w", err)
+	}
+	return nil
+}
+
+// copyForReplica copies, side by side, every table a statement's operators scan that has no
+// copy yet, before the first scan asks for one: a first read of three tables takes about the
+// time of their pages.
+func (c *Connector) copyForReplica(ctx context.Context, op engine.Operator) error {
+	if c.replica == nil {
+		return nil
+	}
+	var ids []string
+	var walk func(n engine.Node)
+	walk = func(n engine.Node) {
+		if n.Plan != nil && !n.Plan.Table.Local {
+			ids = append(ids, n.Plan.Table.ID)
+		}
+		for _, in := range n.Inputs {
+			walk(in)
+		}
+	}
+	walk(op.Explain())
+	if len(ids) < 2 {
+		return nil // the scan copies its table itself
+	}
+	b, err := c.replica.open(ctx)
+	if err != nil {
+		return err
+	}
+	if err := b.CopyTables(ctx, ids); err != nil {
+		return fmt.Errorf("airsql: replica: %w", err)
+	}
+	return nil
 }
 
 // rowsOf returns the copy's records as engine rows, built once per generation of the copy.
@@ -114,6 +193,7 @@ func (r *replicaState) close() {
 	b := r.base
 	r.base = nil
 	r.mu.Unlock()
+	r.polls.Wait()
 	if b == nil {
 		return
 	}

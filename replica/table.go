@@ -94,31 +94,62 @@ type Table struct {
 // copyTable lists t afresh. The cursor is read before the listing, so payloads from it on cover
 // every change the listing may have missed; the next drain applies them.
 func (b *Base) copyTable(ctx context.Context, t *Table) error {
+	return b.copyTables(ctx, []*Table{t})
+}
+
+// copyTables lists tables afresh, all at once: one read of the cursor before the listings and
+// one after, one of the schema (after the cursor: a change between them is in a payload), and
+// the listings side by side under the base's pacing, so that copying several tables costs their
+// pages and little more.
+func (b *Base) copyTables(ctx context.Context, ts []*Table) error {
 	from, err := b.nextCursor(ctx)
 	if err != nil {
-		return fmt.Errorf("replica of %s: read the webhook's cursor: %w", t.tableID, err)
+		return fmt.Errorf("replica of %s: read the webhook's cursor: %w", ts[0].tableID, err)
 	}
 	schema, err := b.base.Schema(ctx)
 	if err != nil {
-		return fmt.Errorf("replica of %s: read the schema: %w", t.tableID, err)
+		return fmt.Errorf("replica of %s: read the schema: %w", ts[0].tableID, err)
 	}
-	var ts *transport.TableSchema
-	for i := range schema.Tables {
-		if schema.Tables[i].ID == t.tableID {
-			ts = &schema.Tables[i]
+	tschemas := make([]*transport.TableSchema, len(ts))
+	for i, t := range ts {
+		for j := range schema.Tables {
+			if schema.Tables[j].ID == t.tableID {
+				tschemas[i] = &schema.Tables[j]
+			}
+		}
+		if tschemas[i] == nil {
+			return fmt.Errorf("replica of %s: the base has no such table (give its tbl… id)", t.tableID)
 		}
 	}
-	if ts == nil {
-		return fmt.Errorf("replica of %s: the base has no such table (give its tbl… id)", t.tableID)
+	recs := make([][]transport.Record, len(ts))
+	errs := make([]error, len(ts))
+	var wg sync.WaitGroup
+	for i, t := range ts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			recs[i], errs[i] = b.base.All(ctx, t.tableID, transport.ListOptions{ReturnFieldsByFieldID: true})
+		}()
 	}
-	recs, err := b.base.All(ctx, t.tableID, transport.ListOptions{ReturnFieldsByFieldID: true})
-	if err != nil {
-		return fmt.Errorf("replica of %s: list its records: %w", t.tableID, err)
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			return fmt.Errorf("replica of %s: list its records: %w", ts[i].tableID, err)
+		}
 	}
 	upTo, err := b.nextCursor(ctx)
 	if err != nil {
-		return fmt.Errorf("replica of %s: read the webhook's cursor: %w", t.tableID, err)
+		return fmt.Errorf("replica of %s: read the webhook's cursor: %w", ts[0].tableID, err)
 	}
+	for i, t := range ts {
+		t.install(tschemas[i], recs[i], from, upTo)
+	}
+	return nil
+}
+
+// install makes a listing the copy's content, with payloads from cursor from on still to apply
+// (those below upTo may predate the listing).
+func (t *Table) install(ts *transport.TableSchema, recs []transport.Record, from, upTo int) {
 	fields := map[string]Field{}
 	order := make([]string, 0, len(ts.Fields))
 	for _, f := range ts.Fields {
@@ -153,7 +184,6 @@ func (b *Base) copyTable(ctx context.Context, t *Table) error {
 	t.patched = false
 	t.gen++
 	t.schemaGen++
-	return nil
 }
 
 // interner shares the select values that repeat from record to record (each decoded record has

@@ -2,6 +2,7 @@ package replica
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"slices"
 	"time"
@@ -176,3 +177,37 @@ func (b *Base) Stale() {
 
 // Tables returns the copies the base holds, by table id.
 func (b *Base) Tables() []*Table { return b.tableList() }
+
+// CopyTables copies, side by side, the tables of ids the base holds no copy of yet (Table
+// copies one): a statement reading three tables copies them in about the time of their pages.
+func (b *Base) CopyTables(ctx context.Context, ids []string) error {
+	b.syncMu.Lock()
+	defer b.syncMu.Unlock()
+	var ts []*Table
+	seen := map[string]bool{}
+	for _, id := range ids {
+		if _, ok := b.Copied(id); ok || seen[id] {
+			continue
+		}
+		seen[id] = true
+		ts = append(ts, &Table{b: b, tableID: id})
+	}
+	if len(ts) == 0 {
+		return nil
+	}
+	err := b.copyTables(ctx, ts)
+	if errors.Is(err, errHookGone) { // expired while no copy read it
+		if err = b.newHook(ctx); err == nil {
+			err = b.copyTables(ctx, append(b.tableList(), ts...))
+		}
+	}
+	if err != nil {
+		return err
+	}
+	b.mu.Lock()
+	for _, t := range ts {
+		b.tables[t.tableID] = t
+	}
+	b.mu.Unlock()
+	return nil
+}
