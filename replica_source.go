@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -53,7 +54,11 @@ func (r *replicaState) open(ctx context.Context) (*replica.Base, error) {
 	if r.base != nil {
 		return r.base, nil
 	}
-	b, err := replica.OpenBase(ctx, r.c.base, replica.Options{Clock: r.c.clock})
+	opts := replica.Options{Clock: r.c.clock}
+	if r.c.cfg.Replica != replicaMemory {
+		opts.Dir = filepath.Join(r.c.cfg.Replica, r.c.cfg.BaseID)
+	}
+	b, err := replica.OpenBase(ctx, r.c.base, opts)
 	if err != nil {
 		return nil, replicaOpenError(err)
 	}
@@ -187,14 +192,15 @@ func (r *replicaState) rowsOf(t *replica.Table) []translate.Row {
 	return rows
 }
 
-// close deletes the webhook of a replica kept in memory: nothing can resume from it.
+// close deletes the webhook of a replica kept in memory: nothing can resume from it. One kept
+// in a directory keeps its webhook, which the next process resumes.
 func (r *replicaState) close() {
 	r.mu.Lock()
 	b := r.base
 	r.base = nil
 	r.mu.Unlock()
 	r.polls.Wait()
-	if b == nil {
+	if b == nil || r.c.cfg.Replica != replicaMemory {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)

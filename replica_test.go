@@ -392,3 +392,57 @@ func oracleRows(t *testing.T, db *sql.DB, query string) [][]string {
 	}
 	return res.Rows
 }
+
+// webhookCreates counts the webhooks created among requests.
+func webhookCreates(reqs []emulator.Request) int {
+	n := 0
+	for _, r := range reqs {
+		if r.Method == "POST" && strings.HasSuffix(r.Path, "/webhooks") {
+			n++
+		}
+	}
+	return n
+}
+
+// TestReplicaDirRestart: with replica=DIR a new connector (a restarted process) resumes the
+// copy and the webhook from the directory: it lists nothing and creates no webhook, polls the
+// payloads from the stored cursor, and sees what changed while it was down.
+func TestReplicaDirRestart(t *testing.T) {
+	srv := newEmulator(t)
+	dir := t.TempDir()
+	other, _ := openDB(t, srv, "")
+	ctx := context.Background()
+
+	first, _ := openDB(t, srv, "replica="+dir)
+	if got, want := queryString(t, first, "SELECT COUNT(*) FROM Tasks"), "8"; got != want {
+		t.Fatalf("first process: got %s tasks, want %s", got, want)
+	}
+	first.Close()
+	if _, err := other.ExecContext(ctx, "UPDATE Tasks SET Notes = 'while it was down' WHERE Priority = 3"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := other.ExecContext(ctx, "DELETE FROM Tasks WHERE Priority = 1"); err != nil {
+		t.Fatal(err)
+	}
+
+	srv.ResetRequests()
+	second, _ := openDB(t, srv, "replica="+dir)
+	if got, want := queryString(t, second, "SELECT Notes FROM Tasks WHERE Priority = 3"), "while it was down"; got != want {
+		t.Fatalf("after the restart: got %q, want %q", got, want)
+	}
+	assertReplicaMatchesLive(t, second, other, "SELECT id, Name, Priority, Notes FROM Tasks ORDER BY id")
+	reqs := srv.Requests()
+	if n := listingRequests(reqs); n != 1 { // the live side's one listing
+		t.Errorf("after the restart: got %d listings in all, want 1 (the live comparison's): the copy was listed again", n)
+	}
+	if n := webhookCreates(reqs); n != 0 {
+		t.Errorf("after the restart: got %d webhooks created, want 0 (resumed from the directory)", n)
+	}
+	if n := payloadRequests(reqs); n == 0 {
+		t.Errorf("after the restart: no payload was polled")
+	}
+	status := oracleRows(t, second, "SHOW REPLICA STATUS")
+	if len(status) != 1 || status[0][8] != "n:1" {
+		t.Errorf("SHOW REPLICA STATUS after the restart: got %v, want one row with Copies 1", status)
+	}
+}

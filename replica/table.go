@@ -89,6 +89,10 @@ type Table struct {
 	// (see Patch), as payloads below replay are the listing's.
 	patched      bool
 	patchedEpoch uint64
+	// savedGen and savedCursor are what the file on disk holds (savedAny: one was written).
+	savedGen    uint64
+	savedCursor int
+	savedAny    bool
 }
 
 // copyTable lists t afresh. The cursor is read before the listing, so payloads from it on cover

@@ -209,5 +209,5 @@ func (b *Base) CopyTables(ctx context.Context, ids []string) error {
 		b.tables[t.tableID] = t
 	}
 	b.mu.Unlock()
-	return nil
+	return b.saveTables()
 }
