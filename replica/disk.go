@@ -165,6 +165,10 @@ func (b *Base) load() (ok bool, err error) {
 	}
 	for _, e := range entries {
 		name := e.Name()
+		if strings.HasPrefix(name, ".") && strings.HasSuffix(name, ".tmp") {
+			os.Remove(filepath.Join(b.dir, name)) // a write cut short by a kill: the old file stands
+			continue
+		}
 		if !strings.HasPrefix(name, "tbl") || !strings.HasSuffix(name, ".json") {
 			continue
 		}
