@@ -142,9 +142,10 @@ func (r *replicaState) syncNow(ctx context.Context, b *replica.Base, maxAge time
 	return nil
 }
 
-// copyForReplica copies, side by side, every table a statement's operators scan that has no
-// copy yet, before the first scan asks for one: a first read of three tables takes about the
-// time of their pages.
+// copyForReplica opens the replica and copies, side by side, every table a statement's
+// operators scan that has no copy yet, before the first scan asks for one: a first read of
+// three tables takes about the time of their pages, and a replica that cannot be made fails the
+// statement itself.
 func (c *Connector) copyForReplica(ctx context.Context, op engine.Operator) error {
 	if c.replica == nil {
 		return nil
@@ -160,14 +161,23 @@ func (c *Connector) copyForReplica(ctx context.Context, op engine.Operator) erro
 		}
 	}
 	walk(op.Explain())
-	if len(ids) < 2 {
-		return nil // the scan copies its table itself
+	if len(ids) == 0 {
+		return nil
 	}
-	b, err := c.replica.open(ctx)
+	b, err := c.replica.open(ctx) // its error is the statement's, not its first row's
 	if err != nil {
 		return err
 	}
-	if err := b.CopyTables(ctx, ids); err != nil {
+	var missing []string
+	for _, id := range ids {
+		if _, ok := b.Copied(id); !ok {
+			missing = append(missing, id)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	if err := b.CopyTables(ctx, missing); err != nil {
 		return fmt.Errorf("airsql: replica: %w", err)
 	}
 	return nil

@@ -446,3 +446,23 @@ func TestReplicaDirRestart(t *testing.T) {
 		t.Errorf("SHOW REPLICA STATUS after the restart: got %v, want one row with Copies 1", status)
 	}
 }
+
+// TestReplicaWithoutWebhookScope: where the service refuses the webhook (a token without
+// webhook:manage), a SELECT fails saying so and what to do, rather than reading live unasked.
+func TestReplicaWithoutWebhookScope(t *testing.T) {
+	srv := newEmulator(t, emulator.WithFixture(&emulator.Fixture{Tokens: []emulator.FixtureToken{{Token: "patNOHOOKS.secret",
+		Bases: []string{testBase}, Scopes: []string{"data.records:read", "schema.bases:read"}}}}))
+	db, _ := openDSN(t, "airtable://patNOHOOKS.secret@localhost/"+testBase+"?tls=false&replica=memory", srv.Client())
+	_, err := db.Query("SELECT Name FROM Tasks")
+	if err == nil {
+		t.Fatal("a SELECT on a replica without the webhook scope succeeded")
+	}
+	for _, want := range []string{"refused to create a webhook", "webhook:manage", "remove replica"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q: want it to contain %q", err, want)
+		}
+	}
+	if strings.Contains(err.Error(), "patNOHOOKS") {
+		t.Errorf("the error shows the token: %v", err)
+	}
+}
