@@ -11,6 +11,7 @@ import (
 
 	"github.com/xwb1989/sqlparser"
 
+	"github.com/airsql/airsql/frontend"
 	"github.com/airsql/airsql/translate"
 )
 
@@ -57,7 +58,7 @@ func (cn *conn) resultColumns(ctx context.Context, query string) ([]translate.Co
 
 func (cn *conn) statementColumns(ctx context.Context, st statement) ([]translate.Column, bool, error) {
 	switch {
-	case st.prepared != nil && st.prepared.Kind == translate.Execute && !st.explain:
+	case st.prepared != nil && st.prepared.Kind == frontend.Execute && !st.explain:
 		// EXECUTE name: the prepared statement's columns.
 		p, ok := cn.prepared[st.prepared.Name]
 		if !ok {
@@ -87,6 +88,7 @@ func (cn *conn) statementColumns(ctx context.Context, st statement) ([]translate
 		args.Positional, args.Named = placeholderNulls(sel)
 		args.Now = cn.c.clock.Now()
 		args.Session = cn.session
+		args.Labels = st.labels
 		// Planned with NULLs, the statement may fail where its real values would not (a function
 		// refusing NULL): the schema is then not fetched again, as it is for a statement that
 		// fails to plan, since the failure says nothing about the schema; the columns are known

@@ -11,6 +11,7 @@ import (
 
 	"github.com/xwb1989/sqlparser"
 
+	"github.com/airsql/airsql/frontend"
 	"github.com/airsql/airsql/translate"
 )
 
@@ -128,89 +129,94 @@ func (cn *conn) ExecContext(ctx context.Context, query string, args []driver.Nam
 	return cn.exec(ctx, st, args)
 }
 
-// statement is a parsed statement: a schema statement sqlparser cannot read, or sqlparser's AST.
+// statement is a statement as the front end read it (frontend.Read decides what it is), in the
+// form the execution below dispatches on.
 type statement struct {
-	describe  *schemaStatement
-	variables *showVariables // SHOW [GLOBAL] VARIABLES [LIKE …] (session.go)
-	ddl       *translate.DDL // CREATE TABLE, ALTER TABLE, CREATE INDEX (read before sqlparser, which drops their details)
-	// returning is the RETURNING list of an INSERT or DELETE (returning.go), nil when none.
-	returning sqlparser.SelectExprs
-	ast       sqlparser.Statement
-	explain   bool // EXPLAIN <statement>: describe the work, do none of it
+	describe  *frontend.ShowColumns   // SHOW [FULL] COLUMNS, DESCRIBE t (describe.go)
+	variables *frontend.ShowVariables // SHOW [GLOBAL] VARIABLES [LIKE …] (session.go)
+	ddl       *frontend.DDL           // CREATE TABLE, ALTER TABLE, CREATE INDEX (ddl.go)
+	// returning is the RETURNING list of an INSERT or DELETE (returning.go), nil when none;
+	// returningLabels its labels.
+	returning       sqlparser.SelectExprs
+	returningLabels frontend.Labels
+	ast             sqlparser.Statement
+	// labels are the column labels of a SELECT's list, as MySQL gives them (frontend/labels.go).
+	labels  frontend.Labels
+	explain bool // EXPLAIN <statement>: describe the work, do none of it
 	// prepared is PREPARE, EXECUTE or DEALLOCATE PREPARE (session.go).
-	prepared *translate.PreparedCommand
+	prepared *frontend.PreparedCommand
 	// show is a SHOW statement answered by a SELECT over information_schema (ast holds the
 	// SELECT): the table and database it names are checked before it runs.
-	show *translate.ShowQuery
+	show *frontend.ShowQuery
+	// refused is a statement the front end read that a driver connection does not run (USE,
+	// KILL): the error its execution returns.
+	refused error
 }
 
+// parseStatement reads a statement with the front end and gives it its place in statement.
 func parseStatement(query string) (statement, error) {
-	if inner, ok := cutExplain(query); ok {
-		st, err := parseStatement(inner)
-		if err != nil || st.explain {
-			if err == nil {
-				err = &UnsupportedError{Construct: "EXPLAIN EXPLAIN"}
-			}
+	fe, err := frontend.Read(query)
+	if err != nil {
+		return statement{}, fromFrontend(err)
+	}
+	return fromStatement(fe)
+}
+
+// fromFrontend gives the front end's errors the driver's types.
+func fromFrontend(err error) error {
+	var se *frontend.SyntaxError
+	if errors.As(err, &se) {
+		return &SyntaxError{Err: se.Err}
+	}
+	return fromTranslate(err)
+}
+
+func fromStatement(fe frontend.Statement) (statement, error) {
+	switch s := fe.(type) {
+	case *frontend.Explain:
+		st, err := fromStatement(s.Inner)
+		if err != nil {
 			return statement{}, err
 		}
 		st.explain = true
 		return st, nil
+	case *frontend.PreparedCommand:
+		return statement{prepared: s}, nil
+	case *frontend.DDL:
+		return statement{ddl: s}, nil
+	case *frontend.ShowColumns:
+		return statement{describe: s}, nil
+	case *frontend.ShowVariables:
+		return statement{variables: s}, nil
+	case *frontend.ShowQuery:
+		return statement{ast: s.AST, show: s}, nil
+	case *frontend.Use:
+		return statement{refused: &UnsupportedError{Construct: "USE", Hint: "a connection reaches the one base named in its DSN"}}, nil
+	case *frontend.Kill:
+		return statement{refused: &UnsupportedError{Construct: "KILL",
+			Hint: "airsql serve answers KILL for its connections; a driver connection cancels a statement through its context"}}, nil
+	case *frontend.Select:
+		return statement{ast: s.AST, labels: s.Labels}, checkLiteralSizes(s.AST)
+	case *frontend.Insert:
+		return statement{ast: s.AST, returning: s.Returning, returningLabels: s.ReturningLabels}, checkLiteralSizes(s.AST)
+	case *frontend.Delete:
+		return statement{ast: s.AST, returning: s.Returning, returningLabels: s.ReturningLabels}, checkLiteralSizes(s.AST)
+	case *frontend.Update:
+		return statement{ast: s.AST}, checkLiteralSizes(s.AST)
+	case *frontend.Set:
+		return statement{ast: s.AST}, checkLiteralSizes(s.AST)
+	case *frontend.Show:
+		return statement{ast: s.AST}, nil
+	case *frontend.Begin:
+		return statement{ast: &sqlparser.Begin{}}, nil
+	case *frontend.Commit:
+		return statement{ast: &sqlparser.Commit{}}, nil
+	case *frontend.Rollback:
+		return statement{ast: &sqlparser.Rollback{}}, nil
+	case *frontend.Other:
+		return statement{ast: s.AST}, nil
 	}
-	if pc, ok, err := translate.ParsePrepared(query); ok {
-		if err != nil {
-			return statement{}, &SyntaxError{Err: err}
-		}
-		return statement{prepared: pc}, nil
-	}
-	if ddl, ok, err := translate.ParseDDL(query); ok {
-		if err != nil {
-			return statement{}, fromTranslate(err)
-		}
-		return statement{ddl: ddl}, nil
-	}
-	desc, ok, err := parseSchemaStatement(query)
-	if err != nil {
-		return statement{}, err
-	}
-	if ok {
-		return statement{describe: &desc}, nil
-	}
-	if global, like, ok, err := translate.ShowVariables(query); ok {
-		if err != nil {
-			return statement{}, fromTranslate(err)
-		}
-		return statement{variables: &showVariables{global: global, like: like}}, nil
-	}
-	if sq, ok, err := translate.RewriteShow(query); ok {
-		if err != nil {
-			return statement{}, fromTranslate(err)
-		}
-		ast, err := translate.Parse(sq.SQL)
-		if err != nil {
-			// A WHERE condition the grammar cannot read.
-			return statement{}, &SyntaxError{Err: err}
-		}
-		return statement{ast: ast, show: &sq}, nil
-	}
-	query, returning, _, err := cutReturning(query)
-	if err != nil {
-		return statement{}, err
-	}
-	ast, err := translate.Parse(query) // sqlparser itself, with its panics turned into errors
-	if err != nil {
-		if ue := parserLimitation(query); ue != nil {
-			return statement{}, ue
-		}
-		var tue *translate.UnsupportedError
-		if errors.As(err, &tue) {
-			return statement{}, fromTranslate(err)
-		}
-		return statement{}, &SyntaxError{Err: err}
-	}
-	if err := checkLiteralSizes(ast); err != nil {
-		return statement{}, err
-	}
-	return statement{ast: ast, returning: returning}, nil
+	return statement{}, fmt.Errorf("airsql: the statement kind %T has no execution", fe)
 }
 
 func (cn *conn) query(ctx context.Context, st statement, nvs []driver.NamedValue) (driver.Rows, error) {
@@ -219,6 +225,9 @@ func (cn *conn) query(ctx context.Context, st statement, nvs []driver.NamedValue
 	}
 	if st.explain {
 		return cn.explain(ctx, st, nvs)
+	}
+	if st.refused != nil {
+		return nil, st.refused
 	}
 	if st.prepared != nil {
 		rows, _, err := cn.preparedCommand(ctx, st.prepared, nvs, true)
@@ -239,6 +248,10 @@ func (cn *conn) query(ctx context.Context, st statement, nvs []driver.NamedValue
 	args, err := cn.statementArgs(nvs)
 	if err != nil {
 		return nil, err
+	}
+	args.Labels = st.labels
+	if st.returning != nil {
+		args.Labels = st.returningLabels
 	}
 	if err := checkLikeSizes(st.ast, args); err != nil {
 		return nil, err
@@ -301,6 +314,9 @@ func (cn *conn) exec(ctx context.Context, st statement, nvs []driver.NamedValue)
 	}
 	if st.explain {
 		return nil, &UnsupportedError{Construct: "EXPLAIN with Exec", Hint: "run it with Query, which returns its rows"}
+	}
+	if st.refused != nil {
+		return nil, st.refused
 	}
 	if st.prepared != nil {
 		_, res, err := cn.preparedCommand(ctx, st.prepared, nvs, false)

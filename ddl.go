@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/airsql/airsql/frontend"
 	"github.com/airsql/airsql/translate"
 	"github.com/airsql/airsql/transport"
 )
@@ -32,7 +33,7 @@ func (e *ExistsError) Error() string {
 // the first request; the API has no batch, so a failure part-way says what was done before it.
 // The schema cache is dropped afterwards, whatever happened, so information_schema, DESCRIBE and
 // SHOW CREATE TABLE show the change at once.
-func (cn *conn) execDDL(ctx context.Context, d *translate.DDL) (driver.Result, error) {
+func (cn *conn) execDDL(ctx context.Context, d *frontend.DDL) (driver.Result, error) {
 	if err := cn.commit(); err != nil {
 		return nil, err
 	}
@@ -65,7 +66,7 @@ func (cn *conn) execDDL(ctx context.Context, d *translate.DDL) (driver.Result, e
 	case !found:
 		return nil, &NoTableError{Table: d.Table, Tables: schema.tableNames()}
 	case d.Index:
-		return result{}, nil // no index to keep: see translate.DDL
+		return result{}, nil // no index to keep: see frontend.DDL
 	}
 	plan, err := planAlter(schema, existing, d)
 	if err != nil {
@@ -90,7 +91,7 @@ type fieldUpdate struct {
 }
 
 // planAlter checks the statement against the table t as the base has it now.
-func planAlter(schema *baseSchema, t *translate.Table, d *translate.DDL) (*alterPlan, error) {
+func planAlter(schema *baseSchema, t *translate.Table, d *frontend.DDL) (*alterPlan, error) {
 	p := &alterPlan{stmt: "ALTER TABLE"}
 	if d.RenameTo != "" && len(d.Fields) == 0 && len(d.Changes) == 0 && d.Description == nil {
 		p.stmt = "RENAME TABLE"
@@ -138,7 +139,7 @@ func planAlter(schema *baseSchema, t *translate.Table, d *translate.DDL) (*alter
 
 // planChange checks one MODIFY, CHANGE or RENAME COLUMN and returns the field update it sends (nil
 // when it changes nothing). names is updated with the column's new name.
-func planChange(schema *baseSchema, t *translate.Table, ch translate.ColumnChange, names map[string]string) (*fieldUpdate, error) {
+func planChange(schema *baseSchema, t *translate.Table, ch frontend.ColumnChange, names map[string]string) (*fieldUpdate, error) {
 	if ch.Builtin {
 		if ch.NewName != "" && !strings.EqualFold(ch.NewName, ch.Column) {
 			return nil, &UnsupportedError{Construct: "renaming the column " + ch.Column,
@@ -225,7 +226,7 @@ func (p *alterPlan) run(ctx context.Context, base *transport.Base, t *translate.
 
 // fieldSpecs gives translate's field definitions the metadata API's form; a link field's table
 // is named by its id.
-func fieldSpecs(schema *baseSchema, table string, defs []translate.FieldDef) ([]transport.FieldSpec, error) {
+func fieldSpecs(schema *baseSchema, table string, defs []frontend.FieldDef) ([]transport.FieldSpec, error) {
 	specs := make([]transport.FieldSpec, len(defs))
 	for i, f := range defs {
 		specs[i] = transport.FieldSpec{Name: f.Name, Type: f.Type, Description: f.Description, Options: f.Options}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/airsql/airsql/translate"
+	"github.com/airsql/airsql/frontend"
 )
 
 var tblIDs = regexp.MustCompile(`tbl[0-9A-Za-z]{14}`)
@@ -172,7 +172,7 @@ func TestShowCreateTableQuotesComments(t *testing.T) {
 			t.Fatal(err)
 		}
 		ddl := showCreate(t, db, "Tasks")
-		d, ok, err := translate.ParseDDL(strings.Replace(ddl, "CREATE TABLE `Tasks`", "CREATE TABLE `Copy`", 1))
+		d, ok, err := readDDL(strings.Replace(ddl, "CREATE TABLE `Tasks`", "CREATE TABLE `Copy`", 1))
 		if !ok || err != nil {
 			t.Fatalf("%q: reading SHOW CREATE TABLE back: %v\n%s", desc, err, ddl)
 		}
@@ -236,4 +236,14 @@ func TestRenameWithResultCache(t *testing.T) {
 	if n != before {
 		t.Errorf("SELECT * after the rename: %d rows with Details, want %d", n, before)
 	}
+}
+
+// readDDL reads a DDL statement through the front end; ok is false for any other statement.
+func readDDL(q string) (d *frontend.DDL, ok bool, err error) {
+	st, err := frontend.Read(q)
+	if err != nil {
+		return nil, true, err
+	}
+	d, ok = st.(*frontend.DDL)
+	return d, ok, nil
 }

@@ -5,13 +5,14 @@ import (
 	"reflect"
 	"slices"
 
+	"github.com/airsql/airsql/frontend"
 	"github.com/airsql/airsql/translate"
 )
 
 // checkKeep checks the definition a MODIFY or CHANGE writes for a field the table has: the
 // metadata API can change a field's name and description only, so the definition must make the
 // field as it already is; otherwise it is refused with what would have changed.
-func checkKeep(have translate.Field, want translate.FieldDef) error {
+func checkKeep(have translate.Field, want frontend.FieldDef) error {
 	what := fieldChange(have, want)
 	switch {
 	case what == "":
@@ -27,7 +28,7 @@ func checkKeep(have translate.Field, want translate.FieldDef) error {
 // fieldChange says what making the field want out of have would change, or "" when nothing
 // Airtable keeps would: the type, a number's precision, a select's choices. A description is
 // not compared: it is a comment, not part of the data.
-func fieldChange(have translate.Field, want translate.FieldDef) string {
+func fieldChange(have translate.Field, want frontend.FieldDef) string {
 	if have.Type != want.Type {
 		return fmt.Sprintf("from %s to %s", have.Type, want.Type)
 	}

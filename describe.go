@@ -10,6 +10,7 @@ import (
 
 	"github.com/xwb1989/sqlparser"
 
+	"github.com/airsql/airsql/frontend"
 	"github.com/airsql/airsql/translate"
 )
 
@@ -79,7 +80,7 @@ func (cn *conn) show(ctx context.Context, ast *sqlparser.Show) (driver.Rows, err
 
 // checkShow answers a SHOW statement that names another base or an unknown table with the error
 // MySQL gives, where its SELECT over information_schema would list nothing.
-func (cn *conn) checkShow(ctx context.Context, sq *translate.ShowQuery) error {
+func (cn *conn) checkShow(ctx context.Context, sq *frontend.ShowQuery) error {
 	if sq.Database != "" && sq.Database != cn.c.cfg.BaseID {
 		return &UnsupportedError{Construct: "SHOW … FROM another base",
 			Hint: "a connection reaches only the base " + cn.c.cfg.BaseID + " of its DSN"}
@@ -103,12 +104,12 @@ var computedTypes = map[string]bool{
 // column of SELECT * (id, the fields in schema order, createdTime). The first columns are MySQL's
 // (Field, Type, Null, Key, Default, Extra; with FULL: Field, Type, Collation, Null, Key, Default,
 // Extra, Privileges, Comment); Airtable_type and Field_id follow.
-func (cn *conn) describe(ctx context.Context, st *schemaStatement) (driver.Rows, error) {
-	if st.database != "" && st.database != cn.c.cfg.BaseID {
+func (cn *conn) describe(ctx context.Context, st *frontend.ShowColumns) (driver.Rows, error) {
+	if st.Database != "" && st.Database != cn.c.cfg.BaseID {
 		return nil, &UnsupportedError{Construct: "SHOW COLUMNS FROM another base",
 			Hint: "a connection reaches only the base " + cn.c.cfg.BaseID + " of its DSN"}
 	}
-	table := st.table
+	table := st.Table
 	schema, err := cn.c.schemaFor(ctx, table)
 	if err != nil {
 		return nil, err
@@ -119,17 +120,17 @@ func (cn *conn) describe(ctx context.Context, st *schemaStatement) (driver.Rows,
 		return nil, err
 	}
 	rows := &staticRows{resultColumns: []translate.Column{textColumn("Field", false), textColumn("Type", false)}}
-	if st.full {
+	if st.Full {
 		rows.resultColumns = append(rows.resultColumns, textColumn("Collation", true))
 	}
 	rows.resultColumns = append(rows.resultColumns, textColumn("Null", false),
 		textColumn("Key", false), textColumn("Default", true), textColumn("Extra", false))
-	if st.full {
+	if st.Full {
 		rows.resultColumns = append(rows.resultColumns, textColumn("Privileges", false), textColumn("Comment", false))
 	}
 	rows.resultColumns = append(rows.resultColumns, textColumn("Airtable_type", false), textColumn("Field_id", false))
 	for _, col := range plan.Columns {
-		if st.hasLike && !likeMatch(st.like, col.Name) {
+		if st.HasLike && !likeMatch(st.Like, col.Name) {
 			continue
 		}
 		null := "NO"
@@ -156,7 +157,7 @@ func (cn *conn) describe(ctx context.Context, st *schemaStatement) (driver.Rows,
 		}
 		row := []driver.Value{col.Name, col.DatabaseType}
 		computed := slices.Contains(extra, "computed")
-		if st.full {
+		if st.Full {
 			var collation driver.Value
 			if col.DatabaseType == "TEXT" {
 				collation = "utf8mb4_bin" // as information_schema.COLUMNS says
@@ -164,7 +165,7 @@ func (cn *conn) describe(ctx context.Context, st *schemaStatement) (driver.Rows,
 			row = append(row, collation)
 		}
 		row = append(row, null, key, nil, strings.Join(extra, ", "))
-		if st.full {
+		if st.Full {
 			privileges, comment := "select,insert,update", ""
 			if computed {
 				privileges = "select"

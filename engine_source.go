@@ -5,7 +5,6 @@ import (
 	"database/sql/driver"
 	"fmt"
 	"io"
-	"regexp"
 	"strings"
 	"sync"
 
@@ -220,34 +219,6 @@ func (r *engineRows) Close() error {
 	r.done = true
 	r.op.Close()
 	r.cancel()
-	return nil
-}
-
-// parserLimits are constructs of MySQL 8 that the SQL parser (sqlparser, of MySQL 5.7's grammar)
-// cannot read; a statement using one that fails to parse is refused by name rather than with a
-// bare syntax error.
-var parserLimits = []struct {
-	re        *regexp.Regexp
-	construct string
-	hint      string
-}{
-	{regexp.MustCompile(`(?i)\)\s*OVER\s*(\(|[a-z_])`), "window functions (… OVER (…))",
-		"the SQL parser (MySQL 5.7's grammar) cannot read them: compute running values in Go, or use GROUP BY"},
-	{regexp.MustCompile(`(?i)\bWITH\s+ROLLUP\b`), "GROUP BY … WITH ROLLUP",
-		"the SQL parser cannot read it: run the GROUP BY, and a second query without it for the totals"},
-	{regexp.MustCompile(`(?i)\bLATERAL\b`), "LATERAL",
-		"the SQL parser (MySQL 5.7's grammar) cannot read it"},
-	{regexp.MustCompile("(?i)(^|[^`\\w])\\w+\\$comments\\b"), "a comments table named without backquotes",
-		"the SQL parser does not read $ in a bare name: write `Tasks$comments`"},
-}
-
-// parserLimitation names a known parser limitation the query runs into, or returns nil.
-func parserLimitation(query string) *UnsupportedError {
-	for _, l := range parserLimits {
-		if l.re.MatchString(query) {
-			return &UnsupportedError{Construct: l.construct, Hint: l.hint}
-		}
-	}
 	return nil
 }
 

@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
 
 	"github.com/xwb1989/sqlparser"
 
@@ -15,21 +14,6 @@ import (
 	"github.com/airsql/airsql/translate"
 	"github.com/airsql/airsql/transport"
 )
-
-// cutExplain recognises EXPLAIN <statement> and returns the statement. sqlparser reads EXPLAIN
-// as an opaque "other read" and drops what follows, so the word is taken off before parsing.
-func cutExplain(query string) (inner string, ok bool) {
-	q := strings.TrimLeftFunc(query, unicode.IsSpace)
-	const word = "EXPLAIN"
-	if len(q) <= len(word) || !strings.EqualFold(q[:len(word)], word) {
-		return "", false
-	}
-	rest := q[len(word):]
-	if r := rune(rest[0]); !unicode.IsSpace(r) && r != '(' {
-		return "", false
-	}
-	return strings.TrimSpace(rest), true
-}
 
 // explainColumns are EXPLAIN's columns: what part of the work, and what it is.
 var explainColumns = []translate.Column{textColumn("step", false), textColumn("detail", false)}
@@ -41,7 +25,7 @@ func (cn *conn) explain(ctx context.Context, st statement, nvs []driver.NamedVal
 	add := func(step, detail string) { rows.values = append(rows.values, []driver.Value{step, detail}) }
 	if st.describe != nil {
 		add("request", "GET /v0/meta/bases/"+cn.c.cfg.BaseID+"/tables (the base schema, cached for schemaTTL)")
-		add("local", "list the columns of "+st.describe.table)
+		add("local", "list the columns of "+st.describe.Table)
 		return rows, nil
 	}
 	if d := st.ddl; d != nil {
@@ -107,17 +91,21 @@ func (cn *conn) explain(ctx context.Context, st statement, nvs []driver.NamedVal
 	}
 	switch ast := st.ast.(type) {
 	case *sqlparser.Select, *sqlparser.Union:
-		q, catalog, err := cn.planQuery(ctx, ast.(sqlparser.SelectStatement), args)
-		if err != nil {
-			return nil, err
-		}
-		op, err := engine.Build(q, engine.Options{Source: cn.c.source(), MaxRows: cn.c.cfg.MaxRows, Catalog: catalog})
-		if err != nil {
-			return nil, err
-		}
 		add("statement", "SELECT")
-		cn.explainTree(add, op.Explain(), q)
+		if err := cn.explainSelect(ctx, add, ast.(sqlparser.SelectStatement), args); err != nil {
+			return nil, err
+		}
 	case *sqlparser.Insert:
+		if sel, ok := ast.Rows.(sqlparser.SelectStatement); ok {
+			add("statement", "INSERT … SELECT")
+			if err := cn.explainSelect(ctx, add, sel, args); err != nil {
+				return nil, err
+			}
+			add("table", ast.Table.Name.String())
+			add("request", "POST (create records) of every row the SELECT gives, in requests of up to 10")
+			add("typecast", strconv.FormatBool(cn.c.cfg.Typecast))
+			break
+		}
 		plan, _, err := planned(ctx, cn, []string{ast.Table.Name.String()}, func(s translate.Schema) (*translate.InsertPlan, error) {
 			return translate.Insert(ast, s, args)
 		})
@@ -139,6 +127,16 @@ func (cn *conn) explain(ctx context.Context, st statement, nvs []driver.NamedVal
 		plan, _, err := planned(ctx, cn, tableOf(ast.TableExprs), func(s translate.Schema) (*translate.UpdatePlan, error) {
 			return translate.Update(ast, s, args)
 		})
+		if sr, ok := searchFor(err, ast.TableExprs, ast.Where, updateTarget(ast)); ok {
+			add("statement", "UPDATE")
+			if err := cn.explainSearch(ctx, add, sr, args, "UPDATE"); err != nil {
+				return nil, err
+			}
+			add("find request", "the records found, by id (OR(RECORD_ID()='…', …)), for the SET values")
+			add("write", "PATCH (update records) of every record found, in requests of up to 10, with the SET values computed from each record's current ones")
+			add("typecast", strconv.FormatBool(cn.c.cfg.Typecast))
+			break
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -150,6 +148,18 @@ func (cn *conn) explain(ctx context.Context, st statement, nvs []driver.NamedVal
 		plan, _, err := planned(ctx, cn, tableOf(ast.TableExprs), func(s translate.Schema) (*translate.DeletePlan, error) {
 			return translate.Delete(ast, s, args)
 		})
+		target := ""
+		if len(ast.Targets) == 1 {
+			target = ast.Targets[0].Name.String()
+		}
+		if sr, ok := searchFor(err, ast.TableExprs, ast.Where, target); ok && len(ast.Targets) <= 1 {
+			add("statement", "DELETE")
+			if err := cn.explainSearch(ctx, add, sr, args, "DELETE"); err != nil {
+				return nil, err
+			}
+			add("write", "DELETE ?records[]=… of every record found, in requests of up to 10")
+			break
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -162,6 +172,32 @@ func (cn *conn) explain(ctx context.Context, st statement, nvs []driver.NamedVal
 		return nil, unsupportedStatement(st.ast)
 	}
 	return rows, nil
+}
+
+// explainSelect describes a SELECT as the engine would run it: its operator tree.
+func (cn *conn) explainSelect(ctx context.Context, add func(step, detail string), sel sqlparser.SelectStatement, args translate.Args) error {
+	q, catalog, err := cn.planQuery(ctx, sel, args)
+	if err != nil {
+		return err
+	}
+	op, err := engine.Build(q, engine.Options{Source: cn.c.source(), MaxRows: cn.c.cfg.MaxRows, Catalog: catalog})
+	if err != nil {
+		return err
+	}
+	cn.explainTree(add, op.Explain(), q)
+	return nil
+}
+
+// explainSearch describes how an UPDATE or DELETE that needs a subquery or a join finds its
+// records: the SELECT of their ids (write_search.go).
+func (cn *conn) explainSearch(ctx context.Context, add func(step, detail string), sr *search, args translate.Args, what string) error {
+	sel, _, table, err := cn.idSelect(ctx, sr, what)
+	if err != nil {
+		return err
+	}
+	add("table", tableName(table))
+	add("find", sqlparser.String(sel))
+	return cn.explainSelect(ctx, add, sel, args)
 }
 
 // explainFind describes how a plan's records are read: the request, then the local work.

@@ -140,22 +140,6 @@ func TestExplainErrors(t *testing.T) {
 	}
 }
 
-func TestCutExplain(t *testing.T) {
-	for in, want := range map[string]string{
-		"EXPLAIN SELECT 1":      "SELECT 1",
-		"  explain\n select 1 ": "select 1",
-		"EXPLAIN(SELECT 1)":     "(SELECT 1)",
-		"EXPLAINX":              "",
-		"SELECT 1":              "",
-		"EXPLAIN":               "",
-	} {
-		got, ok := cutExplain(in)
-		if got != want || ok != (want != "") {
-			t.Errorf("cutExplain(%q) = %q, %v", in, got, ok)
-		}
-	}
-}
-
 func TestProgressReportsPages(t *testing.T) {
 	srv := newEmulator(t)
 	db, _ := openDB(t, srv, "pageSize=3")

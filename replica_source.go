@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/airsql/airsql/engine"
+	"github.com/airsql/airsql/frontend"
 	"github.com/airsql/airsql/replica"
 	"github.com/airsql/airsql/translate"
 	"github.com/airsql/airsql/transport"
@@ -351,7 +352,7 @@ func (c *Connector) addReplicaStatus(catalog *engine.Catalog) {
 			rows = append(rows, translate.Row{ID: t.ID(), Fields: cells})
 		}
 	}
-	catalog.AddLocal(translate.InformationSchema+"."+translate.ReplicaStatusTable, replicaStatusColumns, rows)
+	catalog.AddLocal(translate.InformationSchema+"."+frontend.ReplicaStatusTable, replicaStatusColumns, rows)
 }
 
 // replicaBase is the replica's Base once opened, else nil.

@@ -3,46 +3,8 @@ package airsql
 import (
 	"errors"
 	"reflect"
-	"strings"
 	"testing"
-
-	"github.com/xwb1989/sqlparser"
 )
-
-func TestCutReturning(t *testing.T) {
-	cases := []struct{ query, stmt, list string }{
-		{"INSERT INTO `tasks` (`name`) VALUES ('a') RETURNING `id`", "INSERT INTO `tasks` (`name`) VALUES ('a') ", "`id`"},
-		{"insert into t (a) values ('returning') returning id, Name as n;", "insert into t (a) values ('returning') ", "id, Name as n"},
-		{"DELETE FROM t WHERE a = 1 RETURNING id", "DELETE FROM t WHERE a = 1 ", "id"},
-		{"INSERT INTO t (`returning`) VALUES (1)", "", ""},
-		{"SELECT returning FROM t", "", ""},
-		{"/*!*/ INSERT", "", ""},
-	}
-	for _, tc := range cases {
-		stmt, list, ok, err := cutReturning(tc.query)
-		if err != nil || ok != (tc.list != "") {
-			t.Errorf("%q: ok %v, %v", tc.query, ok, err)
-			continue
-		}
-		if !ok {
-			if stmt != tc.query {
-				t.Errorf("%q: the statement changed to %q", tc.query, stmt)
-			}
-			continue
-		}
-		if stmt != tc.stmt {
-			t.Errorf("%q: statement %q, want %q", tc.query, stmt, tc.stmt)
-		}
-		if got := strings.TrimPrefix(sqlparser.String(list), "select "); !strings.EqualFold(strings.ReplaceAll(got, "`", ""), strings.ReplaceAll(tc.list, "`", "")) {
-			t.Errorf("%q: list %q, want %q", tc.query, got, tc.list)
-		}
-	}
-	for _, bad := range []string{"INSERT INTO t (a) VALUES (1) RETURNING", "INSERT INTO t (a) VALUES (1) RETURNING id FROM t"} {
-		if _, _, ok, err := cutReturning(bad); !ok || err == nil {
-			t.Errorf("%q: ok %v, %v; want an error", bad, ok, err)
-		}
-	}
-}
 
 // TestInsertReturning: INSERT … RETURNING gives back the chosen columns of the created records in
 // the same request, as MariaDB does (GORM reads the ids of created records this way).

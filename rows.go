@@ -21,6 +21,10 @@ type recordSource struct {
 	cancel context.CancelFunc
 	done   chan struct{}
 	ended  bool // the goroutine sent its last page (or an error)
+	// stopped is the context's error when the listing ended because its context was cancelled
+	// (written before pages is closed): a cancelled listing must end in an error, never look
+	// complete to a reader that finds the channel closed.
+	stopped error
 }
 
 type sourcePage struct {
@@ -73,7 +77,6 @@ func startSource(ctx context.Context, run func(ctx context.Context, send func(so
 	s := &recordSource{pages: make(chan sourcePage), cancel: cancel, done: make(chan struct{})}
 	go func() {
 		defer close(s.done)
-		defer close(s.pages)
 		run(ctx, func(p sourcePage) bool {
 			select {
 			case s.pages <- p:
@@ -82,6 +85,8 @@ func startSource(ctx context.Context, run func(ctx context.Context, send func(so
 				return false
 			}
 		})
+		s.stopped = ctx.Err()
+		close(s.pages)
 	}()
 	return s
 }
@@ -95,6 +100,9 @@ func (s *recordSource) next(ctx context.Context) ([]transport.Record, error) {
 	case p, ok := <-s.pages:
 		if !ok {
 			s.ended = true
+			if s.stopped != nil {
+				return nil, s.stopped
+			}
 			return nil, io.EOF
 		}
 		if p.err != nil {

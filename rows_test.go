@@ -131,3 +131,27 @@ func TestLimitStopsFetching(t *testing.T) {
 		t.Errorf("%d list requests for LIMIT 1 with a match on the first page, want at most 2 (one prefetched)", n)
 	}
 }
+
+// TestCancelledListingNeverLooksComplete: a listing whose context is cancelled while a request is
+// in flight ends in the context's error. Before, the goroutine closed its channel without a word
+// and a reader that saw the close first took it for the last page: a cancelled statement answered
+// an empty (or partial) result as if complete — airsql serve's shutdown test caught it under load.
+func TestCancelledListingNeverLooksComplete(t *testing.T) {
+	for i := 0; i < 200; i++ {
+		ctx, cancel := context.WithCancel(context.Background())
+		inFlight := make(chan struct{})
+		src := startSource(ctx, func(ctx context.Context, send func(sourcePage) bool) {
+			close(inFlight)
+			<-ctx.Done() // the request fails with the context; its error cannot be sent
+			send(sourcePage{err: ctx.Err()})
+		})
+		<-inFlight
+		cancel()
+		<-src.done
+		// The reader's own context is live: only the closed channel can answer.
+		if _, err := src.next(context.Background()); !errors.Is(err, context.Canceled) {
+			t.Fatalf("next after a cancelled listing: got %v, want context.Canceled", err)
+		}
+		src.close()
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"unicode"
 
 	"github.com/airsql/airsql/translate"
 	"github.com/airsql/airsql/transport"
@@ -122,101 +121,4 @@ func (c *Connector) tableFor(ctx context.Context, name string) (*baseSchema, *tr
 	}
 	t, _ := s.Table(name) // schemaFor made sure it is there
 	return s, t, nil
-}
-
-// schemaStatement is a statement about the schema that sqlparser cannot read (it drops the table
-// of SHOW COLUMNS and parses no DESCRIBE): SHOW [FULL] COLUMNS|FIELDS FROM|IN t, DESCRIBE t, DESC t.
-type schemaStatement struct {
-	table    string
-	database string // SHOW COLUMNS … FROM db or FROM db.t: must be the DSN's base
-	full     bool   // SHOW FULL COLUMNS: MySQL's Collation, Privileges and Comment columns too
-	like     string // SHOW COLUMNS … LIKE 'pattern' on the column names, when hasLike
-	hasLike  bool
-}
-
-// parseSchemaStatement recognises a schema statement; ok is false for every other statement.
-// The table may be a bare word or a backquoted name (“ doubles a backquote).
-func parseSchemaStatement(query string) (st schemaStatement, ok bool, err error) {
-	if sc, ok, err := translate.ParseShowColumns(query); ok {
-		if err != nil {
-			return st, true, fromTranslate(err)
-		}
-		return schemaStatement{table: sc.Table, database: sc.Database, full: sc.Full, like: sc.Like, hasLike: sc.HasLike}, true, nil
-	}
-	toks, lexErr := schemaTokens(query)
-	if lexErr != nil || len(toks) == 0 {
-		return st, false, nil // not ours: sqlparser will say what is wrong
-	}
-	word := func(i int) string {
-		if i < len(toks) && !toks[i].quoted {
-			return strings.ToUpper(toks[i].text)
-		}
-		return ""
-	}
-	i := 0
-	switch word(0) {
-	case "DESCRIBE", "DESC":
-		i = 1
-		if word(1) == "SELECT" || word(1) == "INSERT" || word(1) == "UPDATE" || word(1) == "DELETE" {
-			return st, true, &UnsupportedError{Construct: "DESCRIBE of a statement (EXPLAIN)"}
-		}
-	default:
-		return st, false, nil
-	}
-	if i >= len(toks) {
-		return st, true, &UnsupportedError{Construct: "DESCRIBE without a table", Hint: "name the table: DESCRIBE `Tasks`"}
-	}
-	st.table = toks[i].text
-	if i+1 != len(toks) {
-		return st, true, &UnsupportedError{Construct: fmt.Sprintf("text after the table name %q in SHOW COLUMNS/DESCRIBE", st.table),
-			Hint: "write SHOW COLUMNS FROM table or DESCRIBE table, with nothing after the table"}
-	}
-	return st, true, nil
-}
-
-type schemaToken struct {
-	text   string
-	quoted bool
-}
-
-// schemaTokens splits a short statement into words and backquoted names; a trailing ';' is dropped.
-func schemaTokens(s string) ([]schemaToken, error) {
-	var toks []schemaToken
-	s = strings.TrimSpace(s)
-	s = strings.TrimSpace(strings.TrimSuffix(s, ";"))
-	for i := 0; i < len(s); {
-		r := rune(s[i])
-		switch {
-		case unicode.IsSpace(r):
-			i++
-		case s[i] == '`':
-			var b strings.Builder
-			j := i + 1
-			for {
-				if j >= len(s) {
-					return nil, errors.New("unterminated backquote")
-				}
-				if s[j] == '`' {
-					if j+1 < len(s) && s[j+1] == '`' {
-						b.WriteByte('`')
-						j += 2
-						continue
-					}
-					break
-				}
-				b.WriteByte(s[j])
-				j++
-			}
-			toks = append(toks, schemaToken{text: b.String(), quoted: true})
-			i = j + 1
-		default:
-			j := i
-			for j < len(s) && !unicode.IsSpace(rune(s[j])) && s[j] != '`' {
-				j++
-			}
-			toks = append(toks, schemaToken{text: s[i:j]})
-			i = j
-		}
-	}
-	return toks, nil
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/xwb1989/sqlparser"
 
+	"github.com/airsql/airsql/frontend"
 	"github.com/airsql/airsql/translate"
 )
 
@@ -76,16 +77,10 @@ func (cn *conn) autocommit() bool {
 // noRows is the result of a statement run with Query that returns none (SET).
 func noRows() driver.Rows { return &staticRows{} }
 
-// showVariables is SHOW [GLOBAL | SESSION] VARIABLES [LIKE 'pattern'].
-type showVariables struct {
-	global bool
-	like   string
-}
-
 // showVariables answers SHOW VARIABLES from the session: Variable_name and Value, by name.
-func (cn *conn) showVariables(sv *showVariables) driver.Rows {
+func (cn *conn) showVariables(sv *frontend.ShowVariables) driver.Rows {
 	rows := &staticRows{resultColumns: []translate.Column{textColumn("Variable_name", false), textColumn("Value", false)}}
-	for _, v := range cn.session.Variables(sv.global, sv.like) {
+	for _, v := range cn.session.Variables(sv.Global, sv.Like) {
 		rows.values = append(rows.values, []driver.Value{v[0], v[1]})
 	}
 	return rows
@@ -129,16 +124,16 @@ func (e *PreparedArgumentsError) Error() string {
 // preparedCommand runs PREPARE, EXECUTE or DEALLOCATE PREPARE. EXECUTE runs the prepared
 // statement as Query (asQuery: its rows) or as Exec (its result), with the values of its USING
 // variables bound to its placeholders in order.
-func (cn *conn) preparedCommand(ctx context.Context, pc *translate.PreparedCommand, nvs []driver.NamedValue, asQuery bool) (driver.Rows, driver.Result, error) {
+func (cn *conn) preparedCommand(ctx context.Context, pc *frontend.PreparedCommand, nvs []driver.NamedValue, asQuery bool) (driver.Rows, driver.Result, error) {
 	if len(nvs) > 0 {
 		return nil, nil, &UnsupportedError{Construct: "arguments to " + pc.Kind.String(),
 			Hint: "EXECUTE reads its values from user variables: SET @a = …; EXECUTE name USING @a"}
 	}
 	switch pc.Kind {
-	case translate.Prepare:
+	case frontend.Prepare:
 		// As in MySQL, a statement of that name is dropped first, even if the new one fails.
 		cn.deallocate(pc.Name)
-		text := pc.Text
+		text := pc.SQL
 		if pc.FromVar != "" {
 			v := cn.session.UserVariable(pc.FromVar)
 			s, ok := v.(string)
@@ -147,13 +142,13 @@ func (cn *conn) preparedCommand(ctx context.Context, pc *translate.PreparedComma
 			}
 			text = s
 		}
-		if inner, ok, _ := translate.ParsePrepared(text); ok {
-			return nil, nil, &UnsupportedError{Construct: inner.Kind.String() + " inside PREPARE",
-				Hint: "prepare the statement itself; PREPARE, EXECUTE and DEALLOCATE run on their own"}
-		}
 		st, err := parseStatement(text)
 		if err != nil {
 			return nil, nil, err
+		}
+		if inner := st.prepared; inner != nil {
+			return nil, nil, &UnsupportedError{Construct: inner.Kind.String() + " inside PREPARE",
+				Hint: "prepare the statement itself; PREPARE, EXECUTE and DEALLOCATE run on their own"}
 		}
 		params := 0
 		if st.ast != nil {
@@ -175,7 +170,7 @@ func (cn *conn) preparedCommand(ctx context.Context, pc *translate.PreparedComma
 		}
 		cn.prepared[pc.Name] = &sqlPrepared{st: st, params: params, bytes: len(text)}
 		cn.preparedBytes += len(text)
-	case translate.Execute:
+	case frontend.Execute:
 		p, ok := cn.prepared[pc.Name]
 		if !ok {
 			return nil, nil, &UnknownPreparedError{Name: pc.Name, Op: "EXECUTE"}
@@ -193,7 +188,7 @@ func (cn *conn) preparedCommand(ctx context.Context, pc *translate.PreparedComma
 		}
 		res, err := cn.exec(ctx, p.st, args)
 		return nil, res, err
-	case translate.Deallocate:
+	case frontend.Deallocate:
 		if _, ok := cn.prepared[pc.Name]; !ok {
 			return nil, nil, &UnknownPreparedError{Name: pc.Name, Op: "DEALLOCATE PREPARE"}
 		}

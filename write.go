@@ -10,6 +10,7 @@ import (
 
 	"github.com/xwb1989/sqlparser"
 
+	"github.com/airsql/airsql/frontend"
 	"github.com/airsql/airsql/translate"
 	"github.com/airsql/airsql/transport"
 )
@@ -82,6 +83,12 @@ func (cn *conn) prepareWrite(ctx context.Context, ast sqlparser.Statement, args 
 // prepareInsert plans INSERT (BatchCreate) or INSERT … ON DUPLICATE KEY UPDATE (BatchUpsert on
 // the key columns translate chose).
 func (cn *conn) prepareInsert(ctx context.Context, ast *sqlparser.Insert, args translate.Args) (*pendingWrite, error) {
+	if sel, ok := ast.Rows.(sqlparser.SelectStatement); ok {
+		var err error
+		if ast, args, err = cn.insertSelect(ctx, ast, sel, args); err != nil {
+			return nil, err
+		}
+	}
 	plan, schema, err := planned(ctx, cn, []string{ast.Table.Name.String()}, func(s translate.Schema) (*translate.InsertPlan, error) {
 		return translate.Insert(ast, s, args)
 	})
@@ -101,6 +108,20 @@ func (cn *conn) prepareUpdate(ctx context.Context, ast *sqlparser.Update, args t
 	plan, schema, err := planned(ctx, cn, tableOf(ast.TableExprs), func(s translate.Schema) (*translate.UpdatePlan, error) {
 		return translate.Update(ast, s, args)
 	})
+	if sr, ok := searchFor(err, ast.TableExprs, ast.Where, updateTarget(ast)); ok {
+		// A WHERE with a subquery, or a join: a SELECT of id finds the records, then the
+		// update reads them by id (SET may read their current values).
+		ids, _, _, ferr := cn.searchedIDs(ctx, sr, args, "UPDATE")
+		if ferr != nil {
+			return nil, ferr
+		}
+		byID := *ast
+		byID.TableExprs = sqlparser.TableExprs{sr.target}
+		byID.Where = idList(ids)
+		plan, schema, err = planned(ctx, cn, []string{sr.table()}, func(s translate.Schema) (*translate.UpdatePlan, error) {
+			return translate.Update(&byID, s, args)
+		})
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -124,6 +145,19 @@ func (cn *conn) prepareDelete(ctx context.Context, ast *sqlparser.Delete, args t
 	plan, schema, err := planned(ctx, cn, tableOf(ast.TableExprs), func(s translate.Schema) (*translate.DeletePlan, error) {
 		return translate.Delete(ast, s, args)
 	})
+	target := ""
+	if len(ast.Targets) == 1 {
+		target = ast.Targets[0].Name.String()
+	}
+	if sr, ok := searchFor(err, ast.TableExprs, ast.Where, target); ok && len(ast.Targets) <= 1 {
+		// A WHERE with a subquery, or DELETE t FROM t JOIN …: a SELECT of id finds the
+		// records; their ids are all a DELETE sends.
+		ids, schema, table, ferr := cn.searchedIDs(ctx, sr, args, "DELETE")
+		if ferr != nil {
+			return nil, ferr
+		}
+		return &pendingWrite{op: "DELETE", table: table, schema: schema, ids: ids}, nil
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -252,13 +286,13 @@ func (cn *conn) writeRows(ctx context.Context, ast sqlparser.Statement, args tra
 		return nil, err
 	}
 	if w.deleted == nil {
-		return cn.recordRows(w, returning)
+		return cn.recordRows(w, returning, args.Labels)
 	}
 	if returning != nil { // only ids: the deleted records read as records with no fields
 		for _, id := range w.deleted {
 			w.records = append(w.records, transport.Record{ID: id})
 		}
-		return cn.recordRows(w, returning)
+		return cn.recordRows(w, returning, args.Labels)
 	}
 	rows := &staticRows{resultColumns: []translate.Column{idColumn()}}
 	for _, id := range w.deleted {
@@ -269,13 +303,13 @@ func (cn *conn) writeRows(ctx context.Context, ast sqlparser.Statement, args tra
 
 // recordRows shows written records with the columns and values of SELECT * on their table (or of
 // the RETURNING list), so that they read exactly as a later SELECT would read them.
-func (cn *conn) recordRows(w writeOutcome, returning sqlparser.SelectExprs) (driver.Rows, error) {
+func (cn *conn) recordRows(w writeOutcome, returning sqlparser.SelectExprs, labels frontend.Labels) (driver.Rows, error) {
 	if w.table == nil {
 		return &staticRows{resultColumns: []translate.Column{idColumn()}}, nil
 	}
 	plan, err := allColumnsPlan(w.schema, w.table)
 	if returning != nil {
-		plan, err = returningPlan(w.schema, w.table, returning)
+		plan, err = returningPlan(w.schema, w.table, returning, labels)
 	}
 	if err != nil {
 		return nil, err

@@ -4,7 +4,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/airsql/airsql/translate"
+	"github.com/airsql/airsql/frontend"
 )
 
 // FuzzChoiceList: a select's choices written as information_schema's enum(…) read back, through
@@ -18,7 +18,7 @@ func FuzzChoiceList(f *testing.F) {
 			return
 		}
 		opts := map[string]any{"choices": []any{map[string]any{"name": a}, map[string]any{"name": b}}}
-		d, ok, err := translate.ParseDDL("CREATE TABLE t (n text, s enum(" + choiceList(opts) + "))")
+		d, ok, err := readDDL("CREATE TABLE t (n text, s enum(" + choiceList(opts) + "))")
 		if !ok || err != nil {
 			t.Fatalf("enum(%s): %v", choiceList(opts), err)
 		}
@@ -27,4 +27,14 @@ func FuzzChoiceList(f *testing.F) {
 			t.Fatalf("enum(%s) reads back as %v, want %q, %q", choiceList(opts), choices, a, b)
 		}
 	})
+}
+
+// readDDL reads a DDL statement through the front end; ok is false for any other statement.
+func readDDL(q string) (d *frontend.DDL, ok bool, err error) {
+	st, err := frontend.Read(q)
+	if err != nil {
+		return nil, true, err
+	}
+	d, ok = st.(*frontend.DDL)
+	return d, ok, nil
 }

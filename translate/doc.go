@@ -1,6 +1,7 @@
-// Package translate turns parsed SQL (MySQL dialect, github.com/xwb1989/sqlparser) into plans the
-// Airtable Web API can answer, plus what must be checked locally. It knows SQL and the formula
-// language, not HTTP: the root package runs the plans (see Plan for the protocol).
+// Package translate is the planner: it turns statements the front end read (package frontend:
+// MySQL dialect, github.com/xwb1989/sqlparser's AST) into plans the Airtable Web API can answer,
+// plus what must be checked locally. It knows SQL and the formula language, not HTTP: the engine
+// runs the plans of SELECT and UNION (NewQueryStatement), the root package those of writes.
 //
 // # Principle
 //
@@ -22,7 +23,9 @@
 //	DELETE FROM table [WHERE condition]
 //	DELETE table FROM table USE INDEX (`view`) [WHERE condition]
 //
-// Parse wraps sqlparser.Parse and returns the parser's panics as errors. Tables by name or tbl… id; columns by exact name, else a unique case-insensitive match, else fld…
+// Parse is the front end's frontend.ParseSQL (the grammar, after the text rewrites it needs), for
+// the SQL this package writes itself (information_schema, SHOW). Tables by name or tbl… id;
+// columns by exact name, else a unique case-insensitive match, else fld…
 // id. Placeholders: ? (Args.Positional) and :name (Args.Named, key without the colon); an argument
 // the statement does not read is an error.
 //
@@ -33,21 +36,26 @@
 // funcs_num.go, funcs_date.go, funcs_cast.go, funcs_control.go and sysvars.go), plus RECORD_ID() and
 // CREATED_TIME(). NOW() and CURDATE() are Args.Now, fixed per statement; DATABASE() and @@variables
 // read Args.Session, which Session.Set changes (SET). A call of constants is folded into a constant
-// at planning. Parse rewrites the calls the pinned grammar reads only narrowly (SUBSTRING of an
-// expression, TRIM(LEADING x FROM s), POSITION(a IN b), EXTRACT(unit FROM d), CAST(x AS DOUBLE)).
+// at planning. The front end rewrites the calls the pinned grammar reads only narrowly (SUBSTRING of
+// an expression, TRIM(LEADING x FROM s), POSITION(a IN b), EXTRACT(unit FROM d), CAST(x AS DOUBLE))
+// into backquoted names funcTable knows; sqlString prints them back in their SQL form.
 //
-// A SELECT is planned for the engine by NewQuery (query.go): the table's request as below, then the
-// local steps — aggregates (COUNT, SUM, AVG, MIN, MAX, GROUP_CONCAT, ANY_VALUE; aggregate.go),
-// GROUP BY, HAVING, DISTINCT, ORDER BY on any expression, OFFSET — compiled with this package's
-// rules, evaluated by the engine package (docs/engine.md). Select plans the single-table reads of
-// UPDATE and DELETE (and the SELECTs of before the engine): it refuses GROUP BY, HAVING, DISTINCT,
-// OFFSET, ORDER BY on an expression and aggregates other than a lone COUNT.
+// A SELECT or UNION is planned for the engine by NewQueryStatement (query.go, union.go): each
+// table's request as below, joins (join.go: hash joins and key pushdown), subqueries (subquery.go:
+// IN, EXISTS, scalar, correlated), derived tables and WITH, then the local steps — aggregates
+// (COUNT, SUM, AVG, MIN, MAX, GROUP_CONCAT, ANY_VALUE; aggregate.go), GROUP BY, HAVING, DISTINCT,
+// ORDER BY on any expression, OFFSET — compiled with this package's rules, evaluated by the engine
+// package (docs/engine.md). Its output columns are named by Args.Labels (MySQL's labels, read by
+// the front end). Select, the first single-table planner, still plans the record search of UPDATE
+// and DELETE and the RETURNING list: it refuses GROUP BY, HAVING, DISTINCT, OFFSET, JOIN,
+// subqueries, ORDER BY on an expression and aggregates other than a lone COUNT (issue 21 removes
+// it).
 //
-// Refused, each with an *UnsupportedError that names it and hints at what to do instead: JOIN,
-// subqueries, UNION (not a *sqlparser.Select: the caller refuses it), aggregates other than the
-// above, REGEXP, <=>, CAST to TIME or JSON, REPLACE, INSERT IGNORE, INSERT … SELECT,
-// UPDATE or DELETE with ORDER BY or LIMIT, locking reads. Mistakes in the query itself (an unknown
-// column, a type that cannot be compared, a missing argument) are plain errors.
+// Refused, each with an *UnsupportedError that names it and hints at what to do instead: in the
+// search of UPDATE and DELETE, what Select refuses; anywhere, REGEXP, <=>, CAST to TIME or JSON,
+// REPLACE, INSERT IGNORE, INSERT … SELECT, UPDATE or DELETE with ORDER BY or LIMIT, locking reads.
+// Mistakes in the query itself (an unknown column, a type that cannot be compared, a missing
+// argument) are plain errors.
 //
 // # SQL semantics
 //

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/xwb1989/sqlparser"
+
+	"github.com/airsql/airsql/frontend"
 )
 
 // exprKind says what an expression node is.
@@ -118,32 +120,6 @@ func newScope(table *Table, alias string, args Args) *scope {
 		now = time.Now()
 	}
 	return &scope{table: table, alias: alias, args: args, now: now.UTC()}
-}
-
-// UnsupportedError is a construct the translator refuses, rather than run it differently from SQL
-// or drop it. Match it with errors.As; the root package's *airsql.UnsupportedError carries it.
-type UnsupportedError struct {
-	Construct string // what was refused: "GROUP BY", "OFFSET", "JOIN", "the function FOO", …
-	SQL       string // the SQL text concerned, when it says more than Construct; may be empty
-	Hint      string // what to do instead
-}
-
-func (e *UnsupportedError) Error() string { return "translate: " + e.Message() }
-
-// Message says what is refused, the SQL concerned and the hint, without a package prefix, so
-// that the driver's own refusals read the same.
-func (e *UnsupportedError) Message() string {
-	msg := e.Construct + " is not supported"
-	if sql := strings.TrimSpace(e.SQL); sql != "" && sql != e.Construct {
-		if !strings.HasPrefix(sql, "(") {
-			sql = "(" + sql + ")"
-		}
-		msg += " " + sql
-	}
-	if e.Hint != "" {
-		msg += ": " + e.Hint
-	}
-	return msg
 }
 
 // Hints shared by several refusals.
@@ -1032,3 +1008,6 @@ func (e *UnknownTableError) Error() string { return "translate: no table " + e.D
 func unknownTablef(format string, args ...any) error {
 	return &UnknownTableError{Detail: fmt.Sprintf(format, args...)}
 }
+
+// UnsupportedError is the front end's refusal type, one for the whole driver.
+type UnsupportedError = frontend.UnsupportedError

@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/xwb1989/sqlparser"
+
+	"github.com/airsql/airsql/frontend"
 )
 
 // Flow control (MySQL 8 manual, 14.5 "Flow Control Functions"): CASE, IF, IFNULL, NULLIF and
@@ -183,7 +185,7 @@ func (s *scope) specialCall(name string, e *sqlparser.FuncExpr) (*expr, bool, er
 			return nil, true, fmtErr("%s: wrong number of arguments to %s: %d given, 3 expected", text, name, len(a))
 		}
 		col, ok := a[0].(*sqlparser.ColName)
-		if !ok || !col.Qualifier.IsEmpty() || !intervalUnits[strings.ToUpper(col.Name.String())] || strings.Contains(col.Name.String(), "_") {
+		if !ok || !col.Qualifier.IsEmpty() || !frontend.IntervalUnits[strings.ToUpper(col.Name.String())] || strings.Contains(col.Name.String(), "_") {
 			return nil, true, fmtErr("%s: the first argument of %s is a unit: MICROSECOND, SECOND, MINUTE, HOUR, DAY, WEEK, MONTH, QUARTER or YEAR", text, name)
 		}
 		unit := strings.ToUpper(col.Name.String())
@@ -235,7 +237,7 @@ func (s *scope) specialCall(name string, e *sqlparser.FuncExpr) (*expr, bool, er
 
 // dateAdd compiles DATE_ADD(d, INTERVAL n unit) (op DATE_ADD or DATE_SUB).
 func (s *scope) dateAdd(op string, d, n *expr, unit, text string) (*expr, error) {
-	if !intervalUnits[unit] {
+	if !frontend.IntervalUnits[unit] {
 		return nil, fmtErr("%s: %s is not an interval unit (MICROSECOND, SECOND, MINUTE, HOUR, DAY, WEEK, MONTH, QUARTER, YEAR, or a compound such as HOUR_MINUTE)", text, unit)
 	}
 	u := &expr{kind: exConst, typ: typeText, val: unit, sql: unit}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/airsql/airsql/frontend"
 )
 
 // Date and time functions (MySQL 8 manual, 14.7 "Date and Time Functions"). Every time is UTC (the
@@ -334,14 +336,6 @@ func daysInYear(y int) int64 {
 	return 365
 }
 
-// The interval units of DATE_ADD, TIMESTAMPDIFF and EXTRACT.
-var intervalUnits = map[string]bool{
-	"MICROSECOND": true, "SECOND": true, "MINUTE": true, "HOUR": true, "DAY": true, "WEEK": true,
-	"MONTH": true, "QUARTER": true, "YEAR": true, "SECOND_MICROSECOND": true, "MINUTE_MICROSECOND": true,
-	"MINUTE_SECOND": true, "HOUR_MICROSECOND": true, "HOUR_SECOND": true, "HOUR_MINUTE": true,
-	"DAY_MICROSECOND": true, "DAY_SECOND": true, "DAY_MINUTE": true, "DAY_HOUR": true, "YEAR_MONTH": true,
-}
-
 // unitHasTime: the unit adds hours, minutes or seconds (a DATE plus it is a DATETIME).
 func unitHasTime(unit string) bool {
 	switch unit {
@@ -499,7 +493,7 @@ func monthsBetween(a, b time.Time) int64 {
 func unitName(fc *funcCall, i int) (string, error) {
 	a := fc.args[i]
 	u, ok := a.val.(string)
-	if a.kind != exConst || !ok || !intervalUnits[strings.ToUpper(u)] {
+	if a.kind != exConst || !ok || !frontend.IntervalUnits[strings.ToUpper(u)] {
 		return "", fc.errorf("%s is not a time unit (MICROSECOND, SECOND, MINUTE, HOUR, DAY, WEEK, MONTH, QUARTER, YEAR, or a compound such as HOUR_MINUTE)", describe(a))
 	}
 	return strings.ToUpper(u), nil

@@ -3,8 +3,6 @@ package translate
 import (
 	"strings"
 	"testing"
-
-	"github.com/xwb1989/sqlparser"
 )
 
 // functionConditions are WHERE clauses over the functions, on rows full of blanks, case variants
@@ -124,32 +122,6 @@ func FuzzFunctions(f *testing.F) {
 	})
 }
 
-// FuzzRewriteCalls: rewriting never panics, and never makes a statement that the parser read
-// before unreadable.
-func FuzzRewriteCalls(f *testing.F) {
-	for _, s := range []string{"SELECT SUBSTR(LTRIM(a), 4, 2) FROM t", "SELECT TRIM(LEADING 'x' FROM 'xa')", "SELECT POSITION('a' IN 'b')",
-		"SELECT EXTRACT(YEAR FROM d) FROM t", "SELECT CAST(a AS DOUBLE)", "SELECT 'é', `x``y` FROM t /* TRIM(x FROM y) */", "SELECT SCHEMA()"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, sql string) {
-		out := rewriteCalls(sql)
-		if rawParses(sql) && !rawParses(out) {
-			t.Fatalf("%q parsed, but its rewriting %q does not", sql, out)
-		}
-	})
-}
-
-// rawParses reports whether sqlparser itself reads the statement (its panics are a no).
-func rawParses(sql string) (ok bool) {
-	defer func() {
-		if recover() != nil {
-			ok = false
-		}
-	}()
-	_, err := sqlparser.Parse(sql)
-	return err == nil
-}
-
 // TestSortPushdownWithFunctions: a condition that keeps NULL rows through a function that is not
 // NULL on NULL (CASE, COALESCE, CONCAT_WS, IF) does not make a nullable sort key safe to push.
 func TestSortPushdownWithFunctions(t *testing.T) {
@@ -177,19 +149,4 @@ func TestSortPushdownWithFunctions(t *testing.T) {
 			t.Errorf("%s ORDER BY Priority: SortLocally %v, Split %v; want one sorted request: %v", tt.where, plan.SortLocally, plan.Split != nil, !tt.local)
 		}
 	}
-}
-
-// FuzzShowVariables: reading SHOW VARIABLES never panics, and a pattern it returns is a part of
-// the statement.
-func FuzzShowVariables(f *testing.F) {
-	for _, s := range []string{"SHOW VARIABLES", "SHOW SESSION VARIABLES LIKE 'sql\\_mode'", "show global variables like 'a''b';", "SHOW VARIABLES WHERE 1", "SHOW /* x */ VARIABLES LIKE \"%\""} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, sql string) {
-		_, like, ok, err := ShowVariables(sql)
-		if ok && err == nil && !strings.Contains(sql, like) {
-			t.Fatalf("%q: pattern %q is not in the statement", sql, like)
-		}
-		(&Session{}).Variables(false, like)
-	})
 }

@@ -79,12 +79,13 @@ func translateAny(sql string, schema Schema, args Args) string {
 		return "parse error: " + err.Error() + "\n"
 	}
 	switch stmt := stmt.(type) {
-	case *sqlparser.Select:
-		p, err := Select(stmt, schema, args)
+	case *sqlparser.Select, *sqlparser.Union, *sqlparser.ParenSelect:
+		// What the driver runs: the planner of SELECT and UNION, whose tree the engine runs.
+		q, err := NewQueryStatement(stmt.(sqlparser.SelectStatement), schema, args)
 		if err != nil {
 			return "error: " + err.Error() + "\n"
 		}
-		return renderPlan(p)
+		return renderQuery(q)
 	case *sqlparser.Insert:
 		p, err := Insert(stmt, schema, args)
 		if err != nil {
@@ -141,7 +142,8 @@ func jsonOf(v any) string {
 	return string(b)
 }
 
-func renderPlan(p *Plan) string {
+// renderRequest writes one table's request and what is re-checked locally.
+func renderRequest(p *Plan) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "table: %s\n", p.Table.Name)
 	r := p.Request
@@ -193,7 +195,15 @@ func renderPlan(p *Plan) string {
 	if p.Count {
 		b.WriteString("count: true\n")
 	}
-	for _, c := range p.Columns {
+	return b.String()
+}
+
+func renderPlan(p *Plan) string { return renderRequest(p) + renderColumns(p.Columns) }
+
+// renderColumns writes the output columns of a plan.
+func renderColumns(cols []Column) string {
+	var b strings.Builder
+	for _, c := range cols {
 		field := ""
 		if c.Field != nil {
 			field = " field=" + c.Field.ID
@@ -270,4 +280,71 @@ func goldenArgs(t testing.TB, line string) []any {
 		}
 	}
 	return out
+}
+
+// renderQuery writes the plan of a SELECT or a UNION: the request of each table (renderPlan), the
+// join steps, the subqueries run first, and what is left to do locally.
+func renderQuery(q *Query) string {
+	var b strings.Builder
+	for _, sq := range q.Subqueries {
+		fmt.Fprintf(&b, "subquery: %s\n", sq.SQL)
+		b.WriteString(indent(renderQuery(sq.Query)))
+	}
+	switch {
+	case q.Scan != nil:
+		b.WriteString(renderRequest(q.Scan))
+	case q.Join != nil:
+		for _, jt := range q.Join.Tables {
+			fmt.Fprintf(&b, "join table %s:\n", jt.Alias)
+			b.WriteString(indent(renderRequest(jt.Plan)))
+		}
+		for _, st := range q.Join.Steps {
+			fmt.Fprintf(&b, "join step: %s %s", st.Kind, q.Join.Tables[st.Table].Alias)
+			if len(st.Keys) > 0 {
+				fmt.Fprintf(&b, " on %d key(s)", len(st.Keys))
+			}
+			if st.Bind != nil || st.BindInner != nil {
+				b.WriteString(" (bind)")
+			}
+			b.WriteString("\n")
+		}
+	case q.Union != nil:
+		for i, br := range q.Union.Branches {
+			fmt.Fprintf(&b, "union branch %d (all: %v):\n", i+1, q.Union.All)
+			b.WriteString(indent(renderQuery(br)))
+		}
+	default:
+		b.WriteString("table: none\n")
+	}
+	if q.Where != nil {
+		fmt.Fprintf(&b, "where: %s\n", q.Where)
+	}
+	if q.Grouped {
+		keys := make([]string, len(q.GroupBy))
+		for i, k := range q.GroupBy {
+			keys[i] = k.String()
+		}
+		fmt.Fprintf(&b, "group by: [%s], %d aggregate(s)\n", strings.Join(keys, ", "), len(q.Aggregates))
+	}
+	if q.Having != nil {
+		fmt.Fprintf(&b, "having: %s\n", q.Having)
+	}
+	if q.Distinct {
+		b.WriteString("distinct\n")
+	}
+	for _, k := range q.Order {
+		dir := "asc"
+		if k.Desc {
+			dir = "desc"
+		}
+		fmt.Fprintf(&b, "sort rows: %s %s\n", k.SQL, dir)
+	}
+	if q.Offset > 0 {
+		fmt.Fprintf(&b, "rows offset: %d\n", q.Offset)
+	}
+	if q.Limit >= 0 {
+		fmt.Fprintf(&b, "rows limit: %d\n", q.Limit)
+	}
+	b.WriteString(renderColumns(q.Columns))
+	return b.String()
 }

@@ -326,6 +326,9 @@ func (qp *queryPlanner) run() error {
 				name = se.As.String()
 			}
 			qp.addOutput(name, e, se.Expr)
+			if label, ok := s.args.Labels[se]; ok {
+				qp.names[len(qp.names)-1] = label
+			}
 		default:
 			return unsupported(sqlparser.String(se)+" in the select list", "", "select *, columns or expressions")
 		}

@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"time"
+
+	"github.com/airsql/airsql/frontend"
 )
 
 // Field is one Airtable field as the translator sees it: the metadata API's id, name, type and options.
@@ -53,6 +55,12 @@ type Args struct {
 	// everything locally. Pushdown must never change a result; the oracle test (internal/oracle)
 	// runs each query both ways and against MariaDB.
 	LocalOnly bool
+
+	// Labels name the output columns of the statement's own select list as MySQL does
+	// (frontend.Select.Labels: an alias as written, a column by its bare name, an expression by
+	// its text), by select expression; an expression without one keeps the planner's name.
+	// Only names change: an ORDER BY or HAVING still resolves against the aliases as parsed.
+	Labels frontend.Labels
 }
 
 // sqlType is the SQL type of a value or column.

@@ -59,6 +59,9 @@ func Select(stmt *sqlparser.Select, schema Schema, args Args) (*Plan, error) {
 				if !se.As.IsEmpty() {
 					name = se.As.String()
 				}
+				if label, ok := s.args.Labels[se]; ok {
+					name = label
+				}
 				plan.Count = true
 				plan.Columns = []Column{{Name: name, DatabaseType: "INT64", ScanType: scanType(typeInt, false)}}
 				continue
@@ -72,8 +75,11 @@ func Select(stmt *sqlparser.Select, schema Schema, args Args) (*Plan, error) {
 				name = se.As.String()
 			}
 			plan.outputs = append(plan.outputs, e)
-			plan.Columns = append(plan.Columns, columnFor(name, e))
 			output[strings.ToLower(name)] = e
+			if label, ok := s.args.Labels[se]; ok {
+				name = label
+			}
+			plan.Columns = append(plan.Columns, columnFor(name, e))
 		default:
 			return nil, unsupported(sqlparser.String(se)+" in the select list", "", "select *, columns or expressions")
 		}

@@ -551,42 +551,6 @@ func init() {
 	register("LAST_INSERT_ID", constant(typeInt, func(*funcCall) any { return int64(0) }))
 }
 
-// ShowVariables reads SHOW [GLOBAL | SESSION] VARIABLES [LIKE 'pattern'] (the parser reads the
-// statement but drops its LIKE). ok is false for any other statement; SHOW VARIABLES WHERE … is
-// refused.
-func ShowVariables(query string) (global bool, like string, ok bool, err error) {
-	if !startsWithWord(query, "show") {
-		return false, "", false, nil
-	}
-	toks, good := tokenize(query)
-	if !good || len(toks) < 2 || toks[0].val != "show" {
-		return false, "", false, nil
-	}
-	i := 1
-	switch toks[i].val {
-	case "global":
-		global = true
-		i++
-	case "session", "local":
-		i++
-	}
-	if i >= len(toks) || toks[i].val != "variables" {
-		return false, "", false, nil
-	}
-	i++
-	if i < len(toks) && toks[i].typ == ';' && i == len(toks)-1 {
-		i++
-	}
-	switch {
-	case i == len(toks):
-		return global, "", true, nil
-	case toks[i].typ == sqlparser.LIKE && i+1 < len(toks) && toks[i+1].typ == sqlparser.STRING &&
-		(i+2 == len(toks) || i+3 == len(toks) && toks[i+2].typ == ';'):
-		return global, query[toks[i+1].start+1 : toks[i+1].end-1], true, nil
-	}
-	return false, "", true, unsupported("this SHOW VARIABLES form", query, "write SHOW VARIABLES LIKE 'pattern', or read one variable with SELECT @@name")
-}
-
 // Variables lists the system variables whose names match the LIKE pattern ("" for all), sorted by
 // name, with their values as text, as SHOW VARIABLES shows them.
 func (sess *Session) Variables(global bool, like string) [][2]string {

@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"golang.org/x/term"
+
+	"github.com/airsql/airsql/frontend"
 )
 
 // shell runs statements against one session and prints their results.
@@ -36,22 +38,15 @@ Commands:
   .quit           leave (also Ctrl-D)
 `
 
-// isQuery reports whether a statement returns rows.
-func isQuery(stmt string) bool {
-	word, _, _ := strings.Cut(strings.TrimSpace(stmt), " ")
-	word, _, _ = strings.Cut(word, "\n")
-	switch strings.ToUpper(word) {
-	case "SELECT", "SHOW", "DESCRIBE", "DESC", "EXPLAIN":
-		return true
-	}
-	return false
-}
-
 func (sh *shell) execute(ctx context.Context, stmt string) error {
-	if sh.opts.explain && !strings.HasPrefix(strings.ToUpper(stmt), "EXPLAIN") {
+	// The front end says what the statement is, as the driver and the server read it: comments
+	// before it change nothing. One it cannot read goes to the driver, which says why.
+	st, readErr := frontend.Read(stmt)
+	if _, isExplain := st.(*frontend.Explain); sh.opts.explain && readErr == nil && !isExplain {
 		stmt = "EXPLAIN " + stmt
+		st, readErr = frontend.Read(stmt)
 	}
-	if !isQuery(stmt) {
+	if readErr == nil && !st.ReturnsRows() {
 		res, err := sh.sess.db.ExecContext(ctx, stmt)
 		if err != nil {
 			return err

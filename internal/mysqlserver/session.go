@@ -15,9 +15,9 @@ import (
 	"time"
 
 	"github.com/go-mysql-org/go-mysql/mysql"
-	"github.com/xwb1989/sqlparser"
 
 	"github.com/airsql/airsql"
+	"github.com/airsql/airsql/frontend"
 )
 
 // session is one client connection. Its command loop (commands.go) calls the handler methods
@@ -366,36 +366,39 @@ func (s *session) HandleQuery(query string) (*mysql.Result, error) {
 // run runs one statement and writes its whole answer: a result set, an OK, or an error.
 // ok is false when the answer was an error; err is a failure to write to the client.
 func (s *session) run(stmt string, prepared *sql.Stmt, args []any, binary, more bool) (ok bool, err error) {
-	if id, queryOnly, isKill := killStatement(stmt); isKill {
-		return s.answer(s.killByID(id, queryOnly), more)
-	}
-	if name, isUse := useStatement(stmt); isUse {
-		return s.answer(s.useDB(name), more)
-	}
-	if showDatabases(stmt) && len(s.srv.dbs) > 1 {
-		return s.writeDatabases(more)
+	// The front end decides what the statement is; one that it cannot read goes to the driver,
+	// which reports why.
+	st, readErr := frontend.Read(stmt)
+	switch st := st.(type) {
+	case *frontend.Kill:
+		return s.answer(s.killByID(st.ID, st.QueryOnly), more)
+	case *frontend.Use:
+		return s.answer(s.useDB(st.Database), more)
+	case *frontend.Show:
+		if isShowDatabases(st) && len(s.srv.dbs) > 1 {
+			return s.writeDatabases(more)
+		}
 	}
 	ctx, done := s.statementContext()
 	defer done()
-	kind := sqlparser.Preview(stmt)
-	switch kind {
-	case sqlparser.StmtBegin:
+	switch st.(type) {
+	case *frontend.Begin:
 		return s.answer(s.beginTx(), more)
-	case sqlparser.StmtCommit, sqlparser.StmtRollback:
-		return s.answer(s.endTx(kind == sqlparser.StmtCommit), more)
+	case *frontend.Commit, *frontend.Rollback:
+		_, commit := st.(*frontend.Commit)
+		return s.answer(s.endTx(commit), more)
 	}
 	conn, err := s.sqlConn(ctx, s.db)
 	if err != nil {
 		return s.fail(ctx, err)
 	}
-	if kind == sqlparser.StmtUnknown && prepared == nil && s.returnsNoRows(ctx, conn, stmt) {
-		// PREPARE and DEALLOCATE PREPARE, and EXECUTE of a write: answered with OK and the rows
-		// affected, as MySQL answers them, rather than as an empty result.
-		kind = sqlparser.StmtSet
+	exec := readErr == nil && !st.ReturnsRows()
+	if pc, ok := st.(*frontend.PreparedCommand); ok && pc.Kind == frontend.Execute && prepared == nil && s.returnsNoRows(ctx, conn, stmt) {
+		// EXECUTE of a write: answered with OK and the rows affected, as MySQL answers it,
+		// rather than as an empty result.
+		exec = true
 	}
-	switch kind {
-	case sqlparser.StmtInsert, sqlparser.StmtReplace, sqlparser.StmtUpdate, sqlparser.StmtDelete,
-		sqlparser.StmtSet, sqlparser.StmtDDL:
+	if exec {
 		var res sql.Result
 		switch {
 		case prepared != nil && s.tx != nil:
@@ -837,17 +840,22 @@ func (s *session) HandleStmtPrepare(query string) (params, columns int, ctxv any
 
 // answeredByServer reports the statements the server answers without the driver.
 func (s *session) answeredByServer(q string) bool {
-	if _, _, ok := killStatement(q); ok {
-		return true
+	st, err := frontend.Read(q)
+	if err != nil {
+		return false
 	}
-	if _, ok := useStatement(q); ok {
+	switch st := st.(type) {
+	case *frontend.Kill, *frontend.Use, *frontend.Begin, *frontend.Commit, *frontend.Rollback:
 		return true
+	case *frontend.Show:
+		return isShowDatabases(st) && len(s.srv.dbs) > 1
 	}
-	switch sqlparser.Preview(q) {
-	case sqlparser.StmtBegin, sqlparser.StmtCommit, sqlparser.StmtRollback:
-		return true
-	}
-	return showDatabases(q) && len(s.srv.dbs) > 1
+	return false
+}
+
+// isShowDatabases recognises SHOW DATABASES / SHOW SCHEMAS with nothing after it.
+func isShowDatabases(st *frontend.Show) bool {
+	return (st.AST.Type == "databases" || st.AST.Type == "schemas") && st.Rest == ""
 }
 
 // HandleStmtExecute runs a prepared statement with its parameters; rows go out in the binary

@@ -14,6 +14,7 @@ import (
 	"github.com/go-mysql-org/go-mysql/mysql"
 
 	"github.com/airsql/airsql"
+	"github.com/airsql/airsql/frontend"
 	"github.com/airsql/airsql/translate"
 )
 
@@ -35,6 +36,8 @@ func TestSplitStatements(t *testing.T) {
 	}
 }
 
+// TestServerStatements: the statements the server answers itself (KILL, USE, SHOW DATABASES over
+// several bases) are recognised by the front end, whatever comment comes before them.
 func TestServerStatements(t *testing.T) {
 	for _, c := range []struct {
 		in        string
@@ -52,19 +55,28 @@ func TestServerStatements(t *testing.T) {
 		{"SELECT 1", 0, false, false},
 		{"KILL 99999999999", 0, false, false},
 	} {
-		id, q, ok := killStatement(c.in)
-		if id != c.id || q != c.queryOnly || ok != c.ok {
-			t.Errorf("killStatement(%q) = %d %v %v", c.in, id, q, ok)
+		st, _ := frontend.Read(c.in)
+		k, ok := st.(*frontend.Kill)
+		if ok != c.ok || ok && (k.ID != c.id || k.QueryOnly != c.queryOnly) {
+			t.Errorf("Read(%q) = %+v, want KILL %d (query only %v): %v", c.in, st, c.id, c.queryOnly, c.ok)
 		}
 	}
-	for in, want := range map[string]string{"USE appX": "appX", "use `app X`": "app X", "USE": "", "USE a b": "", "USE ;": ""} {
-		if got, _ := useStatement(in); got != want {
-			t.Errorf("useStatement(%q) = %q, want %q", in, got, want)
+	for in, want := range map[string]string{"USE appX": "appX", "use `app X`": "app X", "-- c\nUSE appY": "appY", "USE": "", "USE a b": "", "USE ;": ""} {
+		st, _ := frontend.Read(in)
+		got := ""
+		if u, ok := st.(*frontend.Use); ok {
+			got = u.Database
+		}
+		if got != want {
+			t.Errorf("Read(%q): USE %q, want %q", in, got, want)
 		}
 	}
-	for in, want := range map[string]bool{"SHOW DATABASES": true, "show schemas": true, "SHOW DATABASES LIKE 'a'": false, "SHOW TABLES": false} {
-		if got := showDatabases(in); got != want {
-			t.Errorf("showDatabases(%q) = %v", in, got)
+	for in, want := range map[string]bool{"SHOW DATABASES": true, "show schemas": true, "/* c */ SHOW DATABASES;": true,
+		"SHOW DATABASES LIKE 'a'": false, "SHOW TABLES": false} {
+		st, _ := frontend.Read(in)
+		sh, ok := st.(*frontend.Show)
+		if got := ok && isShowDatabases(sh); got != want {
+			t.Errorf("isShowDatabases(%q) = %v", in, got)
 		}
 	}
 }
@@ -194,8 +206,6 @@ func FuzzSplitStatements(f *testing.F) {
 		if n := countPlaceholders(s); n > strings.Count(s, "?") {
 			t.Fatalf("%d placeholders in %q", n, s)
 		}
-		killStatement(s)
-		useStatement(s)
 	})
 }
 

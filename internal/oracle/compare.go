@@ -11,10 +11,12 @@ import (
 	"time"
 )
 
-// Result is the answer of one query: each row as canonical cells (see Canonical), or the error.
+// Result is the answer of one query: its column labels and each row as canonical cells (see
+// Canonical), or the error.
 type Result struct {
-	Rows [][]string
-	Err  error
+	Labels []string
+	Rows   [][]string
+	Err    error
 }
 
 // Answer runs query on db and returns its rows in canonical form. Errors of the query are in
@@ -30,6 +32,9 @@ func Answer(ctx context.Context, db *sql.DB, query string, args ...any) *Result 
 		return &Result{Err: err}
 	}
 	res := &Result{Rows: [][]string{}}
+	for _, t := range types {
+		res.Labels = append(res.Labels, t.Name())
+	}
 	vals := make([]any, len(types))
 	ptrs := make([]any, len(types))
 	for i := range vals {
@@ -128,8 +133,9 @@ func formatNumber(f float64) string {
 	return strconv.FormatFloat(f, 'g', 12, 64)
 }
 
-// Diff compares got with want: in order when ordered, else as multisets. It returns "" when
-// they agree, else a short description of the first difference.
+// Diff compares got with want: the column labels (MySQL's: an alias as written, a column by its
+// name, an expression by its text), then the rows, in order when ordered, else as multisets. It
+// returns "" when they agree, else a short description of the first difference.
 func Diff(want, got *Result, ordered bool) string {
 	if (want.Err == nil) != (got.Err == nil) {
 		if want.Err != nil {
@@ -139,6 +145,9 @@ func Diff(want, got *Result, ordered bool) string {
 	}
 	if want.Err != nil {
 		return ""
+	}
+	if !slices.Equal(want.Labels, got.Labels) {
+		return fmt.Sprintf("column labels %q, want %q", got.Labels, want.Labels)
 	}
 	w, g := joinRows(want.Rows), joinRows(got.Rows)
 	if !ordered {

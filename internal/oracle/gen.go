@@ -321,7 +321,10 @@ func (p *parts) render() {
 			} else {
 				m.WriteString(it.m)
 			}
-			if it.col == nil && !it.raw {
+			// An expression written the same on both sides is left without an alias every
+			// other item (unless it binds a value, which MariaDB reads with a COLLATE): its
+			// label is then its text as written, on both sides (MySQL's rule, compared by Diff).
+			if it.col == nil && !it.raw && (it.d != it.m || i%2 == 0 || strings.IndexByte(it.d, 0) >= 0) {
 				fmt.Fprintf(&d, " AS e%d", i+1)
 				fmt.Fprintf(&m, " AS e%d", i+1)
 			}

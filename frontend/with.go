@@ -1,4 +1,4 @@
-package translate
+package frontend
 
 import (
 	"fmt"
@@ -7,7 +7,7 @@ import (
 	"github.com/xwb1989/sqlparser"
 )
 
-// WITH (common table expressions). The pinned parser cannot read WITH, so Parse recognises
+// WITH (common table expressions). The pinned parser cannot read WITH, so parseWith recognises
 // "WITH name [(columns)] AS (query) [, …] statement" with the parser's own tokenizer (never a
 // regular expression on the text: quotes, backquotes and comments are the tokenizer's business),
 // parses each query and the statement on their own, and replaces every reference to a name in a
@@ -20,48 +20,27 @@ type cte struct {
 	sel     sqlparser.SelectStatement
 }
 
-// parseWith parses a statement starting with WITH; ok is false when it does not.
-func parseWith(sql string) (stmt sqlparser.Statement, ok bool, err error) {
-	// The tokenizer decides; this only spares reading a long statement that cannot start with WITH.
-	head := strings.TrimLeft(sql, " \t\r\n")
-	if !(len(head) >= 4 && strings.EqualFold(head[:4], "with")) && !strings.HasPrefix(head, "/*") && !strings.HasPrefix(head, "#") && !strings.HasPrefix(head, "--") {
-		return nil, false, nil
-	}
-	toks, tokOK := tokenize(sql)
-	if !tokOK || len(toks) == 0 || toks[0].val != "with" {
-		return nil, false, nil
-	}
-	// A ? keeps its number in the whole statement (the tokenizer numbers them :v1, :v2, …).
-	text := func(from, to int) string {
-		var b strings.Builder
-		pos := toks[from].start
-		for i := from; i < to; i++ {
-			if toks[i].typ == sqlparser.VALUE_ARG && sql[toks[i].start:toks[i].end] == "?" {
-				b.WriteString(sql[pos:toks[i].start])
-				b.WriteString(toks[i].val)
-				pos = toks[i].end
-			}
-		}
-		end := len(sql)
-		if to < len(toks) {
-			end = toks[to].start
-		}
-		b.WriteString(sql[pos:end])
-		return b.String()
+// parseWith parses a statement starting with WITH. Each query and the statement are parts of the
+// statement's tokens, parsed on their own (parseAST) with their ? numbered as in the whole.
+func (s *source) parseWith() (sqlparser.Statement, error) {
+	toks, sql := s.toks, s.text
+	// part is the statement made of tokens [from, to).
+	part := func(from, to int) *source {
+		return &source{text: s.text, orig: s.orig, toks: toks[from:to], from: toks[from].start}
 	}
 	i := 1
 	if i < len(toks) && toks[i].val == "recursive" {
-		return nil, true, unsupported("WITH RECURSIVE", "", "recursive queries are not run; write the levels as joins")
+		return nil, unsupported("WITH RECURSIVE", "", "recursive queries are not run; write the levels as joins")
 	}
 	var ctes []cte
 	seen := map[string]bool{}
 	for {
 		if i >= len(toks) || (toks[i].typ != sqlparser.ID && toks[i].typ < sqlparser.LEX_ERROR) {
-			return nil, true, fmt.Errorf("translate: WITH: a name is expected at position %d", posOf(toks, i, sql))
+			return nil, fmt.Errorf("translate: WITH: a name is expected at position %d", posOf(toks, i, sql))
 		}
 		c := cte{name: strings.Trim(sql[toks[i].start:toks[i].end], "`")}
 		if seen[strings.ToLower(c.name)] {
-			return nil, true, fmt.Errorf("translate: not unique table/alias: '%s': WITH names it twice", c.name)
+			return nil, fmt.Errorf("translate: not unique table/alias: '%s': WITH names it twice", c.name)
 		}
 		seen[strings.ToLower(c.name)] = true
 		i++
@@ -76,7 +55,7 @@ func parseWith(sql string) (stmt sqlparser.Statement, ok bool, err error) {
 			i++
 		}
 		if i >= len(toks) || toks[i].typ != sqlparser.AS || i+1 >= len(toks) || toks[i+1].typ != '(' {
-			return nil, true, fmt.Errorf("translate: WITH %s: AS (SELECT …) is expected", c.name)
+			return nil, fmt.Errorf("translate: WITH %s: AS (SELECT …) is expected", c.name)
 		}
 		i += 2
 		start, depth := i, 1
@@ -90,16 +69,18 @@ func parseWith(sql string) (stmt sqlparser.Statement, ok bool, err error) {
 			i++
 		}
 		if depth != 0 {
-			return nil, true, fmt.Errorf("translate: WITH %s: the query's parenthesis is not closed", c.name)
+			return nil, fmt.Errorf("translate: WITH %s: the query's parenthesis is not closed", c.name)
 		}
-		body := text(start, i-1)
-		st, err := Parse(body)
+		if i-1 <= start {
+			return nil, fmt.Errorf("translate: WITH %s: the query is empty", c.name)
+		}
+		st, err := part(start, i-1).parseAST()
 		if err != nil {
-			return nil, true, fmt.Errorf("translate: WITH %s: %w", c.name, err)
+			return nil, fmt.Errorf("translate: WITH %s: %w", c.name, err)
 		}
 		sel, isSel := st.(sqlparser.SelectStatement)
 		if !isSel {
-			return nil, true, fmt.Errorf("translate: WITH %s: the query must be a SELECT", c.name)
+			return nil, fmt.Errorf("translate: WITH %s: the query must be a SELECT", c.name)
 		}
 		c.sel = sel
 		ctes = append(ctes, c)
@@ -110,29 +91,29 @@ func parseWith(sql string) (stmt sqlparser.Statement, ok bool, err error) {
 		break
 	}
 	if i >= len(toks) {
-		return nil, true, fmt.Errorf("translate: WITH: a statement is expected after the WITH queries")
+		return nil, fmt.Errorf("translate: WITH: a statement is expected after the WITH queries")
 	}
-	st, err := Parse(text(i, len(toks)))
+	st, err := part(i, len(toks)).parseAST()
 	if err != nil {
-		return nil, true, err
+		return nil, err
 	}
 	sel, isSel := st.(sqlparser.SelectStatement)
 	if !isSel {
-		return nil, true, unsupported("WITH before "+strings.ToUpper(toks[i].val), "", "WITH is read before SELECT only")
+		return nil, unsupported("WITH before "+strings.ToUpper(toks[i].val), "", "WITH is read before SELECT only")
 	}
 	// Each query may name the ones before it; the statement may name all of them.
 	for k := range ctes {
 		if err := replaceCTEs(ctes[k].sel, ctes[:k]); err != nil {
-			return nil, true, err
+			return nil, err
 		}
 		if err := renameColumns(&ctes[k]); err != nil {
-			return nil, true, err
+			return nil, err
 		}
 	}
 	if err := replaceCTEs(sel, ctes); err != nil {
-		return nil, true, err
+		return nil, err
 	}
-	return sel, true, nil
+	return sel, nil
 }
 
 func posOf(toks []token, i int, sql string) int {

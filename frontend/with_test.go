@@ -1,4 +1,4 @@
-package translate
+package frontend
 
 import (
 	"strings"
@@ -14,7 +14,7 @@ func TestParseWith(t *testing.T) {
 		"WITH a AS (SELECT ')' AS p) SELECT p FROM a -- WITH b AS (x)":                              "select p from (select ')' as p from dual) as a",
 		"WITH a AS (SELECT 1) SELECT * FROM a x UNION SELECT * FROM a WHERE 1 IN (SELECT * FROM a)": "select * from (select 1 from dual) as x union select * from (select 1 from dual) as a where 1 in (select * from (select 1 from dual) as a)",
 	} {
-		st, err := Parse(sql)
+		st, err := ParseSQL(sql)
 		if err != nil {
 			t.Fatalf("%s: %v", sql, err)
 		}
@@ -30,7 +30,7 @@ func TestParseWith(t *testing.T) {
 		"WITH a AS (DELETE FROM t) SELECT 1":             "must be a SELECT",
 		"WITH a AS (SELECT 1) DELETE FROM t":             "WITH before DELETE",
 	} {
-		if _, err := Parse(sql); err == nil || !strings.Contains(err.Error(), want) {
+		if _, err := ParseSQL(sql); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: error %v, want one containing %q", sql, err, want)
 		}
 	}
@@ -42,6 +42,6 @@ func FuzzParseWith(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, sql string) {
-		_, _ = Parse(sql)
+		_, _ = ParseSQL(sql)
 	})
 }

@@ -1,4 +1,4 @@
-package translate
+package frontend
 
 import (
 	"fmt"
@@ -14,6 +14,7 @@ import (
 // or options, and it has no indexes or constraints. So the statements that would need those are
 // refused, naming why.
 type DDL struct {
+	text
 	Table       string     // the table created, altered, renamed or indexed, as written
 	Create      bool       // CREATE TABLE; otherwise ALTER TABLE, RENAME TABLE or CREATE INDEX
 	IfNotExists bool       // CREATE TABLE IF NOT EXISTS: an existing table makes it a no-op
@@ -76,14 +77,20 @@ func numberOptions(precision int) map[string]any { return map[string]any{"precis
 // maxPrecision is the most decimal places an Airtable number field keeps.
 const maxPrecision = 8
 
-// ParseDDL reads CREATE TABLE, ALTER TABLE, RENAME TABLE and CREATE INDEX statements; ok is
+// readDDL reads CREATE TABLE, ALTER TABLE, RENAME TABLE and CREATE INDEX statements; ok is
 // false for any other statement. It reads the statement with sqlparser's tokenizer first because
 // the pinned grammar drops what matters here: IF NOT EXISTS and COMMENT of CREATE TABLE, and
 // every detail of ALTER TABLE, RENAME TABLE and CREATE INDEX.
-func ParseDDL(sql string) (ddl *DDL, ok bool, err error) {
-	toks, err := ddlTokens(sql)
-	if err != nil || len(toks) < 2 {
-		return nil, false, nil // not ours: the parser says what is wrong
+func (s *source) readDDL() (ddl *DDL, ok bool, err error) {
+	toks := make([]ddlToken, len(s.toks))
+	for i, t := range s.toks {
+		if t.typ == sqlparser.LEX_ERROR {
+			return nil, false, nil // not ours: the parser says what is wrong
+		}
+		toks[i] = ddlToken{typ: t.typ, val: t.raw}
+	}
+	if len(toks) < 2 {
+		return nil, false, nil
 	}
 	switch {
 	case toks[0].is(sqlparser.CREATE) && toks[1].is(sqlparser.TABLE):
@@ -117,35 +124,6 @@ func (t ddlToken) word() string {
 		return strings.ToUpper(t.val)
 	}
 	return ""
-}
-
-// ddlTokens splits a statement into tokens with sqlparser's tokenizer; a final ';' is dropped.
-// The tokenizer panics on some inputs (an empty MySQL comment "/*!*/"): that is an error here.
-func ddlTokens(sql string) (toks []ddlToken, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			toks, err = nil, fmt.Errorf("the SQL tokenizer failed: %v", r)
-		}
-	}()
-	tkn := sqlparser.NewStringTokenizer(sql)
-	for {
-		typ, val := tkn.Scan()
-		switch typ {
-		case 0:
-			if n := len(toks); n > 0 && toks[n-1].typ == ';' {
-				toks = toks[:n-1]
-			}
-			return toks, nil
-		case sqlparser.LEX_ERROR:
-			return nil, fmt.Errorf("cannot read the statement near byte %d", tkn.Position)
-		case sqlparser.COMMENT:
-			continue
-		}
-		if len(toks) == 0 && typ != sqlparser.CREATE && typ != sqlparser.ALTER && typ != sqlparser.RENAME {
-			return nil, nil // not DDL: the rest of a long statement need not be read
-		}
-		toks = append(toks, ddlToken{typ: typ, val: string(val)})
-	}
 }
 
 // createTable reads CREATE TABLE [IF NOT EXISTS] t (column, …, [PRIMARY KEY (id)], [KEY …])
@@ -808,21 +786,31 @@ func alterRefusal(op string, clause []ddlToken) error {
 // splitTopLevel splits tokens at the commas outside parentheses.
 func splitTopLevel(toks []ddlToken) [][]ddlToken {
 	var out [][]ddlToken
+	for _, r := range topLevelItems(len(toks), func(i int) int { return toks[i].typ }) {
+		out = append(out, toks[r[0]:r[1]])
+	}
+	return out
+}
+
+// topLevelItems gives the [start, end) ranges of the n tokens' items: the runs between commas
+// outside parentheses (typ gives token i's type).
+func topLevelItems(n int, typ func(i int) int) [][2]int {
+	var out [][2]int
 	depth, start := 0, 0
-	for i, t := range toks {
-		switch t.typ {
+	for i := 0; i < n; i++ {
+		switch typ(i) {
 		case '(':
 			depth++
 		case ')':
 			depth--
 		case ',':
 			if depth == 0 {
-				out = append(out, toks[start:i])
+				out = append(out, [2]int{start, i})
 				start = i + 1
 			}
 		}
 	}
-	return append(out, toks[start:])
+	return append(out, [2]int{start, n})
 }
 
 // createIndex reads CREATE [UNIQUE|FULLTEXT|SPATIAL] INDEX name ON t (…): a plain index is a

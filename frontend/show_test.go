@@ -1,4 +1,4 @@
-package translate
+package frontend
 
 import (
 	"strings"
@@ -29,7 +29,7 @@ func TestRewriteShow(t *testing.T) {
 		{in: "show slave status;", ok: true, contains: "FROM information_schema.REPLICA_STATUS"},
 		{in: "SHOW REPLICA STATUS FOR CHANNEL 'x'", ok: true, err: "text after"},
 	} {
-		sq, ok, err := RewriteShow(c.in)
+		sq, ok, err := rewriteShowText(c.in)
 		if ok != c.ok {
 			t.Errorf("%s: ok = %v", c.in, ok)
 			continue
@@ -50,7 +50,7 @@ func TestRewriteShow(t *testing.T) {
 		if sq.Table != c.table || sq.Database != c.db || !strings.Contains(sq.SQL, c.contains) {
 			t.Errorf("%s: got %+v, want table %q db %q and SQL containing %q", c.in, sq, c.table, c.db, c.contains)
 		}
-		if _, err := Parse(sq.SQL); err != nil {
+		if _, err := ParseSQL(sq.SQL); err != nil {
 			t.Errorf("%s: the SELECT does not parse: %v\n%s", c.in, err, sq.SQL)
 		}
 	}
@@ -65,36 +65,27 @@ func FuzzRewriteShow(f *testing.F) {
 	}
 	f.Add("SHOW FULL COLUMNS FROM `t` FROM `d` LIKE '%'")
 	f.Fuzz(func(t *testing.T, q string) {
-		ParseShowColumns(q) // no panic, whatever the input
-		sq, ok, err := RewriteShow(q)
+		readShowColumnsText(q) // no panic, whatever the input
+		sq, ok, err := rewriteShowText(q)
 		if !ok || err != nil || strings.Contains(strings.ToLower(q), "where") {
 			return
 		}
-		if _, err := Parse(sq.SQL); err != nil {
+		if _, err := ParseSQL(sq.SQL); err != nil {
 			t.Fatalf("%q rewritten to a statement that does not parse: %v\n%s", q, err, sq.SQL)
 		}
 	})
-}
-
-func TestStartsWithWord(t *testing.T) {
-	for in, want := range map[string]bool{"SHOW x": true, "  show": true, "/* c */ Show t": true, "'show'": false,
-		"`show`": true, "shows": false, "/*!*/": false, "/*!": false, "": false, "SELECT show": false} {
-		if got := startsWithWord(in, "show"); got != want {
-			t.Errorf("startsWithWord(%q) = %v", in, got)
-		}
-	}
 }
 
 func TestParseShowColumns(t *testing.T) {
 	for _, c := range []struct {
 		in   string
 		ok   bool
-		want ShowColumns
+		want *ShowColumns
 		err  string
 	}{
-		{in: "SHOW COLUMNS FROM Tasks", ok: true, want: ShowColumns{Table: "Tasks"}},
-		{in: "show full fields in `a``b` in app1 like 'x\\_%';", ok: true, want: ShowColumns{Table: "a`b", Database: "app1", Full: true, Like: `x\_%`, HasLike: true}},
-		{in: "SHOW FULL COLUMNS FROM `app1`.`Tasks` LIKE 'it''s'", ok: true, want: ShowColumns{Table: "Tasks", Database: "app1", Full: true, Like: "it's", HasLike: true}},
+		{in: "SHOW COLUMNS FROM Tasks", ok: true, want: &ShowColumns{Table: "Tasks"}},
+		{in: "show full fields in `a``b` in app1 like 'x\\_%';", ok: true, want: &ShowColumns{Table: "a`b", Database: "app1", Full: true, Like: `x\_%`, HasLike: true}},
+		{in: "SHOW FULL COLUMNS FROM `app1`.`Tasks` LIKE 'it''s'", ok: true, want: &ShowColumns{Table: "Tasks", Database: "app1", Full: true, Like: "it's", HasLike: true}},
 		{in: "SHOW COLUMNS Tasks", ok: true, err: "SHOW COLUMNS form"},
 		{in: "SHOW COLUMNS FROM", ok: true, err: "without a table"},
 		{in: "SHOW COLUMNS FROM t WHERE Field = 'x'", ok: true, err: "LIKE"},
@@ -102,7 +93,7 @@ func TestParseShowColumns(t *testing.T) {
 		{in: "SHOW TABLES", ok: false},
 		{in: "DESCRIBE t", ok: false},
 	} {
-		got, ok, err := ParseShowColumns(c.in)
+		got, ok, err := readShowColumnsText(c.in)
 		if ok != c.ok {
 			t.Errorf("%s: ok = %v", c.in, ok)
 			continue
@@ -113,8 +104,54 @@ func TestParseShowColumns(t *testing.T) {
 			}
 			continue
 		}
-		if err != nil || got != c.want {
+		if !ok {
+			continue
+		}
+		if err != nil || *got != *c.want {
 			t.Errorf("%s: %+v, %v; want %+v", c.in, got, err, c.want)
 		}
 	}
+}
+
+// rewriteShowText and readShowColumnsText run one step of Read on a statement's text.
+func rewriteShowText(q string) (*ShowQuery, bool, error) {
+	src, err := lex(q)
+	if err != nil || !src.word(0, "show") {
+		return nil, false, nil
+	}
+	return src.rewriteShow()
+}
+
+func readShowColumnsText(q string) (*ShowColumns, bool, error) {
+	src, err := lex(q)
+	if err != nil || !src.word(0, "show") {
+		return nil, false, nil
+	}
+	return src.readShowColumns()
+}
+
+func parseDDL(q string) (*DDL, bool, error) {
+	src, err := lex(q)
+	if err != nil {
+		return nil, false, nil
+	}
+	return src.readDDL()
+}
+
+// FuzzReadShowVariables: reading SHOW VARIABLES never panics, and a pattern it returns is a part of
+// the statement.
+func FuzzReadShowVariables(f *testing.F) {
+	for _, s := range []string{"SHOW VARIABLES", "SHOW SESSION VARIABLES LIKE 'sql\\_mode'", "show global variables like 'a''b';", "SHOW VARIABLES WHERE 1", "SHOW /* x */ VARIABLES LIKE \"%\""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, sql string) {
+		src, err := lex(sql)
+		if err != nil || !src.word(0, "show") {
+			return
+		}
+		sv, ok, err := src.readShowVariables()
+		if ok && err == nil && !strings.Contains(sql, sv.Like) {
+			t.Fatalf("%q: pattern %q is not in the statement", sql, sv.Like)
+		}
+	})
 }

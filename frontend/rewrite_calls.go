@@ -1,4 +1,4 @@
-package translate
+package frontend
 
 import (
 	"strings"
@@ -9,65 +9,11 @@ import (
 // The pinned sqlparser's grammar reads some MySQL function calls only in a narrow form:
 // SUBSTRING/SUBSTR take only a column as their first argument (SUBSTR(LTRIM(Code), 4, 2) is a syntax
 // error), and TRIM(LEADING 'x' FROM s), SUBSTRING(s FROM 2 FOR 3), POSITION(a IN b),
-// EXTRACT(unit FROM d), CAST(x AS DOUBLE), SCHEMA() and CURRENT_TIMESTAMP(fsp) are not read at all. rewriteCalls reads the
-// statement with the parser's own tokenizer and rewrites each such call into an ordinary call of a
+// // EXTRACT(unit FROM d), CAST(x AS DOUBLE), SCHEMA() and CURRENT_TIMESTAMP(fsp) are not read at all.
+// callEdits reads the statement's tokens and rewrites each such call into an ordinary call of a
 // backquoted name that the grammar reads (`SUBSTRING`(LTRIM(Code), 4, 2), `TRIM LEADING`('x', s)),
 // which funcTable knows. Only whole tokens are replaced, so strings, identifiers and comments are
-// never touched; a statement without such a call is returned as it is.
-
-// token is one token of the statement and its byte span.
-type token struct {
-	typ        int
-	val        string // lower case for keywords and identifiers
-	start, end int
-}
-
-// tokenize reads the statement's tokens; false when the tokenizer fails or the statement holds a
-// MySQL-specific comment (/*! … */), whose tokens have no position in the text.
-func tokenize(sql string) ([]token, bool) {
-	if strings.Contains(sql, "/*!") {
-		return nil, false
-	}
-	tkn := sqlparser.NewStringTokenizer(sql)
-	var toks []token
-	prevEnd := 0
-	for {
-		typ, val := tkn.Scan()
-		if typ == 0 {
-			return toks, true
-		}
-		if typ == sqlparser.LEX_ERROR {
-			return nil, false
-		}
-		start := prevEnd
-		for start < len(sql) && (sql[start] == ' ' || sql[start] == '\n' || sql[start] == '\r' || sql[start] == '\t') {
-			start++
-		}
-		end := min(tkn.Position-1, len(sql))
-		if end < start {
-			return nil, false
-		}
-		toks = append(toks, token{typ: typ, val: strings.ToLower(string(val)), start: start, end: end})
-		prevEnd = end
-	}
-}
-
-// startsWithWord reports whether the statement's first token is the keyword word (lower case),
-// reading that token only: the statement-kind checks that run before the parser must not tokenise
-// the whole text of every statement (a 10 MB literal would be copied once per check).
-func startsWithWord(sql, word string) (yes bool) {
-	defer func() {
-		if recover() != nil { // the tokenizer panics on some MySQL-specific comments ("/*!*/")
-			yes = false
-		}
-	}()
-	tkn := sqlparser.NewStringTokenizer(sql)
-	typ, val := tkn.Scan()
-	for typ == sqlparser.COMMENT {
-		typ, val = tkn.Scan()
-	}
-	return typ != 0 && typ != sqlparser.LEX_ERROR && typ != sqlparser.STRING && strings.EqualFold(string(val), word)
-}
+// never touched.
 
 // edit replaces the text of one token.
 type edit struct {
@@ -75,16 +21,9 @@ type edit struct {
 	text string
 }
 
-// rewriteCalls rewrites the calls the grammar cannot read (see above).
-func rewriteCalls(sql string) string {
-	// Cheap test first: most statements hold none of these words.
-	if !containsAnyWordFold(sql, "substr", "trim", "position", "extract", "cast", "convert", "schema", "collate", "timestamp", "localtime") {
-		return sql
-	}
-	toks, ok := tokenize(sql)
-	if !ok {
-		return sql
-	}
+// callEdits rewrites the calls the grammar cannot read (see above).
+func (s *source) callEdits() []textEdit {
+	toks := s.toks
 	// depth[i]: parentheses open before token i; match[i]: the ) closing the ( at i.
 	depth := make([]int, len(toks))
 	match := make([]int, len(toks))
@@ -108,7 +47,7 @@ func rewriteCalls(sql string) string {
 	if len(toks) > 0 && toks[0].val == "set" {
 		for i := 1; i+1 < len(toks); i++ {
 			if toks[i].typ == sqlparser.COLLATE && toks[i+1].typ == sqlparser.STRING && !strings.ContainsAny(toks[i+1].val, "`\\") {
-				edits = append(edits, edit{i + 1, "`" + toks[i+1].val + "`"})
+				edits = append(edits, edit{i + 1, "`" + strings.ToLower(toks[i+1].val) + "`"})
 			}
 		}
 	}
@@ -168,7 +107,7 @@ func rewriteCalls(sql string) string {
 				continue
 			}
 			unit := strings.ToUpper(toks[lo].val)
-			if !intervalUnits[unit] {
+			if !IntervalUnits[unit] {
 				continue
 			}
 			edits = append(edits, edit{i, "`EXTRACT FROM`"}, edit{lo, "'" + unit + "'"}, edit{froms[0], ","})
@@ -195,49 +134,26 @@ func rewriteCalls(sql string) string {
 		}
 	}
 	if len(edits) == 0 {
-		return sql
+		return nil
 	}
-	replace := make(map[int]string, len(edits))
+	replace := make(map[int]string, len(edits)) // the last edit of a token wins
 	for _, e := range edits {
 		replace[e.tok] = e.text
 	}
-	var b strings.Builder
-	b.Grow(len(sql) + 16*len(edits))
-	pos := 0
+	out := make([]textEdit, 0, len(replace))
 	for i, t := range toks {
-		text, ok := replace[i]
-		if !ok {
-			continue
-		}
-		b.WriteString(sql[pos:t.start])
-		b.WriteString(text)
-		pos = t.end
-	}
-	b.WriteString(sql[pos:])
-	return b.String()
-}
-
-// containsAnyWordFold reports whether s contains one of the lower-case ASCII words in any case,
-// without copying s (a statement can be a large INSERT).
-func containsAnyWordFold(s string, words ...string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i] | 0x20 // ASCII lower case (other bytes never match a word's first letter)
-		for _, w := range words {
-			if c == w[0] && len(s)-i >= len(w) && strings.EqualFold(s[i:i+len(w)], w) {
-				return true
-			}
+		if text, ok := replace[i]; ok {
+			out = append(out, textEdit{start: t.start, end: t.end, text: text})
 		}
 	}
-	return false
+	return out
 }
 
 // parserLimitation names a construct of the statement that the pinned parser cannot read, for the
-// message of a syntax error ("" when none is recognised).
-func parserLimitation(sql string) string {
-	toks, ok := tokenize(sql)
-	if !ok {
-		return ""
-	}
+// refusal of a statement that failed to parse ("" when none is recognised), and what to do.
+func (s *source) parserLimitation() (construct, hint string) {
+	toks := s.toks
+	const rewrite = "rewrite the query without it"
 	for i, t := range toks {
 		next := func(k int) token {
 			if i+k < len(toks) {
@@ -247,55 +163,22 @@ func parserLimitation(sql string) string {
 		}
 		switch {
 		case t.typ == sqlparser.ID && t.val == "over" && (next(1).typ == '(' || next(1).typ == sqlparser.ID):
-			return "window functions (OVER …)"
+			return "window functions (… OVER (…))", "compute running values in Go, or use GROUP BY"
+		case t.typ == sqlparser.WITH && next(1).val == "rollup":
+			return "GROUP BY … WITH ROLLUP", "run the GROUP BY, and a second query without it for the totals"
 		case t.typ == sqlparser.AS && i > 0 && (next(1).val == "year" || next(1).val == "float" && next(2).typ == '('):
-			return "CAST to " + strings.ToUpper(next(1).val)
+			return "CAST to " + strings.ToUpper(next(1).val), rewrite
 		case t.val == "interval" && next(1).typ == '(' && i > 0 && toks[i-1].typ != '+' && toks[i-1].typ != '-':
-			return "INTERVAL() as a function"
+			return "INTERVAL() as a function", rewrite
 		case t.val == "insert" && i > 0 && next(1).typ == '(':
-			return "INSERT() as a function"
+			return "INSERT() as a function", rewrite
 		case t.typ == sqlparser.ID && t.val == "json_table":
-			return "JSON_TABLE"
+			return "JSON_TABLE", rewrite
 		case t.typ == sqlparser.ID && t.val == "lateral":
-			return "LATERAL"
+			return "LATERAL", rewrite
+		case t.typ == sqlparser.ID && next(1).typ == sqlparser.LEX_ERROR && next(1).raw == "$" && next(1).start == t.end:
+			return "a comments table named without backquotes", "the SQL parser does not read $ in a bare name: write `" + t.raw + "$comments`"
 		}
 	}
-	return ""
-}
-
-// sqlString is sqlparser.String, except that the calls rewriteCalls made are written back in their
-// SQL form (TRIM(LEADING 'x' FROM s), not `TRIM LEADING`('x', s)), for column names and messages.
-func sqlString(node sqlparser.SQLNode) string {
-	buf := sqlparser.NewTrackedBuffer(formatRewritten)
-	buf.Myprintf("%v", node)
-	return buf.String()
-}
-
-func formatRewritten(buf *sqlparser.TrackedBuffer, node sqlparser.SQLNode) {
-	f, ok := node.(*sqlparser.FuncExpr)
-	if !ok || !f.Qualifier.IsEmpty() {
-		node.Format(buf)
-		return
-	}
-	args := f.Exprs
-	switch name := f.Name.String(); {
-	case strings.HasPrefix(name, "TRIM ") && len(args) == 2:
-		buf.Myprintf("TRIM(%s %v FROM %v)", name[len("TRIM "):], args[0], args[1])
-	case strings.HasPrefix(name, "TRIM ") && len(args) == 1:
-		buf.Myprintf("TRIM(%s FROM %v)", name[len("TRIM "):], args[0])
-	case name == "POSITION IN" && len(args) == 2:
-		buf.Myprintf("POSITION(%v IN %v)", args[0], args[1])
-	case name == "CAST DOUBLE" && len(args) == 1:
-		buf.Myprintf("CAST(%v AS DOUBLE)", args[0])
-	case name == "EXTRACT FROM" && len(args) == 2:
-		unit := ""
-		if ae, ok := args[0].(*sqlparser.AliasedExpr); ok {
-			if v, ok := ae.Expr.(*sqlparser.SQLVal); ok {
-				unit = string(v.Val)
-			}
-		}
-		buf.Myprintf("EXTRACT(%s FROM %v)", unit, args[1])
-	default:
-		node.Format(buf)
-	}
+	return "", ""
 }

@@ -1,4 +1,4 @@
-package translate
+package frontend
 
 import (
 	"reflect"
@@ -25,7 +25,7 @@ func TestParseDDLKeep(t *testing.T) {
 		{"ALTER TABLE w RENAME COLUMN id TO rid", []ColumnChange{{Column: "id", NewName: "rid", Builtin: true}}, 0},
 	}
 	for _, tc := range cases {
-		d, ok, err := ParseDDL(tc.sql)
+		d, ok, err := parseDDL(tc.sql)
 		if !ok || err != nil {
 			t.Errorf("%s: ok %v, %v", tc.sql, ok, err)
 			continue
@@ -35,12 +35,12 @@ func TestParseDDLKeep(t *testing.T) {
 		}
 	}
 	// createdTime in CREATE TABLE is the built-in column: no field is created for it.
-	d, _, err := ParseDDL("CREATE TABLE w (id varchar(191), createdTime datetime(3) NULL, name longtext, PRIMARY KEY (id))")
+	d, _, err := parseDDL("CREATE TABLE w (id varchar(191), createdTime datetime(3) NULL, name longtext, PRIMARY KEY (id))")
 	if err != nil || len(d.Fields) != 1 || d.Fields[0].Name != "name" {
 		t.Errorf("CREATE TABLE with createdTime: %+v, %v", d, err)
 	}
 	// A checkbox may be NOT NULL: it never is NULL.
-	if d, _, err := ParseDDL("CREATE TABLE w (name text, active boolean NOT NULL)"); err != nil || len(d.Fields) != 2 {
+	if d, _, err := parseDDL("CREATE TABLE w (name text, active boolean NOT NULL)"); err != nil || len(d.Fields) != 2 {
 		t.Errorf("NOT NULL checkbox: %+v, %v", d, err)
 	}
 }

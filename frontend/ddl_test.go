@@ -1,4 +1,4 @@
-package translate
+package frontend
 
 import (
 	"errors"
@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-func TestParseDDL(t *testing.T) {
+func TestReadDDL(t *testing.T) {
 	text := func(name string) FieldDef { return FieldDef{Name: name, Type: "singleLineText"} }
 	long := func(name string) FieldDef { return FieldDef{Name: name, Type: "multilineText"} }
 	num := func(name string, p int) FieldDef {
@@ -50,7 +50,7 @@ func TestParseDDL(t *testing.T) {
 		{"ALTER TABLE Tasks COMMENT ''", &DDL{Table: "Tasks", Description: new(string)}},
 	}
 	for _, tc := range cases {
-		got, ok, err := ParseDDL(tc.sql)
+		got, ok, err := parseDDL(tc.sql)
 		if err != nil || !ok {
 			t.Errorf("%s: ok %v, %v", tc.sql, ok, err)
 			continue
@@ -92,7 +92,7 @@ func TestParseDDLRefusals(t *testing.T) {
 		{"CREATE UNIQUE INDEX u ON t (n)", "CREATE UNIQUE INDEX"},
 	}
 	for _, tc := range cases {
-		_, ok, err := ParseDDL(tc.sql)
+		_, ok, err := parseDDL(tc.sql)
 		var ue *UnsupportedError
 		if !ok || !errors.As(err, &ue) || ue.Construct != tc.construct || (ue.Hint == "" && !strings.HasPrefix(ue.Construct, "ON UPDATE")) {
 			t.Errorf("%s: ok %v, %v; want the construct %q refused with a hint", tc.sql, ok, err, tc.construct)
@@ -106,23 +106,23 @@ func TestParseDDLRefusals(t *testing.T) {
 		"ALTER TABLE t RENAME TO a, RENAME TO b":                    "written twice",
 		"CREATE TABLE t (a text, FOREIGN KEY (b) REFERENCES u(id))": "does not define",
 	} {
-		if _, ok, err := ParseDDL(sql); !ok || err == nil || !strings.Contains(err.Error(), want) {
+		if _, ok, err := parseDDL(sql); !ok || err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: ok %v, %v; want an error saying %q", sql, ok, err, want)
 		}
 	}
 	for _, sql := range []string{"SELECT 1", "DROP TABLE t", "INSERT INTO t VALUES (1)", "CREATE DATABASE x", "ALTER VIEW v AS SELECT 1"} {
-		if _, ok, err := ParseDDL(sql); ok || err != nil {
+		if _, ok, err := parseDDL(sql); ok || err != nil {
 			t.Errorf("%s: ok %v, %v; want it left to the parser", sql, ok, err)
 		}
 	}
 }
 
-func FuzzParseDDL(f *testing.F) {
+func FuzzReadDDL(f *testing.F) {
 	for _, s := range []string{"CREATE TABLE t (a int)", "ALTER TABLE t ADD (a int, b", "CREATE TABLE t (a enum(", "alter table t add", "CREATE INDEX ON", "CREATE TABLE t (((", "/*!*/", "CREATE /*!*/ TABLE", "ALTER TABLE t MODIFY", "ALTER TABLE t MODIFY COLUMN c int AFTER", "alter table t modify createdTime datetime first", "RENAME TABLE a TO", "ALTER TABLE t RENAME COLUMN a TO", "CREATE TABLE t (a text REFERENCES", "CREATE TABLE t (a text, FOREIGN KEY (a) REFERENCES b(id) ON", "ALTER TABLE t COMMENT", "CREATE TABLE t (a text) COMMENT ="} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, sql string) {
-		d, ok, err := ParseDDL(sql)
+		d, ok, err := parseDDL(sql)
 		if !ok && (d != nil || err != nil) {
 			t.Fatalf("not a DDL statement but %v, %v", d, err)
 		}

@@ -1,8 +1,10 @@
-package translate
+package frontend
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/xwb1989/sqlparser"
 )
 
 // TestRewriteOffset: OFFSET without LIMIT (goqu and squirrel write it) reads as MySQL's
@@ -18,15 +20,15 @@ func TestRewriteOffset(t *testing.T) {
 		"SELECT a FROM (SELECT a FROM t OFFSET 1) s LIMIT 1": "SELECT a FROM (SELECT a FROM t " + all + "OFFSET 1) s LIMIT 1",
 		"SELECT a FROM (SELECT a FROM t LIMIT 3) s OFFSET 1": "SELECT a FROM (SELECT a FROM t LIMIT 3) s " + all + "OFFSET 1",
 	} {
-		if got := rewriteOffset(in); got != want {
+		if got := applyStep(in, (*source).offsetEdits); got != want {
 			t.Errorf("rewriteOffset(%q) = %q, want %q", in, got, want)
 		}
 	}
-	stmt, err := Parse("SELECT Name FROM Tasks ORDER BY Name OFFSET 2")
+	stmt, err := ParseSQL("SELECT Name FROM Tasks ORDER BY Name OFFSET 2")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := sqlString(stmt); got != "select Name from Tasks order by Name asc limit 2, 18446744073709551615" {
+	if got := sqlparser.String(stmt); got != "select Name from Tasks order by Name asc limit 2, 18446744073709551615" {
 		t.Errorf("parsed as %s", got)
 	}
 }
@@ -38,7 +40,7 @@ func FuzzRewriteOffset(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, sql string) {
-		out := rewriteOffset(sql)
+		out := applyStep(sql, (*source).offsetEdits)
 		if strings.ReplaceAll(out, "LIMIT "+allRows+" ", "") != strings.ReplaceAll(sql, "LIMIT "+allRows+" ", "") {
 			t.Fatalf("rewriteOffset(%q) = %q changed more than adding LIMITs", sql, out)
 		}

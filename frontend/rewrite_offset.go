@@ -1,32 +1,21 @@
-package translate
+package frontend
 
-import (
-	"strings"
-
-	"github.com/xwb1989/sqlparser"
-)
+import "github.com/xwb1989/sqlparser"
 
 // Query builders write OFFSET without LIMIT (goqu's and squirrel's Offset alone: "… ORDER BY name
 // OFFSET 4"), which the pinned grammar cannot read, nor can MySQL; MySQL's manual gives the
 // equivalent "LIMIT 18446744073709551615 OFFSET 4" (every row after the first 4), and that is
 // what rewriteOffset writes: it adds the LIMIT before each OFFSET that has none at its level of
-// parentheses. Only whole tokens are looked at, so strings and names are never touched.
+// parentheses (offsetEdits). Only whole tokens are looked at, so strings and names are never touched.
 
 // allRows is the LIMIT MySQL's manual gives for "to the end": the largest unsigned BIGINT.
 const allRows = "18446744073709551615"
 
-func rewriteOffset(sql string) string {
-	if !containsAnyWordFold(sql, "offset") {
-		return sql
-	}
-	toks, ok := tokenize(sql)
-	if !ok {
-		return sql
-	}
+func (s *source) offsetEdits() []textEdit {
 	depth := 0
 	limitAt := []bool{false} // per open parenthesis level: a LIMIT was seen
-	var inserts []int        // byte offsets where "LIMIT … " goes
-	for _, t := range toks {
+	var inserts []textEdit   // "LIMIT … " before an OFFSET
+	for _, t := range s.toks {
 		switch t.typ {
 		case '(':
 			depth++
@@ -42,21 +31,10 @@ func rewriteOffset(sql string) string {
 			limitAt[depth] = false
 		case sqlparser.OFFSET:
 			if !limitAt[depth] {
-				inserts = append(inserts, t.start)
+				inserts = append(inserts, textEdit{start: t.start, end: t.start, text: "LIMIT " + allRows + " "})
 			}
 			limitAt[depth] = false
 		}
 	}
-	if len(inserts) == 0 {
-		return sql
-	}
-	var b strings.Builder
-	prev := 0
-	for _, at := range inserts {
-		b.WriteString(sql[prev:at])
-		b.WriteString("LIMIT " + allRows + " ")
-		prev = at
-	}
-	b.WriteString(sql[prev:])
-	return b.String()
+	return inserts
 }

@@ -1,4 +1,4 @@
-package translate
+package frontend
 
 import (
 	"fmt"
@@ -16,32 +16,16 @@ import (
 // statements but drops their LIKE, WHERE, FROM and table names, so they are read here with its
 // tokenizer.
 
-// ShowQuery is a SHOW statement rewritten as a SELECT.
-type ShowQuery struct {
-	SQL string // the SELECT that answers it
-	// Table is the table the statement names (SHOW CREATE TABLE, SHOW INDEX), "" when none:
-	// MySQL answers an unknown one with error 1146, where the SELECT would give no row.
-	Table string
-	// Database is the database named with FROM/IN or as db.table, "" when none: it must be the
-	// connection's base.
-	Database string
-}
-
-// RewriteShow reads SHOW TABLE STATUS, SHOW CREATE TABLE, SHOW INDEX|INDEXES|KEYS, SHOW ENGINES,
+// rewriteShow reads SHOW TABLE STATUS, SHOW CREATE TABLE, SHOW INDEX|INDEXES|KEYS, SHOW ENGINES,
 // SHOW CHARACTER SET|CHARSET, SHOW COLLATION and SHOW REPLICA|SLAVE STATUS, each with MySQL's optional LIKE 'pattern' or
 // WHERE condition where MySQL takes one. ok is false for any other statement.
-func RewriteShow(query string) (sq ShowQuery, ok bool, err error) {
-	if !startsWithWord(query, "show") {
-		return ShowQuery{}, false, nil
+func (s *source) rewriteShow() (sq *ShowQuery, ok bool, err error) {
+	query := s.rest(0)
+	if len(s.toks) < 2 {
+		return nil, false, nil
 	}
-	toks, good := tokenize(query)
-	if !good || len(toks) < 2 || toks[0].val != "show" {
-		return ShowQuery{}, false, nil
-	}
-	if toks[len(toks)-1].typ == ';' {
-		toks = toks[:len(toks)-1]
-	}
-	r := showReader{query: query, toks: toks, i: 1}
+	r := showReader{query: s.text, toks: s.toks, i: 1}
+	sq = &ShowQuery{}
 	switch {
 	case r.words("table", "status"):
 		sq.Database, err = r.fromDatabase()
@@ -111,14 +95,14 @@ func RewriteShow(query string) (sq ShowQuery, ok bool, err error) {
 			return sq, true, r.trailing()
 		}
 		sq.SQL = "SELECT `Table`, Table_id, Mode, `Records`, Cursor, Last_transaction, Synced, Lag_seconds, Copies, Payloads_applied, Last_error " +
-			"FROM " + InformationSchema + "." + ReplicaStatusTable + " ORDER BY `Table`"
+			"FROM information_schema." + ReplicaStatusTable + " ORDER BY `Table`"
 	case r.words("collation"):
 		// utf8mb4_bin is the collation the driver reports everywhere (collation_connection,
 		// information_schema); its id is MySQL's and MariaDB's.
 		sq.SQL, err = r.filtered("SELECT 'utf8mb4_bin' AS `Collation`, 'utf8mb4' AS `Charset`, 46 AS Id, "+
 			"'Yes' AS `Default`, 'Yes' AS Compiled, 1 AS Sortlen", "`Collation`", "")
 	default:
-		return ShowQuery{}, false, nil
+		return nil, false, nil
 	}
 	return sq, true, err
 }
@@ -266,32 +250,14 @@ func (r *showReader) filtered(sel, likeColumn, order string) (string, error) {
 	return sel, nil
 }
 
-// ShowColumns is SHOW [FULL] COLUMNS|FIELDS {FROM|IN} [db.]table [{FROM|IN} db] [LIKE 'pattern'],
-// the form MySQL Connector/J's DatabaseMetaData.getColumns sends (… FROM `t` FROM `db` LIKE '%').
-// The driver answers it from the schema, with the columns DESCRIBE has (root describe.go).
-type ShowColumns struct {
-	Table, Database string
-	Full            bool   // FULL: MySQL's Collation, Privileges and Comment columns too
-	Like            string // the LIKE pattern, unquoted; "" with HasLike false: every column
-	HasLike         bool
-}
-
-// ParseShowColumns reads SHOW [FULL] COLUMNS|FIELDS; ok is false for any other statement.
-func ParseShowColumns(query string) (sc ShowColumns, ok bool, err error) {
-	if !startsWithWord(query, "show") {
-		return sc, false, nil
-	}
-	toks, good := tokenize(query)
-	if !good || len(toks) < 2 {
-		return sc, false, nil
-	}
-	if toks[len(toks)-1].typ == ';' {
-		toks = toks[:len(toks)-1]
-	}
-	r := showReader{query: query, toks: toks, i: 1}
+// readShowColumns reads SHOW [FULL] COLUMNS|FIELDS; ok is false for any other statement.
+func (s *source) readShowColumns() (sc *ShowColumns, ok bool, err error) {
+	query := s.rest(0)
+	r := showReader{query: s.text, toks: s.toks, i: 1}
+	sc = &ShowColumns{}
 	sc.Full = r.words("full")
 	if !r.words("columns") && !r.words("fields") {
-		return ShowColumns{}, false, nil
+		return nil, false, nil
 	}
 	if !r.words("from") && !r.words("in") {
 		return sc, true, unsupported("this SHOW COLUMNS form", query, "write SHOW COLUMNS FROM table (or DESCRIBE table)")
@@ -313,7 +279,7 @@ func ParseShowColumns(query string) (sc ShowColumns, ok bool, err error) {
 			return sc, true, unsupported("this LIKE", query, "write LIKE 'pattern' at the end")
 		}
 		t := r.toks[r.i]
-		sc.Like, sc.HasLike = unquoteText(query[t.start:t.end]), true
+		sc.Like, sc.HasLike = unquoteText(s.text[t.start:t.end]), true
 	case r.words("where"):
 		return sc, true, unsupported("SHOW COLUMNS … WHERE", query, "filter the column names with LIKE 'pattern', or query information_schema.COLUMNS")
 	default:
@@ -330,4 +296,34 @@ func unquoteText(lit string) string {
 		return string(val)
 	}
 	return lit
+}
+
+// readShowVariables reads SHOW [GLOBAL | SESSION] VARIABLES [LIKE 'pattern'] (the parser reads the
+// statement but drops its LIKE). ok is false for any other statement; SHOW VARIABLES WHERE … is
+// refused.
+func (s *source) readShowVariables() (sv *ShowVariables, ok bool, err error) {
+	query, toks := s.rest(0), s.toks
+	if len(toks) < 2 {
+		return nil, false, nil
+	}
+	var global bool
+	i := 1
+	switch toks[i].val {
+	case "global":
+		global = true
+		i++
+	case "session", "local":
+		i++
+	}
+	if i >= len(toks) || toks[i].val != "variables" {
+		return nil, false, nil
+	}
+	i++
+	switch {
+	case i == len(toks):
+		return &ShowVariables{Global: global}, true, nil
+	case toks[i].typ == sqlparser.LIKE && i+2 == len(toks) && toks[i+1].typ == sqlparser.STRING:
+		return &ShowVariables{Global: global, Like: s.text[toks[i+1].start+1 : toks[i+1].end-1]}, true, nil
+	}
+	return nil, true, unsupported("this SHOW VARIABLES form", query, "write SHOW VARIABLES LIKE 'pattern', or read one variable with SELECT @@name")
 }
