@@ -574,3 +574,40 @@ func TestReplicaDemoDifferential(t *testing.T) {
 	}
 	t.Logf("%d of 600 statements compared", compared)
 }
+
+// TestReplicaPollsAhead: a read that finds the last sync close to freshness (less than two
+// polls' time left) starts one poll in the background instead of waiting for it at the next read:
+// after it, the other client's write is in the copy and the next read sends nothing.
+func TestReplicaPollsAhead(t *testing.T) {
+	srv := newEmulator(t)
+	db, c := openDB(t, srv, "replica=memory&freshness=5s")
+	fake := clock.NewFake(time.Now())
+	c.clock = fake
+	other, _ := openDB(t, srv, "")
+	queryString(t, db, "SELECT COUNT(*) FROM Tasks")
+	if _, err := other.Exec("UPDATE Tasks SET Notes = 'ahead' WHERE Priority = 3"); err != nil {
+		t.Fatal(err)
+	}
+	c.replica.mu.Lock()
+	c.replica.pollTime = 2 * time.Second // as measured at 300 ms of latency under load: lead = 2.5 s
+	c.replica.mu.Unlock()
+	srv.ResetRequests()
+	fake.Advance(2 * time.Second)
+	queryString(t, db, "SELECT COUNT(*) FROM Tasks") // 3 s left: no poll yet
+	c.replica.polls.Wait()
+	if n := len(srv.Requests()); n != 0 {
+		t.Fatalf("2 s after the sync: got %d requests, want 0", n)
+	}
+	fake.Advance(time.Second)
+	queryString(t, db, "SELECT COUNT(*) FROM Tasks") // 2 s left: one poll in the background
+	c.replica.polls.Wait()
+	if n, p := len(srv.Requests()), payloadRequests(srv.Requests()); n != 1 || p != 1 {
+		t.Fatalf("3 s after the sync: got %d requests (%d polls), want one poll", n, p)
+	}
+	if got := queryString(t, db, "SELECT Notes FROM Tasks WHERE Priority = 3"); got != "ahead" {
+		t.Fatalf("after the background poll: got %q, want %q", got, "ahead")
+	}
+	if n := len(srv.Requests()); n != 1 {
+		t.Fatalf("the read after the background poll sent %d more requests, want 0", n-1)
+	}
+}
