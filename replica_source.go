@@ -44,8 +44,9 @@ type replicaState struct {
 }
 
 type replicaRows struct {
-	gen  uint64
-	rows []translate.Row
+	table *replica.Table // the copy they were built from (a table copied anew is another)
+	gen   uint64
+	rows  []translate.Row
 }
 
 // open returns the replica of the connector's base, creating its webhook on first use.
@@ -189,7 +190,7 @@ func (r *replicaState) rowsOf(t *replica.Table) []translate.Row {
 	named, gen := t.NamedRows()
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if cached, ok := r.rows[t.ID()]; ok && cached.gen == gen {
+	if cached, ok := r.rows[t.ID()]; ok && cached.table == t && cached.gen == gen {
 		return cached.rows
 	}
 	rows := make([]translate.Row, len(named))
@@ -199,7 +200,7 @@ func (r *replicaState) rowsOf(t *replica.Table) []translate.Row {
 	if r.rows == nil {
 		r.rows = map[string]replicaRows{}
 	}
-	r.rows[t.ID()] = replicaRows{gen: gen, rows: rows}
+	r.rows[t.ID()] = replicaRows{table: t, gen: gen, rows: rows}
 	return rows
 }
 
