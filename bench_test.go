@@ -174,6 +174,42 @@ func BenchmarkTxOneRowInsertsAtServiceRate(b *testing.B) {
 	b.ReportMetric(rate/50, "ratio-to-50records/s")
 }
 
+// BenchmarkAutocommitOneRowInsertsAtServiceRate is BenchmarkTxOneRowInsertsAtServiceRate without
+// the transaction: 200 one-row INSERT statements in autocommit, each sent when it runs as its own
+// request (one round trip of 300 ms each, the next waiting for it). The figure is the ratio to 50
+// records/s; side by side with the transaction's it is the difference README and the shell's
+// notice state. Run it with -benchtime=1x (about a minute).
+func BenchmarkAutocommitOneRowInsertsAtServiceRate(b *testing.B) {
+	const records = 200
+	saved := transport.APILimit
+	transport.APILimit = 200 * time.Millisecond
+	defer func() { transport.APILimit = saved }()
+	srv, err := emulator.New(emulator.WithFixture(benchFixture(0)),
+		emulator.WithRate(5, 30*time.Second), emulator.WithTokenRate(0), emulator.WithLatency(300*time.Millisecond))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer srv.Close()
+	db := openBenchDB(b, srv)
+	b.ReportAllocs()
+	start := time.Now()
+	written := 0
+	for b.Loop() {
+		for i := range records {
+			if _, err := db.Exec("INSERT INTO Big (Name, N) VALUES (?, ?)", fmt.Sprintf("auto %d", i), i); err != nil {
+				b.Fatal(err)
+			}
+		}
+		written += records
+	}
+	elapsed := time.Since(start)
+	rate := float64(written) / elapsed.Seconds()
+	b.ReportMetric(float64(srv.CountStatus(429)), "429s")
+	b.ReportMetric(rate, "records/s")
+	b.ReportMetric(rate/50, "ratio-to-50records/s")
+	b.ReportMetric(elapsed.Seconds()/float64(written)*1000, "s-per-1000-rows")
+}
+
 // BenchmarkGroupByAtServiceRate runs a GROUP BY over 5,000 records (50 pages) at the service's
 // rate, as BenchmarkScanAtServiceRate scans them: the aggregate must not slow the scan, so its
 // ratio to 500 rows/s should match the plain scan's. Run it with -benchtime=1x.

@@ -148,9 +148,11 @@ type statement struct {
 	// show is a SHOW statement answered by a SELECT over information_schema (ast holds the
 	// SELECT): the table and database it names are checked before it runs.
 	show *frontend.ShowQuery
-	// refused is a statement the front end read that a driver connection does not run (USE,
-	// KILL): the error its execution returns.
+	// refused is a statement the front end read that a driver connection does not run (KILL):
+	// the error its execution returns.
 	refused error
+	// use is USE db (use.go).
+	use *frontend.Use
 }
 
 // parseStatement reads a statement with the front end and gives it its place in statement.
@@ -164,9 +166,9 @@ func parseStatement(query string) (statement, error) {
 
 // fromFrontend gives the front end's errors the driver's types.
 func fromFrontend(err error) error {
-	var se *frontend.SyntaxError
+	var se *SyntaxError
 	if errors.As(err, &se) {
-		return &SyntaxError{Err: se.Err}
+		return se
 	}
 	return fromTranslate(err)
 }
@@ -191,7 +193,7 @@ func fromStatement(fe frontend.Statement) (statement, error) {
 	case *frontend.ShowQuery:
 		return statement{ast: s.AST, show: s}, nil
 	case *frontend.Use:
-		return statement{refused: &UnsupportedError{Construct: "USE", Hint: "a connection reaches the one base named in its DSN"}}, nil
+		return statement{use: s}, nil
 	case *frontend.Kill:
 		return statement{refused: &UnsupportedError{Construct: "KILL",
 			Hint: "airsql serve answers KILL for its connections; a driver connection cancels a statement through its context"}}, nil
@@ -228,6 +230,9 @@ func (cn *conn) query(ctx context.Context, st statement, nvs []driver.NamedValue
 	}
 	if st.refused != nil {
 		return nil, st.refused
+	}
+	if st.use != nil {
+		return nil, &UnsupportedError{Construct: "USE with Query", Hint: "run it with Exec: it returns no rows"}
 	}
 	if st.prepared != nil {
 		rows, _, err := cn.preparedCommand(ctx, st.prepared, nvs, true)
@@ -317,6 +322,9 @@ func (cn *conn) exec(ctx context.Context, st statement, nvs []driver.NamedValue)
 	}
 	if st.refused != nil {
 		return nil, st.refused
+	}
+	if st.use != nil {
+		return result{}, cn.useDatabase(st.use.Database)
 	}
 	if st.prepared != nil {
 		_, res, err := cn.preparedCommand(ctx, st.prepared, nvs, false)

@@ -129,6 +129,10 @@ func (c *Connector) Close() error {
 	return nil
 }
 
+// Base is the client the connector sends its requests through: what airsql sync follows the
+// base's webhook with, paced with the connector's other requests.
+func (c *Connector) Base() *transport.Base { return c.base }
+
 // Config returns a copy of the connector's configuration.
 func (c *Connector) Config() *Config { return c.cfg.Clone() }
 

@@ -26,8 +26,9 @@ func textColumn(name string, nullable bool) translate.Column {
 func idColumn() translate.Column { return textColumn("id", false) }
 
 // show answers SHOW DATABASES (the one base of the DSN) and SHOW [FULL] TABLES [LIKE 'pattern']:
-// one row per table, in the base's order, with MySQL's column name Tables_in_<base> (plus
-// Table_type with FULL) and the table's id.
+// one row per table, in the base's order, with MySQL's columns only: Tables_in_<base>, plus
+// Table_type with FULL (tools read them by position). The table's id is SHOW TABLE STATUS's
+// Comment.
 func (cn *conn) show(ctx context.Context, ast *sqlparser.Show) (driver.Rows, error) {
 	if ast.Type == "databases" {
 		// One database: the base of the DSN.
@@ -64,7 +65,6 @@ func (cn *conn) show(ctx context.Context, ast *sqlparser.Show) (driver.Rows, err
 	if opt.Full != "" {
 		rows.resultColumns = append(rows.resultColumns, textColumn("Table_type", false))
 	}
-	rows.resultColumns = append(rows.resultColumns, textColumn("Table_id", false))
 	for _, t := range schema.tables {
 		if opt.Filter != nil && !likeMatch(like, t.Name) {
 			continue
@@ -73,7 +73,7 @@ func (cn *conn) show(ctx context.Context, ast *sqlparser.Show) (driver.Rows, err
 		if opt.Full != "" {
 			row = append(row, "BASE TABLE")
 		}
-		rows.values = append(rows.values, append(row, t.ID))
+		rows.values = append(rows.values, row)
 	}
 	return rows, nil
 }
@@ -115,7 +115,7 @@ func (cn *conn) describe(ctx context.Context, st *frontend.ShowColumns) (driver.
 		return nil, err
 	}
 	t, _ := schema.Table(table)
-	plan, err := allColumnsPlan(schema, t)
+	all, err := recordsQuery(schema, t, nil, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -129,7 +129,7 @@ func (cn *conn) describe(ctx context.Context, st *frontend.ShowColumns) (driver.
 		rows.resultColumns = append(rows.resultColumns, textColumn("Privileges", false), textColumn("Comment", false))
 	}
 	rows.resultColumns = append(rows.resultColumns, textColumn("Airtable_type", false), textColumn("Field_id", false))
-	for _, col := range plan.Columns {
+	for _, col := range all.Columns {
 		if st.HasLike && !likeMatch(st.Like, col.Name) {
 			continue
 		}

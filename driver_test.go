@@ -280,9 +280,9 @@ func TestUnsupported(t *testing.T) {
 	srv := newEmulator(t)
 	db, _ := openDB(t, srv, "")
 	cases := []struct{ query, want string }{
-		{"SELECT STDDEV(Priority) FROM Tasks GROUP BY Status", "STDDEV"},
+		{"SELECT STDDEV(DISTINCT Priority) FROM Tasks GROUP BY Status", "STDDEV takes no DISTINCT"},
 		{"SELECT t.Name FROM Tasks t LEFT JOIN (`Team Members` m LEFT JOIN Tasks u ON u.Name = m.Name) ON t.Name = m.Name", "an outer join or USING around a parenthesised join"},
-		{"SELECT Name FROM Tasks WHERE Name REGEXP 'a'", "REGEXP"},
+		{"SELECT Name FROM Tasks WHERE Name REGEXP 'a(?=b)'", "no backreferences, lookahead or lookbehind"},
 		{"SELECT Name FROM Tasks t WHERE EXISTS (SELECT Name FROM Tasks u WHERE u.Name = t.Name UNION SELECT 'x')", "a UNION inside a subquery that reads the outer query"},
 		{"DROP TABLE Tasks", "DROP TABLE"},
 		{"SHOW PROCESSLIST", "SHOW PROCESSLIST"},
@@ -309,12 +309,12 @@ func TestUnsupportedIsTyped(t *testing.T) {
 		exec      bool
 		construct string
 	}{
-		{"SELECT Status, STDDEV(Priority) FROM Tasks GROUP BY Status", false, "the aggregate STDDEV"},
-		{"SELECT Name FROM Tasks WHERE Name REGEXP 'a'", false, "REGEXP"},
+		{"SELECT Status, MATCH(Name) AGAINST ('x') FROM Tasks GROUP BY Status", false, "MATCH … AGAINST"},
+		{"SELECT Name FROM Tasks WHERE Priority & 1", false, "the operator &"},
 		{"SELECT t.Name FROM Tasks t LEFT JOIN (`Team Members` m LEFT JOIN Tasks u ON u.Name = m.Name) ON t.Name = m.Name", false, "an outer join or USING around a parenthesised join"},
 		{"SELECT Name FROM Tasks FOR UPDATE", false, "locking reads (for update)"},
 		{"SELECT Name FROM Tasks t WHERE EXISTS (SELECT Name FROM Tasks u WHERE u.Name = t.Name UNION SELECT 'x')", false, "a UNION inside a subquery that reads the outer query's columns"},
-		{"EXPLAIN SELECT Name, STDDEV(Priority) FROM Tasks GROUP BY Name", false, "the aggregate STDDEV"},
+		{"EXPLAIN SELECT Name FROM Tasks WHERE Priority & 1", false, "the operator &"},
 		{"UPDATE Tasks SET Done = TRUE LIMIT 1", true, "UPDATE … LIMIT"},
 		{"DELETE FROM Tasks ORDER BY Name", true, "DELETE … ORDER BY"},
 		{"REPLACE INTO Tasks (Name) VALUES ('a')", true, "REPLACE"},
@@ -355,8 +355,8 @@ func TestShowAndDescribe(t *testing.T) {
 	}
 	cols, _ := rows.Columns()
 	got := scanAll(t, rows)
-	want := [][]any{{"Tasks", tasksTable}, {"Team Members", "tblTEAM0000000001"}, {"Tricky", "tblTRICKY00000001"}}
-	if !reflect.DeepEqual(cols, []string{"Tables_in_" + testBase, "Table_id"}) || !reflect.DeepEqual(got, want) {
+	want := [][]any{{"Tasks"}, {"Team Members"}, {"Tricky"}}
+	if !reflect.DeepEqual(cols, []string{"Tables_in_" + testBase}) || !reflect.DeepEqual(got, want) {
 		t.Errorf("SHOW TABLES = %v %v, want %v", cols, got, want)
 	}
 	if got := queryColumn(t, db, "SHOW TABLES LIKE 'team%'"); !reflect.DeepEqual(got, []string{"Team Members"}) {

@@ -103,10 +103,15 @@ func (cn *conn) planQuery(ctx context.Context, stmt sqlparser.SelectStatement, a
 		return q, nil, nil
 	}
 	var catalog *engine.Catalog
-	q, _, err := planned(ctx, cn, statementTables(stmt), func(s translate.Schema) (*translate.Query, error) {
+	tables := statementTables(stmt)
+	if cn.inInformationSchema() {
+		tables = nil // bare names are information_schema's first: the catalog finds them
+	}
+	q, _, err := planned(ctx, cn, tables, func(s translate.Schema) (*translate.Query, error) {
 		bs := s.(*baseSchema)
 		catalog = engine.NewCatalog(bs, bs.tables, cn.c.cfg.BaseID)
 		cn.c.addReplicaStatus(catalog)
+		catalog.InformationSchemaFirst = cn.inInformationSchema()
 		catalog.TableRows = func(id string) (int, bool) {
 			n, ok := cn.c.tableSizes.Load(id)
 			if !ok {
@@ -223,17 +228,28 @@ func (r *engineRows) Close() error {
 }
 
 // Requests is the number of list requests a plan takes at most, from the table's size learnt by an
-// earlier whole-table scan or COUNT(*) (engine.Sizer: a bind join compares it with its batches).
+// earlier whole-table scan or COUNT(*) (engine.Sizer: a bind join compares it with its batches'
+// pages).
 func (s scanSource) Requests(plan *translate.Plan) (int, bool) {
-	v, ok := s.c.tableSizes.Load(plan.Table.ID)
+	n, pageSize, ok := s.Records(plan)
 	if !ok || plan.RecordIDs != nil {
 		return 0, false
 	}
-	n, pageSize := v.(int), s.c.cfg.PageSize
+	return max(1, (n+pageSize-1)/pageSize), true
+}
+
+// Records is the number of records of a plan's table, learnt by an earlier whole-table scan or
+// COUNT(*), and the records one list request returns (engine.Sizer).
+func (s scanSource) Records(plan *translate.Plan) (int, int, bool) {
+	v, ok := s.c.tableSizes.Load(plan.Table.ID)
+	if !ok {
+		return 0, 0, false
+	}
+	pageSize := s.c.cfg.PageSize
 	if pageSize <= 0 {
 		pageSize = 100
 	}
-	return max(1, (n+pageSize-1)/pageSize), true
+	return v.(int), pageSize, true
 }
 
 // hasSubquery reports a subquery anywhere in a statement (its tables need the base's schema).

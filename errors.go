@@ -5,12 +5,16 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/airsql/airsql/frontend"
 	"github.com/airsql/airsql/translate"
 )
 
 // Sentinel errors. Each says what to change.
 var (
-	// ErrNoLastInsertID is returned by Result.LastInsertId: record ids are strings.
+	// ErrNoLastInsertID was returned by Result.LastInsertId, which now answers 0 as MySQL does
+	// for a table without AUTO_INCREMENT.
+	//
+	// Deprecated: nothing returns it; kept so that code comparing with it still compiles.
 	ErrNoLastInsertID = errors.New("airsql: Airtable record ids are strings, not integers, so " +
 		"LastInsertId cannot return them: run the INSERT with QueryContext, which returns the " +
 		"created rows with their id column")
@@ -42,28 +46,38 @@ func (e *InsecureHostError) Error() string {
 }
 
 // UnsupportedError names a statement or construct the driver cannot run (yet): it is refused
-// rather than run differently from SQL or silently dropped. Match it with errors.As.
-type UnsupportedError struct {
-	Construct string // what was asked, e.g. "CREATE TABLE", "GROUP BY", "OFFSET"
-	SQL       string // the SQL text concerned, when it says more than Construct; may be empty
-	Hint      string // what to do instead; may be empty
-	// Err is the translator's *translate.UnsupportedError when the refusal comes from there
-	// (a construct inside a SELECT, INSERT, UPDATE or DELETE); nil for whole statements.
-	Err error
-}
+// rather than run differently from SQL or silently dropped. Match it with errors.As. It is the
+// front end's type (one for the whole driver, whichever part refuses): Construct is what was
+// asked ("GROUP BY", "OFFSET", "CREATE TABLE"), SQL the text concerned when it says more (may be
+// empty), Hint what to do instead (may be empty).
+type UnsupportedError = frontend.UnsupportedError
 
-func (e *UnsupportedError) Error() string {
-	return "airsql: " + (&translate.UnsupportedError{Construct: e.Construct, SQL: e.SQL, Hint: e.Hint}).Message()
-}
+// SyntaxError is a statement the SQL parser cannot read (MySQL's error 1064). Unwrap gives the
+// parser's error, which names the position. It is the front end's type.
+type SyntaxError = frontend.SyntaxError
 
-func (e *UnsupportedError) Unwrap() error { return e.Err }
+// UnknownColumnError names a column no table of the statement has (MySQL's error 1054); it is the
+// planner's type.
+type UnknownColumnError = translate.UnknownColumnError
 
-// fromTranslate gives a construct the translator refuses as an *UnsupportedError (carrying the
-// translator's own error); other errors pass unchanged.
+// UnknownTableError names a table that neither the base nor information_schema has, as the
+// planner finds it (MySQL's error 1146; *NoTableError is the driver's own).
+type UnknownTableError = translate.UnknownTableError
+
+// SubqueryError is a scalar subquery that returned several rows (MySQL's error 1242).
+type SubqueryError = translate.SubqueryError
+
+// WindowError is a misuse of window functions that MySQL refuses with its own error number
+// (Code: 3579 an unknown window name, 3593 a window function where none may be, …); it is the
+// front end's type.
+type WindowError = frontend.WindowError
+
+// fromTranslate gives a construct refused inside a statement as that *UnsupportedError alone
+// (the refusal says all, whatever wrapped it); other errors pass unchanged.
 func fromTranslate(err error) error {
-	var te *translate.UnsupportedError
+	var te *UnsupportedError
 	if errors.As(err, &te) {
-		return &UnsupportedError{Construct: te.Construct, SQL: te.SQL, Hint: te.Hint, Err: te}
+		return te
 	}
 	return err
 }
@@ -171,13 +185,3 @@ func (e *RollbackError) Error() string {
 		"written; RollbackError.Applied names them), sent because a statement of the transaction needed "+
 		"them; the %d statement(s) still queued were discarded", len(e.Applied), n, e.Discarded)
 }
-
-// SyntaxError is a statement the SQL parser cannot read (MySQL's error 1064). Unwrap gives the
-// parser's error, which names the position.
-type SyntaxError struct{ Err error }
-
-func (e *SyntaxError) Error() string {
-	return fmt.Sprintf("airsql: %v (SQL is read in the MySQL dialect: quote names with spaces in backquotes, strings in single quotes)", e.Err)
-}
-
-func (e *SyntaxError) Unwrap() error { return e.Err }

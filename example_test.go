@@ -107,7 +107,7 @@ func Example_sqlx() {
 }
 
 // Example_insertReturning runs an INSERT with QueryContext to get the created records' ids
-// (Result.LastInsertId cannot: record ids are strings).
+// (Result.LastInsertId answers 0, as MySQL for a table without AUTO_INCREMENT: record ids are strings).
 func Example_insertReturning() {
 	srv, _ := startEmulatorInProcess()
 	defer srv.Close()

@@ -11,6 +11,7 @@ import (
 	"github.com/xwb1989/sqlparser"
 
 	"github.com/airsql/airsql/engine"
+	"github.com/airsql/airsql/frontend"
 	"github.com/airsql/airsql/translate"
 	"github.com/airsql/airsql/transport"
 )
@@ -29,34 +30,7 @@ func (cn *conn) explain(ctx context.Context, st statement, nvs []driver.NamedVal
 		return rows, nil
 	}
 	if d := st.ddl; d != nil {
-		add("request", "GET /v0/meta/bases/"+cn.c.cfg.BaseID+"/tables (the base as it is now)")
-		switch {
-		case d.Index:
-			add("local", "none: Airtable keeps no indexes, and a non-unique index changes no result")
-		case d.Create:
-			if d.IfNotExists {
-				add("local", "nothing more if the table "+d.Table+" exists")
-			}
-			add("request", "POST /v0/meta/bases/"+cn.c.cfg.BaseID+"/tables: create "+d.Table)
-		default:
-			meta := "/v0/meta/bases/" + cn.c.cfg.BaseID + "/tables/{table}"
-			if len(d.Fields) > 0 {
-				add("request", fmt.Sprintf("POST %s/fields: one request per column added (%d)", meta, len(d.Fields)))
-			}
-			for _, ch := range d.Changes {
-				add("request", fmt.Sprintf("PATCH %s/fields/{field of %s}: its name and description, if they differ from the base's", meta, ch.Column))
-			}
-			if d.RenameTo != "" || d.Description != nil {
-				add("request", "PATCH "+meta+": the table's name and description, if they differ from the base's")
-			}
-		}
-		for i, f := range d.Fields {
-			role := "field"
-			if d.Create && i == 0 {
-				role = "primary field"
-			}
-			add(role, fmt.Sprintf("%s: %s %v", f.Name, f.Type, f.Options))
-		}
+		cn.explainDDL(add, d)
 		return rows, nil
 	}
 	if st.ast != nil && namesComments(st.ast) {
@@ -96,82 +70,140 @@ func (cn *conn) explain(ctx context.Context, st statement, nvs []driver.NamedVal
 			return nil, err
 		}
 	case *sqlparser.Insert:
-		if sel, ok := ast.Rows.(sqlparser.SelectStatement); ok {
-			add("statement", "INSERT … SELECT")
-			if err := cn.explainSelect(ctx, add, sel, args); err != nil {
-				return nil, err
-			}
-			add("table", ast.Table.Name.String())
-			add("request", "POST (create records) of every row the SELECT gives, in requests of up to 10")
-			add("typecast", strconv.FormatBool(cn.c.cfg.Typecast))
-			break
-		}
-		plan, _, err := planned(ctx, cn, []string{ast.Table.Name.String()}, func(s translate.Schema) (*translate.InsertPlan, error) {
-			return translate.Insert(ast, s, args)
-		})
-		if err != nil {
+		if err := cn.explainInsert(ctx, add, ast, args); err != nil {
 			return nil, err
 		}
-		n := len(plan.Rows)
-		if plan.Upsert != nil {
-			add("statement", "INSERT … ON DUPLICATE KEY UPDATE (upsert)")
-			add("table", tableName(plan.Table))
-			add("request", fmt.Sprintf("PATCH with performUpsert.fieldsToMergeOn = [%s]: %s", strings.Join(plan.Upsert, ", "), chunks(n)))
-		} else {
-			add("statement", "INSERT")
-			add("table", tableName(plan.Table))
-			add("request", "POST (create records): "+chunks(n))
-		}
-		add("typecast", strconv.FormatBool(cn.c.cfg.Typecast))
 	case *sqlparser.Update:
-		plan, _, err := planned(ctx, cn, tableOf(ast.TableExprs), func(s translate.Schema) (*translate.UpdatePlan, error) {
-			return translate.Update(ast, s, args)
-		})
-		if sr, ok := searchFor(err, ast.TableExprs, ast.Where, updateTarget(ast)); ok {
-			add("statement", "UPDATE")
-			if err := cn.explainSearch(ctx, add, sr, args, "UPDATE"); err != nil {
-				return nil, err
-			}
-			add("find request", "the records found, by id (OR(RECORD_ID()='…', …)), for the SET values")
-			add("write", "PATCH (update records) of every record found, in requests of up to 10, with the SET values computed from each record's current ones")
-			add("typecast", strconv.FormatBool(cn.c.cfg.Typecast))
-			break
-		}
-		if err != nil {
+		if err := cn.explainUpdate(ctx, add, ast, args); err != nil {
 			return nil, err
 		}
-		add("statement", "UPDATE")
-		cn.explainFind(add, plan.Find, "find ")
-		add("write", "PATCH (update records) of every record found, in requests of up to 10, with the SET values computed from each record's current ones")
-		add("typecast", strconv.FormatBool(cn.c.cfg.Typecast))
 	case *sqlparser.Delete:
-		plan, _, err := planned(ctx, cn, tableOf(ast.TableExprs), func(s translate.Schema) (*translate.DeletePlan, error) {
-			return translate.Delete(ast, s, args)
-		})
-		target := ""
-		if len(ast.Targets) == 1 {
-			target = ast.Targets[0].Name.String()
-		}
-		if sr, ok := searchFor(err, ast.TableExprs, ast.Where, target); ok && len(ast.Targets) <= 1 {
-			add("statement", "DELETE")
-			if err := cn.explainSearch(ctx, add, sr, args, "DELETE"); err != nil {
-				return nil, err
-			}
-			add("write", "DELETE ?records[]=… of every record found, in requests of up to 10")
-			break
-		}
-		if err != nil {
+		if err := cn.explainDelete(ctx, add, ast, args); err != nil {
 			return nil, err
 		}
-		add("statement", "DELETE")
-		cn.explainFind(add, plan.Find, "find ")
-		add("write", "DELETE ?records[]=… of every record found, in requests of up to 10")
 	case *sqlparser.Show:
 		add("request", "GET /v0/meta/bases/"+cn.c.cfg.BaseID+"/tables (the base schema, cached for schemaTTL)")
 	default:
 		return nil, unsupportedStatement(st.ast)
 	}
 	return rows, nil
+}
+
+// explainDDL describes CREATE TABLE, ALTER TABLE and CREATE INDEX: the metadata requests.
+func (cn *conn) explainDDL(add func(step, detail string), d *frontend.DDL) {
+	add("request", "GET /v0/meta/bases/"+cn.c.cfg.BaseID+"/tables (the base as it is now)")
+	switch {
+	case d.Index:
+		add("local", "none: Airtable keeps no indexes, and a non-unique index changes no result")
+	case d.Create:
+		if d.IfNotExists {
+			add("local", "nothing more if the table "+d.Table+" exists")
+		}
+		add("request", "POST /v0/meta/bases/"+cn.c.cfg.BaseID+"/tables: create "+d.Table)
+	default:
+		meta := "/v0/meta/bases/" + cn.c.cfg.BaseID + "/tables/{table}"
+		if len(d.Fields) > 0 {
+			add("request", fmt.Sprintf("POST %s/fields: one request per column added (%d)", meta, len(d.Fields)))
+		}
+		for _, ch := range d.Changes {
+			add("request", fmt.Sprintf("PATCH %s/fields/{field of %s}: its name and description, if they differ from the base's", meta, ch.Column))
+		}
+		if d.RenameTo != "" || d.Description != nil {
+			add("request", "PATCH "+meta+": the table's name and description, if they differ from the base's")
+		}
+	}
+	for i, f := range d.Fields {
+		role := "field"
+		if d.Create && i == 0 {
+			role = "primary field"
+		}
+		add(role, fmt.Sprintf("%s: %s %v", f.Name, f.Type, f.Options))
+	}
+}
+
+// explainInsert describes INSERT (… SELECT, … ON DUPLICATE KEY UPDATE): the requests that create
+// or upsert its rows.
+func (cn *conn) explainInsert(ctx context.Context, add func(step, detail string), ast *sqlparser.Insert, args translate.Args) error {
+	if sel, ok := ast.Rows.(sqlparser.SelectStatement); ok {
+		add("statement", "INSERT … SELECT")
+		if err := cn.explainSelect(ctx, add, sel, args); err != nil {
+			return err
+		}
+		add("table", ast.Table.Name.String())
+		add("request", "POST (create records) of every row the SELECT gives, in requests of up to 10")
+		add("typecast", strconv.FormatBool(cn.c.cfg.Typecast))
+		return nil
+	}
+	plan, _, err := planned(ctx, cn, []string{ast.Table.Name.String()}, func(s translate.Schema) (*translate.InsertPlan, error) {
+		return translate.Insert(ast, s, args)
+	})
+	if err != nil {
+		return err
+	}
+	n := len(plan.Rows)
+	if plan.Upsert != nil {
+		add("statement", "INSERT … ON DUPLICATE KEY UPDATE (upsert)")
+		add("table", tableName(plan.Table))
+		add("request", fmt.Sprintf("PATCH with performUpsert.fieldsToMergeOn = [%s]: %s", strings.Join(plan.Upsert, ", "), chunks(n)))
+	} else {
+		add("statement", "INSERT")
+		add("table", tableName(plan.Table))
+		add("request", "POST (create records): "+chunks(n))
+	}
+	add("typecast", strconv.FormatBool(cn.c.cfg.Typecast))
+	return nil
+}
+
+// explainUpdate describes UPDATE: how it finds the records (pushed down, or by a SELECT of id
+// through the engine), then the PATCHes.
+func (cn *conn) explainUpdate(ctx context.Context, add func(step, detail string), ast *sqlparser.Update, args translate.Args) error {
+	plan, _, err := planned(ctx, cn, tableOf(ast.TableExprs), func(s translate.Schema) (*translate.UpdatePlan, error) {
+		return translate.Update(ast, s, args)
+	})
+	if sr, ok := searchFor(err, ast.TableExprs, ast.Where, updateTarget(ast)); ok {
+		add("statement", "UPDATE")
+		if err := cn.explainSearch(ctx, add, sr, args, "UPDATE"); err != nil {
+			return err
+		}
+		add("find request", "the records found, by id (OR(RECORD_ID()='…', …)), for the SET values")
+		add("write", "PATCH (update records) of every record found, in requests of up to 10, with the SET values computed from each record's current ones")
+		add("typecast", strconv.FormatBool(cn.c.cfg.Typecast))
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	add("statement", "UPDATE")
+	cn.explainFind(add, plan.Find, "find ")
+	add("write", "PATCH (update records) of every record found, in requests of up to 10, with the SET values computed from each record's current ones")
+	add("typecast", strconv.FormatBool(cn.c.cfg.Typecast))
+	return nil
+}
+
+// explainDelete describes DELETE: how it finds the records, then the DELETEs.
+func (cn *conn) explainDelete(ctx context.Context, add func(step, detail string), ast *sqlparser.Delete, args translate.Args) error {
+	plan, _, err := planned(ctx, cn, tableOf(ast.TableExprs), func(s translate.Schema) (*translate.DeletePlan, error) {
+		return translate.Delete(ast, s, args)
+	})
+	target := ""
+	if len(ast.Targets) == 1 {
+		target = ast.Targets[0].Name.String()
+	}
+	if sr, ok := searchFor(err, ast.TableExprs, ast.Where, target); ok && len(ast.Targets) <= 1 {
+		add("statement", "DELETE")
+		if err := cn.explainSearch(ctx, add, sr, args, "DELETE"); err != nil {
+			return err
+		}
+		add("write", "DELETE ?records[]=… of every record found, in requests of up to 10")
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	add("statement", "DELETE")
+	cn.explainFind(add, plan.Find, "find ")
+	add("write", "DELETE ?records[]=… of every record found, in requests of up to 10")
+	return nil
 }
 
 // explainSelect describes a SELECT as the engine would run it: its operator tree.
@@ -260,9 +292,6 @@ func (cn *conn) explainFind(add func(step, detail string), plan *translate.Plan,
 	}
 	if plan.Limit > 0 && (plan.Request.MaxRecords == 0 || plan.Limit < plan.Request.MaxRecords || !plan.Exact || plan.SortLocally) {
 		local = append(local, "stop after "+strconv.Itoa(plan.Limit)+" rows (LIMIT)")
-	}
-	if plan.Count {
-		local = append(local, "count the records")
 	}
 	if len(local) == 0 {
 		local = append(local, "nothing but reading the values")

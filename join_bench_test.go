@@ -51,3 +51,50 @@ func BenchmarkJoinAtServiceRate(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkBindJoinAfterCount is issue 23's join (scaled: Big 14,000 records, Small 1,500 keys
+// that take three formulas) at the service's rate, 100 ms latency, on a fresh connector and on
+// one that SELECT COUNT(*) FROM Big has taught Big's size. The plan must not get worse with what
+// the connector knows: it reports the join's requests and seconds (the COUNT(*) not counted).
+// Run it with -benchtime=1x (about a minute).
+func BenchmarkBindJoinAfterCount(b *testing.B) {
+	const query = "SELECT s.Label, COUNT(*), SUM(b.X), SUM(s.W) FROM Big b JOIN Small s ON b.G = s.G GROUP BY s.Label"
+	atServiceRate(b)
+	for _, afterCount := range []bool{false, true} {
+		name := "fresh"
+		if afterCount {
+			name = "after-COUNT"
+		}
+		b.Run(name, func(b *testing.B) {
+			srv, err := emulator.New(emulator.WithFixture(joinCostFixture()), emulator.WithRate(5, 30*time.Second),
+				emulator.WithTokenRate(0), emulator.WithLatency(100*time.Millisecond))
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer srv.Close()
+			b.ReportAllocs()
+			var took time.Duration
+			requests := 0
+			for b.Loop() {
+				db := openBenchDB(b, srv)
+				if afterCount {
+					rowTexts(b, db, "SELECT COUNT(*) FROM Big")
+				}
+				time.Sleep(1100 * time.Millisecond) // an idle window
+				srv.ResetRequests()
+				start := time.Now()
+				if got := rowTexts(b, db, query); len(got) != 7 {
+					b.Fatalf("%d groups, want 7", len(got))
+				}
+				took += time.Since(start)
+				requests += len(srv.Requests())
+				if n := srv.CountStatus(429); n != 0 {
+					b.Errorf("%d × 429", n)
+				}
+				db.Close()
+			}
+			b.ReportMetric(float64(requests)/float64(b.N), "requests")
+			b.ReportMetric(took.Seconds()/float64(b.N), "s")
+		})
+	}
+}

@@ -115,71 +115,9 @@ func (cn *conn) writeWithFiles(ctx context.Context, ast sqlparser.Statement, arg
 	if err != nil {
 		return 0, true, err
 	}
-	// take replaces LOAD_FILE(path) written as the whole value of column with NULL and reads the
-	// file; row is the VALUES row (0 for UPDATE).
-	var uploads []fileUpload
-	take := func(column string, e *sqlparser.Expr, row int) error {
-		f, ok := isLoadFile(*e)
-		if !ok {
-			if hasLoadFile(*e) {
-				return &UnsupportedError{Construct: "LOAD_FILE inside an expression", Hint: "write LOAD_FILE('path') as the whole value of an attachment column"}
-			}
-			return nil
-		}
-		i := -1
-		for j, fl := range t.Fields {
-			if strings.EqualFold(fl.Name, column) || fl.ID == column {
-				i = j
-			}
-		}
-		if i < 0 || t.Fields[i].Type != "multipleAttachments" {
-			return &UnsupportedError{Construct: "LOAD_FILE into the column " + column,
-				Hint: "it uploads a file into an attachment column (an Airtable attachment field)"}
-		}
-		if len(f.Exprs) != 1 {
-			return fmt.Errorf("airsql: LOAD_FILE takes one argument, the file's path")
-		}
-		arg, isAliased := f.Exprs[0].(*sqlparser.AliasedExpr)
-		if !isAliased {
-			return fmt.Errorf("airsql: LOAD_FILE takes one argument, the file's path")
-		}
-		vals, err := cn.evalConstants(ctx, []sqlparser.Expr{arg.Expr}, args)
-		if err != nil {
-			return fmt.Errorf("airsql: LOAD_FILE's path must not read the table: %w", err)
-		}
-		path, isText := vals[0].(string)
-		if !isText || path == "" {
-			return fmt.Errorf("airsql: LOAD_FILE needs a path as text, got %v", vals[0])
-		}
-		up, err := readAllowedFile(cn.c.cfg.SecureFilePriv, path)
-		if err != nil {
-			return err
-		}
-		uploads = append(uploads, fileUpload{row: row, fieldID: t.Fields[i].ID, column: t.Fields[i].Name, file: up})
-		*e = &sqlparser.NullVal{}
-		return nil
-	}
-	switch s := parsed.(type) {
-	case *sqlparser.Insert:
-		rows, isValues := s.Rows.(sqlparser.Values)
-		if !isValues || len(s.OnDup) > 0 {
-			return 0, true, &UnsupportedError{Construct: "LOAD_FILE in INSERT … SELECT or ON DUPLICATE KEY UPDATE", Hint: "use INSERT … VALUES"}
-		}
-		for r, tuple := range rows {
-			for j := range tuple {
-				if j < len(s.Columns) {
-					if err := take(s.Columns[j].String(), &tuple[j], r); err != nil {
-						return 0, true, err
-					}
-				}
-			}
-		}
-	case *sqlparser.Update:
-		for _, set := range s.Exprs {
-			if err := take(set.Name.Name.String(), &set.Expr, 0); err != nil {
-				return 0, true, err
-			}
-		}
+	uploads, err := cn.takeLoadFiles(ctx, parsed, t, args)
+	if err != nil {
+		return 0, true, err
 	}
 	if hasLoadFile(parsed) {
 		return 0, true, &UnsupportedError{Construct: "LOAD_FILE outside the values of attachment columns",
@@ -189,29 +127,111 @@ func (cn *conn) writeWithFiles(ctx context.Context, ast sqlparser.Statement, arg
 	if err != nil {
 		return 0, true, err
 	}
-	out, err := cn.writeNow(ctx, parsed, own)
+	out, err := cn.writeNow(ctx, parsed, own, nil)
 	if err != nil {
 		return 0, true, err
 	}
+	if err := cn.uploadFiles(ctx, parsed, t, out, uploads); err != nil {
+		return int64(out.affected()), true, err
+	}
+	return int64(out.affected()), true, nil
+}
+
+// takeLoadFiles replaces each LOAD_FILE(path) written as the whole value of an attachment column
+// of the statement with NULL and reads its file: the uploads to send once the records are written.
+func (cn *conn) takeLoadFiles(ctx context.Context, parsed sqlparser.Statement, t *translate.Table, args translate.Args) ([]fileUpload, error) {
+	var uploads []fileUpload
+	switch s := parsed.(type) {
+	case *sqlparser.Insert:
+		rows, isValues := s.Rows.(sqlparser.Values)
+		if !isValues || len(s.OnDup) > 0 {
+			return nil, &UnsupportedError{Construct: "LOAD_FILE in INSERT … SELECT or ON DUPLICATE KEY UPDATE", Hint: "use INSERT … VALUES"}
+		}
+		for r, tuple := range rows {
+			for j := range tuple {
+				if j < len(s.Columns) {
+					if err := cn.takeLoadFile(ctx, t, args, &uploads, s.Columns[j].String(), &tuple[j], r); err != nil {
+						return nil, err
+					}
+				}
+			}
+		}
+	case *sqlparser.Update:
+		for _, set := range s.Exprs {
+			if err := cn.takeLoadFile(ctx, t, args, &uploads, set.Name.Name.String(), &set.Expr, 0); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return uploads, nil
+}
+
+// takeLoadFile takes the LOAD_FILE written as the whole value *e of column (row: the VALUES row, 0
+// for UPDATE), if it is one: the file is read and its upload added to uploads, *e becomes NULL.
+func (cn *conn) takeLoadFile(ctx context.Context, t *translate.Table, args translate.Args, uploads *[]fileUpload, column string, e *sqlparser.Expr, row int) error {
+	f, ok := isLoadFile(*e)
+	if !ok {
+		if hasLoadFile(*e) {
+			return &UnsupportedError{Construct: "LOAD_FILE inside an expression", Hint: "write LOAD_FILE('path') as the whole value of an attachment column"}
+		}
+		return nil
+	}
+	i := -1
+	for j, fl := range t.Fields {
+		if strings.EqualFold(fl.Name, column) || fl.ID == column {
+			i = j
+		}
+	}
+	if i < 0 || t.Fields[i].Type != "multipleAttachments" {
+		return &UnsupportedError{Construct: "LOAD_FILE into the column " + column,
+			Hint: "it uploads a file into an attachment column (an Airtable attachment field)"}
+	}
+	if len(f.Exprs) != 1 {
+		return fmt.Errorf("airsql: LOAD_FILE takes one argument, the file's path")
+	}
+	arg, isAliased := f.Exprs[0].(*sqlparser.AliasedExpr)
+	if !isAliased {
+		return fmt.Errorf("airsql: LOAD_FILE takes one argument, the file's path")
+	}
+	vals, err := cn.evalConstants(ctx, []sqlparser.Expr{arg.Expr}, args)
+	if err != nil {
+		return fmt.Errorf("airsql: LOAD_FILE's path must not read the table: %w", err)
+	}
+	path, isText := vals[0].(string)
+	if !isText || path == "" {
+		return fmt.Errorf("airsql: LOAD_FILE needs a path as text, got %v", vals[0])
+	}
+	up, err := readAllowedFile(cn.c.cfg.SecureFilePriv, path)
+	if err != nil {
+		return err
+	}
+	*uploads = append(*uploads, fileUpload{row: row, fieldID: t.Fields[i].ID, column: t.Fields[i].Name, file: up})
+	*e = &sqlparser.NullVal{}
+	return nil
+}
+
+// uploadFiles uploads each file into its records once the write is done: an INSERT's into the
+// record of its VALUES row, an UPDATE's into every record updated.
+func (cn *conn) uploadFiles(ctx context.Context, parsed sqlparser.Statement, t *translate.Table, out writeOutcome, uploads []fileUpload) error {
 	_, isUpdate := parsed.(*sqlparser.Update)
 	sent := 0
 	for _, u := range uploads {
 		targets := out.records
 		if !isUpdate {
 			if u.row >= len(out.records) {
-				return int64(out.affected()), true, fmt.Errorf("airsql: LOAD_FILE: the INSERT created %d records for %d rows", len(out.records), len(valuesRows(parsed)))
+				return fmt.Errorf("airsql: LOAD_FILE: the INSERT created %d records for %d rows", len(out.records), len(valuesRows(parsed)))
 			}
 			targets = out.records[u.row : u.row+1]
 		}
 		for _, rec := range targets {
 			if _, err := cn.c.base.UploadAttachment(ctx, t.ID, rec.ID, u.fieldID, u.file); err != nil {
-				return int64(out.affected()), true, fmt.Errorf("airsql: the records were written, but uploading %q into %q of record %s failed (%d uploads were done before it): %w",
+				return fmt.Errorf("airsql: the records were written, but uploading %q into %q of record %s failed (%d uploads were done before it): %w",
 					u.file.Filename, u.column, rec.ID, sent, err)
 			}
 			sent++
 		}
 	}
-	return int64(out.affected()), true, nil
+	return nil
 }
 
 // valuesRows is the VALUES rows of an INSERT.

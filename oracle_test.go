@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -22,6 +23,7 @@ var (
 	oracleN           = flag.Int("oracle.n", 0, "number of generated queries of TestOracle (0: 5000 under CI=true, else 1000)")
 	oracleShowPending = flag.Bool("oracle.pending", false, "log each difference that a pending fix explains, as failures are")
 	oracleSeed        = flag.Uint64("oracle.seed", 1, "seed of TestOracle's first query; query i uses seed+i (the fixture's seed is fixed)")
+	oracleOnly        = flag.String("oracle.only", "", "comma-separated construct names (oracle.DefaultConstructs): only these, in every query — a long run of one class")
 )
 
 // oracleFixtureSeed generates the fixture; a query's seed alone reproduces it.
@@ -87,6 +89,9 @@ func TestOracle(t *testing.T) {
 		}
 	}
 	gen := oracle.NewGenerator(fx.Schema)
+	if *oracleOnly != "" {
+		gen.Constructs = onlyConstructs(t, gen.Constructs, strings.Split(*oracleOnly, ","))
+	}
 	start := time.Now()
 	var failures, pending, refusals int
 	pendingCount := map[string]int{}
@@ -121,6 +126,24 @@ func TestOracle(t *testing.T) {
 			t.Logf("pending fix %q: %d queries", f.name, c)
 		}
 	}
+}
+
+// onlyConstructs keeps the named constructs, each in every query, and switches the others off.
+func onlyConstructs(t *testing.T, all []oracle.Construct, names []string) []oracle.Construct {
+	out := slices.Clone(all)
+	for _, name := range names {
+		i := slices.IndexFunc(out, func(c oracle.Construct) bool { return c.Name == strings.TrimSpace(name) })
+		if i < 0 {
+			t.Fatalf("-oracle.only: no construct %q", name)
+		}
+		out[i].Weight = 1000
+	}
+	for i := range out {
+		if out[i].Weight != 1000 {
+			out[i].Mode = oracle.Off
+		}
+	}
+	return out
 }
 
 func runOracle(ctx context.Context, q *oracle.Query, maria, pushed, local *sql.DB) *outcome {

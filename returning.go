@@ -1,10 +1,13 @@
 package airsql
 
 import (
+	"context"
+	"io"
 	"strings"
 
 	"github.com/xwb1989/sqlparser"
 
+	"github.com/airsql/airsql/engine"
 	"github.com/airsql/airsql/frontend"
 	"github.com/airsql/airsql/translate"
 )
@@ -15,19 +18,53 @@ import (
 // clause is cut off with the parser's own tokenizer before parsing, and its select list is read
 // as a SELECT's.
 
-// returningPlan plans the RETURNING list over the records of a table, as SELECT list FROM table,
-// its columns labelled as the front end read them.
-func returningPlan(schema *baseSchema, t *translate.Table, list sqlparser.SelectExprs, labels frontend.Labels) (*translate.Plan, error) {
+// recordsQuery plans SELECT list FROM table over the records a write returned — the RETURNING
+// list, or * (id, the fields in schema order, createdTime) when list is nil — with one planner,
+// its columns labelled as the front end read them. The engine runs it over those records
+// (writtenRecords). A subquery, a join or an aggregate would read other rows than the records,
+// and is refused, as MariaDB refuses aggregates in RETURNING.
+func recordsQuery(schema *baseSchema, t *translate.Table, list sqlparser.SelectExprs, labels frontend.Labels) (*translate.Query, error) {
+	if list == nil {
+		list = sqlparser.SelectExprs{&sqlparser.StarExpr{}}
+	}
 	sel := &sqlparser.Select{
 		SelectExprs: list,
 		From:        sqlparser.TableExprs{&sqlparser.AliasedTableExpr{Expr: sqlparser.TableName{Name: sqlparser.NewTableIdent(t.ID)}}},
 	}
-	plan, err := translate.Select(sel, schema, translate.Args{Labels: labels})
+	q, err := translate.NewQuery(sel, schema, translate.Args{Labels: labels})
 	if err != nil {
 		return nil, fromTranslate(err)
 	}
-	return plan, nil
+	if len(q.Subqueries) > 0 || q.Join != nil || q.Grouped {
+		return nil, &UnsupportedError{Construct: "a subquery or an aggregate in RETURNING", SQL: sqlparser.String(list),
+			Hint: "RETURNING reads the written records only: name their columns, and run other queries after the write"}
+	}
+	return q, nil
 }
+
+// writtenRecords answers the one scan of a recordsQuery with the records a write returned: the
+// query has no WHERE, so its request is the whole table, which those records stand for.
+type writtenRecords []translate.Row
+
+func (w writtenRecords) Scan(context.Context, *translate.Plan) (engine.Pages, error) {
+	return &writtenPages{rows: w}, nil
+}
+
+// writtenPages is the records as one page.
+type writtenPages struct {
+	rows []translate.Row
+	sent bool
+}
+
+func (p *writtenPages) Next(context.Context) ([]translate.Row, error) {
+	if p.sent {
+		return nil, io.EOF
+	}
+	p.sent = true
+	return p.rows, nil
+}
+
+func (p *writtenPages) Close() { p.sent = true }
 
 // onlyIDs tells whether a RETURNING list reads nothing but the record id, which is all a DELETE
 // keeps of the records it deleted.

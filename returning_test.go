@@ -40,6 +40,20 @@ func TestInsertReturning(t *testing.T) {
 	if !errors.As(err, &ue) {
 		t.Errorf("DELETE RETURNING Name: %v, want a refusal (a DELETE keeps only ids)", err)
 	}
+	// A RETURNING list that reads other rows than the written records is refused before anything
+	// is sent.
+	posts := len(writeRequests(srv, "POST"))
+	for _, q := range []string{
+		"INSERT INTO Tasks (Name) VALUES ('r4') RETURNING id, (SELECT COUNT(*) FROM Tasks)",
+		"INSERT INTO Tasks (Name) VALUES ('r4') RETURNING COUNT(*)",
+	} {
+		if _, err := db.Query(q); !errors.As(err, &ue) {
+			t.Errorf("%s: %v, want a refusal", q, err)
+		}
+	}
+	if n := len(writeRequests(srv, "POST")); n != posts {
+		t.Errorf("a refused RETURNING sent %d POST(s), want none", n-posts)
+	}
 	if res, err := db.Exec("INSERT INTO Tasks (Name) VALUES ('r3') RETURNING id"); err != nil {
 		t.Errorf("Exec of INSERT … RETURNING: %v", err)
 	} else if n, _ := res.RowsAffected(); n != 1 {

@@ -120,42 +120,6 @@ func (s *recordSource) close() {
 	<-s.done
 }
 
-// cursor runs a plan as the contract of translate says: no request when NoRows or Limit is 0;
-// GETs for RecordIDs, else one list; Keep on every row; SortLocally sorts every kept row; then at
-// most Limit rows (for a COUNT plan the limit applies to its one output row, not here).
-type cursor struct {
-	ctx     context.Context
-	plan    *translate.Plan
-	src     *recordSource // nil: nothing to fetch
-	page    []transport.Record
-	pos     int
-	limit   int // -1: none
-	emitted int
-
-	sorted      []translate.Row // SortLocally: every kept row, sorted
-	sortedReady bool
-
-	progress *progressTracker // nil: nobody asked (WithProgress)
-}
-
-func newCursor(ctx context.Context, base *transport.Base, plan *translate.Plan, pageSize int) *cursor {
-	cur := &cursor{ctx: ctx, plan: plan, limit: plan.Limit}
-	if plan.Count {
-		cur.limit = -1
-	}
-	if plan.NoRows || plan.Limit == 0 {
-		return cur
-	}
-	table := base.Table(plan.Table.ID)
-	cur.progress = newProgressTracker(ctx, plan.Table.Name)
-	if plan.RecordIDs != nil {
-		cur.src = startGets(ctx, table, plan.RecordIDs)
-		return cur
-	}
-	cur.src = startPlanList(cur.progress.cacheContext(ctx), table, plan, pageSize)
-	return cur
-}
-
 // listOptions is the list request of a plan, as sent.
 func listOptions(plan *translate.Plan, pageSize int) transport.ListOptions {
 	opts := transport.ListOptions{
@@ -190,88 +154,6 @@ func ascendingSortKey(t *translate.Table, name string) string {
 		}
 	}
 	return name
-}
-
-// next returns the next row; io.EOF after the last.
-func (c *cursor) next() (translate.Row, error) {
-	if c.limit >= 0 && c.emitted >= c.limit {
-		c.close() // stop fetching pages nobody will read
-		return translate.Row{}, io.EOF
-	}
-	var row translate.Row
-	var err error
-	if c.plan.SortLocally {
-		row, err = c.nextSorted()
-	} else {
-		row, err = c.nextKept()
-	}
-	if err != nil {
-		return row, err
-	}
-	c.emitted++
-	return row, nil
-}
-
-func (c *cursor) nextSorted() (translate.Row, error) {
-	if !c.sortedReady {
-		for {
-			row, err := c.nextKept()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				return row, err
-			}
-			c.sorted = append(c.sorted, row)
-		}
-		c.plan.SortRows(c.sorted)
-		c.sortedReady = true
-	}
-	if len(c.sorted) == 0 {
-		return translate.Row{}, io.EOF
-	}
-	row := c.sorted[0]
-	c.sorted = c.sorted[1:]
-	return row, nil
-}
-
-// nextKept returns the next fetched row that Keep accepts.
-func (c *cursor) nextKept() (translate.Row, error) {
-	for {
-		for c.pos < len(c.page) {
-			rec := &c.page[c.pos]
-			c.pos++
-			row := translate.Row{ID: rec.ID, CreatedTime: rec.CreatedTime, Fields: rec.Fields}
-			keep, err := c.plan.Keep(row)
-			if err != nil {
-				return row, err
-			}
-			if keep {
-				return row, nil
-			}
-		}
-		if c.src == nil {
-			return translate.Row{}, io.EOF
-		}
-		page, err := c.src.next(c.ctx)
-		if err != nil {
-			if err == io.EOF {
-				c.close()
-			}
-			return translate.Row{}, err
-		}
-		c.progress.page(len(page))
-		c.page, c.pos = page, 0
-	}
-}
-
-// close stops the fetching goroutine and waits for it.
-func (c *cursor) close() {
-	c.progress.end()
-	if c.src != nil {
-		c.src.close()
-		c.src = nil
-	}
 }
 
 // resultColumns gives a driver.Rows its column names and the column type interfaces.

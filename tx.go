@@ -147,8 +147,9 @@ func (cn *conn) execWrite(ctx context.Context, ast sqlparser.Statement, args tra
 }
 
 // writeNow runs a write whose records must be returned at once (QueryContext). Inside a
-// transaction the queue goes first, so that the order of writes is kept.
-func (cn *conn) writeNow(ctx context.Context, ast sqlparser.Statement, args translate.Args) (writeOutcome, error) {
+// transaction the queue goes first, so that the order of writes is kept. check, when set, sees the
+// prepared write before anything is sent: its error refuses the statement with nothing written.
+func (cn *conn) writeNow(ctx context.Context, ast sqlparser.Statement, args translate.Args, check func(*pendingWrite) error) (writeOutcome, error) {
 	cn.implicitTx(ctx)
 	t := cn.tx
 	if t != nil {
@@ -162,6 +163,11 @@ func (cn *conn) writeNow(ctx context.Context, ast sqlparser.Statement, args tran
 	w, err := cn.prepareWrite(ctx, ast, args)
 	if err != nil {
 		return writeOutcome{}, err
+	}
+	if check != nil {
+		if err := check(w); err != nil {
+			return writeOutcome{}, err
+		}
 	}
 	out, err := cn.send(ctx, w)
 	if t != nil {

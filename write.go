@@ -6,11 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/xwb1989/sqlparser"
 
-	"github.com/airsql/airsql/frontend"
+	"github.com/airsql/airsql/engine"
 	"github.com/airsql/airsql/translate"
 	"github.com/airsql/airsql/transport"
 )
@@ -230,12 +229,16 @@ func (cn *conn) send(ctx context.Context, w *pendingWrite) (writeOutcome, error)
 	return out, we
 }
 
-// eachFound runs a find plan to the end and calls f for every row it keeps.
+// eachFound runs a find plan (one table's request) through the engine to the end and calls f for
+// every record it keeps.
 func (cn *conn) eachFound(ctx context.Context, plan *translate.Plan, f func(translate.Row) error) error {
-	cur := newCursor(ctx, cn.c.base, plan, cn.c.cfg.PageSize)
-	defer cur.close()
+	op, err := engine.BuildScan(plan, engine.Options{Source: scanSource{c: cn.c}, MaxRows: cn.c.cfg.MaxRows})
+	if err != nil {
+		return err
+	}
+	defer op.Close()
 	for {
-		row, err := cur.next()
+		row, err := op.Next(ctx)
 		if err == io.EOF {
 			return nil
 		}
@@ -281,18 +284,25 @@ func (cn *conn) writeRows(ctx context.Context, ast sqlparser.Statement, args tra
 		return nil, &UnsupportedError{Construct: "DELETE … RETURNING of columns other than id",
 			Hint: "a DELETE keeps only the ids of the records it deleted: SELECT the values first, or write RETURNING id"}
 	}
-	w, err := cn.writeNow(ctx, ast, args)
+	// The rows' query is planned before the write is sent: a list it refuses writes nothing.
+	var q *translate.Query
+	w, err := cn.writeNow(ctx, ast, args, func(pw *pendingWrite) (err error) {
+		if pw.table != nil && (pw.op != "DELETE" || returning != nil) {
+			q, err = recordsQuery(pw.schema, pw.table, returning, args.Labels)
+		}
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
 	if w.deleted == nil {
-		return cn.recordRows(w, returning, args.Labels)
+		return cn.recordRows(ctx, w, q)
 	}
 	if returning != nil { // only ids: the deleted records read as records with no fields
 		for _, id := range w.deleted {
 			w.records = append(w.records, transport.Record{ID: id})
 		}
-		return cn.recordRows(w, returning, args.Labels)
+		return cn.recordRows(ctx, w, q)
 	}
 	rows := &staticRows{resultColumns: []translate.Column{idColumn()}}
 	for _, id := range w.deleted {
@@ -302,49 +312,31 @@ func (cn *conn) writeRows(ctx context.Context, ast sqlparser.Statement, args tra
 }
 
 // recordRows shows written records with the columns and values of SELECT * on their table (or of
-// the RETURNING list), so that they read exactly as a later SELECT would read them.
-func (cn *conn) recordRows(w writeOutcome, returning sqlparser.SelectExprs, labels frontend.Labels) (driver.Rows, error) {
-	if w.table == nil {
+// the RETURNING list), so that they read exactly as a later SELECT would read them: q, the
+// recordsQuery of the list planned by the one planner, computed by the engine over the records.
+func (cn *conn) recordRows(ctx context.Context, w writeOutcome, q *translate.Query) (driver.Rows, error) {
+	if w.table == nil || q == nil {
 		return &staticRows{resultColumns: []translate.Column{idColumn()}}, nil
 	}
-	plan, err := allColumnsPlan(w.schema, w.table)
-	if returning != nil {
-		plan, err = returningPlan(w.schema, w.table, returning, labels)
+	records := make(writtenRecords, len(w.records))
+	for i, rec := range w.records {
+		records[i] = translate.Row{ID: rec.ID, CreatedTime: rec.CreatedTime, Fields: rec.Fields}
 	}
+	op, err := engine.Build(q, engine.Options{Source: records, MaxRows: cn.c.cfg.MaxRows})
 	if err != nil {
 		return nil, err
 	}
-	rows := &staticRows{resultColumns: plan.Columns}
-	for _, rec := range w.records {
-		vals := make([]any, len(plan.Columns))
-		if err := plan.Values(translate.Row{ID: rec.ID, CreatedTime: rec.CreatedTime, Fields: rec.Fields}, vals); err != nil {
-			return nil, err
-		}
-		dest := make([]driver.Value, len(vals))
-		for i, v := range vals {
+	out, err := engine.Drain(ctx, op)
+	if err != nil {
+		return nil, err
+	}
+	rows := &staticRows{resultColumns: q.Columns}
+	for _, r := range out {
+		dest := make([]driver.Value, len(r.Values))
+		for i, v := range r.Values {
 			dest[i] = v
 		}
 		rows.values = append(rows.values, dest)
 	}
 	return rows, nil
-}
-
-// allColumnsPlan plans SELECT * on a table (id, the fields in schema order, createdTime), for
-// its columns and value model.
-func allColumnsPlan(schema *baseSchema, t *translate.Table) (*translate.Plan, error) {
-	query := "SELECT * FROM " + quoteName(t.ID)
-	ast, err := translate.Parse(query)
-	if err != nil {
-		return nil, fmt.Errorf("airsql: internal query %q: %w", query, err)
-	}
-	sel, ok := ast.(*sqlparser.Select)
-	if !ok {
-		return nil, fmt.Errorf("airsql: internal query %q is not a SELECT", query)
-	}
-	return translate.Select(sel, schema, translate.Args{})
-}
-
-// quoteName writes a name as a backquoted identifier.
-func quoteName(name string) string {
-	return "`" + strings.ReplaceAll(name, "`", "``") + "`"
 }

@@ -314,6 +314,45 @@ func TestLatency(t *testing.T) {
 	}
 }
 
+// TestRateCountedAtArrival: the rate limit counts a request when it arrives, not when its latency
+// has passed. Two requests one window apart (1 per second, 1 s apart) both fit, even when their
+// latencies end at the same moment (a loaded machine wakes sleepers late, together); counted
+// after the latency, the second was refused for a spacing the client never sent.
+func TestRateCountedAtArrival(t *testing.T) {
+	s, fc := newTestServer(t, WithFixture(smallFixture(t)), WithRate(1, 30*time.Second), WithLatency(5*time.Second))
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	statuses := make(chan int, 2)
+	send := func() {
+		go func() {
+			r, err := tryDo(s, DefaultToken, "GET", testBase+"/Tasks?maxRecords=1", nil)
+			if err != nil {
+				statuses <- 0
+				return
+			}
+			statuses <- r.status
+		}()
+	}
+	send()
+	if err := fc.BlockUntil(ctx, 1); err != nil { // the first is in its latency
+		t.Fatal(err)
+	}
+	fc.Advance(time.Second)
+	send()
+	if err := fc.BlockUntil(ctx, 2); err != nil {
+		t.Fatal(err)
+	}
+	fc.Advance(10 * time.Second) // both latencies end at once
+	for range 2 {
+		if st := <-statuses; st != 200 {
+			t.Errorf("status %d, want 200: two requests 1 s apart fit 1 per second", st)
+		}
+	}
+	if got := s.CountStatus(429); got != 0 {
+		t.Errorf("got %d × 429, want 0", got)
+	}
+}
+
 func TestRequestsAndLog(t *testing.T) {
 	logPath := filepath.Join(t.TempDir(), "requests.jsonl")
 	s, _ := newTestServer(t, WithFixture(smallFixture(t)), WithRequestLog(logPath))

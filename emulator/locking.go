@@ -10,9 +10,10 @@ import (
 //
 //   - A write route takes s.mu for writing with s.lockForWrite(c) (writeTable and writeRequest
 //     call it, and also find the table and check access) and unlocks it (s.mu.Unlock) when its
-//     txn has committed. Writes are short: they touch the records they name. route counts every
-//     request whose method writes (POST but listRecords, PATCH, PUT, DELETE) as a waiting writer
-//     from the moment it is routed until lockForWrite holds the lock for it or it ends, and heavy
+//     txn has committed. Writes are short: they touch the records they name. admit and run count
+//     every request whose method writes (POST but listRecords, PATCH, PUT, DELETE) as a waiting
+//     writer while it authenticates and from the moment it is answered until lockForWrite holds
+//     the lock for it or it ends (not during its latency), and heavy
 //     reads do not start while one waits.
 //   - A read route takes s.mu.RLock for as long as it reads the data, and renders its answer
 //     under it.
@@ -49,7 +50,7 @@ func newWriterGate() *writerGate {
 
 // writerArrived counts a write request as waiting for s.mu, from the moment it is routed (before
 // authentication, which reads under s.mu too) until lockForWrite holds the lock for it or the
-// request ends; route calls it for every request that writes.
+// request ends; admit and run call it for every request that writes.
 func (s *Server) writerArrived(c *call) {
 	g := s.writers
 	g.mu.Lock()

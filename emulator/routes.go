@@ -115,8 +115,13 @@ func readBody(r *http.Request) (body []byte, tooLarge bool) {
 	return b, false
 }
 
-// serve decides the answer: faults, latency, limits, then the route. It returns the fault that
+// serve decides the answer: faults, limits, latency, then the route. It returns the fault that
 // applied, so that ServeHTTP can drop or truncate.
+//
+// The rate limit counts a request when it arrives, as the service does (its window is of
+// arrivals; reference §3), and the latency is the time until the answer: counted after the
+// latency, arrivals would be moved by however late each sleep ended, and a client that spaces
+// its requests exactly could be refused for a spacing it never sent.
 func (s *Server) serve(r *http.Request, body []byte, tooLarge bool) (status int, respBody []byte, fault Fault) {
 	defer func() {
 		if p := recover(); p != nil { // an emulator bug: answer 500 with what went wrong, keep serving
@@ -127,6 +132,14 @@ func (s *Server) serve(r *http.Request, body []byte, tooLarge bool) (status int,
 	fault, _ = s.faults.match(r.Method, r.URL.EscapedPath()) // the zero Fault, doing nothing, when none applies
 	if fault.Delay > 0 {
 		_ = clock.Sleep(r.Context(), s.clock, fault.Delay)
+	}
+	var (
+		c       *call
+		handler handlerFunc
+		aerr    *apiError
+	)
+	if fault.Status == 0 && !fault.Drop {
+		c, handler, aerr = s.admit(r, body, tooLarge)
 	}
 	if s.cfg.latency > 0 {
 		_ = clock.Sleep(r.Context(), s.clock, s.cfg.latency)
@@ -141,7 +154,10 @@ func (s *Server) serve(r *http.Request, body []byte, tooLarge bool) (status int,
 	if fault.Drop {
 		return 0, nil, fault
 	}
-	rep, aerr := s.route(r, body, tooLarge)
+	var rep reply
+	if aerr == nil {
+		rep, aerr = s.run(c, handler)
+	}
 	if aerr != nil {
 		return aerr.status, aerr.body(), fault
 	}
@@ -153,18 +169,20 @@ func (s *Server) serve(r *http.Request, body []byte, tooLarge bool) (status int,
 	return rep.status, b, fault
 }
 
-func (s *Server) route(r *http.Request, body []byte, tooLarge bool) (reply, *apiError) {
+// admit checks what the service checks on a request's arrival — its size, its route, its token,
+// the rate limits — and returns the call and the handler that answers it.
+func (s *Server) admit(r *http.Request, body []byte, tooLarge bool) (*call, handlerFunc, *apiError) {
 	if len(r.URL.RequestURI()) > MaxURLLength {
-		return reply{}, errorf(http.StatusRequestURITooLong, "INVALID_REQUEST_UNKNOWN",
+		return nil, nil, errorf(http.StatusRequestURITooLong, "INVALID_REQUEST_UNKNOWN",
 			"The URL is %d characters long; the limit is %d. Send long formulas with POST .../listRecords.", len(r.URL.RequestURI()), MaxURLLength)
 	}
 	if tooLarge {
-		return reply{}, errorf(http.StatusRequestEntityTooLarge, "REQUEST_TOO_LARGE",
+		return nil, nil, errorf(http.StatusRequestEntityTooLarge, "REQUEST_TOO_LARGE",
 			"Request body is too large: the limit is %d bytes.", bodyLimit(r))
 	}
 	escaped := r.URL.EscapedPath()
 	if !strings.HasPrefix(escaped, "/v0/") {
-		return reply{}, errRouteNotFound()
+		return nil, nil, errRouteNotFound()
 	}
 	raw := strings.Split(strings.TrimPrefix(escaped, "/v0/"), "/")
 	if len(raw) > 1 && raw[len(raw)-1] == "" { // airtable.js: ".../Table/?"
@@ -174,7 +192,7 @@ func (s *Server) route(r *http.Request, body []byte, tooLarge bool) (reply, *api
 	for i, p := range raw {
 		u, err := url.PathUnescape(p)
 		if err != nil || u == "" {
-			return reply{}, errRouteNotFound()
+			return nil, nil, errRouteNotFound()
 		}
 		segs[i] = u
 	}
@@ -182,21 +200,31 @@ func (s *Server) route(r *http.Request, body []byte, tooLarge bool) (reply, *api
 
 	handler, baseID := s.pickHandler(r.Method, segs)
 	if handler == nil {
-		return reply{}, errRouteNotFound()
+		return nil, nil, errRouteNotFound()
 	}
-	if writesData(r.Method, segs) {
+	if writesData(r.Method, segs) { // authentication reads under s.mu (locking.go)
 		s.writerArrived(c)
 		defer s.writerNoLongerWaiting(c)
 	}
 	tok, aerr := s.authenticate(r)
 	if aerr != nil {
-		return reply{}, aerr
+		return nil, nil, aerr
 	}
 	c.tok = tok
 	// The service's second limit is per user, over all of the user's tokens (reference §3): tokens
 	// of one userId share it; a token without one is a user of its own.
 	if aerr := s.limiter.allow(tok.userID, baseID); aerr != nil {
-		return reply{}, aerr
+		return nil, nil, aerr
+	}
+	return c, handler, nil
+}
+
+// run answers an admitted call. A write counts as a waiting writer from here until it holds
+// s.mu (locking.go).
+func (s *Server) run(c *call, handler handlerFunc) (reply, *apiError) {
+	if writesData(c.r.Method, c.segments) {
+		s.writerArrived(c)
+		defer s.writerNoLongerWaiting(c)
 	}
 	return handler(c)
 }

@@ -29,6 +29,9 @@ type Catalog struct {
 	// TableRows, when set, gives a table's number of records if it is known (the driver learns
 	// it from whole-table scans): TABLES.TABLE_ROWS, an estimate as in MySQL; NULL when unknown.
 	TableRows func(tableID string) (int, bool)
+	// InformationSchemaFirst finds a bare name among information_schema's tables before the
+	// base's: the connection ran USE information_schema.
+	InformationSchemaFirst bool
 }
 
 type memTable struct {
@@ -64,6 +67,11 @@ func (c *Catalog) Table(nameOrID string) (*translate.Table, bool) {
 			return nil, false
 		}
 		return m.table, true
+	}
+	if c.InformationSchemaFirst && !strings.Contains(nameOrID, ".") {
+		if m, err := c.infoTable(strings.ToUpper(nameOrID)); err == nil && m != nil {
+			return m.table, true
+		}
 	}
 	return c.base.Table(nameOrID)
 }
@@ -254,11 +262,11 @@ func columnsOf(schema translate.Schema, t *translate.Table) ([]translate.Column,
 	if !ok {
 		return nil, fmt.Errorf("engine: internal: SELECT * is not a SELECT")
 	}
-	plan, err := translate.Select(sel, schema, translate.Args{})
+	q, err := translate.NewQuery(sel, schema, translate.Args{})
 	if err != nil {
 		return nil, err
 	}
-	return plan.Columns, nil
+	return q.Columns, nil
 }
 
 func (c *Catalog) infoRows(name string) ([]translate.Row, error) {

@@ -96,12 +96,19 @@ type Options struct {
 	// NoBind turns key pushdown off: joins scan both tables and IN (SELECT …) scans the table
 	// (for benchmarks and differential tests that compare the two).
 	NoBind bool
+
+	// env is the run's environment (what its subqueries found), made by the outermost Build and
+	// shared by the operators of its subqueries and derived tables: the plan holds no run state.
+	env *translate.Env
 }
 
 // Build turns a planned query into its operator tree. The rows of the root hold the output columns
 // in Values (driver values: nil, int64, float64, bool, string, time.Time); a row's Values are valid
 // until the next call of Next (copy them to keep them).
 func Build(q *translate.Query, opts Options) (Operator, error) {
+	if opts.env == nil {
+		opts.env = translate.NewEnv()
+	}
 	budget := &Budget{Limit: opts.MaxRows}
 	var op Operator
 	switch {
@@ -121,7 +128,7 @@ func Build(q *translate.Query, opts Options) (Operator, error) {
 		}
 		op = d
 		if !q.Scan.Exact {
-			op = &filterOp{input: op, cond: keepOf(q.Scan), what: "WHERE (checked on every row)"}
+			op = &filterOp{env: opts.env, input: op, cond: keepOf(q.Scan), what: "WHERE (checked on every row)"}
 		}
 	case q.Join != nil:
 		j, err := buildJoin(q.Join, opts, budget)
@@ -130,12 +137,12 @@ func Build(q *translate.Query, opts Options) (Operator, error) {
 		}
 		op = j
 		if q.Where != nil {
-			op = &filterOp{input: op, cond: q.Where, what: "WHERE " + q.Where.String() + " (on the joined rows)"}
+			op = &filterOp{env: opts.env, input: op, cond: q.Where, what: "WHERE " + q.Where.String() + " (on the joined rows)"}
 		}
 	case q.Scan == nil:
 		op = &valuesOp{rows: []translate.Row{{}}, name: "one row without columns (no table)"}
 		if q.Where != nil {
-			op = &filterOp{input: op, cond: q.Where, what: "WHERE " + q.Where.String()}
+			op = &filterOp{env: opts.env, input: op, cond: q.Where, what: "WHERE " + q.Where.String()}
 		}
 	case q.Scan.Table.Local:
 		rows, ok := opts.Catalog.Rows(q.Scan.Table)
@@ -144,7 +151,7 @@ func Build(q *translate.Query, opts Options) (Operator, error) {
 		}
 		op = &valuesOp{rows: rows, name: "in-memory table " + q.Scan.Table.Name}
 		if !q.Scan.Exact {
-			op = &filterOp{input: op, cond: keepOf(q.Scan), what: "WHERE (checked on every row)"}
+			op = &filterOp{env: opts.env, input: op, cond: keepOf(q.Scan), what: "WHERE (checked on every row)"}
 		}
 	default:
 		if opts.Source == nil {
@@ -152,7 +159,7 @@ func Build(q *translate.Query, opts Options) (Operator, error) {
 		}
 		op = &scanOp{plan: q.Scan, src: opts.Source}
 		if !q.Scan.Exact {
-			op = &filterOp{input: op, cond: keepOf(q.Scan), what: "WHERE (the request selects a superset; every record is checked again)"}
+			op = &filterOp{env: opts.env, input: op, cond: keepOf(q.Scan), what: "WHERE (the request selects a superset; every record is checked again)"}
 		}
 	}
 	if q.Grouped {
@@ -164,11 +171,12 @@ func Build(q *translate.Query, opts Options) (Operator, error) {
 		for i, a := range q.Aggregates {
 			aggs[i] = a
 		}
-		op = &aggregateOp{input: op, keys: keys, aggs: aggs, budget: budget, desc: describeAggregate(q)}
+		op = &aggregateOp{env: opts.env, input: op, keys: keys, aggs: aggs, rollup: q.Rollup, budget: budget, desc: describeAggregate(q)}
 	}
 	if q.Having != nil {
-		op = &filterOp{input: op, cond: q.Having, what: "HAVING " + q.Having.String()}
+		op = &filterOp{env: opts.env, input: op, cond: q.Having, what: "HAVING " + q.Having.String()}
 	}
+	op = windowInput(op, q, budget, opts.env)
 	outs := make([]Valuer, len(q.Outputs))
 	names := make([]string, len(q.Outputs))
 	for i, o := range q.Outputs {
@@ -176,17 +184,22 @@ func Build(q *translate.Query, opts Options) (Operator, error) {
 		names[i] = o.String()
 	}
 	sorted := q.SortLocally && len(q.Order) > 0
-	op = &projectOp{input: op, outputs: outs, names: names, reuse: !sorted}
+	project := &projectOp{env: opts.env, input: op, outputs: outs, names: names, reuse: !sorted}
+	op = project
 	if q.Distinct {
 		op = &distinctOp{input: op, columns: len(q.Columns), budget: budget}
 	}
 	if sorted {
 		keys := make([]SortKey, len(q.Order))
 		for i, k := range q.Order {
-			keys[i] = SortKey{Slot: k.Slot, Desc: k.Desc, SQL: k.SQL}
+			keys[i] = SortKey{Slot: k.Slot, Desc: k.Desc, SQL: k.SQL, Names: k.Names}
 		}
 		if q.Limit >= 0 {
-			op = &topNOp{input: op, keys: keys, n: q.Offset + q.Limit, budget: budget}
+			top := &topNOp{input: op, keys: keys, n: q.Offset + q.Limit, budget: budget}
+			if op == Operator(project) {
+				project.admitTop(top)
+			}
+			op = top
 		} else {
 			op = &sortOp{input: op, keys: keys, budget: budget}
 		}
@@ -220,6 +233,8 @@ type SortKey struct {
 	Slot int
 	Desc bool
 	SQL  string
+	// Names: a column of names ordered regardless of case (translate.CompareNames).
+	Names bool
 }
 
 // keyCond adapts a scan plan's Keep to an Evaluator.

@@ -237,6 +237,11 @@ func runErr(rows []translate.Row, maxRows int, query string, args ...any) ([]str
 	if err != nil {
 		return nil, err
 	}
+	return rowStrings(got), nil
+}
+
+// rowStrings writes each row as "v|v|…" (NULL, dates as 2006-01-02).
+func rowStrings(got []translate.Row) []string {
 	var out []string
 	for _, r := range got {
 		parts := make([]string, len(r.Values))
@@ -252,7 +257,7 @@ func runErr(rows []translate.Row, maxRows int, query string, args ...any) ([]str
 		}
 		out = append(out, strings.Join(parts, "|"))
 	}
-	return out, nil
+	return out
 }
 
 func TestQueries(t *testing.T) {

@@ -50,7 +50,7 @@ func buildJoin(j *translate.Join, opts Options, budget *Budget) (Operator, error
 		if limit <= 0 {
 			limit = DefaultMaxRows
 		}
-		h := &hashJoinOp{outer: op, inner: input, step: st, n: n, budget: budget, limit: limit,
+		h := &hashJoinOp{env: opts.env, outer: op, inner: input, step: st, n: n, budget: budget, limit: limit,
 			what:      fmt.Sprintf("the join of %s with %s", strings.Join(names, ", "), name),
 			innerName: name, outerName: strings.Join(names, ", ")}
 		if i == 1 && opts.NoBind {
@@ -99,18 +99,12 @@ func groupInput(j *translate.Join, group []translate.JoinStep, opts Options, bud
 			names = append(names, name)
 			continue
 		}
-		op = &hashJoinOp{outer: op, inner: input, step: st, n: n, budget: budget, limit: limit,
+		op = &hashJoinOp{env: opts.env, outer: op, inner: input, step: st, n: n, budget: budget, limit: limit,
 			what:      fmt.Sprintf("the join of %s with %s", strings.Join(names, ", "), name),
 			innerName: name, outerName: strings.Join(names, ", ")}
 		names = append(names, name)
 	}
 	return op, nil
-}
-
-// Sizer is what a Source may know of a request's cost: the list requests a plan takes, from the
-// table's size learnt earlier. A bind join uses it to choose between pushing keys and scanning.
-type Sizer interface {
-	Requests(plan *translate.Plan) (int, bool)
 }
 
 // scanOf finds the scan under a table's input (through its re-check filter).
@@ -146,7 +140,7 @@ func tableInput(plan *translate.Plan, opts Options) (Operator, error) {
 		op = &scanOp{plan: plan, src: opts.Source}
 	}
 	if !plan.Exact {
-		op = &filterOp{input: op, cond: keepOf(plan), what: "WHERE on " + plan.Table.Name + " (the request selects a superset; every record is checked again)"}
+		op = &filterOp{env: opts.env, input: op, cond: keepOf(plan), what: "WHERE on " + plan.Table.Name + " (the request selects a superset; every record is checked again)"}
 	}
 	return op, nil
 }
@@ -174,6 +168,7 @@ func (s *sidesOp) Explain() Node { return s.input.Explain() }
 
 // hashJoinOp joins the rows so far (outer) with one table's rows (inner).
 type hashJoinOp struct {
+	env          *translate.Env
 	outer, inner Operator
 	step         translate.JoinStep
 	n            int
@@ -263,7 +258,11 @@ func (h *hashJoinOp) bindInner(ctx context.Context) error {
 	case !writable:
 		h.bound = "not pushed: a key value cannot be written into a formula"
 	default:
-		h.bound = pushKeys(b, vals, h.innerScan, h.sizer, h.outerName, h.innerName)
+		var from *translate.Plan
+		if h.firstScan != nil {
+			from = h.firstScan.plan // the rows so far are the first table's
+		}
+		h.bound = pushKeys(b, vals, h.innerScan, h.sizer, from, len(rows), h.outerName, h.innerName)
 	}
 	return nil
 }
@@ -275,33 +274,38 @@ func (h *hashJoinOp) sizerRequests() (int, bool) {
 	return h.sizer.Requests(h.innerScan.plan)
 }
 
-// pushKeys replaces a scan's request with the batches of a bind join's keys when one batch does,
-// or when the scan's known size says the batches take fewer requests; it says what it did.
-func pushKeys(b *translate.Bind, vals []any, scan *scanOp, sizer Sizer, from, into string) string {
+// pushKeys replaces a scan's request with the batches of a bind join's keys when bindCost says
+// so; it says what it did. The keys were read from rowsFrom rows of fromPlan's table (nil: of
+// several tables).
+func pushKeys(b *translate.Bind, vals []any, scan *scanOp, sizer Sizer, fromPlan *translate.Plan, rowsFrom int, from, into string) string {
 	if len(vals) == 0 {
 		scan.bind(nil, false) // an inner join with nothing on one side: no request at all
 		return "no keys: " + into + " is not read"
 	}
-	n, known := 0, false
-	if sizer != nil {
-		n, known = sizer.Requests(scan.plan)
-	}
-	if !known && len(vals)*len("RECORD_ID()=''") > translate.BindBatchChars {
+	if (sizer == nil || !sizeKnown(sizer, scan.plan)) && len(vals)*len("RECORD_ID()=''") > translate.BindBatchChars {
+		// Several batches, whose formulas are not worth building: with the size unknown only one
+		// is pushed.
 		return fmt.Sprintf("not pushed: %d keys need several requests and the size of %s is not known", len(vals), into)
 	}
 	formulas, ok := b.Formulas(vals, translate.BindBatchChars)
 	if !ok {
 		return "not pushed: a key value cannot be written into a formula"
 	}
-	if len(formulas) > 1 && (!known || len(formulas) >= n) {
-		return fmt.Sprintf("not pushed: %d keys take %d requests, no fewer than a scan of %s", len(vals), len(formulas), into)
+	cost := estimateBind(sizer, b.Mode, len(vals), len(formulas), scan.plan, fromPlan, rowsFrom, into, from)
+	if !cost.push() {
+		return cost.String()
 	}
 	plans := make([]*translate.Plan, len(formulas))
 	for i, f := range formulas {
 		plans[i] = scan.plan.WithFormula(f)
 	}
 	scan.bind(plans, !b.Exact)
-	return fmt.Sprintf("%d distinct keys of %s pushed into %s's formula in %d batch(es)", len(vals), from, into, len(formulas))
+	return cost.String()
+}
+
+func sizeKnown(sizer Sizer, plan *translate.Plan) bool {
+	_, ok := sizer.Requests(plan)
+	return ok
 }
 
 func (h *hashJoinOp) build(ctx context.Context) error {
@@ -330,6 +334,7 @@ func (h *hashJoinOp) build(ctx context.Context) error {
 			return err
 		}
 	}
+	innerRows := 0
 	for {
 		r, err := h.inner.Next(ctx)
 		if err == io.EOF {
@@ -338,6 +343,7 @@ func (h *hashJoinOp) build(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
+		innerRows++
 		rec := r
 		if err := h.budget.Hold(1, h.what+" (the rows of its hash table)"); err != nil {
 			return err
@@ -382,16 +388,20 @@ func (h *hashJoinOp) build(ctx context.Context) error {
 		if bindVals == nil {
 			h.bound = "not pushed: a key value cannot be written into a formula"
 		} else {
-			h.bindKeys(bindVals)
+			h.bindKeys(bindVals, innerRows)
 		}
 	}
 	return nil
 }
 
-// bindKeys pushes the keys read from the step's table into the first table's request, in batches,
-// when that costs fewer requests than the scan planned.
-func (h *hashJoinOp) bindKeys(vals []any) {
-	h.bound = pushKeys(h.step.Bind, vals, h.firstScan, h.sizer, h.innerName, h.outerName)
+// bindKeys pushes the keys read from rowsFrom rows of the step's table into the first table's
+// request, in batches, when that costs fewer requests than the scan planned.
+func (h *hashJoinOp) bindKeys(vals []any, rowsFrom int) {
+	var from *translate.Plan
+	if inner := scanOf(h.inner); inner != nil {
+		from = inner.plan
+	}
+	h.bound = pushKeys(h.step.Bind, vals, h.firstScan, h.sizer, from, rowsFrom, h.innerName, h.outerName)
 }
 
 // keys encodes a row's key tuples: one per combination of its key values (a link holds several);
@@ -523,7 +533,31 @@ func (h *hashJoinOp) join(m *translate.Row) translate.Row {
 	case h.step.Group == nil:
 		sides[h.step.Table] = m
 	}
-	return translate.Row{Sides: sides}
+	return translate.Row{Sides: sides, Env: h.env}
+}
+
+// planCost is EXPLAIN's estimate before the keys are read: the scan's requests, and the records
+// each pushed key is expected to match (bindCost), as far as the table sizes are known.
+func (h *hashJoinOp) planCost(b *translate.Bind, into, from *scanOp, fromName, intoName string) string {
+	if h.sizer == nil || into == nil {
+		return ""
+	}
+	scan, ok := h.sizer.Requests(into.plan)
+	if !ok {
+		return fmt.Sprintf(" (the size of %s is not known: several batches are not pushed)", intoName)
+	}
+	var fromPlan *translate.Plan
+	source := 0
+	if from != nil {
+		fromPlan = from.plan
+		source, _, _ = h.sizer.Records(fromPlan)
+	}
+	// As if the keys were every record of the source table: its size is the keys' domain.
+	c := estimateBind(h.sizer, b.Mode, max(1, source), 1, into.plan, fromPlan, max(1, source), intoName, fromName)
+	if !c.perKeyOK {
+		return fmt.Sprintf(" (estimates: a scan of %s takes %d request(s); how many of its records each key matches is not known until the size of %s is)", intoName, scan, fromName)
+	}
+	return fmt.Sprintf(" (estimates: a scan of %s takes %d request(s); each pushed key matches about %.3g of its records, and each batch costs the pages of its keys' matches)", intoName, scan, c.perKey)
 }
 
 func (h *hashJoinOp) emit(r translate.Row) (translate.Row, error) {
@@ -560,12 +594,18 @@ func (h *hashJoinOp) Explain() Node {
 			"link": "OR(FIND('primary value', " + b.Field() + "&''), …) (a superset: a link reads as its records' primary values)"}[b.Mode]
 		detail += fmt.Sprintf(", then pushes its distinct keys into %s's request as %s, in batches of up to %d characters, unless a scan takes fewer requests",
 			h.outerName, how, translate.BindBatchChars)
+		if h.bound == "" {
+			detail += h.planCost(b, h.firstScan, scanOf(h.inner), h.innerName, h.outerName)
+		}
 	} else if b := h.step.BindInner; b != nil && h.innerScan != nil {
 		how := map[string]string{"id": "OR(RECORD_ID()='rec…', …)", "field": "OR(" + b.Field() + "='…', …)",
 			"link": "OR(FIND('primary value', " + b.Field() + "&''), …) (a superset: a link reads as its records' primary values)"}[b.Mode]
 		detail = strings.Replace(detail, "; reads "+h.innerName+" first", "; reads "+h.outerName+" first", 1)
 		detail += fmt.Sprintf(", then pushes their distinct keys into %s's request as %s, in batches of up to %d characters, unless a scan takes fewer requests",
 			h.innerName, how, translate.BindBatchChars)
+		if h.bound == "" {
+			detail += h.planCost(b, h.innerScan, h.firstScan, h.outerName, h.innerName)
+		}
 	} else if h.firstScan != nil {
 		detail += ", while " + h.outerName + " is scanned at the same time"
 	}

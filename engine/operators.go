@@ -133,6 +133,7 @@ func (v *valuesOp) Explain() Node { return Node{Op: "values", Detail: v.name} }
 
 // filterOp passes the rows whose condition is TRUE (not FALSE, not UNKNOWN).
 type filterOp struct {
+	env   *translate.Env
 	input Operator
 	cond  Evaluator
 	what  string
@@ -146,6 +147,7 @@ func (f *filterOp) Next(ctx context.Context) (translate.Row, error) {
 			return r, err
 		}
 		f.row = r // a field, so that no row escapes to the heap
+		f.row.Env = f.env
 		v, err := f.cond.Eval(&f.row)
 		if err != nil {
 			return translate.Row{}, err
@@ -163,6 +165,7 @@ func (f *filterOp) Explain() Node {
 
 // projectOp computes the output values of each row (and the hidden sort keys after them).
 type projectOp struct {
+	env     *translate.Env
 	input   Operator
 	outputs []Valuer
 	names   []string
@@ -171,29 +174,76 @@ type projectOp struct {
 	reuse bool
 	buf   []any
 	row   translate.Row
+
+	// admit, when set (a top-N above), is asked with the sort keys' values (keySlots, the rest
+	// nil) whether a row can enter; the other outputs are computed only for rows it admits. Of
+	// 100,000 rows under ORDER BY … LIMIT 10 a few dozen enter the heap: the others cost their
+	// keys only, and no allocation (MySQL too computes the select list of the rows it sends).
+	admit    func(keys []any) (ok bool, spare []any)
+	keySlots []int
+	isKey    []bool
+	keys     []any
 }
 
 func (p *projectOp) Next(ctx context.Context) (translate.Row, error) {
-	r, err := p.input.Next(ctx)
-	if err != nil {
-		return r, err
-	}
-	p.row = r // the evaluators take a pointer: to a field, so that no row escapes to the heap
-	var vals []any
-	if p.reuse {
-		if p.buf == nil {
-			p.buf = make([]any, len(p.outputs))
+	for {
+		r, err := p.input.Next(ctx)
+		if err != nil {
+			return r, err
 		}
-		vals = p.buf
-	} else {
-		vals = make([]any, len(p.outputs))
+		p.row = r // the evaluators take a pointer: to a field, so that no row escapes to the heap
+		p.row.Env = p.env
+		if p.admit != nil {
+			if p.keys == nil {
+				p.keys = make([]any, len(p.outputs))
+			}
+			for _, s := range p.keySlots {
+				if p.keys[s], err = p.outputs[s].Value(&p.row); err != nil {
+					return translate.Row{}, err
+				}
+			}
+			ok, spare := p.admit(p.keys)
+			if !ok {
+				continue
+			}
+			p.buf = spare
+		}
+		var vals []any
+		if p.admit != nil && len(p.buf) == len(p.outputs) {
+			vals = p.buf // the values of the row the new one replaces in the heap
+		} else if p.reuse {
+			if p.buf == nil {
+				p.buf = make([]any, len(p.outputs))
+			}
+			vals = p.buf
+		} else {
+			vals = make([]any, len(p.outputs))
+		}
+		for i, o := range p.outputs {
+			if p.admit != nil && p.isKey[i] {
+				vals[i] = p.keys[i]
+				continue
+			}
+			if vals[i], err = o.Value(&p.row); err != nil {
+				return translate.Row{}, err
+			}
+		}
+		return translate.Row{Values: vals}, nil
 	}
-	for i, o := range p.outputs {
-		if vals[i], err = o.Value(&p.row); err != nil {
-			return translate.Row{}, err
+}
+
+// admitTop makes the projection under a top-N compute the sort keys first and the other outputs
+// only for rows that enter its heap.
+func (p *projectOp) admitTop(t *topNOp) {
+	p.isKey = make([]bool, len(p.outputs))
+	for _, k := range t.keys {
+		if !p.isKey[k.Slot] {
+			p.isKey[k.Slot] = true
+			p.keySlots = append(p.keySlots, k.Slot)
 		}
 	}
-	return translate.Row{Values: vals}, nil
+	p.admit = t.admits
+	t.admitted = true
 }
 
 func (p *projectOp) Close() { p.input.Close() }
@@ -222,10 +272,17 @@ func (t *trimOp) Explain() Node { return t.input.Explain() }
 // Values = the group's key values, then the aggregate results; the groups come out ordered by their
 // keys (NULL first), so that a GROUP BY without ORDER BY is deterministic. With no keys there is one
 // group, even over no rows.
+//
+// With rollup (GROUP BY … WITH ROLLUP) each row also counts in one group per prefix of the keys
+// (the keys after it NULL): its super-aggregate row comes after the rows it sums up, the grand
+// total last, and Values hold the keys, the rollup level (how many keys are not rolled up), then
+// the aggregates.
 type aggregateOp struct {
+	env    *translate.Env
 	input  Operator
 	keys   []Evaluator
 	aggs   []AggregateFunc
+	rollup bool
 	budget *Budget
 	desc   string
 
@@ -236,8 +293,9 @@ type aggregateOp struct {
 }
 
 type group struct {
-	keys []any
-	accs []translate.Accumulator
+	keys  []any
+	level int // WITH ROLLUP: keys[level:] are rolled up (NULL)
+	accs  []translate.Accumulator
 }
 
 func (a *aggregateOp) Next(ctx context.Context) (translate.Row, error) {
@@ -283,31 +341,43 @@ func (a *aggregateOp) run(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		g := single
-		if g == nil {
-			buf = buf[:0]
-			for i, k := range a.keys {
-				if scratch[i], err = k.Eval(r); err != nil {
-					return err
-				}
-				buf = translate.AppendKey(buf, scratch[i])
+		r.Env = a.env
+		if single != nil {
+			if err := a.add(single, r); err != nil {
+				return err
 			}
-			g = groups[string(buf)] // no allocation: the compiler looks up []byte keys as they are
+			continue
+		}
+		for i, k := range a.keys {
+			if scratch[i], err = k.Eval(r); err != nil {
+				return err
+			}
+		}
+		lowest := len(a.keys) // the groups of this row: its keys, and with rollup each prefix of them
+		if a.rollup {
+			lowest = 0
+		}
+		for level := len(a.keys); level >= lowest; level-- {
+			buf = buf[:0]
+			if a.rollup {
+				buf = translate.AppendKey(buf, int64(level))
+			}
+			for _, v := range scratch[:level] {
+				buf = translate.AppendKey(buf, v)
+			}
+			g := groups[string(buf)] // no allocation: the compiler looks up []byte keys as they are
 			if g == nil {
 				if err := a.budget.Hold(1, "GROUP BY"); err != nil {
 					return err
 				}
-				g = a.newGroup(slices.Clone(scratch))
+				keys := make([]any, len(a.keys))
+				copy(keys, scratch[:level])
+				g = a.newGroup(keys)
+				g.level = level
 				groups[string(buf)] = g
 				order = append(order, g)
 			}
-		}
-		for _, acc := range g.accs {
-			held, err := acc.Add(r)
-			if err != nil {
-				return err
-			}
-			if err := a.budget.Hold(held, "an aggregate's DISTINCT values or GROUP_CONCAT items"); err != nil {
+			if err := a.add(g, r); err != nil {
 				return err
 			}
 		}
@@ -316,6 +386,15 @@ func (a *aggregateOp) run(ctx context.Context) error {
 	if len(a.keys) > 0 {
 		slices.SortStableFunc(order, func(x, y *group) int {
 			for i := range x.keys {
+				xRolled, yRolled := a.rollup && i >= x.level, a.rollup && i >= y.level
+				switch {
+				case xRolled && yRolled:
+					return 0
+				case xRolled:
+					return 1 // a super-aggregate row after the rows it sums up
+				case yRolled:
+					return -1
+				}
 				if c := translate.CompareSQL(x.keys[i], y.keys[i]); c != 0 {
 					return c
 				}
@@ -325,12 +404,29 @@ func (a *aggregateOp) run(ctx context.Context) error {
 	}
 	a.out = make([]translate.Row, len(order))
 	for i, g := range order {
-		vals := make([]any, 0, len(g.keys)+len(g.accs))
+		vals := make([]any, 0, len(g.keys)+1+len(g.accs))
 		vals = append(vals, g.keys...)
+		if a.rollup {
+			vals = append(vals, int64(g.level))
+		}
 		for _, acc := range g.accs {
 			vals = append(vals, acc.Result())
 		}
 		a.out[i] = translate.Row{Values: vals}
+	}
+	return nil
+}
+
+// add counts the row in the group's aggregates.
+func (a *aggregateOp) add(g *group, r *translate.Row) error {
+	for _, acc := range g.accs {
+		held, err := acc.Add(r)
+		if err != nil {
+			return err
+		}
+		if err := a.budget.Hold(held, "an aggregate's DISTINCT values or GROUP_CONCAT items"); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -352,7 +448,11 @@ func describeAggregate(q *translate.Query) string {
 		for i, k := range q.GroupBy {
 			keys[i] = k.String()
 		}
-		parts = append(parts, "hash GROUP BY "+strings.Join(keys, ", "))
+		by := "hash GROUP BY " + strings.Join(keys, ", ")
+		if q.Rollup {
+			by += " WITH ROLLUP (a row per prefix of the keys, then the grand total)"
+		}
+		parts = append(parts, by)
 	} else {
 		parts = append(parts, "one group (no GROUP BY)")
 	}
@@ -406,7 +506,11 @@ func (d *distinctOp) Explain() Node {
 
 func compareRows(keys []SortKey, a, b *translate.Row) int {
 	for _, k := range keys {
-		c := translate.CompareSQL(a.Values[k.Slot], b.Values[k.Slot])
+		va, vb := a.Values[k.Slot], b.Values[k.Slot]
+		c := translate.CompareSQL(va, vb)
+		if k.Names && va != nil && vb != nil {
+			c = translate.CompareNames(va, vb)
+		}
 		if k.Desc {
 			c = -c
 		}
@@ -474,14 +578,15 @@ func (s *sortOp) Explain() Node {
 // topNOp keeps only the first n rows in the keys' order (ties in arrival order, as a stable sort):
 // a bounded heap of n rows whatever the size of its input.
 type topNOp struct {
-	input  Operator
-	keys   []SortKey
-	n      int
-	budget *Budget
-	h      topHeap
-	out    []translate.Row
-	pos    int
-	done   bool
+	input    Operator
+	keys     []SortKey
+	n        int
+	budget   *Budget
+	admitted bool // the projection below lets in only the rows that enter the heap (admits)
+	h        topHeap
+	out      []translate.Row
+	pos      int
+	done     bool
 }
 
 type seqRow struct {
@@ -515,6 +620,22 @@ func (h *topHeap) after(a, b *seqRow) bool {
 	return a.seq > b.seq
 }
 
+// admits reports whether a row with these sort keys would enter the heap now: it is not full,
+// or its last row comes after this one (a tie stays out: the row already held came first). When
+// it would replace that last row, spare is the last row's values, free for the new row's.
+func (t *topNOp) admits(keys []any) (ok bool, spare []any) {
+	if t.n <= 0 {
+		return false, nil
+	}
+	if len(t.h.rows) < t.n {
+		return true, nil
+	}
+	if compareRows(t.keys, &t.h.rows[0].row, &translate.Row{Values: keys}) > 0 {
+		return true, t.h.rows[0].row.Values
+	}
+	return false, nil
+}
+
 func (t *topNOp) Next(ctx context.Context) (translate.Row, error) {
 	if !t.done {
 		t.h.keys = t.keys
@@ -541,7 +662,9 @@ func (t *topNOp) Next(ctx context.Context) (translate.Row, error) {
 				heap.Push(&t.h, item)
 				continue
 			}
-			if t.h.after(&t.h.rows[0], &item) {
+			// A row the projection admitted (admits) replaces the last one: its values were
+			// written into the last row's, which no longer compares.
+			if t.admitted || t.h.after(&t.h.rows[0], &item) {
 				t.h.rows[0] = item
 				heap.Fix(&t.h, 0)
 			}

@@ -13,6 +13,7 @@ import (
 // subqueryOp runs a statement's uncorrelated subqueries (and decorrelated EXISTS) once, before its
 // first row, and hands their rows to translate, whose expressions then read them.
 type subqueryOp struct {
+	env   *translate.Env
 	input Operator
 	subs  []*translate.Subquery
 	ops   []Operator
@@ -35,7 +36,7 @@ func (s *subqueryOp) Next(ctx context.Context) (translate.Row, error) {
 			if err != nil {
 				return translate.Row{}, err
 			}
-			if err := s.subs[i].SetRows(rows); err != nil {
+			if err := s.env.SetRows(s.subs[i], rows); err != nil {
 				return translate.Row{}, err
 			}
 		}
@@ -96,7 +97,7 @@ func (s *subqueryOp) bind() {
 		if sq.Bind == nil || !sq.Bind.Narrows(s.scan.plan) {
 			continue
 		}
-		vals, writable := sq.BindValues()
+		vals, writable := s.env.BindValues(sq)
 		if !writable {
 			continue
 		}
@@ -109,21 +110,19 @@ func (s *subqueryOp) bind() {
 		if !ok {
 			continue
 		}
-		if len(formulas) > 1 {
-			n, known := 0, false
-			if s.sizer != nil {
-				n, known = s.sizer.Requests(s.scan.plan)
-			}
-			if !known || len(formulas) >= n {
-				continue
-			}
+		// The values are distinct: taken as read from as many rows of the subquery's table, a
+		// key's domain is that table (a foreign key into it).
+		cost := estimateBind(s.sizer, sq.Bind.Mode, len(vals), len(formulas), s.scan.plan, sq.Query.Scan, len(vals), s.scan.plan.Table.Name, sq.SQL)
+		if !cost.push() {
+			s.bound = cost.String()
+			continue
 		}
 		plans := make([]*translate.Plan, len(formulas))
 		for i, f := range formulas {
 			plans[i] = s.scan.plan.WithFormula(f)
 		}
 		s.scan.bind(plans, !sq.Bind.Exact)
-		s.bound = fmt.Sprintf("%d values of %s pushed into the formula in %d batch(es)", len(vals), sq.SQL, len(formulas))
+		s.bound = cost.String()
 		return
 	}
 }
@@ -134,7 +133,7 @@ func withSubqueries(op Operator, q *translate.Query, opts Options) (Operator, er
 	if len(q.Subqueries) == 0 {
 		return op, nil
 	}
-	s := &subqueryOp{input: op}
+	s := &subqueryOp{env: opts.env, input: op}
 	if q.Scan != nil && opts.Source != nil && !opts.NoBind {
 		s.scan = findScan(op, q.Scan)
 		s.sizer, _ = opts.Source.(Sizer)
@@ -222,13 +221,13 @@ func newCorrelated(sq *translate.Subquery, opts Options, stmt *subqueryOp, kept 
 		return nil, fmt.Errorf("engine: no source to run the correlated subquery %s", sq.SQL)
 	}
 	limit := kept.budget.Limit
-	m := &memoSource{src: opts.Source, sq: sq, kept: kept, what: "the rows kept for the correlated subquery " + sq.SQL}
+	m := &memoSource{env: opts.env, src: opts.Source, sq: sq, kept: kept, what: "the rows kept for the correlated subquery " + sq.SQL}
 	if idx := sq.Index(); len(idx) > 0 && sq.Query.Scan != nil {
 		m.indexed, m.key = sq.Query.Scan, &idx[0]
 	}
 	c := &correlated{sq: sq, opts: opts, memo: m, stmt: stmt}
 	c.opts.Source, c.opts.NoBind = m, true
-	sq.SetRunner(c.run, limit)
+	opts.env.SetRunner(sq, c.run, limit)
 	return c, nil
 }
 
@@ -344,6 +343,7 @@ func requestKey(p *translate.Plan, withFields bool) string {
 // the first time (shared by the statement's correlated subqueries); the indexed plan answers with
 // the rows of the outer value only.
 type memoSource struct {
+	env  *translate.Env
 	src  Source
 	sq   *translate.Subquery
 	kept *sharedKept
@@ -352,10 +352,20 @@ type memoSource struct {
 	indexed *translate.Plan
 	key     *translate.CorrelationKey
 	index   map[string][]int32 // key value → positions in rows[indexed]
+	keyBuf  []byte             // a lookup's key, reused
+
+	keys map[*translate.Plan]string // requestKey of each plan the runs scan: the same plans every run
 }
 
 func (m *memoSource) Scan(ctx context.Context, plan *translate.Plan) (Pages, error) {
-	key := requestKey(plan, true)
+	key, ok := m.keys[plan]
+	if !ok {
+		if m.keys == nil {
+			m.keys = map[*translate.Plan]string{}
+		}
+		key = requestKey(plan, true)
+		m.keys[plan] = key
+	}
 	rows, ok := m.kept.rows[key]
 	if !ok {
 		var err error
@@ -382,6 +392,14 @@ func (m *memoSource) Requests(plan *translate.Plan) (int, bool) {
 		return sz.Requests(plan)
 	}
 	return 0, false
+}
+
+// Records: the size of plan's table, as the source knows it.
+func (m *memoSource) Records(plan *translate.Plan) (int, int, bool) {
+	if sz, ok := m.src.(Sizer); ok {
+		return sz.Records(plan)
+	}
+	return 0, 0, false
 }
 
 func (m *memoSource) read(ctx context.Context, plan *translate.Plan) ([]translate.Row, error) {
@@ -428,9 +446,14 @@ func (m *memoSource) lookup(rows []translate.Row) ([]translate.Row, error) {
 		}
 	}
 	var pos []int32
-	vals := m.sq.OuterValues(*m.key)
-	for _, v := range vals {
-		pos = append(pos, m.index[string(translate.AppendKey(nil, v))]...)
+	vals := m.env.OuterValues(m.sq, *m.key)
+	if len(vals) == 1 {
+		m.keyBuf = translate.AppendKey(m.keyBuf[:0], vals[0])
+		pos = m.index[string(m.keyBuf)] // only read below: the rows are copied out
+	} else {
+		for _, v := range vals {
+			pos = append(pos, m.index[string(translate.AppendKey(nil, v))]...)
+		}
 	}
 	if len(vals) > 1 {
 		slices.Sort(pos)

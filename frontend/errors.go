@@ -5,15 +5,16 @@ import (
 	"strings"
 )
 
-// UnsupportedError is a construct the translator refuses, rather than run it differently from SQL
-// or drop it. Match it with errors.As; the root package's *airsql.UnsupportedError carries it.
+// UnsupportedError is a statement or construct the driver refuses, rather than run it differently
+// from SQL or drop it: the one refusal type of the whole driver (airsql.UnsupportedError is this
+// type), whichever part refuses. Match it with errors.As.
 type UnsupportedError struct {
 	Construct string // what was refused: "GROUP BY", "OFFSET", "JOIN", "the function FOO", …
 	SQL       string // the SQL text concerned, when it says more than Construct; may be empty
 	Hint      string // what to do instead
 }
 
-func (e *UnsupportedError) Error() string { return "translate: " + e.Message() }
+func (e *UnsupportedError) Error() string { return "airsql: " + e.Message() }
 
 // Message says what is refused, the SQL concerned and the hint, without a package prefix, so
 // that the driver's own refusals read the same.

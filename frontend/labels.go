@@ -64,6 +64,8 @@ loop:
 				break loop
 			}
 			depth--
+		case t.typ == sqlparser.FROM && end > 0 && s.toks[end-1].typ == ')' && (s.word(end+1, "first") || s.word(end+1, "last")):
+			// NTH_VALUE(x, n) FROM FIRST|LAST OVER (…): a modifier of the call, not the FROM clause.
 		case depth == 0 && (t.typ == sqlparser.FROM || t.typ == sqlparser.INTO || t.typ == sqlparser.WHERE ||
 			t.typ == sqlparser.GROUP || t.typ == sqlparser.HAVING || t.typ == sqlparser.ORDER ||
 			t.typ == sqlparser.LIMIT || t.typ == sqlparser.UNION || t.typ == sqlparser.FOR ||

@@ -55,6 +55,7 @@ func TestLabels(t *testing.T) {
 		{"SELECT *, t.*, a FROM t", []string{"", "", "a"}},
 		{"(SELECT a AS First FROM t) UNION (SELECT b FROM u)", []string{"First"}},
 		{"SELECT x FROM t UNION SELECT y FROM u", []string{"x"}},
+		{"SELECT NTH_VALUE(Name, 2) FROM FIRST OVER w, NTH_VALUE(x, 1) FROM FIRST OVER (ORDER BY y) AS z FROM t WINDOW w AS ()", []string{"NTH_VALUE(Name, 2) FROM FIRST OVER w", "z"}},
 		{"WITH w (c) AS (SELECT a FROM t), v AS (SELECT 1) SELECT MAX(c), w.c FROM w", []string{"MAX(c)", "c"}},
 		{"SELECT (SELECT MAX(a) FROM t) , f(a, (b)) FROM t", []string{"(SELECT MAX(a) FROM t)", "f(a, (b))"}},
 		{"INSERT INTO t (a) VALUES (1) RETURNING id, a*10, a AS Status", []string{"id", "a*10", "Status"}},

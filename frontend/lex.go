@@ -6,20 +6,9 @@ import (
 	"strings"
 
 	"github.com/xwb1989/sqlparser"
+
+	"github.com/airsql/airsql/sysvar"
 )
-
-// ServerVersion is VERSION() and @@version. It names MariaDB 10.11 because the SQL the driver runs
-// is MariaDB's where the two differ in a way clients act on: INSERT/DELETE … RETURNING, which
-// MariaDB has since 10.5 and MySQL lacks. GORM's MySQL dialector reads VERSION() and, for
-// MariaDB ≥ 10.5, reads the ids of created records with RETURNING — the only way it can learn a
-// record id, since ids are strings and LastInsertId cannot carry them. go-sql-driver/mysql and
-// JDBC do not read VERSION(); tools that do see a MariaDB server, whose MySQL-protocol dialect
-// the driver speaks. The suffix -airsql says what answers.
-const ServerVersion = "10.11.0-MariaDB-airsql"
-
-// versionID is ServerVersion as a version comment writes it (/*!NNNNN … */): major*10000 +
-// minor*100 + patch.
-const versionID = 10*10000 + 11*100 + 0
 
 // source is a statement's text read once with sqlparser's tokenizer.
 type source struct {
@@ -139,7 +128,7 @@ func lexAll(text string) (src *source, err error) {
 			} else {
 				digits = start + 3 // no version: always read, as MySQL does
 			}
-			if version > versionID {
+			if version > sysvar.VersionID {
 				blank(start, end+2) // for a later server: a comment
 			} else {
 				blank(start, digits)

@@ -34,6 +34,7 @@ type textEdit struct {
 //	likeEscapeEdits  '50\%' keeps its backslash, as MySQL reads it
 //	callEdits        calls the grammar reads only narrowly (TRIM(LEADING x FROM s), …)
 //	placeholderEdits a ? of a part parsed on its own (WITH's queries) keeps its number
+//	grammarEdits     MySQL 8 grammar the pinned one lacks (parse_grammar.go)
 //
 // WITH is read by parseWith, which parses each of its parts with the same rewrites.
 func (s *source) edits() []textEdit {
@@ -42,6 +43,7 @@ func (s *source) edits() []textEdit {
 	edits = append(edits, s.offsetEdits()...)
 	edits = append(edits, s.likeEscapeEdits()...)
 	edits = append(edits, s.callEdits()...)
+	edits = append(edits, s.grammarEdits()...)
 	if s.from > 0 {
 		edits = append(edits, s.placeholderEdits()...)
 	}
@@ -50,9 +52,12 @@ func (s *source) edits() []textEdit {
 }
 
 // rewritten is the statement's text (from its start to its last token) with the edits applied.
-func (s *source) rewritten() string {
+func (s *source) rewritten() string { return s.applyEdits(s.edits()) }
+
+// applyEdits is the statement's text (from its start to its last token) with edits, sorted by
+// their start, applied.
+func (s *source) applyEdits(edits []textEdit) string {
 	end := s.toks[len(s.toks)-1].end
-	edits := s.edits()
 	if len(edits) == 0 {
 		return s.text[s.from:end]
 	}
@@ -68,8 +73,8 @@ func (s *source) rewritten() string {
 	return b.String()
 }
 
-// parseAST parses the statement with the grammar after the rewrites; a syntax error caused by a
-// construct the grammar cannot read at all (window functions, WITH ROLLUP) names it.
+// parseAST parses the statement with the grammar after the rewrites (window functions first:
+// windowsRewritten); a syntax error caused by a construct the grammar cannot read at all names it.
 func (s *source) parseAST() (stmt sqlparser.Statement, err error) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -82,7 +87,15 @@ func (s *source) parseAST() (stmt sqlparser.Statement, err error) {
 	if s.word(0, "with") {
 		return s.parseWith()
 	}
-	stmt, err = sqlparser.Parse(s.rewritten())
+	var text string
+	if s.hasWindows() {
+		if text, err = s.windowsRewritten(); err != nil {
+			return nil, err
+		}
+	} else {
+		text = s.rewritten()
+	}
+	stmt, err = sqlparser.Parse(text)
 	if err != nil {
 		if what, hint := s.parserLimitation(); what != "" {
 			return nil, &UnsupportedError{Construct: what, Hint: "the SQL parser (MySQL 5.7's grammar) cannot read it (" + err.Error() + "); " + hint}
@@ -184,4 +197,35 @@ func skipTo(s string, from int, end string) int {
 		return from + k + len(end)
 	}
 	return len(s)
+}
+
+// windowsRewritten is rewritten for a statement with window functions: their calls and WINDOW
+// clauses are rewritten first, over the text as written (so a window's text, which names its
+// column, is the statement's own), and the other steps then read the result as a statement of its
+// own. A ? of a part parsed on its own is numbered before, as in the whole statement.
+func (s *source) windowsRewritten() (string, error) {
+	text := s.text[s.from:s.toks[len(s.toks)-1].end]
+	if s.from > 0 {
+		text = s.applyEdits(s.placeholderEdits())
+	}
+	windowed, err := rewriteWindows(text)
+	if err != nil {
+		return "", err
+	}
+	src, err := lex(windowed)
+	if err != nil || len(src.toks) == 0 {
+		return windowed, nil // the parser says what is wrong
+	}
+	return src.rewritten(), nil
+}
+
+// hasWindows reports whether the statement may hold a window function or a WINDOW clause, for
+// which rewriteWindows reads the rewritten text once more.
+func (s *source) hasWindows() bool {
+	for _, t := range s.toks {
+		if t.typ == sqlparser.ID && (t.val == "over" || t.val == "window") {
+			return true
+		}
+	}
+	return false
 }

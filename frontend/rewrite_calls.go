@@ -133,20 +133,7 @@ func (s *source) callEdits() []textEdit {
 			edits = append(edits, edit{i, "`" + strings.ToUpper(t.val) + "`"})
 		}
 	}
-	if len(edits) == 0 {
-		return nil
-	}
-	replace := make(map[int]string, len(edits)) // the last edit of a token wins
-	for _, e := range edits {
-		replace[e.tok] = e.text
-	}
-	out := make([]textEdit, 0, len(replace))
-	for i, t := range toks {
-		if text, ok := replace[i]; ok {
-			out = append(out, textEdit{start: t.start, end: t.end, text: text})
-		}
-	}
-	return out
+	return s.tokenEdits(edits)
 }
 
 // parserLimitation names a construct of the statement that the pinned parser cannot read, for the
@@ -162,14 +149,8 @@ func (s *source) parserLimitation() (construct, hint string) {
 			return token{}
 		}
 		switch {
-		case t.typ == sqlparser.ID && t.val == "over" && (next(1).typ == '(' || next(1).typ == sqlparser.ID):
-			return "window functions (… OVER (…))", "compute running values in Go, or use GROUP BY"
-		case t.typ == sqlparser.WITH && next(1).val == "rollup":
-			return "GROUP BY … WITH ROLLUP", "run the GROUP BY, and a second query without it for the totals"
 		case t.typ == sqlparser.AS && i > 0 && (next(1).val == "year" || next(1).val == "float" && next(2).typ == '('):
 			return "CAST to " + strings.ToUpper(next(1).val), rewrite
-		case t.val == "interval" && next(1).typ == '(' && i > 0 && toks[i-1].typ != '+' && toks[i-1].typ != '-':
-			return "INTERVAL() as a function", rewrite
 		case t.val == "insert" && i > 0 && next(1).typ == '(':
 			return "INSERT() as a function", rewrite
 		case t.typ == sqlparser.ID && t.val == "json_table":

@@ -15,7 +15,7 @@ func (s *source) offsetEdits() []textEdit {
 	depth := 0
 	limitAt := []bool{false} // per open parenthesis level: a LIMIT was seen
 	var inserts []textEdit   // "LIMIT … " before an OFFSET
-	for _, t := range s.toks {
+	for i, t := range s.toks {
 		switch t.typ {
 		case '(':
 			depth++
@@ -30,6 +30,9 @@ func (s *source) offsetEdits() []textEdit {
 		case sqlparser.UNION:
 			limitAt[depth] = false
 		case sqlparser.OFFSET:
+			if i > 0 && s.toks[i-1].typ == sqlparser.AS {
+				continue // an alias: AS offset (keywordAliasEdits quotes it)
+			}
 			if !limitAt[depth] {
 				inserts = append(inserts, textEdit{start: t.start, end: t.start, text: "LIMIT " + allRows + " "})
 			}

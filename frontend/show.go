@@ -74,7 +74,7 @@ func (s *source) rewriteShow() (sq *ShowQuery, ok bool, err error) {
 			"`SEQ_IN_INDEX` AS Seq_in_index, `COLUMN_NAME` AS Column_name, `COLLATION` AS `Collation`, "+
 			"`CARDINALITY` AS Cardinality, `SUB_PART` AS Sub_part, `PACKED` AS Packed, `NULLABLE` AS `Null`, "+
 			"`INDEX_TYPE` AS Index_type, `COMMENT` AS `Comment`, `INDEX_COMMENT` AS Index_comment "+
-			"FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = "+schema+" AND TABLE_NAME = "+quoteText(sq.Table), "",
+			"FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = "+schema+" AND TABLE_NAME = "+QuoteText(sq.Table), "",
 			"ORDER BY Key_name, Seq_in_index")
 	case r.words("engines") || r.words("storage", "engines"):
 		if !r.done() {
@@ -120,7 +120,7 @@ const ReplicaStatusTable = "REPLICA_STATUS"
 // is JSON, which with its FOREIGN KEY line makes a link again).
 func showCreateTable(database, table string) string {
 	schema := schemaLiteral(database)
-	where := "TABLE_SCHEMA = " + schema + " AND TABLE_NAME = " + quoteText(table)
+	where := "TABLE_SCHEMA = " + schema + " AND TABLE_NAME = " + QuoteText(table)
 	return "SELECT ANY_VALUE(TABLE_NAME) AS `Table`, CONCAT('CREATE TABLE `', REPLACE(ANY_VALUE(TABLE_NAME), '`', '``'), '` (\\n', " +
 		"GROUP_CONCAT(CONCAT('  `', REPLACE(COLUMN_NAME, '`', '``'), '` ', IF(COLUMN_TYPE = 'varchar', 'varchar(255)', COLUMN_TYPE), IF(IS_NULLABLE = 'NO', ' NOT NULL', ''), " +
 		"IF(COLUMN_COMMENT = '', '', CONCAT(' COMMENT ', " + sqlQuoted("COLUMN_COMMENT") + ")), ',\\n') " +
@@ -144,11 +144,11 @@ func schemaLiteral(database string) string {
 	if database == "" {
 		return "DATABASE()"
 	}
-	return quoteText(database)
+	return QuoteText(database)
 }
 
-// quoteText writes s as a MySQL string literal.
-func quoteText(s string) string {
+// QuoteText writes s as a MySQL string literal.
+func QuoteText(s string) string {
 	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `''`).Replace(s) + "'"
 }
 

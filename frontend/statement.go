@@ -181,10 +181,14 @@ var (
 	_ Statement = (*PreparedCommand)(nil)
 )
 
-// SyntaxError is a statement the front end or the SQL parser cannot read (MySQL's error 1064).
+// SyntaxError is a statement the front end or the SQL parser cannot read (MySQL's error 1064):
+// the driver's one type for it (airsql.SyntaxError is this type). Unwrap gives the parser's
+// error, which names the position.
 type SyntaxError struct{ Err error }
 
-func (e *SyntaxError) Error() string { return e.Err.Error() }
+func (e *SyntaxError) Error() string {
+	return fmt.Sprintf("airsql: %v (SQL is read in the MySQL dialect: quote names with spaces in backquotes, strings in single quotes)", e.Err)
+}
 func (e *SyntaxError) Unwrap() error { return e.Err }
 
 // Read reads one statement: the only place that decides what a statement is. The text is read
@@ -224,6 +228,11 @@ func (s *source) sub(i int) *source {
 func (s *source) statement() (Statement, error) {
 	first := s.toks[0]
 	t := text{sql: s.rest(0)}
+	if first.typ == sqlparser.CREATE || first.typ == sqlparser.ALTER || first.typ == sqlparser.DROP {
+		if err := s.viewRefusal(); err != nil {
+			return nil, err
+		}
+	}
 	switch {
 	case s.word(0, "explain") || s.word(0, "describe") || s.word(0, "desc"):
 		return s.readExplain(t)

@@ -403,7 +403,3 @@ func (b *Base) drain(ctx context.Context) (recopy []*Table, deleted []string, er
 	}
 	return recopy, deleted, nil
 }
-
-// ErrTableDeleted is in the error of a Sync that dropped the copy of a table deleted from the
-// base: the other copies are current.
-var ErrTableDeleted = errTableDeleted

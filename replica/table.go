@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"sync"
 	"time"
@@ -233,153 +234,77 @@ func (t *Table) Webhook() string { return t.b.Webhook() }
 func (t *Table) apply(p transport.WebhookPayload) (err error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	defer func() {
-		if _, ok := err.(*errRecopy); ok {
-			t.lastRecopy = err
-		}
-	}()
-	if p.Cursor < t.cursor {
-		return nil // from before the copy's listing, or applied already
+	ch, err := PlanChange(CopyState{TableID: t.tableID, Name: t.name, Fields: t.fields, Order: t.order,
+		Cursor: t.cursor, Replay: t.replayUpTo(), HasRecord: func(id string) (bool, error) { return t.rows[id] != nil, nil }}, p)
+	if _, ok := err.(*errRecopy); ok {
+		t.lastRecopy = err
 	}
-	if p.Error {
-		return errNewHook
+	if err != nil || ch == nil {
+		return err
 	}
-	if slices.Contains(p.DestroyedTableIDs, t.tableID) {
-		return errTableDeleted
+	if ch.Touched {
+		t.commit(ch)
 	}
-	tc, changed := p.ChangedTablesByID[t.tableID]
-	if !changed {
-		t.cursor, t.stats.LastTransaction = p.Cursor+1, p.BaseTransactionNumber
-		return nil
-	}
-	// Payloads below t.replay may predate the listing: a field or record they name and the copy
-	// does not know was deleted before the listing saw it, and a later payload says so.
-	replaying := p.Cursor < t.replay || t.patched
-	// Stage the new schema and the rows this payload touches, then swap them in.
-	fields := maps.Clone(t.fields)
-	order := slices.Clone(t.order)
-	cols := maps.Clone(t.cols)
-	colIDs := slices.Clone(t.colIDs)
-	name := t.name
-	if m := tc.ChangedMetadata; m != nil && m.Current.Name != nil {
-		name = *m.Current.Name
-	}
-	for id, f := range tc.CreatedFieldsByID {
-		if computedType[f.Type] {
-			return &errRecopy{fmt.Sprintf("computed field %s (%s) was created: its values are not all in payloads", id, f.Type)}
-		}
-		if _, known := fields[id]; !known {
-			order = append(order, id)
-		}
-		if _, has := cols[id]; !has {
-			cols[id] = len(colIDs)
-			colIDs = append(colIDs, id)
-		}
-		fields[id] = Field{ID: id, Name: f.Name, Type: f.Type}
-	}
-	for id, fc := range tc.ChangedFieldsByID {
-		f, known := fields[id]
-		if !known && replaying {
-			continue
-		}
-		if !known {
-			return &errRecopy{fmt.Sprintf("field %s changed but is not in the copy", id)}
-		}
-		if fc.Current.Type != "" && fc.Current.Type != f.Type {
-			return &errRecopy{fmt.Sprintf("field %s changed type from %s to %s: its values were converted", id, f.Type, fc.Current.Type)}
-		}
-		if fc.Current.Name != "" {
-			f.Name = fc.Current.Name
-		}
-		fields[id] = f
-	}
-	if len(tc.DestroyedFieldIDs) > 0 {
-		for _, f := range fields {
-			if computedType[f.Type] {
-				return &errRecopy{fmt.Sprintf("fields %v were deleted from a table with computed fields, whose values may change without a payload", tc.DestroyedFieldIDs)}
-			}
+	t.cursor, t.stats.LastTransaction = ch.Cursor+1, ch.Transaction
+	return nil
+}
+
+// commit applies a change to the copy's rows and schema.
+func (t *Table) commit(ch *Change) {
+	for _, id := range ch.Order { // a column for each field created
+		if _, has := t.cols[id]; !has {
+			t.cols[id] = len(t.colIDs)
+			t.colIDs = append(t.colIDs, id)
 		}
 	}
 	var cleared []int // columns of the fields deleted
-	for _, id := range tc.DestroyedFieldIDs {
-		delete(fields, id)
-		order = slices.DeleteFunc(order, func(o string) bool { return o == id })
-		if c, has := cols[id]; has {
+	for _, id := range ch.DestroyedFields {
+		if c, has := t.cols[id]; has {
 			cleared = append(cleared, c)
-			colIDs[c] = ""
-			delete(cols, id)
+			t.colIDs[c] = ""
+			delete(t.cols, id)
 		}
 	}
-	// setCells writes converted cells into a row: a cell absent from them was cleared.
-	setCells := func(rw *row, given map[string]any, converted map[string]any) {
-		for fid := range given {
-			c, known := cols[fid]
-			if _, isField := fields[fid]; !known || !isField {
-				continue // replaying: a field deleted since
-			}
-			rw.set(c, converted[fid])
-		}
-	}
-	staged := map[string]*row{} // record id -> new row; nil: deleted
-	for id, rec := range tc.CreatedRecordsByID {
-		cells, err := restCells(fields, rec.CellValuesByFieldID, replaying)
-		if err != nil {
-			return err
-		}
-		rw := &row{id: id, created: rec.CreatedTime, vals: make([]any, len(colIDs))}
-		setCells(rw, rec.CellValuesByFieldID, cells)
-		staged[id] = rw
-	}
-	for id, ch := range tc.ChangedRecordsByID {
-		rw := staged[id]
-		if rw == nil {
-			old := t.rows[id]
-			if old == nil {
-				if replaying {
-					continue
-				}
-				return &errRecopy{fmt.Sprintf("record %s changed but is not in the copy", id)}
-			}
-			rw = &row{id: old.id, created: old.created, vals: slices.Clone(old.vals)}
-		}
-		cells, err := restCells(fields, ch.Current.CellValuesByFieldID, replaying)
-		if err != nil {
-			return err
-		}
-		setCells(rw, ch.Current.CellValuesByFieldID, cells)
-		staged[id] = rw
-	}
-	for _, id := range tc.DestroyedRecordIDs {
-		staged[id] = nil
-	}
-	// Commit.
 	for _, c := range cleared {
 		for _, r := range t.rows {
 			if c < len(r.vals) {
 				r.vals[c] = nil
 			}
 		}
-		for _, r := range staged {
-			if r != nil && c < len(r.vals) {
-				r.vals[c] = nil
-			}
+	}
+	for id, rec := range ch.Created {
+		rw := &row{id: id, created: rec.CreatedTime, vals: make([]any, len(t.colIDs))}
+		for fid, v := range rec.Cells {
+			rw.set(t.cols[fid], v)
 		}
+		t.rows[id] = rw
 	}
-	for id, r := range staged {
-		if r == nil {
-			delete(t.rows, id)
-		} else {
-			t.rows[id] = r
+	for id, cells := range ch.Changed {
+		old := t.rows[id]
+		rw := &row{id: old.id, created: old.created, vals: slices.Clone(old.vals)}
+		for fid, v := range cells {
+			rw.set(t.cols[fid], v)
 		}
+		t.rows[id] = rw
 	}
-	if len(tc.CreatedFieldsByID)+len(tc.ChangedFieldsByID)+len(tc.DestroyedFieldIDs) > 0 || name != t.name {
-		t.schemaGen++
+	for _, id := range ch.Destroyed {
+		delete(t.rows, id)
 	}
-	t.fields, t.order, t.name, t.cols, t.colIDs = fields, order, name, cols, colIDs
-	t.cursor, t.stats.LastTransaction = p.Cursor+1, p.BaseTransactionNumber
+	if len(ch.DestroyedFields) > 0 || ch.Name != t.name || !maps.Equal(ch.Fields, t.fields) {
+		t.schemaGen++ // names may have changed: NamedRows rebuilds every row
+	}
+	t.fields, t.order, t.name = ch.Fields, ch.Order, ch.Name
 	t.stats.PayloadsApplied++
 	t.gen++
-	return nil
+}
+
+// replayUpTo is the cursor below which a payload naming a record or field the copy lacks is
+// skipped: the listing's window, or every payload while a patch is pending (see Patch).
+func (t *Table) replayUpTo() int {
+	if t.patched {
+		return math.MaxInt
+	}
+	return t.replay
 }
 
 // Row returns a copy of one record.

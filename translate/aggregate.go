@@ -50,6 +50,13 @@ func (a *Aggregate) NewAccumulator() Accumulator {
 		acc = &extremeAcc{a: a, max: a.Name == "MAX"}
 	case "GROUP_CONCAT":
 		return &concatAcc{a: a, seen: distinctSet(a.Distinct)}
+	case "STD", "STDDEV", "STDDEV_POP", "STDDEV_SAMP", "VARIANCE", "VAR_POP", "VAR_SAMP":
+		acc = &varianceAcc{a: a}
+	case "BIT_AND", "BIT_OR", "BIT_XOR":
+		acc = &bitAcc{a: a}
+		if a.Name == "BIT_AND" {
+			acc = &bitAcc{a: a, bits: math.MaxUint64}
+		}
 	default: // ANY_VALUE
 		acc = &anyAcc{a: a}
 	}
@@ -191,6 +198,89 @@ func average(sum any, n int64) any {
 	}
 	f, _ := new(big.Rat).SetFrac(q, unit).Float64()
 	return f
+}
+
+// varianceAcc is the STD and VAR families: MySQL's running mean and sum of squared differences
+// over DOUBLE values (variance_fp_recurrence_next), then the population (STD, STDDEV, STDDEV_POP,
+// VARIANCE, VAR_POP) or sample (STDDEV_SAMP, VAR_SAMP) variance, or its square root. NULL of no
+// rows, and the sample forms of one row.
+type varianceAcc struct {
+	a       *Aggregate
+	mean, s float64
+	n       int64
+}
+
+func (x *varianceAcc) Add(r *Row) (int, error) {
+	v, err := x.a.args[0].eval(r)
+	if err != nil || v == nil {
+		return 0, err
+	}
+	f, _ := toFloat(v)
+	x.n++
+	if x.n == 1 {
+		x.mean, x.s = f, 0
+		return 0, nil
+	}
+	prev := x.mean
+	x.mean = prev + (f-prev)/float64(x.n)
+	x.s += (f - prev) * (f - x.mean)
+	return 0, nil
+}
+
+func (x *varianceAcc) Result() any {
+	sample := strings.HasSuffix(x.a.Name, "_SAMP")
+	if x.n == 0 || sample && x.n == 1 {
+		return nil
+	}
+	d := float64(x.n)
+	if sample {
+		d--
+	}
+	v := x.s / d
+	if strings.HasPrefix(x.a.Name, "STD") {
+		return math.Sqrt(v)
+	}
+	return v
+}
+
+// bitAcc is BIT_AND, BIT_OR and BIT_XOR over 64-bit unsigned values (a negative number is its
+// two's complement, a DOUBLE rounds half to even as C's rint), as MySQL. The result is an INT64, or a FLOAT64 above the
+// int64 range, as CAST(… AS UNSIGNED).
+type bitAcc struct {
+	a    *Aggregate
+	bits uint64
+}
+
+func (x *bitAcc) Add(r *Row) (int, error) {
+	v, err := x.a.args[0].eval(r)
+	if err != nil || v == nil {
+		return 0, err
+	}
+	var u uint64
+	switch f, isFloat := v.(float64); {
+	case isFloat && f >= math.MaxInt64:
+		u = uint64(math.Min(f, math.MaxUint64))
+	case isFloat:
+		u = uint64(saturate(math.RoundToEven(f))) // a DOUBLE's rint: 2.5 is 2
+	default:
+		u = uint64(toInt(v))
+	}
+	switch x.a.Name {
+	case "BIT_AND":
+		x.bits &= u
+	case "BIT_OR":
+		x.bits |= u
+	default:
+		x.bits ^= u
+	}
+	return 0, nil
+}
+
+func (x *bitAcc) Result() any {
+	if x.bits > math.MaxInt64 {
+		return float64(x.bits)
+	}
+	return int64(x.bits)
 }
 
 type extremeAcc struct {

@@ -13,7 +13,7 @@ func BenchmarkSelect(b *testing.B) {
 	args := Args{Positional: []any{2}, Now: testNow}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Select(sel, schema, args); err != nil {
+		if _, err := selectPlan(sel, schema, args); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -23,7 +23,7 @@ func BenchmarkSelect(b *testing.B) {
 func BenchmarkRow(b *testing.B) {
 	schema := loadSchema(b)
 	sel := parseSelect(b, "SELECT id, Name, Priority, Estimate, Done, Due, `Updated At`, Tags FROM Tasks WHERE Score > 1 AND Name <> 'x'")
-	plan, err := Select(sel, schema, Args{})
+	plan, err := selectPlan(sel, schema, Args{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -48,7 +48,7 @@ func BenchmarkRow(b *testing.B) {
 // never left to the service).
 func BenchmarkSortRows(b *testing.B) {
 	schema := loadSchema(b)
-	plan, err := Select(parseSelect(b, "SELECT Name FROM Tasks ORDER BY Due, Name DESC"), schema, Args{})
+	plan, err := selectPlan(parseSelect(b, "SELECT Name FROM Tasks ORDER BY Due, Name DESC"), schema, Args{})
 	if err != nil {
 		b.Fatal(err)
 	}

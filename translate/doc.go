@@ -46,13 +46,14 @@
 // (COUNT, SUM, AVG, MIN, MAX, GROUP_CONCAT, ANY_VALUE; aggregate.go), GROUP BY, HAVING, DISTINCT,
 // ORDER BY on any expression, OFFSET — compiled with this package's rules, evaluated by the engine
 // package (docs/engine.md). Its output columns are named by Args.Labels (MySQL's labels, read by
-// the front end). Select, the first single-table planner, still plans the record search of UPDATE
-// and DELETE and the RETURNING list: it refuses GROUP BY, HAVING, DISTINCT, OFFSET, JOIN,
-// subqueries, ORDER BY on an expression and aggregates other than a lone COUNT (issue 21 removes
-// it).
+// the front end). The search of UPDATE and DELETE (UpdatePlan.Find, DeletePlan.Find, write.go) is
+// one table's scan planned by the same rules (scope, pushWhere), which the engine runs with
+// engine.BuildScan; RETURNING and SELECT *'s columns are planned by NewQuery too. There is one
+// planner: the first single-table planner (Select) is gone.
 //
 // Refused, each with an *UnsupportedError that names it and hints at what to do instead: in the
-// search of UPDATE and DELETE, what Select refuses; anywhere, REGEXP, <=>, CAST to TIME or JSON,
+// search of UPDATE and DELETE, a subquery or a join the driver then runs as a SELECT of id through
+// the engine (the root package's searchFor); anywhere, REGEXP, <=>, CAST to TIME or JSON,
 // REPLACE, INSERT IGNORE, INSERT … SELECT, UPDATE or DELETE with ORDER BY or LIMIT, locking reads.
 // Mistakes in the query itself (an unknown column, a type that cannot be compared, a missing
 // argument) are plain errors.

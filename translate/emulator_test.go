@@ -157,7 +157,7 @@ func TestAgainstEmulator(t *testing.T) {
 	)
 	for _, sql := range queries {
 		t.Run(sql, func(t *testing.T) {
-			plan, err := Select(parseSelect(t, sql), schema, Args{Now: testNow})
+			plan, err := selectPlan(parseSelect(t, sql), schema, Args{Now: testNow})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -191,7 +191,7 @@ func TestAgainstEmulator(t *testing.T) {
 					}
 				}
 			case plan.Split != nil:
-				fetched = listSplit(t, client, plan)
+				fetched = listSplit(t, client, plan.Plan)
 			default:
 				fetched = list(t, client, "Tasks", plan.Request)
 			}

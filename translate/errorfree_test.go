@@ -175,7 +175,7 @@ func checkErrorFree(t *testing.T, cond string, rows []Row) bool {
 	if !ok {
 		return false
 	}
-	plan, err := Select(sel, schema, Args{Now: testNow})
+	plan, err := selectPlan(sel, schema, Args{Now: testNow})
 	if err != nil {
 		return false
 	}

@@ -42,10 +42,11 @@ func (e *expr) eval(r *Row) (any, error) {
 	case exSubquery:
 		return e.evalSubquery(r)
 	case exOuter:
-		if e.sub.cur == nil {
+		st := r.Env.state(e.sub)
+		if st == nil || st.cur == nil {
 			return nil, fmt.Errorf("translate: %s of the outer query is read outside its correlated subquery %s", e.sql, e.sub.SQL)
 		}
-		return e.sub.cur[e.slot], nil
+		return st.cur[e.slot], nil
 	case exDerived:
 		if e.tab > 0 && r.Sides != nil {
 			if r = r.Sides[e.tab-1]; r == nil {
@@ -175,6 +176,11 @@ func (e *expr) eval(r *Row) (any, error) {
 		return nil, nil
 	case exFunc:
 		return e.evalFunc(r)
+	case exWindow:
+		if e.slot < len(r.Window) {
+			return r.Window[e.slot], nil
+		}
+		return nil, fmt.Errorf("translate: internal error: window function %d of a row of %d", e.slot, len(r.Window))
 	case exSlot:
 		if e.slot < len(r.Values) {
 			return r.Values[e.slot], nil
@@ -395,7 +401,11 @@ func (e *expr) evalFunc(r *Row) (any, error) {
 	if !ok {
 		return nil, fmt.Errorf("translate: internal error: no evaluator for %s", e.op)
 	}
-	return e.evalRegistered(def, vals), nil
+	v := e.evalRegistered(def, vals)
+	if err, ok := v.(error); ok {
+		return nil, err // a value MySQL refuses at run time (an invalid regular expression)
+	}
+	return v, nil
 }
 
 // substring is MySQL SUBSTRING(s, pos[, len]) on characters: pos counts from 1, or from the end when

@@ -3,9 +3,11 @@ package translate
 import (
 	"bytes"
 	"database/sql/driver"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"math"
+	"math/big"
 	"reflect"
 	"strconv"
 	"strings"
@@ -41,6 +43,7 @@ const (
 	exSubquery                    // sub: [NOT] IN, [NOT] EXISTS or a scalar subquery (subquery.go)
 	exDerived                     // Row.Values[slot] of a derived table's row (derived.go)
 	exOuter                       // sub.cur[slot]: a column of the outer query read by a correlated subquery (subquery.go)
+	exWindow                      // Row.Window[slot]: a window function's result (window.go)
 )
 
 // expr is a compiled SQL expression. It is evaluated locally (eval) and, where the service can answer
@@ -195,6 +198,31 @@ func (s *scope) fieldExpr(f *Field) *expr {
 	return &expr{kind: exField, typ: info.typ, nullable: info.nullable, field: f, info: info, sql: f.Name}
 }
 
+// withoutDatabase reads a three-part column name db.table.col (SQLAlchemy's with schema=) as
+// table.col when db is the base's own database and table one of its tables; the rest of name
+// resolution then applies (an alias hides the table's name, as in MySQL).
+func (s *scope) withoutDatabase(c *sqlparser.ColName) (*sqlparser.ColName, error) {
+	q := c.Qualifier
+	if q.Qualifier.IsEmpty() {
+		return c, nil
+	}
+	qs, ok := s.schema.(QualifiedSchema)
+	if !ok {
+		for o := s.outer; o != nil && !ok; o = o.parent.outer {
+			qs, ok = o.parent.schema.(QualifiedSchema)
+		}
+	}
+	if ok {
+		if t, found := qs.TableIn(q.Qualifier.String(), q.Name.String()); found && t != nil {
+			out := *c
+			out.Qualifier = sqlparser.TableName{Name: q.Name}
+			return &out, nil
+		}
+	}
+	return nil, unknownColumnf("'%s': %s is not a table of the base's database in this statement (write table.column or alias.column)",
+		sqlparser.String(c), sqlparser.String(q))
+}
+
 // localColumn resolves a column among the statement's own tables.
 func (s *scope) localColumn(e *sqlparser.ColName) (*expr, error) {
 	if len(s.sides) > 0 {
@@ -205,8 +233,12 @@ func (s *scope) localColumn(e *sqlparser.ColName) (*expr, error) {
 		// table of this FROM; inside a subquery, it names the outer query's Tasks).
 		aliased := !strings.EqualFold(s.alias, s.table.Name)
 		if !q.Qualifier.IsEmpty() || (q.Name.String() != s.alias && (aliased || q.Name.String() != s.table.Name)) {
-			return nil, &UnsupportedError{Construct: "JOIN", SQL: sqlparser.String(e),
-				Hint: fmt.Sprintf("the column names a table other than %q; %s", s.alias, hintJoin)}
+			// MySQL's error 1054: the qualifier names no table of this FROM.
+			hint := ""
+			if aliased && strings.EqualFold(q.Name.String(), s.table.Name) {
+				hint = fmt.Sprintf(" (the alias %s hides the table's name: write %s.%s)", s.alias, s.alias, e.Name.String())
+			}
+			return nil, unknownColumnf("'%s' in 'field list': FROM has no table or alias %q%s", sqlparser.String(e), q.Name.String(), hint)
 		}
 	}
 	return s.lookupColumn(e.Name.String())
@@ -225,6 +257,10 @@ func (s *scope) compile(e sqlparser.Expr) (*expr, error) {
 	case *sqlparser.ColName:
 		if x, ok, err := s.variable(e); ok {
 			return x, err
+		}
+		e, err := s.withoutDatabase(e)
+		if err != nil {
+			return nil, err
 		}
 		if s.outer != nil {
 			return s.correlatedColumn(e)
@@ -306,11 +342,9 @@ func (s *scope) compile(e sqlparser.Expr) (*expr, error) {
 		}
 		switch e.Operator {
 		case sqlparser.UPlusStr:
-			if !x.typ.numeric() && x.typ != typeNull {
-				return nil, fmt.Errorf("translate: unary + needs a number, got %s %s", x.typ, sqlparser.String(e.Expr))
-			}
-			return x, nil
+			return x, nil // MySQL ignores a unary +, whatever the operand's type
 		case sqlparser.UMinusStr:
+			x = binaryNumber(x)
 			if x.kind == exConst {
 				switch v := x.val.(type) {
 				case int64:
@@ -321,8 +355,18 @@ func (s *scope) compile(e sqlparser.Expr) (*expr, error) {
 					return &expr{kind: exConst, typ: typeFloat, val: -v, sql: "-" + x.sql}, nil
 				}
 			}
+			if x.typ == typeText {
+				// MySQL negates text as the DOUBLE it reads ('3.5abc' is 3.5, 'abc' is 0).
+				if x = asNumber(x); x.kind == exConst {
+					f, ok := x.val.(float64)
+					if !ok { // NULL
+						return &expr{kind: exConst, typ: typeFloat, nullable: true, sql: sqlparser.String(e)}, nil
+					}
+					return &expr{kind: exConst, typ: typeFloat, val: -f, sql: sqlparser.String(e)}, nil
+				}
+			}
 			if !x.typ.numeric() && x.typ != typeNull {
-				return nil, fmt.Errorf("translate: unary - needs a number, got %s %s", x.typ, sqlparser.String(e.Expr))
+				return nil, fmt.Errorf("translate: unary - needs a number or text, got %s %s", x.typ, sqlparser.String(e.Expr))
 			}
 			typ := x.typ
 			if typ == typeBool {
@@ -449,9 +493,54 @@ func (s *scope) literal(v *sqlparser.SQLVal) (*expr, error) {
 		}
 		return &expr{kind: exConst, typ: typ, val: val, nullable: val == nil, sql: name}, nil
 	case sqlparser.HexVal, sqlparser.HexNum, sqlparser.BitVal:
-		return nil, unsupported("hexadecimal and bit literals", text, "write the number in decimal")
+		return binaryLiteral(v, text)
 	}
 	return nil, unsupported("the literal", text, "write a number, a 'string', TRUE, FALSE or NULL, or pass the value as an argument")
+}
+
+// binaryLiteral reads x'41', X'41', 0x41 and b'1000001': a binary string of those bytes, which
+// arithmetic reads as the unsigned integer they spell (binaryNumber), as MySQL does.
+func binaryLiteral(v *sqlparser.SQLVal, text string) (*expr, error) {
+	digits := string(v.Val)
+	var b []byte
+	switch v.Type {
+	case sqlparser.HexNum, sqlparser.HexVal:
+		digits = strings.TrimPrefix(strings.TrimPrefix(digits, "0x"), "0X")
+		if len(digits)%2 == 1 {
+			digits = "0" + digits // 0x141 is 0x0141
+		}
+		var err error
+		if b, err = hex.DecodeString(digits); err != nil {
+			return nil, fmt.Errorf("translate: the hexadecimal literal %s: %v", text, err)
+		}
+	case sqlparser.BitVal:
+		n := new(big.Int)
+		if _, ok := n.SetString(digits, 2); !ok && digits != "" {
+			return nil, fmt.Errorf("translate: the bit literal %s holds a digit other than 0 and 1", text)
+		}
+		b = n.Bytes()
+	}
+	return &expr{kind: exConst, typ: typeText, val: string(b), op: opBinaryLiteral, sql: text}, nil
+}
+
+// opBinaryLiteral marks a constant written as a hexadecimal or bit literal (binaryNumber).
+const opBinaryLiteral = "binary literal"
+
+// binaryNumber is a hexadecimal or bit literal in a numeric context: the unsigned integer its
+// bytes spell (a FLOAT64 above the int64 range); other expressions are returned as they are.
+func binaryNumber(x *expr) *expr {
+	if x.kind != exConst || x.op != opBinaryLiteral {
+		return x
+	}
+	n := new(big.Int).SetBytes([]byte(x.val.(string)))
+	out := &expr{kind: exConst, typ: typeInt, sql: x.sql}
+	if n.IsInt64() {
+		out.val = n.Int64()
+	} else {
+		out.val, _ = new(big.Float).SetInt(n).Float64()
+		out.typ = typeFloat
+	}
+	return out
 }
 
 // positionalIndex reads the placeholder names sqlparser gives to ?: ":v1", ":v2", ….
@@ -675,9 +764,9 @@ func (s *scope) comparison(e *sqlparser.ComparisonExpr) (*expr, error) {
 		}
 		return like, nil
 	case sqlparser.RegexpStr, sqlparser.NotRegexpStr:
-		return nil, unsupported("REGEXP", sqlparser.String(e), "use LIKE with % and _")
+		return s.regexpOperator(left, e)
 	case sqlparser.NullSafeEqualStr:
-		return nil, unsupported("<=>", sqlparser.String(e), "write a IS NULL for <=> NULL, or (a = b OR (a IS NULL AND b IS NULL))")
+		return s.nullSafeEqual(left, e)
 	case sqlparser.JSONExtractOp, sqlparser.JSONUnquoteExtractOp:
 		return nil, unsupported("JSON operators -> and ->>", sqlparser.String(e), "select the column (JSON text) and decode it in Go")
 	}
@@ -690,6 +779,26 @@ func (s *scope) comparison(e *sqlparser.ComparisonExpr) (*expr, error) {
 		op = "<>"
 	}
 	return s.compare(op, left, right)
+}
+
+// nullSafeEqual compiles a <=> b, MySQL's NULL-safe equality: TRUE when both are NULL, FALSE when
+// one is, else a = b; never NULL. It is written (a IS NULL AND b IS NULL) OR (a = b) IS TRUE, which
+// the formula writer pushes like any other condition.
+func (s *scope) nullSafeEqual(left *expr, e *sqlparser.ComparisonExpr) (*expr, error) {
+	right, err := s.compile(e.Right)
+	if err != nil {
+		return nil, err
+	}
+	eq, err := s.compare("=", left, right)
+	if err != nil {
+		return nil, err
+	}
+	bothNull := &expr{kind: exAnd, typ: typeBool, args: []*expr{
+		{kind: exIsNull, typ: typeBool, args: []*expr{left}},
+		{kind: exIsNull, typ: typeBool, args: []*expr{right}},
+	}}
+	equal := &expr{kind: exIsTrue, typ: typeBool, op: "true", args: []*expr{eq}}
+	return &expr{kind: exOr, typ: typeBool, args: []*expr{bothNull, equal}, sql: sqlString(e)}, nil
 }
 
 // allConstants reports whether every item of an IN list is a literal or an argument.
@@ -809,6 +918,9 @@ func (s *scope) coerce(other, c *expr) (*expr, error) {
 	if c.kind != exConst || c.val == nil || other.typ == typeNull || other.typ == c.typ || c.typ == typeJSON {
 		return c, nil // a JSON constant is never converted: comparable refuses it against other types
 	}
+	if c.op == opBinaryLiteral && other.typ.numeric() {
+		return binaryNumber(c), nil // Priority = 0x10 compares with 16
+	}
 	out := *c
 	switch other.typ {
 	case typeInt, typeFloat:
@@ -899,6 +1011,7 @@ func (s *scope) arithmetic(e *sqlparser.BinaryExpr) (*expr, error) {
 	if err != nil {
 		return nil, err
 	}
+	a, b = binaryNumber(a), binaryNumber(b)
 	for _, x := range []*expr{a, b} {
 		if !x.typ.numeric() && x.typ != typeNull {
 			return nil, fmt.Errorf("translate: %s needs numbers, but %s is %s", sqlparser.String(e), describe(x), x.typ)
@@ -917,6 +1030,9 @@ func (s *scope) function(e *sqlparser.FuncExpr) (*expr, error) {
 	name := strings.ToUpper(e.Name.String())
 	if !e.Qualifier.IsEmpty() {
 		return nil, unsupported("qualified function names", sqlparser.String(e), "call the function by its name alone")
+	}
+	if isWindowNode(e) {
+		return nil, windowMisuse(e)
 	}
 	if e.IsAggregate() {
 		return nil, unsupported("the aggregate "+name+" here", sqlparser.String(e), "aggregates run in a SELECT's select list, HAVING and ORDER BY (with or without GROUP BY), not in UPDATE, DELETE or WHERE")

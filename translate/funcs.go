@@ -21,7 +21,8 @@ type funcDef struct {
 	// converted once) and set fc.out.val for functions that need a compile-time parameter.
 	typ func(fc *funcCall) (sqlType, error)
 	// eval computes the result from the argument values. Unless nullArgs is set, it is only called
-	// when no argument is NULL: a NULL argument gives NULL, as for most MySQL functions.
+	// when no argument is NULL: a NULL argument gives NULL, as for most MySQL functions. An error
+	// value is the statement's error (MySQL refuses the arguments: an invalid regular expression).
 	eval     func(e *expr, v []any) any
 	nullArgs bool
 	// mayBeNull: the result can be NULL even when no argument is (an invalid date, SQRT(-1), …).

@@ -974,7 +974,7 @@ func formatParts(format string) (date, clock bool) {
 		}
 		i++
 		switch format[i] {
-		case 'Y', 'y', 'm', 'c', 'd', 'e', 'M', 'b', 'D', 'j':
+		case 'Y', 'y', 'm', 'c', 'd', 'e', 'M', 'b', 'D', 'j', 'X', 'x', 'V', 'v', 'U', 'u':
 			date = true
 		case 'H', 'k', 'h', 'I', 'l', 'i', 's', 'S', 'f', 'p', 'T', 'r':
 			clock = true
@@ -988,13 +988,19 @@ type dateParts struct {
 	year, month, day, hour, minute, second, micro int
 	pm, hasAMPM, hour12                           bool
 	yearDay                                       int
+	// A week date (MySQL's extract_date_time): week is -1 when no %U %u %V %v was read; weekday
+	// is 1 (Monday) to 7 (Sunday), 0 when none was read; weekYear is %X or %x's year, -1 when
+	// none. sundayFirst: %U or %V; strictWeek: %V or %v (which need %X or %x); weekYearSunday:
+	// the year was %X.
+	week, weekday, weekYear                 int
+	sundayFirst, strictWeek, weekYearSunday bool
 }
 
 // strToDate reads s by a DATE_FORMAT format, as MySQL's STR_TO_DATE: numbers take up to their
 // field's width of digits, names match case-insensitively, a space in the format skips any white
 // space, other characters must match, and text after the format is ignored.
 func strToDate(s, format string) (dateParts, bool) {
-	var p dateParts
+	p := dateParts{week: -1, weekYear: -1}
 	i := 0
 	num := func(maxDigits int) (int, bool) {
 		start, n := i, 0
@@ -1121,12 +1127,30 @@ func strToDate(s, format string) (dateParts, bool) {
 				return p, false
 			}
 			p.month = m + 1
-		case 'W':
-			if _, ok := name(dayNames, false); !ok {
+		case 'W', 'a':
+			d, ok := name(dayNames, format[f] == 'a')
+			if !ok {
 				return p, false
 			}
-		case 'a':
-			if _, ok := name(dayNames, true); !ok {
+			p.weekday = d + 1
+		case 'w':
+			d, ok := num(1)
+			if !ok || d > 6 {
+				return p, false
+			}
+			p.weekday = d
+			if d == 0 {
+				p.weekday = 7 // %w's Sunday is 0; %W's scale is 1 to 7
+			}
+		case 'U', 'u', 'V', 'v':
+			c := format[f]
+			p.sundayFirst, p.strictWeek = c == 'U' || c == 'V', c == 'V' || c == 'v'
+			if p.week, ok = num(2); !ok || p.week > 53 || p.strictWeek && p.week == 0 {
+				return p, false
+			}
+		case 'X', 'x':
+			p.weekYearSunday = format[f] == 'X'
+			if p.weekYear, ok = num(4); !ok {
 				return p, false
 			}
 		case 'T':
@@ -1175,10 +1199,47 @@ func strToDate(s, format string) (dateParts, bool) {
 		t := time.Date(p.year, 1, p.yearDay, 0, 0, 0, 0, time.UTC)
 		p.month, p.day = int(t.Month()), t.Day()
 	}
+	if p.week >= 0 && p.weekday > 0 && !p.weekDate() {
+		return p, false
+	}
 	if p.hour > 23 || p.minute > 59 || p.second > 59 {
 		return p, false
 	}
 	return p, true
+}
+
+// weekDate sets the date from a week number and a weekday, as MySQL's extract_date_time: %V and
+// %v count weeks of the year %X and %x name (and need them), %U and %u weeks of %Y.
+func (p *dateParts) weekDate() bool {
+	if p.strictWeek && (p.weekYear < 0 || p.weekYearSunday != p.sundayFirst) || !p.strictWeek && p.weekYear >= 0 {
+		return false
+	}
+	year := p.year
+	if p.strictWeek {
+		year = p.weekYear
+	}
+	jan1 := time.Date(year, 1, 1, 0, 0, 0, 0, time.UTC)
+	firstWeekday := int(calcWeekday(dayNumber(jan1), p.sundayFirst)) // of January 1st
+	var days int
+	if p.sundayFirst {
+		if firstWeekday != 0 {
+			days = 7
+		}
+		days += -firstWeekday + (p.week-1)*7 + p.weekday%7
+	} else {
+		if firstWeekday > 3 {
+			days = 7
+		}
+		days += -firstWeekday + (p.week-1)*7 + p.weekday - 1
+	}
+	// MySQL's get_date_from_daynr gives the zero date for day numbers of year 0 and past 9999,
+	// which is NULL under the default sql_mode.
+	if n := dayNumber(jan1) + int64(days); n <= 365 || n >= 3652500 {
+		return false
+	}
+	t := jan1.AddDate(0, 0, days)
+	p.year, p.month, p.day = t.Year(), int(t.Month()), t.Day()
+	return true
 }
 
 // timeTextLen is the length of the h:m:s at the start of s.

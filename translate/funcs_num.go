@@ -105,6 +105,21 @@ func init() {
 		}
 		return math.Log(x)
 	}})
+	// INTERVAL(n, n1, n2, …): how many of n1, n2, … come before the first one greater than n (for
+	// a sorted list, the number of them at most n); -1 when n is NULL. A NULL item is never greater.
+	register(intervalFunction, &funcDef{min: 2, max: -1, typ: typeOf(typeInt), nullArgs: true,
+		nullable: func([]*expr) bool { return false }, eval: func(e *expr, v []any) any {
+			if v[0] == nil {
+				return int64(-1)
+			}
+			n, _ := toFloat(v[0])
+			for i := 1; i < len(v); i++ {
+				if f, ok := toFloat(v[i]); ok && f > n {
+					return int64(i - 1)
+				}
+			}
+			return int64(len(v) - 1)
+		}})
 	register("PI", &funcDef{min: 0, max: 0, typ: typeOf(typeFloat), eval: func(e *expr, v []any) any { return math.Pi }})
 	for _, name := range []string{"GREATEST", "LEAST"} {
 		greatest := name == "GREATEST"

@@ -45,12 +45,12 @@ func TestFunctionPushdown(t *testing.T) {
 	for _, cond := range functionConditions {
 		for _, where := range []string{cond, "NOT (" + cond + ")"} {
 			sql := "SELECT Name FROM Tasks WHERE " + where
-			plan, err := Select(parseSelect(t, sql), schema, Args{Now: testNow})
+			plan, err := selectPlan(parseSelect(t, sql), schema, Args{Now: testNow})
 			if err != nil {
 				t.Errorf("%s: %v", sql, err)
 				continue
 			}
-			checkPushdown(t, sql, plan, table, rows)
+			checkPushdown(t, sql, plan.Plan, table, rows)
 			if plan.Exact && plan.Request.Formula != "" {
 				exact++
 			}
@@ -60,7 +60,7 @@ func TestFunctionPushdown(t *testing.T) {
 		t.Error("no function condition was pushed exactly")
 	}
 	// DATE(x) compared with a day is a range on x, which the formula compares exactly.
-	plan, err := Select(parseSelect(t, "SELECT Name FROM Tasks WHERE DATE(createdTime) = CURDATE()"), schema, Args{Now: testNow})
+	plan, err := selectPlan(parseSelect(t, "SELECT Name FROM Tasks WHERE DATE(createdTime) = CURDATE()"), schema, Args{Now: testNow})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func TestFunctionPushdown(t *testing.T) {
 		t.Errorf("DATE(createdTime) = CURDATE(): formula %q, exact %v", plan.Request.Formula, plan.Exact)
 	}
 	// Constant folding: the clock arithmetic becomes a time the formula compares exactly.
-	plan, err = Select(parseSelect(t, "SELECT Name FROM Tasks WHERE Due < CURDATE() - INTERVAL 30 DAY"), schema, Args{Now: testNow})
+	plan, err = selectPlan(parseSelect(t, "SELECT Name FROM Tasks WHERE Due < CURDATE() - INTERVAL 30 DAY"), schema, Args{Now: testNow})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,19 +104,17 @@ func FuzzFunctions(f *testing.F) {
 		}
 		args := argsFor(stmt, []any{arg, int64(-3), nil, 2.5, true}, map[string]any{"name": arg})
 		args.Session = &Session{Database: "appX"}
-		plan, err := Select(sel, schema, args)
+		plan, err := selectPlan(sel, schema, args)
 		if err != nil {
 			return
 		}
 		if plan.Table == table {
-			checkPushdown(t, sql, plan, table, rows)
+			checkPushdown(t, sql, plan.Plan, table, rows)
 		}
 		dest := make([]any, len(plan.Columns))
 		for _, r := range rows[:6] {
-			if !plan.Count {
-				if err := plan.Values(r, dest); err != nil {
-					t.Fatalf("%s: Values: %v", sql, err)
-				}
+			if err := plan.Values(r, dest); err != nil {
+				t.Fatalf("%s: Values: %v", sql, err)
 			}
 		}
 	})
@@ -139,7 +137,7 @@ func TestSortPushdownWithFunctions(t *testing.T) {
 		{"CONCAT('x', Priority) <> ''", false},
 	}
 	for _, tt := range tests {
-		plan, err := Select(parseSelect(t, "SELECT Name FROM Tasks WHERE "+tt.where+" ORDER BY Priority"), schema, Args{Now: testNow})
+		plan, err := selectPlan(parseSelect(t, "SELECT Name FROM Tasks WHERE "+tt.where+" ORDER BY Priority"), schema, Args{Now: testNow})
 		if err != nil {
 			t.Fatalf("%s: %v", tt.where, err)
 		}

@@ -10,10 +10,6 @@ import (
 // characters, except LENGTH, which counts bytes of UTF-8. Text compares case-sensitively (the
 // driver's _bin collation), so REPLACE, LOCATE, INSTR and FIND_IN_SET match case.
 
-// maxStringResult is the longest text a function builds (MySQL's max_allowed_packet, 64 MiB):
-// beyond it LPAD, RPAD and REPEAT give NULL, as MySQL does.
-const maxStringResult = 64 << 20
-
 func init() {
 	text := typeOf(typeText)
 	register("CONCAT", &funcDef{min: 1, max: -1, typ: text, eval: func(e *expr, v []any) any {
@@ -165,6 +161,53 @@ func init() {
 		}
 		return int64(0)
 	}})
+	register("SUBSTRING_INDEX", &funcDef{min: 3, max: 3, typ: text, eval: func(e *expr, v []any) any {
+		return substringIndex(textArg(e, v, 0), textArg(e, v, 1), toInt(v[2]))
+	}})
+	// FIELD(s, s1, s2, …): the position of s among the others, 0 when absent or NULL. All text
+	// compares as text (case-sensitively), all numbers as numbers, any other mix as DOUBLE, as MySQL.
+	register("FIELD", &funcDef{min: 2, max: -1, typ: typeOf(typeInt), nullArgs: true,
+		nullable: func([]*expr) bool { return false }, eval: func(e *expr, v []any) any {
+			if v[0] == nil {
+				return int64(0)
+			}
+			asText, asNumber := true, true
+			for _, a := range e.args {
+				asText = asText && (a.typ == typeText || a.typ.temporal() || a.typ == typeJSON || a.typ == typeNull)
+				asNumber = asNumber && (a.typ.numeric() || a.typ == typeNull)
+			}
+			for i := 1; i < len(v); i++ {
+				if v[i] == nil {
+					continue
+				}
+				var same bool
+				switch {
+				case asText:
+					same = textArg(e, v, 0) == textArg(e, v, i)
+				case asNumber:
+					same = compareValues(v[0], v[i]) == 0
+				default:
+					a, _ := toFloat(v[0])
+					b, _ := toFloat(v[i])
+					same = a == b
+				}
+				if same {
+					return int64(i)
+				}
+			}
+			return int64(0)
+		}})
+	// ELT(n, s1, s2, …): sn as text; NULL when n is NULL or names no argument.
+	register("ELT", &funcDef{min: 2, max: -1, typ: text, nullArgs: true, mayBeNull: true, eval: func(e *expr, v []any) any {
+		if v[0] == nil {
+			return nil
+		}
+		n := toInt(v[0])
+		if n < 1 || n >= int64(len(v)) || v[n] == nil {
+			return nil
+		}
+		return textArg(e, v, int(n))
+	}})
 	register("ASCII", &funcDef{min: 1, max: 1, typ: typeOf(typeInt), eval: func(e *expr, v []any) any {
 		s := textArg(e, v, 0)
 		if s == "" {
@@ -182,6 +225,38 @@ func init() {
 		}
 		return strings.Repeat(" ", int(n))
 	}})
+}
+
+// substringIndex is SUBSTRING_INDEX(s, delim, count): s before the count-th delim, or after the
+// count-th delim from the end when count is negative; all of s when there are fewer. Occurrences
+// do not overlap, counted from the end where count is negative, as MySQL's byte search does.
+func substringIndex(s, delim string, count int64) string {
+	if s == "" || delim == "" || count == 0 {
+		return ""
+	}
+	if count > 0 {
+		for pos := 0; ; {
+			i := strings.Index(s[pos:], delim)
+			if i < 0 {
+				return s
+			}
+			if count--; count == 0 {
+				return s[:pos+i]
+			}
+			pos += i + len(delim)
+		}
+	}
+	for end := len(s); end > 0; {
+		i := strings.LastIndex(s[:end], delim)
+		if i < 0 {
+			return s
+		}
+		if count++; count == 0 {
+			return s[i+len(delim):]
+		}
+		end = i
+	}
+	return s
 }
 
 // locate is LOCATE(sub, s, start): the 1-based character position of sub in s at or after start,

@@ -45,7 +45,7 @@ func TestCheckboxAgainstNumbers(t *testing.T) {
 				if swapped {
 					where = c + " " + op + " B"
 				}
-				plan, err := Select(parseSelect(t, "SELECT T FROM X WHERE "+where), schema, Args{})
+				plan, err := selectPlan(parseSelect(t, "SELECT T FROM X WHERE "+where), schema, Args{})
 				if err != nil {
 					t.Fatalf("%s: %v", where, err)
 				}
@@ -79,7 +79,7 @@ func TestCheckboxAgainstNumbers(t *testing.T) {
 			}
 		}
 	}
-	if _, err := Select(parseSelect(t, "SELECT T FROM X WHERE B = 'yes'"), schema, Args{}); err == nil {
+	if _, err := selectPlan(parseSelect(t, "SELECT T FROM X WHERE B = 'yes'"), schema, Args{}); err == nil {
 		t.Error("B = 'yes' translated; want an error naming the text")
 	} else if !strings.Contains(err.Error(), "'yes'") {
 		t.Errorf("B = 'yes': the error %q does not name the text", err)

@@ -192,9 +192,6 @@ func renderRequest(p *Plan) string {
 		fmt.Fprintf(&b, "split: blanks first %v: filterByFormula: %s; fields: %s; sort: %s; maxRecords: %d\n",
 			sp.BlanksFirst, sp.Blanks.Formula, jsonOf(sp.Blanks.Fields), jsonOf(sp.Blanks.Sort), sp.Blanks.MaxRecords)
 	}
-	if p.Count {
-		b.WriteString("count: true\n")
-	}
 	return b.String()
 }
 
@@ -347,4 +344,38 @@ func renderQuery(q *Query) string {
 	}
 	b.WriteString(renderColumns(q.Columns))
 	return b.String()
+}
+
+// selectedPlan is a single-table SELECT planned by the one planner (NewQuery): its scan's request
+// (the embedded Plan), its output columns, and its output values computed on one record.
+type selectedPlan struct {
+	*Plan
+	Columns []Column
+	q       *Query
+}
+
+// selectPlan plans a SELECT of one table with NewQuery, for tests of a scan's request and of the
+// values of expressions on one record.
+func selectPlan(stmt *sqlparser.Select, schema Schema, args Args) (*selectedPlan, error) {
+	q, err := NewQuery(stmt, schema, args)
+	if err != nil {
+		return nil, err
+	}
+	if q.Scan == nil || q.Grouped || len(q.Subqueries) > 0 {
+		// Its values are not computed on one record (no table, groups, subqueries the engine runs).
+		return nil, fmt.Errorf("selectPlan: %s reads no one table row by row", sqlparser.String(stmt))
+	}
+	return &selectedPlan{Plan: q.Scan, Columns: q.Columns, q: q}, nil
+}
+
+// Values computes the output columns on one record, as the engine's projection does.
+func (p *selectedPlan) Values(r Row, dest []any) error {
+	for i := range dest {
+		v, err := p.q.Outputs[i].Value(&r)
+		if err != nil {
+			return err
+		}
+		dest[i] = v
+	}
+	return nil
 }

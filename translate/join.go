@@ -263,167 +263,187 @@ func (jp *joinPlanner) flatten(from sqlparser.TableExprs) error {
 func (jp *joinPlanner) tableExpr(te sqlparser.TableExpr, kind string, on sqlparser.Expr, using sqlparser.Columns, text string) error {
 	switch t := te.(type) {
 	case *sqlparser.AliasedTableExpr:
-		var table *Table
-		var alias, view string
-		var err error
-		if _, isSub := t.Expr.(*sqlparser.Subquery); isSub {
-			table, alias, err = jp.ps.derivedTable(t)
-		} else {
-			table, alias, view, err = queryFrom(sqlparser.TableExprs{t}, jp.schema)
-		}
-		if err != nil {
-			return err
-		}
-		if table == nil {
-			return unsupported("DUAL in a join", sqlparser.String(t), "leave DUAL out")
-		}
-		for _, side := range jp.sides {
-			if side.alias == alias {
-				return fmt.Errorf("translate: not unique table/alias: '%s': give each table of the join its own alias (FROM %s a JOIN %s b …)", alias, table.Name, table.Name)
-			}
-		}
-		side := joinSide{table: table, alias: alias, view: view, nullable: kind == "left", join: kind, item: jp.itemStart}
-		for _, c := range using {
-			side.using = append(side.using, c.String())
-		}
-		jp.sides = append(jp.sides, side)
-		jp.steps = append(jp.steps, pendingStep{table: len(jp.sides) - 1, kind: kind, on: on, sql: text})
-		return nil
+		return jp.aliasedTable(t, kind, on, using, text)
 	case *sqlparser.ParenTableExpr:
-		if len(t.Exprs) != 1 {
-			return unsupported("a parenthesised list of tables", sqlparser.String(t), "write the tables with JOIN … ON")
+		return jp.parenTable(t, kind, on, using, text)
+	case *sqlparser.JoinTableExpr:
+		return jp.joinTable(t, kind, on, using)
+	}
+	return unsupported("the FROM clause", sqlparser.String(te), "name tables joined with JOIN … ON")
+}
+
+// aliasedTable adds one table (or derived table) of FROM as a side, joined by a step of kind.
+func (jp *joinPlanner) aliasedTable(t *sqlparser.AliasedTableExpr, kind string, on sqlparser.Expr, using sqlparser.Columns, text string) error {
+	var table *Table
+	var alias, view string
+	var err error
+	if _, isSub := t.Expr.(*sqlparser.Subquery); isSub {
+		table, alias, err = jp.ps.derivedTable(t)
+	} else {
+		table, alias, view, err = queryFrom(sqlparser.TableExprs{t}, jp.schema)
+	}
+	if err != nil {
+		return err
+	}
+	if table == nil {
+		return unsupported("DUAL in a join", sqlparser.String(t), "leave DUAL out")
+	}
+	for _, side := range jp.sides {
+		if side.alias == alias {
+			return fmt.Errorf("translate: not unique table/alias: '%s': give each table of the join its own alias (FROM %s a JOIN %s b …)", alias, table.Name, table.Name)
 		}
-		if _, isJoin := t.Exprs[0].(*sqlparser.JoinTableExpr); !isJoin || kind == "first" || kind == "cross" && on == nil && len(using) == 0 {
-			return jp.tableExpr(t.Exprs[0], kind, on, using, text)
-		}
-		// a JOIN (b JOIN c ON x) ON y: with inner joins only, the same rows as a JOIN b JOIN c ON
-		// x AND y, so the nested joins continue the left-deep list and y joins the condition of
-		// its last step.
-		if kind == "left" && len(using) == 0 && on != nil && innerOnly(t.Exprs[0]) {
-			// a LEFT JOIN (b JOIN c ON x) ON y: the parenthesised inner joins are joined first,
-			// as a group, and their rows LEFT JOINed as one side.
-			mark, saved := len(jp.steps), jp.itemStart
-			first := len(jp.sides)
-			jp.itemStart = first
-			err := jp.tableExpr(t.Exprs[0], "first", nil, nil, sqlparser.String(t.Exprs[0]))
-			jp.itemStart = saved
-			if err != nil {
-				return err
-			}
-			group := slices.Clone(jp.steps[mark:])
-			jp.steps = jp.steps[:mark]
-			for i := first; i < len(jp.sides); i++ {
-				jp.sides[i].nullable, jp.sides[i].join = true, "left"
-			}
-			jp.steps = append(jp.steps, pendingStep{table: group[0].table, kind: "left", on: on, sql: text, group: group})
-			return nil
-		}
-		if (kind != "inner" && kind != "cross") || len(using) > 0 || !innerOnly(t.Exprs[0]) {
-			return unsupported("an outer join or USING around a parenthesised join", sqlparser.String(t),
-				"write the joins one after another (a LEFT JOIN b ON … LEFT JOIN c ON …), or join the parenthesised tables in a derived table; a LEFT JOIN of parenthesised inner joins with ON runs")
-		}
-		saved := jp.itemStart
-		jp.itemStart = len(jp.sides)
-		err := jp.tableExpr(t.Exprs[0], "cross", nil, nil, sqlparser.String(t.Exprs[0]))
+	}
+	side := joinSide{table: table, alias: alias, view: view, nullable: kind == "left", join: kind, item: jp.itemStart}
+	for _, c := range using {
+		side.using = append(side.using, c.String())
+	}
+	jp.sides = append(jp.sides, side)
+	jp.steps = append(jp.steps, pendingStep{table: len(jp.sides) - 1, kind: kind, on: on, sql: text})
+	return nil
+}
+
+// parenTable reads a parenthesised table or join: a lone table, inner joins that continue the
+// left-deep list, or a LEFT JOIN of a group of inner joins.
+func (jp *joinPlanner) parenTable(t *sqlparser.ParenTableExpr, kind string, on sqlparser.Expr, using sqlparser.Columns, text string) error {
+	if len(t.Exprs) != 1 {
+		return unsupported("a parenthesised list of tables", sqlparser.String(t), "write the tables with JOIN … ON")
+	}
+	if _, isJoin := t.Exprs[0].(*sqlparser.JoinTableExpr); !isJoin || kind == "first" || kind == "cross" && on == nil && len(using) == 0 {
+		return jp.tableExpr(t.Exprs[0], kind, on, using, text)
+	}
+	// a JOIN (b JOIN c ON x) ON y: with inner joins only, the same rows as a JOIN b JOIN c ON
+	// x AND y, so the nested joins continue the left-deep list and y joins the condition of
+	// its last step.
+	if kind == "left" && len(using) == 0 && on != nil && innerOnly(t.Exprs[0]) {
+		// a LEFT JOIN (b JOIN c ON x) ON y: the parenthesised inner joins are joined first,
+		// as a group, and their rows LEFT JOINed as one side.
+		mark, saved := len(jp.steps), jp.itemStart
+		first := len(jp.sides)
+		jp.itemStart = first
+		err := jp.tableExpr(t.Exprs[0], "first", nil, nil, sqlparser.String(t.Exprs[0]))
 		jp.itemStart = saved
 		if err != nil {
 			return err
 		}
-		last := &jp.steps[len(jp.steps)-1]
-		if on != nil {
-			if last.on == nil {
-				last.on = on
-			} else {
-				last.on = &sqlparser.AndExpr{Left: last.on, Right: on}
-			}
-			if last.kind == "cross" {
-				last.kind = "inner"
-			}
+		group := slices.Clone(jp.steps[mark:])
+		jp.steps = jp.steps[:mark]
+		for i := first; i < len(jp.sides); i++ {
+			jp.sides[i].nullable, jp.sides[i].join = true, "left"
 		}
+		jp.steps = append(jp.steps, pendingStep{table: group[0].table, kind: "left", on: on, sql: text, group: group})
 		return nil
-	case *sqlparser.JoinTableExpr:
-		if kind != "first" && kind != "cross" || on != nil || len(using) > 0 {
-			return unsupported("a join nested on the right of a join", sqlparser.String(t), "write the joins one after another: a JOIN b ON … JOIN c ON …")
+	}
+	if (kind != "inner" && kind != "cross") || len(using) > 0 || !innerOnly(t.Exprs[0]) {
+		return unsupported("an outer join or USING around a parenthesised join", sqlparser.String(t),
+			"write the joins one after another (a LEFT JOIN b ON … LEFT JOIN c ON …), or join the parenthesised tables in a derived table; a LEFT JOIN of parenthesised inner joins with ON runs")
+	}
+	saved := jp.itemStart
+	jp.itemStart = len(jp.sides)
+	err := jp.tableExpr(t.Exprs[0], "cross", nil, nil, sqlparser.String(t.Exprs[0]))
+	jp.itemStart = saved
+	if err != nil {
+		return err
+	}
+	last := &jp.steps[len(jp.steps)-1]
+	if on != nil {
+		if last.on == nil {
+			last.on = on
+		} else {
+			last.on = &sqlparser.AndExpr{Left: last.on, Right: on}
 		}
-		if err := jp.tableExpr(t.LeftExpr, kind, nil, nil, sqlparser.String(t.LeftExpr)); err != nil {
-			return err
+		if last.kind == "cross" {
+			last.kind = "inner"
 		}
-		var k string
-		natural := false
-		switch t.Join {
-		case sqlparser.NaturalJoinStr, sqlparser.NaturalLeftJoinStr, sqlparser.NaturalRightJoinStr:
-			// NATURAL: USING the columns the two sides have in common (found when the columns
-			// are known, by coalesce).
-			natural = true
+	}
+	return nil
+}
+
+// joinTable reads a JOIN: its left side, then its right side joined by the join's kind.
+func (jp *joinPlanner) joinTable(t *sqlparser.JoinTableExpr, kind string, on sqlparser.Expr, using sqlparser.Columns) error {
+	if kind != "first" && kind != "cross" || on != nil || len(using) > 0 {
+		return unsupported("a join nested on the right of a join", sqlparser.String(t), "write the joins one after another: a JOIN b ON … JOIN c ON …")
+	}
+	if err := jp.tableExpr(t.LeftExpr, kind, nil, nil, sqlparser.String(t.LeftExpr)); err != nil {
+		return err
+	}
+	var k string
+	natural := false
+	switch t.Join {
+	case sqlparser.NaturalJoinStr, sqlparser.NaturalLeftJoinStr, sqlparser.NaturalRightJoinStr:
+		// NATURAL: USING the columns the two sides have in common (found when the columns
+		// are known, by coalesce).
+		natural = true
+	}
+	switch t.Join {
+	case sqlparser.JoinStr, sqlparser.StraightJoinStr, sqlparser.NaturalJoinStr:
+		k = "inner"
+		if t.Condition.On == nil && len(t.Condition.Using) == 0 && !natural {
+			k = "cross"
 		}
-		switch t.Join {
-		case sqlparser.JoinStr, sqlparser.StraightJoinStr, sqlparser.NaturalJoinStr:
-			k = "inner"
-			if t.Condition.On == nil && len(t.Condition.Using) == 0 && !natural {
-				k = "cross"
-			}
-		case sqlparser.LeftJoinStr, sqlparser.NaturalLeftJoinStr:
-			k = "left"
-			if t.Condition.On == nil && len(t.Condition.Using) == 0 && !natural {
-				return fmt.Errorf("translate: LEFT JOIN needs ON or USING: %s", sqlparser.String(t))
-			}
-		case sqlparser.RightJoinStr, sqlparser.NaturalRightJoinStr:
-			// a RIGHT JOIN b is b LEFT JOIN a: b is read first and a's columns may be NULL. The
-			// tables keep FROM's order for SELECT *.
-			if t.Condition.On == nil && len(t.Condition.Using) == 0 && !natural {
-				return fmt.Errorf("translate: RIGHT JOIN needs ON or USING: %s", sqlparser.String(t))
-			}
-			if jp.itemStart > 0 {
-				return unsupported("RIGHT JOIN after a comma join", sqlparser.String(t), "write the comma as CROSS JOIN (or JOIN … ON) so that the RIGHT JOIN applies to every table before it, or swap it into a LEFT JOIN")
-			}
-			if len(jp.sides) != 1 {
-				// (the joins so far) RIGHT JOIN c: every row of c is kept, and the tables so far
-				// may be NULL (a "right" step, engine/join.go).
-				if _, isJoin := t.RightExpr.(*sqlparser.JoinTableExpr); isJoin {
-					return unsupported("a join nested on the right of a join", sqlparser.String(t), "write the joins one after another: a JOIN b ON … JOIN c ON …")
-				}
-				for i := range jp.sides {
-					jp.sides[i].nullable = true
-				}
-				if err := jp.tableExpr(t.RightExpr, "right", t.Condition.On, t.Condition.Using, t.Join+" "+sqlparser.String(t.RightExpr)); err != nil {
-					return err
-				}
-				jp.sides[len(jp.sides)-1].natural = natural
-				return nil
-			}
-			if _, isJoin := t.RightExpr.(*sqlparser.JoinTableExpr); isJoin {
-				return unsupported("a join nested on the right of a join", sqlparser.String(t), "write the joins one after another: a JOIN b ON … JOIN c ON …")
-			}
-			if err := jp.tableExpr(t.RightExpr, "first", nil, t.Condition.Using, sqlparser.String(t.RightExpr)); err != nil {
-				return err
-			}
-			right := &jp.sides[len(jp.sides)-1]
-			right.join, right.natural = "right", natural
-			left := jp.steps[0]
-			jp.sides[left.table].nullable = true
-			jp.steps = []pendingStep{jp.steps[1], {table: left.table, kind: "left", on: t.Condition.On,
-				sql: "right join " + sqlparser.String(t.RightExpr) + " (as " + sqlparser.String(t.RightExpr) + " left join " + left.sql + ")"}}
-			return nil
-		default:
-			return unsupported(strings.ToUpper(t.Join), sqlparser.String(t), "write [INNER] JOIN … ON, LEFT JOIN … ON or CROSS JOIN")
+	case sqlparser.LeftJoinStr, sqlparser.NaturalLeftJoinStr:
+		k = "left"
+		if t.Condition.On == nil && len(t.Condition.Using) == 0 && !natural {
+			return fmt.Errorf("translate: LEFT JOIN needs ON or USING: %s", sqlparser.String(t))
 		}
+	case sqlparser.RightJoinStr, sqlparser.NaturalRightJoinStr:
+		return jp.rightJoin(t, natural)
+	default:
+		return unsupported(strings.ToUpper(t.Join), sqlparser.String(t), "write [INNER] JOIN … ON, LEFT JOIN … ON or CROSS JOIN")
+	}
+	if _, isJoin := t.RightExpr.(*sqlparser.JoinTableExpr); isJoin {
+		return unsupported("a join nested on the right of a join", sqlparser.String(t), "write the joins one after another: a JOIN b ON … JOIN c ON …")
+	}
+	if natural {
+		if _, isParen := t.RightExpr.(*sqlparser.ParenTableExpr); isParen {
+			return unsupported("NATURAL JOIN of a parenthesised join", sqlparser.String(t), "write the joins one after another, or join with ON")
+		}
+	}
+	if err := jp.tableExpr(t.RightExpr, k, t.Condition.On, t.Condition.Using, t.Join+" "+sqlparser.String(t.RightExpr)); err != nil {
+		return err
+	}
+	if natural {
+		jp.sides[len(jp.sides)-1].natural = true
+	}
+	return nil
+}
+
+// rightJoin reads a RIGHT JOIN b, which is b LEFT JOIN a: b is read first and a's columns may be
+// NULL; the tables keep FROM's order for SELECT *.
+func (jp *joinPlanner) rightJoin(t *sqlparser.JoinTableExpr, natural bool) error {
+	if t.Condition.On == nil && len(t.Condition.Using) == 0 && !natural {
+		return fmt.Errorf("translate: RIGHT JOIN needs ON or USING: %s", sqlparser.String(t))
+	}
+	if jp.itemStart > 0 {
+		return unsupported("RIGHT JOIN after a comma join", sqlparser.String(t), "write the comma as CROSS JOIN (or JOIN … ON) so that the RIGHT JOIN applies to every table before it, or swap it into a LEFT JOIN")
+	}
+	if len(jp.sides) != 1 {
+		// (the joins so far) RIGHT JOIN c: every row of c is kept, and the tables so far
+		// may be NULL (a "right" step, engine/join.go).
 		if _, isJoin := t.RightExpr.(*sqlparser.JoinTableExpr); isJoin {
 			return unsupported("a join nested on the right of a join", sqlparser.String(t), "write the joins one after another: a JOIN b ON … JOIN c ON …")
 		}
-		if natural {
-			if _, isParen := t.RightExpr.(*sqlparser.ParenTableExpr); isParen {
-				return unsupported("NATURAL JOIN of a parenthesised join", sqlparser.String(t), "write the joins one after another, or join with ON")
-			}
+		for i := range jp.sides {
+			jp.sides[i].nullable = true
 		}
-		if err := jp.tableExpr(t.RightExpr, k, t.Condition.On, t.Condition.Using, t.Join+" "+sqlparser.String(t.RightExpr)); err != nil {
+		if err := jp.tableExpr(t.RightExpr, "right", t.Condition.On, t.Condition.Using, t.Join+" "+sqlparser.String(t.RightExpr)); err != nil {
 			return err
 		}
-		if natural {
-			jp.sides[len(jp.sides)-1].natural = true
-		}
+		jp.sides[len(jp.sides)-1].natural = natural
 		return nil
 	}
-	return unsupported("the FROM clause", sqlparser.String(te), "name tables joined with JOIN … ON")
+	if _, isJoin := t.RightExpr.(*sqlparser.JoinTableExpr); isJoin {
+		return unsupported("a join nested on the right of a join", sqlparser.String(t), "write the joins one after another: a JOIN b ON … JOIN c ON …")
+	}
+	if err := jp.tableExpr(t.RightExpr, "first", nil, t.Condition.Using, sqlparser.String(t.RightExpr)); err != nil {
+		return err
+	}
+	right := &jp.sides[len(jp.sides)-1]
+	right.join, right.natural = "right", natural
+	left := jp.steps[0]
+	jp.sides[left.table].nullable = true
+	jp.steps = []pendingStep{jp.steps[1], {table: left.table, kind: "left", on: t.Condition.On,
+		sql: "right join " + sqlparser.String(t.RightExpr) + " (as " + sqlparser.String(t.RightExpr) + " left join " + left.sql + ")"}}
+	return nil
 }
 
 // innerOnly reports a join of inner and cross joins only (which may be reassociated).
@@ -492,35 +512,87 @@ func (e *expr) tabs() uint64 {
 // planJoin compiles the join conditions, gives each table the conditions on it alone, finds the
 // equality keys of each step and leaves the rest to be checked on the joined rows.
 func (qp *queryPlanner) planJoin(where *expr) error {
-	s, q, jp := qp.s, qp.q, qp.join
-	n := len(jp.sides)
-	own := make([][]*expr, n)                // conditions pushed into table i's scan
-	stepOn := make([][]*expr, len(jp.steps)) // residual conditions of each step
-	keys := make([][]JoinKey, len(jp.steps)) // equality keys of each step
-	// The ON conditions (USING included), compiled once.
-	ons := make([]*expr, len(jp.steps))
+	jp := qp.join
+	p := &joinPlacement{
+		qp: qp, jp: jp, n: len(jp.sides),
+		own:    make([][]*expr, len(jp.sides)),
+		stepOn: make([][]*expr, len(jp.steps)),
+		keys:   make([][]JoinKey, len(jp.steps)),
+	}
+	if err := p.compileOns(); err != nil {
+		return err
+	}
+	jp.orderFirstTwo(where, p.ons)
+	p.pos = make([]int, p.n)
+	for i, st := range jp.steps {
+		p.pos[st.table] = i
+		for _, g := range st.group {
+			p.pos[g.table] = i
+		}
+	}
+	if err := p.placeOns(); err != nil {
+		return err
+	}
+	for _, c := range conjuncts(where) {
+		p.place(c, -1)
+	}
+	if err := p.placeGroups(); err != nil {
+		return err
+	}
+	join := p.joinOf()
+	q := qp.q
+	q.Join = join
+	q.Where = wrap(andOf(p.rest))
+	q.SortLocally = len(q.Order) > 0
+	p.requestFields(join)
+	return nil
+}
+
+// joinPlacement is where planJoin puts each condition of a join: a table's own scan, a step's
+// equality keys, a step's residual ON, or the check on the joined rows.
+type joinPlacement struct {
+	qp *queryPlanner
+	jp *joinPlanner
+	n  int // tables
+
+	ons  []*expr   // each step's ON (USING included), compiled once
+	gons [][]*expr // the ON conditions inside parenthesised groups
+	pos  []int     // table → its step
+
+	own     [][]*expr   // conditions pushed into table i's scan
+	stepOn  [][]*expr   // residual conditions of each step
+	keys    [][]JoinKey // equality keys of each step
+	gkeys   [][][]JoinKey
+	gstepOn [][][]*expr
+	rest    []*expr // WHERE conditions checked on the final rows
+}
+
+// compileOns compiles the ON conditions (of the steps and inside groups) and those USING and
+// NATURAL imply.
+func (p *joinPlacement) compileOns() error {
+	s, jp := p.qp.s, p.jp
+	p.ons = make([]*expr, len(jp.steps))
 	for i, st := range jp.steps {
 		if st.on != nil {
 			c, err := s.condition(st.on)
 			if err != nil {
 				return err
 			}
-			ons[i] = c
+			p.ons[i] = c
 		}
 	}
-	// The ON conditions inside parenthesised groups.
-	gons := make([][]*expr, len(jp.steps))
+	p.gons = make([][]*expr, len(jp.steps))
 	for i, st := range jp.steps {
 		for j, g := range st.group {
-			if gons[i] == nil {
-				gons[i] = make([]*expr, len(st.group))
+			if p.gons[i] == nil {
+				p.gons[i] = make([]*expr, len(st.group))
 			}
 			if g.on != nil {
 				c, err := s.condition(g.on)
 				if err != nil {
 					return err
 				}
-				gons[i][j] = c
+				p.gons[i][j] = c
 			}
 		}
 	}
@@ -540,154 +612,161 @@ func (qp *queryPlanner) planJoin(where *expr) error {
 		if err != nil {
 			return err
 		}
-		ons[at] = andOf(append(conjuncts(ons[at]), c))
+		p.ons[at] = andOf(append(conjuncts(p.ons[at]), c))
 	}
-	jp.orderFirstTwo(where, ons)
-	pos := make([]int, n) // table → its step
-	for i, st := range jp.steps {
-		pos[st.table] = i
-		for _, g := range st.group {
-			pos[g.table] = i
+	return nil
+}
+
+// stepMask is the tables step i joins (several for a group).
+func (p *joinPlacement) stepMask(i int) uint64 {
+	m := uint64(1) << p.jp.steps[i].table
+	for _, g := range p.jp.steps[i].group {
+		m |= 1 << g.table
+	}
+	return m
+}
+
+// joinedBy is the step after which every table of mask is joined.
+func (p *joinPlacement) joinedBy(mask uint64) int {
+	last := 0
+	for i := 0; i < p.n; i++ {
+		if mask&(1<<i) != 0 && p.pos[i] > last {
+			last = p.pos[i]
 		}
 	}
-	// stepMask is the tables a step joins (several for a group).
-	stepMask := func(i int) uint64 {
-		m := uint64(1) << jp.steps[i].table
-		for _, g := range jp.steps[i].group {
-			m |= 1 << g.table
-		}
-		return m
+	return last
+}
+
+// key finds an equality usable as a hash key of step i: one side on the step's table alone, the
+// other on tables joined before it.
+func (p *joinPlacement) key(c *expr, i int) (JoinKey, bool) {
+	t := p.stepMask(i)
+	before := uint64(0)
+	for j := 0; j < i; j++ {
+		before |= p.stepMask(j)
 	}
-	var rest []*expr                    // WHERE conditions checked on the final rows
-	joinedBy := func(mask uint64) int { // the step after which every table of mask is joined
-		last := 0
-		for i := 0; i < n; i++ {
-			if mask&(1<<i) != 0 && pos[i] > last {
-				last = pos[i]
+	return keyOf(c, t, before)
+}
+
+// nulledBy is the last RIGHT JOIN step that may make a table of mask NULL: a WHERE condition on
+// such a table is checked after it.
+func (p *joinPlacement) nulledBy(mask uint64) int {
+	last := 0
+	for i, st := range p.jp.steps {
+		if st.kind != "right" {
+			continue
+		}
+		for t := 0; t < p.n; t++ {
+			if mask&(1<<t) != 0 && p.pos[t] < i {
+				last = i
 			}
 		}
-		return last
 	}
-	// key finds an equality usable as a hash key of step i: one side on the step's table alone, the
-	// other on tables joined before it.
-	key := func(c *expr, i int) (JoinKey, bool) {
-		t := stepMask(i)
-		before := uint64(0)
-		for j := 0; j < i; j++ {
-			before |= stepMask(j)
+	return last
+}
+
+// place puts a condition of an inner join's ON (of step from) or of WHERE (from -1) where it is
+// cheapest: a table's own scan, a step's keys, or the first inner step after which all its
+// tables are joined (and, for a table an outer join may make NULL, not before that join).
+func (p *joinPlacement) place(c *expr, from int) {
+	jp := p.jp
+	m := c.tabs()
+	if m != 0 && m&(m-1) == 0 {
+		i := 0
+		for m>>i != 1 {
+			i++
 		}
-		return keyOf(c, t, before)
+		if !jp.sides[i].nullable {
+			p.own[i] = append(p.own[i], c)
+			return
+		}
 	}
-	// nulledBy is the last RIGHT JOIN step that may make a table of mask NULL: a WHERE condition on
-	// such a table is checked after it.
-	nulledBy := func(mask uint64) int {
-		last := 0
-		for i, st := range jp.steps {
-			if st.kind != "right" {
-				continue
-			}
-			for t := 0; t < n; t++ {
-				if mask&(1<<t) != 0 && pos[t] < i {
-					last = i
-				}
-			}
-		}
-		return last
+	at := p.joinedBy(m)
+	nullable := false
+	for t := 0; t < p.n; t++ {
+		nullable = nullable || m&(1<<t) != 0 && jp.sides[t].nullable
 	}
-	// place puts a condition of an inner join's ON (of step from) or of WHERE (from -1) where it is
-	// cheapest: a table's own scan, a step's keys, or the first inner step after which all its
-	// tables are joined (and, for a table an outer join may make NULL, not before that join).
-	place := func(c *expr, from int) {
-		m := c.tabs()
-		if m != 0 && m&(m-1) == 0 {
-			i := 0
-			for m>>i != 1 {
-				i++
-			}
-			if !jp.sides[i].nullable {
-				own[i] = append(own[i], c)
-				return
-			}
-		}
-		at := joinedBy(m)
-		nullable := false
-		for t := 0; t < n; t++ {
-			nullable = nullable || m&(1<<t) != 0 && jp.sides[t].nullable
-		}
-		switch {
-		case from < 0 && m == 0:
-			// A WHERE condition on no table (2 >= 93, LTRIM('x') < NULL) holds for every row or
-			// none: it must also see the rows a RIGHT JOIN adds unmatched (the oracle's seeds
-			// 10316, 12414 kept them).
-			at = max(at, nulledBy(^uint64(0)))
-		case from < 0:
-			at = max(at, nulledBy(m))
-		case nullable:
-			at = max(at, from)
-		}
-		for j := at; j < len(jp.steps); j++ {
-			if jp.steps[j].kind == "left" || jp.steps[j].kind == "right" {
-				continue // a WHERE condition is not part of an outer join's ON
-			}
-			if k, ok := key(c, j); ok && j == at {
-				keys[j] = append(keys[j], k)
-				return
-			}
-			if j > 0 {
-				stepOn[j] = append(stepOn[j], c)
-				return
-			}
-		}
-		rest = append(rest, c)
+	switch {
+	case from < 0 && m == 0:
+		// A WHERE condition on no table (2 >= 93, LTRIM('x') < NULL) holds for every row or
+		// none: it must also see the rows a RIGHT JOIN adds unmatched (the oracle's seeds
+		// 10316, 12414 kept them).
+		at = max(at, p.nulledBy(^uint64(0)))
+	case from < 0:
+		at = max(at, p.nulledBy(m))
+	case nullable:
+		at = max(at, from)
 	}
-	for i, st := range jp.steps {
-		on := ons[i]
+	for j := at; j < len(jp.steps); j++ {
+		if jp.steps[j].kind == "left" || jp.steps[j].kind == "right" {
+			continue // a WHERE condition is not part of an outer join's ON
+		}
+		if k, ok := p.key(c, j); ok && j == at {
+			p.keys[j] = append(p.keys[j], k)
+			return
+		}
+		if j > 0 {
+			p.stepOn[j] = append(p.stepOn[j], c)
+			return
+		}
+	}
+	p.rest = append(p.rest, c)
+}
+
+// placeOns places the conditions of each step's ON: an inner join's where they are cheapest, an
+// outer join's on the joined table's scan (LEFT JOIN, on that table alone), as keys or as the
+// step's residual ON.
+func (p *joinPlacement) placeOns() error {
+	for i, st := range p.jp.steps {
 		visible := uint64(0)
 		for j := 0; j <= i; j++ {
-			visible |= stepMask(j)
+			visible |= p.stepMask(j)
 		}
-		for _, c := range conjuncts(on) {
+		for _, c := range conjuncts(p.ons[i]) {
 			if m := c.tabs(); m&^visible != 0 {
 				return unknownColumnf("in 'on clause' of %s: the ON condition of a join can name only the tables joined so far", st.sql)
 			}
 			if st.kind != "left" && st.kind != "right" {
-				place(c, i)
+				p.place(c, i)
 				continue
 			}
 			m := c.tabs()
 			switch {
-			case m != 0 && m&(m-1) == 0 && m&^stepMask(i) == 0 && st.kind == "left":
+			case m != 0 && m&(m-1) == 0 && m&^p.stepMask(i) == 0 && st.kind == "left":
 				t := 0
 				for m>>t != 1 {
 					t++
 				}
-				own[t] = append(own[t], c) // filters the joined table's rows before the match
+				p.own[t] = append(p.own[t], c) // filters the joined table's rows before the match
 			default:
-				if k, ok := key(c, i); ok {
-					keys[i] = append(keys[i], k)
+				if k, ok := p.key(c, i); ok {
+					p.keys[i] = append(p.keys[i], k)
 				} else {
-					stepOn[i] = append(stepOn[i], c)
+					p.stepOn[i] = append(p.stepOn[i], c)
 				}
 			}
 		}
 	}
-	for _, c := range conjuncts(where) {
-		place(c, -1)
-	}
-	// Inside a group: its tables' own conditions go into their scans, equalities become the keys of
-	// its steps, the rest their residual ON; an ON there names only the group's tables.
-	gkeys := make([][][]JoinKey, len(jp.steps))
-	gstepOn := make([][][]*expr, len(jp.steps))
+	return nil
+}
+
+// placeGroups places the conditions inside a group: its tables' own conditions go into their
+// scans, equalities become the keys of its steps, the rest their residual ON; an ON there names
+// only the group's tables.
+func (p *joinPlacement) placeGroups() error {
+	jp := p.jp
+	p.gkeys = make([][][]JoinKey, len(jp.steps))
+	p.gstepOn = make([][][]*expr, len(jp.steps))
 	for i, st := range jp.steps {
 		if st.group == nil {
 			continue
 		}
-		gkeys[i] = make([][]JoinKey, len(st.group))
-		gstepOn[i] = make([][]*expr, len(st.group))
+		p.gkeys[i] = make([][]JoinKey, len(st.group))
+		p.gstepOn[i] = make([][]*expr, len(st.group))
 		before := uint64(0)
 		for j, g := range st.group {
 			t := uint64(1) << g.table
-			for _, c := range conjuncts(gons[i][j]) {
+			for _, c := range conjuncts(p.gons[i][j]) {
 				m := c.tabs()
 				if m&^(before|t) != 0 {
 					return unknownColumnf("in 'on clause' of %s: the ON condition of a join can name only the tables joined so far", g.sql)
@@ -698,24 +777,29 @@ func (qp *queryPlanner) planJoin(where *expr) error {
 					for m>>k != 1 {
 						k++
 					}
-					own[k] = append(own[k], c)
+					p.own[k] = append(p.own[k], c)
 				default:
 					if jk, ok := keyOf(c, t, before); ok {
-						gkeys[i][j] = append(gkeys[i][j], jk)
+						p.gkeys[i][j] = append(p.gkeys[i][j], jk)
 					} else {
-						gstepOn[i][j] = append(gstepOn[i][j], c)
+						p.gstepOn[i][j] = append(p.gstepOn[i][j], c)
 					}
 				}
 			}
 			before |= t
 		}
 	}
+	return nil
+}
 
-	// The tables' scans.
+// joinOf builds the join: each table's scan with its own conditions pushed, each step with its
+// kind, keys and residual ON, and the bind joins that may narrow a scan.
+func (p *joinPlacement) joinOf() *Join {
+	qp, jp := p.qp, p.jp
 	join := &Join{}
 	for i, side := range jp.sides {
 		plan := &Plan{Table: side.table, Limit: -1, Request: Request{View: side.view}}
-		plan.where = andOf(own[i])
+		plan.where = andOf(p.own[i])
 		if side.table.Local || qp.localOnly {
 			plan.Exact = plan.where == nil
 		} else {
@@ -725,22 +809,22 @@ func (qp *queryPlanner) planJoin(where *expr) error {
 	}
 	for i, st := range jp.steps {
 		kind := st.kind
-		if kind == "inner" && len(keys[i]) == 0 && len(stepOn[i]) == 0 {
+		if kind == "inner" && len(p.keys[i]) == 0 && len(p.stepOn[i]) == 0 {
 			kind = "cross"
 		}
-		if kind == "cross" && (len(keys[i]) > 0 || len(stepOn[i]) > 0) {
+		if kind == "cross" && (len(p.keys[i]) > 0 || len(p.stepOn[i]) > 0) {
 			kind = "inner"
 		}
-		step := JoinStep{Table: st.table, Kind: kind, Keys: keys[i], On: wrap(andOf(stepOn[i])), SQL: st.sql}
+		step := JoinStep{Table: st.table, Kind: kind, Keys: p.keys[i], On: wrap(andOf(p.stepOn[i])), SQL: st.sql}
 		for j, g := range st.group {
 			gk := "first"
 			if j > 0 {
 				gk = "cross"
-				if len(gkeys[i][j]) > 0 || len(gstepOn[i][j]) > 0 {
+				if len(p.gkeys[i][j]) > 0 || len(p.gstepOn[i][j]) > 0 {
 					gk = "inner"
 				}
 			}
-			step.Group = append(step.Group, JoinStep{Table: g.table, Kind: gk, Keys: gkeys[i][j], On: wrap(andOf(gstepOn[i][j])), SQL: g.sql})
+			step.Group = append(step.Group, JoinStep{Table: g.table, Kind: gk, Keys: p.gkeys[i][j], On: wrap(andOf(p.gstepOn[i][j])), SQL: g.sql})
 		}
 		join.Steps = append(join.Steps, step)
 	}
@@ -752,13 +836,15 @@ func (qp *queryPlanner) planJoin(where *expr) error {
 			join.Steps[i].BindInner = qp.bindInnerFor(join, i)
 		}
 	}
-	q.Join = join
-	q.Where = wrap(andOf(rest))
-	q.SortLocally = len(q.Order) > 0
+	return join
+}
 
-	// The fields each table's scan must return: whatever any step reads from it.
+// requestFields sets the fields each table's scan must return: whatever any step reads from it.
+func (p *joinPlacement) requestFields(join *Join) {
+	qp := p.qp
 	var all []*expr
 	all = append(all, qp.outputs...)
+	all = append(all, qp.windowInputs()...)
 	all = append(all, qp.groupKeys...)
 	for _, a := range qp.aggs {
 		all = append(all, a.args...)
@@ -766,18 +852,18 @@ func (qp *queryPlanner) planJoin(where *expr) error {
 			all = append(all, k.e)
 		}
 	}
-	if q.Having != nil {
-		all = append(all, q.Having.e)
+	if qp.q.Having != nil {
+		all = append(all, qp.q.Having.e)
 	}
-	all = append(all, rest...)
-	for i := range stepOn {
-		all = append(all, stepOn[i]...)
-		for _, k := range keys[i] {
+	all = append(all, p.rest...)
+	for i := range p.stepOn {
+		all = append(all, p.stepOn[i]...)
+		for _, k := range p.keys[i] {
 			all = append(all, k.Outer.e, k.Inner.e)
 		}
-		for j := range gkeys[i] {
-			all = append(all, gstepOn[i][j]...)
-			for _, k := range gkeys[i][j] {
+		for j := range p.gkeys[i] {
+			all = append(all, p.gstepOn[i][j]...)
+			for _, k := range p.gkeys[i][j] {
 				all = append(all, k.Outer.e, k.Inner.e)
 			}
 		}
@@ -800,7 +886,6 @@ func (qp *queryPlanner) planJoin(where *expr) error {
 		}
 		jt.Plan.Request.Fields = fieldList(jt.Plan.Table, need)
 	}
-	return nil
 }
 
 // keyOf finds an equality usable as a hash key of a step joining the tables t to the tables

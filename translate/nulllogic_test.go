@@ -119,7 +119,7 @@ func TestNullLogic(t *testing.T) {
 		for _, where := range []string{cond, "NOT (" + cond + ")"} {
 			t.Run(where, func(t *testing.T) {
 				sel := parseSelect(t, "SELECT Name FROM Tasks WHERE "+where)
-				plan, err := Select(sel, schema, Args{Now: testNow})
+				plan, err := selectPlan(sel, schema, Args{Now: testNow})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -202,7 +202,7 @@ func TestKeepSemantics(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.where, func(t *testing.T) {
-			plan, err := Select(parseSelect(t, "SELECT Name FROM Tasks WHERE "+tt.where), schema, Args{})
+			plan, err := selectPlan(parseSelect(t, "SELECT Name FROM Tasks WHERE "+tt.where), schema, Args{})
 			if err != nil {
 				t.Fatal(err)
 			}

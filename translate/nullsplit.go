@@ -25,7 +25,7 @@ type Split struct {
 // Request (non-blank rows) and Split.Blanks. Only when the WHERE clause was pushed exactly (so
 // the requests' records are the SQL rows) and the blank guard pushes exactly too.
 func (plan *Plan) splitOrder(sorts []Sort) bool {
-	if !plan.Exact || plan.RecordIDs != nil || plan.Count || plan.NoRows || len(plan.order) == 0 {
+	if !plan.Exact || plan.RecordIDs != nil || plan.NoRows || len(plan.order) == 0 {
 		return false
 	}
 	if plan.Limit < 0 {

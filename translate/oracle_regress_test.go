@@ -38,7 +38,7 @@ func TestOracleConstantInColumnList(t *testing.T) {
 	env := &formula.Env{}
 	for _, tt := range tests {
 		t.Run(tt.where, func(t *testing.T) {
-			plan, err := Select(parseSelect(t, "SELECT Name FROM Tasks WHERE "+tt.where), schema, Args{})
+			plan, err := selectPlan(parseSelect(t, "SELECT Name FROM Tasks WHERE "+tt.where), schema, Args{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -87,7 +87,7 @@ func TestOracleCoalesceOfNullLiteral(t *testing.T) {
 		"COALESCE(Priority, NULL, 5) = 5",
 	} {
 		t.Run(where, func(t *testing.T) {
-			plan, err := Select(parseSelect(t, "SELECT Name FROM Tasks WHERE "+where), schema, Args{})
+			plan, err := selectPlan(parseSelect(t, "SELECT Name FROM Tasks WHERE "+where), schema, Args{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -252,7 +252,7 @@ func TestOracleBoundBoolAmongConstants(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.where, func(t *testing.T) {
-			plan, err := Select(parseSelect(t, "SELECT Name FROM Tasks WHERE "+tt.where), schema, Args{Positional: []any{tt.arg}})
+			plan, err := selectPlan(parseSelect(t, "SELECT Name FROM Tasks WHERE "+tt.where), schema, Args{Positional: []any{tt.arg}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -373,7 +373,7 @@ func TestOracleIntegerProductNotPushed(t *testing.T) {
 		{"Seq * -1 > 10", true},
 		{"Seq + 2 > 10", true},
 	} {
-		plan, err := Select(parseSelect(t, "SELECT Name FROM Tasks WHERE "+tt.where), schema, Args{})
+		plan, err := selectPlan(parseSelect(t, "SELECT Name FROM Tasks WHERE "+tt.where), schema, Args{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -52,7 +52,7 @@ func TestArgumentBinding(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.sql, func(t *testing.T) {
-			plan, err := Select(parseSelect(t, tt.sql), schema, tt.args)
+			plan, err := selectPlan(parseSelect(t, tt.sql), schema, tt.args)
 			if tt.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.err) {
 					t.Fatalf("error %v, want one containing %q", err, tt.err)
@@ -75,7 +75,7 @@ func TestNumberLiterals(t *testing.T) {
 	schema := loadSchema(t)
 	table, _ := schema.Table("Tasks")
 	for _, f := range []float64{0, 0.1, -0.1, 1.5, -2.25, 1e21, 1e-7, 123456789.123456789, 1.7976931348623157e308, 5e-324, -1e300, 1 << 53, 0.30000000000000004} {
-		plan, err := Select(parseSelect(t, "SELECT Name FROM Tasks WHERE Estimate = ?"), schema, Args{Positional: []any{f}})
+		plan, err := selectPlan(parseSelect(t, "SELECT Name FROM Tasks WHERE Estimate = ?"), schema, Args{Positional: []any{f}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -96,7 +96,7 @@ func TestNumberLiterals(t *testing.T) {
 		}
 	}
 	// Integers beyond 2^53 are not exact as the service's numbers: compared locally.
-	plan, err := Select(parseSelect(t, "SELECT Name FROM Tasks WHERE Priority = ?"), schema, Args{Positional: []any{int64(1<<53 + 1)}})
+	plan, err := selectPlan(parseSelect(t, "SELECT Name FROM Tasks WHERE Priority = ?"), schema, Args{Positional: []any{int64(1<<53 + 1)}})
 	if err != nil {
 		t.Fatal(err)
 	}

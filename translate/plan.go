@@ -1,22 +1,22 @@
 package translate
 
 import (
-	"fmt"
 	"math"
 	"reflect"
 	"slices"
 	"time"
 )
 
-// Plan is a SELECT translated: the one request the service answers, and what is left to do locally.
+// Plan is one table's scan: the one request the service answers, and what is left to do locally
+// (a Query's Scan, a join's table, the search of an UPDATE or DELETE).
 //
-// Running it: if NoRows or Limit == 0, send nothing. If RecordIDs is non-nil, GET each id (an id the
-// service does not know is no row, not an error); otherwise list with Request (MaxRecords 0 means
-// none). Call Keep on every row (always true when Exact). If SortLocally, collect the kept rows and
-// SortRows them. Then stop after Limit rows (-1: all). For Count the only output row is
-// [int64(number of kept rows)] (none when Limit == 0); otherwise Values gives each output row.
+// Running it (the engine's scan, engine.BuildScan): if NoRows or Limit == 0, send nothing. If
+// RecordIDs is non-nil, GET each id (an id the service does not know is no row, not an error);
+// otherwise list with Request (MaxRecords 0 means none). Call Keep on every row (always true when
+// Exact). If SortLocally, collect the kept rows and SortRows them. Then stop after Limit rows (-1:
+// all).
 //
-// A Plan is not modified after Select returns it, and its methods are safe for concurrent use.
+// A Plan is not modified after the planner returns it, and its methods are safe for concurrent use.
 type Plan struct {
 	Table     *Table
 	Columns   []Column // output columns, known before any request
@@ -24,7 +24,6 @@ type Plan struct {
 	RecordIDs []string // non-nil: fetch these records by id instead of listing
 	Exact     bool     // the request selects exactly the SQL rows; otherwise Keep re-checks locally
 	Limit     int      // -1: none; applied locally after Keep
-	Count     bool     // SELECT COUNT(*): one row, one column
 
 	Split       *Split  // not nil: a second request, for the rows whose first ORDER BY key is NULL (nullsplit.go)
 	Order       []Order // the SQL ORDER BY
@@ -32,7 +31,7 @@ type Plan struct {
 	NoRows      bool    // the WHERE clause is never TRUE: no request is needed
 
 	where   *expr   // nil: no WHERE
-	outputs []*expr // one per column
+	outputs []*expr // what is evaluated on the scan's rows: their fields are requested (neededFields)
 	order   []orderKey
 }
 
@@ -75,6 +74,12 @@ type Row struct {
 	// Sides: a joined row holds one record per table of the join, in FROM's order (nil: the NULL
 	// row of an outer join). A scan's row has none.
 	Sides []*Row
+	// Window: the results of the query's window functions for this row (Query.Windows), set by
+	// the engine's window operator.
+	Window []any
+	// Env is the run the row belongs to, where its expressions read what subqueries found (the
+	// engine sets it on the rows it evaluates); nil outside a run.
+	Env *Env
 }
 
 // Column describes one output column.
@@ -98,25 +103,6 @@ func (p *Plan) Keep(r Row) (bool, error) {
 		return false, err
 	}
 	return v == true, nil
-}
-
-// Values writes one output row into dest (len(dest) == len(p.Columns)) as driver values: nil, int64,
-// float64, bool, string or time.Time.
-func (p *Plan) Values(r Row, dest []any) error {
-	if p.Count {
-		return fmt.Errorf("translate: Values on a COUNT plan: the row is the count of kept rows")
-	}
-	if len(dest) != len(p.outputs) {
-		return fmt.Errorf("translate: Values: %d destinations for %d columns", len(dest), len(p.outputs))
-	}
-	for i, e := range p.outputs {
-		v, err := e.eval(&r)
-		if err != nil {
-			return err
-		}
-		dest[i] = driverValue(e.typ, v)
-	}
-	return nil
 }
 
 // driverValue fits a value to its column's type.
@@ -206,6 +192,8 @@ func (k orderKey) compare(va, vb any) int {
 		c = -1
 	case vb == nil:
 		c = 1
+	case k.e != nil && caseInsensitive(k.e):
+		c = CompareNames(va, vb)
 	default:
 		c = compareValues(va, vb)
 	}

@@ -34,16 +34,25 @@ type Query struct {
 	Join *Join // several tables (then Scan is nil): the rows are the join's
 	// Union: a UNION (then Scan and Join are nil): the rows are its branches'; Outputs read them.
 	Union *Union
-	// Subqueries: run before the statement's first row (each Query's rows go to SetRows), in
+	// Subqueries: run before the statement's first row (each Query's rows go to the run's Env.SetRows), in
 	// this order (a subquery's own subqueries come before it).
 	Subqueries []*Subquery
 	Where      *Expr    // when Scan is nil: the WHERE clause, checked on the one row or on the joined rows
 	Columns    []Column // the output columns
 
-	Grouped    bool    // GROUP BY, or aggregates without it (then one group, even over no rows)
-	GroupBy    []*Expr // on scan rows
+	Grouped bool    // GROUP BY, or aggregates without it (then one group, even over no rows)
+	GroupBy []*Expr // on scan rows
+	// Rollup: GROUP BY … WITH ROLLUP. The grouped rows also hold the super-aggregate rows of each
+	// prefix of GroupBy (the keys after it NULL), each after the rows it sums up, and the grand
+	// total last; their Values are the keys, the rollup level (how many keys are not rolled up),
+	// then the aggregates.
+	Rollup     bool
 	Aggregates []*Aggregate
 	Having     *Expr // on grouped rows when Grouped, else on scan rows; nil: none
+
+	// Windows: the window functions, computed on the rows after HAVING (Row.Window holds their
+	// results, in this order) before Outputs (window.go).
+	Windows []*WindowFunc
 
 	Outputs     []*Expr   // the output columns, then hidden sort keys
 	Distinct    bool      // SELECT DISTINCT
@@ -58,6 +67,9 @@ type SortKey struct {
 	Slot int
 	Desc bool
 	SQL  string
+	// Names: the key is a column of names compared regardless of case (information_schema's
+	// TABLE_NAME, COLUMN_NAME, …), ordered by CompareNames.
+	Names bool
 }
 
 // Expr is a compiled expression, evaluated on one row with SQL semantics (nil is NULL).
@@ -87,7 +99,7 @@ func wrap(e *expr) *Expr {
 
 // Streams reports whether rows can be returned as the scan's pages arrive: no aggregate and no
 // local sort. (DISTINCT streams: it passes each new row on, holding only what it has seen.)
-func (q *Query) Streams() bool { return !q.Grouped && !q.SortLocally }
+func (q *Query) Streams() bool { return !q.Grouped && !q.SortLocally && len(q.Windows) == 0 }
 
 // NewQuery plans a SELECT for the engine. What it cannot run it refuses with an error naming the
 // construct; an unknown column names itself and the table.
@@ -228,6 +240,7 @@ type queryPlanner struct {
 	groupKeys []*expr
 	groupText []string // the SQL text of each GROUP BY expression (exactly: a literal's case matters)
 	byID      bool     // GROUP BY includes the record id: every column is functionally dependent
+	rollup    bool     // WITH ROLLUP: groupKeys ends with the rollup level's slot (rollupLevel)
 	aggText   map[string]int
 	aggs      []*Aggregate
 	// localOnly pushes nothing into the request (a differential test's switch: set it from
@@ -236,6 +249,13 @@ type queryPlanner struct {
 	clause    string // the clause being compiled, for ONLY_FULL_GROUP_BY messages
 	item      int    // its item number (1-based)
 	names     []string
+
+	// Window functions (window.go).
+	windows         []*WindowFunc
+	windowTypes     []windowType
+	windowText      map[string]int
+	windowSpecDepth int    // > 0 while a window's specification is compiled
+	windowName      string // that window's name, for messages
 }
 
 func (qp *queryPlanner) run() error {
@@ -357,7 +377,8 @@ func (qp *queryPlanner) run() error {
 		if err != nil {
 			return err
 		}
-		q.Order = append(q.Order, SortKey{Slot: slot, Desc: o.Direction == sqlparser.DescScr, SQL: sqlparser.String(o.Expr)})
+		q.Order = append(q.Order, SortKey{Slot: slot, Desc: o.Direction == sqlparser.DescScr, SQL: sqlparser.String(o.Expr),
+			Names: caseInsensitive(qp.outputs[slot])})
 	}
 	q.Distinct = stmt.Distinct != ""
 
@@ -391,8 +412,11 @@ func (qp *queryPlanner) run() error {
 		q.Outputs = append(q.Outputs, wrap(e))
 	}
 	q.Aggregates = qp.aggs
+	q.Windows = qp.windows
 	for _, k := range qp.groupKeys {
-		q.GroupBy = append(q.GroupBy, wrap(k))
+		if k != rollupLevel {
+			q.GroupBy = append(q.GroupBy, wrap(k))
+		}
 	}
 	if qp.dual {
 		q.Where = wrap(where)
@@ -437,7 +461,7 @@ func (qp *queryPlanner) pushdown(where *expr) {
 			qp.s.lookupLink(where, plan)
 		}
 	}
-	rowsChange := q.Grouped || q.Distinct || q.Having != nil
+	rowsChange := q.Grouped || q.Distinct || q.Having != nil || len(q.Windows) > 0
 	if len(q.Order) > 0 {
 		if rowsChange || pushNothing {
 			q.SortLocally = true
@@ -475,6 +499,7 @@ func (qp *queryPlanner) pushdown(where *expr) {
 		if q.Having != nil {
 			plan.outputs = append(plan.outputs, q.Having.e)
 		}
+		plan.outputs = append(plan.outputs, qp.windowInputs()...)
 	}
 	// The scan's own Limit: the rows the engine can use at most, when that is known (the request's
 	// maxRecords); a plan's runner may stop early with it. The engine applies LIMIT itself.
@@ -484,7 +509,7 @@ func (qp *queryPlanner) pushdown(where *expr) {
 	}
 	plan.Request.Fields = plan.neededFields()
 	plan.finishSplit()
-	plan.outputs = nil // the scan's rows are read by the Query's expressions, not by Values
+	plan.outputs = nil // the fields are requested; the Query's expressions read the rows
 	plan.Columns = nil
 	q.Scan = plan
 }
@@ -503,6 +528,9 @@ func (qp *queryPlanner) columnName(i int) string { return qp.names[i] }
 
 // scanHook refuses aggregates where rows are not yet grouped: WHERE, GROUP BY, aggregate arguments.
 func (qp *queryPlanner) scanHook(e sqlparser.Expr) (*expr, error) {
+	if isWindowNode(e) {
+		return qp.window(e.(*sqlparser.FuncExpr))
+	}
 	if isAggregateNode(e) {
 		where := "WHERE"
 		switch {
@@ -559,7 +587,20 @@ func (qp *queryPlanner) clauseOr(def string) string {
 func (qp *queryPlanner) groupBy() error {
 	s := qp.s
 	qp.aggText = map[string]int{}
-	for i, g := range qp.stmt.GroupBy {
+	keys := qp.stmt.GroupBy
+	if n := len(keys); n > 0 {
+		if f, ok := keys[n-1].(*sqlparser.FuncExpr); ok && f.Name.String() == rollupMark {
+			keys, qp.rollup, qp.q.Rollup = keys[:n-1], true, true
+		}
+	}
+	defer func() {
+		if qp.rollup {
+			// The level is read from the slot after the keys; it is no key of the request.
+			qp.groupKeys = append(qp.groupKeys, rollupLevel)
+			qp.groupText = append(qp.groupText, "")
+		}
+	}()
+	for i, g := range keys {
 		qp.clause, qp.item = "GROUP BY", i+1
 		src := g
 		switch k := g.(type) {
@@ -615,8 +656,14 @@ func (qp *queryPlanner) selectAlias(name string) *sqlparser.AliasedExpr {
 // expression reads its key's slot, and a column that is neither is refused as MySQL refuses it
 // with ONLY_FULL_GROUP_BY (unless the rows are grouped by id, on which every column depends).
 func (qp *queryPlanner) groupedHook(e sqlparser.Expr) (*expr, error) {
+	if isWindowNode(e) {
+		return qp.window(e.(*sqlparser.FuncExpr))
+	}
 	if isAggregateNode(e) {
 		return qp.aggregate(e)
+	}
+	if f, ok := e.(*sqlparser.FuncExpr); ok && strings.EqualFold(f.Name.String(), "grouping") && f.Qualifier.IsEmpty() {
+		return qp.grouping(f)
 	}
 	col, ok := e.(*sqlparser.ColName)
 	if !ok {
@@ -706,7 +753,8 @@ func sameColumn(a, b *expr) bool {
 
 func (qp *queryPlanner) keySlot(i int) *expr {
 	k := qp.groupKeys[i]
-	return &expr{kind: exSlot, slot: i, typ: k.typ, nullable: k.nullable || k.typ == typeNull, sql: k.sql}
+	// WITH ROLLUP: a key is NULL in the rows that sum it up.
+	return &expr{kind: exSlot, slot: i, typ: k.typ, nullable: k.nullable || k.typ == typeNull || qp.rollup && k != rollupLevel, sql: k.sql}
 }
 
 // aggregate compiles an aggregate call into a slot of the grouped rows; the same call written twice
@@ -717,10 +765,25 @@ func (qp *queryPlanner) aggregate(node sqlparser.Expr) (*expr, error) {
 		a := qp.aggs[i]
 		return &expr{kind: exSlot, slot: len(qp.groupKeys) + i, typ: a.typ, nullable: a.Name != "COUNT", sql: a.SQL}, nil
 	}
+	clause := qp.clause
+	qp.clause = "aggregate"
+	defer func() { qp.clause = clause }()
+	a, nullable, err := qp.newAggregate(node, qp.scanHook)
+	if err != nil {
+		return nil, err
+	}
+	qp.aggText[text] = len(qp.aggs)
+	return qp.addAggregate(a, nullable), nil
+}
+
+// newAggregate compiles an aggregate call, its arguments with argHook (on the scan's rows for a
+// GROUP BY's aggregate, on the window's rows for an aggregate OVER (…)); nullable: its result
+// can be NULL.
+func (qp *queryPlanner) newAggregate(node sqlparser.Expr, argHook func(sqlparser.Expr) (*expr, error)) (*Aggregate, bool, error) {
 	s := qp.s
-	hook, clause := s.hook, qp.clause
-	s.hook, qp.clause = qp.scanHook, "aggregate"
-	defer func() { s.hook, qp.clause = hook, clause }()
+	hook := s.hook
+	s.hook = argHook
+	defer func() { s.hook = hook }()
 	a := &Aggregate{SQL: sqlparser.String(node)}
 	var argExprs sqlparser.SelectExprs
 	switch n := node.(type) {
@@ -733,11 +796,11 @@ func (qp *queryPlanner) aggregate(node sqlparser.Expr) (*expr, error) {
 		}
 		for _, o := range n.OrderBy {
 			if v, ok := o.Expr.(*sqlparser.SQLVal); ok && v.Type == sqlparser.IntVal {
-				return nil, unsupported("GROUP_CONCAT … ORDER BY a position", sqlparser.String(o), "order by the expression itself")
+				return nil, false, unsupported("GROUP_CONCAT … ORDER BY a position", sqlparser.String(o), "order by the expression itself")
 			}
 			k, err := s.compile(o.Expr)
 			if err != nil {
-				return nil, err
+				return nil, false, err
 			}
 			a.order = append(a.order, orderKey{e: k, desc: o.Direction == sqlparser.DescScr})
 		}
@@ -745,34 +808,34 @@ func (qp *queryPlanner) aggregate(node sqlparser.Expr) (*expr, error) {
 	case *sqlparser.FuncExpr:
 		a.Name, a.Distinct, argExprs = strings.ToUpper(n.Name.String()), n.Distinct, n.Exprs
 		if !n.Qualifier.IsEmpty() {
-			return nil, unsupported("qualified function names", a.SQL, "call the function by its name alone")
+			return nil, false, unsupported("qualified function names", a.SQL, "call the function by its name alone")
 		}
 	}
 	for _, se := range argExprs {
 		switch x := se.(type) {
 		case *sqlparser.StarExpr:
 			if a.Name != "COUNT" || len(argExprs) != 1 || a.Distinct || !x.TableName.IsEmpty() {
-				return nil, fmt.Errorf("translate: %s: * is an argument of COUNT(*) only", a.SQL)
+				return nil, false, fmt.Errorf("translate: %s: * is an argument of COUNT(*) only", a.SQL)
 			}
 			a.star = true
 		case *sqlparser.AliasedExpr:
 			c, err := s.compile(x.Expr)
 			if err != nil {
-				return nil, err
+				return nil, false, err
 			}
 			a.args = append(a.args, c)
 		default:
-			return nil, fmt.Errorf("translate: %s: cannot read the argument %s", a.SQL, sqlparser.String(se))
+			return nil, false, fmt.Errorf("translate: %s: cannot read the argument %s", a.SQL, sqlparser.String(se))
 		}
 	}
 	nullable := true
 	switch a.Name {
 	case "COUNT":
 		if !a.star && len(a.args) == 0 {
-			return nil, fmt.Errorf("translate: %s: COUNT takes an argument, or *", a.SQL)
+			return nil, false, fmt.Errorf("translate: %s: COUNT takes an argument, or *", a.SQL)
 		}
 		if len(a.args) > 1 && !a.Distinct {
-			return nil, fmt.Errorf("translate: %s: COUNT takes one argument (COUNT(DISTINCT a, b) takes several)", a.SQL)
+			return nil, false, fmt.Errorf("translate: %s: COUNT takes one argument (COUNT(DISTINCT a, b) takes several)", a.SQL)
 		}
 		if len(a.args) == 1 && a.args[0].kind == exConst && a.args[0].val != nil && !a.Distinct {
 			a.star, a.args = true, nil // COUNT(1) counts rows
@@ -780,11 +843,11 @@ func (qp *queryPlanner) aggregate(node sqlparser.Expr) (*expr, error) {
 		a.typ, nullable = typeInt, false
 	case "SUM", "AVG":
 		if len(a.args) != 1 {
-			return nil, fmt.Errorf("translate: %s: %s takes one argument", a.SQL, a.Name)
+			return nil, false, fmt.Errorf("translate: %s: %s takes one argument", a.SQL, a.Name)
 		}
 		t := a.args[0].typ
 		if !t.numeric() && t != typeNull {
-			return nil, fmt.Errorf("translate: %s needs numbers, but %s is %s", a.SQL, describe(a.args[0]), t)
+			return nil, false, fmt.Errorf("translate: %s needs numbers, but %s is %s", a.SQL, describe(a.args[0]), t)
 		}
 		a.typ = typeFloat
 		if a.Name == "SUM" && (t == typeInt || t == typeBool) {
@@ -792,10 +855,10 @@ func (qp *queryPlanner) aggregate(node sqlparser.Expr) (*expr, error) {
 		}
 	case "MIN", "MAX", "ANY_VALUE":
 		if len(a.args) != 1 {
-			return nil, fmt.Errorf("translate: %s: %s takes one argument", a.SQL, a.Name)
+			return nil, false, fmt.Errorf("translate: %s: %s takes one argument", a.SQL, a.Name)
 		}
 		if a.Name == "ANY_VALUE" && a.Distinct {
-			return nil, fmt.Errorf("translate: %s: ANY_VALUE takes no DISTINCT", a.SQL)
+			return nil, false, fmt.Errorf("translate: %s: ANY_VALUE takes no DISTINCT", a.SQL)
 		}
 		a.typ = a.args[0].typ
 		if a.typ == typeBool {
@@ -803,13 +866,26 @@ func (qp *queryPlanner) aggregate(node sqlparser.Expr) (*expr, error) {
 		}
 	case "GROUP_CONCAT":
 		if len(a.args) == 0 {
-			return nil, fmt.Errorf("translate: %s: GROUP_CONCAT takes an argument", a.SQL)
+			return nil, false, fmt.Errorf("translate: %s: GROUP_CONCAT takes an argument", a.SQL)
+		}
+	case "STD", "STDDEV", "STDDEV_POP", "STDDEV_SAMP", "VARIANCE", "VAR_POP", "VAR_SAMP", "BIT_AND", "BIT_OR", "BIT_XOR":
+		if len(a.args) != 1 {
+			return nil, false, fmt.Errorf("translate: %s: %s takes one argument", a.SQL, a.Name)
+		}
+		if t := a.args[0].typ; !t.numeric() && t != typeNull {
+			return nil, false, fmt.Errorf("translate: %s needs numbers, but %s is %s", a.SQL, describe(a.args[0]), t)
+		}
+		if a.Distinct {
+			return nil, false, fmt.Errorf("translate: %s: %s takes no DISTINCT, as in MySQL", a.SQL, a.Name)
+		}
+		a.typ = typeFloat
+		if strings.HasPrefix(a.Name, "BIT_") {
+			a.typ, nullable = typeInt, false // of no rows: BIT_AND all ones, BIT_OR and BIT_XOR 0
 		}
 	default:
-		return nil, unsupported("the aggregate "+a.Name, a.SQL, "supported: COUNT, SUM, AVG, MIN, MAX, GROUP_CONCAT, ANY_VALUE")
+		return nil, false, unsupported("the aggregate "+a.Name, a.SQL, "supported: COUNT, SUM, AVG, MIN, MAX, GROUP_CONCAT, ANY_VALUE, the STD and VAR families, BIT_AND, BIT_OR, BIT_XOR")
 	}
-	qp.aggText[text] = len(qp.aggs)
-	return qp.addAggregate(a, nullable), nil
+	return a, nullable, nil
 }
 
 func (qp *queryPlanner) addAggregate(a *Aggregate, nullable bool) *expr {
@@ -885,6 +961,18 @@ func hasAggregate(node sqlparser.SQLNode) bool {
 		}
 		switch n.(type) {
 		case *sqlparser.Subquery:
+			return false, nil
+		}
+		if isWindowNode(n) {
+			// An aggregate OVER (…) is a window function; an aggregate in its arguments or its
+			// window is one of the query's own (SUM(SUM(x)) OVER ()).
+			fn, spec, ok := windowCallParts(n.(*sqlparser.FuncExpr))
+			if ok {
+				if f, isFunc := fn.(*sqlparser.FuncExpr); isFunc {
+					found = found || hasAggregate(f.Exprs)
+				}
+				found = found || hasAggregate(spec)
+			}
 			return false, nil
 		}
 		if isAggregateNode(n) {

@@ -3,147 +3,10 @@ package translate
 import (
 	"fmt"
 	"math"
-	"strconv"
 	"strings"
 
 	"github.com/xwb1989/sqlparser"
 )
-
-// Select translates a SELECT on one table into a Plan. What it cannot run exactly it refuses with an
-// error naming the construct.
-func Select(stmt *sqlparser.Select, schema Schema, args Args) (*Plan, error) {
-	if stmt == nil {
-		return nil, fmt.Errorf("translate: no SELECT statement")
-	}
-	switch {
-	case stmt.Distinct != "":
-		return nil, unsupported("SELECT DISTINCT", "", "select the columns and drop the duplicates in Go")
-	case len(stmt.GroupBy) > 0:
-		return nil, unsupported("GROUP BY", sqlparser.String(stmt.GroupBy), hintAggregate)
-	case stmt.Having != nil:
-		return nil, unsupported("HAVING", sqlparser.String(stmt.Having), hintAggregate)
-	case stmt.Lock != "":
-		return nil, unsupported("locking reads ("+strings.TrimSpace(stmt.Lock)+")", "", "Airtable has no transactions or locks: leave the lock clause out")
-	}
-	table, alias, view, err := fromClause(stmt.From, schema)
-	if err != nil {
-		return nil, err
-	}
-	s := newScope(table, alias, args)
-	plan := &Plan{Table: table, Limit: -1, Request: Request{View: view}}
-
-	// The select list.
-	output := map[string]*expr{} // output names and aliases, for ORDER BY
-	var countOf *expr
-	for _, se := range stmt.SelectExprs {
-		switch se := se.(type) {
-		case *sqlparser.StarExpr:
-			if q := se.TableName; !q.IsEmpty() && q.Name.String() != alias && q.Name.String() != table.Name {
-				return nil, &UnsupportedError{Construct: "JOIN", SQL: sqlparser.String(se),
-					Hint: fmt.Sprintf("it names a table other than %q; %s", alias, hintJoin)}
-			}
-			for _, e := range s.star() {
-				plan.outputs = append(plan.outputs, e)
-				plan.Columns = append(plan.Columns, columnFor(e.sql, e))
-				output[strings.ToLower(e.sql)] = e
-			}
-		case *sqlparser.AliasedExpr:
-			if f, ok := se.Expr.(*sqlparser.FuncExpr); ok && strings.EqualFold(f.Name.String(), "count") {
-				if len(stmt.SelectExprs) != 1 {
-					return nil, unsupported("COUNT together with other columns", "", "run SELECT COUNT(*) on its own, or count the selected rows in Go")
-				}
-				if countOf, err = s.countArg(f); err != nil {
-					return nil, err
-				}
-				name := sqlparser.String(f)
-				if !se.As.IsEmpty() {
-					name = se.As.String()
-				}
-				if label, ok := s.args.Labels[se]; ok {
-					name = label
-				}
-				plan.Count = true
-				plan.Columns = []Column{{Name: name, DatabaseType: "INT64", ScanType: scanType(typeInt, false)}}
-				continue
-			}
-			e, err := s.compile(se.Expr)
-			if err != nil {
-				return nil, err
-			}
-			name := columnName(se.Expr, e)
-			if !se.As.IsEmpty() {
-				name = se.As.String()
-			}
-			plan.outputs = append(plan.outputs, e)
-			output[strings.ToLower(name)] = e
-			if label, ok := s.args.Labels[se]; ok {
-				name = label
-			}
-			plan.Columns = append(plan.Columns, columnFor(name, e))
-		default:
-			return nil, unsupported(sqlparser.String(se)+" in the select list", "", "select *, columns or expressions")
-		}
-	}
-
-	// WHERE.
-	if stmt.Where != nil {
-		if plan.where, err = s.condition(stmt.Where.Expr); err != nil {
-			return nil, err
-		}
-	}
-	if countOf != nil {
-		notNull := &expr{kind: exIsNull, typ: typeBool, negated: true, args: []*expr{countOf}}
-		if plan.where == nil {
-			plan.where = notNull
-		} else {
-			plan.where = &expr{kind: exAnd, typ: typeBool, nullable: true, args: []*expr{plan.where, notNull}}
-		}
-	}
-
-	// ORDER BY.
-	for _, o := range stmt.OrderBy {
-		e, err := s.orderKey(o.Expr, plan.outputs, output)
-		if err != nil {
-			return nil, err
-		}
-		desc := o.Direction == sqlparser.DescScr
-		plan.order = append(plan.order, orderKey{e: e, desc: desc})
-		plan.Order = append(plan.Order, Order{Column: e.sql, Desc: desc})
-	}
-
-	// LIMIT.
-	if stmt.Limit != nil {
-		if stmt.Limit.Offset != nil && !isZeroLiteral(stmt.Limit.Offset) {
-			return nil, unsupported("OFFSET", "", "page with WHERE on an ordered column (WHERE Priority > ? ORDER BY Priority LIMIT n), or skip the rows in Go")
-		}
-		n, err := s.limit(stmt.Limit.Rowcount)
-		if err != nil {
-			return nil, err
-		}
-		plan.Limit = n
-	}
-
-	if args.LocalOnly {
-		plan.Exact = plan.where == nil
-		plan.SortLocally = len(plan.order) > 0
-		plan.Request.Fields = plan.neededFields()
-		if err := s.unusedArgs(); err != nil {
-			return nil, err
-		}
-		return plan, nil
-	}
-	plan.pushWhere(&pusher{})
-	plan.pushOrder()
-	if plan.Limit >= 0 && plan.Exact && !plan.SortLocally && plan.RecordIDs == nil && !plan.Count {
-		plan.Request.MaxRecords = plan.Limit
-	}
-	plan.Request.Fields = plan.neededFields()
-	plan.finishSplit()
-	if err := s.unusedArgs(); err != nil {
-		return nil, err
-	}
-	return plan, nil
-}
 
 // fromClause resolves FROM: one table, by name or id, with an optional view as USE INDEX (`view`).
 func fromClause(from sqlparser.TableExprs, schema Schema) (*Table, string, string, error) {
@@ -243,33 +106,6 @@ func (s *scope) star() []*expr {
 	return out
 }
 
-// countArg reads COUNT(*) (nil) or COUNT(column).
-func (s *scope) countArg(f *sqlparser.FuncExpr) (*expr, error) {
-	if f.Distinct {
-		return nil, unsupported("COUNT(DISTINCT …)", sqlparser.String(f), "select the column and count the distinct values in Go")
-	}
-	if len(f.Exprs) != 1 {
-		return nil, fmt.Errorf("translate: %s: COUNT takes one argument", sqlparser.String(f))
-	}
-	switch a := f.Exprs[0].(type) {
-	case *sqlparser.StarExpr:
-		return nil, nil
-	case *sqlparser.AliasedExpr:
-		e, err := s.compile(a.Expr)
-		if err != nil {
-			return nil, err
-		}
-		if e.kind == exConst {
-			if e.val == nil {
-				return &expr{kind: exConst, typ: typeNull, nullable: true}, nil
-			}
-			return nil, nil // COUNT(1)
-		}
-		return e, nil
-	}
-	return nil, unsupported(sqlparser.String(f), "", "write COUNT(*) or COUNT(column)")
-}
-
 // columnName is the output name of an unaliased expression: a column's own name, else the SQL text.
 func columnName(src sqlparser.Expr, e *expr) string {
 	if _, ok := src.(*sqlparser.ColName); ok {
@@ -286,49 +122,6 @@ func columnName(src sqlparser.Expr, e *expr) string {
 		return e.sql
 	}
 	return sqlString(src)
-}
-
-// orderKey resolves an ORDER BY key: a column, an output alias or position naming a column.
-func (s *scope) orderKey(key sqlparser.Expr, outputs []*expr, aliases map[string]*expr) (*expr, error) {
-	var e *expr
-	switch k := key.(type) {
-	case *sqlparser.ColName:
-		if k.Qualifier.IsEmpty() {
-			if a, ok := aliases[strings.ToLower(k.Name.String())]; ok {
-				e = a
-				break
-			}
-		}
-		c, err := s.compile(k)
-		if err != nil {
-			return nil, err
-		}
-		e = c
-	case *sqlparser.SQLVal:
-		if k.Type == sqlparser.IntVal {
-			n, err := strconv.Atoi(string(k.Val))
-			if err != nil || n < 1 || n > len(outputs) {
-				return nil, fmt.Errorf("translate: ORDER BY %s: there is no output column %s", k.Val, k.Val)
-			}
-			e = outputs[n-1]
-			break
-		}
-		return nil, unsupported("ORDER BY on an expression", sqlparser.String(key), "order by a column, or select the rows and sort them in Go")
-	default:
-		return nil, unsupported("ORDER BY on an expression", sqlparser.String(key), "order by a column, or select the rows and sort them in Go")
-	}
-	switch e.kind {
-	case exField, exRecordID, exCreatedTime:
-		return e, nil
-	}
-	return nil, unsupported("ORDER BY on an expression", sqlparser.String(key), "order by a column, or select the rows and sort them in Go")
-}
-
-// isZeroLiteral reports an OFFSET written as 0, which skips nothing (paging code asks for its
-// first page so). Only a literal: a placeholder's position depends on the LIMIT form.
-func isZeroLiteral(e sqlparser.Expr) bool {
-	v, ok := e.(*sqlparser.SQLVal)
-	return ok && v.Type == sqlparser.IntVal && strings.Trim(string(v.Val), "0") == ""
 }
 
 // limit reads LIMIT's row count: a non-negative integer, literal or bound.

@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/xwb1989/sqlparser"
+
+	"github.com/airsql/airsql/frontend"
 )
 
 // sqlString is sqlparser.String, except that the calls rewriteCalls made are written back in their
@@ -20,6 +22,9 @@ func formatRewritten(buf *sqlparser.TrackedBuffer, node sqlparser.SQLNode) {
 		node.Format(buf)
 		return
 	}
+	if formatWindowCall(buf, f) {
+		return
+	}
 	args := f.Exprs
 	switch name := f.Name.String(); {
 	case strings.HasPrefix(name, "TRIM ") && len(args) == 2:
@@ -28,6 +33,12 @@ func formatRewritten(buf *sqlparser.TrackedBuffer, node sqlparser.SQLNode) {
 		buf.Myprintf("TRIM(%s FROM %v)", name[len("TRIM "):], args[0])
 	case name == "POSITION IN" && len(args) == 2:
 		buf.Myprintf("POSITION(%v IN %v)", args[0], args[1])
+	case (name == dateLiteral || name == timeLiteral || name == timestampLiteral) && len(args) == 1:
+		buf.Myprintf("%s %v", strings.TrimSuffix(name, " LITERAL"), args[0])
+	case name == intervalFunction:
+		buf.Myprintf("INTERVAL(%v)", args)
+	case name == rollupMark && len(args) == 0:
+		buf.Myprintf("%s", rollupMark)
 	case name == "CAST DOUBLE" && len(args) == 1:
 		buf.Myprintf("CAST(%v AS DOUBLE)", args[0])
 	case name == "EXTRACT FROM" && len(args) == 2:
@@ -42,3 +53,13 @@ func formatRewritten(buf *sqlparser.TrackedBuffer, node sqlparser.SQLNode) {
 		node.Format(buf)
 	}
 }
+
+// The calls the front end's grammar rewrites write (frontend/parse_grammar.go), which funcTable
+// and the planner know.
+const (
+	dateLiteral      = frontend.DateLiteral
+	timeLiteral      = frontend.TimeLiteral
+	timestampLiteral = frontend.TimestampLiteral
+	rollupMark       = frontend.RollupMark
+	intervalFunction = frontend.IntervalFunction
+)

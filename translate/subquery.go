@@ -25,10 +25,11 @@ import (
 // lack resolves in the outer scope and is read through an exOuter node; the engine runs it per
 // distinct value of the outer columns (see Subquery and docs/engine.md).
 
-// Subquery is a subquery of a statement: the engine runs Query and calls SetRows with its rows —
-// once, before the statement's first row, when it is uncorrelated; or, when it reads columns of the
-// outer query (Correlated), through the runner the engine gives SetRunner, once per distinct value
-// of those columns, with a cache.
+// Subquery is a subquery of a statement: the engine runs Query and calls Env.SetRows with its rows
+// — once, before the statement's first row, when it is uncorrelated; or, when it reads columns of
+// the outer query (Correlated), through the runner the engine gives Env.SetRunner, once per
+// distinct value of those columns, with a cache. It is part of the plan and holds no run state:
+// what a run found lives in that run's Env.
 type Subquery struct {
 	Query *Query
 	SQL   string
@@ -39,9 +40,6 @@ type Subquery struct {
 	// planner for x IN (SELECT …) ANDed into WHERE, x the record id or a field).
 	Bind *Bind
 
-	done bool
-	res  subResult
-
 	// primary: an IN subquery on a link field that selects the ids of the linked table also
 	// selects their primary values (its second column), which a formula can match the link with.
 	// bindOnly: a lookup added for a lone link = 'rec…' only to narrow the statement's request;
@@ -51,17 +49,52 @@ type Subquery struct {
 
 	// A correlated subquery: refs are the outer query's columns it reads, compiled in the outer
 	// scope (they end the args of its expression, so that the outer query fetches them and a join
-	// places the condition after their tables); cur their values for the outer row being evaluated,
-	// which the subquery's exOuter nodes read.
-	refs    []*expr
-	names   []string // the refs as the outer query names them (alias.column), for EXPLAIN
-	alias   string   // the subquery's table's alias (one table)
-	cur     []any
+	// places the condition after their tables). Their values for the outer row being evaluated are
+	// in the run's Env, where the subquery's exOuter nodes read them.
+	refs  []*expr
+	names []string // the refs as the outer query names them (alias.column), for EXPLAIN
+	alias string   // the subquery's table's alias (one table)
+	index []CorrelationKey
+}
+
+// Env is one run of a plan: what its subqueries found and, while a correlated subquery runs, the
+// values of the outer row it reads. The plan (Query, Subquery, expressions) holds none of it, so
+// one plan can be run by several goroutines at once, each with its own Env. The engine makes one
+// per run and sets it on the rows it evaluates (Row.Env); an Env serves one goroutine.
+type Env struct {
+	subs map[*Subquery]*subRun
+}
+
+// NewEnv is the Env of a new run.
+func NewEnv() *Env { return &Env{subs: map[*Subquery]*subRun{}} }
+
+// subRun is what one run knows of a subquery.
+type subRun struct {
+	done    bool      // an uncorrelated subquery's rows were given (SetRows)
+	res     subResult // what they say
+	cur     []any     // a correlated subquery: the outer values being evaluated
 	run     func() ([]Row, error)
-	cache   map[string]*subResult
-	held    int // values held by cache
+	cache   map[string]*subResult // results by outer values
+	held    int                   // values held by cache
 	maxHeld int
-	index   []CorrelationKey
+}
+
+// state is the run's state of sq; nil when the run has none (or there is no run).
+func (env *Env) state(sq *Subquery) *subRun {
+	if env == nil {
+		return nil
+	}
+	return env.subs[sq]
+}
+
+// stateFor is the run's state of sq, made on first use.
+func (env *Env) stateFor(sq *Subquery) *subRun {
+	st := env.subs[sq]
+	if st == nil {
+		st = &subRun{}
+		env.subs[sq] = st
+	}
+	return st
 }
 
 // subResult is what a subquery's rows say: its distinct non-NULL values (IN and a decorrelated
@@ -85,13 +118,14 @@ func (e *SubqueryError) Error() string {
 	return "translate: subquery returns more than 1 row: " + e.SQL + " is used as one value; add LIMIT 1, an aggregate, or use IN"
 }
 
-// SetRows takes an uncorrelated subquery's result: each row's Values are its columns.
-func (sq *Subquery) SetRows(rows []Row) error {
+// SetRows takes an uncorrelated subquery's result for this run: each row's Values are its columns.
+func (env *Env) SetRows(sq *Subquery, rows []Row) error {
 	res, err := sq.result(rows)
 	if err != nil {
 		return err
 	}
-	sq.done, sq.res = true, *res
+	st := env.stateFor(sq)
+	st.done, st.res = true, *res
 	return nil
 }
 
@@ -150,16 +184,18 @@ func (res *subResult) add(v any) {
 	}
 }
 
-// Values are the subquery's distinct non-NULL values (after SetRows).
-func (sq *Subquery) Values() []any { return sq.res.values }
-
-// BindValues are the values its Bind writes into the statement's formula: the values, or for a
-// link the primary values of the records (ok false when one cannot be written).
-func (sq *Subquery) BindValues() ([]any, bool) {
-	if sq.Bind != nil && sq.Bind.Mode == "link" {
-		return sq.res.primaries, !sq.res.noPrimary
+// BindValues are the values sq's Bind writes into the statement's formula in this run (after
+// SetRows): its distinct non-NULL values, or for a link the primary values of the records (ok
+// false when one cannot be written).
+func (env *Env) BindValues(sq *Subquery) ([]any, bool) {
+	var res subResult
+	if st := env.state(sq); st != nil {
+		res = st.res
 	}
-	return sq.res.values, true
+	if sq.Bind != nil && sq.Bind.Mode == "link" {
+		return res.primaries, !res.noPrimary
+	}
+	return res.values, true
 }
 
 // BindOnly reports a lookup that only narrows the statement's request (a lone link = 'rec…'):
@@ -172,15 +208,16 @@ func (res *subResult) has(v any) bool {
 }
 
 // Correlated reports a subquery that reads columns of the outer query: the engine gives it a
-// runner (SetRunner) instead of running it once.
+// runner (Env.SetRunner) instead of running it once.
 func (sq *Subquery) Correlated() bool { return len(sq.refs) > 0 }
 
 // SetRunner gives a correlated subquery the function that returns its rows for the outer values
 // being evaluated (OuterValues); the results are cached per distinct outer values, the cache
 // dropped whenever it holds more than maxHeld values (it is a cache: dropping it costs time, not
 // correctness).
-func (sq *Subquery) SetRunner(run func() ([]Row, error), maxHeld int) {
-	sq.run, sq.maxHeld, sq.cache, sq.held = run, maxHeld, nil, 0
+func (env *Env) SetRunner(sq *Subquery, run func() ([]Row, error), maxHeld int) {
+	st := env.stateFor(sq)
+	st.run, st.maxHeld, st.cache, st.held = run, maxHeld, nil, 0
 }
 
 // OuterColumns names the outer query's columns a correlated subquery reads, for EXPLAIN.
@@ -209,12 +246,14 @@ func (k CorrelationKey) InnerValues(r *Row) ([]any, error) {
 	return keyValues(wrap(k.inner), k.innerLink, r)
 }
 
-// OuterValues are the key values of the outer row being evaluated (NULL gives none).
-func (sq *Subquery) OuterValues(k CorrelationKey) []any {
-	if sq.cur == nil {
+// OuterValues are the key values of the outer row sq is being run for in this run (NULL gives
+// none).
+func (env *Env) OuterValues(sq *Subquery, k CorrelationKey) []any {
+	st := env.state(sq)
+	if st == nil || st.cur == nil {
 		return nil
 	}
-	v := sq.cur[k.ref]
+	v := st.cur[k.ref]
 	if v == nil {
 		return nil
 	}
@@ -380,13 +419,14 @@ func (sq *Subquery) attach(e *expr) *expr {
 // the result for the row's values of the outer columns (run, or from the cache).
 func (e *expr) resultFor(r *Row) (*subResult, error) {
 	sq := e.sub
+	st := r.Env.state(sq)
 	if len(sq.refs) == 0 {
-		if !sq.done {
+		if st == nil || !st.done {
 			return nil, fmt.Errorf("translate: the subquery %s has not been run", sq.SQL)
 		}
-		return &sq.res, nil
+		return &st.res, nil
 	}
-	if sq.run == nil {
+	if st == nil || st.run == nil {
 		return nil, fmt.Errorf("translate: the correlated subquery %s has no runner", sq.SQL)
 	}
 	refs := e.args[len(e.args)-len(sq.refs):]
@@ -400,13 +440,13 @@ func (e *expr) resultFor(r *Row) (*subResult, error) {
 		vals[i] = v
 		key = AppendKey(key, v)
 	}
-	if res, ok := sq.cache[string(key)]; ok {
+	if res, ok := st.cache[string(key)]; ok {
 		return res, nil
 	}
-	saved := sq.cur
-	sq.cur = vals
-	rows, err := sq.run()
-	sq.cur = saved
+	saved := st.cur
+	st.cur = vals
+	rows, err := st.run()
+	st.cur = saved
 	if err != nil {
 		return nil, err
 	}
@@ -414,11 +454,11 @@ func (e *expr) resultFor(r *Row) (*subResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	if sq.cache == nil || sq.held > sq.maxHeld {
-		sq.cache, sq.held = map[string]*subResult{}, 0
+	if st.cache == nil || st.held > st.maxHeld {
+		st.cache, st.held = map[string]*subResult{}, 0
 	}
-	sq.cache[string(key)] = res
-	sq.held += 1 + len(res.values)
+	st.cache[string(key)] = res
+	st.held += 1 + len(res.values)
 	return res, nil
 }
 

@@ -2,10 +2,11 @@ package translate
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/xwb1989/sqlparser"
+
+	"github.com/airsql/airsql/sysvar"
 )
 
 // System functions, system variables and SET.
@@ -17,21 +18,17 @@ import (
 // cannot honour (autocommit = 0, a time zone other than UTC, ANSI_QUOTES) is refused with the
 // reason. Settings are remembered per connection (Session), as MySQL's session variables are.
 
-// ServerVersion is VERSION() and @@version. It names MariaDB 10.11 because the SQL the driver runs
-// is MariaDB's where the two differ in a way clients act on: INSERT/DELETE … RETURNING, which
-// MariaDB has since 10.5 and MySQL lacks. GORM's MySQL dialector reads VERSION() and, for
-// MariaDB ≥ 10.5, reads the ids of created records with RETURNING — the only way it can learn a
-// record id, since ids are strings and LastInsertId cannot carry them. go-sql-driver/mysql and
-// JDBC do not read VERSION(); tools that do see a MariaDB server, whose MySQL-protocol dialect
-// the driver speaks. The suffix -airsql says what answers.
-const ServerVersion = "10.11.0-MariaDB-airsql"
+// The server's identity (sysvar decides it): VERSION() and @@version, @@version_comment, and
+// USER() when the session cannot say who the token acts for (the token itself is never shown).
+const (
+	ServerVersion  = sysvar.ServerVersion
+	VersionComment = sysvar.VersionComment
+	SessionUser    = sysvar.SessionUser
+)
 
-// VersionComment is @@version_comment (the MySQL client prints it when it connects).
-const VersionComment = "airsql, a MySQL-compatible driver for Airtable"
-
-// SessionUser is USER(), CURRENT_USER() and their kin when the session cannot say who the token
-// acts for (Session.User is nil): the token itself is never shown.
-const SessionUser = "airsql@localhost"
+// maxStringResult is the longest text a function builds (max_allowed_packet): beyond it LPAD,
+// RPAD and REPEAT give NULL, as MySQL does.
+const maxStringResult = sysvar.MaxAllowedPacket
 
 // Session is one connection's session state: what DATABASE() and CONNECTION_ID() answer and the
 // system variables set with SET. The root package keeps one per connection and passes it in Args;
@@ -49,240 +46,14 @@ type Session struct {
 }
 
 // sysVar is one system variable clients read.
-type sysVar struct {
-	def any // int64 or string: the value of a new session, and the global value
-	// set checks and normalises a value given with SET; nil means the variable is read-only.
-	set func(v any) (any, error)
-}
-
-// Values SET accepts for every variable that only says how the client talks to the server.
-func anyNumber(v any) (any, error) {
-	n, ok := v.(int64)
-	if !ok || n < 0 {
-		return nil, fmt.Errorf("needs a non-negative integer")
-	}
-	return n, nil
-}
-
-func utf8Value(v any) (any, error) {
-	if v == nil {
-		return nil, nil // character_set_results = NULL: send text as it is, which is UTF-8
-	}
-	s, _ := v.(string)
-	if !utf8Charset(s) {
-		return nil, fmt.Errorf("the driver's text is UTF-8: only utf8mb4 (or utf8, utf8mb3) can be set")
-	}
-	return strings.ToLower(s), nil
-}
-
-func utf8Collation(v any) (any, error) {
-	s, _ := v.(string)
-	s = strings.ToLower(s)
-	if !strings.HasPrefix(s, "utf8mb4_") && !strings.HasPrefix(s, "utf8_") && !strings.HasPrefix(s, "utf8mb3_") {
-		return nil, fmt.Errorf("the driver's text is UTF-8: only a utf8mb4 collation can be set")
-	}
-	return s, nil
-}
-
-// onlyValue accepts one value (as a number or ON/OFF), and refuses the others with the reason.
-func onlyValue(want int64, reason string) func(v any) (any, error) {
-	return func(v any) (any, error) {
-		n, ok := boolSetting(v)
-		if !ok {
-			return nil, fmt.Errorf("needs 0 or 1 (OFF or ON)")
-		}
-		if n != want {
-			return nil, fmt.Errorf("%s", reason)
-		}
-		return n, nil
-	}
-}
-
-// boolSetting reads 0, 1, ON, OFF, TRUE, FALSE.
-func boolSetting(v any) (int64, bool) {
-	switch v := v.(type) {
-	case int64:
-		if v == 0 || v == 1 {
-			return v, true
-		}
-	case bool:
-		return boolInt(v), true
-	case string:
-		switch strings.ToUpper(v) {
-		case "ON", "TRUE", "1":
-			return 1, true
-		case "OFF", "FALSE", "0":
-			return 0, true
-		}
-	}
-	return 0, false
-}
-
-// defaultSQLMode is MySQL 8.0's default sql_mode.
-const defaultSQLMode = "ONLY_FULL_GROUP_BY,STRICT_TRANS_TABLES,NO_ZERO_IN_DATE,NO_ZERO_DATE,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION"
-
-// sqlModes are the modes SET sql_mode accepts: those whose effect the driver has anyway or that
-// change nothing it does (write strictness, zero dates it never accepts, NO_AUTO_CREATE_USER …).
-// ANSI_QUOTES, PIPES_AS_CONCAT, NO_BACKSLASH_ESCAPES, HIGH_NOT_PRECEDENCE, ALLOW_INVALID_DATES and
-// the ANSI group change how SQL is read or what it means, and are refused.
-var sqlModes = map[string]bool{
-	"ONLY_FULL_GROUP_BY": true, "STRICT_TRANS_TABLES": true, "STRICT_ALL_TABLES": true, "NO_ZERO_IN_DATE": true,
-	"NO_ZERO_DATE": true, "ERROR_FOR_DIVISION_BY_ZERO": true, "NO_ENGINE_SUBSTITUTION": true, "NO_AUTO_CREATE_USER": true,
-	"TRADITIONAL": true, "NO_AUTO_VALUE_ON_ZERO": true, "NO_DIR_IN_CREATE": true, "NO_UNSIGNED_SUBTRACTION": true,
-	"PAD_CHAR_TO_FULL_LENGTH": true, "REAL_AS_FLOAT": true, "IGNORE_SPACE": true, "TIME_TRUNCATE_FRACTIONAL": false,
-}
-
-func sqlModeValue(v any) (any, error) {
-	s, ok := v.(string)
+func lookupSysVar(name string) (string, *sysvar.Var, error) {
+	key, v, ok := sysvar.Lookup(name)
 	if !ok {
-		return nil, fmt.Errorf("needs a list of modes, e.g. 'STRICT_TRANS_TABLES,NO_ZERO_DATE'")
+		return "", nil, fmtErr("unknown system variable '%s'", key)
 	}
-	var modes []string
-	for _, m := range strings.Split(s, ",") {
-		m = strings.ToUpper(strings.TrimSpace(m))
-		if m == "" {
-			continue
-		}
-		if !sqlModes[m] {
-			return nil, fmt.Errorf("the mode %s is not supported: it changes how SQL is read or what it means, and the driver reads and runs SQL one way (accepted: %s)", m, acceptedModes())
-		}
-		if m == "TRADITIONAL" {
-			modes = append(modes, "STRICT_TRANS_TABLES", "STRICT_ALL_TABLES", "NO_ZERO_IN_DATE", "NO_ZERO_DATE", "ERROR_FOR_DIVISION_BY_ZERO", "NO_ENGINE_SUBSTITUTION")
-			continue
-		}
-		modes = append(modes, m)
-	}
-	var out []string
-	for _, m := range modes {
-		if !slices.Contains(out, m) {
-			out = append(out, m)
-		}
-	}
-	return strings.Join(out, ","), nil
+	return key, v, nil
 }
 
-func acceptedModes() string {
-	var names []string
-	for m, ok := range sqlModes {
-		if ok {
-			names = append(names, m)
-		}
-	}
-	slices.Sort(names)
-	return strings.Join(names, ", ")
-}
-
-// timeZoneValue accepts only the ways of naming UTC: the driver's times are all UTC.
-func timeZoneValue(v any) (any, error) {
-	s, _ := v.(string)
-	switch strings.ToUpper(strings.TrimSpace(s)) {
-	case "SYSTEM", "UTC", "+00:00", "-00:00", "+0:00", "ETC/UTC", "GMT", "Z", "UCT", "ETC/GMT":
-		return s, nil
-	}
-	return nil, fmt.Errorf("only UTC ('+00:00', 'UTC' or 'SYSTEM') is supported: the driver reads and writes every time in UTC; convert times in Go")
-}
-
-func isolationValue(v any) (any, error) {
-	s, _ := v.(string)
-	level := strings.ReplaceAll(strings.ToUpper(strings.TrimSpace(s)), " ", "-")
-	switch level {
-	case "READ-UNCOMMITTED", "READ-COMMITTED", "REPEATABLE-READ", "SERIALIZABLE":
-		// Airtable has no transactions, so no level changes what a statement sees; the level is
-		// remembered for the clients that read it back.
-		return level, nil
-	}
-	return nil, fmt.Errorf("needs READ-UNCOMMITTED, READ-COMMITTED, REPEATABLE-READ or SERIALIZABLE")
-}
-
-func weekFormatValue(v any) (any, error) {
-	n, ok := v.(int64)
-	if !ok || n < 0 || n > 7 {
-		return nil, fmt.Errorf("needs a mode from 0 to 7")
-	}
-	return n, nil
-}
-
-// sysVars are the system variables the driver answers (lower-case names).
-var sysVars = map[string]*sysVar{
-	"version":            {def: ServerVersion},
-	"version_comment":    {def: VersionComment},
-	"version_compile_os": {def: "Linux"},
-	"protocol_version":   {def: int64(10)},
-	"sql_mode":           {def: defaultSQLMode, set: sqlModeValue},
-	// autocommit = 0 makes every write part of a transaction that COMMIT ends (the driver's
-	// client-side transactions: README, "Transactions"); the driver reads the setting back.
-	"autocommit": {def: int64(1), set: func(v any) (any, error) {
-		if n, ok := boolSetting(v); ok {
-			return n, nil
-		}
-		return nil, fmt.Errorf("needs 0 or 1 (OFF or ON)")
-	}},
-	"time_zone":                {def: "SYSTEM", set: timeZoneValue},
-	"system_time_zone":         {def: "UTC"},
-	"transaction_isolation":    {def: "REPEATABLE-READ", set: isolationValue},
-	"transaction_read_only":    {def: int64(0), set: onlyValue(0, "the driver has no read-only mode: use a token with only the data.records:read scope")},
-	"max_allowed_packet":       {def: int64(maxStringResult)},
-	"lower_case_table_names":   {def: int64(0)},
-	"character_set_client":     {def: "utf8mb4", set: utf8Value},
-	"character_set_connection": {def: "utf8mb4", set: utf8Value},
-	"character_set_results":    {def: "utf8mb4", set: utf8Value},
-	"character_set_database":   {def: "utf8mb4"},
-	"character_set_server":     {def: "utf8mb4"},
-	"character_set_system":     {def: "utf8mb3"},
-	"collation_connection":     {def: "utf8mb4_bin", set: utf8Collation},
-	"collation_database":       {def: "utf8mb4_bin"},
-	"collation_server":         {def: "utf8mb4_bin"},
-	"wait_timeout":             {def: int64(28800), set: anyNumber},
-	"interactive_timeout":      {def: int64(28800), set: anyNumber},
-	"net_write_timeout":        {def: int64(60), set: anyNumber},
-	"net_read_timeout":         {def: int64(30), set: anyNumber},
-	"net_buffer_length":        {def: int64(16384), set: anyNumber},
-	"max_execution_time":       {def: int64(0), set: anyNumber},
-	"lock_wait_timeout":        {def: int64(31536000), set: anyNumber},
-	"group_concat_max_len":     {def: int64(1024), set: anyNumber},
-	"default_week_format":      {def: int64(0), set: weekFormatValue},
-	"sql_auto_is_null":         {def: int64(0), set: onlyValue(0, "the driver does not answer WHERE id IS NULL with the last inserted row")},
-	"sql_safe_updates":         {def: int64(0), set: onlyValue(0, "the driver does not refuse UPDATE and DELETE without a key in WHERE")},
-	"foreign_key_checks":       {def: int64(1), set: func(v any) (any, error) { return boolValue(v) }},
-	"unique_checks":            {def: int64(1), set: func(v any) (any, error) { return boolValue(v) }},
-	"sql_notes":                {def: int64(1), set: func(v any) (any, error) { return boolValue(v) }},
-	"auto_increment_increment": {def: int64(1)},
-	"auto_increment_offset":    {def: int64(1)},
-	"init_connect":             {def: ""},
-	"performance_schema":       {def: int64(0)},
-	// MySQL Connector/J (DBeaver's MySQL driver) reads these when it connects, the query cache
-	// ones from servers it takes for MySQL before 8.0.3: the driver has no query cache.
-	"license":          {def: "GPL"},
-	"query_cache_size": {def: int64(0)},
-	"query_cache_type": {def: "OFF"},
-	"warning_count":    {def: int64(0)},
-	"error_count":      {def: int64(0)},
-}
-
-// Other names of variables.
-var sysVarAliases = map[string]string{"tx_isolation": "transaction_isolation", "tx_read_only": "transaction_read_only"}
-
-func boolValue(v any) (any, error) {
-	n, ok := boolSetting(v)
-	if !ok {
-		return nil, fmt.Errorf("needs 0 or 1 (OFF or ON)")
-	}
-	return n, nil
-}
-
-func lookupSysVar(name string) (string, *sysVar, error) {
-	name = strings.ToLower(name)
-	if alias, ok := sysVarAliases[name]; ok {
-		name = alias
-	}
-	v, ok := sysVars[name]
-	if !ok {
-		return "", nil, fmtErr("unknown system variable '%s'", name)
-	}
-	return name, v, nil
-}
-
-// Variable is a system variable's value: the session's (nil receiver: a new session's), or the
 // global one.
 func (sess *Session) Variable(name string, global bool) (any, error) {
 	key, v, err := lookupSysVar(name)
@@ -294,7 +65,7 @@ func (sess *Session) Variable(name string, global bool) (any, error) {
 			return val, nil
 		}
 	}
-	return v.def, nil
+	return v.Default(), nil
 }
 
 func (sess *Session) weekFormat() int64 {
@@ -374,85 +145,16 @@ func (s *scope) variable(c *sqlparser.ColName) (*expr, bool, error) {
 // right: SET @a = 1, @b = @a + 1 sets @b to 2, as in MySQL.
 func (sess *Session) Set(stmt *sqlparser.Set, args Args) error {
 	args.Session = sess
+	if strings.EqualFold(stmt.Scope, sqlparser.GlobalStr) {
+		return unsupported("SET GLOBAL", sqlparser.String(stmt), "global variables belong to the server; set the session's with SET SESSION")
+	}
 	pending := map[string]any{}
 	sess.pendingUser = map[string]userVar{}
 	defer func() { sess.pendingUser = nil }()
 	s := newScope(nil, "", args)
-	assign := func(name string, val any, isDefault bool) error {
-		key, v, err := lookupSysVar(name)
-		if err != nil {
-			return err
-		}
-		if v.set == nil {
-			return fmtErr("SET %s: the variable is read-only", key)
-		}
-		if isDefault {
-			pending[key] = v.def
-			return nil
-		}
-		norm, err := v.set(val)
-		if err != nil {
-			return fmtErr("SET %s = %s: %v", key, sqlText(val, typeText), err)
-		}
-		pending[key] = norm
-		return nil
-	}
-	if strings.EqualFold(stmt.Scope, sqlparser.GlobalStr) {
-		return unsupported("SET GLOBAL", sqlparser.String(stmt), "global variables belong to the server; set the session's with SET SESSION")
-	}
 	for _, se := range stmt.Exprs {
-		name := se.Name.Lowered()
-		switch {
-		case strings.HasPrefix(name, "@@global."):
-			return unsupported("SET @@global", sqlparser.String(stmt), "global variables belong to the server; set the session's with SET @@session.name")
-		case strings.HasPrefix(name, "@@session."):
-			name = strings.TrimPrefix(name, "@@session.")
-		case strings.HasPrefix(name, "@@local."):
-			name = strings.TrimPrefix(name, "@@local.")
-		case strings.HasPrefix(name, "@@"):
-			name = name[2:]
-		case strings.HasPrefix(name, "@"):
-			if _, isDefault := se.Expr.(*sqlparser.Default); isDefault {
-				return fmtErr("SET %s = DEFAULT: a user variable has no default value; SET %s = NULL forgets it", name, name)
-			}
-			x, err := setExpr(s, se.Expr)
-			if err != nil {
-				return err
-			}
-			if err := sess.setUser(name, x); err != nil {
-				return err
-			}
-			continue
-		}
-		_, isDefault := se.Expr.(*sqlparser.Default)
-		var val any
-		if !isDefault {
-			v, err := setValue(s, se.Expr)
-			if err != nil {
-				return err
-			}
-			val = v
-		}
-		switch name {
-		case "names", "charset":
-			// SET NAMES cs: the client's, the connection's and the results' character set;
-			// SET CHARACTER SET cs: the client's and the results' (the connection's is the database's).
-			targets := []string{"character_set_client", "character_set_results", "character_set_connection"}
-			if isDefault {
-				val, isDefault = "utf8mb4", false
-			}
-			if name == "charset" {
-				targets = targets[:2]
-			}
-			for _, t := range targets {
-				if err := assign(t, val, false); err != nil {
-					return err
-				}
-			}
-		default:
-			if err := assign(name, val, isDefault); err != nil {
-				return err
-			}
+		if err := sess.check(s, stmt, se, pending); err != nil {
+			return err
 		}
 	}
 	if err := s.unusedArgs(); err != nil {
@@ -461,6 +163,87 @@ func (sess *Session) Set(stmt *sqlparser.Set, args Args) error {
 	if err := sess.checkUserBytes(); err != nil {
 		return err
 	}
+	sess.apply(pending)
+	return nil
+}
+
+// check evaluates one assignment of SET: a user variable's value goes to pendingUser, a system
+// variable's checked value to pending; nothing is applied yet.
+func (sess *Session) check(s *scope, stmt *sqlparser.Set, se *sqlparser.SetExpr, pending map[string]any) error {
+	name := se.Name.Lowered()
+	switch {
+	case strings.HasPrefix(name, "@@global."):
+		return unsupported("SET @@global", sqlparser.String(stmt), "global variables belong to the server; set the session's with SET @@session.name")
+	case strings.HasPrefix(name, "@@session."):
+		name = strings.TrimPrefix(name, "@@session.")
+	case strings.HasPrefix(name, "@@local."):
+		name = strings.TrimPrefix(name, "@@local.")
+	case strings.HasPrefix(name, "@@"):
+		name = name[2:]
+	case strings.HasPrefix(name, "@"):
+		if _, isDefault := se.Expr.(*sqlparser.Default); isDefault {
+			return fmtErr("SET %s = DEFAULT: a user variable has no default value; SET %s = NULL forgets it", name, name)
+		}
+		x, err := setExpr(s, se.Expr)
+		if err != nil {
+			return err
+		}
+		return sess.setUser(name, x)
+	}
+	_, isDefault := se.Expr.(*sqlparser.Default)
+	var val any
+	if !isDefault {
+		v, err := setValue(s, se.Expr)
+		if err != nil {
+			return err
+		}
+		val = v
+	}
+	if name != "names" && name != "charset" {
+		return assignSysVar(pending, name, val, isDefault)
+	}
+	// SET NAMES cs: the client's, the connection's and the results' character set;
+	// SET CHARACTER SET cs: the client's and the results' (the connection's is the database's).
+	targets := []string{"character_set_client", "character_set_results", "character_set_connection"}
+	if isDefault {
+		val = "utf8mb4"
+	}
+	if name == "charset" {
+		targets = targets[:2]
+	}
+	for _, t := range targets {
+		if err := assignSysVar(pending, t, val, false); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// assignSysVar checks a value SET gives a system variable (DEFAULT: its default) and puts it,
+// normalised, in pending.
+func assignSysVar(pending map[string]any, name string, val any, isDefault bool) error {
+	key, v, err := lookupSysVar(name)
+	if err != nil {
+		return err
+	}
+	if v.ReadOnly() {
+		return fmtErr("SET %s: the variable is read-only", key)
+	}
+	if isDefault {
+		pending[key] = v.Default()
+		return nil
+	}
+	norm, err := v.Check(val)
+	if err != nil {
+		return fmtErr("SET %s = %s: %v", key, sqlText(val, typeText), err)
+	}
+	pending[key] = norm
+	return nil
+}
+
+// apply applies a SET whose assignments all passed their checks: the system variables in pending
+// and the user variables in pendingUser.
+func (sess *Session) apply(pending map[string]any) {
 	if sess.vars == nil {
 		sess.vars = map[string]any{}
 	}
@@ -478,7 +261,6 @@ func (sess *Session) Set(stmt *sqlparser.Set, args Args) error {
 		}
 		sess.user[k] = v
 	}
-	return nil
 }
 
 // setValue evaluates the value of a SET assignment: a constant expression (it may read system
@@ -554,16 +336,8 @@ func init() {
 // Variables lists the system variables whose names match the LIKE pattern ("" for all), sorted by
 // name, with their values as text, as SHOW VARIABLES shows them.
 func (sess *Session) Variables(global bool, like string) [][2]string {
-	names := make([]string, 0, len(sysVars)+len(sysVarAliases))
-	for n := range sysVars {
-		names = append(names, n)
-	}
-	for n := range sysVarAliases {
-		names = append(names, n)
-	}
-	slices.Sort(names)
 	var out [][2]string
-	for _, n := range names {
+	for _, n := range sysvar.Names() {
 		if like != "" && !likeMatch(like, n, '\\') {
 			continue
 		}

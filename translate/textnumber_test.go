@@ -80,7 +80,7 @@ func TestTextWithNumberKeep(t *testing.T) {
 		{"1 = Name", []string{"recONE0000000000a"}, true},
 		{"Name = '1'", nil, false},
 	} {
-		plan, err := Select(parseSelect(t, "SELECT Name FROM Tasks WHERE "+tt.where), schema, Args{})
+		plan, err := selectPlan(parseSelect(t, "SELECT Name FROM Tasks WHERE "+tt.where), schema, Args{})
 		if err != nil {
 			t.Fatalf("%s: %v", tt.where, err)
 		}

@@ -65,7 +65,7 @@ func TestFieldTypes(t *testing.T) {
 			f := tt.field
 			f.Name, f.ID = "F", "fldF0000000000000"
 			table := &Table{Name: "T", Fields: []Field{f}}
-			plan, err := Select(parseSelect(t, "SELECT F FROM T"), testSchema{table}, Args{})
+			plan, err := selectPlan(parseSelect(t, "SELECT F FROM T"), testSchema{table}, Args{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -125,7 +125,7 @@ func TestValuesExpressions(t *testing.T) {
 		"ROUND(Estimate), ROUND(-2.5), ROUND(1.25, 1), ABS(-3), COALESCE(Rating, Priority), IFNULL(Rating, 'x'), " +
 		"YEAR(Due), MONTH(Due), DAY(Due), NOW(), Priority > 5, Rating IS NULL, Priority / 0 FROM Tasks"
 	// IFNULL of a number and text is text, as in MySQL.
-	plan, err := Select(parseSelect(t, sql), schema, Args{Now: testNow})
+	plan, err := selectPlan(parseSelect(t, sql), schema, Args{Now: testNow})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +166,7 @@ func TestOrder(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.order, func(t *testing.T) {
-			plan, err := Select(parseSelect(t, "SELECT Name FROM Tasks ORDER BY "+tt.order), schema, Args{})
+			plan, err := selectPlan(parseSelect(t, "SELECT Name FROM Tasks ORDER BY "+tt.order), schema, Args{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -190,18 +190,8 @@ func TestOrder(t *testing.T) {
 func TestErrorsNameTheConstruct(t *testing.T) {
 	schema := loadSchema(t)
 	tests := []struct{ sql, construct string }{
-		{"SELECT Name FROM Tasks LIMIT 1, 2", "OFFSET"},
-		{"SELECT Status FROM Tasks GROUP BY Status", "GROUP BY"},
-		{"SELECT Name FROM Tasks HAVING Name = 'a'", "HAVING"},
-		{"SELECT DISTINCT Name FROM Tasks", "DISTINCT"},
-		{"SELECT a.Name FROM Tasks a, People b", "JOIN"},
-		{"SELECT Name FROM Tasks LEFT JOIN People ON 1 = 1", "JOIN"},
-		{"SELECT Name FROM (SELECT Name FROM Tasks) t", "subquery"},
-		{"SELECT Name FROM Tasks WHERE EXISTS (SELECT 1 FROM People)", "subquery"},
-		{"SELECT Name FROM Tasks ORDER BY LOWER(Name)", "ORDER BY on an expression"},
-		{"SELECT SUM(Priority) FROM Tasks", "SUM"},
-		{"SELECT COUNT(*), Name FROM Tasks", "COUNT"},
-		{"SELECT Name FROM Tasks WHERE Name REGEXP 'a'", "REGEXP"},
+		{"SELECT Name FROM Tasks LEFT JOIN People ON 1 = 1", "ambiguous"},
+		{"SELECT COUNT(*), Name FROM Tasks", "only_full_group_by"},
 		{"SELECT CAST(Due AS TIME) FROM Tasks", "TIME"},
 		{"SELECT FOO(Name) FROM Tasks", "FOO"},
 		{"SELECT Name FROM Tasks FOR UPDATE", "locking"},
@@ -222,7 +212,7 @@ func TestErrorsNameTheConstruct(t *testing.T) {
 			if !ok {
 				t.Fatalf("%T", stmt)
 			}
-			_, err = Select(sel, schema, Args{})
+			_, err = NewQuery(sel, schema, Args{})
 			if err == nil {
 				t.Fatal("no error")
 			}
@@ -243,23 +233,7 @@ func containsFold(s, sub string) bool {
 func TestUnsupportedErrorsAreTyped(t *testing.T) {
 	schema := loadSchema(t)
 	tests := []struct{ sql, construct string }{
-		{"SELECT Name FROM Tasks LIMIT 1, 2", "OFFSET"},
-		{"SELECT Status FROM Tasks GROUP BY Status", "GROUP BY"},
-		{"SELECT Name FROM Tasks HAVING Name = 'a'", "HAVING"},
-		{"SELECT DISTINCT Name FROM Tasks", "SELECT DISTINCT"},
-		{"SELECT a.Name FROM Tasks a, People b", "JOIN"},
-		{"SELECT Name FROM Tasks LEFT JOIN People ON 1 = 1", "JOIN"},
-		{"SELECT People.Name FROM Tasks", "JOIN"},
 		{"SELECT People.* FROM Tasks", "JOIN"},
-		{"SELECT Name FROM (SELECT Name FROM Tasks) t", "a subquery in FROM"},
-		{"SELECT Name FROM Tasks WHERE EXISTS (SELECT 1 FROM People)", "a subquery"},
-		{"SELECT Name FROM Tasks WHERE id IN (SELECT id FROM People)", "a subquery"},
-		{"SELECT Name FROM Tasks ORDER BY LOWER(Name)", "ORDER BY on an expression"},
-		{"SELECT SUM(Priority) FROM Tasks", "the aggregate SUM here"},
-		{"SELECT COUNT(DISTINCT Name) FROM Tasks", "COUNT(DISTINCT …)"},
-		{"SELECT COUNT(*), Name FROM Tasks", "COUNT together with other columns"},
-		{"SELECT Name FROM Tasks WHERE Name REGEXP 'a'", "REGEXP"},
-		{"SELECT Name FROM Tasks WHERE Name <=> 'a'", "<=>"},
 		{"SELECT CAST(Due AS TIME) FROM Tasks", "CAST to TIME"},
 		{"SELECT CONVERT(Name USING latin1) FROM Tasks", "CONVERT … USING latin1"},
 		{"SELECT FOO(Name) FROM Tasks", "the function FOO"},
@@ -268,7 +242,6 @@ func TestUnsupportedErrorsAreTyped(t *testing.T) {
 		{"SELECT Name FROM Tasks WHERE Priority & 1", "the operator &"},
 		{"SELECT Name FROM Tasks WHERE (Name, Notes) = ('a', 'b')", "a row value"},
 		{"SELECT Name FROM Tasks WHERE Name = 'a' COLLATE utf8_bin", "COLLATE"},
-		{"SELECT Name FROM Tasks WHERE Priority = 0x10", "hexadecimal"},
 		{"REPLACE INTO Tasks (Name) VALUES ('a')", "REPLACE"},
 		{"INSERT IGNORE INTO Tasks (Name) VALUES ('a')", "INSERT IGNORE"},
 		{"INSERT INTO Tasks (Name) SELECT Name FROM People", "INSERT … SELECT"},
@@ -318,7 +291,7 @@ func translateError(t *testing.T, schema Schema, sql string) error {
 	}
 	switch stmt := stmt.(type) {
 	case *sqlparser.Select:
-		_, err = Select(stmt, schema, Args{})
+		_, err = NewQuery(stmt, schema, Args{})
 	case *sqlparser.Insert:
 		_, err = Insert(stmt, schema, Args{})
 	case *sqlparser.Update:

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -50,6 +51,36 @@ var upsertKeyTypes = map[string]bool{
 	"singleSelect": true, "multipleSelects": true, "date": true, "dateTime": true,
 }
 
+// insertColumns is the column list of an INSERT that names none: the table's columns in the order
+// of SELECT *, DESCRIBE and information_schema.COLUMNS — id, the fields in the base's order,
+// createdTime — when a row gives a value for each (id and createdTime NULL: Airtable assigns
+// them), or the fields alone when a row gives one value per field (the table as its CREATE TABLE
+// wrote it, without the two columns every Airtable table has).
+func insertColumns(table *Table, rows sqlparser.InsertRows) (sqlparser.Columns, error) {
+	values, ok := rows.(sqlparser.Values)
+	if !ok || len(values) == 0 {
+		return nil, unsupported("INSERT without a column list here", "", "name the columns: INSERT INTO t (a, b) …")
+	}
+	var names []string
+	for _, f := range table.Fields {
+		names = append(names, f.Name)
+	}
+	withRecord := slices.Concat([]string{"id"}, names, []string{"createdTime"})
+	switch n := len(values[0]); n {
+	case len(names):
+	case len(withRecord):
+		names = withRecord
+	default:
+		return nil, fmt.Errorf("translate: INSERT INTO %s without a column list: VALUES row 1 has %d values, but the table has %d columns (%s) or, without id and createdTime, %d fields; name the columns: INSERT INTO t (a, b) VALUES (…)",
+			table.Name, n, len(withRecord), strings.Join(withRecord, ", "), len(names))
+	}
+	columns := make(sqlparser.Columns, len(names))
+	for i, name := range names {
+		columns[i] = sqlparser.NewColIdent(name)
+	}
+	return columns, nil
+}
+
 // Insert translates INSERT INTO t (columns) VALUES (…), (…) [ON DUPLICATE KEY UPDATE c = VALUES(c), …].
 //
 // With ON DUPLICATE KEY UPDATE the key is every inserted column that is not updated: INSERT INTO t
@@ -67,41 +98,73 @@ func Insert(stmt *sqlparser.Insert, schema Schema, args Args) (*InsertPlan, erro
 		return nil, unsupported("INSERT IGNORE", "", "use INSERT … ON DUPLICATE KEY UPDATE to merge on key columns, or look for the records first with SELECT")
 	case len(stmt.Partitions) > 0:
 		return nil, unsupported("PARTITION", "", "Airtable tables have no partitions")
-	case len(stmt.Columns) == 0:
-		return nil, fmt.Errorf("translate: INSERT needs a column list: INSERT INTO t (a, b) VALUES (…)")
 	}
 	table, err := lookupTable(stmt.Table, schema)
 	if err != nil {
 		return nil, err
 	}
+	columns := stmt.Columns
+	if len(columns) == 0 {
+		if columns, err = insertColumns(table, stmt.Rows); err != nil {
+			return nil, err
+		}
+	}
 	s := newScope(table, table.Name, args)
-	fields := make([]*expr, len(stmt.Columns))
-	seen := map[string]bool{}
-	for i, c := range stmt.Columns {
-		if assigned, err := s.assignedColumn(c.String(), len(stmt.OnDup) > 0); err != nil {
-			return nil, err
-		} else if assigned != "" {
-			if seen[assigned] {
-				return nil, fmt.Errorf("translate: column %q is named twice", assigned)
-			}
-			seen[assigned] = true
-			continue // fields[i] stays nil: the row's value must be NULL (assignedValue)
-		}
-		e, err := s.writableColumn(c.String())
-		if err != nil {
-			return nil, err
-		}
-		if seen[e.field.Name] {
-			return nil, fmt.Errorf("translate: column %q is named twice", e.field.Name)
-		}
-		seen[e.field.Name] = true
-		fields[i] = e
+	fields, seen, err := s.columnFields(columns, len(stmt.OnDup) > 0)
+	if err != nil {
+		return nil, err
 	}
 	values, ok := stmt.Rows.(sqlparser.Values)
 	if !ok {
 		return nil, unsupported("INSERT … SELECT", "", "run the SELECT, then one INSERT with a VALUES row per record")
 	}
 	plan := &InsertPlan{Table: table}
+	if plan.Rows, err = s.valuesRows(columns, values, fields); err != nil {
+		return nil, err
+	}
+	if len(stmt.OnDup) > 0 {
+		if plan.Upsert, err = s.upsertKeys(stmt, fields, seen); err != nil {
+			return nil, err
+		}
+	}
+	if err := s.unusedArgs(); err != nil {
+		return nil, err
+	}
+	return plan, nil
+}
+
+// columnFields resolves INSERT's column list: the field each column writes (nil for a column
+// whose value must be NULL, assignedValue), and the fields named.
+func (s *scope) columnFields(columns sqlparser.Columns, onDup bool) (fields []*expr, seen map[string]bool, err error) {
+	fields = make([]*expr, len(columns))
+	seen = map[string]bool{}
+	for i, c := range columns {
+		if assigned, err := s.assignedColumn(c.String(), onDup); err != nil {
+			return nil, nil, err
+		} else if assigned != "" {
+			if seen[assigned] {
+				return nil, nil, fmt.Errorf("translate: column %q is named twice", assigned)
+			}
+			seen[assigned] = true
+			continue // fields[i] stays nil: the row's value must be NULL (assignedValue)
+		}
+		e, err := s.writableColumn(c.String())
+		if err != nil {
+			return nil, nil, err
+		}
+		if seen[e.field.Name] {
+			return nil, nil, fmt.Errorf("translate: column %q is named twice", e.field.Name)
+		}
+		seen[e.field.Name] = true
+		fields[i] = e
+	}
+	return fields, seen, nil
+}
+
+// valuesRows computes the VALUES rows: constants or placeholders, each converted to its field's
+// cell.
+func (s *scope) valuesRows(columns sqlparser.Columns, values sqlparser.Values, fields []*expr) ([]map[string]any, error) {
+	var rows []map[string]any
 	for n, tuple := range values {
 		if len(tuple) != len(fields) {
 			return nil, fmt.Errorf("translate: VALUES row %d has %d values for %d columns", n+1, len(tuple), len(fields))
@@ -120,7 +183,7 @@ func Insert(stmt *sqlparser.Insert, schema Schema, args Args) (*InsertPlan, erro
 				return nil, err
 			}
 			if fields[i] == nil {
-				if err := assignedValue(stmt.Columns[i].String(), n+1, v); err != nil {
+				if err := assignedValue(columns[i].String(), n+1, v); err != nil {
 					return nil, err
 				}
 				continue
@@ -131,42 +194,42 @@ func Insert(stmt *sqlparser.Insert, schema Schema, args Args) (*InsertPlan, erro
 			}
 			row[fields[i].field.Name] = cell
 		}
-		plan.Rows = append(plan.Rows, row)
+		rows = append(rows, row)
 	}
-	if len(stmt.OnDup) > 0 {
-		updated := map[string]bool{}
-		for _, u := range stmt.OnDup {
-			target, err := s.writableColumn(u.Name.Name.String())
-			if err != nil {
-				return nil, err
-			}
-			vf, ok := u.Expr.(*sqlparser.ValuesFuncExpr)
-			if !ok || !strings.EqualFold(vf.Name.Name.String(), u.Name.Name.String()) {
-				return nil, unsupported("ON DUPLICATE KEY UPDATE "+sqlparser.String(u), "", "only col = VALUES(col): the service merges, it does not compute; compute the value in the VALUES row")
-			}
-			if !seen[target.field.Name] {
-				return nil, fmt.Errorf("translate: ON DUPLICATE KEY UPDATE %s: the column is not inserted", target.field.Name)
-			}
-			updated[target.field.Name] = true
+	return rows, nil
+}
+
+// upsertKeys reads ON DUPLICATE KEY UPDATE: only col = VALUES(col) of inserted columns; the key
+// Airtable merges on is the inserted columns not updated (1 to 3, of types it can merge on).
+func (s *scope) upsertKeys(stmt *sqlparser.Insert, fields []*expr, seen map[string]bool) ([]string, error) {
+	updated := map[string]bool{}
+	for _, u := range stmt.OnDup {
+		target, err := s.writableColumn(u.Name.Name.String())
+		if err != nil {
+			return nil, err
 		}
-		keys := []string{}
-		for _, e := range fields {
-			if !updated[e.field.Name] {
-				keys = append(keys, e.field.Name)
-				if !upsertKeyTypes[e.field.Type] {
-					return nil, fmt.Errorf("translate: ON DUPLICATE KEY UPDATE: key column %q is a %s field; Airtable merges only on number, text (singleLineText), long text, single select, multiple select and date fields: put a column of one of these types in the key", e.field.Name, e.field.Type)
-				}
-			}
+		vf, ok := u.Expr.(*sqlparser.ValuesFuncExpr)
+		if !ok || !strings.EqualFold(vf.Name.Name.String(), u.Name.Name.String()) {
+			return nil, unsupported("ON DUPLICATE KEY UPDATE "+sqlparser.String(u), "", "only col = VALUES(col): the service merges, it does not compute; compute the value in the VALUES row")
 		}
-		if len(keys) < 1 || len(keys) > 3 {
-			return nil, fmt.Errorf("translate: ON DUPLICATE KEY UPDATE: the key is the inserted columns not updated, and Airtable needs 1 to 3 of them; got %d (%s)", len(keys), strings.Join(keys, ", "))
+		if !seen[target.field.Name] {
+			return nil, fmt.Errorf("translate: ON DUPLICATE KEY UPDATE %s: the column is not inserted", target.field.Name)
 		}
-		plan.Upsert = keys
+		updated[target.field.Name] = true
 	}
-	if err := s.unusedArgs(); err != nil {
-		return nil, err
+	keys := []string{}
+	for _, e := range fields {
+		if !updated[e.field.Name] {
+			keys = append(keys, e.field.Name)
+			if !upsertKeyTypes[e.field.Type] {
+				return nil, fmt.Errorf("translate: ON DUPLICATE KEY UPDATE: key column %q is a %s field; Airtable merges only on number, text (singleLineText), long text, single select, multiple select and date fields: put a column of one of these types in the key", e.field.Name, e.field.Type)
+			}
+		}
 	}
-	return plan, nil
+	if len(keys) < 1 || len(keys) > 3 {
+		return nil, fmt.Errorf("translate: ON DUPLICATE KEY UPDATE: the key is the inserted columns not updated, and Airtable needs 1 to 3 of them; got %d (%s)", len(keys), strings.Join(keys, ", "))
+	}
+	return keys, nil
 }
 
 // Update translates UPDATE t SET c = expr, … [WHERE …]. SET expressions read each record's current
@@ -197,10 +260,6 @@ func Update(stmt *sqlparser.Update, schema Schema, args Args) (*UpdatePlan, erro
 		if err != nil {
 			return nil, err
 		}
-		if seen[target.field.Name] {
-			return nil, fmt.Errorf("translate: SET names %q twice", target.field.Name)
-		}
-		seen[target.field.Name] = true
 		e, err := s.compile(u.Expr)
 		if err != nil {
 			return nil, err
@@ -208,7 +267,25 @@ func Update(stmt *sqlparser.Update, schema Schema, args Args) (*UpdatePlan, erro
 		if _, err := toCellType(target, e.typ); err != nil {
 			return nil, err
 		}
-		plan.set = append(plan.set, setClause{field: target.field, info: target.info, e: e})
+		clause := setClause{field: target.field, info: target.info, e: e}
+		if seen[target.field.Name] {
+			// SET b = 5, b = 6: MySQL assigns left to right, so the last value wins — unless the
+			// later expression reads a column assigned before it, which MySQL reads as already
+			// assigned and the driver (reading each record's stored values) cannot.
+			read := map[string]bool{}
+			e.fields(read)
+			for _, c := range plan.set {
+				if read[c.field.Name] {
+					return nil, fmt.Errorf("translate: SET assigns %q twice, and the second value reads %q, which MySQL reads as already assigned: write the whole value in one assignment",
+						target.field.Name, c.field.Name)
+				}
+			}
+			i := slices.IndexFunc(plan.set, func(c setClause) bool { return c.field.Name == target.field.Name })
+			plan.set[i] = clause
+		} else {
+			plan.set = append(plan.set, clause)
+		}
+		seen[target.field.Name] = true
 		reads = append(reads, e)
 	}
 	find, err := findPlan(s, table, view, stmt.Where, reads)

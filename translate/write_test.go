@@ -140,7 +140,7 @@ func TestUpdateFields(t *testing.T) {
 		{"UPDATE Tasks SET Done = 'yes'", "cannot hold"},
 		{"UPDATE Tasks SET Name = 'a' LIMIT 1", "LIMIT"},
 		{"UPDATE Tasks SET Name = 'a' ORDER BY Name", "ORDER BY"},
-		{"UPDATE Tasks SET Name = 'a', Name = 'b'", "twice"},
+		{"UPDATE Tasks SET Name = 'a', Name = CONCAT(Name, 'b')", "assigns \"Name\" twice, and the second value reads \"Name\""},
 	} {
 		if _, err := Update(parseStmt(t, bad.sql).(*sqlparser.Update), schema, Args{}); err == nil || !strings.Contains(err.Error(), bad.err) {
 			t.Errorf("%s: error %v, want one containing %q", bad.sql, err, bad.err)

@@ -76,8 +76,11 @@
 // API, Base and Table of the process that reaches that base through the same endpoint and HTTP
 // transport. The windows of a server are forgotten once no client of it is left (garbage
 // collected) and they are idle, so short-lived servers, such as one emulator per test, are not
-// kept alive by them. Arrivals wander from starts with network and scheduling delays, so a
-// request answered later than the fastest recent round trip may have arrived that much late,
+// kept alive by them. Each start is counted from when its request was written to its connection
+// (with an *http.Transport; else from when it was allowed): a new connection's dial, or a process
+// starting up on a loaded machine, can send it tens of milliseconds later. Arrivals wander from
+// the sends with network and scheduling delays too, so a request answered later than the fastest
+// recent round trip (this process's, or any recorded in the shared window) may have arrived that much late,
 // closer to the 5th request after it: that one is held back by as much (and waits for the answer
 // while it is overdue, at most one window more). Only a delay that happened costs time, once.
 //

@@ -69,9 +69,11 @@ func (c *core) iterate(ctx context.Context, base, table string, opts ListOptions
 // IterateMerged lists like Iterate, but may read a latency-bound sorted listing as partitions
 // merged by cmp, which must order two records as the listing's Sort does (the caller knows the
 // fields' types; transport does not). Records cmp calls equal may come in another order than one
-// cursor would give them. Without a Sort it is Iterate.
+// cursor would give them. Without a Sort it is Iterate, whatever cmp is: a merge by a comparator
+// under which every record ties would drain one partition after another, one request per round
+// trip (issue 23: 0.22 of the service's rate at 1 s of latency instead of 0.86).
 func (t *Table) IterateMerged(ctx context.Context, opts ListOptions, cmp func(a, b *Record) int) iter.Seq2[[]Record, error] {
-	if !partitionable(opts, cmp != nil) {
+	if len(opts.Sort) == 0 || !partitionable(opts, cmp != nil) {
 		return t.c.iterate(ctx, t.base, t.name, opts)
 	}
 	return t.c.cached(ctx, t.base, t.name, opts, t.c.partitioned(ctx, t.base, t.name, opts, cmp))
@@ -498,7 +500,7 @@ func (c *core) readMerged(ctx context.Context, base, table string, parts []ListO
 	}
 	wait := c.runPartitions(ctx, base, table, parts, func(i int) chan partPage { return chans[i] })
 	defer func() { cancel(); wait() }()
-	h := &mergeHeap{cmp: cmp}
+	h := &mergeHeap{cmp: cmp, taken: make([]int, len(parts))}
 	// fill gives partition i's next non-empty page to the heap; false with an error or at its end.
 	fill := func(i int) (bool, error) {
 		for {
@@ -533,6 +535,7 @@ func (c *core) readMerged(ctx context.Context, base, table string, parts []ListO
 		out = append(out, top.recs[top.pos])
 		emitted++
 		top.pos++
+		h.taken[top.part]++
 		if top.pos == len(top.recs) {
 			heap.Pop(h)
 			if _, err := fill(top.part); err != nil {
@@ -563,10 +566,14 @@ type mergeCursor struct {
 	pos  int
 }
 
-// mergeHeap orders the partitions by their next record; ties go to the lower partition.
+// mergeHeap orders the partitions by their next record; ties go to the partition that has given
+// fewest records so far, then to the lower one. (Ties to the lower partition alone would drain
+// the partitions one after another over a run of equal keys — ORDER BY a checkbox — each waiting
+// on one request per round trip while the others, one page ahead, wait on the reader.)
 type mergeHeap struct {
 	cursors []*mergeCursor
 	cmp     func(a, b *Record) int
+	taken   []int // records given by each partition
 }
 
 func (h *mergeHeap) Len() int { return len(h.cursors) }
@@ -574,6 +581,9 @@ func (h *mergeHeap) Less(i, j int) bool {
 	a, b := h.cursors[i], h.cursors[j]
 	if c := h.cmp(&a.recs[a.pos], &b.recs[b.pos]); c != 0 {
 		return c < 0
+	}
+	if h.taken[a.part] != h.taken[b.part] {
+		return h.taken[a.part] < h.taken[b.part]
 	}
 	return a.part < b.part
 }

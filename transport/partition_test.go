@@ -1,8 +1,12 @@
 package transport
 
 import (
+	"context"
 	"fmt"
+	"iter"
+
 	"math/rand/v2"
+	"net/http"
 	"net/url"
 	"slices"
 	"strings"
@@ -471,5 +475,141 @@ func TestSmallListingsNotPartitioned(t *testing.T) {
 	}
 	if n, reqs := read(ListOptions{}); n != 150 || reqs != 2 {
 		t.Errorf("whole table known to hold 150 records: %d records in %d requests, want 150 in 2 (one cursor)", n, reqs)
+	}
+}
+
+// holdingTransport holds every request for a page after the first of one partition (by its
+// formula) until release is closed.
+type holdingTransport struct {
+	rt      http.RoundTripper
+	formula string
+	release chan struct{}
+}
+
+func (h *holdingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	q := r.URL.Query()
+	if q.Get("filterByFormula") == h.formula && q.Get("offset") != "" {
+		select {
+		case <-h.release:
+		case <-r.Context().Done():
+			return nil, r.Context().Err()
+		}
+	}
+	return h.rt.RoundTrip(r)
+}
+
+// TestUnsortedPartitionsDoNotWaitOnEachOther: while one partition of an unsorted latency-bound
+// scan is held after its first page, the others read to their end — through Iterate, and through
+// IterateMerged without a Sort, whose comparator is then ignored. (Merged by a comparator under
+// which every record ties, the reader would wait on the held partition and the others stop one
+// page ahead: drained one after another, one request per round trip — issue 23, 0.22 of the
+// service's rate at 1 s.)
+func TestUnsortedPartitionsDoNotWaitOnEachOther(t *testing.T) {
+	tie := func(a, b *Record) int { return 0 }
+	for _, tc := range []struct {
+		name string
+		list func(ctx context.Context, tbl *Table) iter.Seq2[[]Record, error]
+	}{
+		{"Iterate", func(ctx context.Context, tbl *Table) iter.Seq2[[]Record, error] {
+			return tbl.Iterate(ctx, ListOptions{})
+		}},
+		{"IterateMerged without a sort", func(ctx context.Context, tbl *Table) iter.Seq2[[]Record, error] {
+			return tbl.IterateMerged(ctx, ListOptions{}, tie)
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			const n = 4000
+			latency := ms(600)
+			clk := newJumpClock()
+			s, err := emulator.New(emulator.WithFixture(emuFixture(n)), emulator.WithClock(clk), emulator.WithRate(0, 0), emulator.WithLatency(latency))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			k := partitionCount(latency, 0, 100)
+			sets := alphabetSets(k)
+			hold := &holdingTransport{rt: s.Transport(), formula: partitionFormulas("", sets, nil)[0], release: make(chan struct{})}
+			tbl, err := NewTable(emulator.DefaultToken, emuBase, "My Tasks", WithEndpointURL(emulator.InProcessURL),
+				WithHTTPClient(&http.Client{Transport: hold}), WithClock(clk))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := tbl.Get(bg, "rec00000000000001"); err != nil { // the round trip is known: partitioned from the first request
+				t.Fatal(err)
+			}
+			held := 0 // records of partition 0 after its first page
+			for i := range n {
+				if id := fmt.Sprintf("rec%014d", i); strings.ContainsRune(sets[0].last, rune(id[len(id)-1])) {
+					held++
+				}
+			}
+			held -= 100
+			// A serialised scan never reaches the release: the deadline ends it with an error.
+			ctx, cancel := context.WithTimeout(bg, 10*time.Second)
+			defer cancel()
+			got, released := 0, false
+			for recs, err := range tc.list(ctx, tbl) {
+				if err != nil {
+					t.Fatalf("after %d of %d records (partition 0 held after its first page): %v", got, n, err)
+				}
+				got += len(recs)
+				if !released && got == n-held {
+					close(hold.release)
+					released = true
+				}
+			}
+			if got != n || !released {
+				t.Errorf("%d records (released: %v), want %d", got, released, n)
+			}
+		})
+	}
+}
+
+// TestMergedPartitionsShareTies: a sorted merge gives records that tie to the partition that has
+// given fewest, so that over a run of equal keys every partition is read, not one after another.
+func TestMergedPartitionsShareTies(t *testing.T) {
+	const n = 4000
+	_, tbl := slowEmu(t, n, ms(600))
+	if _, err := tbl.Get(bg, "rec00000000000001"); err != nil {
+		t.Fatal(err)
+	}
+	byDone := func(a, b *Record) int {
+		x, _ := a.Fields["Done"].(bool)
+		y, _ := b.Fields["Done"].(bool)
+		switch {
+		case x == y:
+			return 0
+		case !x:
+			return -1
+		}
+		return 1
+	}
+	k := partitionCount(ms(600), 0, 100)
+	sets := alphabetSets(k)
+	var order []string
+	for recs, err := range tbl.IterateMerged(bg, ListOptions{Sort: []string{"Done"}}, byDone) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range recs {
+			order = append(order, r.ID)
+		}
+	}
+	if len(order) != n {
+		t.Fatalf("%d records, want %d", len(order), n)
+	}
+	// The first 100·k records (the unchecked ones come first) come from every partition.
+	from := map[int]int{}
+	for _, id := range order[:100*k] {
+		for p, set := range sets {
+			if strings.ContainsRune(set.last, rune(id[len(id)-1])) {
+				from[p]++
+			}
+		}
+	}
+	for p := range k {
+		if from[p] == 0 {
+			t.Errorf("none of the first %d records from partition %d (by partition: %v): ties drained one partition first", 100*k, p, from)
+		}
 	}
 }

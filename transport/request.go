@@ -95,8 +95,15 @@ func (c *core) exchange(ctx context.Context, cl *call) (*response, error) {
 			}
 		}
 		sentAt := c.clock.Now()
-		resp, aerr := c.send(ctx, cl)
+		var wrote func(time.Time)
 		if p != nil {
+			wrote = func(at time.Time) { p.sent(start, at) }
+		}
+		resp, aerr, wroteAt := c.send(ctx, cl, wrote)
+		if p != nil {
+			if !wroteAt.IsZero() {
+				sentAt = wroteAt // the round trip from the wire: a new connection's dial is not the path's
+			}
 			p.finish(start, c.clock.Now().Sub(sentAt), aerr == nil)
 		}
 		var wait time.Duration
@@ -187,11 +194,20 @@ func (c *core) mayRetryFailure(cl *call, sent bool, attempt int) bool {
 }
 
 // send makes one HTTP exchange, with the connect and read limits of WithTimeout.
-func (c *core) send(ctx context.Context, cl *call) (*response, *attemptError) {
+//
+// wrote, when not nil, is told when the request has been written to the connection (with a
+// transport that reports it: *http.Transport), which is returned too (zero when not known).
+func (c *core) send(ctx context.Context, cl *call, wrote func(time.Time)) (*response, *attemptError, time.Time) {
 	reqCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 
-	var wrote atomic.Bool
+	var wroteAt atomic.Int64 // UnixNano on c.clock; 0: not written (yet)
+	wroteTime := func() time.Time {
+		if n := wroteAt.Load(); n != 0 {
+			return time.Unix(0, n)
+		}
+		return time.Time{}
+	}
 	var wd *watchdog
 	if c.connectTimeout > 0 || c.readTimeout > 0 {
 		wd = c.startWatchdog(cancel)
@@ -204,7 +220,13 @@ func (c *core) send(ctx context.Context, cl *call) (*response, *attemptError) {
 					wd.reading()
 				}
 			},
-			WroteRequest: func(httptrace.WroteRequestInfo) { wrote.Store(true) },
+			WroteRequest: func(httptrace.WroteRequestInfo) {
+				at := c.clock.Now()
+				wroteAt.Store(at.UnixNano())
+				if wrote != nil {
+					wrote(at)
+				}
+			},
 		})
 	}
 
@@ -221,7 +243,7 @@ func (c *core) send(ctx context.Context, cl *call) (*response, *attemptError) {
 	}
 	req, err := http.NewRequestWithContext(reqCtx, cl.method, u, body)
 	if err != nil {
-		return nil, &attemptError{err: fmt.Errorf("building the request: %w", err)}
+		return nil, &attemptError{err: fmt.Errorf("building the request: %w", err)}, time.Time{}
 	}
 	req.Header.Set("Authorization", "Bearer "+c.token.token)
 	req.Header.Set("Accept", "application/json")
@@ -232,9 +254,9 @@ func (c *core) send(ctx context.Context, cl *call) (*response, *attemptError) {
 
 	res, err := c.client.Do(req)
 	// Without connection events (a custom RoundTripper) we cannot tell whether it was sent.
-	sent := !c.traced || wrote.Load()
+	sent := !c.traced || !wroteTime().IsZero()
 	if err != nil {
-		return nil, &attemptError{err: c.sendError(reqCtx, err), sent: sent}
+		return nil, &attemptError{err: c.sendError(reqCtx, err), sent: sent}, wroteTime()
 	}
 	defer res.Body.Close()
 	var r io.Reader = io.LimitReader(res.Body, maxResponseBytes)
@@ -243,9 +265,9 @@ func (c *core) send(ctx context.Context, cl *call) (*response, *attemptError) {
 	}
 	data, err := io.ReadAll(r)
 	if err != nil {
-		return nil, &attemptError{err: fmt.Errorf("reading the response (HTTP %d): %w", res.StatusCode, c.sendError(reqCtx, err)), sent: true}
+		return nil, &attemptError{err: fmt.Errorf("reading the response (HTTP %d): %w", res.StatusCode, c.sendError(reqCtx, err)), sent: true}, wroteTime()
 	}
-	return &response{status: res.StatusCode, header: res.Header, body: data}, nil
+	return &response{status: res.StatusCode, header: res.Header, body: data}, nil, wroteTime()
 }
 
 // sendError prefers our own timeout cause to the context error it surfaces as, and keeps the

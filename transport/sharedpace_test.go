@@ -296,3 +296,65 @@ func TestSharedPacingSurvivesAKilledLockHolder(t *testing.T) {
 		t.Fatalf("after the lock holder died: %v", err)
 	}
 }
+
+// TestWindowCountsFromTheSend: a start is judged by when its request was written to the
+// connection, which every process records in the shared window, not by its claim: a process's
+// first request (a new connection, a process starting up on a loaded machine) may leave tens of
+// milliseconds after its claim, and the 5th start after it must wait a span from then — even in
+// a process that has seen no round trip of its own (issue 23: processes starting together drew
+// 429s). A start claimed but not yet sent holds the next one until it leaves.
+func TestWindowCountsFromTheSend(t *testing.T) {
+	t0 := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	clk := clock.NewFake(t0)
+	a, b := twoProcesses(t, clk)
+	a.arrivals, b.arrivals = true, true
+	span := windowStarts * spacingFor(APILimit)
+	seqs := make([]uint64, windowStarts)
+	for i := range seqs {
+		seq, err := a.wait(bg, clk)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seqs[i] = seq
+	}
+	// The 2nd leaves 60 ms after its claim, the others at once; all are answered 200 ms after they left.
+	for i, seq := range seqs {
+		sent := t0
+		if i == 1 {
+			sent = t0.Add(ms(60))
+		}
+		a.sent(seq, sent)
+	}
+	clk.Advance(ms(200))
+	for i, seq := range seqs {
+		if i != 1 {
+			a.finish(seq, ms(200), true)
+		}
+	}
+	clk.Advance(ms(60))
+	a.finish(seqs[1], ms(200), true)
+	clk.Advance(span - ms(260))
+	// b, a new process, knows no round trip: the window's records are all it has.
+	ctx, cancel := context.WithTimeout(bg, 10*time.Second)
+	defer cancel()
+	if _, err := b.wait(ctx, clk); err != nil { // the 6th: a span after the 1st left, at once
+		t.Fatal(err)
+	}
+	b.mu.Lock()
+	wait, pending := b.windowWaitLocked(&b.win, clk.Now())
+	b.mu.Unlock()
+	if want := ms(60); wait != want || pending {
+		t.Errorf("the 7th waits %v (pending %v), want %v: a span after the 2nd left, not after its claim", wait, pending, want)
+	}
+
+	// A 7th claim while the 2nd of this window has not left yet waits for it.
+	w := b.win
+	r := &w.Starts[seqs[1]%ringStarts]
+	r.Sent, r.Done, r.Took = time.Time{}, false, 0
+	b.mu.Lock()
+	wait, pending = b.windowWaitLocked(&w, clk.Now())
+	b.mu.Unlock()
+	if wait <= 0 {
+		t.Errorf("with the 2nd start not sent yet the 7th waits %v, want a wait for it", wait)
+	}
+}

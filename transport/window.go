@@ -69,8 +69,23 @@ type windowState struct {
 type startRec struct {
 	Seq  uint64        `json:"seq"`
 	At   time.Time     `json:"at"`
-	Took time.Duration `json:"took"` // until the answer (or the failure), once done
+	Sent time.Time     `json:"sent,omitzero"` // when it was written to the connection, once known
+	Took time.Duration `json:"took"`          // from At until the answer (or the failure), once done
 	Done bool          `json:"done"`
+}
+
+// left is when the start's request left, as far as is known: when it was written to the
+// connection, or (not reported: an in-process transport) its claim.
+func (k *startRec) left() time.Time {
+	if !k.Sent.IsZero() {
+		return k.Sent
+	}
+	return k.At
+}
+
+// roundTrip is the time from when the request left to its answer (done starts).
+func (k *startRec) roundTrip() time.Duration {
+	return k.Took - k.left().Sub(k.At)
 }
 
 // windowStarts is how many requests the service admits in its window (5 in any second).
@@ -109,13 +124,22 @@ func newPacer(arrivals bool, clk clock.Clock) *pacer {
 func (p *pacer) span() time.Duration { return windowStarts * spacingFor(p.interval) }
 
 // windowWaitLocked is how long the next start must wait: until each start at least budget back
-// is one span old, plus how late it may have arrived. A start k took took; the fastest recent
-// round trip bounds the path's fixed delay there and back, so k arrived at most took-fastest
-// later than a request on time would have, and the next start is put that much after k's span.
-// While k is unanswered and already slower than the fastest, how late it is grows with every
-// moment: the next start waits for its answer (pending), re-checking every pollStep. The extra
-// wait is at most one span (a hung request, or one of a process that died, must not stall the
-// base for long).
+// is one span old from when it left, plus how late it may have arrived.
+//
+// When it left is measured: the moment its request was written to the connection (sent, which
+// every process records in the window), not its claim — a process's first request dials a new
+// connection, and on a loaded machine a process starting up can take tens of milliseconds
+// between its claim and its send; judged from the claims, processes starting together put a 6th
+// arrival within the service's second of the 1st (issue 23: 4 × 429 in 2 of 8 runs of four
+// processes). A start claimed but not yet sent holds the next one (pending) until it leaves.
+//
+// Then the path: the fastest round trip seen (by this process, or recorded in the window by any)
+// bounds the path's fixed delay there and back, so a start k whose round trip took longer
+// arrived at most that much later than one on time would have, and the next start is put that
+// much after k's span. While k is unanswered and already slower than the fastest, how late it is
+// grows with every moment: the next start waits for its answer (pending), re-checking every
+// pollStep. The extra wait is at most one span (a hung request, or one of a process that died,
+// must not stall the base for long).
 func (p *pacer) windowWaitLocked(w *windowState, now time.Time) (wait time.Duration, pending bool) {
 	if p.interval <= 0 {
 		return 0, false
@@ -127,27 +151,46 @@ func (p *pacer) windowWaitLocked(w *windowState, now time.Time) (wait time.Durat
 	span := p.span()
 	fastest, known := p.fastestLocked()
 	for _, k := range w.Starts {
+		if k.Done && k.Sent.After(k.At) && (!known || k.roundTrip() < fastest) {
+			fastest, known = k.roundTrip(), true
+		}
+	}
+	for _, k := range w.Starts {
 		if k.Seq == 0 || k.Seq+b > w.Seq+1 {
 			continue // not in the window yet, or not budget back
 		}
+		left := k.left()
 		late := time.Duration(0)
 		if p.arrivals {
-			took := k.Took
+			took := k.roundTrip()
 			if !k.Done {
-				took = now.Sub(k.At)
+				took = now.Sub(left)
 			}
 			f := fastest
-			if k.Done && (!known || k.Took < f) {
-				f = k.Took
+			if k.Done && (!known || took < f) {
+				f = took
 			}
 			late = min(max(took-f, 0), span)
 		}
-		if d := k.At.Add(span + late).Sub(now); d > wait {
+		if d := left.Add(span + late).Sub(now); d > wait {
 			wait = d
 			pending = !k.Done && late < span
 		}
 	}
 	return wait, pending
+}
+
+// sent records when a started request was written to its connection (see windowWaitLocked).
+func (p *pacer) sent(seq uint64, at time.Time) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.withWindowLocked(func(w *windowState) bool {
+		if r := &w.Starts[seq%ringStarts]; r.Seq == seq && at.After(r.Sent) {
+			r.Sent = at
+			return true
+		}
+		return false
+	})
 }
 
 // pollStep is how often a start held for an unanswered request checks again.

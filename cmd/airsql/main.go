@@ -4,6 +4,7 @@
 //	airsql -format csv "SELECT * FROM People" > people.csv
 //	airsql                      # interactive shell: statements end with ';', .help for commands
 //	airsql serve                # a MySQL-protocol server: mariadb -h 127.0.0.1 -P 3306 -u airsql
+//	airsql sync -to sqlite:base.db -follow   # a copy in SQLite or PostgreSQL, kept current
 //
 // Without -dsn, AIRTABLE_DSN or AIRTABLE_TOKEN it runs on the emulator's built-in demo base,
 // in-process, and says so on stderr. With -dsn (or AIRTABLE_DSN, or AIRTABLE_TOKEN and -base)
@@ -33,12 +34,17 @@ type options struct {
 	statement         string
 }
 
+// addBaseFlags declares the flags that name the base: the shell's and sync's.
+func addBaseFlags(fs *flag.FlagSet, o *options) {
+	fs.StringVar(&o.dsn, "dsn", "", "data source: airtable://[TOKEN@][HOST[:PORT]]/BASE_ID[?key=value...] (default $AIRTABLE_DSN)")
+	fs.StringVar(&o.base, "base", "", "base id (appXXXXXXXXXXXXXX) to use with $AIRTABLE_TOKEN when no DSN is given")
+}
+
 func parseArgs(args []string, stderr io.Writer) (*options, error) {
 	fs := flag.NewFlagSet("airsql", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	o := &options{}
-	fs.StringVar(&o.dsn, "dsn", "", "data source: airtable://[TOKEN@][HOST[:PORT]]/BASE_ID[?key=value...] (default $AIRTABLE_DSN)")
-	fs.StringVar(&o.base, "base", "", "base id (appXXXXXXXXXXXXXX) to use with $AIRTABLE_TOKEN when no DSN is given")
+	addBaseFlags(fs, o)
 	fs.StringVar(&o.format, "format", "table", "output format: table, csv or json")
 	fs.BoolVar(&o.explain, "explain", false, "print the request each statement becomes instead of running it")
 	fs.BoolVar(&o.progress, "progress", true, "show progress of long scans on stderr when it is a terminal")
@@ -59,6 +65,9 @@ func parseArgs(args []string, stderr io.Writer) (*options, error) {
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
 	if len(args) > 0 && args[0] == "serve" {
 		return runServe(ctx, args[1:], stdout, stderr, getenv, nil)
+	}
+	if len(args) > 0 && args[0] == "sync" {
+		return runSync(ctx, args[1:], stderr, getenv)
 	}
 	o, err := parseArgs(args, stderr)
 	var secrets []string

@@ -74,7 +74,7 @@ func TestErrorsExitNonZeroWithOneLine(t *testing.T) {
 		want  string
 	}{
 		{"unknown column", "", nil, []string{"SELECT Nope FROM Tasks"}, "Nope"},
-		{"unsupported construct", "", nil, []string{"SELECT Status, STDDEV(Priority) FROM Tasks GROUP BY Status"}, "STDDEV"},
+		{"unsupported construct", "", nil, []string{"SELECT Name FROM Tasks WHERE Priority & 1"}, "the operator &"},
 		{"script stops at first error", "SELECT Nope FROM Tasks;\nSELECT 1 FROM Tasks;\n", nil, nil, "Nope"},
 		{"unfinished statement", "SELECT Name FROM Tasks", nil, nil, "missing ';'"},
 		{"unknown command", ".frobnicate\n", nil, nil, ".help"},

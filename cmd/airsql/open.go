@@ -13,8 +13,9 @@ import (
 // session is an open database and whatever else must be closed with it (sql.DB.Close closes the
 // connector itself).
 type session struct {
-	db     *sql.DB
-	closer []io.Closer
+	db        *sql.DB
+	connector *airsql.Connector // db's: airsql sync reaches the base through its client
+	closer    []io.Closer
 }
 
 func (s *session) Close() error {
@@ -54,7 +55,7 @@ func connect(cfg *airsql.Config, closers ...io.Closer) (*session, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &session{db: sql.OpenDB(c), closer: closers}, nil
+	return &session{db: sql.OpenDB(c), connector: c, closer: closers}, nil
 }
 
 // openDemo starts the emulator with its demo base in this process, with the service's

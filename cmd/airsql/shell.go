@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"golang.org/x/term"
 
@@ -23,6 +24,7 @@ type shell struct {
 	out    io.Writer
 	errOut io.Writer
 	redact func(io.Writer) io.Writer // wraps a writer for errors so that it shows no secret; nil: none
+	writes writeRun                  // one-row INSERTs sent one by one (writepace.go)
 }
 
 const helpText = `Statements end with ';' and may span several lines.
@@ -47,6 +49,7 @@ func (sh *shell) execute(ctx context.Context, stmt string) error {
 		st, readErr = frontend.Read(stmt)
 	}
 	if readErr == nil && !st.ReturnsRows() {
+		start := time.Now()
 		res, err := sh.sess.db.ExecContext(ctx, stmt)
 		if err != nil {
 			return err
@@ -55,6 +58,7 @@ func (sh *shell) execute(ctx context.Context, stmt string) error {
 		if err != nil {
 			return err
 		}
+		sh.noteWrite(sh.errOut, st, n, time.Since(start))
 		if n == 1 {
 			fmt.Fprintln(sh.out, "1 row affected")
 		} else {

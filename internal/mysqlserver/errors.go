@@ -9,7 +9,6 @@ import (
 	"github.com/go-mysql-org/go-mysql/mysql"
 
 	"github.com/airsql/airsql"
-	"github.com/airsql/airsql/translate"
 )
 
 // MySQL error numbers the server answers that the library's table lacks.
@@ -27,8 +26,7 @@ var (
 )
 
 // mysqlError maps an error of the driver (or of the server itself) to a MySQL error: number and
-// SQLSTATE from the error's type where the driver has one, the driver's own message, never the
-// token. cause is why the statement's context ended, if it did.
+// SQLSTATE from the driver's airsql.MySQLErrorCode, the driver's own message, never the token. cause is why the statement's context ended, if it did.
 func (s *Server) mysqlError(err error, cause error) *mysql.MyError {
 	var my *mysql.MyError
 	if errors.As(err, &my) {
@@ -55,40 +53,8 @@ func (s *Server) mysqlError(err error, cause error) *mysql.MyError {
 		}
 		return my
 	}
-	msg := s.redact(err.Error())
-	var (
-		noTable *airsql.NoTableError
-		exists  *airsql.ExistsError
-		unsup   *airsql.UnsupportedError
-		tunsup  *translate.UnsupportedError
-		syntax  *airsql.SyntaxError
-		column  *translate.UnknownColumnError
-		table   *translate.UnknownTableError
-		handler *airsql.UnknownPreparedError
-		args    *airsql.PreparedArgumentsError
-		subq    *translate.SubqueryError
-	)
-	switch {
-	case errors.As(err, &noTable), errors.As(err, &table):
-		return mysql.NewError(mysql.ER_NO_SUCH_TABLE, msg)
-	case errors.As(err, &exists) && exists.Kind == "column":
-		return mysql.NewError(mysql.ER_DUP_FIELDNAME, msg)
-	case errors.As(err, &exists):
-		return mysql.NewError(mysql.ER_TABLE_EXISTS_ERROR, msg)
-	case errors.As(err, &unsup), errors.As(err, &tunsup):
-		return mysql.NewError(mysql.ER_NOT_SUPPORTED_YET, msg)
-	case errors.As(err, &syntax):
-		return mysql.NewError(mysql.ER_PARSE_ERROR, msg)
-	case errors.As(err, &column):
-		return mysql.NewError(mysql.ER_BAD_FIELD_ERROR, msg)
-	case errors.As(err, &handler):
-		return mysql.NewError(mysql.ER_UNKNOWN_STMT_HANDLER, msg)
-	case errors.As(err, &args):
-		return mysql.NewError(mysql.ER_WRONG_ARGUMENTS, msg)
-	case errors.As(err, &subq):
-		return mysql.NewError(mysql.ER_SUBQUERY_NO_1_ROW, msg)
-	}
-	return mysql.NewError(mysql.ER_UNKNOWN_ERROR, msg)
+	code, state := airsql.MySQLErrorCode(err)
+	return newError(code, state, s.redact(err.Error()))
 }
 
 // interruptedWrite says what a write the driver stopped part-way had written: the table, the

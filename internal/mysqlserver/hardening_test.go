@@ -435,6 +435,21 @@ func TestUseInformationSchema(t *testing.T) {
 	if got := r.queryRows("SELECT TABLE_NAME FROM information_schema.TABLES WHERE TABLE_NAME = 'People'"); len(got) != 1 {
 		t.Errorf("information_schema.TABLES after USE: %q", got)
 	}
+	// As in MySQL, bare names are information_schema's now, and DATABASE() says so.
+	if got := r.queryRows("SELECT TABLE_NAME FROM TABLES WHERE TABLE_NAME = 'People'"); len(got) != 1 {
+		t.Errorf("TABLES after USE information_schema: %q", got)
+	}
+	if got := r.queryRows("SELECT DATABASE()"); len(got) != 1 || got[0] != "information_schema" {
+		t.Errorf("DATABASE() after USE information_schema: %q", got)
+	}
+	// USE of the base goes back to its tables.
+	r.command(mysql.COM_QUERY, []byte("USE "+demoDB))
+	if p := r.read(); p[0] != mysql.OK_HEADER {
+		t.Fatalf("USE %s: %q, want OK", demoDB, p)
+	}
+	if got := r.queryRows("SELECT COUNT(*) FROM People"); len(got) != 1 {
+		t.Errorf("People after USE of the base: %q", got)
+	}
 }
 
 // FuzzReadPacket: whatever a client sends (a handshake response or a command, framed in any

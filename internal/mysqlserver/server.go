@@ -29,7 +29,7 @@ import (
 
 	"github.com/go-mysql-org/go-mysql/mysql"
 
-	"github.com/airsql/airsql/translate"
+	"github.com/airsql/airsql"
 )
 
 // Database is one served base: the name clients USE (the base id) and its *sql.DB.
@@ -75,7 +75,7 @@ type Config struct {
 	Logger *log.Logger
 	// Secrets are removed from every message sent to a client or logged (the Airtable tokens).
 	Secrets []string
-	// ServerVersion is announced in the handshake (default translate.ServerVersion, what the
+	// ServerVersion is announced in the handshake (default airsql.ServerVersion, what the
 	// driver's SELECT VERSION() answers, so that a client reads one version either way).
 	ServerVersion string
 }
@@ -144,7 +144,7 @@ func New(cfg Config) (*Server, error) {
 		cfg.WriteTimeout = 60 * time.Second
 	}
 	if cfg.ServerVersion == "" {
-		cfg.ServerVersion = translate.ServerVersion
+		cfg.ServerVersion = airsql.ServerVersion
 	}
 	s := &Server{cfg: cfg, dbs: map[string]*sql.DB{}, logger: cfg.Logger,
 		sessions: map[*session]struct{}{}, listeners: map[net.Listener]struct{}{}, handshakingAt: map[string]int{}}

@@ -289,9 +289,9 @@ func (s *session) UseDB(name string) error {
 
 func (s *session) useDB(name string) error {
 	if strings.EqualFold(name, "information_schema") {
-		// Clients (and GUIs browsing the schema) send it; the driver answers information_schema's
-		// tables by their qualified names from the base in use, which stays the current one.
-		return nil
+		// Clients (and GUIs browsing the schema) send it: the driver connection of the base in
+		// use finds information_schema's tables by their bare names from then on.
+		return s.useOnDriver(s.db, name)
 	}
 	if _, ok := s.srv.dbs[name]; !ok {
 		return mysql.NewError(mysql.ER_BAD_DB_ERROR, fmt.Sprintf("Unknown database '%s': this server serves %s", name, s.srv.databaseList()))
@@ -300,6 +300,26 @@ func (s *session) useDB(name string) error {
 		return mysql.NewError(mysql.ER_NOT_SUPPORTED_YET, "USE of another database inside a transaction is not supported: COMMIT or ROLLBACK first")
 	}
 	s.db = name
+	return s.useOnDriver(name, name) // back from information_schema, if it was in use there
+}
+
+// useOnDriver runs USE target on the driver connection of the database base (in the open
+// transaction when there is one: the connection is the transaction's).
+func (s *session) useOnDriver(base, target string) error {
+	ctx := s.srv.baseCtx
+	use := "USE `" + strings.ReplaceAll(target, "`", "``") + "`"
+	var err error
+	if s.tx != nil && s.txDB == base {
+		_, err = s.tx.ExecContext(ctx, use)
+	} else {
+		var conn *sql.Conn
+		if conn, err = s.sqlConn(ctx, base); err == nil {
+			_, err = conn.ExecContext(ctx, use)
+		}
+	}
+	if err != nil {
+		return s.srv.mysqlError(err, nil)
+	}
 	return nil
 }
 

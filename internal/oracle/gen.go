@@ -71,6 +71,14 @@ func DefaultConstructs() []Construct {
 		{Name: "RIGHT JOIN after other joins", Mode: Run, Weight: 2, add: addRightJoinAfter, rebuild: true},
 		{Name: "NATURAL", Mode: Run, Weight: 3, add: addNaturalJoin, rebuild: true}, // NATURAL [LEFT|RIGHT] JOIN
 		{Name: "a correlated subquery", Mode: Run, Weight: 4, add: addCorrelated},
+		// The functions and grammar of issue 22 (gen_funcs.go).
+		{Name: "string functions of BI tools", Mode: Run, Weight: 25, add: addStringFuncs},
+		{Name: "time functions of BI tools", Mode: Run, Weight: 25, add: addTimeFuncs},
+		{Name: "literals and SELECT ALL", Mode: Run, Weight: 8, add: addLiterals},
+		{Name: "window functions", Mode: Run, Weight: 20, add: addWindow}, // gen_window.go
+		// Last: it replaces the select list with one aggregate.
+		{Name: "STD VAR BIT aggregates", Mode: Run, Weight: 8, add: addStatAggregate},
+		{Name: "WITH ROLLUP", Mode: Run, Weight: 8, add: addRollup},
 	}
 }
 
@@ -100,6 +108,9 @@ const (
 	TagScalarRows = "scalar-rows"
 	// TagGroupByID: GROUP BY id, the primary key: the other columns depend on it.
 	TagGroupByID = "group-by-id"
+	// TagMySQLGrammar: MySQL 8 grammar the pinned sqlparser reads only after the driver's
+	// rewrites (SELECT ALL, COUNT(ALL x), DATE '…', AS offset).
+	TagMySQLGrammar = "mysql-grammar"
 )
 
 // Query is one generated statement, written for the driver and for MariaDB.
@@ -166,6 +177,7 @@ type parts struct {
 	aliases         int   // aliases handed out (nextAlias)
 	bound           []any // the values of bindMarker(i)
 	fullTimes       int   // > 0: time literals with their time of day
+	selectAll       bool  // SELECT ALL (MySQL's default quantifier, written)
 	nullableTimes   int   // how many nullable date or dateTime columns were written
 }
 
@@ -297,6 +309,9 @@ func (p *parts) render() {
 	if p.distinct {
 		d.WriteString("DISTINCT ")
 		m.WriteString("DISTINCT ")
+	} else if p.selectAll {
+		d.WriteString("ALL ")
+		m.WriteString("ALL ")
 	}
 	switch {
 	case p.star:

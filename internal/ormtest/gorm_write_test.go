@@ -5,8 +5,10 @@ import (
 	"testing"
 	"time"
 
+	"gorm.io/driver/mysql"
 	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
+	"gorm.io/gorm/logger"
 )
 
 func TestGormUpdateDelete(t *testing.T) {
@@ -216,5 +218,39 @@ func TestGormFirstOrCreateAndUpsert(t *testing.T) {
 	var n int64
 	if err := g.Model(&Product{}).Count(&n).Error; err != nil || n != 8 {
 		t.Errorf("Count = %d, %v; want 8", n, err)
+	}
+}
+
+// KeyedNote is a model whose string key the database assigns, with GORM told nothing of the server's
+// version (SkipInitializeWithVersion): GORM then uses no RETURNING and, after the INSERT, asks
+// Result.LastInsertId for the key.
+type KeyedNote struct {
+	ID   string `gorm:"primaryKey;default:null"`
+	Text string
+}
+
+// TestGormCreateWithoutReturning: LastInsertId answers 0 and no error, as MySQL does for a table
+// without AUTO_INCREMENT, so Create reports the write that succeeded as a success (an error there
+// made applications retry and create the record twice).
+func TestGormCreateWithoutReturning(t *testing.T) {
+	srv, db := newBase(t)
+	if _, err := db.Exec("CREATE TABLE keyed_notes (id VARCHAR(32) PRIMARY KEY, text LONGTEXT)"); err != nil {
+		t.Fatal(err)
+	}
+	g, err := gorm.Open(mysql.New(mysql.Config{Conn: db, SkipInitializeWithVersion: true}), &gorm.Config{Logger: logger.Discard})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sent(t, srv)
+	n := KeyedNote{Text: "first"}
+	if err := g.Create(&n).Error; err != nil {
+		t.Fatalf("Create: %v", err)
+	}
+	if s := sent(t, srv); !reflect.DeepEqual(s, []string{"POST tbl"}) {
+		t.Errorf("Create sent %q, want one POST", s)
+	}
+	var count int64
+	if err := g.Model(&KeyedNote{}).Where("text = ?", "first").Count(&count).Error; err != nil || count != 1 {
+		t.Errorf("records after Create: %d, %v; want 1", count, err)
 	}
 }

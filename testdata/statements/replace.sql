@@ -1,0 +1,1 @@
+REPLACE INTO Tasks (Name) VALUES ('a');

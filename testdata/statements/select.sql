@@ -1,0 +1,11 @@
+SELECT Name, Priority FROM Tasks WHERE Priority > 2 ORDER BY Priority DESC, Name;
+/* a comment first */ SELECT Status, COUNT(*) AS n FROM Tasks GROUP BY Status ORDER BY Status;
+SELECT DISTINCT Done FROM Tasks ORDER BY Done;
+SELECT Name FROM Tasks ORDER BY Name LIMIT 2 OFFSET 1;
+SELECT t.Name, (SELECT COUNT(*) FROM Tasks i WHERE i.Priority > t.Priority) AS above FROM Tasks t ORDER BY t.Name LIMIT 3;
+SELECT 7/2, TRUNCATE(1.2345, 2), VERSION();
+SELECT Nope FROM Tasks;
+SELECT * FROM Nope;
+SELECT (SELECT Name FROM Tasks);
+SELECT Name FROM Tasks FOR UPDATE;
+SELEC 1;

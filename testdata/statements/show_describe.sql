@@ -1,0 +1,6 @@
+SHOW TABLES;
+-- a comment first
+SHOW COLUMNS FROM Tasks LIKE 'P%';
+DESCRIBE Tasks;
+SHOW VARIABLES LIKE 'version%';
+SHOW CREATE TABLE Nope;

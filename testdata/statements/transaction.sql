@@ -1,0 +1,8 @@
+BEGIN;
+INSERT INTO Tasks (Name) VALUES ('in tx');
+ROLLBACK;
+SELECT COUNT(*) FROM Tasks WHERE Name = 'in tx';
+START TRANSACTION;
+INSERT INTO Tasks (Name) VALUES ('in tx');
+COMMIT;
+SELECT COUNT(*) FROM Tasks WHERE Name = 'in tx';
