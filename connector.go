@@ -38,6 +38,9 @@ type Connector struct {
 
 	userMu sync.Mutex
 	user   string // USER(): who the token acts for, from whoami; "" until asked
+
+	// replica answers SELECTs from local copies (DSN key replica); nil when off.
+	replica *replicaState
 }
 
 // Connector implements driver.Connector and io.Closer.
@@ -94,6 +97,9 @@ func newConnector(cfg *Config, extra ...transport.Option) (*Connector, error) {
 	if err != nil {
 		return nil, err
 	}
+	if cfg.Replica != "" {
+		c.replica = &replicaState{c: c}
+	}
 	return c, nil
 }
 
@@ -117,6 +123,9 @@ func (c *Connector) Close() error {
 	c.schemaMu.Lock()
 	c.schema = nil
 	c.schemaMu.Unlock()
+	if c.replica != nil {
+		c.replica.close()
+	}
 	return nil
 }
 

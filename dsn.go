@@ -74,6 +74,13 @@ type Config struct {
 	// attachment column written LOAD_FILE('path') uploads that file when it is inside this
 	// directory once symbolic links and .. are resolved. Default "": LOAD_FILE is refused.
 	SecureFilePriv string
+	// Replica, when set, answers SELECTs from a local copy of the tables they read, kept current
+	// with the base's webhook (replica_source.go): "memory" keeps it in memory only; an absolute
+	// directory also keeps it there across restarts. Default "": every read asks the service.
+	Replica string
+	// Freshness is how old, at most, the replica's last sync may be when a read begins: older,
+	// the read first polls the webhook's payloads (one request when nothing changed). Default 5s.
+	Freshness time.Duration
 
 	// HTTPClient, when set, carries every request (for example an in-process emulator's
 	// client). Default nil: the connector builds its own client from the timeouts.
@@ -93,6 +100,7 @@ func NewConfig() *Config {
 		SchemaTTL:      time.Minute,
 		MaxRows:        engine.DefaultMaxRows,
 		Pacing:         "auto",
+		Freshness:      5 * time.Second,
 	}
 }
 
@@ -166,7 +174,22 @@ var dsnParams = []dsnParam{
 			return nil
 		},
 		format: func(c, def *Config) (string, bool) { return c.SecureFilePriv, c.SecureFilePriv != def.SecureFilePriv }},
+	{name: "replica", kind: "string", valid: "`memory`, or an absolute directory",
+		doc: "answer SELECTs from a local copy of each table read, copied on first use and kept current with the base's webhook (the token needs `webhook:manage`); a directory also keeps the copy across restarts; `\"\"`: off",
+		parse: func(c *Config, v string) error {
+			if v != "" && v != replicaMemory && !filepath.IsAbs(v) {
+				return fmt.Errorf("replica=%s: give memory or an absolute directory", quoteUnlessSecret(v))
+			}
+			c.Replica = v
+			return nil
+		},
+		format: func(c, def *Config) (string, bool) { return c.Replica, c.Replica != def.Replica }},
+	durationParam("freshness", "with `replica`: a read sees every change the service acknowledged at least this long before it began (older than this, the replica polls the webhook's payloads first)",
+		func(c *Config) *time.Duration { return &c.Freshness }),
 }
+
+// replicaMemory is the value of the DSN key replica for a copy kept in memory only.
+const replicaMemory = "memory"
 
 func enumParam(name, doc string, values []string, field func(*Config) *string) dsnParam {
 	return dsnParam{
@@ -424,7 +447,10 @@ func (c *Config) normalize() error {
 	if c.SchemaCache < 0 || c.ResultCache < 0 {
 		return &DSNError{Msg: "schemaCache and cache must be ≥ 0"}
 	}
-	if c.ConnectTimeout < 0 || c.ReadTimeout < 0 || c.SchemaTTL < 0 {
+	if c.Replica != "" && c.Replica != replicaMemory && !filepath.IsAbs(c.Replica) {
+		return &DSNError{Msg: fmt.Sprintf("replica %s: give memory or an absolute directory", quoteUnlessSecret(c.Replica))}
+	}
+	if c.ConnectTimeout < 0 || c.ReadTimeout < 0 || c.SchemaTTL < 0 || c.Freshness < 0 {
 		return &DSNError{Msg: "timeouts and schemaTTL must be ≥ 0"}
 	}
 	if !c.TLS && !c.AllowInsecure && !isLoopbackHost(c.hostname()) {

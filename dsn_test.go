@@ -65,6 +65,10 @@ var dsnCases = []struct {
 		want: withDefaults(func(c *Config) { c.Token = "p@t/x?y%z"; c.BaseID = "appG" })},
 	{dsn: "airtable://a@b@/appH", format: "airtable://a%40b@/appH",
 		want: withDefaults(func(c *Config) { c.Token = "a@b"; c.BaseID = "appH" })},
+	{dsn: "airtable:///appI?replica=memory&freshness=30s",
+		want: withDefaults(func(c *Config) { c.BaseID = "appI"; c.Replica = "memory"; c.Freshness = 30 * time.Second })},
+	{dsn: "airtable:///appJ?freshness=5s&replica=%2Fvar%2Flib%2Fairsql", format: "airtable:///appJ?replica=%2Fvar%2Flib%2Fairsql",
+		want: withDefaults(func(c *Config) { c.BaseID = "appJ"; c.Replica = "/var/lib/airsql" })},
 }
 
 func TestParseDSN(t *testing.T) {
@@ -124,6 +128,8 @@ func TestParseDSNErrors(t *testing.T) {
 		{"airtable://" + secret + "@/app?retries=-1", "from 0 to 100"},
 		{"airtable://" + secret + "@/app?readTimeout=-1s", "duration ≥ 0"},
 		{"airtable://" + secret + "@/app?readTimeout=soon", "duration ≥ 0"},
+		{"airtable://" + secret + "@/app?replica=copy", "memory or an absolute directory"},
+		{"airtable://" + secret + "@/app?replica=memory&freshness=-1s", "duration ≥ 0"},
 		{"airtable://" + secret + "@host:99999/app", "invalid port"},
 		{"airtable://" + secret + "@ho st/app", "not a valid HOST"},
 		{"airtable://" + secret + "%zz@/app", "invalid %-escape"},

@@ -78,7 +78,7 @@ func (p *scanPages) Close() {
 
 // planQuery reads the schema the statement needs and plans it for the engine.
 func (cn *conn) planQuery(ctx context.Context, stmt sqlparser.SelectStatement, args translate.Args) (*translate.Query, *engine.Catalog, error) {
-	args.LocalOnly = cn.c.localOnly
+	args.LocalOnly = cn.c.localOnly || cn.c.replica != nil // the replica's rows are all local
 	ast, isSelect := stmt.(*sqlparser.Select)
 	if isSelect {
 		if name, base, ok := commentsTableOf(ast.From); ok {
@@ -110,6 +110,7 @@ func (cn *conn) planQuery(ctx context.Context, stmt sqlparser.SelectStatement, a
 	q, _, err := planned(ctx, cn, tables, func(s translate.Schema) (*translate.Query, error) {
 		bs := s.(*baseSchema)
 		catalog = engine.NewCatalog(bs, bs.tables, cn.c.cfg.BaseID)
+		cn.c.addReplicaStatus(catalog)
 		catalog.InformationSchemaFirst = cn.inInformationSchema()
 		catalog.TableRows = func(id string) (int, bool) {
 			n, ok := cn.c.tableSizes.Load(id)
@@ -170,7 +171,7 @@ func (cn *conn) selectRows(ctx context.Context, ast sqlparser.SelectStatement, a
 	// statement's context (database/sql closes the rows then).
 	ctx, cancel := context.WithCancel(ctx)
 	op, err := engine.Build(q, engine.Options{
-		Source:  scanSource{c: cn.c},
+		Source:  cn.c.source(),
 		MaxRows: cn.c.cfg.MaxRows,
 		Catalog: catalog,
 		NoBind:  noBindJoins,
@@ -178,6 +179,10 @@ func (cn *conn) selectRows(ctx context.Context, ast sqlparser.SelectStatement, a
 	if err != nil {
 		cancel()
 		return nil, fmt.Errorf("airsql: %w", err)
+	}
+	if err := cn.c.copyForReplica(ctx, op); err != nil {
+		cancel()
+		return nil, err
 	}
 	engine.Start(ctx, op) // the first page is requested now, not at the first Next
 	return &engineRows{resultColumns: q.Columns, ctx: ctx, cancel: cancel, op: op}, nil

@@ -212,7 +212,7 @@ func (cn *conn) explainSelect(ctx context.Context, add func(step, detail string)
 	if err != nil {
 		return err
 	}
-	op, err := engine.Build(q, engine.Options{Source: scanSource{c: cn.c}, MaxRows: cn.c.cfg.MaxRows, Catalog: catalog})
+	op, err := engine.Build(q, engine.Options{Source: cn.c.source(), MaxRows: cn.c.cfg.MaxRows, Catalog: catalog})
 	if err != nil {
 		return err
 	}
@@ -359,6 +359,10 @@ func (cn *conn) explainTree(add func(step, detail string), root engine.Node, q *
 // is known from an earlier scan or COUNT(*).
 func (cn *conn) explainScan(add func(step, detail string), plan *translate.Plan) {
 	if plan.Table.Local {
+		return
+	}
+	if cn.c.replica != nil {
+		cn.explainReplica(add, plan)
 		return
 	}
 	add("table", tableName(plan.Table))

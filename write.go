@@ -176,6 +176,9 @@ func (cn *conn) prepareDelete(ctx context.Context, ast *sqlparser.Delete, args t
 func (cn *conn) send(ctx context.Context, w *pendingWrite) (writeOutcome, error) {
 	out := writeOutcome{table: w.table, schema: w.schema}
 	table := cn.c.base.Table(w.table.ID)
+	if copied, mark, ok := cn.c.replicaMark(w.table.ID); ok {
+		defer func() { cn.c.patchReplica(copied, mark, out) }()
+	}
 	var err error
 	switch w.op {
 	case "INSERT":

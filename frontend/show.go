@@ -17,7 +17,7 @@ import (
 // tokenizer.
 
 // rewriteShow reads SHOW TABLE STATUS, SHOW CREATE TABLE, SHOW INDEX|INDEXES|KEYS, SHOW ENGINES,
-// SHOW CHARACTER SET|CHARSET and SHOW COLLATION, each with MySQL's optional LIKE 'pattern' or
+// SHOW CHARACTER SET|CHARSET, SHOW COLLATION and SHOW REPLICA|SLAVE STATUS, each with MySQL's optional LIKE 'pattern' or
 // WHERE condition where MySQL takes one. ok is false for any other statement.
 func (s *source) rewriteShow() (sq *ShowQuery, ok bool, err error) {
 	query := s.rest(0)
@@ -87,6 +87,15 @@ func (s *source) rewriteShow() (sq *ShowQuery, ok bool, err error) {
 		// The driver's text is UTF-8 and SET accepts only utf8mb4 (sysvars.go).
 		sq.SQL, err = r.filtered("SELECT 'utf8mb4' AS `Charset`, 'UTF-8 Unicode' AS `Description`, "+
 			"'utf8mb4_bin' AS `Default collation`, 4 AS Maxlen", "`Charset`", "")
+	case r.words("replica", "status") || r.words("slave", "status"):
+		// MySQL 8.0.22's name and the older one; an empty set when the connection has no
+		// replica, as MySQL answers on a server that is not one. The rows are the driver's:
+		// one per table copied (information_schema.REPLICA_STATUS, ReplicaStatusTable).
+		if !r.done() {
+			return sq, true, r.trailing()
+		}
+		sq.SQL = "SELECT `Table`, Table_id, Mode, `Records`, Cursor, Last_transaction, Synced, Lag_seconds, Copies, Payloads_applied, Last_error " +
+			"FROM information_schema." + ReplicaStatusTable + " ORDER BY `Table`"
 	case r.words("collation"):
 		// utf8mb4_bin is the collation the driver reports everywhere (collation_connection,
 		// information_schema); its id is MySQL's and MariaDB's.
@@ -97,6 +106,10 @@ func (s *source) rewriteShow() (sq *ShowQuery, ok bool, err error) {
 	}
 	return sq, true, err
 }
+
+// ReplicaStatusTable is the information_schema table SHOW REPLICA STATUS reads: the driver adds
+// it to a statement's catalog with its replica's rows.
+const ReplicaStatusTable = "REPLICA_STATUS"
 
 // showCreateTable builds CREATE TABLE from information_schema, in the form MariaDB's SHOW CREATE
 // TABLE prints: one line per column with its type, NOT NULL and COMMENT (the field's description),

@@ -25,6 +25,9 @@ func TestRewriteShow(t *testing.T) {
 		{in: "SHOW CREATE TABLE", ok: true, err: "name a table"},
 		{in: "SHOW INDEX FROM A 0", ok: true, err: "text after"}, // found by FuzzRewriteShow: an error was lost
 		{in: "SHOW STORAGE ENGINES", ok: true, contains: "'Airtable' AS Engine"},
+		{in: "SHOW REPLICA STATUS", ok: true, contains: "FROM information_schema.REPLICA_STATUS ORDER BY `Table`"},
+		{in: "show slave status;", ok: true, contains: "FROM information_schema.REPLICA_STATUS"},
+		{in: "SHOW REPLICA STATUS FOR CHANNEL 'x'", ok: true, err: "text after"},
 	} {
 		sq, ok, err := rewriteShowText(c.in)
 		if ok != c.ok {
@@ -57,7 +60,7 @@ func TestRewriteShow(t *testing.T) {
 // rewritten without a WHERE condition always parses as one SELECT.
 func FuzzRewriteShow(f *testing.F) {
 	for _, s := range []string{"SHOW TABLE STATUS LIKE 'x'", "SHOW CREATE TABLE `a'b`", "SHOW INDEX FROM t FROM d",
-		"SHOW CHARSET WHERE Maxlen > 1", "SHOW COLLATION", "SHOW ENGINES;", "SHOW CREATE TABLE a.b", "show keys in `x\\`"} {
+		"SHOW CHARSET WHERE Maxlen > 1", "SHOW COLLATION", "SHOW ENGINES;", "SHOW REPLICA STATUS", "SHOW CREATE TABLE a.b", "show keys in `x\\`"} {
 		f.Add(s)
 	}
 	f.Add("SHOW FULL COLUMNS FROM `t` FROM `d` LIKE '%'")

@@ -25,8 +25,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/airsql/airsql/internal/clock"
@@ -38,6 +41,9 @@ type Options struct {
 	// Clock is what the copy reads time from, to tell when its webhook may have expired (default:
 	// the wall clock). Give the client's clock in tests.
 	Clock clock.Clock
+	// Dir, when not "", keeps the copies in files in this directory (disk.go): OpenBase resumes
+	// the webhook and the copies found there, and each Sync writes the tables it changed.
+	Dir string
 }
 
 // hookLifetime is how long the service keeps a webhook alive after it was created, refreshed or
@@ -55,6 +61,7 @@ const maxCopiesPerSync = 3
 type Base struct {
 	base  *transport.Base
 	clock clock.Clock
+	dir   string // Options.Dir
 
 	syncMu sync.Mutex // one Sync or copy at a time
 
@@ -67,14 +74,26 @@ type Base struct {
 	// synced is when the last successful Sync started: every change the service acknowledged
 	// before it is in the copies.
 	synced time.Time
+
+	// drainEpoch counts the drains begun (Patch and endPatches).
+	drainEpoch atomic.Uint64
 }
 
 // OpenBase creates the webhook the copies follow (records, fields and table metadata of the whole
 // base). The token needs webhook:manage, data.records:read and schema.bases:read.
 func OpenBase(ctx context.Context, base *transport.Base, opts Options) (*Base, error) {
-	b := &Base{base: base, clock: opts.Clock, tables: map[string]*Table{}}
+	b := &Base{base: base, clock: opts.Clock, tables: map[string]*Table{}, dir: opts.Dir}
 	if b.clock == nil {
 		b.clock = clock.Real
+	}
+	if b.dir != "" {
+		resumed, err := b.load()
+		if err != nil {
+			return nil, err
+		}
+		if resumed {
+			return b, nil // the next Sync polls from the copies' cursors
+		}
 	}
 	if err := b.newHook(ctx); err != nil {
 		return nil, err
@@ -118,6 +137,9 @@ func (b *Base) Table(ctx context.Context, tableID string) (*Table, error) {
 	b.mu.Lock()
 	b.tables[tableID] = t
 	b.mu.Unlock()
+	if err := b.saveTables(); err != nil {
+		return nil, err
+	}
 	return t, nil
 }
 
@@ -140,7 +162,7 @@ func (b *Base) newHook(ctx context.Context) error {
 	if old != "" {
 		_ = b.base.DeleteWebhook(ctx, old) // a dead hook; failing to delete it costs nothing but a slot
 	}
-	return nil
+	return b.saveBase()
 }
 
 // Close deletes the webhook. The copies stay readable but are no longer kept current.
@@ -226,6 +248,9 @@ func (b *Base) syncLocked(ctx context.Context) error {
 	started := b.clock.Now()
 	err := b.syncAll(ctx)
 	if err == nil || errors.Is(err, errTableDeleted) {
+		if serr := b.saveTables(); serr != nil {
+			return serr
+		}
 		b.mu.Lock()
 		b.synced = started
 		b.mu.Unlock()
@@ -336,6 +361,7 @@ func (b *Base) drain(ctx context.Context) (recopy []*Table, deleted []string, er
 			return nil, nil, err
 		}
 	}
+	epoch := b.drainEpoch.Add(1)
 	skip := map[*Table]bool{}
 	for p, err := range b.base.IterateWebhookPayloads(ctx, hookID, from) {
 		if err != nil {
@@ -360,6 +386,9 @@ func (b *Base) drain(ctx context.Context) (recopy []*Table, deleted []string, er
 				b.mu.Lock()
 				delete(b.tables, t.tableID)
 				b.mu.Unlock()
+				if b.dir != "" {
+					_ = os.Remove(filepath.Join(b.dir, t.tableID+".json")) // else a restart would resume it
+				}
 				deleted = append(deleted, t.tableID)
 			default:
 				return recopy, deleted, err
@@ -369,5 +398,8 @@ func (b *Base) drain(ctx context.Context) (recopy []*Table, deleted []string, er
 	b.mu.Lock()
 	b.alive = started // reading the payloads extended its life
 	b.mu.Unlock()
+	for _, t := range tables {
+		t.endPatches(epoch)
+	}
 	return recopy, deleted, nil
 }

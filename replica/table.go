@@ -3,6 +3,8 @@ package replica
 import (
 	"context"
 	"fmt"
+	"maps"
+	"math"
 	"slices"
 	"sync"
 	"time"
@@ -34,6 +36,10 @@ type row struct {
 	id      string
 	created time.Time
 	vals    []any // by column; nil: empty. Shorter than the columns when fields were added since.
+	// named is the row with its cells by field name (NamedRows), built on first ask for the
+	// schema generation namedAt; a changed record is a new row, so it is never stale otherwise.
+	named   map[string]any
+	namedAt uint64
 }
 
 func (r *row) set(col int, v any) {
@@ -72,36 +78,83 @@ type Table struct {
 	replay     int // payloads below this cursor may predate the listing (see apply)
 	stats      Stats
 	lastRecopy error // why it was last copied again
+
+	// gen counts the changes to the copy's rows or schema (copies, payloads that changed it,
+	// patches); schemaGen the changes to its fields and their names. named caches NamedRows for
+	// generation namedGen.
+	gen, schemaGen uint64
+	named          []NamedRow
+	namedGen       uint64
+	// patched: a write's answer was patched in since the last drain began; until one that began
+	// after it ends, a payload naming a record or field the copy lacks is the write's own past
+	// (see Patch), as payloads below replay are the listing's.
+	patched      bool
+	patchedEpoch uint64
+	// savedGen and savedCursor are what the file on disk holds (savedAny: one was written).
+	savedGen    uint64
+	savedCursor int
+	savedAny    bool
 }
 
 // copyTable lists t afresh. The cursor is read before the listing, so payloads from it on cover
 // every change the listing may have missed; the next drain applies them.
 func (b *Base) copyTable(ctx context.Context, t *Table) error {
+	return b.copyTables(ctx, []*Table{t})
+}
+
+// copyTables lists tables afresh, all at once: one read of the cursor before the listings and
+// one after, one of the schema (after the cursor: a change between them is in a payload), and
+// the listings side by side under the base's pacing, so that copying several tables costs their
+// pages and little more.
+func (b *Base) copyTables(ctx context.Context, ts []*Table) error {
 	from, err := b.nextCursor(ctx)
 	if err != nil {
-		return fmt.Errorf("replica of %s: read the webhook's cursor: %w", t.tableID, err)
+		return fmt.Errorf("replica of %s: read the webhook's cursor: %w", ts[0].tableID, err)
 	}
 	schema, err := b.base.Schema(ctx)
 	if err != nil {
-		return fmt.Errorf("replica of %s: read the schema: %w", t.tableID, err)
+		return fmt.Errorf("replica of %s: read the schema: %w", ts[0].tableID, err)
 	}
-	var ts *transport.TableSchema
-	for i := range schema.Tables {
-		if schema.Tables[i].ID == t.tableID {
-			ts = &schema.Tables[i]
+	tschemas := make([]*transport.TableSchema, len(ts))
+	for i, t := range ts {
+		for j := range schema.Tables {
+			if schema.Tables[j].ID == t.tableID {
+				tschemas[i] = &schema.Tables[j]
+			}
+		}
+		if tschemas[i] == nil {
+			return fmt.Errorf("replica of %s: the base has no such table (give its tbl… id)", t.tableID)
 		}
 	}
-	if ts == nil {
-		return fmt.Errorf("replica of %s: the base has no such table (give its tbl… id)", t.tableID)
+	recs := make([][]transport.Record, len(ts))
+	errs := make([]error, len(ts))
+	var wg sync.WaitGroup
+	for i, t := range ts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			recs[i], errs[i] = b.base.All(ctx, t.tableID, transport.ListOptions{ReturnFieldsByFieldID: true})
+		}()
 	}
-	recs, err := b.base.All(ctx, t.tableID, transport.ListOptions{ReturnFieldsByFieldID: true})
-	if err != nil {
-		return fmt.Errorf("replica of %s: list its records: %w", t.tableID, err)
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			return fmt.Errorf("replica of %s: list its records: %w", ts[i].tableID, err)
+		}
 	}
 	upTo, err := b.nextCursor(ctx)
 	if err != nil {
-		return fmt.Errorf("replica of %s: read the webhook's cursor: %w", t.tableID, err)
+		return fmt.Errorf("replica of %s: read the webhook's cursor: %w", ts[0].tableID, err)
 	}
+	for i, t := range ts {
+		t.install(tschemas[i], recs[i], from, upTo)
+	}
+	return nil
+}
+
+// install makes a listing the copy's content, with payloads from cursor from on still to apply
+// (those below upTo may predate the listing).
+func (t *Table) install(ts *transport.TableSchema, recs []transport.Record, from, upTo int) {
 	fields := map[string]Field{}
 	order := make([]string, 0, len(ts.Fields))
 	for _, f := range ts.Fields {
@@ -133,7 +186,9 @@ func (b *Base) copyTable(ctx context.Context, t *Table) error {
 	t.name, t.fields, t.order, t.rows, t.cols, t.colIDs = ts.Name, fields, order, rows, cols, colIDs
 	t.cursor, t.replay = from, upTo
 	t.stats.Copies++
-	return nil
+	t.patched = false
+	t.gen++
+	t.schemaGen++
 }
 
 // interner shares the select values that repeat from record to record (each decoded record has
@@ -180,7 +235,7 @@ func (t *Table) apply(p transport.WebhookPayload) (err error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	ch, err := PlanChange(CopyState{TableID: t.tableID, Name: t.name, Fields: t.fields, Order: t.order,
-		Cursor: t.cursor, Replay: t.replay, HasRecord: func(id string) (bool, error) { return t.rows[id] != nil, nil }}, p)
+		Cursor: t.cursor, Replay: t.replayUpTo(), HasRecord: func(id string) (bool, error) { return t.rows[id] != nil, nil }}, p)
 	if _, ok := err.(*errRecopy); ok {
 		t.lastRecopy = err
 	}
@@ -235,8 +290,21 @@ func (t *Table) commit(ch *Change) {
 	for _, id := range ch.Destroyed {
 		delete(t.rows, id)
 	}
+	if len(ch.DestroyedFields) > 0 || ch.Name != t.name || !maps.Equal(ch.Fields, t.fields) {
+		t.schemaGen++ // names may have changed: NamedRows rebuilds every row
+	}
 	t.fields, t.order, t.name = ch.Fields, ch.Order, ch.Name
 	t.stats.PayloadsApplied++
+	t.gen++
+}
+
+// replayUpTo is the cursor below which a payload naming a record or field the copy lacks is
+// skipped: the listing's window, or every payload while a patch is pending (see Patch).
+func (t *Table) replayUpTo() int {
+	if t.patched {
+		return math.MaxInt
+	}
+	return t.replay
 }
 
 // Row returns a copy of one record.

@@ -62,6 +62,9 @@ func (k JoinKey) InnerValues(r *Row) ([]any, error) { return keyValues(k.Inner, 
 
 func keyValues(x *Expr, link bool, r *Row) ([]any, error) {
 	if link {
+		if cell, ok := x.e.linkCell(r); ok {
+			return cell, nil // the ids as the cell holds them: no copy per row of a join
+		}
 		ids, _ := x.e.linkIDs(r)
 		out := make([]any, len(ids))
 		for i, id := range ids {

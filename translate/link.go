@@ -89,6 +89,29 @@ func (e *expr) linkIDs(r *Row) ([]string, bool) {
 	return ids, true
 }
 
+// linkCell is linkIDs for a link field whose cell is the records API's []any of ids: the cell
+// itself, not a copy (callers only read it). ok is false for any other form; linkIDs reads those.
+func (e *expr) linkCell(r *Row) ([]any, bool) {
+	if e.kind == exDerived || e.kind == exOuter {
+		return nil, false
+	}
+	if e.tab > 0 && r.Sides != nil {
+		if r = r.Sides[e.tab-1]; r == nil {
+			return nil, true
+		}
+	}
+	cell, ok := r.Fields[e.field.Name].([]any)
+	if !ok {
+		return nil, false
+	}
+	for _, x := range cell {
+		if _, isID := x.(string); !isID {
+			return nil, false
+		}
+	}
+	return cell, true
+}
+
 // findInSetLink compiles FIND_IN_SET(id, link): the position of the id among the link's ids
 // (1-based), 0 when it does not hold it, NULL when either is NULL — MySQL's answer for the link
 // written as its comma-separated ids. ok is false when the second argument is not a link field.

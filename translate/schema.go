@@ -250,11 +250,14 @@ func cellValue(info fieldInfo, cell any) any {
 	}
 	switch info.typ {
 	case typeText:
-		if s, ok := cell.(string); ok {
-			return s
+		if _, ok := cell.(string); ok {
+			return cell // as it is: a string taken out and boxed again would allocate per read
 		}
 		return jsonText(cell)
 	case typeInt, typeFloat:
+		if f, ok := cell.(float64); ok && info.typ == typeFloat && !math.IsNaN(f) {
+			return cell // likewise (NaN reads NULL, below)
+		}
 		f, ok := cellNumber(cell)
 		if !ok {
 			return nil

@@ -585,7 +585,7 @@ func unionAsSelect(u *sqlparser.Union) *sqlparser.Select {
 // subquery's SELECT, whose names may resolve in s (a correlated subquery); without, a derived table,
 // which cannot read the outer query (MySQL's derived tables are not LATERAL).
 func (s *scope) childQuery(stmt *sqlparser.Select, sq *Subquery) (*Query, error) {
-	qp := &queryPlanner{stmt: stmt, q: &Query{Limit: -1}, outputIndex: map[string]int{}}
+	qp := &queryPlanner{stmt: stmt, q: &Query{Limit: -1}, outputIndex: map[string]int{}, localOnly: s.args.LocalOnly}
 	if sq != nil {
 		qp.outer = &outerScope{parent: s, sq: sq}
 	}

@@ -1,0 +1,213 @@
+package replica
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"slices"
+	"time"
+
+	"github.com/airsql/airsql/transport"
+)
+
+// NamedRow is one record of a copy with its cells by field name, as the records API returns them
+// without returnFieldsByFieldId: what a SQL engine reads. Its map is shared; do not change it.
+type NamedRow struct {
+	ID          string
+	CreatedTime time.Time
+	Fields      map[string]any
+}
+
+// NamedRows returns every record of the copy, in the order the records API lists a table
+// (creation time, then id), with its cells by field name, and the generation they are of (see
+// Generation). The rows are built once per change: a call on an unchanged copy allocates nothing,
+// and a payload that changed a few records rebuilds only theirs.
+func (t *Table) NamedRows() ([]NamedRow, uint64) {
+	t.mu.RLock()
+	if t.named != nil && t.namedGen == t.gen {
+		defer t.mu.RUnlock()
+		return t.named, t.gen
+	}
+	t.mu.RUnlock()
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.named != nil && t.namedGen == t.gen {
+		return t.named, t.gen
+	}
+	out := make([]NamedRow, 0, len(t.rows))
+	for _, r := range t.rows {
+		if r.named == nil || r.namedAt != t.schemaGen {
+			cells := make(map[string]any, len(r.vals))
+			for c, v := range r.vals {
+				if v == nil || c >= len(t.colIDs) || t.colIDs[c] == "" {
+					continue
+				}
+				if f, ok := t.fields[t.colIDs[c]]; ok {
+					cells[f.Name] = v
+				}
+			}
+			r.named, r.namedAt = cells, t.schemaGen
+		}
+		out = append(out, NamedRow{ID: r.id, CreatedTime: r.created, Fields: r.named})
+	}
+	slices.SortFunc(out, func(a, b NamedRow) int {
+		if c := a.CreatedTime.Compare(b.CreatedTime); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.ID, b.ID)
+	})
+	t.named, t.namedGen = out, t.gen
+	return out, t.gen
+}
+
+// Generation counts the changes to the copy: a copy, a payload that changed it, a patch. Equal
+// generations hold equal rows.
+func (t *Table) Generation() uint64 {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return t.gen
+}
+
+// Len is the number of records in the copy.
+func (t *Table) Len() int {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return len(t.rows)
+}
+
+// LastError says why the copy was last copied again (a payload it could not apply exactly), nil
+// when it never was.
+func (t *Table) LastError() error {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return t.lastRecopy
+}
+
+// Mark is the position of a copy in its webhook's payloads: take it before sending a write, and
+// give it to Patch with the write's answer.
+type Mark struct {
+	cursor, copies int
+}
+
+// Mark returns the copy's position now.
+func (t *Table) Mark() Mark {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return Mark{cursor: t.cursor, copies: t.stats.Copies}
+}
+
+// ErrMoved says that Patch did not apply a write's answer: the copy applied payloads or was
+// copied since the write's Mark, and may already hold changes made after the write. Sync before
+// the next read instead: the write is in the webhook's payloads.
+var ErrMoved = errors.New("the copy moved since the write was sent")
+
+// Patch puts into the copy what a write returned, so that the writer reads its own write before
+// the webhook's payload for it is read: written are the records created or updated as the
+// records API answered (every non-empty cell, by field name), deleted the ids deleted. m is the
+// copy's Mark from before the write was sent.
+//
+// The copy stays exact: no payload was applied since m, so the payloads from its cursor on
+// (others' changes before the write, the write's own, later ones) are still to be applied in
+// order, and each sets the cells it names to the values they had after it. Until a drain that
+// began after the patch ends, a payload naming a record the copy lacks is skipped, as when
+// replaying after a listing: the write deleted it. It returns ErrMoved when the copy moved since
+// m, and an error naming the field when a cell's field is not in the copy; in both cases nothing
+// changed.
+func (t *Table) Patch(m Mark, written []transport.Record, deleted []string) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if m.cursor != t.cursor || m.copies != t.stats.Copies {
+		return ErrMoved
+	}
+	byName := make(map[string]Field, len(t.fields))
+	for _, f := range t.fields {
+		byName[f.Name] = f
+	}
+	in := interner{}
+	staged := make([]*row, 0, len(written))
+	for _, rec := range written {
+		rw := &row{id: rec.ID, created: rec.CreatedTime, vals: make([]any, len(t.colIDs))}
+		if old := t.rows[rec.ID]; old != nil && rw.created.IsZero() {
+			rw.created = old.created
+		}
+		for name, v := range rec.Fields {
+			f, ok := byName[name]
+			if !ok {
+				return &errRecopy{"a write answered field " + name + ", which the copy does not know"}
+			}
+			rw.set(t.cols[f.ID], in.value(f.Type, v))
+		}
+		staged = append(staged, rw)
+	}
+	for _, rw := range staged {
+		t.rows[rw.id] = rw
+	}
+	for _, id := range deleted {
+		delete(t.rows, id)
+	}
+	t.patched, t.patchedEpoch = true, t.b.drainEpoch.Load()
+	t.gen++
+	return nil
+}
+
+// endPatches ends the leniency of patches made before the drain of epoch began.
+func (t *Table) endPatches(epoch uint64) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.patched && t.patchedEpoch < epoch {
+		t.patched = false
+	}
+}
+
+// Copied returns the copy of a table if the base holds one, without copying it.
+func (b *Base) Copied(tableID string) (*Table, bool) {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	t, ok := b.tables[tableID]
+	return t, ok
+}
+
+// Stale makes the next SyncIfOlder sync whatever its age (after a write the copy could not be
+// patched with).
+func (b *Base) Stale() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.synced = time.Time{}
+}
+
+// Tables returns the copies the base holds, by table id.
+func (b *Base) Tables() []*Table { return b.tableList() }
+
+// CopyTables copies, side by side, the tables of ids the base holds no copy of yet (Table
+// copies one): a statement reading three tables copies them in about the time of their pages.
+func (b *Base) CopyTables(ctx context.Context, ids []string) error {
+	b.syncMu.Lock()
+	defer b.syncMu.Unlock()
+	var ts []*Table
+	seen := map[string]bool{}
+	for _, id := range ids {
+		if _, ok := b.Copied(id); ok || seen[id] {
+			continue
+		}
+		seen[id] = true
+		ts = append(ts, &Table{b: b, tableID: id})
+	}
+	if len(ts) == 0 {
+		return nil
+	}
+	err := b.copyTables(ctx, ts)
+	if errors.Is(err, errHookGone) { // expired while no copy read it
+		if err = b.newHook(ctx); err == nil {
+			err = b.copyTables(ctx, append(b.tableList(), ts...))
+		}
+	}
+	if err != nil {
+		return err
+	}
+	b.mu.Lock()
+	for _, t := range ts {
+		b.tables[t.tableID] = t
+	}
+	b.mu.Unlock()
+	return b.saveTables()
+}

@@ -1,0 +1,401 @@
+package airsql
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/airsql/airsql/engine"
+	"github.com/airsql/airsql/frontend"
+	"github.com/airsql/airsql/replica"
+	"github.com/airsql/airsql/translate"
+	"github.com/airsql/airsql/transport"
+)
+
+// Replica mode (DSN key replica): every SELECT reads a local copy of its tables instead of
+// listing them. The connector owns one replica.Base (one webhook) for its base; a table is
+// copied on first use, and a read whose copy was last synced more than freshness ago polls the
+// webhook's payloads first (one request when nothing changed; replica.SyncIfOlder), so that it
+// sees every change the service acknowledged at least freshness before it began. With no read
+// there is no poll. Statements are planned with translate.Args.LocalOnly: nothing is pushed into
+// a request, and the engine checks the WHERE clause, sorts and limits on the copy's rows, as the
+// differential tests check pushdown against (TestReplicaDifferential). Writes still go to the
+// service; their answers then patch the copy (patchReplica), so a connection reads its own writes.
+
+// replicaState is the connector's replica: opened on the first read.
+type replicaState struct {
+	c *Connector
+
+	mu   sync.Mutex
+	base *replica.Base
+	// rows caches each table's rows as the engine reads them, for one generation of its copy.
+	rows map[string]replicaRows
+	// syncErr is the error of the last sync (SHOW REPLICA STATUS), nil after a good one.
+	syncErr error
+	// pollTime is how long the last poll took; polling: one runs in the background (sync);
+	// polls counts those, for close to wait for.
+	pollTime time.Duration
+	polling  bool
+	polls    sync.WaitGroup
+}
+
+type replicaRows struct {
+	table *replica.Table // the copy they were built from (a table copied anew is another)
+	gen   uint64
+	rows  []translate.Row
+}
+
+// open returns the replica of the connector's base, creating its webhook on first use.
+func (r *replicaState) open(ctx context.Context) (*replica.Base, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.base != nil {
+		return r.base, nil
+	}
+	opts := replica.Options{Clock: r.c.clock}
+	if r.c.cfg.Replica != replicaMemory {
+		opts.Dir = filepath.Join(r.c.cfg.Replica, r.c.cfg.BaseID)
+	}
+	b, err := replica.OpenBase(ctx, r.c.base, opts)
+	if err != nil {
+		return nil, replicaOpenError(err)
+	}
+	r.base = b
+	return b, nil
+}
+
+// replicaOpenError says why the webhook the replica follows could not be made, and what to do.
+func replicaOpenError(err error) error {
+	var api *transport.APIError
+	switch {
+	case errors.As(err, &api) && api.StatusCode == 403:
+		return fmt.Errorf("airsql: replica: the service refused to create a webhook on this base (the token needs the webhook:manage, data.records:read and schema.bases:read scopes, and creator access to the base); remove replica from the DSN to read live: %w", err)
+	case errors.Is(err, transport.ErrTooManyWebhooks):
+		return fmt.Errorf("airsql: replica: the base already has 10 webhooks, the service's limit; delete unused ones (each connector with replica=memory holds one until it is closed): %w", err)
+	}
+	return fmt.Errorf("airsql: replica: %w", err)
+}
+
+// table returns the copy of a table, current within freshness: it syncs the base first when the
+// last sync is older, and copies the table on first use.
+func (r *replicaState) table(ctx context.Context, tableID string) (*replica.Table, error) {
+	b, err := r.open(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.sync(ctx, b); err != nil {
+		return nil, err
+	}
+	t, err := b.Table(ctx, tableID)
+	if err != nil {
+		return nil, fmt.Errorf("airsql: replica: %w", err)
+	}
+	return t, nil
+}
+
+// sync brings the copies within freshness before a read: when the last sync began freshness
+// ago or earlier, the read waits for a poll. When it is about to be (less than two polls' time
+// left), a poll starts in the background and the read goes on with the copy as it is, so that
+// steady reads seldom wait for the service. Only reads start polls: with none, nothing is sent.
+func (r *replicaState) sync(ctx context.Context, b *replica.Base) error {
+	fresh := r.c.cfg.Freshness
+	age := r.c.clock.Now().Sub(b.Synced())
+	r.mu.Lock()
+	lead := min(fresh/2, 2*r.pollTime)
+	start := !b.Synced().IsZero() && age < fresh && age >= fresh-lead && !r.polling && r.base != nil
+	if start {
+		r.polling = true
+		r.polls.Add(1)
+	}
+	r.mu.Unlock()
+	if start {
+		go func() {
+			defer r.polls.Done()
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			_ = r.syncNow(ctx, b, fresh-lead) // an error is kept for the next read and SHOW REPLICA STATUS
+			r.mu.Lock()
+			r.polling = false
+			r.mu.Unlock()
+		}()
+		return nil
+	}
+	return r.syncNow(ctx, b, fresh)
+}
+
+// syncNow syncs unless the last sync began less than maxAge ago, and keeps its time and error.
+func (r *replicaState) syncNow(ctx context.Context, b *replica.Base, maxAge time.Duration) error {
+	started := r.c.clock.Now()
+	err := b.SyncIfOlder(ctx, maxAge)
+	took := r.c.clock.Now().Sub(started)
+	r.mu.Lock()
+	r.syncErr = err
+	if b.Synced().Equal(started) || b.Synced().After(started) {
+		r.pollTime = took // it polled (rather than found the copy fresh)
+	}
+	r.mu.Unlock()
+	if err != nil && !errors.Is(err, replica.ErrTableDeleted) {
+		return fmt.Errorf("airsql: replica: bring the copies up to date: %w", err)
+	}
+	return nil
+}
+
+// copyForReplica opens the replica and copies, side by side, every table a statement's
+// operators scan that has no copy yet, before the first scan asks for one: a first read of
+// three tables takes about the time of their pages, and a replica that cannot be made fails the
+// statement itself.
+func (c *Connector) copyForReplica(ctx context.Context, op engine.Operator) error {
+	if c.replica == nil {
+		return nil
+	}
+	var ids []string
+	var walk func(n engine.Node)
+	walk = func(n engine.Node) {
+		if n.Plan != nil && !n.Plan.Table.Local {
+			ids = append(ids, n.Plan.Table.ID)
+		}
+		for _, in := range n.Inputs {
+			walk(in)
+		}
+	}
+	walk(op.Explain())
+	if len(ids) == 0 {
+		return nil
+	}
+	b, err := c.replica.open(ctx) // its error is the statement's, not its first row's
+	if err != nil {
+		return err
+	}
+	var missing []string
+	for _, id := range ids {
+		if _, ok := b.Copied(id); !ok {
+			missing = append(missing, id)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	if err := b.CopyTables(ctx, missing); err != nil {
+		return fmt.Errorf("airsql: replica: %w", err)
+	}
+	return nil
+}
+
+// rowsOf returns the copy's records as engine rows, built once per generation of the copy.
+func (r *replicaState) rowsOf(t *replica.Table) []translate.Row {
+	named, gen := t.NamedRows()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if cached, ok := r.rows[t.ID()]; ok && cached.table == t && cached.gen == gen {
+		return cached.rows
+	}
+	rows := make([]translate.Row, len(named))
+	for i, n := range named {
+		rows[i] = translate.Row{ID: n.ID, CreatedTime: n.CreatedTime, Fields: n.Fields}
+	}
+	if r.rows == nil {
+		r.rows = map[string]replicaRows{}
+	}
+	r.rows[t.ID()] = replicaRows{table: t, gen: gen, rows: rows}
+	return rows
+}
+
+// close deletes the webhook of a replica kept in memory: nothing can resume from it. One kept
+// in a directory keeps its webhook, which the next process resumes.
+func (r *replicaState) close() {
+	r.mu.Lock()
+	b := r.base
+	r.base = nil
+	r.mu.Unlock()
+	r.polls.Wait()
+	if b == nil || r.c.cfg.Replica != replicaMemory {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_ = b.Close(ctx) // an undeleted webhook expires after 7 days unread
+}
+
+// replicaSource is the engine's Source in replica mode: a scan is the copy's rows, with no
+// request (plans are LocalOnly: the engine filters, sorts and limits them).
+type replicaSource struct{ r *replicaState }
+
+func (s replicaSource) Scan(ctx context.Context, plan *translate.Plan) (engine.Pages, error) {
+	t, err := s.r.table(ctx, plan.Table.ID)
+	if err != nil {
+		return nil, err
+	}
+	if plan.Request.Formula != "" || plan.Request.MaxRecords > 0 || plan.Split != nil || plan.Request.View != "" {
+		// The copy cannot run a request: a plan that pushed one (and may trust it as exact)
+		// would get every row. Statements are planned LocalOnly; one that was not is a bug.
+		return nil, fmt.Errorf("airsql: replica: the scan of %s was planned as a request (formula %q), which the copy cannot run: please report this statement", plan.Table.Name, plan.Request.Formula)
+	}
+	rows := s.r.rowsOf(t)
+	if plan.RecordIDs != nil { // not planned with LocalOnly; kept exact should a plan name ids
+		byID := make(map[string]int, len(rows))
+		for i := range rows {
+			byID[rows[i].ID] = i
+		}
+		var picked []translate.Row
+		for _, id := range plan.RecordIDs {
+			if i, ok := byID[id]; ok {
+				picked = append(picked, rows[i])
+			}
+		}
+		rows = picked
+	}
+	return &rowPages{rows: rows}, nil
+}
+
+// Requests implements engine.Sizer: reading a copy costs no request.
+func (s replicaSource) Requests(*translate.Plan) (int, bool) { return 0, true }
+
+// rowPages hands rows held in memory to the engine in pages of pageRows.
+type rowPages struct {
+	rows []translate.Row
+}
+
+const pageRows = 1000
+
+func (p *rowPages) Next(context.Context) ([]translate.Row, error) {
+	if len(p.rows) == 0 {
+		return nil, io.EOF
+	}
+	n := min(pageRows, len(p.rows))
+	page := p.rows[:n:n]
+	p.rows = p.rows[n:]
+	return page, nil
+}
+
+func (p *rowPages) Close() { p.rows = nil }
+
+// source is the engine's way to the rows: the replica in replica mode, else the service.
+func (c *Connector) source() engine.Source {
+	if c.replica != nil {
+		return replicaSource{r: c.replica}
+	}
+	return scanSource{c: c}
+}
+
+// replicaMark is where the copy of a table stands before a write is sent (ok false: no copy).
+func (c *Connector) replicaMark(tableID string) (*replica.Table, replica.Mark, bool) {
+	if c.replica == nil {
+		return nil, replica.Mark{}, false
+	}
+	c.replica.mu.Lock()
+	b := c.replica.base
+	c.replica.mu.Unlock()
+	if b == nil {
+		return nil, replica.Mark{}, false
+	}
+	t, ok := b.Copied(tableID)
+	if !ok {
+		return nil, replica.Mark{}, false
+	}
+	return t, t.Mark(), true
+}
+
+// patchReplica puts a write's answer into the copy of its table, so that the next read on any
+// connection sees it. When the copy moved since the write was sent, it cannot tell whether its
+// answer is still the latest state: the next read syncs instead (the write is in the payloads).
+func (c *Connector) patchReplica(t *replica.Table, m replica.Mark, out writeOutcome) {
+	if t == nil {
+		return
+	}
+	if err := t.Patch(m, out.records, out.deleted); err != nil {
+		t.Base().Stale()
+	}
+}
+
+// replicaStatusColumns are the columns of information_schema.REPLICA_STATUS (SHOW REPLICA STATUS).
+var replicaStatusColumns = []translate.Field{
+	{Name: "Table", Type: "singleLineText"},
+	{Name: "Table_id", Type: "singleLineText"},
+	{Name: "Mode", Type: "singleLineText"},
+	{Name: "Records", Type: "number", Options: map[string]any{"precision": 0}},
+	{Name: "Cursor", Type: "number", Options: map[string]any{"precision": 0}},
+	{Name: "Last_transaction", Type: "number", Options: map[string]any{"precision": 0}},
+	{Name: "Synced", Type: "dateTime", Options: map[string]any{"timeZone": "utc"}},
+	{Name: "Lag_seconds", Type: "number", Options: map[string]any{"precision": 3}},
+	{Name: "Copies", Type: "number", Options: map[string]any{"precision": 0}},
+	{Name: "Payloads_applied", Type: "number", Options: map[string]any{"precision": 0}},
+	{Name: "Last_error", Type: "multilineText"},
+}
+
+// addReplicaStatus adds information_schema.REPLICA_STATUS to a statement's catalog: one row per
+// table copied (none without a replica), as SHOW REPLICA STATUS lists them. It sends no request.
+func (c *Connector) addReplicaStatus(catalog *engine.Catalog) {
+	var rows []translate.Row
+	if b := c.replicaBase(); b != nil {
+		synced := b.Synced()
+		lastErr := c.replica.lastSyncError()
+		for _, t := range b.Tables() {
+			st := t.Stats()
+			cells := map[string]any{
+				"Table": t.Name(), "Table_id": t.ID(), "Mode": "webhook " + b.Webhook(),
+				"Records": float64(t.Len()), "Cursor": float64(t.Cursor()), "Last_transaction": float64(st.LastTransaction),
+				"Copies": float64(st.Copies), "Payloads_applied": float64(st.PayloadsApplied),
+			}
+			if !synced.IsZero() {
+				cells["Synced"] = synced.UTC().Format(time.RFC3339Nano)
+				cells["Lag_seconds"] = c.clock.Now().Sub(synced).Seconds()
+			}
+			switch {
+			case lastErr != nil:
+				cells["Last_error"] = lastErr.Error()
+			case t.LastError() != nil:
+				cells["Last_error"] = "copied again: " + t.LastError().Error()
+			}
+			rows = append(rows, translate.Row{ID: t.ID(), Fields: cells})
+		}
+	}
+	catalog.AddLocal(translate.InformationSchema+"."+frontend.ReplicaStatusTable, replicaStatusColumns, rows)
+}
+
+// replicaBase is the replica's Base once opened, else nil.
+func (c *Connector) replicaBase() *replica.Base {
+	if c.replica == nil {
+		return nil
+	}
+	c.replica.mu.Lock()
+	defer c.replica.mu.Unlock()
+	return c.replica.base
+}
+
+// lastSyncError is the error of the last sync, nil when it succeeded.
+func (r *replicaState) lastSyncError() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.syncErr
+}
+
+// explainReplica says how a scan reads the replica: from the copy (how old it is, whether the
+// read polls first), or by copying the table on first use.
+func (cn *conn) explainReplica(add func(step, detail string), plan *translate.Plan) {
+	c := cn.c
+	add("table", tableName(plan.Table))
+	fresh := c.cfg.Freshness
+	b := c.replicaBase()
+	var t *replica.Table
+	if b != nil {
+		t, _ = b.Copied(plan.Table.ID)
+	}
+	if t == nil {
+		add("replica", fmt.Sprintf("not copied yet: the first read copies the table (one full listing, %d records a request, paced), then reads it from the copy", c.cfg.PageSize))
+		return
+	}
+	age := c.clock.Now().Sub(b.Synced()).Round(time.Millisecond)
+	poll := "no request"
+	if b.Synced().IsZero() || age >= fresh {
+		poll = "one request first: the payloads since the last sync are polled (older than freshness)"
+	}
+	add("replica", fmt.Sprintf("read from the local copy (%d records, webhook cursor %d), last synced %s ago, freshness %s: %s",
+		t.Len(), t.Cursor(), age, fresh, poll))
+	if plan.Request.Fields != nil || !plan.Exact {
+		add("local", "every record of the copy is checked with the WHERE clause; sort and LIMIT run locally")
+	}
+}
