@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/airsql/airsql/emulator"
+	"github.com/airsql/airsql/internal/clock"
 	"github.com/airsql/airsql/transport"
 )
 
@@ -30,7 +31,7 @@ func BenchmarkCopyMemory(b *testing.B) {
 		}
 		tb.Records = append(tb.Records, emulator.FixtureRecord{Fields: f})
 	}
-	clk := &jumpClock{now: time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC)}
+	clk := clock.NewJump(time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC))
 	s, err := emulator.New(emulator.WithFixture(&emulator.Fixture{Bases: []emulator.FixtureBase{{ID: repBase, Name: "R", Tables: []emulator.FixtureTable{tb}}}}),
 		emulator.WithClock(clk), emulator.WithRate(0, 0))
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/airsql/airsql/emulator"
+	"github.com/airsql/airsql/internal/clock"
 	"github.com/airsql/airsql/transport"
 )
 
@@ -27,8 +28,8 @@ func TestKillChild(t *testing.T) {
 	if url == "" {
 		t.Skip("run by TestKillNine as its child")
 	}
-	// A jumpClock: pacing waits end at once (the emulator has no rate limit).
-	base, err := transport.NewBase(emulator.DefaultToken, repBase, transport.WithEndpointURL(url), transport.WithClock(&jumpClock{now: time.Now()}))
+	// A jumping clock: pacing waits end at once (the emulator has no rate limit).
+	base, err := transport.NewBase(emulator.DefaultToken, repBase, transport.WithEndpointURL(url), transport.WithClock(clock.NewJump(time.Now())))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +65,7 @@ func TestKillNine(t *testing.T) {
 	hs := httptest.NewServer(s)
 	defer hs.Close()
 	dir := t.TempDir()
-	writer, err := transport.NewBase(emulator.DefaultToken, repBase, transport.WithEndpointURL(emulator.InProcessURL), transport.WithHTTPClient(s.Client()), transport.WithClock(&jumpClock{now: time.Now()}))
+	writer, err := transport.NewBase(emulator.DefaultToken, repBase, transport.WithEndpointURL(emulator.InProcessURL), transport.WithHTTPClient(s.Client()), transport.WithClock(clock.NewJump(time.Now())))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +131,7 @@ func TestKillNine(t *testing.T) {
 			leftovers++ // killed while writing a file: the old one stands
 		}
 		s.ResetRequests()
-		base, err := transport.NewBase(emulator.DefaultToken, repBase, transport.WithEndpointURL(emulator.InProcessURL), transport.WithHTTPClient(s.Client()), transport.WithClock(&jumpClock{now: time.Now()}))
+		base, err := transport.NewBase(emulator.DefaultToken, repBase, transport.WithEndpointURL(emulator.InProcessURL), transport.WithHTTPClient(s.Client()), transport.WithClock(clock.NewJump(time.Now())))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -10,39 +10,15 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/airsql/airsql/emulator"
+	"github.com/airsql/airsql/internal/clock"
 	"github.com/airsql/airsql/transport"
 )
 
 var bg = context.Background()
-
-// jumpClock is a clock whose waits end at once by moving its time forward, shared by the emulator
-// and the client: pacing and backoff run without sleeping, and a test moves a week ahead at once.
-type jumpClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *jumpClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *jumpClock) After(d time.Duration) <-chan time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if d > 0 {
-		c.now = c.now.Add(d)
-	}
-	ch := make(chan time.Time, 1)
-	ch <- c.now
-	return ch
-}
 
 const (
 	repBase   = "appREPLICA0000001"
@@ -87,7 +63,7 @@ func fixture(computed bool) *emulator.Fixture {
 type harness struct {
 	t      *testing.T
 	s      *emulator.Server
-	clk    *jumpClock
+	clk    *clock.Jump
 	base   *transport.Base // for the test's writes and checks
 	tasks  *transport.Table
 	people *transport.Table
@@ -112,7 +88,7 @@ func (l interleaver) RoundTrip(req *http.Request) (*http.Response, error) {
 
 func newHarness(t *testing.T, computed bool) *harness {
 	t.Helper()
-	clk := &jumpClock{now: time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC)}
+	clk := clock.NewJump(time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC))
 	s, err := emulator.New(emulator.WithFixture(fixture(computed)), emulator.WithClock(clk), emulator.WithRate(0, 0))
 	if err != nil {
 		t.Fatal(err)
