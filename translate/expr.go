@@ -848,6 +848,9 @@ func (s *scope) compare(op string, left, right *expr) (*expr, error) {
 	if x, ok, err := linkCompare(op, left, right); ok {
 		return x, err
 	}
+	if err := jsonScalarCompare(op, left, right); err != nil {
+		return nil, err
+	}
 	var err error
 	if right, err = s.coerce(left, right); err != nil {
 		return nil, err

@@ -411,3 +411,20 @@ func (j *jsonObjectAcc) Result() any {
 	}
 	return jsonFormat(j.obj)
 }
+
+// jsonScalarCompare refuses a comparison of a JSON function's result (JSON_EXTRACT, col->'$.p', …)
+// with a value that is not JSON: MySQL compares them as JSON values (the JSON string "x" equals the
+// text 'x', an array equals no text), which comparing the JSON's text would not give. A list or
+// object column compared with text keeps its meaning (its text; links: membership), and a JSON
+// constant (a bound list, a call of constants) is refused by listArgument.
+func jsonScalarCompare(op string, left, right *expr) error {
+	for _, pair := range [][2]*expr{{left, right}, {right, left}} {
+		j, other := pair[0], pair[1]
+		if j.kind != exFunc || j.typ != typeJSON || other.typ == typeJSON || other.typ == typeNull {
+			continue
+		}
+		return unsupported("comparing a JSON value with "+other.typ.String(), describe(j)+" "+op+" "+describe(other),
+			"MySQL compares them as JSON values; compare the unquoted value: col->>'$.path' or JSON_UNQUOTE(JSON_EXTRACT(…)) "+op+" …")
+	}
+	return nil
+}

@@ -256,3 +256,30 @@ func FuzzJSONPath(f *testing.F) {
 		}
 	})
 }
+
+// TestJSONCompareRefused checks that a JSON result compared with text is refused rather than
+// compared as text ('"x"' = 'x' would be FALSE where MySQL says TRUE), and that ->> compares.
+func TestJSONCompareRefused(t *testing.T) {
+	for _, tc := range []struct {
+		sql     string
+		refused bool
+		want    any
+	}{
+		{`Tags->'$[0]' = 'urgent'`, true, nil},
+		{`JSON_EXTRACT(Tags, '$[0]') <> 'x'`, true, nil},
+		{`Tags->>'$[0]' = 'urgent'`, false, true},
+		{`JSON_UNQUOTE(JSON_EXTRACT(Tags, '$[1]')) = 'x'`, false, true},
+		{`JSON_EXTRACT(Tags, '$') = JSON_ARRAY('urgent', 'x', 'y')`, false, true},
+	} {
+		t.Run(tc.sql, func(t *testing.T) {
+			got, _, err := evalOn(t, jsonRow, tc.sql)
+			var ue *UnsupportedError
+			if refused := errors.As(err, &ue); refused != tc.refused {
+				t.Fatalf("got %v, %v; want refused %v", got, err, tc.refused)
+			}
+			if !tc.refused && got != tc.want {
+				t.Errorf("got %#v, want %#v", got, tc.want)
+			}
+		})
+	}
+}
