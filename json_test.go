@@ -153,6 +153,21 @@ func TestJSONQueriesThroughDriver(t *testing.T) {
 		t.Errorf("JSON_OBJECTAGG(Name, Priority): got %s, want %v", obj, want)
 	}
 
+	labels, err := db.Query("SELECT Tags->>'$[0]', Tags -> '$[1]', 'bug' MEMBER OF(Tags), JSON_LENGTH(Tags) FROM Tasks LIMIT 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cols, _ := labels.Columns()
+	types, _ := labels.ColumnTypes()
+	labels.Close()
+	wantCols := []string{"Tags->>'$[0]'", "Tags -> '$[1]'", "'bug' MEMBER OF(Tags)", "JSON_LENGTH(Tags)"}
+	wantTypes := []string{"TEXT", "JSON", "INT64", "INT64"}
+	for i := range wantCols {
+		if cols[i] != wantCols[i] || types[i].DatabaseTypeName() != wantTypes[i] {
+			t.Errorf("column %d: got %s %s, want %s %s (labels as written, as MySQL's)", i, cols[i], types[i].DatabaseTypeName(), wantCols[i], wantTypes[i])
+		}
+	}
+
 	for _, tc := range []struct {
 		query string
 		code  uint16

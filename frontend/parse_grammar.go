@@ -61,7 +61,7 @@ func (s *source) keywordAliasEdits() []edit {
 	var edits []edit
 	for i := 0; i+1 < len(toks); i++ {
 		next := toks[i+1]
-		if toks[i].typ == sqlparser.AS && next.typ != sqlparser.ID && aliasKeywords[next.val] &&
+		if toks[i].typ == sqlparser.AS && next.typ != sqlparser.ID && next.typ != sqlparser.STRING && aliasKeywords[next.val] &&
 			(i+2 == len(toks) || toks[i+2].typ != '(') {
 			edits = append(edits, edit{i + 1, "`" + next.val + "`"})
 		}
@@ -76,7 +76,7 @@ func (s *source) keywordTableEdits() []edit {
 	var edits []edit
 	for i := 1; i < len(toks); i++ {
 		t := toks[i]
-		if prev := toks[i-1].typ; (prev == sqlparser.FROM || prev == sqlparser.JOIN) && t.typ != sqlparser.ID && aliasKeywords[t.val] &&
+		if prev := toks[i-1].typ; (prev == sqlparser.FROM || prev == sqlparser.JOIN) && t.typ != sqlparser.ID && t.typ != sqlparser.STRING && aliasKeywords[t.val] &&
 			(i+1 == len(toks) || toks[i+1].typ != '(' && toks[i+1].typ != '.') {
 			edits = append(edits, edit{i, "`" + s.text[t.start:t.end] + "`"})
 		}
