@@ -2,6 +2,7 @@ package translate
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 )
 
@@ -106,6 +107,9 @@ func TestJSONFunctions(t *testing.T) {
 		{`JSON_CONTAINS(Tags, '["x", "urgent"]')`, int64(1), "INT64"},
 		{`JSON_CONTAINS(Tags, '"z"')`, int64(0), "INT64"},
 		{`JSON_CONTAINS(NULL, '1')`, nil, "INT64"},
+		{`JSON_CONTAINS(Owner, '["recP2", "recP1"]')`, int64(1), "INT64"}, // a link: its ids
+		{`JSON_CONTAINS(Owner, '"recP9"')`, false, "BOOL"},                 // a link with one id: membership (link.go)
+		{`JSON_LENGTH(Owner)`, int64(2), "INT64"},
 		{`JSON_CONTAINS(` + collabs + `, '{"email": "ada@example.com"}')`, int64(1), "INT64"},
 		// JSON_CONTAINS_PATH
 		{`JSON_CONTAINS_PATH('{"a": 1, "b": 2, "c": {"d": 4}}', 'one', '$.a', '$.e')`, int64(1), "INT64"},
@@ -279,6 +283,53 @@ func TestJSONCompareRefused(t *testing.T) {
 			}
 			if !tc.refused && got != tc.want {
 				t.Errorf("got %#v, want %#v", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestJSONAggregates: JSON_ARRAYAGG keeps NULLs as null and each value's JSON type (a JSON cell
+// nested, text a string); JSON_OBJECTAGG's last value of a key wins and a NULL key is error 3158;
+// over no rows both are NULL.
+func TestJSONAggregates(t *testing.T) {
+	run := func(name string, cols []*expr, rows ...[]any) (any, error) {
+		acc := (&Aggregate{Name: name, args: cols}).NewAccumulator()
+		for _, r := range rows {
+			if _, err := acc.Add(&Row{Values: r}); err != nil {
+				return nil, err
+			}
+		}
+		return acc.Result(), nil
+	}
+	text := &expr{kind: exSlot, slot: 0, typ: typeText}
+	tags := &expr{kind: exSlot, slot: 1, typ: typeJSON}
+	num := &expr{kind: exSlot, slot: 1, typ: typeFloat}
+	for _, tc := range []struct {
+		name string
+		cols []*expr
+		rows [][]any
+		want any
+		code int
+	}{
+		{"JSON_ARRAYAGG", []*expr{text}, [][]any{{"a"}, {nil}, {"b"}}, `["a", null, "b"]`, 0},
+		{"JSON_ARRAYAGG", []*expr{tags}, [][]any{{nil, `["x","y"]`}, {nil, nil}}, `[["x", "y"], null]`, 0},
+		{"JSON_ARRAYAGG", []*expr{text}, nil, nil, 0},
+		{"JSON_OBJECTAGG", []*expr{text, num}, [][]any{{"b", 1.5}, {"a", nil}, {"b", 2.0}}, `{"a": null, "b": 2.0}`, 0},
+		{"JSON_OBJECTAGG", []*expr{text, tags}, [][]any{{"t", `["urgent"]`}}, `{"t": ["urgent"]}`, 0},
+		{"JSON_OBJECTAGG", []*expr{text, num}, [][]any{{nil, 1.0}}, nil, 3158},
+		{"JSON_OBJECTAGG", []*expr{text, num}, nil, nil, 0},
+	} {
+		t.Run(fmt.Sprint(tc.name, tc.rows), func(t *testing.T) {
+			got, err := run(tc.name, tc.cols, tc.rows...)
+			var je *JSONError
+			if tc.code != 0 {
+				if !errors.As(err, &je) || je.Code != tc.code {
+					t.Fatalf("got %v, %v, want error %d", got, err, tc.code)
+				}
+				return
+			}
+			if err != nil || got != tc.want {
+				t.Errorf("got %#v, %v, want %#v", got, err, tc.want)
 			}
 		})
 	}
