@@ -72,6 +72,11 @@ type SubqueryError = translate.SubqueryError
 // front end's type.
 type WindowError = frontend.WindowError
 
+// JSONError is an argument of a JSON function that MySQL refuses with its own error number
+// (Code: 3141 invalid JSON text, 3143 an invalid path, 3146 not a JSON value, …); it is the
+// planner's type.
+type JSONError = translate.JSONError
+
 // fromTranslate gives a construct refused inside a statement as that *UnsupportedError alone
 // (the refusal says all, whatever wrapped it); other errors pass unchanged.
 func fromTranslate(err error) error {

@@ -38,8 +38,11 @@ func MySQLErrorCode(err error) (code uint16, sqlState string) {
 		args    *PreparedArgumentsError
 		subq    *SubqueryError
 		window  *WindowError
+		jsonErr *JSONError
 	)
 	switch {
+	case errors.As(err, &jsonErr): // MySQL's own number: 3141, 3143, …
+		return uint16(jsonErr.Code), jsonSQLState[jsonErr.Code]
 	case errors.As(err, &window): // MySQL's own number: 3593, 3579, …
 		if window.Code == erParse || window.Code == erNotSupportedYet {
 			return uint16(window.Code), "42000"
@@ -65,6 +68,18 @@ func MySQLErrorCode(err error) (code uint16, sqlState string) {
 		return erSubqueryNo1Row, "21000"
 	}
 	return erUnknown, "HY000"
+}
+
+// jsonSQLState is the SQLSTATE of each error number a JSONError carries.
+var jsonSQLState = map[int]string{
+	1210: "HY000", // ER_WRONG_ARGUMENTS (JSON_SEARCH's escape)
+	1582: "42000", // ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT
+	3141: "22032", // ER_INVALID_JSON_TEXT_IN_PARAM
+	3143: "42000", // ER_INVALID_JSON_PATH
+	3146: "22032", // ER_INVALID_TYPE_FOR_JSON
+	3149: "42000", // ER_INVALID_JSON_PATH_WILDCARD
+	3154: "42000", // ER_JSON_BAD_ONE_OR_ALL_ARG
+	3158: "22032", // ER_JSON_DOCUMENT_NULL_KEY
 }
 
 // ServerVersion is the version the driver answers to VERSION() and @@version, which a MySQL

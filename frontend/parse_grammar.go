@@ -17,6 +17,7 @@ import (
 //	allQuantifierEdits     SELECT ALL and COUNT(ALL x) drop the default ALL; DISTINCTROW is DISTINCT
 //	rollupEdits            GROUP BY a WITH ROLLUP is GROUP BY a, `WITH ROLLUP`()
 //	intervalFunctionEdits  the function INTERVAL(n, n1, …) is a call of `INTERVAL`
+//	memberOfEdits          x MEMBER OF(arr) is `MEMBER OF`(x, (arr))
 func (s *source) grammarEdits() []textEdit {
 	var edits []edit
 	edits = append(edits, s.keywordAliasEdits()...)
@@ -25,6 +26,7 @@ func (s *source) grammarEdits() []textEdit {
 	edits = append(edits, s.allQuantifierEdits()...)
 	edits = append(edits, s.rollupEdits()...)
 	edits = append(edits, s.intervalFunctionEdits()...)
+	edits = append(edits, s.memberOfEdits()...)
 	return s.tokenEdits(edits)
 }
 
@@ -37,6 +39,8 @@ const (
 	RollupMark = "WITH ROLLUP"
 	// IntervalFunction is the function INTERVAL(n, n1, …), as intervalFunctionEdits writes it.
 	IntervalFunction = "INTERVAL"
+	// MemberOf is the call memberOfEdits writes for x MEMBER OF(arr).
+	MemberOf = "MEMBER OF"
 )
 
 // aliasKeywords are the words MySQL 8 does not reserve (its manual's "Keywords and Reserved
@@ -57,7 +61,7 @@ func (s *source) keywordAliasEdits() []edit {
 	var edits []edit
 	for i := 0; i+1 < len(toks); i++ {
 		next := toks[i+1]
-		if toks[i].typ == sqlparser.AS && next.typ != sqlparser.ID && aliasKeywords[next.val] &&
+		if toks[i].typ == sqlparser.AS && next.typ != sqlparser.ID && next.typ != sqlparser.STRING && aliasKeywords[next.val] &&
 			(i+2 == len(toks) || toks[i+2].typ != '(') {
 			edits = append(edits, edit{i + 1, "`" + next.val + "`"})
 		}
@@ -72,7 +76,7 @@ func (s *source) keywordTableEdits() []edit {
 	var edits []edit
 	for i := 1; i < len(toks); i++ {
 		t := toks[i]
-		if prev := toks[i-1].typ; (prev == sqlparser.FROM || prev == sqlparser.JOIN) && t.typ != sqlparser.ID && aliasKeywords[t.val] &&
+		if prev := toks[i-1].typ; (prev == sqlparser.FROM || prev == sqlparser.JOIN) && t.typ != sqlparser.ID && t.typ != sqlparser.STRING && aliasKeywords[t.val] &&
 			(i+1 == len(toks) || toks[i+1].typ != '(' && toks[i+1].typ != '.') {
 			edits = append(edits, edit{i, "`" + s.text[t.start:t.end] + "`"})
 		}
@@ -166,6 +170,75 @@ func (s *source) intervalFunctionEdits() []edit {
 		edits = append(edits, edit{i, "`" + IntervalFunction + "`"})
 	}
 	return edits
+}
+
+// memberOfEdits reads x MEMBER OF(arr) as `MEMBER OF`(x, (arr)), which the planner's function
+// table knows. x is one operand as MySQL's grammar takes it before MEMBER OF: a literal, a
+// placeholder, a (qualified) column, a call or a parenthesized expression.
+func (s *source) memberOfEdits() []edit {
+	toks := s.toks
+	var edits []edit
+	for i := 1; i+2 < len(toks); i++ {
+		if !s.word(i, "member") || !s.word(i+1, "of") || toks[i+2].typ != '(' {
+			continue
+		}
+		end := matchingParen(toks, i+2)
+		first := operandStart(toks, i-1)
+		if end < 0 || first < 0 {
+			continue // left for the parser to refuse
+		}
+		t := toks[first]
+		edits = append(edits, edit{first, "`" + MemberOf + "`(" + s.text[t.start:t.end]}, edit{i, ","}, edit{i + 1, ""},
+			edit{end, "))"})
+	}
+	return edits
+}
+
+// matchingParen is the index of the ')' that closes the '(' at open, or -1.
+func matchingParen(toks []token, open int) int {
+	depth := 0
+	for k := open; k < len(toks); k++ {
+		switch toks[k].typ {
+		case '(':
+			depth++
+		case ')':
+			if depth--; depth == 0 {
+				return k
+			}
+		}
+	}
+	return -1
+}
+
+// operandStart is the first token of the operand that ends at token last, or -1 when it is not
+// one memberOfEdits reads.
+func operandStart(toks []token, last int) int {
+	switch toks[last].typ {
+	case ')':
+		depth := 0
+		for k := last; k >= 0; k-- {
+			switch toks[k].typ {
+			case ')':
+				depth++
+			case '(':
+				if depth--; depth == 0 {
+					if k > 0 && toks[k-1].typ == sqlparser.ID {
+						return k - 1 // a call
+					}
+					return k
+				}
+			}
+		}
+		return -1
+	case sqlparser.STRING, sqlparser.INTEGRAL, sqlparser.FLOAT, sqlparser.VALUE_ARG, sqlparser.NULL, sqlparser.TRUE, sqlparser.FALSE:
+		return last
+	case sqlparser.ID:
+		for last >= 2 && toks[last-1].typ == '.' && toks[last-2].typ == sqlparser.ID {
+			last -= 2
+		}
+		return last
+	}
+	return -1
 }
 
 // rollupEdits reads GROUP BY a, b WITH ROLLUP as GROUP BY a, b, `WITH ROLLUP`(): the grammar has

@@ -26,6 +26,11 @@ var grammarCases = []struct{ in, want string }{
 	{"SELECT 'SELECT ALL' AS x", "SELECT 'SELECT ALL' AS x"},
 	{"SELECT TABLE_NAME FROM TABLES JOIN tables t USING (TABLE_NAME)", "SELECT TABLE_NAME FROM `TABLES` JOIN `tables` t USING (TABLE_NAME)"},
 	{"SELECT * FROM information_schema.TABLES", "SELECT * FROM information_schema.TABLES"},
+	{"SELECT 'x' MEMBER OF(Tags) FROM t", "SELECT `MEMBER OF`('x' , (Tags)) FROM t"},
+	{"SELECT * FROM t WHERE t.a member of (JSON_ARRAY(1, 2)) AND LOWER(b) MEMBER OF(t.c)",
+		"SELECT * FROM t WHERE `MEMBER OF`(t.a ,  (JSON_ARRAY(1, 2))) AND `MEMBER OF`(LOWER(b) , (t.c))"},
+	{"SELECT ? MEMBER OF(Tags), (1 + 1) MEMBER OF ('[2]') FROM t", "SELECT `MEMBER OF`(? , (Tags)), `MEMBER OF`((1 + 1) ,  ('[2]')) FROM t"},
+	{"SELECT member, `member` of FROM t", "SELECT member, `member` of FROM t"},
 }
 
 func TestGrammarEdits(t *testing.T) {
@@ -47,7 +52,7 @@ func FuzzGrammarEdits(f *testing.F) {
 	for _, tt := range grammarCases {
 		f.Add(tt.in)
 	}
-	for _, s := range []string{"SELECT ALL", "AS", "DATE", "date '", "SELECT x AS end(", "/*! ALL */", "COUNT(ALL", "`date` 'x'", "INTERVAL(", "WITH ROLLUP"} {
+	for _, s := range []string{"SELECT ALL", "AS", "DATE", "date '", "SELECT x AS end(", "/*! ALL */", "COUNT(ALL", "`date` 'x'", "INTERVAL(", "WITH ROLLUP", "x MEMBER OF(", "MEMBER OF()", ") MEMBER OF(a)", "a.b.c member of (d)"} {
 		f.Add(s)
 	}
 	literals := func(sql string) []string {

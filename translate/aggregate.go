@@ -50,6 +50,10 @@ func (a *Aggregate) NewAccumulator() Accumulator {
 		acc = &extremeAcc{a: a, max: a.Name == "MAX"}
 	case "GROUP_CONCAT":
 		return &concatAcc{a: a, seen: distinctSet(a.Distinct)}
+	case "JSON_ARRAYAGG":
+		return &jsonArrayAcc{a: a}
+	case "JSON_OBJECTAGG":
+		return &jsonObjectAcc{a: a}
 	case "STD", "STDDEV", "STDDEV_POP", "STDDEV_SAMP", "VARIANCE", "VAR_POP", "VAR_SAMP":
 		acc = &varianceAcc{a: a}
 	case "BIT_AND", "BIT_OR", "BIT_XOR":

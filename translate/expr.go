@@ -331,6 +331,9 @@ func (s *scope) compile(e sqlparser.Expr) (*expr, error) {
 			return &expr{kind: exIsTrue, typ: typeBool, op: op, negated: negated, args: []*expr{cond}}, nil
 		}
 	case *sqlparser.BinaryExpr:
+		if e.Operator == sqlparser.JSONExtractOp || e.Operator == sqlparser.JSONUnquoteExtractOp {
+			return s.jsonArrow(e)
+		}
 		if x, ok, err := s.intervalArith(e); ok {
 			return x, err
 		}
@@ -767,8 +770,6 @@ func (s *scope) comparison(e *sqlparser.ComparisonExpr) (*expr, error) {
 		return s.regexpOperator(left, e)
 	case sqlparser.NullSafeEqualStr:
 		return s.nullSafeEqual(left, e)
-	case sqlparser.JSONExtractOp, sqlparser.JSONUnquoteExtractOp:
-		return nil, unsupported("JSON operators -> and ->>", sqlparser.String(e), "select the column (JSON text) and decode it in Go")
 	}
 	right, err := s.compile(e.Right)
 	if err != nil {
@@ -846,6 +847,9 @@ func (s *scope) inAsComparisons(left *expr, tuple sqlparser.ValTuple, not bool) 
 func (s *scope) compare(op string, left, right *expr) (*expr, error) {
 	if x, ok, err := linkCompare(op, left, right); ok {
 		return x, err
+	}
+	if err := jsonScalarCompare(op, left, right); err != nil {
+		return nil, err
 	}
 	var err error
 	if right, err = s.coerce(left, right); err != nil {
@@ -1034,7 +1038,7 @@ func (s *scope) function(e *sqlparser.FuncExpr) (*expr, error) {
 	if isWindowNode(e) {
 		return nil, windowMisuse(e)
 	}
-	if e.IsAggregate() {
+	if isAggregateFunc(e) {
 		return nil, unsupported("the aggregate "+name+" here", sqlparser.String(e), "aggregates run in a SELECT's select list, HAVING and ORDER BY (with or without GROUP BY), not in UPDATE, DELETE or WHERE")
 	}
 	if e.Distinct {

@@ -61,6 +61,22 @@ var liveMariaDBCalls = []string{
 	"x'41'", "X'4142'", "0x41", "b'1000001'", "0x41 + 0", "b'01' + 1",
 	"-'3'", "+'3'", "-'3.5abc'", "-'abc'", "- '  12'",
 	"INTERVAL(5, 1, 10)", "INTERVAL(5, NULL, 1, 10)", "INTERVAL(NULL, 1)", "INTERVAL(5, 10, 1)", "INTERVAL(5, 1, 2, 3, 10)", "INTERVAL(0, 1)",
+	// JSON, where MariaDB's text is MySQL's (MariaDB keeps an object's keys as written and MySQL
+	// sorts them: such calls are in TestJSONFunctions with MySQL's answer).
+	"JSON_EXTRACT('[10, 20, [30, 40]]', '$[1]')", "JSON_EXTRACT('[10, 20, [30, 40]]', '$[2][*]')", "JSON_EXTRACT('[10, 20]', '$[5]')",
+	"JSON_EXTRACT('{\"a\": {\"b\": [1, 2]}}', '$.a.b[1]')", "JSON_EXTRACT(NULL, '$')", "JSON_EXTRACT('[1, 2, 3]', '$[0]', '$[2]')",
+	"JSON_UNQUOTE('\"abc\"')", "JSON_UNQUOTE('[1, 2]')", "JSON_UNQUOTE(JSON_EXTRACT('[\"x\", \"y\"]', '$[1]'))", "JSON_UNQUOTE(NULL)",
+	"JSON_QUOTE('a\"b')", "JSON_QUOTE(NULL)",
+	"JSON_LENGTH('[1, 2, {\"a\": 3}]')", "JSON_LENGTH('{\"a\": 1, \"b\": {\"c\": 30}}', '$.b')", "JSON_LENGTH('7')", "JSON_LENGTH('[]')", "JSON_LENGTH(NULL)",
+	"JSON_CONTAINS('[1, 2, [3, 4]]', '[1, 3]')", "JSON_CONTAINS('{\"a\": 1, \"c\": {\"d\": 4}}', '{\"d\": 4}', '$.c')", "JSON_CONTAINS('[\"a\", \"b\"]', '\"b\"')",
+	"JSON_CONTAINS('[\"a\"]', '\"z\"')", "JSON_CONTAINS(NULL, '1')", "JSON_CONTAINS('[{\"id\": \"u1\", \"name\": \"Ada\"}]', '{\"name\": \"Ada\"}')",
+	"JSON_CONTAINS_PATH('{\"a\": 1, \"c\": {\"d\": 4}}', 'one', '$.a', '$.e')", "JSON_CONTAINS_PATH('{\"a\": 1, \"c\": {\"d\": 4}}', 'all', '$.a', '$.e')",
+	"JSON_SEARCH('[\"abc\", [{\"k\": \"10\"}, \"def\"], {\"x\": \"abc\"}]', 'one', 'abc')", "JSON_SEARCH('[\"abc\", [{\"k\": \"10\"}, \"def\"], {\"x\": \"abc\"}]', 'all', 'abc')",
+	"JSON_SEARCH('[\"abc\", [{\"k\": \"10\"}, \"def\"]]', 'one', '1%')", "JSON_SEARCH('[\"abc\"]', 'one', 'zz')",
+	"JSON_KEYS('{\"a\": 1, \"b\": {\"c\": 30}}')", "JSON_KEYS('[1]')",
+	"JSON_ARRAY(1, 'abc', NULL)", "JSON_ARRAY()", "JSON_OBJECT('id', 87, 'name', 'carrot')",
+	"JSON_TYPE('{\"a\": 1}')", "JSON_TYPE('[1]')", "JSON_TYPE('1')", "JSON_TYPE('1.5')", "JSON_TYPE('\"s\"')", "JSON_TYPE('true')", "JSON_TYPE('null')",
+	"JSON_VALID('{\"a\": 1}')", "JSON_VALID('hello')", "JSON_VALID('\"x\"')", "JSON_VALID(NULL)",
 	"INTERVAL('5', '10', 2)", "INTERVAL(5.5, 5, 6)", "INTERVAL(23, 1, 15, 17, 30, 44, 200)", "DATE_ADD('2024-01-01', INTERVAL (INTERVAL(2, 1) + 1) DAY)",
 }
 

@@ -191,7 +191,7 @@ func (s *scope) jsonContainsLink(f *sqlparser.FuncExpr) (*expr, bool, error) {
 		return nil, true, err
 	}
 	if !isLinkField(link) {
-		return nil, true, unsupported("JSON_CONTAINS", sqlparser.String(f), "JSON_CONTAINS(link, JSON_QUOTE(id)) is supported on linked-record fields")
+		return nil, false, nil // any other document: the function itself (funcs_json.go)
 	}
 	switch x := a1.Expr.(type) {
 	case *sqlparser.FuncExpr:
@@ -212,7 +212,7 @@ func (s *scope) jsonContainsLink(f *sqlparser.FuncExpr) (*expr, bool, error) {
 			return linkHas(link, &expr{kind: exConst, typ: typeText, val: text[1 : len(text)-1], sql: sqlparser.String(x)}), true, nil
 		}
 	}
-	return nil, true, fmt.Errorf("translate: %s: on a linked-record field JSON_CONTAINS takes JSON_QUOTE(id) or a quoted id '\"rec…\"'", sqlparser.String(f))
+	return nil, false, nil // another candidate: the function over the link's JSON text
 }
 
 // linkIn compiles link [NOT] IN (id, …) as membership of any of the ids; ok is false when the left

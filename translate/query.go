@@ -882,8 +882,16 @@ func (qp *queryPlanner) newAggregate(node sqlparser.Expr, argHook func(sqlparser
 		if strings.HasPrefix(a.Name, "BIT_") {
 			a.typ, nullable = typeInt, false // of no rows: BIT_AND all ones, BIT_OR and BIT_XOR 0
 		}
+	case "JSON_ARRAYAGG", "JSON_OBJECTAGG":
+		if want := len(a.Name) - len("JSON_ARRAYAGG") + 1; len(a.args) != want { // 1 and 2
+			return nil, false, &JSONError{Code: 1582, Msg: fmt.Sprintf("incorrect parameter count in the call to native function '%s': %s takes %d (%s)", a.Name, a.Name, want, a.SQL)}
+		}
+		if a.Distinct {
+			return nil, false, unsupported("DISTINCT in "+a.Name, a.SQL, "MySQL's grammar has no DISTINCT here either: select the DISTINCT values in a derived table first")
+		}
+		a.typ = typeJSON
 	default:
-		return nil, false, unsupported("the aggregate "+a.Name, a.SQL, "supported: COUNT, SUM, AVG, MIN, MAX, GROUP_CONCAT, ANY_VALUE, the STD and VAR families, BIT_AND, BIT_OR, BIT_XOR")
+		return nil, false, unsupported("the aggregate "+a.Name, a.SQL, "supported: COUNT, SUM, AVG, MIN, MAX, GROUP_CONCAT, ANY_VALUE, the STD and VAR families, BIT_AND, BIT_OR, BIT_XOR, JSON_ARRAYAGG, JSON_OBJECTAGG")
 	}
 	return a, nullable, nil
 }
@@ -945,11 +953,17 @@ func (qp *queryPlanner) orderSlot(key sqlparser.Expr, nColumns int) (int, error)
 func isAggregateNode(e sqlparser.SQLNode) bool {
 	switch n := e.(type) {
 	case *sqlparser.FuncExpr:
-		return n.IsAggregate()
+		return isAggregateFunc(n)
 	case *sqlparser.GroupConcatExpr:
 		return true
 	}
 	return false
+}
+
+// isAggregateFunc reports an aggregate function: the grammar's list (COUNT, SUM, …) and the JSON
+// aggregates it does not know.
+func isAggregateFunc(f *sqlparser.FuncExpr) bool {
+	return f.IsAggregate() || jsonAggregates[f.Name.Lowered()]
 }
 
 // hasAggregate reports whether a node contains an aggregate call (not looking into subqueries).

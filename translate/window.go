@@ -224,7 +224,7 @@ func (qp *queryPlanner) windowFunction(wf *WindowFunc, fnNode sqlparser.Expr) (s
 	if !isFunc || !f.Qualifier.IsEmpty() {
 		return 0, false, unsupported(wf.Name+" as a window function", wf.SQL, "window functions: ROW_NUMBER, RANK, DENSE_RANK, PERCENT_RANK, CUME_DIST, NTILE, LAG, LEAD, FIRST_VALUE, LAST_VALUE, NTH_VALUE and the aggregates")
 	}
-	if f.IsAggregate() {
+	if isAggregateFunc(f) {
 		if f.Distinct {
 			return 0, false, windowErrorf(1235, "This version of MySQL doesn't yet support '<window function>(DISTINCT ..)': %s", wf.SQL)
 		}
