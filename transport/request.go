@@ -62,6 +62,9 @@ func (c *core) do(ctx context.Context, cl *call, out any) error {
 		return wrapOp(cl.op, cl.base, cl.table, err)
 	}
 	if out != nil {
+		if fast, ok := out.(interface{ decodeFast([]byte) bool }); ok && fast.decodeFast(resp.body) {
+			return nil
+		}
 		if err := json.Unmarshal(resp.body, out); err != nil {
 			// The body may be anything (a proxy or captive portal echoing the request headers):
 			// the token is taken out before it is cut to an excerpt.
