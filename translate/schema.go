@@ -250,8 +250,8 @@ func cellValue(info fieldInfo, cell any) any {
 	}
 	switch info.typ {
 	case typeText:
-		if s, ok := cell.(string); ok {
-			return s
+		if _, ok := cell.(string); ok {
+			return cell // the interface as it came: boxing the string again allocates per cell
 		}
 		return jsonText(cell)
 	case typeInt, typeFloat:
