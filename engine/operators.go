@@ -284,7 +284,7 @@ type aggregateOp struct {
 	aggs   []AggregateFunc
 	rollup bool
 	budget *Budget
-	desc   string
+	query  *translate.Query // described by Explain only: a correlated subquery builds its operators per run
 
 	out  []translate.Row
 	pos  int
@@ -438,7 +438,7 @@ func (a *aggregateOp) Close() {
 }
 
 func (a *aggregateOp) Explain() Node {
-	return Node{Op: "aggregate", Detail: a.desc, Inputs: []Node{a.input.Explain()}}
+	return Node{Op: "aggregate", Detail: describeAggregate(a.query), Inputs: []Node{a.input.Explain()}}
 }
 
 func describeAggregate(q *translate.Query) string {
