@@ -262,6 +262,9 @@ func cellValue(info fieldInfo, cell any) any {
 		if info.typ == typeInt && f == math.Trunc(f) && math.Abs(f) < 1<<63 {
 			return int64(f)
 		}
+		if _, isFloat := cell.(float64); isFloat {
+			return cell // as it came: boxing f again allocates per cell
+		}
 		return f
 	case typeBool:
 		switch v := cell.(type) {
