@@ -171,7 +171,7 @@ func Build(q *translate.Query, opts Options) (Operator, error) {
 		for i, a := range q.Aggregates {
 			aggs[i] = a
 		}
-		op = &aggregateOp{env: opts.env, input: op, keys: keys, aggs: aggs, rollup: q.Rollup, budget: budget, desc: describeAggregate(q)}
+		op = &aggregateOp{env: opts.env, input: op, keys: keys, aggs: aggs, rollup: q.Rollup, budget: budget, query: q}
 	}
 	if q.Having != nil {
 		op = &filterOp{env: opts.env, input: op, cond: q.Having, what: "HAVING " + q.Having.String()}

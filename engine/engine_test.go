@@ -473,6 +473,47 @@ func TestTopNMatchesSort(t *testing.T) {
 	}
 }
 
+// slotValue is an output reading one of its input row's values, counting its reads.
+type slotValue struct {
+	slot  int
+	reads *int
+}
+
+func (v slotValue) Value(r *translate.Row) (any, error) { *v.reads++; return r.Values[v.slot], nil }
+
+// TestTopNAdmittedMatchesSort: under a top-N, the projection computes the second sort key only
+// for rows that tie with the heap's last row on the first (or while the heap fills), and the
+// rows are still those of a stable sort then LIMIT.
+func TestTopNAdmittedMatchesSort(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for trial := range 200 {
+		n := 200 + rng.IntN(100)
+		var vals [][]any
+		for i := range n {
+			var k any
+			if rng.IntN(8) > 0 {
+				k = int64(rng.IntN(20))
+			}
+			vals = append(vals, []any{k, int64(rng.IntN(5)), int64(i)})
+		}
+		keys := []SortKey{{Slot: 0, Desc: trial%2 == 0}, {Slot: 1, Desc: trial%3 == 0}}
+		limit := 1 + rng.IntN(10)
+		var firstReads, secondReads, otherReads int
+		project := &projectOp{input: valuesRows(vals...), names: []string{"k", "t", "i"},
+			outputs: []Valuer{slotValue{0, &firstReads}, slotValue{1, &secondReads}, slotValue{2, &otherReads}}}
+		top := &topNOp{input: project, keys: keys, n: limit, budget: &Budget{Limit: limit}}
+		project.admitTop(top)
+		got := drainValues(t, top)
+		all := drainValues(t, &sortOp{input: valuesRows(vals...), keys: keys, budget: &Budget{}})
+		if want := all[:limit]; !reflect.DeepEqual(got, want) {
+			t.Fatalf("trial %d (limit %d): top-N %v, sort %v", trial, limit, got, want)
+		}
+		if firstReads != n || secondReads >= n/2 {
+			t.Fatalf("trial %d: first key read %d times, second %d, for %d rows: want every row's first key and the second for a few", trial, firstReads, secondReads, n)
+		}
+	}
+}
+
 func TestDistinctOperator(t *testing.T) {
 	in := valuesRows([]any{int64(1), "a"}, []any{1.0, "a"}, []any{nil, "a"}, []any{nil, "a"}, []any{int64(1), "A"}, []any{true, "a"})
 	got := drainValues(t, &distinctOp{input: in, columns: 2, budget: &Budget{}})

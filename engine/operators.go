@@ -179,7 +179,11 @@ type projectOp struct {
 	// nil) whether a row can enter; the other outputs are computed only for rows it admits. Of
 	// 100,000 rows under ORDER BY … LIMIT 10 a few dozen enter the heap: the others cost their
 	// keys only, and no allocation (MySQL too computes the select list of the rows it sends).
-	admit    func(keys []any) (ok bool, spare []any)
+	admit func(keys []any) (ok bool, spare []any)
+	// beyond, asked after each sort key but the last, reports that the keys computed so far
+	// (the first known of keySlots) already place the row after the heap's last: the next keys
+	// are not computed (ORDER BY N, Name reads Name only for rows that tie on N).
+	beyond   func(keys []any, known int) bool
 	keySlots []int
 	isKey    []bool
 	keys     []any
@@ -197,10 +201,18 @@ func (p *projectOp) Next(ctx context.Context) (translate.Row, error) {
 			if p.keys == nil {
 				p.keys = make([]any, len(p.outputs))
 			}
-			for _, s := range p.keySlots {
+			out := false
+			for j, s := range p.keySlots {
 				if p.keys[s], err = p.outputs[s].Value(&p.row); err != nil {
 					return translate.Row{}, err
 				}
+				if j < len(p.keySlots)-1 && p.beyond(p.keys, j+1) {
+					out = true
+					break
+				}
+			}
+			if out {
+				continue
 			}
 			ok, spare := p.admit(p.keys)
 			if !ok {
@@ -236,13 +248,15 @@ func (p *projectOp) Next(ctx context.Context) (translate.Row, error) {
 // only for rows that enter its heap.
 func (p *projectOp) admitTop(t *topNOp) {
 	p.isKey = make([]bool, len(p.outputs))
-	for _, k := range t.keys {
+	t.slotOrder = make([]int, len(t.keys))
+	for i, k := range t.keys {
 		if !p.isKey[k.Slot] {
 			p.isKey[k.Slot] = true
 			p.keySlots = append(p.keySlots, k.Slot)
 		}
+		t.slotOrder[i] = slices.Index(p.keySlots, k.Slot)
 	}
-	p.admit = t.admits
+	p.admit, p.beyond = t.admits, t.beyond
 	t.admitted = true
 }
 
@@ -284,7 +298,7 @@ type aggregateOp struct {
 	aggs   []AggregateFunc
 	rollup bool
 	budget *Budget
-	desc   string
+	query  *translate.Query // described by Explain only: a correlated subquery builds its operators per run
 
 	out  []translate.Row
 	pos  int
@@ -438,7 +452,7 @@ func (a *aggregateOp) Close() {
 }
 
 func (a *aggregateOp) Explain() Node {
-	return Node{Op: "aggregate", Detail: a.desc, Inputs: []Node{a.input.Explain()}}
+	return Node{Op: "aggregate", Detail: describeAggregate(a.query), Inputs: []Node{a.input.Explain()}}
 }
 
 func describeAggregate(q *translate.Query) string {
@@ -506,19 +520,23 @@ func (d *distinctOp) Explain() Node {
 
 func compareRows(keys []SortKey, a, b *translate.Row) int {
 	for _, k := range keys {
-		va, vb := a.Values[k.Slot], b.Values[k.Slot]
-		c := translate.CompareSQL(va, vb)
-		if k.Names && va != nil && vb != nil {
-			c = translate.CompareNames(va, vb)
-		}
-		if k.Desc {
-			c = -c
-		}
-		if c != 0 {
+		if c := compareKey(k, a.Values[k.Slot], b.Values[k.Slot]); c != 0 {
 			return c
 		}
 	}
 	return 0
+}
+
+// compareKey orders two values of one sort key.
+func compareKey(k SortKey, va, vb any) int {
+	c := translate.CompareSQL(va, vb)
+	if k.Names && va != nil && vb != nil {
+		c = translate.CompareNames(va, vb)
+	}
+	if k.Desc {
+		c = -c
+	}
+	return c
 }
 
 func describeKeys(keys []SortKey) string {
@@ -583,10 +601,12 @@ type topNOp struct {
 	n        int
 	budget   *Budget
 	admitted bool // the projection below lets in only the rows that enter the heap (admits)
-	h        topHeap
-	out      []translate.Row
-	pos      int
-	done     bool
+	// slotOrder: the position of each key's slot among the projection's keySlots (beyond)
+	slotOrder []int
+	h         topHeap
+	out       []translate.Row
+	pos       int
+	done      bool
 }
 
 type seqRow struct {
@@ -634,6 +654,25 @@ func (t *topNOp) admits(keys []any) (ok bool, spare []any) {
 		return true, t.h.rows[0].row.Values
 	}
 	return false, nil
+}
+
+// beyond reports that a row whose first known key slots (the projection's keySlots) hold these
+// values comes after the heap's last row whatever its other keys: it cannot enter a full heap
+// (admits would say no).
+func (t *topNOp) beyond(keys []any, known int) bool {
+	if t.n <= 0 || len(t.h.rows) < t.n {
+		return false
+	}
+	last := &t.h.rows[0].row
+	for i, k := range t.keys {
+		if t.slotOrder[i] >= known {
+			return false
+		}
+		if c := compareKey(k, last.Values[k.Slot], keys[k.Slot]); c != 0 {
+			return c < 0
+		}
+	}
+	return false
 }
 
 func (t *topNOp) Next(ctx context.Context) (translate.Row, error) {

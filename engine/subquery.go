@@ -351,8 +351,10 @@ type memoSource struct {
 
 	indexed *translate.Plan
 	key     *translate.CorrelationKey
-	index   map[string][]int32 // key value → positions in rows[indexed]
-	keyBuf  []byte             // a lookup's key, reused
+	index   map[string][2]int32 // key value → its rows in grouped, from and to
+	grouped []translate.Row     // rows[indexed] grouped by key value, in their order within a key
+	origin  []int32             // the position in rows[indexed] of each row of grouped
+	keyBuf  []byte              // a lookup's key, reused
 
 	keys map[*translate.Plan]string // requestKey of each plan the runs scan: the same plans every run
 }
@@ -411,11 +413,12 @@ func (m *memoSource) read(ctx context.Context, plan *translate.Plan) ([]translat
 		return nil, err
 	}
 	defer pages.Close()
-	var out []translate.Row
+	var read [][]translate.Row // the pages, copied into one slice at the end: each row is copied once
+	n := 0
 	for {
 		page, err := pages.Next(ctx)
 		if err == io.EOF {
-			return out, nil
+			break
 		}
 		if err != nil {
 			return nil, err
@@ -423,47 +426,78 @@ func (m *memoSource) read(ctx context.Context, plan *translate.Plan) ([]translat
 		if err := m.kept.budget.Hold(len(page), m.what+" (the rows of "+plan.Table.Name+")"); err != nil {
 			return nil, err
 		}
+		read, n = append(read, page), n+len(page)
+	}
+	out := make([]translate.Row, 0, n)
+	for _, page := range read {
 		out = append(out, page...)
 	}
+	return out, nil
 }
 
-// lookup is the kept rows whose key matches the outer value, in their order.
+// lookup is the kept rows whose key matches the outer value, in their order. The index holds the
+// kept rows grouped by key, in their order within a key, so that one outer value's rows are a
+// slice of it, handed out without copying.
 func (m *memoSource) lookup(rows []translate.Row) ([]translate.Row, error) {
 	if m.index == nil {
-		m.index = map[string][]int32{}
-		for i := range rows {
-			vals, err := m.key.InnerValues(&rows[i])
-			if err != nil {
-				return nil, err
-			}
-			for j, v := range vals {
-				if slices.ContainsFunc(vals[:j], func(w any) bool { return translate.CompareSQL(v, w) == 0 }) {
-					continue // a link holding the same id twice
-				}
-				k := string(translate.AppendKey(nil, v))
-				m.index[k] = append(m.index[k], int32(i))
-			}
+		if err := m.buildIndex(rows); err != nil {
+			return nil, err
 		}
 	}
-	var pos []int32
 	vals := m.env.OuterValues(m.sq, *m.key)
 	if len(vals) == 1 {
 		m.keyBuf = translate.AppendKey(m.keyBuf[:0], vals[0])
-		pos = m.index[string(m.keyBuf)] // only read below: the rows are copied out
-	} else {
-		for _, v := range vals {
-			pos = append(pos, m.index[string(translate.AppendKey(nil, v))]...)
-		}
+		r := m.index[string(m.keyBuf)]
+		return m.grouped[r[0]:r[1]:r[1]], nil // capped: an append by the reader cannot reach the next key's rows
 	}
-	if len(vals) > 1 {
-		slices.Sort(pos)
-		pos = slices.Compact(pos)
+	var pos []int32
+	for _, v := range vals {
+		r := m.index[string(translate.AppendKey(nil, v))]
+		pos = append(pos, m.origin[r[0]:r[1]]...)
 	}
+	slices.Sort(pos)
+	pos = slices.Compact(pos)
 	out := make([]translate.Row, len(pos))
 	for i, p := range pos {
 		out[i] = rows[p]
 	}
 	return out, nil
+}
+
+// buildIndex groups the kept rows by their key's values (a link's row once under each record it
+// holds).
+func (m *memoSource) buildIndex(rows []translate.Row) error {
+	byKey := map[string][]int32{}
+	var order []string
+	total := 0
+	for i := range rows {
+		vals, err := m.key.InnerValues(&rows[i])
+		if err != nil {
+			return err
+		}
+		for j, v := range vals {
+			if slices.ContainsFunc(vals[:j], func(w any) bool { return translate.CompareSQL(v, w) == 0 }) {
+				continue // a link holding the same id twice
+			}
+			m.keyBuf = translate.AppendKey(m.keyBuf[:0], v)
+			pos, seen := byKey[string(m.keyBuf)]
+			if !seen {
+				order = append(order, string(m.keyBuf))
+			}
+			byKey[string(m.keyBuf)] = append(pos, int32(i))
+			total++
+		}
+	}
+	m.index = make(map[string][2]int32, len(byKey))
+	m.grouped, m.origin = make([]translate.Row, 0, total), make([]int32, 0, total)
+	for _, k := range order {
+		start := int32(len(m.grouped))
+		for _, p := range byKey[k] {
+			m.grouped, m.origin = append(m.grouped, rows[p]), append(m.origin, p)
+		}
+		m.index[k] = [2]int32{start, int32(len(m.grouped))}
+	}
+	return nil
 }
 
 // keptPages returns kept rows as one page.

@@ -62,6 +62,9 @@ func (c *core) do(ctx context.Context, cl *call, out any) error {
 		return wrapOp(cl.op, cl.base, cl.table, err)
 	}
 	if out != nil {
+		if fast, ok := out.(interface{ decodeFast([]byte) bool }); ok && fast.decodeFast(resp.body) {
+			return nil
+		}
 		if err := json.Unmarshal(resp.body, out); err != nil {
 			// The body may be anything (a proxy or captive portal echoing the request headers):
 			// the token is taken out before it is cut to an excerpt.
@@ -263,11 +266,35 @@ func (c *core) send(ctx context.Context, cl *call, wrote func(time.Time)) (*resp
 	if wd != nil {
 		r = &progressReader{r: r, wd: wd}
 	}
-	data, err := io.ReadAll(r)
+	data, err := readBody(r, res.ContentLength)
 	if err != nil {
 		return nil, &attemptError{err: fmt.Errorf("reading the response (HTTP %d): %w", res.StatusCode, c.sendError(reqCtx, err)), sent: true}, wroteTime()
 	}
 	return &response{status: res.StatusCode, header: res.Header, body: data}, nil, wroteTime()
+}
+
+// readBody reads an answer into one buffer of its announced length (plus a byte to see the end),
+// or else of a page's usual size: io.ReadAll starts at 512 bytes and copies a page of records
+// about a dozen times as it grows.
+func readBody(r io.Reader, length int64) ([]byte, error) {
+	size := int64(32 << 10)
+	if length >= 0 && length < maxResponseBytes {
+		size = length + 1
+	}
+	buf := make([]byte, 0, size)
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)] // as io.ReadAll grows
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+	}
 }
 
 // sendError prefers our own timeout cause to the context error it surfaces as, and keeps the

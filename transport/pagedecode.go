@@ -1,0 +1,358 @@
+package transport
+
+import (
+	"strconv"
+	"unicode/utf8"
+)
+
+// decodeFast decodes a list response of the usual form — {"records":[{"id":…,"createdTime":…,
+// "fields":{…}}…],"offset":…} with these keys spelled exactly — without encoding/json, which
+// validates the whole body in a first pass and decodes through reflection: a page decodes about
+// 3 times faster with a third of the allocations (BenchmarkDecodePage), and a field name is one
+// string per page, not one per record. It gives up (false) on anything else — another key, a
+// \u escape, invalid UTF-8, a number out of range, a syntax error — and the caller decodes the
+// body with encoding/json, whose values and errors stay the reference (FuzzDecodePage checks
+// that both give the same page whenever this one succeeds).
+func (pg *page) decodeFast(data []byte) bool {
+	d := pageDecoder{data: data}
+	var out page
+	if !d.byte('{') {
+		return false
+	}
+	if d.peek('}') {
+		d.pos++
+		return false // no "records": left to encoding/json
+	}
+	for {
+		key, ok := d.rawString()
+		if !ok || !d.byte(':') {
+			return false
+		}
+		switch string(key) {
+		case "records":
+			if out.Records != nil || !d.records(&out) { // a second array is decoded over the first's records
+				return false
+			}
+		case "offset":
+			s, ok := d.str()
+			if !ok {
+				return false
+			}
+			out.Offset = s
+		default:
+			return false
+		}
+		if d.peek(',') {
+			d.pos++
+			continue
+		}
+		if !d.byte('}') {
+			return false
+		}
+		break
+	}
+	d.space()
+	if d.pos != len(d.data) || out.Records == nil {
+		return false
+	}
+	*pg = out
+	return true
+}
+
+// pageDecoder reads one response body. keys holds each field name met, so that the records of a
+// page share one string per name.
+type pageDecoder struct {
+	data []byte
+	pos  int
+	keys map[string]string
+	hint int // fields of the previous record: the next one's map is made this size
+}
+
+func (d *pageDecoder) space() {
+	for d.pos < len(d.data) {
+		switch d.data[d.pos] {
+		case ' ', '\t', '\n', '\r':
+			d.pos++
+		default:
+			return
+		}
+	}
+}
+
+// peek skips white space and reports whether the next byte is c.
+func (d *pageDecoder) peek(c byte) bool {
+	d.space()
+	return d.pos < len(d.data) && d.data[d.pos] == c
+}
+
+// byte skips white space and reads c.
+func (d *pageDecoder) byte(c byte) bool {
+	if !d.peek(c) {
+		return false
+	}
+	d.pos++
+	return true
+}
+
+func (d *pageDecoder) records(out *page) bool {
+	if !d.byte('[') {
+		return false
+	}
+	out.Records = make([]wireRecord, 0, 100)
+	if d.byte(']') {
+		return true
+	}
+	for {
+		var w wireRecord
+		if !d.record(&w) {
+			return false
+		}
+		out.Records = append(out.Records, w)
+		if d.byte(',') {
+			continue
+		}
+		return d.byte(']')
+	}
+}
+
+func (d *pageDecoder) record(w *wireRecord) bool {
+	if !d.byte('{') || d.peek('}') {
+		return false
+	}
+	for {
+		key, ok := d.rawString()
+		if !ok || !d.byte(':') {
+			return false
+		}
+		switch string(key) {
+		case "id":
+			if w.ID, ok = d.str(); !ok {
+				return false
+			}
+		case "createdTime":
+			start := d.pos
+			if _, ok := d.rawString(); !ok {
+				return false
+			}
+			if err := w.CreatedTime.UnmarshalJSON(d.data[start:d.pos]); err != nil {
+				return false
+			}
+		case "fields":
+			if !d.peek('{') {
+				return false // null or another type: encoding/json's answer
+			}
+			if w.Fields, ok = d.value(); !ok {
+				return false
+			}
+		default:
+			return false
+		}
+		if d.byte(',') {
+			continue
+		}
+		return d.byte('}')
+	}
+}
+
+// rawString skips white space and reads a string's bytes between its quotes, escapes as written.
+func (d *pageDecoder) rawString() ([]byte, bool) {
+	d.space()
+	if d.pos >= len(d.data) || d.data[d.pos] != '"' {
+		return nil, false
+	}
+	start := d.pos + 1
+	ascii := true
+	for i := start; i < len(d.data); i++ {
+		switch c := d.data[i]; {
+		case c == '"':
+			d.pos = i + 1
+			if !ascii && !utf8.Valid(d.data[start:i]) {
+				return nil, false
+			}
+			return d.data[start:i], true
+		case c == '\\':
+			i++ // the escaped byte; unescape checks it
+		case c < 0x20:
+			return nil, false
+		case c >= utf8.RuneSelf:
+			ascii = false
+		}
+	}
+	return nil, false
+}
+
+// str reads a string value.
+func (d *pageDecoder) str() (string, bool) {
+	raw, ok := d.rawString()
+	if !ok {
+		return "", false
+	}
+	return unescape(raw)
+}
+
+// unescape reads a string's escapes, all but \u (left to encoding/json).
+func unescape(raw []byte) (string, bool) {
+	i := 0
+	for i < len(raw) && raw[i] != '\\' {
+		i++
+	}
+	if i == len(raw) {
+		return string(raw), true
+	}
+	out := make([]byte, 0, len(raw))
+	out = append(out, raw[:i]...)
+	for ; i < len(raw); i++ {
+		c := raw[i]
+		if c != '\\' {
+			out = append(out, c)
+			continue
+		}
+		i++
+		if i == len(raw) {
+			return "", false
+		}
+		switch raw[i] {
+		case '"', '\\', '/':
+			out = append(out, raw[i])
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case 't':
+			out = append(out, '\t')
+		default:
+			return "", false
+		}
+	}
+	return string(out), true
+}
+
+// value reads any JSON value as encoding/json decodes it into an interface.
+func (d *pageDecoder) value() (any, bool) {
+	d.space()
+	if d.pos >= len(d.data) {
+		return nil, false
+	}
+	switch c := d.data[d.pos]; {
+	case c == '{':
+		return d.object()
+	case c == '[':
+		d.pos++
+		out := []any{}
+		if d.byte(']') {
+			return out, true
+		}
+		for {
+			v, ok := d.value()
+			if !ok {
+				return nil, false
+			}
+			out = append(out, v)
+			if d.byte(',') {
+				continue
+			}
+			return out, d.byte(']')
+		}
+	case c == '"':
+		return d.str()
+	case c == 't':
+		return true, d.literal("true")
+	case c == 'f':
+		return false, d.literal("false")
+	case c == 'n':
+		return nil, d.literal("null")
+	case c == '-' || c >= '0' && c <= '9':
+		return d.number()
+	}
+	return nil, false
+}
+
+// object reads an object; its keys are shared through d.keys.
+func (d *pageDecoder) object() (any, bool) {
+	d.pos++ // '{'
+	m := make(map[string]any, d.hint)
+	if d.byte('}') {
+		return m, true
+	}
+	for {
+		raw, ok := d.rawString()
+		if !ok || !d.byte(':') {
+			return nil, false
+		}
+		key, ok := d.keys[string(raw)]
+		if !ok {
+			if key, ok = unescape(raw); !ok {
+				return nil, false
+			}
+			if d.keys == nil {
+				d.keys = map[string]string{}
+			}
+			if len(d.keys) < 1000 { // field names, not a table of values
+				d.keys[string(raw)] = key
+			}
+		}
+		v, ok := d.value()
+		if !ok {
+			return nil, false
+		}
+		m[key] = v
+		if d.byte(',') {
+			continue
+		}
+		d.hint = len(m)
+		return m, d.byte('}')
+	}
+}
+
+func (d *pageDecoder) literal(word string) bool {
+	if len(d.data)-d.pos < len(word) || string(d.data[d.pos:d.pos+len(word)]) != word {
+		return false
+	}
+	d.pos += len(word)
+	return true
+}
+
+// number reads a number in JSON's grammar (strconv alone would take "0x1", "+1", "1." or "Inf").
+func (d *pageDecoder) number() (any, bool) {
+	start, i := d.pos, d.pos
+	digits := func() bool {
+		j := i
+		for i < len(d.data) && d.data[i] >= '0' && d.data[i] <= '9' {
+			i++
+		}
+		return i > j
+	}
+	if d.data[i] == '-' {
+		i++
+	}
+	if i < len(d.data) && d.data[i] == '0' {
+		i++
+	} else if !digits() {
+		return nil, false
+	}
+	if i < len(d.data) && d.data[i] == '.' {
+		i++
+		if !digits() {
+			return nil, false
+		}
+	}
+	if i < len(d.data) && (d.data[i] == 'e' || d.data[i] == 'E') {
+		i++
+		if i < len(d.data) && (d.data[i] == '+' || d.data[i] == '-') {
+			i++
+		}
+		if !digits() {
+			return nil, false
+		}
+	}
+	f, err := strconv.ParseFloat(string(d.data[start:i]), 64)
+	if err != nil {
+		return nil, false
+	}
+	d.pos = i
+	return f, true
+}
