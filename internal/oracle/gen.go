@@ -79,6 +79,7 @@ func DefaultConstructs() []Construct {
 		// Last: it replaces the select list with one aggregate.
 		{Name: "STD VAR BIT aggregates", Mode: Run, Weight: 8, add: addStatAggregate},
 		{Name: "WITH ROLLUP", Mode: Run, Weight: 8, add: addRollup},
+		{Name: "INTERSECT EXCEPT", Mode: Run, Weight: 10, add: addSetOps, rebuild: true}, // gen_setops.go
 	}
 }
 
