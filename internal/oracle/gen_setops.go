@@ -10,6 +10,11 @@ import (
 // operand in parentheses (a chain of its own), sometimes ORDER BY every column (by position) and
 // LIMIT on the whole: MySQL 8.0.31's precedence (INTERSECT before UNION and EXCEPT, left to
 // right), which MariaDB 10.11 shares.
+//
+// Not yet in the default mix: MariaDB 10.11 never answers some chains of INTERSECT ALL and EXCEPT
+// ALL (seed 136 of -oracle.only='INTERSECT EXCEPT'; 14 of 51 chunks of 100 seeds from 1 hung),
+// and in 3,700 answered queries 3 differ (seeds 396, 4042, 4539: MariaDB returns more rows, for
+// chains mixing INTERSECT ALL/EXCEPT ALL with DISTINCT operators), not yet explained.
 func addSetOps(g *Generator, p *parts) {
 	p.startRebuild()
 	r := p.r
