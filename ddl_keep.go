@@ -29,6 +29,9 @@ func checkKeep(have translate.Field, want frontend.FieldDef) error {
 // Airtable keeps would: the type, a number's precision, a select's choices. A description is
 // not compared: it is a comment, not part of the data.
 func fieldChange(have translate.Field, want frontend.FieldDef) string {
+	if sameValues(have, want) {
+		return ""
+	}
 	if have.Type != want.Type {
 		return fmt.Sprintf("from %s to %s", have.Type, want.Type)
 	}
@@ -43,6 +46,33 @@ func fieldChange(have translate.Field, want frontend.FieldDef) string {
 		}
 	}
 	return ""
+}
+
+// sameValues tells whether want only spells in SQL the type of values have already stores, as
+// information_schema's COLUMN_TYPE or a schema tool's model spells it: any text type for a text
+// field (GORM's longtext for a single line text, varchar(n) for a long text or an email), any
+// integer type for a number or currency without decimals (COLUMN_TYPE bigint), FLOAT/DOUBLE for
+// one with decimals or a percent (COLUMN_TYPE double). The field's values read and write the
+// same either way, so such a MODIFY keeps the field as it is.
+func sameValues(have translate.Field, want frontend.FieldDef) bool {
+	switch want.SQLType {
+	case "char", "varchar", "tinytext", "text", "mediumtext", "longtext":
+		switch have.Type {
+		case "singleLineText", "multilineText", "email", "url", "phoneNumber", "richText":
+			return want.Type == "singleLineText" || want.Type == "multilineText" // not a link
+		}
+	case "tinyint", "smallint", "mediumint", "int", "integer", "bigint":
+		return want.Type == "number" && (have.Type == "number" || have.Type == "currency") &&
+			optionNumber(have.Options["precision"]) == 0
+	case "float", "double", "real":
+		switch have.Type {
+		case "number", "currency":
+			return optionNumber(have.Options["precision"]) > 0
+		case "percent":
+			return true
+		}
+	}
+	return false
 }
 
 func optionNumber(v any) float64 {

@@ -22,6 +22,10 @@ func TestAlterModifyThatChangesNothing(t *testing.T) {
 		"ALTER TABLE w MODIFY COLUMN name text", // no COMMENT: the description is left as it is
 		"ALTER TABLE w MODIFY COLUMN stage enum('b','a')",
 		"ALTER TABLE w MODIFY COLUMN createdTime datetime(3) NULL, MODIFY id varchar(191)",
+		// Other SQL spellings of the values a field stores (information_schema's or a model's).
+		"ALTER TABLE w MODIFY COLUMN name varchar(255)",
+		"ALTER TABLE w MODIFY COLUMN price double",
+		"ALTER TABLE w MODIFY COLUMN qty smallint",
 	} {
 		if _, err := db.Exec(stmt); err != nil {
 			t.Errorf("%s: %v", stmt, err)
@@ -35,6 +39,9 @@ func TestAlterModifyThatChangesNothing(t *testing.T) {
 	for stmt, want := range map[string]string{
 		"ALTER TABLE w MODIFY qty varchar(20)":                     "from number to singleLineText",
 		"ALTER TABLE w MODIFY price decimal(8,3)":                  "precision from 2 to 3",
+		"ALTER TABLE w MODIFY qty double":                          "precision from 0 to 8",
+		"ALTER TABLE w MODIFY price int":                           "precision from 2 to 0",
+		"ALTER TABLE w MODIFY name bigint":                         "from multilineText to number",
 		"ALTER TABLE w MODIFY COLUMN name text COMMENT 'the name'": "", // a description the API sets
 		"ALTER TABLE w MODIFY stage enum('a','b','c')":             "choices",
 		"ALTER TABLE w MODIFY nope int":                            "no column",

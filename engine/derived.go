@@ -78,14 +78,22 @@ func (u *unionOp) Explain() Node {
 	return n
 }
 
-func unionInput(un *translate.Union, opts Options) (Operator, error) {
-	u := &unionOp{}
+// unionInput is the operator of a Union: UNION's, or INTERSECT's and EXCEPT's (setOp), whose
+// held rows count against budget.
+func unionInput(un *translate.Union, columns int, opts Options, budget *Budget) (Operator, error) {
+	var branches []Operator
 	for _, b := range un.Branches {
 		op, err := Build(b, opts)
 		if err != nil {
+			for _, o := range branches {
+				o.Close()
+			}
 			return nil, err
 		}
-		u.branches = append(u.branches, op)
+		branches = append(branches, op)
 	}
-	return u, nil
+	if un.Op == translate.SetUnion {
+		return &unionOp{branches: branches}, nil
+	}
+	return &setOp{op: un.Op, all: un.All, first: branches[0], second: branches[1], columns: columns, budget: budget}, nil
 }

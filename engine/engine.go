@@ -116,7 +116,7 @@ func Build(q *translate.Query, opts Options) (Operator, error) {
 		// LIMIT 0: nothing to read, nothing to return.
 		return withSubqueries(&valuesOp{name: "LIMIT 0: no rows and no request"}, q, opts)
 	case q.Union != nil:
-		u, err := unionInput(q.Union, opts)
+		u, err := unionInput(q.Union, len(q.Columns), opts, budget)
 		if err != nil {
 			return nil, err
 		}

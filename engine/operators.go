@@ -799,6 +799,11 @@ func Start(ctx context.Context, op Operator) {
 			}
 			o.started = true
 			return
+		case *setOp:
+			Start(ctx, o.first)
+			Start(ctx, o.second)
+			o.started = true
+			return
 		default:
 			return
 		}

@@ -48,6 +48,9 @@ type ColumnChange struct {
 type FieldDef struct {
 	Name, Type, Description string
 	Options                 map[string]any
+	// SQLType is the column's SQL type as written, lower case and without its length (varchar,
+	// longtext, bigint, double): MODIFY accepts another spelling of the type a field already has.
+	SQLType string
 	// Commented: the definition wrote COMMENT (Description, maybe ''); without it MODIFY and
 	// CHANGE leave a field's description as it is.
 	Commented bool
@@ -517,7 +520,7 @@ func fieldFor(c colDef) (f FieldDef, isID bool, err error) {
 	case c.key != "":
 		return f, false, unsupported(c.key+" on a column", where, "Airtable has no unique keys or indexes")
 	}
-	f.Name, f.Description, f.Commented = c.name, c.comment, c.commented
+	f.Name, f.Description, f.Commented, f.SQLType = c.name, c.comment, c.commented, c.typ
 	if c.references != "" {
 		switch c.typ {
 		case "char", "varchar", "text", "tinytext", "mediumtext", "longtext", "json":

@@ -13,14 +13,14 @@ func TestParseDDLKeep(t *testing.T) {
 		keep []ColumnChange
 		add  int
 	}{
-		{"ALTER TABLE `w` MODIFY COLUMN `active` boolean", []ColumnChange{{Column: "active", Def: &FieldDef{Name: "active", Type: "checkbox", Options: checkOptions()}}}, 0},
-		{"ALTER TABLE w MODIFY active tinyint(1) NOT NULL", []ColumnChange{{Column: "active", Def: &FieldDef{Name: "active", Type: "checkbox", Options: checkOptions()}}}, 0},
-		{"ALTER TABLE w MODIFY COLUMN qty int AFTER name", []ColumnChange{{Column: "qty", Def: &FieldDef{Name: "qty", Type: "number", Options: numberOptions(0)}}}, 0},
+		{"ALTER TABLE `w` MODIFY COLUMN `active` boolean", []ColumnChange{{Column: "active", Def: &FieldDef{Name: "active", Type: "checkbox", Options: checkOptions(), SQLType: "boolean"}}}, 0},
+		{"ALTER TABLE w MODIFY active tinyint(1) NOT NULL", []ColumnChange{{Column: "active", Def: &FieldDef{Name: "active", Type: "checkbox", Options: checkOptions(), SQLType: "tinyint"}}}, 0},
+		{"ALTER TABLE w MODIFY COLUMN qty int AFTER name", []ColumnChange{{Column: "qty", Def: &FieldDef{Name: "qty", Type: "number", Options: numberOptions(0), SQLType: "int"}}}, 0},
 		{"ALTER TABLE w MODIFY COLUMN `createdTime` datetime(3) NULL", []ColumnChange{{Column: "createdTime", Builtin: true, Def: &FieldDef{Name: "createdTime"}}}, 0},
 		{"ALTER TABLE w MODIFY id varchar(191), ADD COLUMN n text", []ColumnChange{{Column: "id", Builtin: true, Def: &FieldDef{Name: "id"}}}, 1},
 		{"ALTER TABLE w CHANGE COLUMN Notes Details text COMMENT 'why'", []ColumnChange{{Column: "Notes", NewName: "Details",
-			Def: &FieldDef{Name: "Details", Type: "multilineText", Description: "why", Commented: true}}}, 0},
-		{"ALTER TABLE w CHANGE Notes Notes text", []ColumnChange{{Column: "Notes", Def: &FieldDef{Name: "Notes", Type: "multilineText"}}}, 0},
+			Def: &FieldDef{Name: "Details", Type: "multilineText", Description: "why", Commented: true, SQLType: "text"}}}, 0},
+		{"ALTER TABLE w CHANGE Notes Notes text", []ColumnChange{{Column: "Notes", Def: &FieldDef{Name: "Notes", Type: "multilineText", SQLType: "text"}}}, 0},
 		{"ALTER TABLE w RENAME COLUMN `a b` TO c", []ColumnChange{{Column: "a b", NewName: "c"}}, 0},
 		{"ALTER TABLE w RENAME COLUMN id TO rid", []ColumnChange{{Column: "id", NewName: "rid", Builtin: true}}, 0},
 	}

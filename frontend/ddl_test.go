@@ -8,12 +8,14 @@ import (
 )
 
 func TestReadDDL(t *testing.T) {
-	text := func(name string) FieldDef { return FieldDef{Name: name, Type: "singleLineText"} }
-	long := func(name string) FieldDef { return FieldDef{Name: name, Type: "multilineText"} }
-	num := func(name string, p int) FieldDef {
-		return FieldDef{Name: name, Type: "number", Options: map[string]any{"precision": p}}
+	text := func(name, sql string) FieldDef { return FieldDef{Name: name, Type: "singleLineText", SQLType: sql} }
+	long := func(name, sql string) FieldDef { return FieldDef{Name: name, Type: "multilineText", SQLType: sql} }
+	num := func(name string, p int, sql string) FieldDef {
+		return FieldDef{Name: name, Type: "number", Options: map[string]any{"precision": p}, SQLType: sql}
 	}
-	check := func(name string) FieldDef { return FieldDef{Name: name, Type: "checkbox", Options: checkOptions()} }
+	check := func(name, sql string) FieldDef {
+		return FieldDef{Name: name, Type: "checkbox", Options: checkOptions(), SQLType: sql}
+	}
 	desc := "what to do"
 	cases := []struct {
 		sql  string
@@ -21,27 +23,28 @@ func TestReadDDL(t *testing.T) {
 	}{
 		// What GORM's AutoMigrate sends for struct{ID string; Name string; Priority int; Done bool; CreatedTime time.Time}.
 		{"CREATE TABLE `tasks` (`id` varchar(191),`name` longtext,`priority` bigint,`done` boolean,`created_time` datetime(3) NULL,PRIMARY KEY (`id`))",
-			&DDL{Table: "tasks", Create: true, Fields: []FieldDef{long("name"), num("priority", 0), check("done"),
-				{Name: "created_time", Type: "dateTime", Options: timeOptions()}}}},
+			&DDL{Table: "tasks", Create: true, Fields: []FieldDef{long("name", "longtext"), num("priority", 0, "bigint"), check("done", "boolean"),
+				{Name: "created_time", Type: "dateTime", Options: timeOptions(), SQLType: "datetime"}}}},
 		{"create table if not exists People (Done bool, `Full Name` varchar(100) comment 'who', Born date, Score decimal(10, 2), Ratio double precision, Small tinyint, Flag tinyint(1) unsigned) engine=InnoDB default charset=utf8mb4;",
 			&DDL{Table: "People", Create: true, IfNotExists: true, Fields: []FieldDef{
-				{Name: "Full Name", Type: "singleLineText", Description: "who", Commented: true}, check("Done"),
-				{Name: "Born", Type: "date", Options: dateOptions()}, num("Score", 2), num("Ratio", 8), num("Small", 0), check("Flag")}}},
+				{Name: "Full Name", Type: "singleLineText", Description: "who", Commented: true, SQLType: "varchar"}, check("Done", "bool"),
+				{Name: "Born", Type: "date", Options: dateOptions(), SQLType: "date"}, num("Score", 2, "decimal"), num("Ratio", 8, "double"), num("Small", 0, "tinyint"), check("Flag", "tinyint")}}},
 		{"CREATE TABLE app.T (id char(17) PRIMARY KEY, s enum('a', 'b''c'), m set('x'), n int null default null, KEY idx_n (n))",
-			&DDL{Table: "T", Create: true, Fields: []FieldDef{num("n", 0),
-				{Name: "s", Type: "singleSelect", Options: map[string]any{"choices": []any{map[string]any{"name": "a"}, map[string]any{"name": "b'c"}}}},
-				{Name: "m", Type: "multipleSelects", Options: map[string]any{"choices": []any{map[string]any{"name": "x"}}}}}}},
-		{"ALTER TABLE `tasks` ADD `notes` text", &DDL{Table: "tasks", Fields: []FieldDef{long("notes")}}},
+			&DDL{Table: "T", Create: true, Fields: []FieldDef{num("n", 0, "int"),
+				{Name: "s", Type: "singleSelect", Options: map[string]any{"choices": []any{map[string]any{"name": "a"}, map[string]any{"name": "b'c"}}}, SQLType: "enum"},
+				{Name: "m", Type: "multipleSelects", Options: map[string]any{"choices": []any{map[string]any{"name": "x"}}}, SQLType: "set"}}}},
+		{"ALTER TABLE `tasks` ADD `notes` text", &DDL{Table: "tasks", Fields: []FieldDef{long("notes", "text")}}},
 		{"alter table Tasks add column a varchar(10), add b int, ADD COLUMN (c bool, d text)",
-			&DDL{Table: "Tasks", Fields: []FieldDef{text("a"), num("b", 0), check("c"), long("d")}}},
+			&DDL{Table: "Tasks", Fields: []FieldDef{text("a", "varchar"), num("b", 0, "int"), check("c", "bool"), long("d", "text")}}},
 		{"CREATE INDEX `idx_tasks_name` ON `tasks`(`name`)", &DDL{Table: "tasks", Index: true}},
 		// Links, from a column's REFERENCES or a FOREIGN KEY clause (SHOW CREATE TABLE writes those).
 		{"CREATE TABLE Work (Name text, Owner varchar(17) REFERENCES People(id) ON DELETE SET NULL, Helper json, " +
 			"CONSTRAINT `Work_Helper` FOREIGN KEY (`Helper`) REFERENCES `People` (`id`)) COMMENT='what to do'",
-			&DDL{Table: "Work", Create: true, Description: &desc, Fields: []FieldDef{long("Name"),
-				{Name: "Owner", Type: "multipleRecordLinks", LinkTable: "People"}, {Name: "Helper", Type: "multipleRecordLinks", LinkTable: "People"}}}},
+			&DDL{Table: "Work", Create: true, Description: &desc, Fields: []FieldDef{long("Name", "text"),
+				{Name: "Owner", Type: "multipleRecordLinks", LinkTable: "People", SQLType: "varchar"},
+				{Name: "Helper", Type: "multipleRecordLinks", LinkTable: "People", SQLType: "json"}}}},
 		{"ALTER TABLE Tasks ADD COLUMN Lead varchar(17) REFERENCES People (id)",
-			&DDL{Table: "Tasks", Fields: []FieldDef{{Name: "Lead", Type: "multipleRecordLinks", LinkTable: "People"}}}},
+			&DDL{Table: "Tasks", Fields: []FieldDef{{Name: "Lead", Type: "multipleRecordLinks", LinkTable: "People", SQLType: "varchar"}}}},
 		{"ALTER TABLE Tasks RENAME TO Work", &DDL{Table: "Tasks", RenameTo: "Work"}},
 		{"ALTER TABLE Tasks RENAME AS `My Work`, COMMENT = 'what to do'", &DDL{Table: "Tasks", RenameTo: "My Work", Description: &desc}},
 		{"alter table Tasks rename Work", &DDL{Table: "Tasks", RenameTo: "Work"}},

@@ -87,6 +87,9 @@ func (s *source) parseAST() (stmt sqlparser.Statement, err error) {
 	if s.word(0, "with") {
 		return s.parseWith()
 	}
+	if s.hasSetOps() {
+		return s.parseSetOps()
+	}
 	var text string
 	if s.hasWindows() {
 		if text, err = s.windowsRewritten(); err != nil {

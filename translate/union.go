@@ -2,16 +2,50 @@ package translate
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/xwb1989/sqlparser"
+
+	"github.com/airsql/airsql/frontend"
 )
 
 // Union is the rows of several queries one after another (UNION ALL); the Query that holds it is
 // Distinct for UNION [DISTINCT]. Its rows hold Values = the columns; the Query reads them with
 // exDerived. ORDER BY and LIMIT on the whole are a query over the union as a derived table.
+//
+// With Op SetIntersect or SetExcept it has two branches and is the rows of the first that are
+// (INTERSECT) or are not (EXCEPT) among the second's, compared as GROUP BY and DISTINCT compare
+// them (AppendKey: NULLs equal): with All, a row of the first pairs off with at most one equal
+// row of the second (INTERSECT ALL keeps min(m, n) copies, EXCEPT ALL max(m-n, 0)); without,
+// the Query is Distinct.
 type Union struct {
 	Branches []*Query
 	All      bool
+	Op       SetOp
+}
+
+// SetOp is what a Union does with its branches' rows.
+type SetOp int
+
+const (
+	SetUnion     SetOp = iota // the rows of each
+	SetIntersect              // the first's rows found in the second
+	SetExcept                 // the first's rows not found in the second
+)
+
+func (o SetOp) String() string {
+	return [...]string{"UNION", "INTERSECT", "EXCEPT"}[o]
+}
+
+// setOpOf reads the Type of a *sqlparser.Union (the front end writes INTERSECT and EXCEPT there).
+func setOpOf(typ string) (op SetOp, all bool) {
+	switch typ {
+	case frontend.SetIntersect, frontend.SetIntersectAll:
+		op = SetIntersect
+	case frontend.SetExcept, frontend.SetExceptAll:
+		op = SetExcept
+	}
+	return op, strings.HasSuffix(typ, " all")
 }
 
 // NewQueryStatement plans a SELECT or a UNION (with ORDER BY and LIMIT on the whole) for the engine.
@@ -50,8 +84,8 @@ func (s *scope) union(u *sqlparser.Union) (*Query, error) {
 	if len(left.Columns) != len(right.Columns) {
 		return nil, fmt.Errorf("translate: the used SELECT statements have a different number of columns (%d and %d) in %s", len(left.Columns), len(right.Columns), sqlparser.String(u))
 	}
-	all := u.Type == sqlparser.UnionAllStr
-	uq := &Query{Union: &Union{Branches: []*Query{left, right}, All: all}, Limit: -1, Distinct: !all}
+	op, all := setOpOf(u.Type)
+	uq := &Query{Union: &Union{Branches: []*Query{left, right}, All: all, Op: op}, Limit: -1, Distinct: !all}
 	for i, c := range left.Columns {
 		a, b := left.Outputs[i].e, right.Outputs[i].e
 		typ, err := unionType(a.typ, b.typ)

@@ -28,7 +28,14 @@ func TestMain(m *testing.M) {
 // latency; by default there is neither.
 func newBase(t testing.TB, opts ...emulator.Option) (*emulator.Server, *sql.DB) {
 	t.Helper()
-	fixture := &emulator.Fixture{Bases: []emulator.FixtureBase{{ID: baseID, Name: "ORM tests"}}}
+	return newBaseWith(t, nil, opts...)
+}
+
+// newBaseWith serves a base holding tables (made as in Airtable itself, not through DDL) and
+// opens the driver on it.
+func newBaseWith(t testing.TB, tables []emulator.FixtureTable, opts ...emulator.Option) (*emulator.Server, *sql.DB) {
+	t.Helper()
+	fixture := &emulator.Fixture{Bases: []emulator.FixtureBase{{ID: baseID, Name: "ORM tests", Tables: tables}}}
 	all := append([]emulator.Option{emulator.WithFixture(fixture), emulator.WithRate(0, 0), emulator.WithTokenRate(0)}, opts...)
 	srv, err := emulator.New(all...)
 	if err != nil {
