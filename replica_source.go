@@ -235,6 +235,13 @@ func (s replicaSource) Scan(ctx context.Context, plan *translate.Plan) (engine.P
 		return nil, fmt.Errorf("airsql: replica: the scan of %s was planned as a request (formula %q), which the copy cannot run: please report this statement", plan.Table.Name, plan.Request.Formula)
 	}
 	rows := s.r.rowsOf(t)
+	if renamed := renamedSince(plan.Table, t.Fields()); len(renamed) > 0 {
+		// The copy applied a field rename the statement's schema does not know yet: its rows are
+		// handed over under the names the plan reads (by field id, never a NULL for a renamed
+		// column), and the next statement plans with the schema fetched again.
+		s.r.c.forgetSchema()
+		rows = underPlanNames(rows, renamed)
+	}
 	if plan.RecordIDs != nil { // not planned with LocalOnly; kept exact should a plan name ids
 		byID := make(map[string]int, len(rows))
 		for i := range rows {
@@ -249,6 +256,48 @@ func (s replicaSource) Scan(ctx context.Context, plan *translate.Plan) (engine.P
 		rows = picked
 	}
 	return &rowPages{rows: rows}, nil
+}
+
+// renamedSince maps the copy's name of each field the plan's table knows by another name to the
+// plan's name (nil when the names agree, as they do but for a rename the schema has not seen).
+func renamedSince(planned *translate.Table, copied []replica.Field) map[string]string {
+	var renamed map[string]string
+	for _, cf := range copied {
+		for _, pf := range planned.Fields {
+			if pf.ID == cf.ID && pf.Name != cf.Name {
+				if renamed == nil {
+					renamed = map[string]string{}
+				}
+				renamed[cf.Name] = pf.Name
+			}
+		}
+	}
+	return renamed
+}
+
+// underPlanNames copies rows with their renamed cells under the plan's names (a swap of two
+// names included: every renamed cell is read from the original row).
+func underPlanNames(rows []translate.Row, renamed map[string]string) []translate.Row {
+	out := make([]translate.Row, len(rows))
+	for i, r := range rows {
+		fields := make(map[string]any, len(r.Fields))
+		for name, v := range r.Fields {
+			if _, isRenamed := renamed[name]; !isRenamed {
+				fields[name] = v
+			}
+		}
+		for _, planName := range renamed {
+			delete(fields, planName) // a field the copy has under that name is another one now
+		}
+		for copiedName, planName := range renamed {
+			if v, ok := r.Fields[copiedName]; ok {
+				fields[planName] = v
+			}
+		}
+		r.Fields = fields
+		out[i] = r
+	}
+	return out
 }
 
 // Requests implements engine.Sizer: reading a copy costs no request.

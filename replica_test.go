@@ -611,3 +611,27 @@ func TestReplicaPollsAhead(t *testing.T) {
 		t.Fatalf("the read after the background poll sent %d more requests, want 0", n-1)
 	}
 }
+
+// TestReplicaFieldRenamed: a field renamed by another client reaches the copy with the next poll
+// while this connector's cached schema still has the old name; the read planned with the old
+// name gets the field's values (by field id), not NULLs, and the next statement plans with the
+// new name.
+func TestReplicaFieldRenamed(t *testing.T) {
+	srv := newEmulator(t)
+	db, fake := openReplica(t, srv, "freshness=5s")
+	other, _ := openDB(t, srv, "")
+	ctx := context.Background()
+	if got := queryString(t, db, "SELECT Notes FROM Tasks WHERE Priority = 3"); got != "first" {
+		t.Fatalf("first read: got %q, want %q", got, "first")
+	}
+	if _, err := other.ExecContext(ctx, "ALTER TABLE Tasks RENAME COLUMN Notes TO Details"); err != nil {
+		t.Fatal(err)
+	}
+	fake.Advance(5 * time.Second) // the next read polls the payloads, which hold the rename
+	if got := queryString(t, db, "SELECT Notes FROM Tasks WHERE Priority = 3"); got != "first" {
+		t.Errorf("the read planned before the rename was known: got %q, want the field's value %q", got, "first")
+	}
+	if got := queryString(t, db, "SELECT Details FROM Tasks WHERE Priority = 3"); got != "first" {
+		t.Errorf("the next statement, by the new name: got %q, want %q", got, "first")
+	}
+}
