@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/airsql/airsql/emulator"
-	"github.com/airsql/airsql/transport"
 )
 
 const benchBase = "appBENCH000000001"
@@ -107,16 +106,7 @@ func BenchmarkScan10000(b *testing.B) {
 // reader of 100-record pages could do at 5 requests per second. Run it with -benchtime=1x.
 func BenchmarkScanAtServiceRate(b *testing.B) {
 	const records = 5000
-	saved := transport.APILimit
-	transport.APILimit = 200 * time.Millisecond
-	defer func() { transport.APILimit = saved }()
-	srv, err := emulator.New(emulator.WithFixture(benchFixture(records)),
-		emulator.WithRate(5, 30*time.Second), emulator.WithTokenRate(0), emulator.WithLatency(100*time.Millisecond))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer srv.Close()
-	db := openBenchDB(b, srv)
+	srv, db := serviceRateDB(b, records, 100*time.Millisecond)
 	b.ReportAllocs()
 	start := time.Now()
 	rowsRead := 0
@@ -140,16 +130,7 @@ func BenchmarkScanAtServiceRate(b *testing.B) {
 // service's ceiling for writes. Run it with -benchtime=1x.
 func BenchmarkTxOneRowInsertsAtServiceRate(b *testing.B) {
 	const records = 1000
-	saved := transport.APILimit
-	transport.APILimit = 200 * time.Millisecond
-	defer func() { transport.APILimit = saved }()
-	srv, err := emulator.New(emulator.WithFixture(benchFixture(0)),
-		emulator.WithRate(5, 30*time.Second), emulator.WithTokenRate(0), emulator.WithLatency(300*time.Millisecond))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer srv.Close()
-	db := openBenchDB(b, srv)
+	srv, db := serviceRateDB(b, 0, 300*time.Millisecond)
 	b.ReportAllocs()
 	start := time.Now()
 	written := 0
@@ -181,16 +162,7 @@ func BenchmarkTxOneRowInsertsAtServiceRate(b *testing.B) {
 // notice state. Run it with -benchtime=1x (about a minute).
 func BenchmarkAutocommitOneRowInsertsAtServiceRate(b *testing.B) {
 	const records = 200
-	saved := transport.APILimit
-	transport.APILimit = 200 * time.Millisecond
-	defer func() { transport.APILimit = saved }()
-	srv, err := emulator.New(emulator.WithFixture(benchFixture(0)),
-		emulator.WithRate(5, 30*time.Second), emulator.WithTokenRate(0), emulator.WithLatency(300*time.Millisecond))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer srv.Close()
-	db := openBenchDB(b, srv)
+	srv, db := serviceRateDB(b, 0, 300*time.Millisecond)
 	b.ReportAllocs()
 	start := time.Now()
 	written := 0
@@ -215,16 +187,7 @@ func BenchmarkAutocommitOneRowInsertsAtServiceRate(b *testing.B) {
 // ratio to 500 rows/s should match the plain scan's. Run it with -benchtime=1x.
 func BenchmarkGroupByAtServiceRate(b *testing.B) {
 	const records = 5000
-	saved := transport.APILimit
-	transport.APILimit = 200 * time.Millisecond
-	defer func() { transport.APILimit = saved }()
-	srv, err := emulator.New(emulator.WithFixture(benchFixture(records)),
-		emulator.WithRate(5, 30*time.Second), emulator.WithTokenRate(0), emulator.WithLatency(100*time.Millisecond))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer srv.Close()
-	db := openBenchDB(b, srv)
+	srv, db := serviceRateDB(b, records, 100*time.Millisecond)
 	b.ReportAllocs()
 	start := time.Now()
 	rowsRead := 0
@@ -260,4 +223,19 @@ func BenchmarkGroupByAtServiceRate(b *testing.B) {
 	b.ReportMetric(float64(srv.CountStatus(429)), "429s")
 	b.ReportMetric(rate, "rows/s")
 	b.ReportMetric(rate/500, "ratio-to-500rows/s")
+}
+
+// serviceRateDB opens the driver on an emulator of records rows that allows 5 requests per
+// second per base (a 30 s penalty after a 429) and answers after latency, with the client pacing
+// at the service's 200 ms for the benchmark's duration (atServiceRate).
+func serviceRateDB(b *testing.B, records int, latency time.Duration) (*emulator.Server, *sql.DB) {
+	b.Helper()
+	atServiceRate(b)
+	srv, err := emulator.New(emulator.WithFixture(benchFixture(records)),
+		emulator.WithRate(5, 30*time.Second), emulator.WithTokenRate(0), emulator.WithLatency(latency))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { srv.Close() })
+	return srv, openBenchDB(b, srv)
 }
