@@ -25,15 +25,21 @@ func textColumn(name string, nullable bool) translate.Column {
 
 func idColumn() translate.Column { return textColumn("id", false) }
 
-// show answers SHOW DATABASES (the one base of the DSN) and SHOW [FULL] TABLES [LIKE 'pattern']:
+// show answers SHOW DATABASES (the base of the DSN and information_schema) and SHOW [FULL] TABLES [LIKE 'pattern']:
 // one row per table, in the base's order, with MySQL's columns only: Tables_in_<base>, plus
 // Table_type with FULL (tools read them by position). The table's id is SHOW TABLE STATUS's
 // Comment.
 func (cn *conn) show(ctx context.Context, ast *sqlparser.Show) (driver.Rows, error) {
 	if ast.Type == "databases" {
-		// One database: the base of the DSN.
-		return &staticRows{resultColumns: []translate.Column{textColumn("Database", false)},
-			values: [][]driver.Value{{cn.c.cfg.BaseID}}}, nil
+		// The base of the DSN and information_schema, which MySQL lists to every user (and
+		// information_schema.SCHEMATA lists here too), sorted by name as MySQL 8 sorts them.
+		names := []string{cn.c.cfg.BaseID, translate.InformationSchema}
+		slices.Sort(names)
+		rows := &staticRows{resultColumns: []translate.Column{textColumn("Database", false)}}
+		for _, n := range names {
+			rows.values = append(rows.values, []driver.Value{n})
+		}
+		return rows, nil
 	}
 	if typ := strings.ToLower(ast.Type); typ == "warnings" || typ == "errors" {
 		// The driver raises no warnings (what MySQL would warn about, it refuses with an error),

@@ -362,7 +362,7 @@ func TestShowAndDescribe(t *testing.T) {
 	if got := queryColumn(t, db, "SHOW TABLES LIKE 'team%'"); !reflect.DeepEqual(got, []string{"Team Members"}) {
 		t.Errorf("SHOW TABLES LIKE: %q", got)
 	}
-	if got := queryColumn(t, db, "SHOW DATABASES"); !reflect.DeepEqual(got, []string{testBase}) {
+	if got := queryColumn(t, db, "SHOW DATABASES"); !reflect.DeepEqual(got, []string{testBase, "information_schema"}) {
 		t.Errorf("SHOW DATABASES: %q", got)
 	}
 

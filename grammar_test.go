@@ -40,7 +40,7 @@ func TestSqllogictestStatements(t *testing.T) {
 			t.Errorf("%s:\n got %q\nwant %q", query, got, want)
 		}
 	}
-	if got := queryColumn(t, db, "SHOW SCHEMAS"); !reflect.DeepEqual(got, []string{testBase}) {
+	if got := queryColumn(t, db, "SHOW SCHEMAS"); !reflect.DeepEqual(got, []string{testBase, "information_schema"}) {
 		t.Errorf("SHOW SCHEMAS: %q", got)
 	}
 	for query, construct := range map[string]string{

@@ -216,26 +216,10 @@ DEALLOCATE PREPARE nope;
 	})
 }
 
-// pythonWithPyMySQL finds a python3 that imports pymysql, or skips (fails under CI=true).
-func pythonWithPyMySQL(t *testing.T) string {
-	t.Helper()
-	for _, p := range []string{"/usr/bin/python3", "python3"} {
-		if path, err := exec.LookPath(p); err == nil && exec.Command(path, "-c", "import pymysql").Run() == nil {
-			return path
-		}
-	}
-	msg := "PyMySQL not found: install it with `apt-get install python3-pymysql`"
-	if os.Getenv("CI") == "true" {
-		t.Fatal(msg)
-	}
-	t.Skip(msg)
-	return ""
-}
-
 // TestPyMySQL: Python's PyMySQL reads (typed values), writes, gets MySQL error numbers, pings,
 // selects the database (COM_INIT_DB), and kills a running query (COM_PROCESS_KILL).
 func TestPyMySQL(t *testing.T) {
-	py := pythonWithPyMySQL(t)
+	py := pythonWith(t, "pymysql", "python3-pymysql")
 	e := startServer(t)
 	host, port, _ := strings.Cut(e.addr, ":")
 	script := []string{"testdata/pymysql_client.py", host, port, testUser, testPass, demoDB}

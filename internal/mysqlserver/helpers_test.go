@@ -269,7 +269,13 @@ func needTool(t testing.TB, name, pkg string) string {
 	if err == nil {
 		return p
 	}
-	msg := fmt.Sprintf("%s not found: install it with `apt-get install %s`", name, pkg)
+	return skipOrFail(t, fmt.Sprintf("%s not found: install it with `apt-get install %s`", name, pkg))
+}
+
+// skipOrFail skips the test with msg, the one line saying what to install, or fails it under
+// CI=true, where a missing tool is a failure. It returns "" for its callers' convenience.
+func skipOrFail(t testing.TB, msg string) string {
+	t.Helper()
 	if os.Getenv("CI") == "true" {
 		t.Fatal(msg)
 	}

@@ -10,6 +10,7 @@ import (
 	"io"
 	"math"
 	"net"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -722,7 +723,11 @@ func (s *session) writeDatabases(more bool) (bool, error) {
 	if err := s.writeEOF(false); err != nil {
 		return false, err
 	}
-	for _, name := range s.srv.Databases() {
+	// The bases and information_schema, which MySQL lists to every user (each base's driver
+	// lists itself and information_schema alike), sorted by name as MySQL 8 sorts them.
+	names := append(s.srv.Databases(), "information_schema")
+	slices.Sort(names)
+	for _, name := range names {
 		p, _ := appendText(s.packet(), &col, name)
 		if err := s.write(p); err != nil {
 			return false, err

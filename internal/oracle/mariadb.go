@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"os/user"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -132,7 +133,7 @@ var startServer = func() (*Server, error) {
 		return fail(fmt.Errorf("oracle: %s failed: %v\n%s", installBin, err, lastLines(string(out), 15)))
 	}
 
-	socket := filepath.Join(dir, "mysqld.sock")
+	socket := filepath.Join(dir, socketName)
 	args := append([]string{
 		"--no-defaults",
 		"--datadir=" + data,
@@ -239,8 +240,9 @@ var sessionVars = map[string]string{
 }
 
 const (
-	dirPrefix = "airsql-oracle-"
-	ownerFile = "owner.pid" // the test binary's pid
+	dirPrefix  = "airsql-oracle-"
+	ownerFile  = "owner.pid" // the test binary's pid
+	socketName = "mysqld.sock"
 )
 
 // removeStaleDirs removes the directories of servers whose test binary died without cleaning up
@@ -278,6 +280,24 @@ func (s *Server) Close() error {
 		err = os.RemoveAll(s.dir)
 	})
 	return err
+}
+
+// Socket is the path of the server's unix socket, for clients other than Go's (PyMySQL's
+// unix_socket).
+func (s *Server) Socket() string { return filepath.Join(s.dir, socketName) }
+
+// SessionInit is one SET statement with the session settings every connection of DB has, for a
+// client that connects on its own (an init_command).
+func SessionInit() string {
+	names := make([]string, 0, len(sessionVars))
+	for n := range sessionVars {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for i, n := range names {
+		names[i] = n + " = " + sessionVars[n]
+	}
+	return "SET " + strings.Join(names, ", ")
 }
 
 // Exec runs statements in order on one connection, stopping at the first error.
