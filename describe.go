@@ -26,7 +26,7 @@ func textColumn(name string, nullable bool) translate.Column {
 func idColumn() translate.Column { return textColumn("id", false) }
 
 // show answers SHOW DATABASES (the base of the DSN and information_schema) and SHOW [FULL] TABLES [LIKE 'pattern']:
-// one row per table, in the base's order, with MySQL's columns only: Tables_in_<base>, plus
+// one row per table, sorted by name, with MySQL's columns only: Tables_in_<base>, plus
 // Table_type with FULL (tools read them by position). The table's id is SHOW TABLE STATUS's
 // Comment.
 func (cn *conn) show(ctx context.Context, ast *sqlparser.Show) (driver.Rows, error) {
@@ -71,7 +71,10 @@ func (cn *conn) show(ctx context.Context, ast *sqlparser.Show) (driver.Rows, err
 	if opt.Full != "" {
 		rows.resultColumns = append(rows.resultColumns, textColumn("Table_type", false))
 	}
-	for _, t := range schema.tables {
+	// Sorted by name, as MySQL 8 sorts them (its SHOW TABLES is a query over
+	// information_schema.TABLES ordered by the name; SHOW TABLE STATUS is ordered the same way).
+	tables := slices.SortedFunc(slices.Values(schema.tables), func(a, b *translate.Table) int { return strings.Compare(a.Name, b.Name) })
+	for _, t := range tables {
 		if opt.Filter != nil && !likeMatch(like, t.Name) {
 			continue
 		}

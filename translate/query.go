@@ -349,6 +349,13 @@ func (qp *queryPlanner) run() error {
 			if label, ok := s.args.Labels[se]; ok {
 				qp.names[len(qp.names)-1] = label
 			}
+			if _, bare := se.Expr.(*sqlparser.ColName); bare && se.As.IsEmpty() && e.kind == exField && e.tab == 0 &&
+				s.table != nil && strings.HasPrefix(s.table.ID, InformationSchema+".") {
+				// MySQL 8's information_schema tables are views whose columns are named in
+				// capitals: a column selected without an alias is labelled with the view's name,
+				// whatever case the query writes (SELECT column_name … is labelled COLUMN_NAME).
+				qp.names[len(qp.names)-1] = e.field.Name
+			}
 		default:
 			return unsupported(sqlparser.String(se)+" in the select list", "", "select *, columns or expressions")
 		}

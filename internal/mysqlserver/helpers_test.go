@@ -196,12 +196,16 @@ func (e *env) start(t testing.TB, cfg Config) {
 	})
 }
 
-// openDriver opens the airsql driver on a base of emu, through rt.
-func openDriver(t testing.TB, emu *emulator.Server, base, token string, rt http.RoundTripper) *sql.DB {
+// openDriver opens the airsql driver on a base of emu, through rt; adjust changes its
+// configuration.
+func openDriver(t testing.TB, emu *emulator.Server, base, token string, rt http.RoundTripper, adjust ...func(*airsql.Config)) *sql.DB {
 	t.Helper()
 	cfg := airsql.NewConfig()
 	cfg.Token, cfg.BaseID, cfg.Host, cfg.TLS = token, base, "localhost", false
 	cfg.HTTPClient = &http.Client{Transport: rt}
+	for _, f := range adjust {
+		f(cfg)
+	}
 	c, err := airsql.NewConnector(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -211,19 +215,28 @@ func openDriver(t testing.TB, emu *emulator.Server, base, token string, rt http.
 	return db
 }
 
-// dsn is a go-sql-driver/mysql DSN for the server.
-func (e *env) dsn(params string) string {
-	d := fmt.Sprintf("%s:%s@tcp(%s)/%s", testUser, testPass, e.addr, demoDB)
+// dsn is a go-sql-driver/mysql DSN for the server's demo base.
+func (e *env) dsn(params string) string { return e.dsnOf(demoDB, params) }
+
+// dsnOf is a go-sql-driver/mysql DSN for the server's database db.
+func (e *env) dsnOf(db, params string) string {
+	d := fmt.Sprintf("%s:%s@tcp(%s)/%s", testUser, testPass, e.addr, db)
 	if params != "" {
 		d += "?" + params
 	}
 	return d
 }
 
-// client opens go-sql-driver/mysql on the server.
+// client opens go-sql-driver/mysql on the server's demo base.
 func (e *env) client(t testing.TB, params string) *sql.DB {
 	t.Helper()
-	db, err := sql.Open("mysql", e.dsn(params))
+	return e.clientOf(t, demoDB, params)
+}
+
+// clientOf opens go-sql-driver/mysql on the server's database name.
+func (e *env) clientOf(t testing.TB, name, params string) *sql.DB {
+	t.Helper()
+	db, err := sql.Open("mysql", e.dsnOf(name, params))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/airsql/airsql"
 	"github.com/airsql/airsql/emulator"
 	"github.com/airsql/airsql/internal/oracle"
 )
@@ -31,8 +32,9 @@ type oracleEnv struct {
 const oracleFixtureSeed = 11
 
 // startOracleServer starts MariaDB (or skips, one line, without it), loads the oracle's fixture
-// into it and into an emulator, and serves the emulator's base through a server.
-func startOracleServer(t *testing.T) *oracleEnv {
+// into it and into an emulator, and serves the emulator's base through a server (with demo, the
+// demo base too, as a second database); adjust changes the fixture base's driver configuration.
+func startOracleServer(t *testing.T, demo bool, adjust ...func(*airsql.Config)) *oracleEnv {
 	t.Helper()
 	maria := oracle.Start(t)
 	fx := oracle.NewFixture(oracleFixtureSeed)
@@ -46,13 +48,23 @@ func startOracleServer(t *testing.T) *oracleEnv {
 	}
 	e := &env{emu: emu, log: newLogBuffer()}
 	e.block = newBlocker(emu.Transport())
-	e.db = openDriver(t, emu, fx.Schema.BaseID, fx.Schema.Token, e.block)
-	e.start(t, Config{
+	e.db = openDriver(t, emu, fx.Schema.BaseID, fx.Schema.Token, e.block, adjust...)
+	cfg := Config{
 		Databases: []Database{{Name: fx.Schema.BaseID, DB: e.db}},
 		User:      testUser, Password: testPass,
 		Logger:  log.New(e.log, "", 0),
 		Secrets: []string{fx.Schema.Token},
-	})
+	}
+	if demo {
+		demoEmu, err := emulator.New(emulator.WithDemo(), emulator.WithRate(0, 0), emulator.WithTokenRate(0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { demoEmu.Close() })
+		cfg.Databases = append(cfg.Databases, Database{Name: demoDB, DB: openDriver(t, demoEmu, demoDB, emulator.DemoToken, demoEmu.Transport())})
+		cfg.Secrets = append(cfg.Secrets, emulator.DemoToken)
+	}
+	e.start(t, cfg)
 	return &oracleEnv{env: e, maria: maria, fx: fx}
 }
 
@@ -107,7 +119,7 @@ type sqlalchemyAnswer struct {
 // python3-sqlalchemy and python3-pandas install for /usr/bin/python3.
 func TestSQLAlchemyAndPandas(t *testing.T) {
 	py := pythonWith(t, "pymysql, sqlalchemy, pandas", "python3-pymysql python3-sqlalchemy python3-pandas")
-	o := startOracleServer(t)
+	o := startOracleServer(t, false)
 	host, port, _ := strings.Cut(o.addr, ":")
 	base := o.fx.Schema.BaseID
 	airsqlURL := fmt.Sprintf("mysql+pymysql://%s:%s@%s:%s/%s?charset=utf8mb4", testUser, url.QueryEscape(testPass), host, port, base)

@@ -19,9 +19,14 @@ type Result struct {
 	Err    error
 }
 
+// Queryer is a *sql.DB, *sql.Conn or *sql.Tx.
+type Queryer interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
 // Answer runs query on db and returns its rows in canonical form. Errors of the query are in
-// Result.Err; the returned error is for ctx only.
-func Answer(ctx context.Context, db *sql.DB, query string, args ...any) *Result {
+// Result.Err.
+func Answer(ctx context.Context, db Queryer, query string, args ...any) *Result {
 	rows, err := db.QueryContext(ctx, query, args...)
 	if err != nil {
 		return &Result{Err: err}
