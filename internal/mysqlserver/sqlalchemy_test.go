@@ -107,6 +107,8 @@ type sqlalchemyAnswer struct {
 	DefaultSchema json.RawMessage            `json:"default_schema"`
 	Tables        json.RawMessage            `json:"tables"`
 	TablesSchema  json.RawMessage            `json:"tables_schema"`
+	Views         json.RawMessage            `json:"views"`
+	HasTable      json.RawMessage            `json:"has_table"`
 	Reflect       map[string]json.RawMessage `json:"reflect"`
 	Core          map[string]json.RawMessage `json:"core"`
 	ORM           map[string]json.RawMessage `json:"orm"`
@@ -147,6 +149,7 @@ func TestSQLAlchemyAndPandas(t *testing.T) {
 	var got, want sqlalchemyAnswer
 	runPython(t, py, job, &got, "testdata/sqlalchemy_client.py", airsqlURL, base)
 	job["init"] = oracle.SessionInit()
+	job["junction"] = true
 	job["reports"] = reports(1)
 	runPython(t, py, job, &want, "testdata/sqlalchemy_client.py", mariaURL, "oracle")
 	if *keepClientAnswers != "" {
@@ -199,6 +202,13 @@ func compareSQLAlchemy(t *testing.T, schema *oracle.Schema, base string, got, wa
 			}
 		}
 	})
+	t.Run("get_view_names and has_table", func(t *testing.T) {
+		// No views on either side (SHOW FULL TABLES … WHERE table_type = 'VIEW'); has_table of
+		// each table and of one that does not exist.
+		if !jsonEqual(got.Views, want.Views) || !jsonEqual(got.HasTable, want.HasTable) || !jsonEqual(got.HasTable, []byte("[true, true, true, false]")) {
+			t.Errorf("views %s, has_table %s; MariaDB: %s, %s", got.Views, got.HasTable, want.Views, want.HasTable)
+		}
+	})
 	for _, table := range schema.Tables {
 		t.Run("reflect "+table.Name, func(t *testing.T) {
 			g, w := got.Reflect[table.Name], want.Reflect[table.Name]
@@ -211,7 +221,7 @@ func compareSQLAlchemy(t *testing.T, schema *oracle.Schema, base string, got, wa
 				decodeStep(t, wr[key], &wc)
 				compareColumns(t, key, table, gc, wc)
 			}
-			for _, key := range []string{"pk", "indexes"} {
+			for _, key := range []string{"pk", "indexes", "unique", "checks", "comment"} {
 				if !jsonEqual(gr[key], wr[key]) {
 					t.Errorf("%s: got %s, want %s", key, gr[key], wr[key])
 				}
@@ -250,6 +260,9 @@ func compareSQLAlchemy(t *testing.T, schema *oracle.Schema, base string, got, wa
 				decodeStep(t, part.want[name], &wa)
 				if strings.Contains(name, "schema=") && ga.SQL != "" && !strings.Contains(ga.SQL, "`"+base+"`.`Items`.`Name`") {
 					t.Errorf("SQLAlchemy wrote no three-part name: %s", ga.SQL)
+				}
+				if strings.Contains(name, "foreign key") && !strings.Contains(ga.SQL, "ON `People`.id = `Items`.`Owner`") {
+					t.Errorf("SQLAlchemy did not join on the link's foreign key: %s", ga.SQL)
 				}
 				if len(wa.Rows) < 5 || !reflect.DeepEqual(ga.Columns, wa.Columns) || !reflect.DeepEqual(ga.Rows, wa.Rows) {
 					t.Errorf("got %v %v,\nwant %v %v", ga.Columns, ga.Rows, wa.Columns, wa.Rows)

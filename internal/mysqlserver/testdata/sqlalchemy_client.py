@@ -69,6 +69,8 @@ out["schemas"] = step(insp.get_schema_names)
 out["default_schema"] = step(lambda: insp.default_schema_name)
 out["tables"] = step(lambda: insp.get_table_names())
 out["tables_schema"] = step(lambda: insp.get_table_names(schema=schema))
+out["views"] = step(lambda: insp.get_view_names())
+out["has_table"] = step(lambda: [engine.dialect.has_table(c, n) for c in [engine.connect()] for n in job["tables"] + ["Nope"]])
 out["reflect"] = {}
 for name in job["tables"]:
     out["reflect"][name] = {
@@ -78,6 +80,9 @@ for name in job["tables"]:
         "fks": step(lambda: [{"columns": fk["constrained_columns"], "referred_table": fk["referred_table"],
                               "referred_columns": fk["referred_columns"]} for fk in insp.get_foreign_keys(name)]),
         "indexes": step(lambda: insp.get_indexes(name)),
+        "unique": step(lambda: insp.get_unique_constraints(name)),
+        "checks": step(lambda: insp.get_check_constraints(name)),
+        "comment": step(lambda: insp.get_table_comment(name)),
     }
 
 
@@ -108,7 +113,28 @@ def orm(q):
         return {"rows": [[plain(getattr(o, n)) for n in q["columns"]] for o in objs]}
 
 
+def fk_join():
+    """A Core join whose ON SQLAlchemy infers from the reflected foreign key (Items.Owner, a link,
+    to People.id), and a GROUP BY over it; "junction" joins MariaDB's copy through its
+    junction table instead, which has no foreign key."""
+    meta = MetaData()
+    items = Table("Items", meta, autoload_with=engine)
+    people = Table("People", meta, autoload_with=engine)
+    if job.get("junction"):
+        owner = Table("Items__Owner", meta, autoload_with=engine)
+        joined = items.join(owner, owner.c.id == items.c.id).join(people, people.c.id == owner.c.linked_id)
+    else:
+        joined = items.join(people)
+    n = sqlalchemy.func.count(items.c.id).label("items")
+    stmt = (select(people.c.id, people.c.Name, n).select_from(joined).where(items.c.Qty > 0)
+            .group_by(people.c.id, people.c.Name).order_by(n.desc(), people.c.id).limit(10))
+    with engine.connect() as conn:
+        result = conn.execute(stmt)
+        return {"sql": str(stmt.compile(engine)), "columns": list(result.keys()), "rows": rows_of(result)}
+
+
 out["core"] = {q["name"]: step(lambda: core(q)) for q in job["core"]}
+out["core"]["join on the foreign key"] = step(fk_join)
 out["orm"] = {q["name"]: step(lambda: orm(q)) for q in job["orm"]}
 
 
