@@ -44,6 +44,8 @@ def plain(v):
         return "Decimal:" + str(v)
     if isinstance(v, float) and math.isnan(v):
         return None
+    if isinstance(v, (set, frozenset)):  # SQLAlchemy's SET type reads a value as a set
+        return {"set": sorted(plain(x) for x in v)}
     if isinstance(v, bytes):
         return v.decode("utf-8", "replace")
     if hasattr(v, "item"):  # a numpy scalar
@@ -93,7 +95,8 @@ def rows_of(result):
 def core(q):
     """A Core select of the reflected table: a filter, IS NOT DISTINCT FROM (<=>), an order and a limit."""
     meta = MetaData(schema=schema if q["schema"] else None)
-    t = Table(q["table"], meta, autoload_with=engine)
+    declared = [sqlalchemy.Column(n, sqlalchemy.JSON) for n in q.get("json", [])]
+    t = Table(q["table"], meta, *declared, autoload_with=engine)
     cols = [t.c[n] for n in q["columns"]]
     stmt = select(*cols).where(sqlalchemy.not_(t.c[q["where"]].is_not_distinct_from(None))).order_by(t.c.id).limit(8)
     sql = str(stmt.compile(engine))
