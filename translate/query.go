@@ -349,7 +349,7 @@ func (qp *queryPlanner) run() error {
 			if label, ok := s.args.Labels[se]; ok {
 				qp.names[len(qp.names)-1] = label
 			}
-			if _, bare := se.Expr.(*sqlparser.ColName); bare && se.As.IsEmpty() && e.kind == exField && e.tab == 0 &&
+			if _, bare := withoutParens(se.Expr).(*sqlparser.ColName); bare && se.As.IsEmpty() && e.kind == exField && e.tab == 0 &&
 				s.table != nil && strings.HasPrefix(s.table.ID, InformationSchema+".") {
 				// MySQL 8's information_schema tables are views whose columns are named in
 				// capitals: a column selected without an alias is labelled with the view's name,
@@ -1045,4 +1045,15 @@ func (qp *queryPlanner) onlyFullGroupBy() bool {
 	mode, err := qp.s.session().Variable("sql_mode", false)
 	text, _ := mode.(string)
 	return err != nil || strings.Contains(strings.ToUpper(text), "ONLY_FULL_GROUP_BY")
+}
+
+// withoutParens is e without the parentheses around it.
+func withoutParens(e sqlparser.Expr) sqlparser.Expr {
+	for {
+		p, ok := e.(*sqlparser.ParenExpr)
+		if !ok {
+			return e
+		}
+		e = p.Expr
+	}
 }
