@@ -260,7 +260,7 @@ func TestIssue22Queries(t *testing.T) {
 				db, name = demo, demoDB
 			}
 			got := answerOn(ctx, t, db, q.setup, strings.ReplaceAll(q.sql, "{db}", name), name)
-			verdict := checkIssueQuery(ctx, t, o, demo, q, got)
+			verdict := checkIssueQuery(ctx, t, o.maria, served, demo, q, got)
 			fmt.Fprintf(&out, "%d. **%s**\n\n   ```sql\n   %s\n   ```\n\n   %s\n\n   %s\n\n", i+1, q.item,
 				strings.Join(append(q.setup, strings.ReplaceAll(q.sql, "{db}", name)), ";\n   "), describeAnswer(got), verdict)
 		})
@@ -273,7 +273,7 @@ func TestIssue22Queries(t *testing.T) {
 }
 
 // checkIssueQuery checks got and returns the verdict for the answers file.
-func checkIssueQuery(ctx context.Context, t *testing.T, o *oracleEnv, demo *sql.DB, q issueQuery, got *oracle.Result) string {
+func checkIssueQuery(ctx context.Context, t *testing.T, maria *oracle.Server, served, demo *sql.DB, q issueQuery, got *oracle.Result) string {
 	t.Helper()
 	var want *oracle.Result
 	var verdict string
@@ -286,7 +286,7 @@ func checkIssueQuery(ctx context.Context, t *testing.T, o *oracleEnv, demo *sql.
 	case q.want != nil:
 		want, verdict = q.want, "Check: MySQL 8's answer ("+q.why+")."
 	case q.check != nil:
-		w, err := q.check(ctx, o.clientOf(t, o.fx.Schema.BaseID, "parseTime=true&loc=UTC"), demo)
+		w, err := q.check(ctx, served, demo)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -300,7 +300,7 @@ func checkIssueQuery(ctx context.Context, t *testing.T, o *oracleEnv, demo *sql.
 		if q.maria != "" {
 			sqlText = q.maria
 		}
-		want = answerOn(ctx, t, o.maria.DB, setup, strings.ReplaceAll(sqlText, "{db}", "oracle"), "oracle")
+		want = answerOn(ctx, t, maria.DB, setup, strings.ReplaceAll(sqlText, "{db}", "oracle"), "oracle")
 		if want.Err != nil {
 			t.Fatalf("MariaDB: %v", want.Err)
 		}
