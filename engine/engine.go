@@ -1,13 +1,3 @@
-// Package engine runs a SELECT planned by translate as a tree of small operators pulling rows from
-// one another: scans at the leaves (the request translate planned, run by the driver through Source),
-// then filter, hash aggregate, project, distinct, sort or top-N, and offset/limit. It knows no HTTP:
-// every operator works on translate.Row values and is tested on in-memory rows.
-//
-// Every comparison, NULL rule and type rule comes from translate (expressions, translate.AppendKey,
-// translate.CompareSQL, translate.Aggregate): there is one implementation of SQL's semantics.
-//
-// Operators that hold rows (aggregate groups, DISTINCT sets, sorts) count them against one row
-// budget per statement and fail with a *RowLimitError past it. See docs/engine.md.
 package engine
 
 import (
@@ -233,7 +223,7 @@ type SortKey struct {
 	Slot int
 	Desc bool
 	SQL  string
-	// Names: a column of names ordered regardless of case (translate.CompareNames).
+	// Names: a column of names ordered regardless of case (sqlvalue.CompareNames).
 	Names bool
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/xwb1989/sqlparser"
 
 	"github.com/airsql/airsql/frontend"
+	"github.com/airsql/airsql/sqlvalue"
 )
 
 // exprKind says what an expression node is.
@@ -68,6 +69,8 @@ type expr struct {
 	// fsp: exDerived of a DATETIME: the fraction digits of the derived table's column (those of
 	// the expression it selects), which MySQL keeps in the column's type.
 	fsp int
+	// call: exFunc: the library's function and what it knows of the call (calls.go).
+	call *compiledCall
 }
 
 // scope resolves names in one statement.
@@ -368,7 +371,7 @@ func (s *scope) compile(e sqlparser.Expr) (*expr, error) {
 					return &expr{kind: exConst, typ: typeFloat, val: -f, sql: sqlparser.String(e)}, nil
 				}
 			}
-			if !x.typ.numeric() && x.typ != typeNull {
+			if !x.typ.Numeric() && x.typ != typeNull {
 				return nil, fmt.Errorf("translate: unary - needs a number or text, got %s %s", x.typ, sqlparser.String(e.Expr))
 			}
 			typ := x.typ
@@ -753,10 +756,10 @@ func (s *scope) comparison(e *sqlparser.ComparisonExpr) (*expr, error) {
 				return nil, err
 			}
 			str, ok := esc.val.(string)
-			if esc.kind != exConst || !ok || len(likeRunes(str)) != 1 {
+			if esc.kind != exConst || !ok || len(sqlvalue.LikeRunes(str)) != 1 {
 				return nil, fmt.Errorf("translate: ESCAPE needs a single character, got %s", sqlparser.String(e.Escape))
 			}
-			escape = likeRunes(str)[0]
+			escape = sqlvalue.LikeRunes(str)[0]
 		}
 		if err := listArgument(pattern, left); err != nil {
 			return nil, err
@@ -883,9 +886,9 @@ func comparable(a, b *expr) error {
 	}
 	class := func(t sqlType) int {
 		switch {
-		case t.numeric():
+		case t.Numeric():
 			return 0
-		case t.temporal():
+		case t.Temporal():
 			return 1
 		}
 		return 2 // text and JSON compare as text
@@ -922,7 +925,7 @@ func (s *scope) coerce(other, c *expr) (*expr, error) {
 	if c.kind != exConst || c.val == nil || other.typ == typeNull || other.typ == c.typ || c.typ == typeJSON {
 		return c, nil // a JSON constant is never converted: comparable refuses it against other types
 	}
-	if c.op == opBinaryLiteral && other.typ.numeric() {
+	if c.op == opBinaryLiteral && other.typ.Numeric() {
 		return binaryNumber(c), nil // Priority = 0x10 compares with 16
 	}
 	out := *c
@@ -940,11 +943,11 @@ func (s *scope) coerce(other, c *expr) (*expr, error) {
 				// Against a column, text that is not a number is almost always a mistake (Priority =
 				// 'high' would be Priority = 0 in MySQL): refused, as the README's table says.
 				return nil, fmt.Errorf("translate: cannot compare the number column %s with the text %s, which is not a number (MySQL would read it as %s); "+
-					"compare with a number, or convert the column: CAST(%s AS CHAR)", describe(other), c.sql, formatFloat(mysqlNumber(v)), describe(other))
+					"compare with a number, or convert the column: CAST(%s AS CHAR)", describe(other), c.sql, sqlvalue.TextOf(sqlvalue.TextNumber(v)), describe(other))
 			}
 			out.val, out.typ = val, typ
 		case bool:
-			out.val, out.typ = boolInt(v), typeInt
+			out.val, out.typ = sqlvalue.BoolInt(v), typeInt
 		}
 	case typeBool:
 		// A BOOL is the number 0 or 1 (MySQL's TINYINT(1)) and compares with a number as a number:
@@ -973,7 +976,7 @@ func (s *scope) coerce(other, c *expr) (*expr, error) {
 		case int64:
 			out.val, out.typ = strconv.FormatInt(v, 10), typeText
 		case float64:
-			out.val, out.typ = formatFloat(v), typeText
+			out.val, out.typ = sqlvalue.TextOf(v), typeText
 		}
 	}
 	return &out, nil
@@ -992,15 +995,6 @@ func numberText(v string) (any, sqlType, bool) {
 	return f, typeFloat, true
 }
 
-func boolInt(b bool) int64 {
-	if b {
-		return 1
-	}
-	return 0
-}
-
-func formatFloat(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
-
 func (s *scope) arithmetic(e *sqlparser.BinaryExpr) (*expr, error) {
 	switch e.Operator {
 	case sqlparser.PlusStr, sqlparser.MinusStr, sqlparser.MultStr, sqlparser.DivStr, sqlparser.IntDivStr, sqlparser.ModStr:
@@ -1017,7 +1011,7 @@ func (s *scope) arithmetic(e *sqlparser.BinaryExpr) (*expr, error) {
 	}
 	a, b = binaryNumber(a), binaryNumber(b)
 	for _, x := range []*expr{a, b} {
-		if !x.typ.numeric() && x.typ != typeNull {
+		if !x.typ.Numeric() && x.typ != typeNull {
 			return nil, fmt.Errorf("translate: %s needs numbers, but %s is %s", sqlparser.String(e), describe(x), x.typ)
 		}
 	}
@@ -1062,10 +1056,19 @@ func (s *scope) function(e *sqlparser.FuncExpr) (*expr, error) {
 	return s.call(name, args, sqlString(e))
 }
 
-// call type-checks a function call: one of funcTable (funcs.go), or a reference to the record's own
-// id and creation time.
+// call type-checks a function call: one of the library's (sqlvalue), or a reference to the
+// record's own id and creation time.
 func (s *scope) call(name string, args []*expr, text string) (*expr, error) {
-	if def, op, ok := lookupFunc(name); ok {
+	if def, op, ok := sqlvalue.Lookup(name); ok {
+		if op == "NULLIF" && len(args) == 2 {
+			// NULLIF(a, b) is the library's NULLIF(a = b, a), the comparison compiled here with its
+			// conversions.
+			cond, err := s.compare("=", args[0], args[1])
+			if err != nil {
+				return nil, err
+			}
+			args = []*expr{cond, args[0]}
+		}
 		return s.callRegistered(def, op, name, args, text, nil)
 	}
 	switch name {

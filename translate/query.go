@@ -846,7 +846,7 @@ func (qp *queryPlanner) newAggregate(node sqlparser.Expr, argHook func(sqlparser
 			return nil, false, fmt.Errorf("translate: %s: %s takes one argument", a.SQL, a.Name)
 		}
 		t := a.args[0].typ
-		if !t.numeric() && t != typeNull {
+		if !t.Numeric() && t != typeNull {
 			return nil, false, fmt.Errorf("translate: %s needs numbers, but %s is %s", a.SQL, describe(a.args[0]), t)
 		}
 		a.typ = typeFloat
@@ -872,7 +872,7 @@ func (qp *queryPlanner) newAggregate(node sqlparser.Expr, argHook func(sqlparser
 		if len(a.args) != 1 {
 			return nil, false, fmt.Errorf("translate: %s: %s takes one argument", a.SQL, a.Name)
 		}
-		if t := a.args[0].typ; !t.numeric() && t != typeNull {
+		if t := a.args[0].typ; !t.Numeric() && t != typeNull {
 			return nil, false, fmt.Errorf("translate: %s needs numbers, but %s is %s", a.SQL, describe(a.args[0]), t)
 		}
 		if a.Distinct {

@@ -9,6 +9,7 @@ import (
 	"github.com/xwb1989/sqlparser"
 
 	"github.com/airsql/airsql/frontend"
+	"github.com/airsql/airsql/sqlvalue"
 )
 
 // Window functions planned: each `OVER WINDOW` call that rewriteWindows wrote (parse_window.go)
@@ -81,7 +82,7 @@ type FrameBound struct {
 	N    int64 // ROWS: the offset of N PRECEDING/FOLLOWING
 	// RANGE: the offset, a number or an interval (for a date or datetime key).
 	offset   any
-	interval *interval
+	interval *sqlvalue.Interval
 }
 
 // RangeLimit is, for a RANGE frame's N PRECEDING or N FOLLOWING bound, the order key value the
@@ -100,7 +101,7 @@ func (b FrameBound) RangeLimit(key any, desc bool) any {
 		if !ok {
 			return nil
 		}
-		moved, ok := addInterval(t, *b.interval, sign)
+		moved, ok := sqlvalue.AddInterval(t, *b.interval, sign)
 		if !ok {
 			if sign < 0 {
 				return time.Time{} // before year 1: every date is after it
@@ -114,8 +115,8 @@ func (b FrameBound) RangeLimit(key any, desc bool) any {
 			return k + sign*n
 		}
 	}
-	k, _ := toFloat(key)
-	n, _ := toFloat(b.offset)
+	k, _ := sqlvalue.ToFloat(key)
+	n, _ := sqlvalue.ToFloat(b.offset)
 	return k + float64(sign)*n
 }
 
@@ -290,13 +291,13 @@ func (qp *queryPlanner) windowFunction(wf *WindowFunc, fnNode sqlparser.Expr) (s
 		}
 		typ := args[0].typ
 		if len(args) > 2 {
-			typ = unifyTypes(args[0].typ, args[2].typ)
+			typ = sqlvalue.Unify(args[0].typ, args[2].typ)
 			if typ == typeText {
 				// A date and a text default are text, the date written as MySQL writes it
 				// (a DATETIME(3) field with its .000).
 				for _, k := range []int{0, 2} {
 					if args[k].typ != typeText && args[k].typ != typeNull {
-						c, err := qp.s.callRegistered(funcTable["CAST CHAR"], "CAST CHAR", "CAST", []*expr{args[k]}, sqlString(f), convertType{length: -1})
+						c, err := qp.s.callRegistered(libraryFunc("CAST CHAR"), "CAST CHAR", "CAST", []*expr{args[k]}, sqlString(f), sqlvalue.CastTarget{Length: -1})
 						if err != nil {
 							return 0, false, err
 						}
@@ -441,8 +442,8 @@ func (qp *queryPlanner) frameBound(spec *WindowSpec, b *sqlparser.FuncExpr) (Fra
 			return fb, windowErrorf(3590, "Window '%s' has a non-constant frame bound.", spec.name)
 		}
 		unit := strings.ToUpper(iv.Unit)
-		parsed, ok := parseInterval(n.val, unit)
-		if n.val == nil || !ok || parsed.months < 0 || parsed.micros < 0 {
+		parsed, ok := sqlvalue.ParseInterval(n.val, unit)
+		if n.val == nil || !ok || parsed.Months < 0 || parsed.Micros < 0 {
 			return fb, illegal
 		}
 		fb.interval = &parsed
@@ -496,11 +497,11 @@ func (qp *queryPlanner) checkFrame(spec *WindowSpec) error {
 		}
 		t := spec.Order[0].Key.e.typ
 		switch {
-		case t.temporal() && b.interval == nil:
+		case t.Temporal() && b.interval == nil:
 			return windowErrorf(3588, "Window '%s' with RANGE frame has ORDER BY expression of datetime type. Only INTERVAL bound value allowed.", spec.name)
-		case t.numeric() && b.interval != nil:
+		case t.Numeric() && b.interval != nil:
 			return windowErrorf(3589, "Window '%s' with RANGE frame has ORDER BY expression of numeric type, INTERVAL bound value not allowed.", spec.name)
-		case !t.numeric() && !t.temporal() && t != typeNull:
+		case !t.Numeric() && !t.Temporal() && t != typeNull:
 			return windowErrorf(3587, "Window '%s' with RANGE N PRECEDING/FOLLOWING frame requires exactly one ORDER BY expression, of numeric or temporal type", spec.name)
 		}
 	}

@@ -1,4 +1,4 @@
-package translate
+package sqlvalue
 
 import (
 	"fmt"
@@ -7,12 +7,10 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/airsql/airsql/frontend"
 )
 
 // Date and time functions (MySQL 8 manual, 14.7 "Date and Time Functions"). Every time is UTC (the
-// session's time_zone is UTC; see sysvars.go), NOW() and its kin are the statement's clock
+// session's time_zone is UTC; see translate/sysvars.go), NOW() and its kin are the statement's clock
 // (Args.Now, from the connector's clock), fixed for the whole statement as in MySQL. Text reads as
 // a date or datetime as MySQL reads literals ('2024-03-01', '2024-03-01 12:00:00', '20240301', ISO
 // with Z); text that does not, and impossible dates ('2023-02-29'), give NULL, as do results outside
@@ -196,9 +194,9 @@ func daysIn(y int, m time.Month) int {
 
 func isLeap(y int) bool { return y%4 == 0 && (y%100 != 0 || y%400 == 0) }
 
-// toTime reads a value as a time: a time as it is, text as a MySQL literal, an integer as YYYYMMDD
+// ToTime reads a value as a time: a time as it is, text as a MySQL literal, an integer as YYYYMMDD
 // or YYYYMMDDhhmmss. It reports false for anything else (then the function gives NULL).
-func toTime(v any) (time.Time, bool) {
+func ToTime(v any) (time.Time, bool) {
 	switch v := v.(type) {
 	case time.Time:
 		return v.UTC(), true
@@ -215,26 +213,26 @@ func toTime(v any) (time.Time, bool) {
 		if v <= 0 || v >= 1e15 {
 			return time.Time{}, false
 		}
-		return toTime(int64(v))
+		return ToTime(int64(v))
 	}
 	return time.Time{}, false
 }
 
 // dateArgs checks that the arguments at the given positions can be times: times, text, numbers or
 // NULL. Anything that is not a time may not read as one, so the result may be NULL.
-func dateArgs(positions ...int) func(fc *funcCall) error {
-	return func(fc *funcCall) error {
+func dateArgs(positions ...int) func(fc *Check) error {
+	return func(fc *Check) error {
 		for _, i := range positions {
-			if i >= len(fc.args) {
+			if i >= len(fc.Args) {
 				continue
 			}
-			a := fc.args[i]
+			a := fc.Args[i]
 			switch {
-			case a.typ.temporal():
-			case a.typ == typeText || a.typ == typeNull || a.typ == typeInt || a.typ == typeFloat:
-				fc.nullable = true
+			case a.Type.Temporal():
+			case a.Type == Text || a.Type == Null || a.Type == Int || a.Type == Float:
+				fc.Nullable = true
 			default:
-				return fc.errorf("%s needs a date, but %s is %s", fc.name, describe(a), a.typ)
+				return fc.Errorf("%s needs a date, but %s is %s", fc.Name, Describe(a), a.Type)
 			}
 		}
 		return nil
@@ -242,12 +240,12 @@ func dateArgs(positions ...int) func(fc *funcCall) error {
 }
 
 // dateFunc is a function of one date argument (and optional others).
-func dateFunc(min, max int, result sqlType, f func(t time.Time, e *expr, v []any) any) *funcDef {
+func dateFunc(min, max int, result Type, f func(t time.Time, e *Call, v []any) any) *Func {
 	check := dateArgs(0)
-	return &funcDef{min: min, max: max, typ: func(fc *funcCall) (sqlType, error) {
+	return &Func{Min: min, Max: max, Type: func(fc *Check) (Type, error) {
 		return result, check(fc)
-	}, eval: func(e *expr, v []any) any {
-		t, ok := toTime(v[0])
+	}, Eval: func(e *Call, v []any) any {
+		t, ok := ToTime(v[0])
 		if !ok {
 			return nil
 		}
@@ -345,15 +343,15 @@ func unitHasTime(unit string) bool {
 	return true
 }
 
-// interval is an amount of time to add: months (calendar), then microseconds.
-type interval struct {
-	months int64
-	micros int64
+// Interval is an amount of time to add: months (calendar), then microseconds.
+type Interval struct {
+	Months int64
+	Micros int64
 }
 
-// parseInterval reads INTERVAL amount unit. A composite unit reads its parts from text
+// ParseInterval reads INTERVAL amount unit. A composite unit reads its parts from text
 // ('1:30' HOUR_MINUTE), the leftmost parts left out when fewer are given, as MySQL does.
-func parseInterval(amount any, unit string) (interval, bool) {
+func ParseInterval(amount any, unit string) (Interval, bool) {
 	const (
 		us  = int64(1)
 		sec = 1_000_000 * us
@@ -364,25 +362,25 @@ func parseInterval(amount any, unit string) (interval, bool) {
 	simple := map[string]int64{"MICROSECOND": us, "SECOND": sec, "MINUTE": mn, "HOUR": hr, "DAY": day, "WEEK": 7 * day}
 	switch unit {
 	case "MONTH", "QUARTER", "YEAR":
-		n := toInt(amount)
+		n := ToInt(amount)
 		m := map[string]int64{"MONTH": 1, "QUARTER": 3, "YEAR": 12}[unit]
 		if n > math.MaxInt64/12 || n < math.MinInt64/12 {
-			return interval{}, false
+			return Interval{}, false
 		}
-		return interval{months: n * m}, true
+		return Interval{Months: n * m}, true
 	case "SECOND":
-		f, _ := toFloat(amount)
+		f, _ := ToFloat(amount)
 		if math.Abs(f) > 1e14 {
-			return interval{}, false
+			return Interval{}, false
 		}
-		return interval{micros: int64(math.Round(f * 1e6))}, true
+		return Interval{Micros: int64(math.Round(f * 1e6))}, true
 	}
 	if step, ok := simple[unit]; ok {
-		n := toInt(amount)
+		n := ToInt(amount)
 		if n > math.MaxInt64/step || n < math.MinInt64/step {
-			return interval{}, false
+			return Interval{}, false
 		}
-		return interval{micros: n * step}, true
+		return Interval{Micros: n * step}, true
 	}
 	// Composite units: the fields of the text, right-aligned to the unit's fields.
 	fields := map[string][]int64{
@@ -392,9 +390,9 @@ func parseInterval(amount any, unit string) (interval, bool) {
 		"MINUTE_MICROSECOND": {mn, sec, us}, "SECOND_MICROSECOND": {sec, us},
 	}[unit]
 	if fields == nil {
-		return interval{}, false
+		return Interval{}, false
 	}
-	text := sqlText(amount, typeText)
+	text := Format(amount, Text)
 	neg := false
 	text = strings.TrimSpace(text)
 	if strings.HasPrefix(text, "-") {
@@ -411,7 +409,7 @@ func parseInterval(amount any, unit string) (interval, bool) {
 		var n int64
 		for j < len(text) && text[j] >= '0' && text[j] <= '9' {
 			if n > 1e15 {
-				return interval{}, false
+				return Interval{}, false
 			}
 			n = n*10 + int64(text[j]-'0')
 			j++
@@ -420,10 +418,10 @@ func parseInterval(amount any, unit string) (interval, bool) {
 		i = j
 	}
 	if len(nums) == 0 || len(nums) > len(fields) {
-		return interval{}, false
+		return Interval{}, false
 	}
 	off := len(fields) - len(nums)
-	var iv interval
+	var iv Interval
 	for k, n := range nums {
 		step := fields[off+k]
 		if strings.HasSuffix(unit, "_MICROSECOND") && off+k == len(fields)-1 && lens[k] < 6 {
@@ -433,22 +431,22 @@ func parseInterval(amount any, unit string) (interval, bool) {
 			}
 		}
 		if unit == "YEAR_MONTH" {
-			iv.months += n * step
+			iv.Months += n * step
 		} else {
-			iv.micros += n * step
+			iv.Micros += n * step
 		}
 	}
 	if neg {
-		iv.months, iv.micros = -iv.months, -iv.micros
+		iv.Months, iv.Micros = -iv.Months, -iv.Micros
 	}
 	return iv, true
 }
 
-// addInterval adds iv (times sign) to t: months first, the day kept or clamped to the month's
+// AddInterval adds iv (times sign) to t: months first, the day kept or clamped to the month's
 // last day (2024-01-31 + 1 MONTH is 2024-02-29), then the rest. False outside years 1 to 9999.
-func addInterval(t time.Time, iv interval, sign int64) (time.Time, bool) {
-	if iv.months != 0 {
-		total := int64(t.Year())*12 + int64(t.Month()) - 1 + sign*iv.months
+func AddInterval(t time.Time, iv Interval, sign int64) (time.Time, bool) {
+	if iv.Months != 0 {
+		total := int64(t.Year())*12 + int64(t.Month()) - 1 + sign*iv.Months
 		if total < 12 || total >= 10000*12 {
 			return time.Time{}, false
 		}
@@ -456,13 +454,13 @@ func addInterval(t time.Time, iv interval, sign int64) (time.Time, bool) {
 		d := min(t.Day(), daysIn(y, m))
 		t = time.Date(y, m, d, t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), time.UTC)
 	}
-	if iv.micros != 0 {
+	if iv.Micros != 0 {
 		const maxMicros = 10000 * 366 * 86400 * 1_000_000
-		if iv.micros > maxMicros || iv.micros < -maxMicros {
+		if iv.Micros > maxMicros || iv.Micros < -maxMicros {
 			return time.Time{}, false
 		}
 		// In two steps of seconds and microseconds: time.Duration holds only ±292 years.
-		secs, rest := iv.micros/1_000_000, iv.micros%1_000_000
+		secs, rest := iv.Micros/1_000_000, iv.Micros%1_000_000
 		t = t.Add(time.Duration(sign*secs) * time.Second).Add(time.Duration(sign*rest) * time.Microsecond)
 	}
 	if t.Year() < 1 || t.Year() > 9999 {
@@ -490,68 +488,82 @@ func monthsBetween(a, b time.Time) int64 {
 
 // unitName reads the unit argument of TIMESTAMPDIFF, TIMESTAMPADD and EXTRACT: a bare word
 // (compiled into a text constant by specialCall).
-func unitName(fc *funcCall, i int) (string, error) {
-	a := fc.args[i]
-	u, ok := a.val.(string)
-	if a.kind != exConst || !ok || !frontend.IntervalUnits[strings.ToUpper(u)] {
-		return "", fc.errorf("%s is not a time unit (MICROSECOND, SECOND, MINUTE, HOUR, DAY, WEEK, MONTH, QUARTER, YEAR, or a compound such as HOUR_MINUTE)", describe(a))
+func unitName(fc *Check, i int) (string, error) {
+	a := fc.Args[i]
+	u, ok := a.Value.(string)
+	if !a.Const || !ok || !IntervalUnits[strings.ToUpper(u)] {
+		return "", fc.Errorf("%s is not a time unit (MICROSECOND, SECOND, MINUTE, HOUR, DAY, WEEK, MONTH, QUARTER, YEAR, or a compound such as HOUR_MINUTE)", Describe(a))
 	}
 	return strings.ToUpper(u), nil
 }
 
+// statementNow is NOW(): the statement's clock to the second, or to fsp digits with NOW(fsp).
+func statementNow(fc *Check) time.Time {
+	n := fc.Env.Now()
+	digits := int64(0)
+	if len(fc.Args) == 1 {
+		digits, _ = fc.Args[0].Value.(int64)
+	}
+	step := time.Second
+	for range min(max(digits, 0), 6) {
+		step /= 10
+	}
+	return n.Truncate(step)
+}
+
 func init() {
-	register("NOW", &funcDef{min: 0, max: 1, typ: func(fc *funcCall) (sqlType, error) {
-		fc.out.val = fc.s.statementNow(fc.args)
-		return typeDateTime, nil
-	}, eval: func(e *expr, v []any) any { return e.val }})
-	register("UTC_TIMESTAMP", &funcDef{min: 0, max: 1, typ: func(fc *funcCall) (sqlType, error) {
-		fc.out.val = fc.s.statementNow(fc.args)
-		return typeDateTime, nil
-	}, eval: func(e *expr, v []any) any { return e.val }})
+	register("NOW", &Func{Min: 0, Max: 1, Type: func(fc *Check) (Type, error) {
+		fc.Param = statementNow(fc)
+		return DateTime, nil
+	}, Eval: func(e *Call, v []any) any { return e.Param }})
+	register("UTC_TIMESTAMP", &Func{Min: 0, Max: 1, Type: func(fc *Check) (Type, error) {
+		fc.Param = statementNow(fc)
+		return DateTime, nil
+	}, Eval: func(e *Call, v []any) any { return e.Param }})
 	for _, name := range []string{"CURDATE", "UTC_DATE"} {
-		register(name, &funcDef{min: 0, max: 0, typ: func(fc *funcCall) (sqlType, error) {
-			n := fc.s.now
-			fc.out.val = time.Date(n.Year(), n.Month(), n.Day(), 0, 0, 0, 0, time.UTC)
-			return typeDate, nil
-		}, eval: func(e *expr, v []any) any { return e.val }})
+		register(name, &Func{Min: 0, Max: 0, Type: func(fc *Check) (Type, error) {
+			n := fc.Env.Now()
+			fc.Param = time.Date(n.Year(), n.Month(), n.Day(), 0, 0, 0, 0, time.UTC)
+			return Date, nil
+		}, Eval: func(e *Call, v []any) any { return e.Param }})
 	}
 	// CURTIME() is a TIME in MySQL; the driver has no TIME type and gives its text, hh:mm:ss.
 	for _, name := range []string{"CURTIME", "UTC_TIME"} {
-		register(name, &funcDef{min: 0, max: 0, typ: func(fc *funcCall) (sqlType, error) {
-			fc.out.val = fc.s.now.Format(time.TimeOnly)
-			return typeText, nil
-		}, eval: func(e *expr, v []any) any { return e.val }})
+		register(name, &Func{Min: 0, Max: 0, Type: func(fc *Check) (Type, error) {
+			fc.Param = fc.Env.Now().Format(time.TimeOnly)
+			return Text, nil
+		}, Eval: func(e *Call, v []any) any { return e.Param }})
 	}
-	register("UNIX_TIMESTAMP", &funcDef{min: 0, max: 1, typ: func(fc *funcCall) (sqlType, error) {
-		if len(fc.args) == 0 {
-			fc.out.val = fc.s.now.Unix()
-			return typeInt, nil
+	register("UNIX_TIMESTAMP", &Func{Min: 0, Max: 1, Type: func(fc *Check) (Type, error) {
+		if len(fc.Args) == 0 {
+			fc.Param = fc.Env.Now().Unix()
+			return Int, nil
 		}
 		if err := dateArgs(0)(fc); err != nil {
 			return 0, err
 		}
 		// A time with a fraction of a second gives a fraction (MySQL: a DECIMAL with the fraction's
 		// digits); the driver's datetime columns carry milliseconds, so they are FLOAT64.
-		if fc.args[0].typ == typeDateTime || fc.args[0].typ == typeText {
-			return typeFloat, nil
+		if fc.Args[0].Type == DateTime || fc.Args[0].Type == Text {
+			return Float, nil
 		}
-		return typeInt, nil
-	}, eval: func(e *expr, v []any) any {
+		return Int, nil
+	}, Eval: func(e *Call, v []any) any {
 		if len(v) == 0 {
-			return e.val
+			return e.Param
 		}
-		t, ok := toTime(v[0])
+		t, ok := ToTime(v[0])
 		if !ok {
 			return nil
 		}
 		// Out of the TIMESTAMP range (1970 to 3001-01-19 03:14:07.999999 UTC): 0, as MySQL gives.
 		if t.Before(time.Unix(0, 0)) || t.After(time.Date(3001, 1, 19, 3, 14, 7, 999999000, time.UTC)) {
-			if e.typ == typeFloat {
+			if e.Type == Float {
 				return float64(0)
 			}
 			return int64(0)
 		}
-		if e.typ == typeFloat {
+		if e.Type == Float {
 			return float64(t.UnixMicro()) / 1e6
 		}
 		return t.Unix()
@@ -559,10 +571,10 @@ func init() {
 	// CONVERT_TZ(dt, from, to): the wall time dt in zone from, as a wall time in zone to. Zones are
 	// offsets ('+05:30') or names ('Europe/Paris', from Go's zone database); an unknown zone gives
 	// NULL, as in MySQL.
-	register("CONVERT_TZ", &funcDef{min: 3, max: 3, typ: func(fc *funcCall) (sqlType, error) {
-		return typeDateTime, dateArgs(0)(fc)
-	}, mayBeNull: true, eval: func(e *expr, v []any) any {
-		t, ok := toTime(v[0])
+	register("CONVERT_TZ", &Func{Min: 3, Max: 3, Type: func(fc *Check) (Type, error) {
+		return DateTime, dateArgs(0)(fc)
+	}, MayBeNull: true, Eval: func(e *Call, v []any) any {
+		t, ok := ToTime(v[0])
 		from, okFrom := zoneOf(textArg(e, v, 1))
 		to, okTo := zoneOf(textArg(e, v, 2))
 		if !ok || !okFrom || !okTo {
@@ -575,16 +587,16 @@ func init() {
 		}
 		return r
 	}})
-	register("FROM_UNIXTIME", &funcDef{min: 1, max: 1, typ: typeOf(typeDateTime), mayBeNull: true, eval: func(e *expr, v []any) any {
-		f, _ := toFloat(v[0])
+	register("FROM_UNIXTIME", &Func{Min: 1, Max: 1, Type: typeOf(DateTime), MayBeNull: true, Eval: func(e *Call, v []any) any {
+		f, _ := ToFloat(v[0])
 		if f < 0 || f > 32536771199.999999 {
 			return nil
 		}
 		sec, frac := math.Modf(f)
 		return time.Unix(int64(sec), int64(math.Round(frac*1e6))*1000).UTC()
 	}})
-	part := func(f func(t time.Time) int64) *funcDef {
-		return dateFunc(1, 1, typeInt, func(t time.Time, e *expr, v []any) any { return f(t) })
+	part := func(f func(t time.Time) int64) *Func {
+		return dateFunc(1, 1, Int, func(t time.Time, e *Call, v []any) any { return f(t) })
 	}
 	register("YEAR", part(func(t time.Time) int64 { return int64(t.Year()) }))
 	register("MONTH", part(func(t time.Time) int64 { return int64(t.Month()) }))
@@ -599,65 +611,65 @@ func init() {
 	register("DAYOFWEEK", part(func(t time.Time) int64 { return calcWeekday(dayNumber(t), true) + 1 }))
 	register("WEEKOFYEAR", part(func(t time.Time) int64 { w, _ := calcWeek(t, weekMode(3)); return int64(w) }))
 	register("TO_DAYS", part(func(t time.Time) int64 { return dayNumber(t) }))
-	register("DAYNAME", dateFunc(1, 1, typeText, func(t time.Time, e *expr, v []any) any { return t.Weekday().String() }))
-	register("MONTHNAME", dateFunc(1, 1, typeText, func(t time.Time, e *expr, v []any) any { return t.Month().String() }))
-	register("LAST_DAY", dateFunc(1, 1, typeDate, func(t time.Time, e *expr, v []any) any {
+	register("DAYNAME", dateFunc(1, 1, Text, func(t time.Time, e *Call, v []any) any { return t.Weekday().String() }))
+	register("MONTHNAME", dateFunc(1, 1, Text, func(t time.Time, e *Call, v []any) any { return t.Month().String() }))
+	register("LAST_DAY", dateFunc(1, 1, Date, func(t time.Time, e *Call, v []any) any {
 		return time.Date(t.Year(), t.Month(), daysIn(t.Year(), t.Month()), 0, 0, 0, 0, time.UTC)
 	}))
-	register("DATE", dateFunc(1, 1, typeDate, func(t time.Time, e *expr, v []any) any {
+	register("DATE", dateFunc(1, 1, Date, func(t time.Time, e *Call, v []any) any {
 		return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
 	}))
 	// WEEK(d[, mode]): mode 0 by default (default_week_format, which SET can change).
-	register("WEEK", &funcDef{min: 1, max: 2, typ: func(fc *funcCall) (sqlType, error) {
-		fc.out.val = fc.s.session().weekFormat()
-		return typeInt, dateArgs(0)(fc)
-	}, eval: func(e *expr, v []any) any {
-		t, ok := toTime(v[0])
+	register("WEEK", &Func{Min: 1, Max: 2, Type: func(fc *Check) (Type, error) {
+		fc.Param = fc.Env.WeekFormat()
+		return Int, dateArgs(0)(fc)
+	}, Eval: func(e *Call, v []any) any {
+		t, ok := ToTime(v[0])
 		if !ok {
 			return nil
 		}
-		mode, _ := e.val.(int64)
+		mode, _ := e.Param.(int64)
 		if len(v) == 2 {
-			mode = toInt(v[1])
+			mode = ToInt(v[1])
 		}
 		w, _ := calcWeek(t, weekMode(mode))
 		return int64(w)
 	}})
-	register("YEARWEEK", &funcDef{min: 1, max: 2, typ: func(fc *funcCall) (sqlType, error) {
-		return typeInt, dateArgs(0)(fc)
-	}, eval: func(e *expr, v []any) any {
-		t, ok := toTime(v[0])
+	register("YEARWEEK", &Func{Min: 1, Max: 2, Type: func(fc *Check) (Type, error) {
+		return Int, dateArgs(0)(fc)
+	}, Eval: func(e *Call, v []any) any {
+		t, ok := ToTime(v[0])
 		if !ok {
 			return nil
 		}
 		mode := int64(0)
 		if len(v) == 2 {
-			mode = toInt(v[1])
+			mode = ToInt(v[1])
 		}
 		w, y := calcWeek(t, weekMode(mode)|weekYear)
 		return int64(y*100 + w)
 	}})
-	register("DATEDIFF", &funcDef{min: 2, max: 2, typ: func(fc *funcCall) (sqlType, error) {
-		return typeInt, dateArgs(0, 1)(fc)
-	}, eval: func(e *expr, v []any) any {
-		a, okA := toTime(v[0])
-		b, okB := toTime(v[1])
+	register("DATEDIFF", &Func{Min: 2, Max: 2, Type: func(fc *Check) (Type, error) {
+		return Int, dateArgs(0, 1)(fc)
+	}, Eval: func(e *Call, v []any) any {
+		a, okA := ToTime(v[0])
+		b, okB := ToTime(v[1])
 		if !okA || !okB {
 			return nil
 		}
 		return dayNumber(a) - dayNumber(b)
 	}})
-	register("TIMESTAMPDIFF", &funcDef{min: 3, max: 3, typ: func(fc *funcCall) (sqlType, error) {
+	register("TIMESTAMPDIFF", &Func{Min: 3, Max: 3, Type: func(fc *Check) (Type, error) {
 		if _, err := unitName(fc, 0); err != nil {
 			return 0, err
 		}
-		if u := strings.ToUpper(fc.args[0].val.(string)); strings.Contains(u, "_") {
-			return 0, fc.errorf("TIMESTAMPDIFF takes a simple unit (MICROSECOND … YEAR), not %s", u)
+		if u := strings.ToUpper(fc.Args[0].Value.(string)); strings.Contains(u, "_") {
+			return 0, fc.Errorf("TIMESTAMPDIFF takes a simple unit (MICROSECOND … YEAR), not %s", u)
 		}
-		return typeInt, dateArgs(1, 2)(fc)
-	}, eval: func(e *expr, v []any) any {
-		a, okA := toTime(v[1])
-		b, okB := toTime(v[2])
+		return Int, dateArgs(1, 2)(fc)
+	}, Eval: func(e *Call, v []any) any {
+		a, okA := ToTime(v[1])
+		b, okB := ToTime(v[2])
 		if !okA || !okB {
 			return nil
 		}
@@ -684,51 +696,51 @@ func init() {
 		if name == "DATE_SUB" {
 			sign = -1
 		}
-		register(name, &funcDef{min: 3, max: 3, typ: dateAddType, mayBeNull: true, eval: func(e *expr, v []any) any {
+		register(name, &Func{Min: 3, Max: 3, Type: dateAddType, MayBeNull: true, Eval: func(e *Call, v []any) any {
 			return dateAdd(e, v, sign)
 		}})
 	}
-	register("EXTRACT FROM", &funcDef{min: 2, max: 2, typ: func(fc *funcCall) (sqlType, error) {
+	register("EXTRACT FROM", &Func{Min: 2, Max: 2, Type: func(fc *Check) (Type, error) {
 		if _, err := unitName(fc, 0); err != nil {
 			return 0, err
 		}
-		return typeInt, dateArgs(1)(fc)
-	}, eval: func(e *expr, v []any) any {
-		t, ok := toTime(v[1])
+		return Int, dateArgs(1)(fc)
+	}, Eval: func(e *Call, v []any) any {
+		t, ok := ToTime(v[1])
 		if !ok {
 			return nil
 		}
 		return extract(strings.ToUpper(v[0].(string)), t)
 	}})
-	register("DATE_FORMAT", &funcDef{min: 2, max: 2, typ: func(fc *funcCall) (sqlType, error) {
-		return typeText, dateArgs(0)(fc)
-	}, eval: func(e *expr, v []any) any {
-		t, ok := toTime(v[0])
+	register("DATE_FORMAT", &Func{Min: 2, Max: 2, Type: func(fc *Check) (Type, error) {
+		return Text, dateArgs(0)(fc)
+	}, Eval: func(e *Call, v []any) any {
+		t, ok := ToTime(v[0])
 		if !ok {
 			return nil
 		}
 		return dateFormat(t, textArg(e, v, 1))
 	}})
-	register("STR_TO_DATE", &funcDef{min: 2, max: 2, mayBeNull: true, typ: func(fc *funcCall) (sqlType, error) {
+	register("STR_TO_DATE", &Func{Min: 2, Max: 2, MayBeNull: true, Type: func(fc *Check) (Type, error) {
 		// The result is a DATE, DATETIME or TIME by the parts the format names; a format that is
 		// not a constant gives a DATETIME.
-		f := fc.args[1]
-		if s, ok := f.val.(string); f.kind == exConst && ok {
+		f := fc.Args[1]
+		if s, ok := f.Value.(string); f.Const && ok {
 			date, clock := formatParts(s)
 			switch {
 			case date && !clock:
-				return typeDate, nil
+				return Date, nil
 			case clock && !date:
-				return typeText, nil // a TIME, as its text
+				return Text, nil // a TIME, as its text
 			}
 		}
-		return typeDateTime, nil
-	}, eval: func(e *expr, v []any) any {
+		return DateTime, nil
+	}, Eval: func(e *Call, v []any) any {
 		p, ok := strToDate(textArg(e, v, 0), textArg(e, v, 1))
 		if !ok {
 			return nil
 		}
-		if e.typ == typeText {
+		if e.Type == Text {
 			return fmt.Sprintf("%02d:%02d:%02d", p.hour, p.minute, p.second)
 		}
 		t, ok := validTime(p.year, p.month, p.day, p.hour, p.minute, p.second, p.micro*1000)
@@ -739,23 +751,9 @@ func init() {
 	}})
 }
 
-// statementNow is NOW(): the statement's clock to the second, or to fsp digits with NOW(fsp).
-func (s *scope) statementNow(args []*expr) time.Time {
-	n := s.now
-	digits := int64(0)
-	if len(args) == 1 {
-		digits, _ = args[0].val.(int64)
-	}
-	step := time.Second
-	for range min(max(digits, 0), 6) {
-		step /= 10
-	}
-	return n.Truncate(step)
-}
-
 // dateAddType types DATE_ADD: a DATE plus days, weeks, months or years is a DATE; a DATE plus hours
 // or less, or a DATETIME, is a DATETIME; text gives text in the same form, as MySQL's string result.
-func dateAddType(fc *funcCall) (sqlType, error) {
+func dateAddType(fc *Check) (Type, error) {
 	unit, err := unitName(fc, 2)
 	if err != nil {
 		return 0, err
@@ -763,41 +761,41 @@ func dateAddType(fc *funcCall) (sqlType, error) {
 	if err := dateArgs(0)(fc); err != nil {
 		return 0, err
 	}
-	switch t := fc.args[0].typ; {
-	case t == typeDate && !unitHasTime(unit):
-		return typeDate, nil
-	case t.temporal():
-		return typeDateTime, nil
-	case t == typeNull:
-		return typeDateTime, nil
+	switch t := fc.Args[0].Type; {
+	case t == Date && !unitHasTime(unit):
+		return Date, nil
+	case t.Temporal():
+		return DateTime, nil
+	case t == Null:
+		return DateTime, nil
 	}
-	return typeText, nil
+	return Text, nil
 }
 
-func dateAdd(e *expr, v []any, sign int64) any {
+func dateAdd(e *Call, v []any, sign int64) any {
 	unit := strings.ToUpper(v[2].(string))
-	t, ok := toTime(v[0])
+	t, ok := ToTime(v[0])
 	if !ok {
 		return nil
 	}
-	iv, ok := parseInterval(v[1], unit)
+	iv, ok := ParseInterval(v[1], unit)
 	if !ok {
 		return nil
 	}
-	r, ok := addInterval(t, iv, sign)
+	r, ok := AddInterval(t, iv, sign)
 	if !ok {
 		return nil
 	}
-	if e.typ == typeText {
+	if e.Type == Text {
 		dateOnly := false
 		if s, isText := v[0].(string); isText {
 			mt, _ := parseMySQLTime(s)
 			dateOnly = mt.dateOnly
 		}
 		if dateOnly && !unitHasTime(unit) {
-			return sqlText(r, typeDate)
+			return Format(r, Date)
 		}
-		return sqlText(r, typeDateTime)
+		return Format(r, DateTime)
 	}
 	return r
 }

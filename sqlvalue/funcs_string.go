@@ -1,4 +1,4 @@
-package translate
+package sqlvalue
 
 import (
 	"strings"
@@ -11,15 +11,15 @@ import (
 // driver's _bin collation), so REPLACE, LOCATE, INSTR and FIND_IN_SET match case.
 
 func init() {
-	text := typeOf(typeText)
-	register("CONCAT", &funcDef{min: 1, max: -1, typ: text, eval: func(e *expr, v []any) any {
+	text := typeOf(Text)
+	register("CONCAT", &Func{Min: 1, Max: -1, Type: text, Eval: func(e *Call, v []any) any {
 		var b strings.Builder
 		for i := range v {
 			b.WriteString(textArg(e, v, i))
 		}
 		return b.String()
 	}})
-	register("CONCAT_WS", &funcDef{min: 2, max: -1, typ: text, nullArgs: true, eval: func(e *expr, v []any) any {
+	register("CONCAT_WS", &Func{Min: 2, Max: -1, Type: text, NullArgs: true, Eval: func(e *Call, v []any) any {
 		if v[0] == nil {
 			return nil
 		}
@@ -38,32 +38,32 @@ func init() {
 		}
 		return b.String()
 	}})
-	register("LENGTH", &funcDef{min: 1, max: 1, typ: typeOf(typeInt), eval: func(e *expr, v []any) any {
+	register("LENGTH", &Func{Min: 1, Max: 1, Type: typeOf(Int), Eval: func(e *Call, v []any) any {
 		return int64(len(textArg(e, v, 0)))
 	}})
-	register("CHAR_LENGTH", &funcDef{min: 1, max: 1, typ: typeOf(typeInt), eval: func(e *expr, v []any) any {
+	register("CHAR_LENGTH", &Func{Min: 1, Max: 1, Type: typeOf(Int), Eval: func(e *Call, v []any) any {
 		return int64(utf8.RuneCountInString(textArg(e, v, 0)))
 	}})
-	register("LOWER", &funcDef{min: 1, max: 1, typ: text, eval: func(e *expr, v []any) any {
+	register("LOWER", &Func{Min: 1, Max: 1, Type: text, Eval: func(e *Call, v []any) any {
 		return strings.ToLower(textArg(e, v, 0))
 	}})
-	register("UPPER", &funcDef{min: 1, max: 1, typ: text, eval: func(e *expr, v []any) any {
+	register("UPPER", &Func{Min: 1, Max: 1, Type: text, Eval: func(e *Call, v []any) any {
 		return strings.ToUpper(textArg(e, v, 0))
 	}})
 	// TRIM, LTRIM and RTRIM remove spaces only (not tabs or newlines), as MySQL does.
-	register("TRIM", &funcDef{min: 1, max: 1, typ: text, eval: func(e *expr, v []any) any {
+	register("TRIM", &Func{Min: 1, Max: 1, Type: text, Eval: func(e *Call, v []any) any {
 		return strings.Trim(textArg(e, v, 0), " ")
 	}})
-	register("LTRIM", &funcDef{min: 1, max: 1, typ: text, eval: func(e *expr, v []any) any {
+	register("LTRIM", &Func{Min: 1, Max: 1, Type: text, Eval: func(e *Call, v []any) any {
 		return strings.TrimLeft(textArg(e, v, 0), " ")
 	}})
-	register("RTRIM", &funcDef{min: 1, max: 1, typ: text, eval: func(e *expr, v []any) any {
+	register("RTRIM", &Func{Min: 1, Max: 1, Type: text, Eval: func(e *Call, v []any) any {
 		return strings.TrimRight(textArg(e, v, 0), " ")
 	}})
 	// TRIM([BOTH | LEADING | TRAILING] [remstr] FROM str), which Parse reads as `TRIM BOTH`([remstr,]
 	// str) …: remstr (a space by default) is removed as a whole string, as often as it repeats.
 	for _, side := range []string{"BOTH", "LEADING", "TRAILING"} {
-		register("TRIM "+side, &funcDef{min: 1, max: 2, typ: text, eval: func(e *expr, v []any) any {
+		register("TRIM "+side, &Func{Min: 1, Max: 2, Type: text, Eval: func(e *Call, v []any) any {
 			s, rem := textArg(e, v, len(v)-1), " "
 			if len(v) == 2 {
 				rem = textArg(e, v, 0)
@@ -84,12 +84,12 @@ func init() {
 			return s
 		}})
 	}
-	register("SUBSTRING", &funcDef{min: 2, max: 3, typ: text, eval: func(e *expr, v []any) any {
+	register("SUBSTRING", &Func{Min: 2, Max: 3, Type: text, Eval: func(e *Call, v []any) any {
 		return substring(textArg(e, v, 0), v[1:])
 	}})
-	register("LEFT", &funcDef{min: 2, max: 2, typ: text, eval: func(e *expr, v []any) any {
+	register("LEFT", &Func{Min: 2, Max: 2, Type: text, Eval: func(e *Call, v []any) any {
 		r := []rune(textArg(e, v, 0))
-		n := toInt(v[1])
+		n := ToInt(v[1])
 		if n <= 0 {
 			return ""
 		}
@@ -98,9 +98,9 @@ func init() {
 		}
 		return string(r)
 	}})
-	register("RIGHT", &funcDef{min: 2, max: 2, typ: text, eval: func(e *expr, v []any) any {
+	register("RIGHT", &Func{Min: 2, Max: 2, Type: text, Eval: func(e *Call, v []any) any {
 		r := []rune(textArg(e, v, 0))
-		n := toInt(v[1])
+		n := ToInt(v[1])
 		if n <= 0 {
 			return ""
 		}
@@ -109,31 +109,31 @@ func init() {
 		}
 		return string(r)
 	}})
-	register("REPLACE", &funcDef{min: 3, max: 3, typ: text, eval: func(e *expr, v []any) any {
+	register("REPLACE", &Func{Min: 3, Max: 3, Type: text, Eval: func(e *Call, v []any) any {
 		s, from := textArg(e, v, 0), textArg(e, v, 1)
 		if from == "" {
 			return s
 		}
 		return strings.ReplaceAll(s, from, textArg(e, v, 2))
 	}})
-	register("LOCATE", &funcDef{min: 2, max: 3, typ: typeOf(typeInt), eval: func(e *expr, v []any) any {
+	register("LOCATE", &Func{Min: 2, Max: 3, Type: typeOf(Int), Eval: func(e *Call, v []any) any {
 		start := int64(1)
 		if len(v) == 3 {
-			start = toInt(v[2])
+			start = ToInt(v[2])
 		}
 		return locate(textArg(e, v, 0), textArg(e, v, 1), start)
 	}})
-	register("INSTR", &funcDef{min: 2, max: 2, typ: typeOf(typeInt), eval: func(e *expr, v []any) any {
+	register("INSTR", &Func{Min: 2, Max: 2, Type: typeOf(Int), Eval: func(e *Call, v []any) any {
 		return locate(textArg(e, v, 1), textArg(e, v, 0), 1)
 	}})
-	register("LPAD", &funcDef{min: 3, max: 3, typ: text, mayBeNull: true, eval: func(e *expr, v []any) any {
-		return pad(textArg(e, v, 0), toInt(v[1]), textArg(e, v, 2), true)
+	register("LPAD", &Func{Min: 3, Max: 3, Type: text, MayBeNull: true, Eval: func(e *Call, v []any) any {
+		return pad(textArg(e, v, 0), ToInt(v[1]), textArg(e, v, 2), true)
 	}})
-	register("RPAD", &funcDef{min: 3, max: 3, typ: text, mayBeNull: true, eval: func(e *expr, v []any) any {
-		return pad(textArg(e, v, 0), toInt(v[1]), textArg(e, v, 2), false)
+	register("RPAD", &Func{Min: 3, Max: 3, Type: text, MayBeNull: true, Eval: func(e *Call, v []any) any {
+		return pad(textArg(e, v, 0), ToInt(v[1]), textArg(e, v, 2), false)
 	}})
-	register("REPEAT", &funcDef{min: 2, max: 2, typ: text, mayBeNull: true, eval: func(e *expr, v []any) any {
-		s, n := textArg(e, v, 0), toInt(v[1])
+	register("REPEAT", &Func{Min: 2, Max: 2, Type: text, MayBeNull: true, Eval: func(e *Call, v []any) any {
+		s, n := textArg(e, v, 0), ToInt(v[1])
 		if n <= 0 || s == "" {
 			return ""
 		}
@@ -142,14 +142,14 @@ func init() {
 		}
 		return strings.Repeat(s, int(n))
 	}})
-	register("REVERSE", &funcDef{min: 1, max: 1, typ: text, eval: func(e *expr, v []any) any {
+	register("REVERSE", &Func{Min: 1, Max: 1, Type: text, Eval: func(e *Call, v []any) any {
 		r := []rune(textArg(e, v, 0))
 		for i, j := 0, len(r)-1; i < j; i, j = i+1, j-1 {
 			r[i], r[j] = r[j], r[i]
 		}
 		return string(r)
 	}})
-	register("FIND_IN_SET", &funcDef{min: 2, max: 2, typ: typeOf(typeInt), eval: func(e *expr, v []any) any {
+	register("FIND_IN_SET", &Func{Min: 2, Max: 2, Type: typeOf(Int), Eval: func(e *Call, v []any) any {
 		s, list := textArg(e, v, 0), textArg(e, v, 1)
 		if strings.Contains(s, ",") || list == "" {
 			return int64(0) // MySQL: a needle with a comma is never found
@@ -161,20 +161,20 @@ func init() {
 		}
 		return int64(0)
 	}})
-	register("SUBSTRING_INDEX", &funcDef{min: 3, max: 3, typ: text, eval: func(e *expr, v []any) any {
-		return substringIndex(textArg(e, v, 0), textArg(e, v, 1), toInt(v[2]))
+	register("SUBSTRING_INDEX", &Func{Min: 3, Max: 3, Type: text, Eval: func(e *Call, v []any) any {
+		return substringIndex(textArg(e, v, 0), textArg(e, v, 1), ToInt(v[2]))
 	}})
 	// FIELD(s, s1, s2, …): the position of s among the others, 0 when absent or NULL. All text
 	// compares as text (case-sensitively), all numbers as numbers, any other mix as DOUBLE, as MySQL.
-	register("FIELD", &funcDef{min: 2, max: -1, typ: typeOf(typeInt), nullArgs: true,
-		nullable: func([]*expr) bool { return false }, eval: func(e *expr, v []any) any {
+	register("FIELD", &Func{Min: 2, Max: -1, Type: typeOf(Int), NullArgs: true,
+		Nullable: func([]Arg) bool { return false }, Eval: func(e *Call, v []any) any {
 			if v[0] == nil {
 				return int64(0)
 			}
 			asText, asNumber := true, true
-			for _, a := range e.args {
-				asText = asText && (a.typ == typeText || a.typ.temporal() || a.typ == typeJSON || a.typ == typeNull)
-				asNumber = asNumber && (a.typ.numeric() || a.typ == typeNull)
+			for _, a := range e.Args {
+				asText = asText && (a.Type == Text || a.Type.Temporal() || a.Type == JSON || a.Type == Null)
+				asNumber = asNumber && (a.Type.Numeric() || a.Type == Null)
 			}
 			for i := 1; i < len(v); i++ {
 				if v[i] == nil {
@@ -185,10 +185,10 @@ func init() {
 				case asText:
 					same = textArg(e, v, 0) == textArg(e, v, i)
 				case asNumber:
-					same = compareValues(v[0], v[i]) == 0
+					same = Compare(v[0], v[i]) == 0
 				default:
-					a, _ := toFloat(v[0])
-					b, _ := toFloat(v[i])
+					a, _ := ToFloat(v[0])
+					b, _ := ToFloat(v[i])
 					same = a == b
 				}
 				if same {
@@ -198,25 +198,25 @@ func init() {
 			return int64(0)
 		}})
 	// ELT(n, s1, s2, …): sn as text; NULL when n is NULL or names no argument.
-	register("ELT", &funcDef{min: 2, max: -1, typ: text, nullArgs: true, mayBeNull: true, eval: func(e *expr, v []any) any {
+	register("ELT", &Func{Min: 2, Max: -1, Type: text, NullArgs: true, MayBeNull: true, Eval: func(e *Call, v []any) any {
 		if v[0] == nil {
 			return nil
 		}
-		n := toInt(v[0])
+		n := ToInt(v[0])
 		if n < 1 || n >= int64(len(v)) || v[n] == nil {
 			return nil
 		}
 		return textArg(e, v, int(n))
 	}})
-	register("ASCII", &funcDef{min: 1, max: 1, typ: typeOf(typeInt), eval: func(e *expr, v []any) any {
+	register("ASCII", &Func{Min: 1, Max: 1, Type: typeOf(Int), Eval: func(e *Call, v []any) any {
 		s := textArg(e, v, 0)
 		if s == "" {
 			return int64(0)
 		}
 		return int64(s[0])
 	}})
-	register("SPACE", &funcDef{min: 1, max: 1, typ: text, mayBeNull: true, eval: func(e *expr, v []any) any {
-		n := toInt(v[0])
+	register("SPACE", &Func{Min: 1, Max: 1, Type: text, MayBeNull: true, Eval: func(e *Call, v []any) any {
+		n := ToInt(v[0])
 		if n <= 0 {
 			return ""
 		}
