@@ -149,8 +149,17 @@ var funcAliases = map[string]string{
 	"POSITION IN":       "LOCATE",
 }
 
-// funcTable holds every function; filled by the init functions of the funcs_*.go files.
+// funcTable holds every function: the tables of the funcs_*.go files (stringFuncs, …) and the
+// entries their init functions register.
 var funcTable = map[string]*Func{}
+
+func init() {
+	for _, table := range []map[string]*Func{stringFuncs, numberFuncs, dateFuncs, jsonFuncs} {
+		for name, f := range table {
+			register(name, f)
+		}
+	}
+}
 
 func register(name string, def *Func) {
 	if _, dup := funcTable[name]; dup {

@@ -497,6 +497,31 @@ func unitName(fc *Check, i int) (string, error) {
 	return strings.ToUpper(u), nil
 }
 
+// curdate is CURDATE(): the statement's day.
+var curdate = &Func{Min: 0, Max: 0, Type: func(fc *Check) (Type, error) {
+	n := fc.Env.Now()
+	fc.Param = time.Date(n.Year(), n.Month(), n.Day(), 0, 0, 0, 0, time.UTC)
+	return Date, nil
+}, Eval: func(e *Call, v []any) any { return e.Param }}
+
+// curtime is CURTIME(): the statement's time of day, as text.
+var curtime = &Func{Min: 0, Max: 0, Type: func(fc *Check) (Type, error) {
+	fc.Param = fc.Env.Now().Format(time.TimeOnly)
+	return Text, nil
+}, Eval: func(e *Call, v []any) any { return e.Param }}
+
+// part is a function of a date's part, an integer (YEAR, MONTH, …).
+func part(f func(t time.Time) int64) *Func {
+	return dateFunc(1, 1, Int, func(t time.Time, e *Call, v []any) any { return f(t) })
+}
+
+// dateAddFunc is DATE_ADD (sign 1) or DATE_SUB (sign -1).
+func dateAddFunc(sign int64) *Func {
+	return &Func{Min: 3, Max: 3, Type: dateAddType, MayBeNull: true, Eval: func(e *Call, v []any) any {
+		return dateAdd(e, v, sign)
+	}}
+}
+
 // statementNow is NOW(): the statement's clock to the second, or to fsp digits with NOW(fsp).
 func statementNow(fc *Check) time.Time {
 	n := fc.Env.Now()
@@ -511,30 +536,21 @@ func statementNow(fc *Check) time.Time {
 	return n.Truncate(step)
 }
 
-func init() {
-	register("NOW", &Func{Min: 0, Max: 1, Type: func(fc *Check) (Type, error) {
+var dateFuncs = map[string]*Func{
+	"NOW": {Min: 0, Max: 1, Type: func(fc *Check) (Type, error) {
 		fc.Param = statementNow(fc)
 		return DateTime, nil
-	}, Eval: func(e *Call, v []any) any { return e.Param }})
-	register("UTC_TIMESTAMP", &Func{Min: 0, Max: 1, Type: func(fc *Check) (Type, error) {
+	}, Eval: func(e *Call, v []any) any { return e.Param }},
+	"UTC_TIMESTAMP": {Min: 0, Max: 1, Type: func(fc *Check) (Type, error) {
 		fc.Param = statementNow(fc)
 		return DateTime, nil
-	}, Eval: func(e *Call, v []any) any { return e.Param }})
-	for _, name := range []string{"CURDATE", "UTC_DATE"} {
-		register(name, &Func{Min: 0, Max: 0, Type: func(fc *Check) (Type, error) {
-			n := fc.Env.Now()
-			fc.Param = time.Date(n.Year(), n.Month(), n.Day(), 0, 0, 0, 0, time.UTC)
-			return Date, nil
-		}, Eval: func(e *Call, v []any) any { return e.Param }})
-	}
+	}, Eval: func(e *Call, v []any) any { return e.Param }},
+	"CURDATE":  curdate,
+	"UTC_DATE": curdate,
 	// CURTIME() is a TIME in MySQL; the driver has no TIME type and gives its text, hh:mm:ss.
-	for _, name := range []string{"CURTIME", "UTC_TIME"} {
-		register(name, &Func{Min: 0, Max: 0, Type: func(fc *Check) (Type, error) {
-			fc.Param = fc.Env.Now().Format(time.TimeOnly)
-			return Text, nil
-		}, Eval: func(e *Call, v []any) any { return e.Param }})
-	}
-	register("UNIX_TIMESTAMP", &Func{Min: 0, Max: 1, Type: func(fc *Check) (Type, error) {
+	"CURTIME":  curtime,
+	"UTC_TIME": curtime,
+	"UNIX_TIMESTAMP": {Min: 0, Max: 1, Type: func(fc *Check) (Type, error) {
 		if len(fc.Args) == 0 {
 			fc.Param = fc.Env.Now().Unix()
 			return Int, nil
@@ -567,11 +583,11 @@ func init() {
 			return float64(t.UnixMicro()) / 1e6
 		}
 		return t.Unix()
-	}})
+	}},
 	// CONVERT_TZ(dt, from, to): the wall time dt in zone from, as a wall time in zone to. Zones are
 	// offsets ('+05:30') or names ('Europe/Paris', from Go's zone database); an unknown zone gives
 	// NULL, as in MySQL.
-	register("CONVERT_TZ", &Func{Min: 3, Max: 3, Type: func(fc *Check) (Type, error) {
+	"CONVERT_TZ": {Min: 3, Max: 3, Type: func(fc *Check) (Type, error) {
 		return DateTime, dateArgs(0)(fc)
 	}, MayBeNull: true, Eval: func(e *Call, v []any) any {
 		t, ok := ToTime(v[0])
@@ -586,41 +602,38 @@ func init() {
 			return nil
 		}
 		return r
-	}})
-	register("FROM_UNIXTIME", &Func{Min: 1, Max: 1, Type: typeOf(DateTime), MayBeNull: true, Eval: func(e *Call, v []any) any {
+	}},
+	"FROM_UNIXTIME": {Min: 1, Max: 1, Type: typeOf(DateTime), MayBeNull: true, Eval: func(e *Call, v []any) any {
 		f, _ := ToFloat(v[0])
 		if f < 0 || f > 32536771199.999999 {
 			return nil
 		}
 		sec, frac := math.Modf(f)
 		return time.Unix(int64(sec), int64(math.Round(frac*1e6))*1000).UTC()
-	}})
-	part := func(f func(t time.Time) int64) *Func {
-		return dateFunc(1, 1, Int, func(t time.Time, e *Call, v []any) any { return f(t) })
-	}
-	register("YEAR", part(func(t time.Time) int64 { return int64(t.Year()) }))
-	register("MONTH", part(func(t time.Time) int64 { return int64(t.Month()) }))
-	register("DAY", part(func(t time.Time) int64 { return int64(t.Day()) }))
-	register("HOUR", part(func(t time.Time) int64 { return int64(t.Hour()) }))
-	register("MINUTE", part(func(t time.Time) int64 { return int64(t.Minute()) }))
-	register("SECOND", part(func(t time.Time) int64 { return int64(t.Second()) }))
-	register("MICROSECOND", part(func(t time.Time) int64 { return int64(t.Nanosecond() / 1000) }))
-	register("QUARTER", part(func(t time.Time) int64 { return int64(t.Month()+2) / 3 }))
-	register("DAYOFYEAR", part(func(t time.Time) int64 { return int64(t.YearDay()) }))
-	register("WEEKDAY", part(func(t time.Time) int64 { return calcWeekday(dayNumber(t), false) }))
-	register("DAYOFWEEK", part(func(t time.Time) int64 { return calcWeekday(dayNumber(t), true) + 1 }))
-	register("WEEKOFYEAR", part(func(t time.Time) int64 { w, _ := calcWeek(t, weekMode(3)); return int64(w) }))
-	register("TO_DAYS", part(func(t time.Time) int64 { return dayNumber(t) }))
-	register("DAYNAME", dateFunc(1, 1, Text, func(t time.Time, e *Call, v []any) any { return t.Weekday().String() }))
-	register("MONTHNAME", dateFunc(1, 1, Text, func(t time.Time, e *Call, v []any) any { return t.Month().String() }))
-	register("LAST_DAY", dateFunc(1, 1, Date, func(t time.Time, e *Call, v []any) any {
+	}},
+	"YEAR":        part(func(t time.Time) int64 { return int64(t.Year()) }),
+	"MONTH":       part(func(t time.Time) int64 { return int64(t.Month()) }),
+	"DAY":         part(func(t time.Time) int64 { return int64(t.Day()) }),
+	"HOUR":        part(func(t time.Time) int64 { return int64(t.Hour()) }),
+	"MINUTE":      part(func(t time.Time) int64 { return int64(t.Minute()) }),
+	"SECOND":      part(func(t time.Time) int64 { return int64(t.Second()) }),
+	"MICROSECOND": part(func(t time.Time) int64 { return int64(t.Nanosecond() / 1000) }),
+	"QUARTER":     part(func(t time.Time) int64 { return int64(t.Month()+2) / 3 }),
+	"DAYOFYEAR":   part(func(t time.Time) int64 { return int64(t.YearDay()) }),
+	"WEEKDAY":     part(func(t time.Time) int64 { return calcWeekday(dayNumber(t), false) }),
+	"DAYOFWEEK":   part(func(t time.Time) int64 { return calcWeekday(dayNumber(t), true) + 1 }),
+	"WEEKOFYEAR":  part(func(t time.Time) int64 { w, _ := calcWeek(t, weekMode(3)); return int64(w) }),
+	"TO_DAYS":     part(func(t time.Time) int64 { return dayNumber(t) }),
+	"DAYNAME":     dateFunc(1, 1, Text, func(t time.Time, e *Call, v []any) any { return t.Weekday().String() }),
+	"MONTHNAME":   dateFunc(1, 1, Text, func(t time.Time, e *Call, v []any) any { return t.Month().String() }),
+	"LAST_DAY": dateFunc(1, 1, Date, func(t time.Time, e *Call, v []any) any {
 		return time.Date(t.Year(), t.Month(), daysIn(t.Year(), t.Month()), 0, 0, 0, 0, time.UTC)
-	}))
-	register("DATE", dateFunc(1, 1, Date, func(t time.Time, e *Call, v []any) any {
+	}),
+	"DATE": dateFunc(1, 1, Date, func(t time.Time, e *Call, v []any) any {
 		return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
-	}))
+	}),
 	// WEEK(d[, mode]): mode 0 by default (default_week_format, which SET can change).
-	register("WEEK", &Func{Min: 1, Max: 2, Type: func(fc *Check) (Type, error) {
+	"WEEK": {Min: 1, Max: 2, Type: func(fc *Check) (Type, error) {
 		fc.Param = fc.Env.WeekFormat()
 		return Int, dateArgs(0)(fc)
 	}, Eval: func(e *Call, v []any) any {
@@ -634,8 +647,8 @@ func init() {
 		}
 		w, _ := calcWeek(t, weekMode(mode))
 		return int64(w)
-	}})
-	register("YEARWEEK", &Func{Min: 1, Max: 2, Type: func(fc *Check) (Type, error) {
+	}},
+	"YEARWEEK": {Min: 1, Max: 2, Type: func(fc *Check) (Type, error) {
 		return Int, dateArgs(0)(fc)
 	}, Eval: func(e *Call, v []any) any {
 		t, ok := ToTime(v[0])
@@ -648,8 +661,8 @@ func init() {
 		}
 		w, y := calcWeek(t, weekMode(mode)|weekYear)
 		return int64(y*100 + w)
-	}})
-	register("DATEDIFF", &Func{Min: 2, Max: 2, Type: func(fc *Check) (Type, error) {
+	}},
+	"DATEDIFF": {Min: 2, Max: 2, Type: func(fc *Check) (Type, error) {
 		return Int, dateArgs(0, 1)(fc)
 	}, Eval: func(e *Call, v []any) any {
 		a, okA := ToTime(v[0])
@@ -658,8 +671,8 @@ func init() {
 			return nil
 		}
 		return dayNumber(a) - dayNumber(b)
-	}})
-	register("TIMESTAMPDIFF", &Func{Min: 3, Max: 3, Type: func(fc *Check) (Type, error) {
+	}},
+	"TIMESTAMPDIFF": {Min: 3, Max: 3, Type: func(fc *Check) (Type, error) {
 		if _, err := unitName(fc, 0); err != nil {
 			return 0, err
 		}
@@ -688,19 +701,12 @@ func init() {
 		}
 		step := map[string]int64{"MICROSECOND": 1, "SECOND": 1e6, "MINUTE": 60e6, "HOUR": 3600e6, "DAY": 86400e6, "WEEK": 7 * 86400e6}[unit]
 		return micros / step
-	}})
+	}},
 	// DATE_ADD(d, INTERVAL n unit), DATE_SUB, d + INTERVAL n unit, d - INTERVAL n unit, and
 	// TIMESTAMPADD(unit, n, d): arguments (d, n, 'UNIT') after specialCall.
-	for _, name := range []string{"DATE_ADD", "DATE_SUB"} {
-		sign := int64(1)
-		if name == "DATE_SUB" {
-			sign = -1
-		}
-		register(name, &Func{Min: 3, Max: 3, Type: dateAddType, MayBeNull: true, Eval: func(e *Call, v []any) any {
-			return dateAdd(e, v, sign)
-		}})
-	}
-	register("EXTRACT FROM", &Func{Min: 2, Max: 2, Type: func(fc *Check) (Type, error) {
+	"DATE_ADD": dateAddFunc(1),
+	"DATE_SUB": dateAddFunc(-1),
+	"EXTRACT FROM": {Min: 2, Max: 2, Type: func(fc *Check) (Type, error) {
 		if _, err := unitName(fc, 0); err != nil {
 			return 0, err
 		}
@@ -711,8 +717,8 @@ func init() {
 			return nil
 		}
 		return extract(strings.ToUpper(v[0].(string)), t)
-	}})
-	register("DATE_FORMAT", &Func{Min: 2, Max: 2, Type: func(fc *Check) (Type, error) {
+	}},
+	"DATE_FORMAT": {Min: 2, Max: 2, Type: func(fc *Check) (Type, error) {
 		return Text, dateArgs(0)(fc)
 	}, Eval: func(e *Call, v []any) any {
 		t, ok := ToTime(v[0])
@@ -720,8 +726,8 @@ func init() {
 			return nil
 		}
 		return dateFormat(t, textArg(e, v, 1))
-	}})
-	register("STR_TO_DATE", &Func{Min: 2, Max: 2, MayBeNull: true, Type: func(fc *Check) (Type, error) {
+	}},
+	"STR_TO_DATE": {Min: 2, Max: 2, MayBeNull: true, Type: func(fc *Check) (Type, error) {
 		// The result is a DATE, DATETIME or TIME by the parts the format names; a format that is
 		// not a constant gives a DATETIME.
 		f := fc.Args[1]
@@ -748,7 +754,7 @@ func init() {
 			return nil
 		}
 		return t
-	}})
+	}},
 }
 
 // dateAddType types DATE_ADD: a DATE plus days, weeks, months or years is a DATE; a DATE plus hours

@@ -12,9 +12,8 @@ import (
 // JSON_UNQUOTE(JSON_EXTRACT(…)) (jsonArrow: the grammar reads them after a column, as MySQL), and
 // x MEMBER OF(arr) as `MEMBER OF`(x, arr) (the front end's memberOfEdits).
 
-func init() {
-	jsonType := typeOf(JSON)
-	register("JSON_EXTRACT", &Func{Min: 2, Max: -1, Type: jsonType, MayBeNull: true, Eval: func(e *Call, v []any) any {
+var jsonFuncs = map[string]*Func{
+	"JSON_EXTRACT": {Min: 2, Max: -1, Type: typeOf(JSON), MayBeNull: true, Eval: func(e *Call, v []any) any {
 		doc, err := jsonDoc(e, v, 0, "json_extract")
 		if err != nil {
 			return err
@@ -38,8 +37,8 @@ func init() {
 			return JSONFormat(found[0])
 		}
 		return JSONFormat(found)
-	}})
-	register("JSON_UNQUOTE", &Func{Min: 1, Max: 1, Type: typeOf(Text), Eval: func(e *Call, v []any) any {
+	}},
+	"JSON_UNQUOTE": {Min: 1, Max: 1, Type: typeOf(Text), Eval: func(e *Call, v []any) any {
 		s, ok := v[0].(string)
 		if !ok {
 			return textArg(e, v, 0)
@@ -63,13 +62,13 @@ func init() {
 			return str
 		}
 		return s // text that is not a quoted string is itself
-	}})
-	register("JSON_QUOTE", &Func{Min: 1, Max: 1, Type: typeOf(Text), Eval: func(e *Call, v []any) any {
+	}},
+	"JSON_QUOTE": {Min: 1, Max: 1, Type: typeOf(Text), Eval: func(e *Call, v []any) any {
 		var b strings.Builder
 		writeJSONString(&b, textArg(e, v, 0))
 		return b.String()
-	}})
-	register("JSON_LENGTH", &Func{Min: 1, Max: 2, Type: typeOf(Int), MayBeNull: true, Eval: func(e *Call, v []any) any {
+	}},
+	"JSON_LENGTH": {Min: 1, Max: 2, Type: typeOf(Int), MayBeNull: true, Eval: func(e *Call, v []any) any {
 		val, found, err := jsonAt(e, v, "json_length")
 		if err != nil || !found {
 			return err
@@ -81,23 +80,23 @@ func init() {
 			return int64(len(x))
 		}
 		return int64(1)
-	}})
-	register("JSON_TYPE", &Func{Min: 1, Max: 1, Type: typeOf(Text), Eval: func(e *Call, v []any) any {
+	}},
+	"JSON_TYPE": {Min: 1, Max: 1, Type: typeOf(Text), Eval: func(e *Call, v []any) any {
 		doc, err := jsonDoc(e, v, 0, "json_type")
 		if err != nil {
 			return err
 		}
 		return jsonTypeName(doc)
-	}})
-	register("JSON_VALID", &Func{Min: 1, Max: 1, Type: typeOf(Int), Eval: func(e *Call, v []any) any {
+	}},
+	"JSON_VALID": {Min: 1, Max: 1, Type: typeOf(Int), Eval: func(e *Call, v []any) any {
 		s, ok := v[0].(string)
 		if !ok {
 			return int64(0) // a number or a date is not JSON text
 		}
 		_, err := parseJSON(s)
 		return BoolInt(err == nil)
-	}})
-	register("JSON_KEYS", &Func{Min: 1, Max: 2, Type: jsonType, MayBeNull: true, Eval: func(e *Call, v []any) any {
+	}},
+	"JSON_KEYS": {Min: 1, Max: 2, Type: typeOf(JSON), MayBeNull: true, Eval: func(e *Call, v []any) any {
 		val, found, err := jsonAt(e, v, "json_keys")
 		if err != nil || !found {
 			return err
@@ -111,8 +110,8 @@ func init() {
 			keys = append(keys, k)
 		}
 		return JSONFormat(keys)
-	}})
-	register("JSON_CONTAINS", &Func{Min: 2, Max: 3, Type: typeOf(Int), MayBeNull: true, Eval: func(e *Call, v []any) any {
+	}},
+	"JSON_CONTAINS": {Min: 2, Max: 3, Type: typeOf(Int), MayBeNull: true, Eval: func(e *Call, v []any) any {
 		cand, err := jsonDoc(e, v, 1, "json_contains")
 		if err != nil {
 			return err
@@ -128,8 +127,8 @@ func init() {
 			return err
 		}
 		return BoolInt(jsonContains(target, cand))
-	}})
-	register("JSON_CONTAINS_PATH", &Func{Min: 3, Max: -1, Type: typeOf(Int), Eval: func(e *Call, v []any) any {
+	}},
+	"JSON_CONTAINS_PATH": {Min: 3, Max: -1, Type: typeOf(Int), Eval: func(e *Call, v []any) any {
 		doc, err := jsonDoc(e, v, 0, "json_contains_path")
 		if err != nil {
 			return err
@@ -152,8 +151,8 @@ func init() {
 			}
 		}
 		return BoolInt(all)
-	}})
-	register("JSON_SEARCH", &Func{Min: 3, Max: -1, Type: jsonType, NullArgs: true, MayBeNull: true, Eval: func(e *Call, v []any) any {
+	}},
+	"JSON_SEARCH": {Min: 3, Max: -1, Type: typeOf(JSON), NullArgs: true, MayBeNull: true, Eval: func(e *Call, v []any) any {
 		for i, x := range v {
 			if x == nil && i != 3 {
 				return nil // a NULL document, mode, search string or path; a NULL escape is '\'
@@ -213,8 +212,8 @@ func init() {
 			return JSONFormat(hits[0])
 		}
 		return JSONFormat(hits)
-	}})
-	register("JSON_ARRAY", &Func{Min: 0, Max: -1, Type: jsonType, NullArgs: true, Nullable: neverNull, Eval: func(e *Call, v []any) any {
+	}},
+	"JSON_ARRAY": {Min: 0, Max: -1, Type: typeOf(JSON), NullArgs: true, Nullable: neverNull, Eval: func(e *Call, v []any) any {
 		items := make([]any, len(v))
 		for i := range v {
 			item, err := JSONOfValue(e.Args[i], v[i])
@@ -224,8 +223,8 @@ func init() {
 			items[i] = item
 		}
 		return JSONFormat(items)
-	}})
-	register("JSON_OBJECT", &Func{Min: 0, Max: -1, Type: func(fc *Check) (Type, error) {
+	}},
+	"JSON_OBJECT": {Min: 0, Max: -1, Type: func(fc *Check) (Type, error) {
 		if len(fc.Args)%2 != 0 {
 			return 0, &JSONError{Code: 1582, Msg: "incorrect parameter count in the call to native function 'JSON_OBJECT': it takes key, value pairs (" + fc.SQL + ")"}
 		}
@@ -243,8 +242,8 @@ func init() {
 			obj[textArg(e, v, i)] = val // a repeated key: the last one wins, as in MySQL 8
 		}
 		return JSONFormat(obj)
-	}})
-	register(MemberOf, &Func{Min: 2, Max: 2, Type: typeOf(Int), Eval: func(e *Call, v []any) any {
+	}},
+	MemberOf: {Min: 2, Max: 2, Type: typeOf(Int), Eval: func(e *Call, v []any) any {
 		val, err := JSONOfValue(e.Args[0], v[0])
 		if err != nil {
 			return err
@@ -263,7 +262,7 @@ func init() {
 			}
 		}
 		return int64(0)
-	}})
+	}},
 }
 
 func neverNull([]Arg) bool { return false }

@@ -20,8 +20,8 @@ func numType(t Type) Type {
 	return Float
 }
 
-func init() {
-	register("ABS", &Func{Min: 1, Max: 1, Type: func(fc *Check) (Type, error) {
+var numberFuncs = map[string]*Func{
+	"ABS": {Min: 1, Max: 1, Type: func(fc *Check) (Type, error) {
 		return numType(fc.Args[0].Type), nil
 	}, Eval: func(e *Call, v []any) any {
 		if n, ok := IntOf(v[0]); ok {
@@ -35,8 +35,8 @@ func init() {
 		}
 		f, _ := ToFloat(v[0])
 		return math.Abs(f)
-	}})
-	register("SIGN", &Func{Min: 1, Max: 1, Type: typeOf(Int), Eval: func(e *Call, v []any) any {
+	}},
+	"SIGN": {Min: 1, Max: 1, Type: typeOf(Int), Eval: func(e *Call, v []any) any {
 		f, _ := ToFloat(v[0])
 		switch {
 		case f > 0:
@@ -45,8 +45,8 @@ func init() {
 			return int64(-1)
 		}
 		return int64(0)
-	}})
-	register("ROUND", &Func{Min: 1, Max: 2, Type: func(fc *Check) (Type, error) {
+	}},
+	"ROUND": {Min: 1, Max: 2, Type: func(fc *Check) (Type, error) {
 		// The argument's type, with or without digits, as MySQL: ROUND of a DOUBLE is a DOUBLE
 		// (ROUND(Score) * Age is a DOUBLE product, never BIGINT's out-of-range error).
 		// A decimal literal's ROUND is MySQL's DECIMAL of scale 0: an integer here.
@@ -56,58 +56,45 @@ func init() {
 		return numType(fc.Args[0].Type), nil
 	}, Eval: func(e *Call, v []any) any {
 		return roundOrTruncate(e, v, false)
-	}})
-	register("TRUNCATE", &Func{Min: 2, Max: 2, Type: func(fc *Check) (Type, error) {
+	}},
+	"TRUNCATE": {Min: 2, Max: 2, Type: func(fc *Check) (Type, error) {
 		return numType(fc.Args[0].Type), nil
 	}, Eval: func(e *Call, v []any) any {
 		return roundOrTruncate(e, v, true)
-	}})
-	ceilFloor := func(f func(float64) float64) *Func {
-		return &Func{Min: 1, Max: 1, Type: typeOf(Int), Eval: func(e *Call, v []any) any {
-			if n, ok := IntOf(v[0]); ok {
-				return n
-			}
-			x, _ := ToFloat(v[0])
-			x = f(x)
-			if math.Abs(x) < 1<<63 {
-				return int64(x)
-			}
-			return x
-		}}
-	}
-	register("CEIL", ceilFloor(math.Ceil))
-	register("FLOOR", ceilFloor(math.Floor))
-	register("MOD", &Func{Min: 2, Max: 2, MayBeNull: true, Type: func(fc *Check) (Type, error) {
+	}},
+	"CEIL":  ceilFloor(math.Ceil),
+	"FLOOR": ceilFloor(math.Floor),
+	"MOD": {Min: 2, Max: 2, MayBeNull: true, Type: func(fc *Check) (Type, error) {
 		return Unify(numType(fc.Args[0].Type), numType(fc.Args[1].Type)), nil
 	}, Eval: func(e *Call, v []any) any {
 		return Arith("%", numberOf(v[0]), numberOf(v[1]))
-	}})
-	register("POWER", &Func{Min: 2, Max: 2, Type: typeOf(Float), MayBeNull: true, Eval: func(e *Call, v []any) any {
+	}},
+	"POWER": {Min: 2, Max: 2, Type: typeOf(Float), MayBeNull: true, Eval: func(e *Call, v []any) any {
 		x, _ := ToFloat(v[0])
 		y, _ := ToFloat(v[1])
 		return finite(math.Pow(x, y))
-	}})
-	register("SQRT", &Func{Min: 1, Max: 1, Type: typeOf(Float), MayBeNull: true, Eval: func(e *Call, v []any) any {
+	}},
+	"SQRT": {Min: 1, Max: 1, Type: typeOf(Float), MayBeNull: true, Eval: func(e *Call, v []any) any {
 		x, _ := ToFloat(v[0])
 		if x < 0 {
 			return nil
 		}
 		return math.Sqrt(x)
-	}})
-	register("EXP", &Func{Min: 1, Max: 1, Type: typeOf(Float), MayBeNull: true, Eval: func(e *Call, v []any) any {
+	}},
+	"EXP": {Min: 1, Max: 1, Type: typeOf(Float), MayBeNull: true, Eval: func(e *Call, v []any) any {
 		x, _ := ToFloat(v[0])
 		return finite(math.Exp(x))
-	}})
-	register("LN", &Func{Min: 1, Max: 1, Type: typeOf(Float), MayBeNull: true, Eval: func(e *Call, v []any) any {
+	}},
+	"LN": {Min: 1, Max: 1, Type: typeOf(Float), MayBeNull: true, Eval: func(e *Call, v []any) any {
 		x, _ := ToFloat(v[0])
 		if x <= 0 {
 			return nil
 		}
 		return math.Log(x)
-	}})
+	}},
 	// INTERVAL(n, n1, n2, …): how many of n1, n2, … come before the first one greater than n (for
 	// a sorted list, the number of them at most n); -1 when n is NULL. A NULL item is never greater.
-	register(IntervalFunction, &Func{Min: 2, Max: -1, Type: typeOf(Int), NullArgs: true,
+	IntervalFunction: {Min: 2, Max: -1, Type: typeOf(Int), NullArgs: true,
 		Nullable: func([]Arg) bool { return false }, Eval: func(e *Call, v []any) any {
 			if v[0] == nil {
 				return int64(-1)
@@ -119,28 +106,47 @@ func init() {
 				}
 			}
 			return int64(len(v) - 1)
-		}})
-	register("PI", &Func{Min: 0, Max: 0, Type: typeOf(Float), Eval: func(e *Call, v []any) any { return math.Pi }})
-	for _, name := range []string{"GREATEST", "LEAST"} {
-		greatest := name == "GREATEST"
-		register(name, &Func{Min: 2, Max: -1, Type: typeOfValues, Eval: func(e *Call, v []any) any {
-			var best any
-			for i, x := range v {
-				x = convertArg(e, i, x)
-				if x == nil {
-					return nil
-				}
-				if best == nil {
-					best = x
-					continue
-				}
-				if c := Compare(x, best); (greatest && c > 0) || (!greatest && c < 0) {
-					best = x
-				}
+		}},
+	"PI": {Min: 0, Max: 0, Type: typeOf(Float), Eval: func(e *Call, v []any) any { return math.Pi }}, "GREATEST": greatestOrLeast(true),
+	"LEAST": greatestOrLeast(false),
+}
+
+// ceilFloor is CEIL or FLOOR: an integer stays itself; a DOUBLE is rounded by f, an integer
+// when it fits.
+func ceilFloor(f func(float64) float64) *Func {
+	return &Func{Min: 1, Max: 1, Type: typeOf(Int), Eval: func(e *Call, v []any) any {
+		if n, ok := IntOf(v[0]); ok {
+			return n
+		}
+		x, _ := ToFloat(v[0])
+		x = f(x)
+		if math.Abs(x) < 1<<63 {
+			return int64(x)
+		}
+		return x
+	}}
+}
+
+// greatestOrLeast is GREATEST (greatest) or LEAST: NULL when an argument is, else the extreme
+// of the arguments converted to the call's type.
+func greatestOrLeast(greatest bool) *Func {
+	return &Func{Min: 2, Max: -1, Type: typeOfValues, Eval: func(e *Call, v []any) any {
+		var best any
+		for i, x := range v {
+			x = convertArg(e, i, x)
+			if x == nil {
+				return nil
 			}
-			return best
-		}})
-	}
+			if best == nil {
+				best = x
+				continue
+			}
+			if c := Compare(x, best); (greatest && c > 0) || (!greatest && c < 0) {
+				best = x
+			}
+		}
+		return best
+	}}
 }
 
 // typeOfValues is the type of a function that returns one of its arguments (GREATEST, LEAST,

@@ -10,16 +10,15 @@ import (
 // characters, except LENGTH, which counts bytes of UTF-8. Text compares case-sensitively (the
 // driver's _bin collation), so REPLACE, LOCATE, INSTR and FIND_IN_SET match case.
 
-func init() {
-	text := typeOf(Text)
-	register("CONCAT", &Func{Min: 1, Max: -1, Type: text, Eval: func(e *Call, v []any) any {
+var stringFuncs = map[string]*Func{
+	"CONCAT": {Min: 1, Max: -1, Type: typeOf(Text), Eval: func(e *Call, v []any) any {
 		var b strings.Builder
 		for i := range v {
 			b.WriteString(textArg(e, v, i))
 		}
 		return b.String()
-	}})
-	register("CONCAT_WS", &Func{Min: 2, Max: -1, Type: text, NullArgs: true, Eval: func(e *Call, v []any) any {
+	}},
+	"CONCAT_WS": {Min: 2, Max: -1, Type: typeOf(Text), NullArgs: true, Eval: func(e *Call, v []any) any {
 		if v[0] == nil {
 			return nil
 		}
@@ -37,57 +36,37 @@ func init() {
 			b.WriteString(textArg(e, v, i))
 		}
 		return b.String()
-	}})
-	register("LENGTH", &Func{Min: 1, Max: 1, Type: typeOf(Int), Eval: func(e *Call, v []any) any {
+	}},
+	"LENGTH": {Min: 1, Max: 1, Type: typeOf(Int), Eval: func(e *Call, v []any) any {
 		return int64(len(textArg(e, v, 0)))
-	}})
-	register("CHAR_LENGTH", &Func{Min: 1, Max: 1, Type: typeOf(Int), Eval: func(e *Call, v []any) any {
+	}},
+	"CHAR_LENGTH": {Min: 1, Max: 1, Type: typeOf(Int), Eval: func(e *Call, v []any) any {
 		return int64(utf8.RuneCountInString(textArg(e, v, 0)))
-	}})
-	register("LOWER", &Func{Min: 1, Max: 1, Type: text, Eval: func(e *Call, v []any) any {
+	}},
+	"LOWER": {Min: 1, Max: 1, Type: typeOf(Text), Eval: func(e *Call, v []any) any {
 		return strings.ToLower(textArg(e, v, 0))
-	}})
-	register("UPPER", &Func{Min: 1, Max: 1, Type: text, Eval: func(e *Call, v []any) any {
+	}},
+	"UPPER": {Min: 1, Max: 1, Type: typeOf(Text), Eval: func(e *Call, v []any) any {
 		return strings.ToUpper(textArg(e, v, 0))
-	}})
+	}},
 	// TRIM, LTRIM and RTRIM remove spaces only (not tabs or newlines), as MySQL does.
-	register("TRIM", &Func{Min: 1, Max: 1, Type: text, Eval: func(e *Call, v []any) any {
+	"TRIM": {Min: 1, Max: 1, Type: typeOf(Text), Eval: func(e *Call, v []any) any {
 		return strings.Trim(textArg(e, v, 0), " ")
-	}})
-	register("LTRIM", &Func{Min: 1, Max: 1, Type: text, Eval: func(e *Call, v []any) any {
+	}},
+	"LTRIM": {Min: 1, Max: 1, Type: typeOf(Text), Eval: func(e *Call, v []any) any {
 		return strings.TrimLeft(textArg(e, v, 0), " ")
-	}})
-	register("RTRIM", &Func{Min: 1, Max: 1, Type: text, Eval: func(e *Call, v []any) any {
+	}},
+	"RTRIM": {Min: 1, Max: 1, Type: typeOf(Text), Eval: func(e *Call, v []any) any {
 		return strings.TrimRight(textArg(e, v, 0), " ")
-	}})
-	// TRIM([BOTH | LEADING | TRAILING] [remstr] FROM str), which Parse reads as `TRIM BOTH`([remstr,]
-	// str) …: remstr (a space by default) is removed as a whole string, as often as it repeats.
-	for _, side := range []string{"BOTH", "LEADING", "TRAILING"} {
-		register("TRIM "+side, &Func{Min: 1, Max: 2, Type: text, Eval: func(e *Call, v []any) any {
-			s, rem := textArg(e, v, len(v)-1), " "
-			if len(v) == 2 {
-				rem = textArg(e, v, 0)
-			}
-			if rem == "" {
-				return s
-			}
-			if side != "TRAILING" {
-				for strings.HasPrefix(s, rem) {
-					s = s[len(rem):]
-				}
-			}
-			if side != "LEADING" {
-				for strings.HasSuffix(s, rem) {
-					s = s[:len(s)-len(rem)]
-				}
-			}
-			return s
-		}})
-	}
-	register("SUBSTRING", &Func{Min: 2, Max: 3, Type: text, Eval: func(e *Call, v []any) any {
+	}},
+	// TRIM([BOTH | LEADING | TRAILING] [remstr] FROM str)
+	"TRIM BOTH":     trimSide("BOTH"),
+	"TRIM LEADING":  trimSide("LEADING"),
+	"TRIM TRAILING": trimSide("TRAILING"),
+	"SUBSTRING": {Min: 2, Max: 3, Type: typeOf(Text), Eval: func(e *Call, v []any) any {
 		return substring(textArg(e, v, 0), v[1:])
-	}})
-	register("LEFT", &Func{Min: 2, Max: 2, Type: text, Eval: func(e *Call, v []any) any {
+	}},
+	"LEFT": {Min: 2, Max: 2, Type: typeOf(Text), Eval: func(e *Call, v []any) any {
 		r := []rune(textArg(e, v, 0))
 		n := ToInt(v[1])
 		if n <= 0 {
@@ -97,8 +76,8 @@ func init() {
 			r = r[:n]
 		}
 		return string(r)
-	}})
-	register("RIGHT", &Func{Min: 2, Max: 2, Type: text, Eval: func(e *Call, v []any) any {
+	}},
+	"RIGHT": {Min: 2, Max: 2, Type: typeOf(Text), Eval: func(e *Call, v []any) any {
 		r := []rune(textArg(e, v, 0))
 		n := ToInt(v[1])
 		if n <= 0 {
@@ -108,31 +87,31 @@ func init() {
 			r = r[int64(len(r))-n:]
 		}
 		return string(r)
-	}})
-	register("REPLACE", &Func{Min: 3, Max: 3, Type: text, Eval: func(e *Call, v []any) any {
+	}},
+	"REPLACE": {Min: 3, Max: 3, Type: typeOf(Text), Eval: func(e *Call, v []any) any {
 		s, from := textArg(e, v, 0), textArg(e, v, 1)
 		if from == "" {
 			return s
 		}
 		return strings.ReplaceAll(s, from, textArg(e, v, 2))
-	}})
-	register("LOCATE", &Func{Min: 2, Max: 3, Type: typeOf(Int), Eval: func(e *Call, v []any) any {
+	}},
+	"LOCATE": {Min: 2, Max: 3, Type: typeOf(Int), Eval: func(e *Call, v []any) any {
 		start := int64(1)
 		if len(v) == 3 {
 			start = ToInt(v[2])
 		}
 		return locate(textArg(e, v, 0), textArg(e, v, 1), start)
-	}})
-	register("INSTR", &Func{Min: 2, Max: 2, Type: typeOf(Int), Eval: func(e *Call, v []any) any {
+	}},
+	"INSTR": {Min: 2, Max: 2, Type: typeOf(Int), Eval: func(e *Call, v []any) any {
 		return locate(textArg(e, v, 1), textArg(e, v, 0), 1)
-	}})
-	register("LPAD", &Func{Min: 3, Max: 3, Type: text, MayBeNull: true, Eval: func(e *Call, v []any) any {
+	}},
+	"LPAD": {Min: 3, Max: 3, Type: typeOf(Text), MayBeNull: true, Eval: func(e *Call, v []any) any {
 		return pad(textArg(e, v, 0), ToInt(v[1]), textArg(e, v, 2), true)
-	}})
-	register("RPAD", &Func{Min: 3, Max: 3, Type: text, MayBeNull: true, Eval: func(e *Call, v []any) any {
+	}},
+	"RPAD": {Min: 3, Max: 3, Type: typeOf(Text), MayBeNull: true, Eval: func(e *Call, v []any) any {
 		return pad(textArg(e, v, 0), ToInt(v[1]), textArg(e, v, 2), false)
-	}})
-	register("REPEAT", &Func{Min: 2, Max: 2, Type: text, MayBeNull: true, Eval: func(e *Call, v []any) any {
+	}},
+	"REPEAT": {Min: 2, Max: 2, Type: typeOf(Text), MayBeNull: true, Eval: func(e *Call, v []any) any {
 		s, n := textArg(e, v, 0), ToInt(v[1])
 		if n <= 0 || s == "" {
 			return ""
@@ -141,15 +120,15 @@ func init() {
 			return nil
 		}
 		return strings.Repeat(s, int(n))
-	}})
-	register("REVERSE", &Func{Min: 1, Max: 1, Type: text, Eval: func(e *Call, v []any) any {
+	}},
+	"REVERSE": {Min: 1, Max: 1, Type: typeOf(Text), Eval: func(e *Call, v []any) any {
 		r := []rune(textArg(e, v, 0))
 		for i, j := 0, len(r)-1; i < j; i, j = i+1, j-1 {
 			r[i], r[j] = r[j], r[i]
 		}
 		return string(r)
-	}})
-	register("FIND_IN_SET", &Func{Min: 2, Max: 2, Type: typeOf(Int), Eval: func(e *Call, v []any) any {
+	}},
+	"FIND_IN_SET": {Min: 2, Max: 2, Type: typeOf(Int), Eval: func(e *Call, v []any) any {
 		s, list := textArg(e, v, 0), textArg(e, v, 1)
 		if strings.Contains(s, ",") || list == "" {
 			return int64(0) // MySQL: a needle with a comma is never found
@@ -160,13 +139,13 @@ func init() {
 			}
 		}
 		return int64(0)
-	}})
-	register("SUBSTRING_INDEX", &Func{Min: 3, Max: 3, Type: text, Eval: func(e *Call, v []any) any {
+	}},
+	"SUBSTRING_INDEX": {Min: 3, Max: 3, Type: typeOf(Text), Eval: func(e *Call, v []any) any {
 		return substringIndex(textArg(e, v, 0), textArg(e, v, 1), ToInt(v[2]))
-	}})
+	}},
 	// FIELD(s, s1, s2, …): the position of s among the others, 0 when absent or NULL. All text
 	// compares as text (case-sensitively), all numbers as numbers, any other mix as DOUBLE, as MySQL.
-	register("FIELD", &Func{Min: 2, Max: -1, Type: typeOf(Int), NullArgs: true,
+	"FIELD": {Min: 2, Max: -1, Type: typeOf(Int), NullArgs: true,
 		Nullable: func([]Arg) bool { return false }, Eval: func(e *Call, v []any) any {
 			if v[0] == nil {
 				return int64(0)
@@ -196,9 +175,9 @@ func init() {
 				}
 			}
 			return int64(0)
-		}})
+		}},
 	// ELT(n, s1, s2, …): sn as text; NULL when n is NULL or names no argument.
-	register("ELT", &Func{Min: 2, Max: -1, Type: text, NullArgs: true, MayBeNull: true, Eval: func(e *Call, v []any) any {
+	"ELT": {Min: 2, Max: -1, Type: typeOf(Text), NullArgs: true, MayBeNull: true, Eval: func(e *Call, v []any) any {
 		if v[0] == nil {
 			return nil
 		}
@@ -207,15 +186,15 @@ func init() {
 			return nil
 		}
 		return textArg(e, v, int(n))
-	}})
-	register("ASCII", &Func{Min: 1, Max: 1, Type: typeOf(Int), Eval: func(e *Call, v []any) any {
+	}},
+	"ASCII": {Min: 1, Max: 1, Type: typeOf(Int), Eval: func(e *Call, v []any) any {
 		s := textArg(e, v, 0)
 		if s == "" {
 			return int64(0)
 		}
 		return int64(s[0])
-	}})
-	register("SPACE", &Func{Min: 1, Max: 1, Type: text, MayBeNull: true, Eval: func(e *Call, v []any) any {
+	}},
+	"SPACE": {Min: 1, Max: 1, Type: typeOf(Text), MayBeNull: true, Eval: func(e *Call, v []any) any {
 		n := ToInt(v[0])
 		if n <= 0 {
 			return ""
@@ -224,7 +203,32 @@ func init() {
 			return nil
 		}
 		return strings.Repeat(" ", int(n))
-	}})
+	}},
+}
+
+// trimSide is TRIM(side [remstr] FROM str), which Parse reads as `TRIM BOTH`([remstr,] str) …:
+// remstr (a space by default) is removed as a whole string, as often as it repeats.
+func trimSide(side string) *Func {
+	return &Func{Min: 1, Max: 2, Type: typeOf(Text), Eval: func(e *Call, v []any) any {
+		s, rem := textArg(e, v, len(v)-1), " "
+		if len(v) == 2 {
+			rem = textArg(e, v, 0)
+		}
+		if rem == "" {
+			return s
+		}
+		if side != "TRAILING" {
+			for strings.HasPrefix(s, rem) {
+				s = s[len(rem):]
+			}
+		}
+		if side != "LEADING" {
+			for strings.HasSuffix(s, rem) {
+				s = s[:len(s)-len(rem)]
+			}
+		}
+		return s
+	}}
 }
 
 // substringIndex is SUBSTRING_INDEX(s, delim, count): s before the count-th delim, or after the
