@@ -149,12 +149,12 @@ var funcAliases = map[string]string{
 	"POSITION IN":       "LOCATE",
 }
 
-// funcTable holds every function: the tables of the funcs_*.go files (stringFuncs, …) and the
-// entries their init functions register.
+// funcTable holds every function: the tables of the funcs_*.go files (stringFuncs, …).
 var funcTable = map[string]*Func{}
 
 func init() {
-	for _, table := range []map[string]*Func{stringFuncs, numberFuncs, dateFuncs, jsonFuncs} {
+	for _, table := range []map[string]*Func{stringFuncs, numberFuncs, dateFuncs, timeFuncs, castFuncs, controlFuncs,
+		jsonFuncs, regexpFuncs, systemFuncs, textNumberFuncs, groupingFuncs} {
 		for name, f := range table {
 			register(name, f)
 		}

@@ -23,11 +23,12 @@ type CastTarget struct {
 	Scale  int64 // DECIMAL's s
 }
 
-func init() {
-	register("CAST SIGNED", &Func{Min: 1, Max: 1, Type: typeOf(Int), Eval: func(e *Call, v []any) any {
+// castFuncs is this file's part of the function table (funcTable), by name.
+var castFuncs = map[string]*Func{
+	"CAST SIGNED": {Min: 1, Max: 1, Type: typeOf(Int), Eval: func(e *Call, v []any) any {
 		return castSigned(v[0])
-	}})
-	register("CAST UNSIGNED", &Func{Min: 1, Max: 1, Type: typeOf(Int), Eval: func(e *Call, v []any) any {
+	}},
+	"CAST UNSIGNED": {Min: 1, Max: 1, Type: typeOf(Int), Eval: func(e *Call, v []any) any {
 		n := castSigned(v[0])
 		if f, ok := v[0].(float64); ok && f > math.MaxInt64 {
 			return math.Min(math.Round(f), math.MaxUint64)
@@ -36,12 +37,12 @@ func init() {
 			return float64(uint64(n))
 		}
 		return n
-	}})
-	register("CAST DOUBLE", &Func{Min: 1, Max: 1, Type: typeOf(Float), Eval: func(e *Call, v []any) any {
+	}},
+	"CAST DOUBLE": {Min: 1, Max: 1, Type: typeOf(Float), Eval: func(e *Call, v []any) any {
 		f, _ := ToFloat(v[0])
 		return f
-	}})
-	register("CAST DECIMAL", &Func{Min: 1, Max: 1, Type: func(fc *Check) (Type, error) {
+	}},
+	"CAST DECIMAL": {Min: 1, Max: 1, Type: func(fc *Check) (Type, error) {
 		if castParam(fc.Name, fc.Param).Scale == 0 {
 			return Int, nil
 		}
@@ -61,8 +62,8 @@ func init() {
 			return Saturate(f)
 		}
 		return f
-	}})
-	register("CAST CHAR", &Func{Min: 1, Max: 1, Type: typeOf(Text), Eval: func(e *Call, v []any) any {
+	}},
+	"CAST CHAR": {Min: 1, Max: 1, Type: typeOf(Text), Eval: func(e *Call, v []any) any {
 		s := textArg(e, v, 0)
 		if n := castParam(e.Name, e.Param).Length; n >= 0 {
 			if r := []rune(s); int64(len(r)) > n {
@@ -70,8 +71,8 @@ func init() {
 			}
 		}
 		return s
-	}})
-	register("CAST BINARY", &Func{Min: 1, Max: 1, Type: typeOf(Text), Eval: func(e *Call, v []any) any {
+	}},
+	"CAST BINARY": {Min: 1, Max: 1, Type: typeOf(Text), Eval: func(e *Call, v []any) any {
 		s := textArg(e, v, 0)
 		if n := castParam(e.Name, e.Param).Length; n >= 0 {
 			if int64(len(s)) > n {
@@ -81,15 +82,15 @@ func init() {
 			}
 		}
 		return s
-	}})
-	register("CAST DATE", &Func{Min: 1, Max: 1, Type: castTimeType(Date), Eval: func(e *Call, v []any) any {
+	}},
+	"CAST DATE": {Min: 1, Max: 1, Type: castTimeType(Date), Eval: func(e *Call, v []any) any {
 		t, ok := ToTime(v[0])
 		if !ok {
 			return nil
 		}
 		return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
-	}})
-	register("CAST DATETIME", &Func{Min: 1, Max: 1, Type: castTimeType(DateTime), Eval: func(e *Call, v []any) any {
+	}},
+	"CAST DATETIME": {Min: 1, Max: 1, Type: castTimeType(DateTime), Eval: func(e *Call, v []any) any {
 		t, ok := ToTime(v[0])
 		if !ok {
 			return nil
@@ -104,7 +105,7 @@ func init() {
 			return nil
 		}
 		return r
-	}})
+	}},
 }
 
 // castParam is the CAST's parameters: a function called by its internal name (`CAST CHAR`(x))

@@ -1,7 +1,8 @@
 package sqlvalue
 
-func init() {
-	register("CASE", &Func{Min: 1, Max: -1, NullArgs: true, Type: func(fc *Check) (Type, error) {
+// controlFuncs is this file's part of the function table (funcTable), by name.
+var controlFuncs = map[string]*Func{
+	"CASE": {Min: 1, Max: -1, NullArgs: true, Type: func(fc *Check) (Type, error) {
 		results := []Arg{fc.Args[len(fc.Args)-1]}
 		for i := 1; i < len(fc.Args)-1; i += 2 {
 			results = append(results, fc.Args[i])
@@ -23,34 +24,41 @@ func init() {
 			}
 		}
 		return convertArg(e, last, v[last])
-	}})
-	coalesce := &Func{Min: 1, Max: -1, NullArgs: true, Type: typeOfValues, Nullable: func(args []Arg) bool {
-		for _, a := range args {
-			if !a.Nullable && a.Type != Null {
-				return false
-			}
-		}
-		return true
-	}, Eval: func(e *Call, v []any) any {
-		for i, x := range v {
-			if x != nil {
-				return convertArg(e, i, x)
-			}
-		}
-		return nil
-	}}
-	register("COALESCE", coalesce)
-	ifnull := *coalesce
-	ifnull.Min, ifnull.Max = 2, 2
-	register("IFNULL", &ifnull)
+	}},
+	"COALESCE": coalesce,
+	"IFNULL":   ifnull,
 	// NULLIF(a, b) is compiled as (a = b, a): NULL when the comparison is TRUE, else a. The
 	// planner compiles the comparison with its conversions (translate's specialCall).
-	register("NULLIF", &Func{Min: 2, Max: 2, NullArgs: true, Type: func(fc *Check) (Type, error) {
+	"NULLIF": {Min: 2, Max: 2, NullArgs: true, Type: func(fc *Check) (Type, error) {
 		return fc.Args[1].Type, nil
 	}, Nullable: func([]Arg) bool { return true }, Eval: func(e *Call, v []any) any {
 		if v[0] == true {
 			return nil
 		}
 		return v[1]
-	}})
+	}},
 }
+
+// coalesce is COALESCE: the first argument that is not NULL, converted to the call's type.
+var coalesce = &Func{Min: 1, Max: -1, NullArgs: true, Type: typeOfValues, Nullable: func(args []Arg) bool {
+	for _, a := range args {
+		if !a.Nullable && a.Type != Null {
+			return false
+		}
+	}
+	return true
+}, Eval: func(e *Call, v []any) any {
+	for i, x := range v {
+		if x != nil {
+			return convertArg(e, i, x)
+		}
+	}
+	return nil
+}}
+
+// ifnull is IFNULL(a, b): COALESCE of two.
+var ifnull = func() *Func {
+	f := *coalesce
+	f.Min, f.Max = 2, 2
+	return &f
+}()

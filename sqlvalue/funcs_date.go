@@ -536,6 +536,7 @@ func statementNow(fc *Check) time.Time {
 	return n.Truncate(step)
 }
 
+// dateFuncs is this file's part of the function table (funcTable), by name.
 var dateFuncs = map[string]*Func{
 	"NOW": {Min: 0, Max: 1, Type: func(fc *Check) (Type, error) {
 		fc.Param = statementNow(fc)

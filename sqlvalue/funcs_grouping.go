@@ -4,8 +4,9 @@ package sqlvalue
 // the others the positions of the keys it asks about.
 const RollupGrouping = "ROLLUP GROUPING"
 
-func init() {
-	register(RollupGrouping, &Func{Min: 2, Max: 65, Type: typeOf(Int), Eval: func(e *Call, v []any) any {
+// groupingFuncs is this file's part of the function table (funcTable), by name.
+var groupingFuncs = map[string]*Func{
+	RollupGrouping: {Min: 2, Max: 65, Type: typeOf(Int), Eval: func(e *Call, v []any) any {
 		level := ToInt(v[0])
 		var bits int64
 		for _, p := range v[1:] {
@@ -15,5 +16,5 @@ func init() {
 			}
 		}
 		return bits
-	}})
+	}},
 }

@@ -12,6 +12,7 @@ import (
 // JSON_UNQUOTE(JSON_EXTRACT(…)) (jsonArrow: the grammar reads them after a column, as MySQL), and
 // x MEMBER OF(arr) as `MEMBER OF`(x, arr) (the front end's memberOfEdits).
 
+// jsonFuncs is this file's part of the function table (funcTable), by name.
 var jsonFuncs = map[string]*Func{
 	"JSON_EXTRACT": {Min: 2, Max: -1, Type: typeOf(JSON), MayBeNull: true, Eval: func(e *Call, v []any) any {
 		doc, err := jsonDoc(e, v, 0, "json_extract")

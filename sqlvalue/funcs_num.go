@@ -20,6 +20,7 @@ func numType(t Type) Type {
 	return Float
 }
 
+// numberFuncs is this file's part of the function table (funcTable), by name.
 var numberFuncs = map[string]*Func{
 	"ABS": {Min: 1, Max: 1, Type: func(fc *Check) (Type, error) {
 		return numType(fc.Args[0].Type), nil

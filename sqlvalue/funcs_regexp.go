@@ -204,15 +204,16 @@ func expandReplacement(b *strings.Builder, repl, s string, groups []int) {
 	}
 }
 
-func init() {
-	register("REGEXP_LIKE", &Func{Min: 2, Max: 3, Type: regexpType(Bool, 2), Eval: func(e *Call, v []any) any {
+// regexpFuncs is this file's part of the function table (funcTable), by name.
+var regexpFuncs = map[string]*Func{
+	"REGEXP_LIKE": {Min: 2, Max: 3, Type: regexpType(Bool, 2), Eval: func(e *Call, v []any) any {
 		re, err := regexpOf(e, v, 2)
 		if err != nil {
 			return err
 		}
 		return re.MatchString(textArg(e, v, 0))
-	}})
-	register("REGEXP_INSTR", &Func{Min: 2, Max: 6, Type: regexpType(Int, 5), Eval: func(e *Call, v []any) any {
+	}},
+	"REGEXP_INSTR": {Min: 2, Max: 6, Type: regexpType(Int, 5), Eval: func(e *Call, v []any) any {
 		s, m, err := regexpSearch(e, v, 5)
 		if err != nil {
 			return err
@@ -227,8 +228,8 @@ func init() {
 			return runtimeErrorf("%s: the return option must be 0 or 1, as in MySQL", e.SQL)
 		}
 		return int64(utf8.RuneCountInString(s[:at]) + 1)
-	}})
-	register("REGEXP_SUBSTR", &Func{Min: 2, Max: 5, Type: regexpType(Text, 4), MayBeNull: true, Eval: func(e *Call, v []any) any {
+	}},
+	"REGEXP_SUBSTR": {Min: 2, Max: 5, Type: regexpType(Text, 4), MayBeNull: true, Eval: func(e *Call, v []any) any {
 		s, m, err := regexpSearch(e, v, 4)
 		if err != nil {
 			return err
@@ -237,8 +238,8 @@ func init() {
 			return nil // MySQL 8: no match is NULL
 		}
 		return s[m[0]:m[1]]
-	}})
-	register("REGEXP_REPLACE", &Func{Min: 3, Max: 6, Type: regexpType(Text, 5), Eval: func(e *Call, v []any) any {
+	}},
+	"REGEXP_REPLACE": {Min: 3, Max: 6, Type: regexpType(Text, 5), Eval: func(e *Call, v []any) any {
 		re, err := regexpOf(e, v, 5)
 		if err != nil {
 			return err
@@ -271,5 +272,5 @@ func init() {
 		}
 		b.WriteString(rest[done:])
 		return b.String()
-	}})
+	}},
 }

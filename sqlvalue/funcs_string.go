@@ -10,6 +10,7 @@ import (
 // characters, except LENGTH, which counts bytes of UTF-8. Text compares case-sensitively (the
 // driver's _bin collation), so REPLACE, LOCATE, INSTR and FIND_IN_SET match case.
 
+// stringFuncs is this file's part of the function table (funcTable), by name.
 var stringFuncs = map[string]*Func{
 	"CONCAT": {Min: 1, Max: -1, Type: typeOf(Text), Eval: func(e *Call, v []any) any {
 		var b strings.Builder

@@ -212,12 +212,12 @@ func typedLiteral(typ Type, kind string) *Func {
 	}}
 }
 
-func init() {
-	text := typeOf(Text)
-	register(DateLiteral, typedLiteral(Date, "DATE"))
-	register(TimeLiteral, typedLiteral(Text, "TIME"))
-	register(TimestampLiteral, typedLiteral(DateTime, "TIMESTAMP"))
-	register("MAKEDATE", &Func{Min: 2, Max: 2, Type: typeOf(Date), MayBeNull: true, Eval: func(e *Call, v []any) any {
+// timeFuncs is this file's part of the function table (funcTable), by name.
+var timeFuncs = map[string]*Func{
+	DateLiteral:      typedLiteral(Date, "DATE"),
+	TimeLiteral:      typedLiteral(Text, "TIME"),
+	TimestampLiteral: typedLiteral(DateTime, "TIMESTAMP"),
+	"MAKEDATE": {Min: 2, Max: 2, Type: typeOf(Date), MayBeNull: true, Eval: func(e *Call, v []any) any {
 		y, d := ToInt(v[0]), ToInt(v[1])
 		if d <= 0 || y < 0 || y > 9999 {
 			return nil
@@ -230,9 +230,9 @@ func init() {
 			return nil
 		}
 		return t
-	}})
+	}},
 	// TIMESTAMP(expr) is expr as a DATETIME; TIMESTAMP(expr, time) adds the TIME to it.
-	register("TIMESTAMP", &Func{Min: 1, Max: 2, MayBeNull: true, Type: func(fc *Check) (Type, error) {
+	"TIMESTAMP": {Min: 1, Max: 2, MayBeNull: true, Type: func(fc *Check) (Type, error) {
 		return DateTime, dateArgs(0)(fc)
 	}, Eval: func(e *Call, v []any) any {
 		t, ok := ToTime(v[0])
@@ -250,8 +250,8 @@ func init() {
 			}
 		}
 		return t
-	}})
-	register("MAKETIME", &Func{Min: 3, Max: 3, Type: text, MayBeNull: true, Eval: func(e *Call, v []any) any {
+	}},
+	"MAKETIME": {Min: 3, Max: 3, Type: typeOf(Text), MayBeNull: true, Eval: func(e *Call, v []any) any {
 		h, m := ToInt(v[0]), ToInt(v[1])
 		s, _ := ToFloat(v[2])
 		if m < 0 || m > 59 || s < 0 || s >= 60 {
@@ -264,44 +264,44 @@ func init() {
 			d.micros = (h*3600-m*60)*1_000_000 - micros
 		}
 		return d.clamp().String()
-	}})
-	register("SEC_TO_TIME", &Func{Min: 1, Max: 1, Type: text, Eval: func(e *Call, v []any) any {
+	}},
+	"SEC_TO_TIME": {Min: 1, Max: 1, Type: typeOf(Text), Eval: func(e *Call, v []any) any {
 		s, _ := ToFloat(v[0])
 		micros := float64(maxTimeMicros + 1)
 		if math.Abs(s) < 1e7 {
 			micros = math.Round(s * 1e6)
 		}
 		return duration{micros: int64(math.Copysign(math.Min(math.Abs(micros), maxTimeMicros+1), micros)), digits: secondsDigits(e.Args[0])}.clamp().String()
-	}})
+	}},
 	// TIME_TO_SEC: an integer, or a DOUBLE when the TIME has a fraction of a second.
-	register("TIME_TO_SEC", &Func{Min: 1, Max: 1, Type: typeOf(Float), MayBeNull: true, Eval: func(e *Call, v []any) any {
+	"TIME_TO_SEC": {Min: 1, Max: 1, Type: typeOf(Float), MayBeNull: true, Eval: func(e *Call, v []any) any {
 		d, ok := toDuration(e.Args[0], v[0])
 		if !ok {
 			return nil
 		}
 		return float64(d.micros) / 1e6
-	}})
-	register("TIMEDIFF", &Func{Min: 2, Max: 2, Type: text, MayBeNull: true, Eval: func(e *Call, v []any) any {
+	}},
+	"TIMEDIFF": {Min: 2, Max: 2, Type: typeOf(Text), MayBeNull: true, Eval: func(e *Call, v []any) any {
 		a, aKind := timeOrDatetime(e.Args[0], v[0])
 		b, bKind := timeOrDatetime(e.Args[1], v[1])
 		if a == nil || b == nil || aKind != bKind {
 			return nil // a TIME and a DATETIME, a DATE and a DATETIME: MySQL gives NULL
 		}
 		return duration{micros: a.micros - b.micros, digits: max(a.digits, b.digits)}.clamp().String()
-	}})
-	register("ADDTIME", &Func{Min: 2, Max: 2, Type: addTimeType, MayBeNull: true, Eval: func(e *Call, v []any) any {
+	}},
+	"ADDTIME": {Min: 2, Max: 2, Type: addTimeType, MayBeNull: true, Eval: func(e *Call, v []any) any {
 		return addTime(e, v, 1)
-	}})
-	register("SUBTIME", &Func{Min: 2, Max: 2, Type: addTimeType, MayBeNull: true, Eval: func(e *Call, v []any) any {
+	}},
+	"SUBTIME": {Min: 2, Max: 2, Type: addTimeType, MayBeNull: true, Eval: func(e *Call, v []any) any {
 		return addTime(e, v, -1)
-	}})
-	register("TIME_FORMAT", &Func{Min: 2, Max: 2, Type: text, MayBeNull: true, Eval: func(e *Call, v []any) any {
+	}},
+	"TIME_FORMAT": {Min: 2, Max: 2, Type: typeOf(Text), MayBeNull: true, Eval: func(e *Call, v []any) any {
 		d, ok := toDuration(e.Args[0], v[0])
 		if !ok {
 			return nil
 		}
 		return timeFormat(d, textArg(e, v, 1))
-	}})
+	}},
 }
 
 // timeOrDatetime reads TIMEDIFF's argument as MySQL's get_time: a TIME, a DATE or a DATETIME

@@ -52,10 +52,10 @@ func TextNumber(s string) float64 {
 }
 
 // The evaluator of TextAsNumber, in the one table of functions (a NULL gives NULL).
-func init() {
-	register(TextAsNumber, &Func{Min: 1, Max: 1,
+var textNumberFuncs = map[string]*Func{
+	TextAsNumber: {Min: 1, Max: 1,
 		Type: func(*Check) (Type, error) { return Float, nil },
-		Eval: func(e *Call, v []any) any { return TextNumber(TextOf(v[0])) }})
+		Eval: func(e *Call, v []any) any { return TextNumber(TextOf(v[0])) }},
 }
 
 // TextAsNumber is the internal function that reads text as MySQL reads it in a numeric context. Its
