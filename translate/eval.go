@@ -13,27 +13,8 @@ func (e *expr) eval(r *Row) (any, error) {
 	switch e.kind {
 	case exConst:
 		return e.val, nil
-	case exField:
-		if e.tab > 0 && r.Sides != nil {
-			if r = r.Sides[e.tab-1]; r == nil {
-				return nil, nil // the NULL row of an outer join
-			}
-		}
-		return cellValue(e.info, r.Fields[e.field.Name]), nil
-	case exRecordID:
-		if e.tab > 0 && r.Sides != nil {
-			if r = r.Sides[e.tab-1]; r == nil {
-				return nil, nil
-			}
-		}
-		return r.ID, nil
-	case exCreatedTime:
-		if e.tab > 0 && r.Sides != nil {
-			if r = r.Sides[e.tab-1]; r == nil {
-				return nil, nil
-			}
-		}
-		return r.CreatedTime.UTC(), nil
+	case exField, exRecordID, exCreatedTime, exDerived:
+		return e.evalColumn(r)
 	case exLinkHas:
 		return e.evalLinkHas(r)
 	case exSubquery:
@@ -44,16 +25,6 @@ func (e *expr) eval(r *Row) (any, error) {
 			return nil, fmt.Errorf("translate: %s of the outer query is read outside its correlated subquery %s", e.sql, e.sub.SQL)
 		}
 		return st.cur[e.slot], nil
-	case exDerived:
-		if e.tab > 0 && r.Sides != nil {
-			if r = r.Sides[e.tab-1]; r == nil {
-				return nil, nil
-			}
-		}
-		if e.slot < len(r.Values) {
-			return r.Values[e.slot], nil
-		}
-		return nil, nil
 	case exCompare:
 		a, b, err := evalPair(e.args[0], e.args[1], r)
 		if err != nil || a == nil || b == nil {
@@ -61,116 +32,17 @@ func (e *expr) eval(r *Row) (any, error) {
 		}
 		return sqlvalue.CompareHolds(e.op, sqlvalue.Compare(a, b)), nil
 	case exAnd, exOr:
-		// Three-valued: AND is false when any operand is false, OR is true when any is true; otherwise
-		// UNKNOWN if any is UNKNOWN.
-		decisive := e.kind == exOr
-		unknown := false
-		for _, a := range e.args {
-			v, err := a.eval(r)
-			if err != nil {
-				return nil, err
-			}
-			if v == nil {
-				unknown = true
-				continue
-			}
-			if v.(bool) == decisive {
-				return decisive, nil
-			}
-		}
-		if unknown {
-			return nil, nil
-		}
-		return !decisive, nil
-	case exNot:
-		v, err := e.args[0].eval(r)
-		if err != nil || v == nil {
-			return nil, err
-		}
-		return !v.(bool), nil
-	case exIsNull:
-		v, err := e.args[0].eval(r)
-		if err != nil {
-			return nil, err
-		}
-		return (v == nil) != e.negated, nil
-	case exIsTrue:
-		v, err := e.args[0].eval(r)
-		if err != nil {
-			return nil, err
-		}
-		want := e.op == "true"
-		is := v != nil && v.(bool) == want
-		return is != e.negated, nil
-	case exTruth:
-		v, err := e.args[0].eval(r)
-		if err != nil || v == nil {
-			return nil, err
-		}
-		return sqlvalue.Truth(v), nil
+		return e.evalAndOr(r)
+	case exNot, exIsNull, exIsTrue, exTruth:
+		return e.evalTest(r)
 	case exIn:
-		a, err := e.args[0].eval(r)
-		if err != nil || a == nil {
-			return nil, err
-		}
-		unknown := false
-		for _, item := range e.args[1:] {
-			b, err := item.eval(r)
-			if err != nil {
-				return nil, err
-			}
-			if b == nil {
-				unknown = true
-				continue
-			}
-			if sqlvalue.Compare(a, b) == 0 {
-				return !e.negated, nil
-			}
-		}
-		if unknown {
-			return nil, nil
-		}
-		return e.negated, nil
+		return e.evalIn(r)
 	case exLike:
-		a, p, err := evalPair(e.args[0], e.args[1], r)
-		if err != nil || a == nil || p == nil {
-			return nil, err
-		}
-		if e.op == "binary" {
-			return sqlvalue.LikeBinary(valueText(e.args[1], p), valueText(e.args[0], a), e.escape) != e.negated, nil
-		}
-		return sqlvalue.Like(valueText(e.args[1], p), valueText(e.args[0], a), e.escape) != e.negated, nil
+		return e.evalLike(r)
 	case exArith:
-		a, b, err := evalPair(e.args[0], e.args[1], r)
-		if err != nil || a == nil || b == nil {
-			return nil, err
-		}
-		v := sqlvalue.Arith(e.op, a, b)
-		if _, isFloat := v.(float64); isFloat && e.op != "/" {
-			_, aInt := sqlvalue.IntOf(a)
-			_, bInt := sqlvalue.IntOf(b)
-			if aInt && bInt {
-				return nil, bigintOutOfRange(e)
-			}
-		}
-		return v, nil
+		return e.evalArith(r)
 	case exNeg:
-		v, err := e.args[0].eval(r)
-		if err != nil || v == nil {
-			return nil, err
-		}
-		switch n := v.(type) {
-		case int64:
-			if n == math.MinInt64 {
-				return nil, bigintOutOfRange(e)
-			}
-			return -n, nil
-		case float64:
-			return -n, nil
-		case bool:
-			return -sqlvalue.BoolInt(n), nil
-		}
-		return nil, nil
+		return e.evalNeg(r)
 	case exFunc:
 		return e.evalFunc(r)
 	case exWindow:
@@ -185,6 +57,150 @@ func (e *expr) eval(r *Row) (any, error) {
 		return nil, fmt.Errorf("translate: internal error: slot %d of a row of %d values", e.slot, len(r.Values))
 	}
 	return nil, fmt.Errorf("translate: internal error: cannot evaluate expression kind %d", e.kind)
+}
+
+// evalColumn reads a column of the row: a field, the record's id or createdTime, or a derived
+// table's column; of table tab of a join (NULL on an outer join's NULL row).
+func (e *expr) evalColumn(r *Row) (any, error) {
+	if e.tab > 0 && r.Sides != nil {
+		if r = r.Sides[e.tab-1]; r == nil {
+			return nil, nil // the NULL row of an outer join
+		}
+	}
+	switch e.kind {
+	case exField:
+		return cellValue(e.info, r.Fields[e.field.Name]), nil
+	case exRecordID:
+		return r.ID, nil
+	case exCreatedTime:
+		return r.CreatedTime.UTC(), nil
+	}
+	if e.slot < len(r.Values) { // exDerived
+		return r.Values[e.slot], nil
+	}
+	return nil, nil
+}
+
+// evalAndOr is three-valued AND and OR: AND is false when any operand is false, OR is true when
+// any is true; otherwise UNKNOWN if any is UNKNOWN.
+func (e *expr) evalAndOr(r *Row) (any, error) {
+	decisive := e.kind == exOr
+	unknown := false
+	for _, a := range e.args {
+		v, err := a.eval(r)
+		if err != nil {
+			return nil, err
+		}
+		if v == nil {
+			unknown = true
+			continue
+		}
+		if v.(bool) == decisive {
+			return decisive, nil
+		}
+	}
+	if unknown {
+		return nil, nil
+	}
+	return !decisive, nil
+}
+
+// evalTest is NOT, IS [NOT] NULL, IS [NOT] TRUE/FALSE and a value used as a condition.
+func (e *expr) evalTest(r *Row) (any, error) {
+	v, err := e.args[0].eval(r)
+	if err != nil {
+		return nil, err
+	}
+	switch e.kind {
+	case exIsNull:
+		return (v == nil) != e.negated, nil
+	case exIsTrue:
+		want := e.op == "true"
+		is := v != nil && v.(bool) == want
+		return is != e.negated, nil
+	}
+	if v == nil {
+		return nil, nil
+	}
+	if e.kind == exNot {
+		return !v.(bool), nil
+	}
+	return sqlvalue.Truth(v), nil // exTruth
+}
+
+// evalIn is [NOT] IN (list): UNKNOWN when no item matches and one is NULL.
+func (e *expr) evalIn(r *Row) (any, error) {
+	a, err := e.args[0].eval(r)
+	if err != nil || a == nil {
+		return nil, err
+	}
+	unknown := false
+	for _, item := range e.args[1:] {
+		b, err := item.eval(r)
+		if err != nil {
+			return nil, err
+		}
+		if b == nil {
+			unknown = true
+			continue
+		}
+		if sqlvalue.Compare(a, b) == 0 {
+			return !e.negated, nil
+		}
+	}
+	if unknown {
+		return nil, nil
+	}
+	return e.negated, nil
+}
+
+// evalLike is [NOT] LIKE [BINARY], each side read as text by its type.
+func (e *expr) evalLike(r *Row) (any, error) {
+	a, p, err := evalPair(e.args[0], e.args[1], r)
+	if err != nil || a == nil || p == nil {
+		return nil, err
+	}
+	if e.op == "binary" {
+		return sqlvalue.LikeBinary(valueText(e.args[1], p), valueText(e.args[0], a), e.escape) != e.negated, nil
+	}
+	return sqlvalue.Like(valueText(e.args[1], p), valueText(e.args[0], a), e.escape) != e.negated, nil
+}
+
+// evalArith is + - * / DIV %: an integer result out of BIGINT's range is MySQL's error 1690.
+func (e *expr) evalArith(r *Row) (any, error) {
+	a, b, err := evalPair(e.args[0], e.args[1], r)
+	if err != nil || a == nil || b == nil {
+		return nil, err
+	}
+	v := sqlvalue.Arith(e.op, a, b)
+	if _, isFloat := v.(float64); isFloat && e.op != "/" {
+		_, aInt := sqlvalue.IntOf(a)
+		_, bInt := sqlvalue.IntOf(b)
+		if aInt && bInt {
+			return nil, bigintOutOfRange(e)
+		}
+	}
+	return v, nil
+}
+
+// evalNeg is unary minus.
+func (e *expr) evalNeg(r *Row) (any, error) {
+	v, err := e.args[0].eval(r)
+	if err != nil || v == nil {
+		return nil, err
+	}
+	switch n := v.(type) {
+	case int64:
+		if n == math.MinInt64 {
+			return nil, bigintOutOfRange(e)
+		}
+		return -n, nil
+	case float64:
+		return -n, nil
+	case bool:
+		return -sqlvalue.BoolInt(n), nil
+	}
+	return nil, nil
 }
 
 func evalPair(x, y *expr, r *Row) (any, any, error) {

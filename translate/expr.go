@@ -288,51 +288,9 @@ func (s *scope) compile(e sqlparser.Expr) (*expr, error) {
 	case *sqlparser.ComparisonExpr:
 		return s.comparison(e)
 	case *sqlparser.RangeCond:
-		left, err := s.compile(e.Left)
-		if err != nil {
-			return nil, err
-		}
-		from, err := s.compile(e.From)
-		if err != nil {
-			return nil, err
-		}
-		to, err := s.compile(e.To)
-		if err != nil {
-			return nil, err
-		}
-		lo, err := s.compare(">=", left, from)
-		if err != nil {
-			return nil, err
-		}
-		hi, err := s.compare("<=", left, to)
-		if err != nil {
-			return nil, err
-		}
-		between := &expr{kind: exAnd, typ: typeBool, nullable: lo.nullable || hi.nullable, args: []*expr{lo, hi}}
-		if e.Operator == sqlparser.NotBetweenStr {
-			return &expr{kind: exNot, typ: typeBool, nullable: between.nullable, args: []*expr{between}}, nil
-		}
-		return between, nil
+		return s.between(e)
 	case *sqlparser.IsExpr:
-		x, err := s.compile(e.Expr)
-		if err != nil {
-			return nil, err
-		}
-		switch e.Operator {
-		case sqlparser.IsNullStr, sqlparser.IsNotNullStr:
-			return &expr{kind: exIsNull, typ: typeBool, args: []*expr{x}, negated: e.Operator == sqlparser.IsNotNullStr}, nil
-		default:
-			cond, err := s.asCondition(x, e.Expr)
-			if err != nil {
-				return nil, err
-			}
-			op := "true"
-			if e.Operator == sqlparser.IsFalseStr || e.Operator == sqlparser.IsNotFalseStr {
-				op = "false"
-			}
-			negated := e.Operator == sqlparser.IsNotTrueStr || e.Operator == sqlparser.IsNotFalseStr
-			return &expr{kind: exIsTrue, typ: typeBool, op: op, negated: negated, args: []*expr{cond}}, nil
-		}
+		return s.isExpr(e)
 	case *sqlparser.BinaryExpr:
 		if e.Operator == sqlparser.JSONExtractOp || e.Operator == sqlparser.JSONUnquoteExtractOp {
 			return s.jsonArrow(e)
@@ -342,75 +300,14 @@ func (s *scope) compile(e sqlparser.Expr) (*expr, error) {
 		}
 		return s.arithmetic(e)
 	case *sqlparser.UnaryExpr:
-		x, err := s.compile(e.Expr)
-		if err != nil {
-			return nil, err
-		}
-		switch e.Operator {
-		case sqlparser.UPlusStr:
-			return x, nil // MySQL ignores a unary +, whatever the operand's type
-		case sqlparser.UMinusStr:
-			x = binaryNumber(x)
-			if x.kind == exConst {
-				switch v := x.val.(type) {
-				case int64:
-					if v != math.MinInt64 {
-						return &expr{kind: exConst, typ: typeInt, val: -v, sql: "-" + x.sql}, nil
-					}
-				case float64:
-					return &expr{kind: exConst, typ: typeFloat, val: -v, sql: "-" + x.sql}, nil
-				}
-			}
-			if x.typ == typeText {
-				// MySQL negates text as the DOUBLE it reads ('3.5abc' is 3.5, 'abc' is 0).
-				if x = asNumber(x); x.kind == exConst {
-					f, ok := x.val.(float64)
-					if !ok { // NULL
-						return &expr{kind: exConst, typ: typeFloat, nullable: true, sql: sqlparser.String(e)}, nil
-					}
-					return &expr{kind: exConst, typ: typeFloat, val: -f, sql: sqlparser.String(e)}, nil
-				}
-			}
-			if !x.typ.Numeric() && x.typ != typeNull {
-				return nil, fmt.Errorf("translate: unary - needs a number or text, got %s %s", x.typ, sqlparser.String(e.Expr))
-			}
-			typ := x.typ
-			if typ == typeBool {
-				typ = typeInt
-			}
-			return &expr{kind: exNeg, typ: typ, nullable: x.nullable, args: []*expr{x}, sql: sqlparser.String(e)}, nil
-		case sqlparser.BangStr:
-			cond, err := s.asCondition(x, e.Expr)
-			if err != nil {
-				return nil, err
-			}
-			return &expr{kind: exNot, typ: typeBool, nullable: cond.nullable, args: []*expr{cond}}, nil
-		case sqlparser.BinaryStr, sqlparser.UBinaryStr:
-			return x, nil // a binary string: text already compares by code point
-		}
-		return nil, unsupported("the unary operator "+strings.TrimSpace(e.Operator), sqlparser.String(e), "supported: - on numbers and NOT on conditions")
+		return s.unary(e)
 	case *sqlparser.FuncExpr:
 		if x, ok, err := s.jsonContainsLink(e); ok {
 			return x, err
 		}
 		return s.function(e)
 	case *sqlparser.SubstrExpr:
-		x, err := s.compile(e.Name)
-		if err != nil {
-			return nil, err
-		}
-		args := []*expr{x}
-		for _, a := range []sqlparser.Expr{e.From, e.To} {
-			if a == nil {
-				continue
-			}
-			c, err := s.compile(a)
-			if err != nil {
-				return nil, err
-			}
-			args = append(args, c)
-		}
-		return s.call("SUBSTRING", args, sqlparser.String(e))
+		return s.substr(e)
 	case *sqlparser.CaseExpr:
 		return s.caseExpr(e)
 	case *sqlparser.ConvertExpr, *sqlparser.ConvertUsingExpr:
@@ -419,22 +316,157 @@ func (s *scope) compile(e sqlparser.Expr) (*expr, error) {
 		return s.scalarSubquery(e)
 	case *sqlparser.ExistsExpr:
 		return s.exists(e, false)
-	case *sqlparser.ValuesFuncExpr:
-		return nil, unsupported("VALUES() outside ON DUPLICATE KEY UPDATE", "", "VALUES(col) only reads the inserted value in ON DUPLICATE KEY UPDATE col = VALUES(col)")
-	case *sqlparser.IntervalExpr:
-		return nil, unsupported("INTERVAL here", sqlparser.String(e), "an INTERVAL is added to or subtracted from a date: d + INTERVAL 1 DAY, DATE_SUB(d, INTERVAL 1 DAY)")
-	case *sqlparser.GroupConcatExpr:
-		return nil, unsupported("GROUP_CONCAT", "", hintAggregate)
-	case *sqlparser.MatchExpr:
-		return nil, unsupported("MATCH … AGAINST", "", "use LIKE '%word%'")
-	case *sqlparser.CollateExpr:
-		return nil, unsupported("COLLATE", sqlparser.String(e), "text compares case-sensitively by code point; for case-insensitive matching use LOWER(x) = LOWER(?) or LIKE, which ignores ASCII case")
-	case sqlparser.ValTuple:
-		return nil, unsupported("a row value (a, b, …)", sqlparser.String(e), "compare each column on its own: a = ? AND b = ?")
-	case sqlparser.ListArg:
-		return nil, unsupported("list arguments (::name)", "", "expand the list first into IN (?, ?, …), e.g. with sqlx.In")
 	}
-	return nil, unsupported("the expression", sqlparser.String(e), "select the columns it reads and compute it in Go")
+	return nil, refused(e)
+}
+
+// between compiles [NOT] BETWEEN as x >= from AND x <= to, each with the comparison's conversions.
+func (s *scope) between(e *sqlparser.RangeCond) (*expr, error) {
+	left, err := s.compile(e.Left)
+	if err != nil {
+		return nil, err
+	}
+	from, err := s.compile(e.From)
+	if err != nil {
+		return nil, err
+	}
+	to, err := s.compile(e.To)
+	if err != nil {
+		return nil, err
+	}
+	lo, err := s.compare(">=", left, from)
+	if err != nil {
+		return nil, err
+	}
+	hi, err := s.compare("<=", left, to)
+	if err != nil {
+		return nil, err
+	}
+	between := &expr{kind: exAnd, typ: typeBool, nullable: lo.nullable || hi.nullable, args: []*expr{lo, hi}}
+	if e.Operator == sqlparser.NotBetweenStr {
+		return &expr{kind: exNot, typ: typeBool, nullable: between.nullable, args: []*expr{between}}, nil
+	}
+	return between, nil
+}
+
+// isExpr compiles IS [NOT] NULL and IS [NOT] TRUE/FALSE.
+func (s *scope) isExpr(e *sqlparser.IsExpr) (*expr, error) {
+	x, err := s.compile(e.Expr)
+	if err != nil {
+		return nil, err
+	}
+	switch e.Operator {
+	case sqlparser.IsNullStr, sqlparser.IsNotNullStr:
+		return &expr{kind: exIsNull, typ: typeBool, args: []*expr{x}, negated: e.Operator == sqlparser.IsNotNullStr}, nil
+	default:
+		cond, err := s.asCondition(x, e.Expr)
+		if err != nil {
+			return nil, err
+		}
+		op := "true"
+		if e.Operator == sqlparser.IsFalseStr || e.Operator == sqlparser.IsNotFalseStr {
+			op = "false"
+		}
+		negated := e.Operator == sqlparser.IsNotTrueStr || e.Operator == sqlparser.IsNotFalseStr
+		return &expr{kind: exIsTrue, typ: typeBool, op: op, negated: negated, args: []*expr{cond}}, nil
+	}
+}
+
+// unary compiles + - ! and BINARY.
+func (s *scope) unary(e *sqlparser.UnaryExpr) (*expr, error) {
+	x, err := s.compile(e.Expr)
+	if err != nil {
+		return nil, err
+	}
+	switch e.Operator {
+	case sqlparser.UPlusStr:
+		return x, nil // MySQL ignores a unary +, whatever the operand's type
+	case sqlparser.UMinusStr:
+		return negate(x, e)
+	case sqlparser.BangStr:
+		cond, err := s.asCondition(x, e.Expr)
+		if err != nil {
+			return nil, err
+		}
+		return &expr{kind: exNot, typ: typeBool, nullable: cond.nullable, args: []*expr{cond}}, nil
+	case sqlparser.BinaryStr, sqlparser.UBinaryStr:
+		return x, nil // a binary string: text already compares by code point
+	}
+	return nil, unsupported("the unary operator "+strings.TrimSpace(e.Operator), sqlparser.String(e), "supported: - on numbers and NOT on conditions")
+}
+
+// negate compiles -x (e): a constant is folded, text is negated as the DOUBLE it reads.
+func negate(x *expr, e *sqlparser.UnaryExpr) (*expr, error) {
+	x = binaryNumber(x)
+	if x.kind == exConst {
+		switch v := x.val.(type) {
+		case int64:
+			if v != math.MinInt64 {
+				return &expr{kind: exConst, typ: typeInt, val: -v, sql: "-" + x.sql}, nil
+			}
+		case float64:
+			return &expr{kind: exConst, typ: typeFloat, val: -v, sql: "-" + x.sql}, nil
+		}
+	}
+	if x.typ == typeText {
+		// MySQL negates text as the DOUBLE it reads ('3.5abc' is 3.5, 'abc' is 0).
+		if x = asNumber(x); x.kind == exConst {
+			f, ok := x.val.(float64)
+			if !ok { // NULL
+				return &expr{kind: exConst, typ: typeFloat, nullable: true, sql: sqlparser.String(e)}, nil
+			}
+			return &expr{kind: exConst, typ: typeFloat, val: -f, sql: sqlparser.String(e)}, nil
+		}
+	}
+	if !x.typ.Numeric() && x.typ != typeNull {
+		return nil, fmt.Errorf("translate: unary - needs a number or text, got %s %s", x.typ, sqlparser.String(e.Expr))
+	}
+	typ := x.typ
+	if typ == typeBool {
+		typ = typeInt
+	}
+	return &expr{kind: exNeg, typ: typ, nullable: x.nullable, args: []*expr{x}, sql: sqlparser.String(e)}, nil
+}
+
+// substr compiles SUBSTRING(x FROM a FOR b) as the function SUBSTRING(x, a, b).
+func (s *scope) substr(e *sqlparser.SubstrExpr) (*expr, error) {
+	x, err := s.compile(e.Name)
+	if err != nil {
+		return nil, err
+	}
+	args := []*expr{x}
+	for _, a := range []sqlparser.Expr{e.From, e.To} {
+		if a == nil {
+			continue
+		}
+		c, err := s.compile(a)
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, c)
+	}
+	return s.call("SUBSTRING", args, sqlparser.String(e))
+}
+
+// refused is the error for an expression the driver does not compute, naming it.
+func refused(e sqlparser.Expr) error {
+	switch e := e.(type) {
+	case *sqlparser.ValuesFuncExpr:
+		return unsupported("VALUES() outside ON DUPLICATE KEY UPDATE", "", "VALUES(col) only reads the inserted value in ON DUPLICATE KEY UPDATE col = VALUES(col)")
+	case *sqlparser.IntervalExpr:
+		return unsupported("INTERVAL here", sqlparser.String(e), "an INTERVAL is added to or subtracted from a date: d + INTERVAL 1 DAY, DATE_SUB(d, INTERVAL 1 DAY)")
+	case *sqlparser.GroupConcatExpr:
+		return unsupported("GROUP_CONCAT", "", hintAggregate)
+	case *sqlparser.MatchExpr:
+		return unsupported("MATCH … AGAINST", "", "use LIKE '%word%'")
+	case *sqlparser.CollateExpr:
+		return unsupported("COLLATE", sqlparser.String(e), "text compares case-sensitively by code point; for case-insensitive matching use LOWER(x) = LOWER(?) or LIKE, which ignores ASCII case")
+	case sqlparser.ValTuple:
+		return unsupported("a row value (a, b, …)", sqlparser.String(e), "compare each column on its own: a = ? AND b = ?")
+	case sqlparser.ListArg:
+		return unsupported("list arguments (::name)", "", "expand the list first into IN (?, ?, …), e.g. with sqlx.In")
+	}
+	return unsupported("the expression", sqlparser.String(e), "select the columns it reads and compute it in Go")
 }
 
 // literal reads a constant of the SQL text or a bound argument.
