@@ -277,64 +277,29 @@ func (qp *queryPlanner) run() error {
 		}
 		s.hook = qp.groupedHook
 	}
+	if err := qp.selectList(); err != nil {
+		return err
+	}
+	nColumns := len(qp.outputs)
+	if err := qp.havingAndOrder(nColumns); err != nil {
+		return err
+	}
+	s.hook = nil
+	if err := qp.limitOffset(); err != nil {
+		return err
+	}
+	return qp.finish(where, nColumns)
+}
 
-	// The select list.
+// selectList compiles the select list into the outputs.
+func (qp *queryPlanner) selectList() error {
+	stmt, s := qp.stmt, qp.s
 	for i, se := range stmt.SelectExprs {
 		qp.clause, qp.item = "SELECT list", i+1
 		switch se := se.(type) {
 		case *sqlparser.StarExpr:
-			if qp.dual {
-				return fmt.Errorf("translate: SELECT * with no table: no tables used")
-			}
-			if qp.join != nil {
-				var cols []*expr
-				if tq := se.TableName; !tq.IsEmpty() {
-					i := s.sideIndex(tq.Name.String())
-					if i < 0 || !tq.Qualifier.IsEmpty() {
-						return fmt.Errorf("translate: unknown table '%s' in %s: no table or alias of that name in FROM (%s)", tq.Name.String(), sqlparser.String(se), s.sideNames())
-					}
-					cols = s.sideStar(i)
-				} else {
-					for _, e := range qp.join.entries {
-						x, err := s.sideColumn(e.table, e.column)
-						if err != nil {
-							return err
-						}
-						x.sql = e.name // named as the field, as MySQL names t.* columns
-						cols = append(cols, x)
-					}
-				}
-				for _, e := range cols {
-					if q.Grouped {
-						ge, err := qp.groupedColumn(e, e.sql)
-						if err != nil {
-							return err
-						}
-						e = ge
-					}
-					qp.addOutput(e.sql, e, nil)
-				}
-				continue
-			}
-			if tq := se.TableName; !tq.IsEmpty() && tq.Name.String() != s.alias {
-				if !strings.EqualFold(s.alias, s.table.Name) && tq.Name.String() == s.table.Name {
-					// An alias hides the table's name, as in MySQL (error 1051).
-					return unknownTablef("%q in %s: FROM names it %q, so write %s.*", tq.Name.String(), sqlparser.String(se), s.alias, s.alias)
-				}
-				if tq.Name.String() != s.table.Name {
-					return &UnsupportedError{Construct: "JOIN", SQL: sqlparser.String(se),
-						Hint: fmt.Sprintf("it names a table other than %q; %s", s.alias, hintJoin)}
-				}
-			}
-			for _, e := range s.star() {
-				if q.Grouped {
-					ge, err := qp.groupedColumn(e, e.sql)
-					if err != nil {
-						return err
-					}
-					e = ge
-				}
-				qp.addOutput(e.sql, e, nil)
+			if err := qp.starColumns(se); err != nil {
+				return err
 			}
 		case *sqlparser.AliasedExpr:
 			e, err := s.compile(se.Expr)
@@ -353,8 +318,71 @@ func (qp *queryPlanner) run() error {
 			return unsupported(sqlparser.String(se)+" in the select list", "", "select *, columns or expressions")
 		}
 	}
-	nColumns := len(qp.outputs)
+	return nil
+}
 
+// starColumns adds the columns of * or t.* to the outputs.
+func (qp *queryPlanner) starColumns(se *sqlparser.StarExpr) error {
+	q := qp.q
+	if qp.dual {
+		return fmt.Errorf("translate: SELECT * with no table: no tables used")
+	}
+	cols, err := qp.starOf(se)
+	if err != nil {
+		return err
+	}
+	for _, e := range cols {
+		if q.Grouped {
+			ge, err := qp.groupedColumn(e, e.sql)
+			if err != nil {
+				return err
+			}
+			e = ge
+		}
+		qp.addOutput(e.sql, e, nil)
+	}
+	return nil
+}
+
+// starOf is the columns * or t.* stands for: the table's, or the join's (USING and NATURAL
+// columns coalesced) or one side's.
+func (qp *queryPlanner) starOf(se *sqlparser.StarExpr) ([]*expr, error) {
+	s := qp.s
+	if qp.join != nil {
+		if tq := se.TableName; !tq.IsEmpty() {
+			i := s.sideIndex(tq.Name.String())
+			if i < 0 || !tq.Qualifier.IsEmpty() {
+				return nil, fmt.Errorf("translate: unknown table '%s' in %s: no table or alias of that name in FROM (%s)", tq.Name.String(), sqlparser.String(se), s.sideNames())
+			}
+			return s.sideStar(i), nil
+		}
+		var cols []*expr
+		for _, e := range qp.join.entries {
+			x, err := s.sideColumn(e.table, e.column)
+			if err != nil {
+				return nil, err
+			}
+			x.sql = e.name // named as the field, as MySQL names t.* columns
+			cols = append(cols, x)
+		}
+		return cols, nil
+	}
+	if tq := se.TableName; !tq.IsEmpty() && tq.Name.String() != s.alias {
+		if !strings.EqualFold(s.alias, s.table.Name) && tq.Name.String() == s.table.Name {
+			// An alias hides the table's name, as in MySQL (error 1051).
+			return nil, unknownTablef("%q in %s: FROM names it %q, so write %s.*", tq.Name.String(), sqlparser.String(se), s.alias, s.alias)
+		}
+		if tq.Name.String() != s.table.Name {
+			return nil, &UnsupportedError{Construct: "JOIN", SQL: sqlparser.String(se),
+				Hint: fmt.Sprintf("it names a table other than %q; %s", s.alias, hintJoin)}
+		}
+	}
+	return s.star(), nil
+}
+
+// havingAndOrder compiles HAVING and ORDER BY (whose keys may be outputs, by alias or position).
+func (qp *queryPlanner) havingAndOrder(nColumns int) error {
+	stmt, q, s := qp.stmt, qp.q, qp.s
 	// HAVING.
 	if stmt.Having != nil {
 		qp.clause, qp.item = "HAVING clause", 1
@@ -382,8 +410,12 @@ func (qp *queryPlanner) run() error {
 	}
 	q.Distinct = stmt.Distinct != ""
 
-	// LIMIT and OFFSET.
-	s.hook = nil
+	return nil
+}
+
+// limitOffset reads LIMIT and OFFSET.
+func (qp *queryPlanner) limitOffset() error {
+	stmt, q, s := qp.stmt, qp.q, qp.s
 	if stmt.Limit != nil {
 		if stmt.Limit.Offset != nil {
 			n, err := s.limit(stmt.Limit.Offset)
@@ -405,6 +437,13 @@ func (qp *queryPlanner) run() error {
 		}
 	}
 
+	return nil
+}
+
+// finish fills the plan's columns, outputs, aggregates, windows and group keys, then plans the
+// rows' source: no table, a join, or one table's scan with what is pushed into its request.
+func (qp *queryPlanner) finish(where *expr, nColumns int) error {
+	q := qp.q
 	for i, e := range qp.outputs {
 		if i < nColumns {
 			q.Columns = append(q.Columns, columnFor(qp.columnName(i), e))
