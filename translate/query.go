@@ -850,31 +850,48 @@ func (qp *queryPlanner) newAggregate(node sqlparser.Expr, argHook func(sqlparser
 			return nil, false, unsupported("qualified function names", a.SQL, "call the function by its name alone")
 		}
 	}
+	if err := a.compileArgs(s, argExprs); err != nil {
+		return nil, false, err
+	}
+	nullable, err := a.check()
+	if err != nil {
+		return nil, false, err
+	}
+	return a, nullable, nil
+}
+
+// compileArgs compiles the aggregate's arguments (* only in COUNT(*)).
+func (a *Aggregate) compileArgs(s *scope, argExprs sqlparser.SelectExprs) error {
 	for _, se := range argExprs {
 		switch x := se.(type) {
 		case *sqlparser.StarExpr:
 			if a.Name != "COUNT" || len(argExprs) != 1 || a.Distinct || !x.TableName.IsEmpty() {
-				return nil, false, fmt.Errorf("translate: %s: * is an argument of COUNT(*) only", a.SQL)
+				return fmt.Errorf("translate: %s: * is an argument of COUNT(*) only", a.SQL)
 			}
 			a.star = true
 		case *sqlparser.AliasedExpr:
 			c, err := s.compile(x.Expr)
 			if err != nil {
-				return nil, false, err
+				return err
 			}
 			a.args = append(a.args, c)
 		default:
-			return nil, false, fmt.Errorf("translate: %s: cannot read the argument %s", a.SQL, sqlparser.String(se))
+			return fmt.Errorf("translate: %s: cannot read the argument %s", a.SQL, sqlparser.String(se))
 		}
 	}
-	nullable := true
+	return nil
+}
+
+// check checks the aggregate's arguments and gives its type; nullable: its result can be NULL.
+func (a *Aggregate) check() (nullable bool, err error) {
+	nullable = true
 	switch a.Name {
 	case "COUNT":
 		if !a.star && len(a.args) == 0 {
-			return nil, false, fmt.Errorf("translate: %s: COUNT takes an argument, or *", a.SQL)
+			return false, fmt.Errorf("translate: %s: COUNT takes an argument, or *", a.SQL)
 		}
 		if len(a.args) > 1 && !a.Distinct {
-			return nil, false, fmt.Errorf("translate: %s: COUNT takes one argument (COUNT(DISTINCT a, b) takes several)", a.SQL)
+			return false, fmt.Errorf("translate: %s: COUNT takes one argument (COUNT(DISTINCT a, b) takes several)", a.SQL)
 		}
 		if len(a.args) == 1 && a.args[0].kind == exConst && a.args[0].val != nil && !a.Distinct {
 			a.star, a.args = true, nil // COUNT(1) counts rows
@@ -882,11 +899,11 @@ func (qp *queryPlanner) newAggregate(node sqlparser.Expr, argHook func(sqlparser
 		a.typ, nullable = typeInt, false
 	case "SUM", "AVG":
 		if len(a.args) != 1 {
-			return nil, false, fmt.Errorf("translate: %s: %s takes one argument", a.SQL, a.Name)
+			return false, fmt.Errorf("translate: %s: %s takes one argument", a.SQL, a.Name)
 		}
 		t := a.args[0].typ
 		if !t.Numeric() && t != typeNull {
-			return nil, false, fmt.Errorf("translate: %s needs numbers, but %s is %s", a.SQL, describe(a.args[0]), t)
+			return false, fmt.Errorf("translate: %s needs numbers, but %s is %s", a.SQL, describe(a.args[0]), t)
 		}
 		a.typ = typeFloat
 		if a.Name == "SUM" && (t == typeInt || t == typeBool) {
@@ -894,10 +911,10 @@ func (qp *queryPlanner) newAggregate(node sqlparser.Expr, argHook func(sqlparser
 		}
 	case "MIN", "MAX", "ANY_VALUE":
 		if len(a.args) != 1 {
-			return nil, false, fmt.Errorf("translate: %s: %s takes one argument", a.SQL, a.Name)
+			return false, fmt.Errorf("translate: %s: %s takes one argument", a.SQL, a.Name)
 		}
 		if a.Name == "ANY_VALUE" && a.Distinct {
-			return nil, false, fmt.Errorf("translate: %s: ANY_VALUE takes no DISTINCT", a.SQL)
+			return false, fmt.Errorf("translate: %s: ANY_VALUE takes no DISTINCT", a.SQL)
 		}
 		a.typ = a.args[0].typ
 		if a.typ == typeBool {
@@ -905,17 +922,17 @@ func (qp *queryPlanner) newAggregate(node sqlparser.Expr, argHook func(sqlparser
 		}
 	case "GROUP_CONCAT":
 		if len(a.args) == 0 {
-			return nil, false, fmt.Errorf("translate: %s: GROUP_CONCAT takes an argument", a.SQL)
+			return false, fmt.Errorf("translate: %s: GROUP_CONCAT takes an argument", a.SQL)
 		}
 	case "STD", "STDDEV", "STDDEV_POP", "STDDEV_SAMP", "VARIANCE", "VAR_POP", "VAR_SAMP", "BIT_AND", "BIT_OR", "BIT_XOR":
 		if len(a.args) != 1 {
-			return nil, false, fmt.Errorf("translate: %s: %s takes one argument", a.SQL, a.Name)
+			return false, fmt.Errorf("translate: %s: %s takes one argument", a.SQL, a.Name)
 		}
 		if t := a.args[0].typ; !t.Numeric() && t != typeNull {
-			return nil, false, fmt.Errorf("translate: %s needs numbers, but %s is %s", a.SQL, describe(a.args[0]), t)
+			return false, fmt.Errorf("translate: %s needs numbers, but %s is %s", a.SQL, describe(a.args[0]), t)
 		}
 		if a.Distinct {
-			return nil, false, fmt.Errorf("translate: %s: %s takes no DISTINCT, as in MySQL", a.SQL, a.Name)
+			return false, fmt.Errorf("translate: %s: %s takes no DISTINCT, as in MySQL", a.SQL, a.Name)
 		}
 		a.typ = typeFloat
 		if strings.HasPrefix(a.Name, "BIT_") {
@@ -923,16 +940,16 @@ func (qp *queryPlanner) newAggregate(node sqlparser.Expr, argHook func(sqlparser
 		}
 	case "JSON_ARRAYAGG", "JSON_OBJECTAGG":
 		if want := len(a.Name) - len("JSON_ARRAYAGG") + 1; len(a.args) != want { // 1 and 2
-			return nil, false, &JSONError{Code: 1582, Msg: fmt.Sprintf("incorrect parameter count in the call to native function '%s': %s takes %d (%s)", a.Name, a.Name, want, a.SQL)}
+			return false, &JSONError{Code: 1582, Msg: fmt.Sprintf("incorrect parameter count in the call to native function '%s': %s takes %d (%s)", a.Name, a.Name, want, a.SQL)}
 		}
 		if a.Distinct {
-			return nil, false, unsupported("DISTINCT in "+a.Name, a.SQL, "MySQL's grammar has no DISTINCT here either: select the DISTINCT values in a derived table first")
+			return false, unsupported("DISTINCT in "+a.Name, a.SQL, "MySQL's grammar has no DISTINCT here either: select the DISTINCT values in a derived table first")
 		}
 		a.typ = typeJSON
 	default:
-		return nil, false, unsupported("the aggregate "+a.Name, a.SQL, "supported: COUNT, SUM, AVG, MIN, MAX, GROUP_CONCAT, ANY_VALUE, the STD and VAR families, BIT_AND, BIT_OR, BIT_XOR, JSON_ARRAYAGG, JSON_OBJECTAGG")
+		return false, unsupported("the aggregate "+a.Name, a.SQL, "supported: COUNT, SUM, AVG, MIN, MAX, GROUP_CONCAT, ANY_VALUE, the STD and VAR families, BIT_AND, BIT_OR, BIT_XOR, JSON_ARRAYAGG, JSON_OBJECTAGG")
 	}
-	return a, nullable, nil
+	return nullable, nil
 }
 
 func (qp *queryPlanner) addAggregate(a *Aggregate, nullable bool) *expr {
