@@ -236,94 +236,112 @@ func (qp *queryPlanner) windowFunction(wf *WindowFunc, fnNode sqlparser.Expr) (s
 		wf.Aggregate = a
 		return a.typ, nullable, nil
 	}
-	args := make([]*expr, 0, len(f.Exprs))
-	for _, se := range f.Exprs {
-		ae, ok := se.(*sqlparser.AliasedExpr)
-		if !ok {
-			return 0, false, fmt.Errorf("translate: %s: cannot read the argument %s", wf.SQL, sqlparser.String(se))
-		}
-		x, err := qp.s.compile(ae.Expr)
-		if err != nil {
-			return 0, false, err
-		}
-		args = append(args, x)
-	}
-	arity := func(lo, hi int) error {
-		if len(args) < lo || len(args) > hi {
-			return fmt.Errorf("translate: incorrect parameter count in the call to native function '%s' (%s)", wf.Name, wf.SQL)
-		}
-		return nil
-	}
-	// constInt reads an argument that MySQL takes as a constant integer (NTILE's, LAG's offset).
-	constInt := func(x *expr, min int64) (int64, error) {
-		n, ok := x.val.(int64)
-		if f, isFloat := x.val.(float64); isFloat && f == math.Trunc(f) {
-			n, ok = int64(f), true
-		}
-		if x.kind != exConst || !ok || n < min {
-			return 0, fmt.Errorf("translate: incorrect arguments to %s: %s needs a constant integer of at least %d (MySQL error 1210)", strings.ToLower(wf.Name), wf.SQL, min)
-		}
-		return n, nil
+	args, err := qp.windowArgs(wf, f)
+	if err != nil {
+		return 0, false, err
 	}
 	switch wf.Name {
 	case "ROW_NUMBER", "RANK", "DENSE_RANK":
-		return typeInt, false, arity(0, 0)
+		return typeInt, false, windowArity(wf, args, 0, 0)
 	case "PERCENT_RANK", "CUME_DIST":
-		return typeFloat, false, arity(0, 0)
+		return typeFloat, false, windowArity(wf, args, 0, 0)
 	case "NTILE":
-		if err := arity(1, 1); err != nil {
+		if err := windowArity(wf, args, 1, 1); err != nil {
 			return 0, false, err
 		}
-		n, err := constInt(args[0], 1)
+		n, err := windowConstInt(wf, args[0], 1)
 		wf.N = n
 		return typeInt, false, err
 	case "LAG", "LEAD":
-		if err := arity(1, 3); err != nil {
-			return 0, false, err
-		}
-		wf.Args, wf.N = []*Expr{wrap(args[0])}, 1
-		if len(args) > 1 {
-			n, err := constInt(args[1], 0)
-			if err != nil {
-				return 0, false, err
-			}
-			wf.N = n
-		}
-		typ := args[0].typ
-		if len(args) > 2 {
-			typ = sqlvalue.Unify(args[0].typ, args[2].typ)
-			if typ == typeText {
-				// A date and a text default are text, the date written as MySQL writes it
-				// (a DATETIME(3) field with its .000).
-				for _, k := range []int{0, 2} {
-					if args[k].typ != typeText && args[k].typ != typeNull {
-						c, err := qp.s.callRegistered(libraryFunc("CAST CHAR"), "CAST CHAR", "CAST", []*expr{args[k]}, sqlString(f), sqlvalue.CastTarget{Length: -1})
-						if err != nil {
-							return 0, false, err
-						}
-						args[k] = c
-					}
-				}
-				wf.Args = []*Expr{wrap(args[0])}
-			}
-			wf.Default = wrap(args[2])
-		}
-		return valueType(typ), true, nil
+		return qp.lagLead(wf, f, args)
 	case "FIRST_VALUE", "LAST_VALUE":
-		if err := arity(1, 1); err != nil {
+		if err := windowArity(wf, args, 1, 1); err != nil {
 			return 0, false, err
 		}
 		wf.Args = []*Expr{wrap(args[0])}
 		return valueType(args[0].typ), true, nil
 	case "NTH_VALUE":
-		if err := arity(2, 2); err != nil {
+		if err := windowArity(wf, args, 2, 2); err != nil {
 			return 0, false, err
 		}
-		n, err := constInt(args[1], 1)
+		n, err := windowConstInt(wf, args[1], 1)
 		wf.Args, wf.N = []*Expr{wrap(args[0])}, n
 		return valueType(args[0].typ), true, err
 	}
 	return 0, false, unsupported(wf.Name+" as a window function", wf.SQL, "window functions: ROW_NUMBER, RANK, DENSE_RANK, PERCENT_RANK, CUME_DIST, NTILE, LAG, LEAD, FIRST_VALUE, LAST_VALUE, NTH_VALUE and the aggregates")
+}
+
+// windowArgs compiles the arguments of a window function.
+func (qp *queryPlanner) windowArgs(wf *WindowFunc, f *sqlparser.FuncExpr) ([]*expr, error) {
+	args := make([]*expr, 0, len(f.Exprs))
+	for _, se := range f.Exprs {
+		ae, ok := se.(*sqlparser.AliasedExpr)
+		if !ok {
+			return nil, fmt.Errorf("translate: %s: cannot read the argument %s", wf.SQL, sqlparser.String(se))
+		}
+		x, err := qp.s.compile(ae.Expr)
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, x)
+	}
+	return args, nil
+}
+
+// windowArity checks the number of a window function's arguments.
+func windowArity(wf *WindowFunc, args []*expr, lo, hi int) error {
+	if len(args) < lo || len(args) > hi {
+		return fmt.Errorf("translate: incorrect parameter count in the call to native function '%s' (%s)", wf.Name, wf.SQL)
+	}
+	return nil
+}
+
+// windowConstInt reads an argument that MySQL takes as a constant integer (NTILE's, LAG's offset).
+func windowConstInt(wf *WindowFunc, x *expr, min int64) (int64, error) {
+	n, ok := x.val.(int64)
+	if f, isFloat := x.val.(float64); isFloat && f == math.Trunc(f) {
+		n, ok = int64(f), true
+	}
+	if x.kind != exConst || !ok || n < min {
+		return 0, fmt.Errorf("translate: incorrect arguments to %s: %s needs a constant integer of at least %d (MySQL error 1210)", strings.ToLower(wf.Name), wf.SQL, min)
+	}
+	return n, nil
+}
+
+// lagLead compiles LAG and LEAD (x[, offset[, default]]): x and the default unified, a date and a
+// text default both text.
+func (qp *queryPlanner) lagLead(wf *WindowFunc, f *sqlparser.FuncExpr, args []*expr) (sqlType, bool, error) {
+	if err := windowArity(wf, args, 1, 3); err != nil {
+		return 0, false, err
+	}
+	wf.Args, wf.N = []*Expr{wrap(args[0])}, 1
+	if len(args) > 1 {
+		n, err := windowConstInt(wf, args[1], 0)
+		if err != nil {
+			return 0, false, err
+		}
+		wf.N = n
+	}
+	typ := args[0].typ
+	if len(args) > 2 {
+		typ = sqlvalue.Unify(args[0].typ, args[2].typ)
+		if typ == typeText {
+			// A date and a text default are text, the date written as MySQL writes it
+			// (a DATETIME(3) field with its .000).
+			for _, k := range []int{0, 2} {
+				if args[k].typ != typeText && args[k].typ != typeNull {
+					c, err := qp.s.callRegistered(libraryFunc("CAST CHAR"), "CAST CHAR", "CAST", []*expr{args[k]}, sqlString(f), sqlvalue.CastTarget{Length: -1})
+					if err != nil {
+						return 0, false, err
+					}
+					args[k] = c
+				}
+			}
+			wf.Args = []*Expr{wrap(args[0])}
+		}
+		wf.Default = wrap(args[2])
+	}
+	return valueType(typ), true, nil
 }
 
 // valueType is the type of a value a window function passes on: a checkbox's bool is a number, as
