@@ -1005,212 +1005,256 @@ type dateParts struct {
 // field's width of digits, names match case-insensitively, a space in the format skips any white
 // space, other characters must match, and text after the format is ignored.
 func strToDate(s, format string) (dateParts, bool) {
-	p := dateParts{week: -1, weekYear: -1}
-	i := 0
-	num := func(maxDigits int) (int, bool) {
-		start, n := i, 0
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' && i-start < maxDigits {
-			n = n*10 + int(s[i]-'0')
-			i++
-		}
-		return n, i > start
-	}
-	name := func(names []string, abbrev bool) (int, bool) {
-		for k, full := range names {
-			n := full
-			if abbrev {
-				n = full[:3]
-			}
-			if len(s)-i >= len(n) && strings.EqualFold(s[i:i+len(n)], n) {
-				i += len(n)
-				return k, true
-			}
-		}
-		return 0, false
-	}
-	var ok bool
+	r := &dateReader{dateParts: dateParts{week: -1, weekYear: -1}, s: s}
 	for f := 0; f < len(format); f++ {
 		c := format[f]
 		// White space in the text is skipped before each part of the format, as MySQL does.
-		for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n') {
-			i++
-		}
+		r.skipSpace()
 		if c == ' ' || c == '\t' || c == '\n' {
-			for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n') {
-				i++
-			}
+			r.skipSpace()
 			continue
 		}
 		if c != '%' || f+1 == len(format) {
-			if i >= len(s) || s[i] != c {
-				return p, false
+			if !r.literal(c) {
+				return r.dateParts, false
 			}
-			i++
 			continue
 		}
 		f++
-		switch format[f] {
-		case 'Y':
-			start := i
-			if p.year, ok = num(4); !ok {
-				return p, false
-			}
-			if i-start <= 2 {
-				p.year = twoDigitYear(p.year)
-			}
-		case 'y':
-			if p.year, ok = num(2); !ok {
-				return p, false
-			}
-			p.year = twoDigitYear(p.year)
-		case 'm', 'c':
-			if p.month, ok = num(2); !ok {
-				return p, false
-			}
-		case 'd', 'e':
-			if p.day, ok = num(2); !ok {
-				return p, false
-			}
-		case 'D':
-			if p.day, ok = num(2); !ok {
-				return p, false
-			}
-			if len(s)-i >= 2 {
-				i += 2 // st, nd, rd, th
-			}
-		case 'j':
-			if p.yearDay, ok = num(3); !ok {
-				return p, false
-			}
-		case 'H', 'k':
-			if p.hour, ok = num(2); !ok {
-				return p, false
-			}
-		case 'h', 'I', 'l':
-			if p.hour, ok = num(2); !ok {
-				return p, false
-			}
-			p.hour12 = true
-		case 'i':
-			if p.minute, ok = num(2); !ok {
-				return p, false
-			}
-		case 's', 'S':
-			if p.second, ok = num(2); !ok {
-				return p, false
-			}
-		case 'f':
-			start := i
-			if p.micro, ok = num(6); !ok {
-				return p, false
-			}
-			for range 6 - (i - start) {
-				p.micro *= 10
-			}
-		case 'p':
-			if len(s)-i < 2 {
-				return p, false
-			}
-			switch strings.ToUpper(s[i : i+2]) {
-			case "AM":
-			case "PM":
-				p.pm = true
-			default:
-				return p, false
-			}
-			p.hasAMPM = true
-			i += 2
-		case 'M':
-			m, ok := name(monthNames, false)
-			if !ok {
-				return p, false
-			}
-			p.month = m + 1
-		case 'b':
-			m, ok := name(monthNames, true)
-			if !ok {
-				return p, false
-			}
-			p.month = m + 1
-		case 'W', 'a':
-			d, ok := name(dayNames, format[f] == 'a')
-			if !ok {
-				return p, false
-			}
-			p.weekday = d + 1
-		case 'w':
-			d, ok := num(1)
-			if !ok || d > 6 {
-				return p, false
-			}
-			p.weekday = d
-			if d == 0 {
-				p.weekday = 7 // %w's Sunday is 0; %W's scale is 1 to 7
-			}
-		case 'U', 'u', 'V', 'v':
-			c := format[f]
-			p.sundayFirst, p.strictWeek = c == 'U' || c == 'V', c == 'V' || c == 'v'
-			if p.week, ok = num(2); !ok || p.week > 53 || p.strictWeek && p.week == 0 {
-				return p, false
-			}
-		case 'X', 'x':
-			p.weekYearSunday = format[f] == 'X'
-			if p.weekYear, ok = num(4); !ok {
-				return p, false
-			}
-		case 'T':
-			sub, ok := strToDate(s[i:], "%H:%i:%s")
-			if !ok {
-				return p, false
-			}
-			p.hour, p.minute, p.second = sub.hour, sub.minute, sub.second
-			i += timeTextLen(s[i:])
-		case 'r':
-			sub, ok := strToDate(s[i:], "%h:%i:%s %p")
-			if !ok {
-				return p, false
-			}
-			p.hour, p.minute, p.second, p.hour12, p.pm, p.hasAMPM = sub.hour, sub.minute, sub.second, true, sub.pm, true
-			i += timeTextLen(s[i:])
-			for i < len(s) && s[i] == ' ' {
-				i++
-			}
-			i = min(i+2, len(s))
-		case '%':
-			if i >= len(s) || s[i] != '%' {
-				return p, false
-			}
-			i++
+		if ok, known := r.numberField(format[f]); known && !ok || !known && !r.otherField(format[f]) {
+			return r.dateParts, false
+		}
+	}
+	return r.dateParts, r.finish()
+}
+
+// dateReader reads the text of STR_TO_DATE: s from i, into the fields read so far.
+type dateReader struct {
+	dateParts
+	s string
+	i int
+}
+
+func (r *dateReader) skipSpace() {
+	for r.i < len(r.s) && (r.s[r.i] == ' ' || r.s[r.i] == '\t' || r.s[r.i] == '\n') {
+		r.i++
+	}
+}
+
+// literal reads the character c.
+func (r *dateReader) literal(c byte) bool {
+	if r.i >= len(r.s) || r.s[r.i] != c {
+		return false
+	}
+	r.i++
+	return true
+}
+
+// num reads a number of up to maxDigits digits.
+func (r *dateReader) num(maxDigits int) (int, bool) {
+	start, n := r.i, 0
+	for r.i < len(r.s) && r.s[r.i] >= '0' && r.s[r.i] <= '9' && r.i-start < maxDigits {
+		n = n*10 + int(r.s[r.i]-'0')
+		r.i++
+	}
+	return n, r.i > start
+}
+
+// name reads one of names (or of their three-letter abbreviations), in any case; its index.
+func (r *dateReader) name(names []string, abbrev bool) (int, bool) {
+	for k, full := range names {
+		n := full
+		if abbrev {
+			n = full[:3]
+		}
+		if len(r.s)-r.i >= len(n) && strings.EqualFold(r.s[r.i:r.i+len(n)], n) {
+			r.i += len(n)
+			return k, true
+		}
+	}
+	return 0, false
+}
+
+// numberField reads the field of a numeric specifier (%Y, %m, %d, %H, …); known is false for
+// the other specifiers.
+func (r *dateReader) numberField(c byte) (ok, known bool) {
+	known = true
+	switch c {
+	case 'Y':
+		start := r.i
+		if r.year, ok = r.num(4); !ok {
+			return false, true
+		}
+		if r.i-start <= 2 {
+			r.year = twoDigitYear(r.year)
+		}
+	case 'y':
+		if r.year, ok = r.num(2); !ok {
+			return false, true
+		}
+		r.year = twoDigitYear(r.year)
+	case 'm', 'c':
+		if r.month, ok = r.num(2); !ok {
+			return false, true
+		}
+	case 'd', 'e':
+		if r.day, ok = r.num(2); !ok {
+			return false, true
+		}
+	case 'D':
+		if r.day, ok = r.num(2); !ok {
+			return false, true
+		}
+		if len(r.s)-r.i >= 2 {
+			r.i += 2 // st, nd, rd, th
+		}
+	case 'j':
+		if r.yearDay, ok = r.num(3); !ok {
+			return false, true
+		}
+	case 'H', 'k':
+		if r.hour, ok = r.num(2); !ok {
+			return false, true
+		}
+	case 'h', 'I', 'l':
+		if r.hour, ok = r.num(2); !ok {
+			return false, true
+		}
+		r.hour12 = true
+	case 'i':
+		if r.minute, ok = r.num(2); !ok {
+			return false, true
+		}
+	case 's', 'S':
+		if r.second, ok = r.num(2); !ok {
+			return false, true
+		}
+	case 'f':
+		start := r.i
+		if r.micro, ok = r.num(6); !ok {
+			return false, true
+		}
+		for range 6 - (r.i - start) {
+			r.micro *= 10
+		}
+	case 'w':
+		d, ok := r.num(1)
+		if !ok || d > 6 {
+			return false, true
+		}
+		r.weekday = d
+		if d == 0 {
+			r.weekday = 7 // %w's Sunday is 0; %W's scale is 1 to 7
+		}
+	case 'U', 'u', 'V', 'v':
+		r.sundayFirst, r.strictWeek = c == 'U' || c == 'V', c == 'V' || c == 'v'
+		if r.week, ok = r.num(2); !ok || r.week > 53 || r.strictWeek && r.week == 0 {
+			return false, true
+		}
+	case 'X', 'x':
+		r.weekYearSunday = c == 'X'
+		if r.weekYear, ok = r.num(4); !ok {
+			return false, true
+		}
+	default:
+		return false, false
+	}
+	return true, true
+}
+
+// otherField reads the field of a specifier that is not a number: AM/PM, names, %T, %r, %% and
+// any other character, which must match itself.
+func (r *dateReader) otherField(c byte) bool {
+	switch c {
+	case 'p':
+		if len(r.s)-r.i < 2 {
+			return false
+		}
+		switch strings.ToUpper(r.s[r.i : r.i+2]) {
+		case "AM":
+		case "PM":
+			r.pm = true
 		default:
-			if i >= len(s) || s[i] != format[f] {
-				return p, false
-			}
-			i++
+			return false
+		}
+		r.hasAMPM = true
+		r.i += 2
+	case 'M':
+		m, ok := r.name(monthNames, false)
+		if !ok {
+			return false
+		}
+		r.month = m + 1
+	case 'b':
+		m, ok := r.name(monthNames, true)
+		if !ok {
+			return false
+		}
+		r.month = m + 1
+	case 'W', 'a':
+		d, ok := r.name(dayNames, c == 'a')
+		if !ok {
+			return false
+		}
+		r.weekday = d + 1
+	case 'T':
+		sub, ok := strToDate(r.s[r.i:], "%H:%i:%s")
+		if !ok {
+			return false
+		}
+		r.hour, r.minute, r.second = sub.hour, sub.minute, sub.second
+		r.i += timeTextLen(r.s[r.i:])
+	case 'r':
+		sub, ok := strToDate(r.s[r.i:], "%h:%i:%s %p")
+		if !ok {
+			return false
+		}
+		r.hour, r.minute, r.second, r.hour12, r.pm, r.hasAMPM = sub.hour, sub.minute, sub.second, true, sub.pm, true
+		r.i += timeTextLen(r.s[r.i:])
+		for r.i < len(r.s) && r.s[r.i] == ' ' {
+			r.i++
+		}
+		r.i = min(r.i+2, len(r.s))
+	case '%':
+		if r.i >= len(r.s) || r.s[r.i] != '%' {
+			return false
+		}
+		r.i++
+	default:
+		if r.i >= len(r.s) || r.s[r.i] != c {
+			return false
+		}
+		r.i++
+	}
+	return true
+}
+
+// finish checks and completes the fields read: the hour by AM/PM, the month and day of a day of
+// the year, a week date.
+func (r *dateReader) finish() bool {
+	if r.hour12 || r.hasAMPM {
+		if r.hour < 1 || r.hour > 12 {
+			return false
+		}
+		r.hour %= 12
+		if r.pm {
+			r.hour += 12
 		}
 	}
-	if p.hour12 || p.hasAMPM {
-		if p.hour < 1 || p.hour > 12 {
-			return p, false
+	if r.yearDay > 0 {
+		if r.year == 0 || r.yearDay > int(daysInYear(r.year)) {
+			return false
 		}
-		p.hour %= 12
-		if p.pm {
-			p.hour += 12
-		}
+		t := time.Date(r.year, 1, r.yearDay, 0, 0, 0, 0, time.UTC)
+		r.month, r.day = int(t.Month()), t.Day()
 	}
-	if p.yearDay > 0 {
-		if p.year == 0 || p.yearDay > int(daysInYear(p.year)) {
-			return p, false
-		}
-		t := time.Date(p.year, 1, p.yearDay, 0, 0, 0, 0, time.UTC)
-		p.month, p.day = int(t.Month()), t.Day()
+	if r.week >= 0 && r.weekday > 0 && !r.weekDate() {
+		return false
 	}
-	if p.week >= 0 && p.weekday > 0 && !p.weekDate() {
-		return p, false
+	if r.hour > 23 || r.minute > 59 || r.second > 59 {
+		return false
 	}
-	if p.hour > 23 || p.minute > 59 || p.second > 59 {
-		return p, false
-	}
-	return p, true
+	return true
 }
 
 // weekDate sets the date from a week number and a weekday, as MySQL's extract_date_time: %V and
