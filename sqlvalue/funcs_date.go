@@ -28,14 +28,7 @@ func parseMySQLTime(s string) (mysqlTime, bool) {
 	if s == "" {
 		return mysqlTime{}, false
 	}
-	allDigits := true
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			allDigits = false
-			break
-		}
-	}
-	if allDigits {
+	if strings.Trim(s, "0123456789") == "" {
 		n, err := strconv.ParseInt(s, 10, 64)
 		if err != nil {
 			return mysqlTime{}, false
@@ -47,26 +40,56 @@ func parseMySQLTime(s string) (mysqlTime, bool) {
 		return mysqlTime{}, false
 	}
 	// Y-M-D[( |T)h:m[:s[.f]]][Z|±hh:mm]; the date's delimiters may be any punctuation.
+	r := &timeReader{s: s}
 	var parts [7]int
-	var fracDigits int
-	i, field := 0, 0
-	readNumber := func(maxDigits int) (int, int, bool) {
-		start := i
-		n := 0
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' && i-start < maxDigits {
-			n = n*10 + int(s[i]-'0')
-			i++
-		}
-		return n, i - start, i > start
+	if !r.date(&parts) {
+		return mysqlTime{}, false
 	}
-	for field = 0; field < 3; field++ {
+	dateOnly := true
+	if r.i < len(s) && (s[r.i] == ' ' || s[r.i] == 'T') {
+		dateOnly = false
+		if !r.clock(&parts) {
+			return mysqlTime{}, false
+		}
+	}
+	offset, ok := zoneOffset(s[r.i:])
+	if !ok {
+		return mysqlTime{}, false
+	}
+	t, ok := validTime(parts[0], parts[1], parts[2], parts[3], parts[4], parts[5], parts[6])
+	if !ok {
+		return mysqlTime{}, false
+	}
+	return mysqlTime{t: t.Add(-time.Duration(offset) * time.Second), dateOnly: dateOnly}, true
+}
+
+// timeReader reads a date or datetime literal: s from i.
+type timeReader struct {
+	s string
+	i int
+}
+
+// number reads up to maxDigits digits: the number, how many digits, and whether there was one.
+func (r *timeReader) number(maxDigits int) (int, int, bool) {
+	start := r.i
+	n := 0
+	for r.i < len(r.s) && r.s[r.i] >= '0' && r.s[r.i] <= '9' && r.i-start < maxDigits {
+		n = n*10 + int(r.s[r.i]-'0')
+		r.i++
+	}
+	return n, r.i - start, r.i > start
+}
+
+// date reads Y-M-D into parts[0:3]: a two-digit year is 1970-2069, the delimiters any punctuation.
+func (r *timeReader) date(parts *[7]int) bool {
+	for field := 0; field < 3; field++ {
 		max := 2
 		if field == 0 {
 			max = 4
 		}
-		n, digits, ok := readNumber(max)
+		n, digits, ok := r.number(max)
 		if !ok {
-			return mysqlTime{}, false
+			return false
 		}
 		if field == 0 && digits <= 2 {
 			// Two-digit years: 70-99 are 1970-1999, 00-69 are 2000-2069.
@@ -78,78 +101,77 @@ func parseMySQLTime(s string) (mysqlTime, bool) {
 		}
 		parts[field] = n
 		if field < 2 {
-			if i >= len(s) || !isDatePunct(s[i]) {
-				return mysqlTime{}, false
+			if r.i >= len(r.s) || !isDatePunct(r.s[r.i]) {
+				return false
 			}
-			i++
+			r.i++
 		}
 	}
-	dateOnly := true
-	if i < len(s) && (s[i] == ' ' || s[i] == 'T') {
-		i++
-		for i < len(s) && s[i] == ' ' {
-			i++
+	return true
+}
+
+// clock reads ( |T)h:m[:s[.f]] into parts[3:7] (the fraction in nanoseconds).
+func (r *timeReader) clock(parts *[7]int) bool {
+	s := r.s
+	r.i++
+	for r.i < len(s) && s[r.i] == ' ' {
+		r.i++
+	}
+	for field := 3; field < 6; field++ {
+		n, _, ok := r.number(2)
+		if !ok {
+			if field == 5 { // seconds are optional
+				break
+			}
+			return false
 		}
-		dateOnly = false
-		for field = 3; field < 6; field++ {
-			n, _, ok := readNumber(2)
-			if !ok {
-				if field == 5 { // seconds are optional
+		parts[field] = n
+		if field < 5 {
+			if r.i >= len(s) || s[r.i] != ':' {
+				if field == 4 {
 					break
 				}
-				return mysqlTime{}, false
+				return false
 			}
-			parts[field] = n
-			if field < 5 {
-				if i >= len(s) || s[i] != ':' {
-					if field == 4 {
-						break
-					}
-					return mysqlTime{}, false
-				}
-				i++
-			}
-		}
-		if i < len(s) && s[i] == '.' {
-			i++
-			start := i
-			n := 0
-			for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-				if i-start < 9 {
-					n = n*10 + int(s[i]-'0')
-				}
-				i++
-			}
-			fracDigits = min(i-start, 9)
-			for d := fracDigits; d < 9; d++ {
-				n *= 10
-			}
-			parts[6] = n
+			r.i++
 		}
 	}
-	offset := 0
-	if i < len(s) {
-		switch rest := s[i:]; {
-		case rest == "Z" || rest == "z":
-		case len(rest) == 6 && (rest[0] == '+' || rest[0] == '-') && rest[3] == ':':
-			h, err1 := strconv.Atoi(rest[1:3])
-			m, err2 := strconv.Atoi(rest[4:6])
-			if err1 != nil || err2 != nil || h > 14 || m > 59 {
-				return mysqlTime{}, false
+	if r.i < len(s) && s[r.i] == '.' {
+		r.i++
+		start := r.i
+		n := 0
+		for r.i < len(s) && s[r.i] >= '0' && s[r.i] <= '9' {
+			if r.i-start < 9 {
+				n = n*10 + int(s[r.i]-'0')
 			}
-			offset = h*3600 + m*60
-			if rest[0] == '-' {
-				offset = -offset
-			}
-		default:
-			return mysqlTime{}, false
+			r.i++
 		}
+		for d := min(r.i-start, 9); d < 9; d++ {
+			n *= 10
+		}
+		parts[6] = n
 	}
-	t, ok := validTime(parts[0], parts[1], parts[2], parts[3], parts[4], parts[5], parts[6])
-	if !ok {
-		return mysqlTime{}, false
+	return true
+}
+
+// zoneOffset reads what may follow a datetime literal: nothing, Z, or ±hh:mm; in seconds east.
+func zoneOffset(rest string) (int, bool) {
+	switch {
+	case rest == "" || rest == "Z" || rest == "z":
+		return 0, true
+	case len(rest) == 6 && (rest[0] == '+' || rest[0] == '-') && rest[3] == ':':
+		h, err1 := strconv.Atoi(rest[1:3])
+		m, err2 := strconv.Atoi(rest[4:6])
+		if err1 != nil || err2 != nil || h > 14 || m > 59 {
+			return 0, false
+		}
+		offset := h*3600 + m*60
+		if rest[0] == '-' {
+			offset = -offset
+		}
+		return offset, true
 	}
-	return mysqlTime{t: t.Add(-time.Duration(offset) * time.Second), dateOnly: dateOnly}, true
+	return 0, false
 }
 
 func isDatePunct(c byte) bool {
