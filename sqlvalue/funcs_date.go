@@ -888,20 +888,6 @@ var (
 // character x is x.
 func dateFormat(t time.Time, format string) string {
 	var b strings.Builder
-	two := func(n int) { fmt.Fprintf(&b, "%02d", n) }
-	hour12 := func() int {
-		h := t.Hour() % 12
-		if h == 0 {
-			h = 12
-		}
-		return h
-	}
-	ampm := func() string {
-		if t.Hour() < 12 {
-			return "AM"
-		}
-		return "PM"
-	}
 	for i := 0; i < len(format); i++ {
 		c := format[i]
 		if c != '%' || i+1 == len(format) {
@@ -909,88 +895,111 @@ func dateFormat(t time.Time, format string) string {
 			continue
 		}
 		i++
-		switch format[i] {
-		case 'a':
-			b.WriteString(t.Weekday().String()[:3])
-		case 'b':
-			b.WriteString(t.Month().String()[:3])
-		case 'c':
-			b.WriteString(strconv.Itoa(int(t.Month())))
-		case 'D':
-			d := t.Day()
-			suffix := "th"
-			if d/10 != 1 {
-				switch d % 10 {
-				case 1:
-					suffix = "st"
-				case 2:
-					suffix = "nd"
-				case 3:
-					suffix = "rd"
-				}
-			}
-			b.WriteString(strconv.Itoa(d) + suffix)
-		case 'd':
-			two(t.Day())
-		case 'e':
-			b.WriteString(strconv.Itoa(t.Day()))
-		case 'f':
-			fmt.Fprintf(&b, "%06d", t.Nanosecond()/1000)
-		case 'H':
-			two(t.Hour())
-		case 'h', 'I':
-			two(hour12())
-		case 'i':
-			two(t.Minute())
-		case 'j':
-			fmt.Fprintf(&b, "%03d", t.YearDay())
-		case 'k':
-			b.WriteString(strconv.Itoa(t.Hour()))
-		case 'l':
-			b.WriteString(strconv.Itoa(hour12()))
-		case 'M':
-			b.WriteString(t.Month().String())
-		case 'm':
-			two(int(t.Month()))
-		case 'p':
-			b.WriteString(ampm())
-		case 'r':
-			fmt.Fprintf(&b, "%02d:%02d:%02d %s", hour12(), t.Minute(), t.Second(), ampm())
-		case 'S', 's':
-			two(t.Second())
-		case 'T':
-			fmt.Fprintf(&b, "%02d:%02d:%02d", t.Hour(), t.Minute(), t.Second())
-		case 'U':
-			w, _ := calcWeek(t, weekFirstWeekday)
-			two(w)
-		case 'u':
-			w, _ := calcWeek(t, weekMondayFirst)
-			two(w)
-		case 'V':
-			w, _ := calcWeek(t, weekYear|weekFirstWeekday)
-			two(w)
-		case 'v':
-			w, _ := calcWeek(t, weekMondayFirst|weekYear)
-			two(w)
-		case 'W':
-			b.WriteString(t.Weekday().String())
-		case 'w':
-			b.WriteString(strconv.Itoa(int(t.Weekday())))
-		case 'X':
-			_, y := calcWeek(t, weekYear|weekFirstWeekday)
-			fmt.Fprintf(&b, "%04d", y)
-		case 'x':
-			_, y := calcWeek(t, weekMondayFirst|weekYear)
-			fmt.Fprintf(&b, "%04d", y)
-		case 'Y':
-			fmt.Fprintf(&b, "%04d", t.Year())
-		case 'y':
-			two(t.Year() % 100)
-		default:
-			b.WriteByte(format[i])
-		}
+		b.WriteString(formatSpecifier(t, format[i]))
 	}
 	return b.String()
+}
+
+// formatSpecifier is what %c writes of t in DATE_FORMAT.
+func formatSpecifier(t time.Time, c byte) string {
+	switch c {
+	case 'a':
+		return t.Weekday().String()[:3]
+	case 'b':
+		return t.Month().String()[:3]
+	case 'c':
+		return strconv.Itoa(int(t.Month()))
+	case 'D':
+		return strconv.Itoa(t.Day()) + ordinalSuffix(t.Day())
+	case 'd':
+		return fmt.Sprintf("%02d", t.Day())
+	case 'e':
+		return strconv.Itoa(t.Day())
+	case 'f':
+		return fmt.Sprintf("%06d", t.Nanosecond()/1000)
+	case 'H':
+		return fmt.Sprintf("%02d", t.Hour())
+	case 'h', 'I':
+		return fmt.Sprintf("%02d", hour12(t))
+	case 'i':
+		return fmt.Sprintf("%02d", t.Minute())
+	case 'j':
+		return fmt.Sprintf("%03d", t.YearDay())
+	case 'k':
+		return strconv.Itoa(t.Hour())
+	case 'l':
+		return strconv.Itoa(hour12(t))
+	case 'M':
+		return t.Month().String()
+	case 'm':
+		return fmt.Sprintf("%02d", int(t.Month()))
+	case 'p':
+		return ampm(t)
+	case 'r':
+		return fmt.Sprintf("%02d:%02d:%02d %s", hour12(t), t.Minute(), t.Second(), ampm(t))
+	case 'S', 's':
+		return fmt.Sprintf("%02d", t.Second())
+	case 'T':
+		return fmt.Sprintf("%02d:%02d:%02d", t.Hour(), t.Minute(), t.Second())
+	case 'U':
+		w, _ := calcWeek(t, weekFirstWeekday)
+		return fmt.Sprintf("%02d", w)
+	case 'u':
+		w, _ := calcWeek(t, weekMondayFirst)
+		return fmt.Sprintf("%02d", w)
+	case 'V':
+		w, _ := calcWeek(t, weekYear|weekFirstWeekday)
+		return fmt.Sprintf("%02d", w)
+	case 'v':
+		w, _ := calcWeek(t, weekMondayFirst|weekYear)
+		return fmt.Sprintf("%02d", w)
+	case 'W':
+		return t.Weekday().String()
+	case 'w':
+		return strconv.Itoa(int(t.Weekday()))
+	case 'X':
+		_, y := calcWeek(t, weekYear|weekFirstWeekday)
+		return fmt.Sprintf("%04d", y)
+	case 'x':
+		_, y := calcWeek(t, weekMondayFirst|weekYear)
+		return fmt.Sprintf("%04d", y)
+	case 'Y':
+		return fmt.Sprintf("%04d", t.Year())
+	case 'y':
+		return fmt.Sprintf("%02d", t.Year()%100)
+	}
+	return string([]byte{c}) // the byte as it is: part of a character of several bytes, or one
+}
+
+// hour12 is t's hour on a 12-hour clock, 1 to 12.
+func hour12(t time.Time) int {
+	h := t.Hour() % 12
+	if h == 0 {
+		h = 12
+	}
+	return h
+}
+
+func ampm(t time.Time) string {
+	if t.Hour() < 12 {
+		return "AM"
+	}
+	return "PM"
+}
+
+// ordinalSuffix is the English suffix of a day of the month: 1st, 2nd, 3rd, 11th, 22nd.
+func ordinalSuffix(d int) string {
+	if d/10 != 1 {
+		switch d % 10 {
+		case 1:
+			return "st"
+		case 2:
+			return "nd"
+		case 3:
+			return "rd"
+		}
+	}
+	return "th"
 }
 
 // formatParts reports whether a STR_TO_DATE format names date parts and time parts.
