@@ -1,3 +1,14 @@
+// Package engine runs a SELECT planned by translate as a tree of small operators pulling rows from
+// one another: scans at the leaves (the request translate planned, run by the driver through Source),
+// then filter, hash aggregate, project, distinct, sort or top-N, and offset/limit. It knows no HTTP:
+// every operator works on translate.Row values and is tested on in-memory rows.
+//
+// Every comparison, NULL rule and type rule comes from translate's compiled expressions and
+// aggregates and from package sqlvalue (sqlvalue.AppendKey, sqlvalue.CompareSQL): there is one
+// implementation of SQL's semantics.
+//
+// Operators that hold rows (aggregate groups, DISTINCT sets, sorts) count them against one row
+// budget per statement and fail with a *RowLimitError past it. See docs/engine.md.
 package engine
 
 import (
