@@ -912,19 +912,19 @@ func formatSpecifier(t time.Time, c byte) string {
 	case 'D':
 		return strconv.Itoa(t.Day()) + ordinalSuffix(t.Day())
 	case 'd':
-		return fmt.Sprintf("%02d", t.Day())
+		return zeroPad(t.Day(), 2)
 	case 'e':
 		return strconv.Itoa(t.Day())
 	case 'f':
-		return fmt.Sprintf("%06d", t.Nanosecond()/1000)
+		return zeroPad(t.Nanosecond()/1000, 6)
 	case 'H':
-		return fmt.Sprintf("%02d", t.Hour())
+		return zeroPad(t.Hour(), 2)
 	case 'h', 'I':
-		return fmt.Sprintf("%02d", hour12(t))
+		return zeroPad(hour12(t), 2)
 	case 'i':
-		return fmt.Sprintf("%02d", t.Minute())
+		return zeroPad(t.Minute(), 2)
 	case 'j':
-		return fmt.Sprintf("%03d", t.YearDay())
+		return zeroPad(t.YearDay(), 3)
 	case 'k':
 		return strconv.Itoa(t.Hour())
 	case 'l':
@@ -932,43 +932,52 @@ func formatSpecifier(t time.Time, c byte) string {
 	case 'M':
 		return t.Month().String()
 	case 'm':
-		return fmt.Sprintf("%02d", int(t.Month()))
+		return zeroPad(int(t.Month()), 2)
 	case 'p':
 		return ampm(t)
 	case 'r':
 		return fmt.Sprintf("%02d:%02d:%02d %s", hour12(t), t.Minute(), t.Second(), ampm(t))
 	case 'S', 's':
-		return fmt.Sprintf("%02d", t.Second())
+		return zeroPad(t.Second(), 2)
 	case 'T':
 		return fmt.Sprintf("%02d:%02d:%02d", t.Hour(), t.Minute(), t.Second())
 	case 'U':
 		w, _ := calcWeek(t, weekFirstWeekday)
-		return fmt.Sprintf("%02d", w)
+		return zeroPad(w, 2)
 	case 'u':
 		w, _ := calcWeek(t, weekMondayFirst)
-		return fmt.Sprintf("%02d", w)
+		return zeroPad(w, 2)
 	case 'V':
 		w, _ := calcWeek(t, weekYear|weekFirstWeekday)
-		return fmt.Sprintf("%02d", w)
+		return zeroPad(w, 2)
 	case 'v':
 		w, _ := calcWeek(t, weekMondayFirst|weekYear)
-		return fmt.Sprintf("%02d", w)
+		return zeroPad(w, 2)
 	case 'W':
 		return t.Weekday().String()
 	case 'w':
 		return strconv.Itoa(int(t.Weekday()))
 	case 'X':
 		_, y := calcWeek(t, weekYear|weekFirstWeekday)
-		return fmt.Sprintf("%04d", y)
+		return zeroPad(y, 4)
 	case 'x':
 		_, y := calcWeek(t, weekMondayFirst|weekYear)
-		return fmt.Sprintf("%04d", y)
+		return zeroPad(y, 4)
 	case 'Y':
-		return fmt.Sprintf("%04d", t.Year())
+		return zeroPad(t.Year(), 4)
 	case 'y':
-		return fmt.Sprintf("%02d", t.Year()%100)
+		return zeroPad(t.Year()%100, 2)
 	}
 	return string([]byte{c}) // the byte as it is: part of a character of several bytes, or one
+}
+
+// zeroPad writes n (not negative) with at least width digits.
+func zeroPad(n, width int) string {
+	s := strconv.Itoa(n)
+	if len(s) >= width {
+		return s
+	}
+	return "000000"[:width-len(s)] + s
 }
 
 // hour12 is t's hour on a 12-hour clock, 1 to 12.

@@ -67,6 +67,15 @@ func newCall(e *expr, fn *sqlvalue.Func, args []sqlvalue.Arg) *compiledCall {
 		call: &sqlvalue.Call{Name: e.op, SQL: e.sql, Type: e.typ, Args: args, Param: e.val}}
 }
 
+// libraryExpr is a call of a library function the planner builds itself (no SQL text calls it by
+// this name: text read as a number, GROUPING's rollup test, LOWER of a name), compiled as
+// callRegistered compiles one.
+func libraryExpr(op string, typ sqlType, nullable bool, args []*expr, sql string) *expr {
+	e := &expr{kind: exFunc, op: op, typ: typ, nullable: nullable, args: args, sql: sql}
+	e.call = newCall(e, libraryFunc(op), argsOf(args))
+	return e
+}
+
 // argsOf describes compiled arguments for the library.
 func argsOf(args []*expr) []sqlvalue.Arg {
 	out := make([]sqlvalue.Arg, len(args))

@@ -30,7 +30,7 @@ func lowerText(e *expr) *expr {
 	if e.typ != typeText && e.typ != typeNull {
 		return e
 	}
-	return &expr{kind: exFunc, op: "LOWER", typ: typeText, nullable: e.nullable || e.typ == typeNull, args: []*expr{e}, sql: e.sql}
+	return libraryExpr("LOWER", typeText, e.nullable || e.typ == typeNull, []*expr{e}, e.sql)
 }
 
 func caseInsensitive(e *expr) bool {

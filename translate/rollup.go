@@ -49,5 +49,5 @@ func (qp *queryPlanner) grouping(f *sqlparser.FuncExpr) (*expr, error) {
 		}
 		args = append(args, &expr{kind: exConst, typ: typeInt, val: int64(pos), sql: sqlparser.String(ae.Expr)})
 	}
-	return &expr{kind: exFunc, op: sqlvalue.RollupGrouping, typ: typeInt, args: args, sql: text}, nil
+	return libraryExpr(sqlvalue.RollupGrouping, typeInt, false, args, text), nil
 }

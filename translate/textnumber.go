@@ -24,7 +24,7 @@ func asNumber(x *expr) *expr {
 		out.typ = typeFloat
 		return &out
 	}
-	return &expr{kind: exFunc, op: sqlvalue.TextAsNumber, typ: typeFloat, nullable: x.nullable, args: []*expr{x}, sql: x.sql}
+	return libraryExpr(sqlvalue.TextAsNumber, typeFloat, x.nullable, []*expr{x}, x.sql)
 }
 
 // textWithNumber reports a comparison of text with a number (a BOOL is a number too).
