@@ -1,6 +1,7 @@
 package sqlvalue
 
 import (
+	"math"
 	"strings"
 	"unicode/utf8"
 )
@@ -303,4 +304,44 @@ func pad(s string, n int64, p string, left bool) any {
 		return string(fill) + s
 	}
 	return s + string(fill)
+}
+
+// substring is MySQL SUBSTRING(s, pos[, len]) on characters: pos counts from 1, or from the end when
+// negative; pos 0 gives "".
+func substring(s string, args []any) string {
+	runes := []rune(s)
+	pos, ok := IntOf(args[0])
+	if !ok {
+		pos = int64(math.Round(FloatOf(args[0])))
+	}
+	n := int64(len(runes))
+	var start int64
+	switch {
+	case pos > 0:
+		start = pos - 1
+	case pos < 0:
+		start = n + pos
+		if start < 0 {
+			return ""
+		}
+	default:
+		return ""
+	}
+	if start >= n {
+		return ""
+	}
+	end := n
+	if len(args) > 1 {
+		count, ok := IntOf(args[1])
+		if !ok {
+			count = int64(math.Round(FloatOf(args[1])))
+		}
+		if count <= 0 {
+			return ""
+		}
+		if start+count < end {
+			end = start + count
+		}
+	}
+	return string(runes[start:end])
 }

@@ -1,8 +1,6 @@
 package sqlvalue
 
 import (
-	"cmp"
-	"encoding/binary"
 	"fmt"
 	"math"
 	"strconv"
@@ -10,76 +8,7 @@ import (
 	"time"
 )
 
-// Truth is a non-NULL value as a condition: numbers are true when non-zero.
-func Truth(v any) bool {
-	switch v := v.(type) {
-	case bool:
-		return v
-	case int64:
-		return v != 0
-	case float64:
-		return v != 0
-	case string:
-		return NumericPrefix(v) != 0 // MySQL: '1abc' is true, 'abc' false
-	}
-	return true
-}
-
-func CompareHolds(op string, c int) bool {
-	switch op {
-	case "=":
-		return c == 0
-	case "<>":
-		return c != 0
-	case "<":
-		return c < 0
-	case "<=":
-		return c <= 0
-	case ">":
-		return c > 0
-	case ">=":
-		return c >= 0
-	}
-	return false
-}
-
-// valueClass orders values of different kinds, as SQLite does: numbers before text; times (which
-// SQLite would hold as text) after both.
-func valueClass(v any) int {
-	switch v.(type) {
-	case int64, float64, bool:
-		return 0
-	case string:
-		return 1
-	case time.Time:
-		return 2
-	}
-	return 3
-}
-
-// Compare compares two non-NULL values: numbers numerically, text by code point (byte order of
-// UTF-8), times chronologically.
-func Compare(a, b any) int {
-	ca, cb := valueClass(a), valueClass(b)
-	if ca != cb {
-		return cmp.Compare(ca, cb)
-	}
-	switch ca {
-	case 0:
-		ia, aInt := IntOf(a)
-		ib, bInt := IntOf(b)
-		if aInt && bInt {
-			return cmp.Compare(ia, ib)
-		}
-		return cmp.Compare(FloatOf(a), FloatOf(b))
-	case 1:
-		return strings.Compare(a.(string), b.(string))
-	case 2:
-		return a.(time.Time).Compare(b.(time.Time))
-	}
-	return 0
-}
-
+// IntOf is an integer value (a BOOL is 0 or 1); false for any other.
 func IntOf(v any) (int64, bool) {
 	switch v := v.(type) {
 	case int64:
@@ -90,6 +19,7 @@ func IntOf(v any) (int64, bool) {
 	return 0, false
 }
 
+// FloatOf is a number value as a float; NaN for any other.
 func FloatOf(v any) float64 {
 	switch v := v.(type) {
 	case int64:
@@ -120,116 +50,6 @@ func TextOf(v any) string {
 		return v.Format("2006-01-02 15:04:05.999")
 	}
 	return fmt.Sprint(v)
-}
-
-// Arith is MySQL arithmetic: integers stay integers (falling back to float on overflow), / is real
-// division, DIV integer division; division or modulo by zero is NULL.
-func Arith(op string, a, b any) any {
-	ia, aInt := IntOf(a)
-	ib, bInt := IntOf(b)
-	if aInt && bInt {
-		switch op {
-		case "+":
-			if s := ia + ib; (s > ia) == (ib > 0) {
-				return s
-			}
-		case "-":
-			if d := ia - ib; (d < ia) == (ib > 0) {
-				return d
-			}
-		case "*":
-			if ia == 0 || ib == 0 {
-				return int64(0)
-			}
-			if p := ia * ib; p/ib == ia && !(ia == -1 && ib == math.MinInt64) && !(ib == -1 && ia == math.MinInt64) {
-				return p
-			}
-		case "div":
-			if ib == 0 {
-				return nil
-			}
-			if !(ia == math.MinInt64 && ib == -1) {
-				return ia / ib
-			}
-		case "%":
-			if ib == 0 {
-				return nil
-			}
-			if ib == -1 {
-				return int64(0)
-			}
-			return ia % ib
-		}
-	}
-	fa, fb := FloatOf(a), FloatOf(b)
-	switch op {
-	case "+":
-		return fa + fb
-	case "-":
-		return fa - fb
-	case "*":
-		return fa * fb
-	case "/":
-		if fb == 0 {
-			return nil
-		}
-		return fa / fb
-	case "div":
-		if fb == 0 {
-			return nil
-		}
-		q := math.Trunc(fa / fb)
-		if math.Abs(q) < 1<<63 {
-			return int64(q)
-		}
-		return q
-	case "%":
-		if fb == 0 {
-			return nil
-		}
-		return math.Mod(fa, fb)
-	}
-	return nil
-}
-
-// substring is MySQL SUBSTRING(s, pos[, len]) on characters: pos counts from 1, or from the end when
-// negative; pos 0 gives "".
-func substring(s string, args []any) string {
-	runes := []rune(s)
-	pos, ok := IntOf(args[0])
-	if !ok {
-		pos = int64(math.Round(FloatOf(args[0])))
-	}
-	n := int64(len(runes))
-	var start int64
-	switch {
-	case pos > 0:
-		start = pos - 1
-	case pos < 0:
-		start = n + pos
-		if start < 0 {
-			return ""
-		}
-	default:
-		return ""
-	}
-	if start >= n {
-		return ""
-	}
-	end := n
-	if len(args) > 1 {
-		count, ok := IntOf(args[1])
-		if !ok {
-			count = int64(math.Round(FloatOf(args[1])))
-		}
-		if count <= 0 {
-			return ""
-		}
-		if start+count < end {
-			end = start + count
-		}
-	}
-	return string(runes[start:end])
 }
 
 // Unify is the type of a result that can be any of several values (CASE, IF, COALESCE,
@@ -426,72 +246,7 @@ func NumericPrefix(s string) float64 {
 	return f
 }
 
-// AppendKey appends to buf an encoding of the non-NULL or NULL value v such that two values have the
-// same encoding exactly when SQL takes them as equal in GROUP BY and DISTINCT: NULL equals NULL,
-// numbers compare numerically (1, 1.0 and TRUE are one key), text by code point, times by instant.
-func AppendKey(buf []byte, v any) []byte {
-	switch x := v.(type) {
-	case nil:
-		return append(buf, 0)
-	case bool:
-		return appendIntKey(buf, BoolInt(x))
-	case int64:
-		return appendIntKey(buf, x)
-	case float64:
-		if x == math.Trunc(x) && math.Abs(x) < 1<<63 {
-			return appendIntKey(buf, int64(x))
-		}
-		if x == 0 {
-			x = 0 // -0 is 0
-		}
-		buf = append(buf, 2)
-		return binary.BigEndian.AppendUint64(buf, math.Float64bits(x))
-	case string:
-		buf = append(buf, 3)
-		buf = binary.AppendUvarint(buf, uint64(len(x)))
-		return append(buf, x...)
-	case time.Time:
-		buf = append(buf, 4)
-		buf = binary.BigEndian.AppendUint64(buf, uint64(x.Unix()))
-		return binary.BigEndian.AppendUint32(buf, uint32(x.Nanosecond()))
-	}
-	s := fmt.Sprint(v)
-	buf = append(buf, 5)
-	buf = binary.AppendUvarint(buf, uint64(len(s)))
-	return append(buf, s...)
-}
-
-func appendIntKey(buf []byte, n int64) []byte {
-	buf = append(buf, 1)
-	return binary.BigEndian.AppendUint64(buf, uint64(n))
-}
-
-// CompareSQL orders two values as ORDER BY does, ascending: NULL first, then Compare (numbers
-// numerically, text by code point, times chronologically).
-func CompareSQL(a, b any) int {
-	switch {
-	case a == nil && b == nil:
-		return 0
-	case a == nil:
-		return -1
-	case b == nil:
-		return 1
-	}
-	return Compare(a, b)
-}
-
-// CompareNames orders two non-NULL values of a case-insensitive column of names as MySQL 8's data
-// dictionary does (utf8mb3_tolower_ci): by their lower-case text, so that ORDER BY COLUMN_NAME puts
-// createdTime before Done.
-func CompareNames(a, b any) int {
-	sa, okA := a.(string)
-	sb, okB := b.(string)
-	if !okA || !okB {
-		return Compare(a, b)
-	}
-	return strings.Compare(strings.ToLower(sa), strings.ToLower(sb))
-}
-
+// BoolInt is a BOOL as MySQL's number: 1 or 0.
 func BoolInt(b bool) int64 {
 	if b {
 		return 1
@@ -499,4 +254,5 @@ func BoolInt(b bool) int64 {
 	return 0
 }
 
+// formatFloat is a float's shortest text.
 func formatFloat(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
