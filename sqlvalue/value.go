@@ -174,7 +174,7 @@ func ToFloat(v any) (float64, bool) {
 }
 
 // ToInt reads a value as an integer argument (a length, a position, a count of digits): numbers
-// round half away from zero, as MySQL does for such arguments; out-of-range values Saturate.
+// round half away from zero, as MySQL does for such arguments; out-of-range values saturate.
 func ToInt(v any) int64 {
 	switch v := v.(type) {
 	case int64:
