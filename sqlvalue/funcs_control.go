@@ -1,5 +1,10 @@
 package sqlvalue
 
+// Flow control (MySQL 8 manual, 14.5 "Flow Control Functions"): CASE, IF, IFNULL, NULLIF and
+// COALESCE. The result type is Unify of the possible results (numbers stay numbers, a mix of
+// text and numbers is text), and each result is converted to it. CASE and IF are compiled to one
+// form: arguments condition, result, condition, result, …, else (NULL when there is no ELSE).
+
 // controlFuncs is this file's part of the function table (funcTable), by name.
 var controlFuncs = map[string]*Func{
 	"CASE": {Min: 1, Max: -1, NullArgs: true, Type: func(fc *Check) (Type, error) {

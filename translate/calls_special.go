@@ -8,10 +8,10 @@ import (
 	"github.com/airsql/airsql/sqlvalue"
 )
 
-// Flow control (MySQL 8 manual, 14.5 "Flow Control Functions"): CASE, IF, IFNULL, NULLIF and
-// COALESCE. The result type is unifyTypes of the possible results (numbers stay numbers, a mix of
-// text and numbers is text), and each result is converted to it. CASE and IF are compiled to one
-// form: arguments condition, result, condition, result, …, else (NULL when there is no ELSE).
+// The calls compiled specially, whose arguments are not all plain expressions: CASE and IF
+// (conditions; both become the library's CASE: condition, result, …, else), DATE_ADD and its kin
+// with INTERVAL, TIMESTAMPDIFF and TIMESTAMPADD (a unit), d ± INTERVAL n unit, LIKE BINARY. Each
+// ends in a call of the function library (sqlvalue/funcs_control.go, funcs_date.go).
 
 // truthOf makes a value a condition, as IF and WHEN read theirs: a number is TRUE when non-zero,
 // text by its numeric prefix, as in MySQL.
