@@ -21,6 +21,8 @@ func TestOnePlanRunConcurrently(t *testing.T) {
 		"SELECT a.Status, COUNT(*), SUM(b.X) FROM T a JOIN T b ON a.Status = b.Status GROUP BY a.Status HAVING COUNT(*) > 1 ORDER BY a.Status",
 		// GROUP BY over a correlated subquery's value, and a scalar subquery in HAVING
 		"SELECT (SELECT MAX(i.X) FROM T i WHERE i.Status = o.Status) AS m, COUNT(*) FROM T o GROUP BY m HAVING COUNT(*) >= (SELECT COUNT(*) FROM T WHERE N = 2) ORDER BY m",
+		// library functions, each call compiled once into the plan and shared by the runs
+		"SELECT UPPER(Name), CONCAT(Name, '-', COALESCE(Status, '?')), DATE_FORMAT(Day, '%D %M %Y'), ROUND(X * N, 1) FROM T WHERE LOWER(Name) LIKE '%a%' ORDER BY Name, X",
 	}
 	const goroutines, runs = 8, 10
 	for _, query := range queries {

@@ -3,8 +3,9 @@
 // then filter, hash aggregate, project, distinct, sort or top-N, and offset/limit. It knows no HTTP:
 // every operator works on translate.Row values and is tested on in-memory rows.
 //
-// Every comparison, NULL rule and type rule comes from translate (expressions, translate.AppendKey,
-// translate.CompareSQL, translate.Aggregate): there is one implementation of SQL's semantics.
+// Every comparison, NULL rule and type rule comes from translate's compiled expressions and
+// aggregates and from package sqlvalue (sqlvalue.AppendKey, sqlvalue.CompareSQL): there is one
+// implementation of SQL's semantics.
 //
 // Operators that hold rows (aggregate groups, DISTINCT sets, sorts) count them against one row
 // budget per statement and fail with a *RowLimitError past it. See docs/engine.md.
@@ -233,7 +234,7 @@ type SortKey struct {
 	Slot int
 	Desc bool
 	SQL  string
-	// Names: a column of names ordered regardless of case (translate.CompareNames).
+	// Names: a column of names ordered regardless of case (sqlvalue.CompareNames).
 	Names bool
 }
 

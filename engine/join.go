@@ -6,12 +6,13 @@ import (
 	"io"
 	"strings"
 
+	"github.com/airsql/airsql/sqlvalue"
 	"github.com/airsql/airsql/translate"
 )
 
 // Joins run left-deep: the first table's rows become joined rows (one record per table, in
 // Row.Sides), and each step joins one more table. A step with equality keys holds the joined
-// table's rows in a hash table keyed with translate.AppendKey (so that two keys are equal exactly
+// table's rows in a hash table keyed with sqlvalue.AppendKey (so that two keys are equal exactly
 // when translate's comparison says so; NULL never matches) and probes it with each row so far; a
 // step without keys (CROSS JOIN, a condition that is not an equality) holds the table's rows and
 // pairs each row so far with every one. A LEFT JOIN step emits a row so far that matched nothing
@@ -242,7 +243,7 @@ func (h *hashJoinOp) bindInner(ctx context.Context) error {
 			if v == nil {
 				continue
 			}
-			k := string(translate.AppendKey(nil, v))
+			k := string(sqlvalue.AppendKey(nil, v))
 			if _, dup := seen[k]; !dup {
 				seen[k] = struct{}{}
 				vals = append(vals, v)
@@ -367,7 +368,7 @@ func (h *hashJoinOp) build(ctx context.Context) error {
 				if v == nil {
 					continue
 				}
-				k := string(translate.AppendKey(nil, v))
+				k := string(sqlvalue.AppendKey(nil, v))
 				if _, dup := bindSeen[k]; !dup {
 					bindSeen[k] = struct{}{}
 					bindVals = append(bindVals, v)
@@ -422,7 +423,7 @@ func (h *hashJoinOp) keys(r *translate.Row, outer bool) ([][]byte, error) {
 		next := make([][]byte, 0, len(out)*len(vals))
 		for _, prefix := range out {
 			for _, v := range vals {
-				next = append(next, translate.AppendKey(append([]byte(nil), prefix...), v))
+				next = append(next, sqlvalue.AppendKey(append([]byte(nil), prefix...), v))
 			}
 		}
 		out = next
@@ -500,7 +501,7 @@ func (h *hashJoinOp) Next(ctx context.Context) (translate.Row, error) {
 			}
 			h.matches = nil
 			if len(vals) == 1 {
-				h.key = translate.AppendKey(h.key[:0], vals[0])
+				h.key = sqlvalue.AppendKey(h.key[:0], vals[0])
 				h.matches = h.table[string(h.key)]
 			}
 			continue

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/airsql/airsql/sqlvalue"
 	"github.com/airsql/airsql/translate"
 )
 
@@ -374,10 +375,10 @@ func (a *aggregateOp) run(ctx context.Context) error {
 		for level := len(a.keys); level >= lowest; level-- {
 			buf = buf[:0]
 			if a.rollup {
-				buf = translate.AppendKey(buf, int64(level))
+				buf = sqlvalue.AppendKey(buf, int64(level))
 			}
 			for _, v := range scratch[:level] {
-				buf = translate.AppendKey(buf, v)
+				buf = sqlvalue.AppendKey(buf, v)
 			}
 			g := groups[string(buf)] // no allocation: the compiler looks up []byte keys as they are
 			if g == nil {
@@ -409,7 +410,7 @@ func (a *aggregateOp) run(ctx context.Context) error {
 				case yRolled:
 					return -1
 				}
-				if c := translate.CompareSQL(x.keys[i], y.keys[i]); c != 0 {
+				if c := sqlvalue.CompareSQL(x.keys[i], y.keys[i]); c != 0 {
 					return c
 				}
 			}
@@ -500,7 +501,7 @@ func (d *distinctOp) Next(ctx context.Context) (translate.Row, error) {
 		}
 		d.buf = d.buf[:0]
 		for _, v := range r.Values[:d.columns] {
-			d.buf = translate.AppendKey(d.buf, v)
+			d.buf = sqlvalue.AppendKey(d.buf, v)
 		}
 		if _, dup := d.seen[string(d.buf)]; dup {
 			continue
@@ -529,9 +530,9 @@ func compareRows(keys []SortKey, a, b *translate.Row) int {
 
 // compareKey orders two values of one sort key.
 func compareKey(k SortKey, va, vb any) int {
-	c := translate.CompareSQL(va, vb)
+	c := sqlvalue.CompareSQL(va, vb)
 	if k.Names && va != nil && vb != nil {
-		c = translate.CompareNames(va, vb)
+		c = sqlvalue.CompareNames(va, vb)
 	}
 	if k.Desc {
 		c = -c

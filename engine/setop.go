@@ -5,11 +5,12 @@ import (
 	"io"
 	"strings"
 
+	"github.com/airsql/airsql/sqlvalue"
 	"github.com/airsql/airsql/translate"
 )
 
 // setOp is INTERSECT or EXCEPT: it reads the second branch's rows into a count per distinct row
-// (compared as DISTINCT compares them: translate.AppendKey, NULLs equal), then passes the first
+// (compared as DISTINCT compares them: sqlvalue.AppendKey, NULLs equal), then passes the first
 // branch's rows that are (INTERSECT) or are not (EXCEPT) among them. With all, each row of the
 // second pairs off with one equal row of the first (INTERSECT ALL keeps min(m, n) copies of a row,
 // EXCEPT ALL max(m-n, 0)); without, the Query above is Distinct. The held distinct rows of the
@@ -28,7 +29,7 @@ type setOp struct {
 func (s *setOp) key(r translate.Row) string {
 	s.buf = s.buf[:0]
 	for _, v := range r.Values[:s.columns] {
-		s.buf = translate.AppendKey(s.buf, v)
+		s.buf = sqlvalue.AppendKey(s.buf, v)
 	}
 	return string(s.buf)
 }

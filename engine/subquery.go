@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/airsql/airsql/sqlvalue"
 	"github.com/airsql/airsql/translate"
 )
 
@@ -446,13 +447,13 @@ func (m *memoSource) lookup(rows []translate.Row) ([]translate.Row, error) {
 	}
 	vals := m.env.OuterValues(m.sq, *m.key)
 	if len(vals) == 1 {
-		m.keyBuf = translate.AppendKey(m.keyBuf[:0], vals[0])
+		m.keyBuf = sqlvalue.AppendKey(m.keyBuf[:0], vals[0])
 		r := m.index[string(m.keyBuf)]
 		return m.grouped[r[0]:r[1]:r[1]], nil // capped: an append by the reader cannot reach the next key's rows
 	}
 	var pos []int32
 	for _, v := range vals {
-		r := m.index[string(translate.AppendKey(nil, v))]
+		r := m.index[string(sqlvalue.AppendKey(nil, v))]
 		pos = append(pos, m.origin[r[0]:r[1]]...)
 	}
 	slices.Sort(pos)
@@ -476,10 +477,10 @@ func (m *memoSource) buildIndex(rows []translate.Row) error {
 			return err
 		}
 		for j, v := range vals {
-			if slices.ContainsFunc(vals[:j], func(w any) bool { return translate.CompareSQL(v, w) == 0 }) {
+			if slices.ContainsFunc(vals[:j], func(w any) bool { return sqlvalue.CompareSQL(v, w) == 0 }) {
 				continue // a link holding the same id twice
 			}
-			m.keyBuf = translate.AppendKey(m.keyBuf[:0], v)
+			m.keyBuf = sqlvalue.AppendKey(m.keyBuf[:0], v)
 			pos, seen := byKey[string(m.keyBuf)]
 			if !seen {
 				order = append(order, string(m.keyBuf))

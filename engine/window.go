@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/airsql/airsql/sqlvalue"
 	"github.com/airsql/airsql/translate"
 )
 
@@ -158,7 +159,7 @@ func newPartitioning(spec *translate.WindowSpec, rows []translate.Row) (*partiti
 
 func (p *partitioning) comparePartition(a, b int) int {
 	for j := range p.spec.Partition {
-		if c := translate.CompareSQL(p.part[a][j], p.part[b][j]); c != 0 {
+		if c := sqlvalue.CompareSQL(p.part[a][j], p.part[b][j]); c != 0 {
 			return c
 		}
 	}
@@ -167,7 +168,7 @@ func (p *partitioning) comparePartition(a, b int) int {
 
 func (p *partitioning) compareOrder(a, b int) int {
 	for j, k := range p.spec.Order {
-		c := translate.CompareSQL(p.keys[a][j], p.keys[b][j])
+		c := sqlvalue.CompareSQL(p.keys[a][j], p.keys[b][j])
 		if k.Desc {
 			c = -c
 		}
@@ -318,7 +319,7 @@ func (p *partitioning) frames(fr translate.Frame, ps, pe int, peerStart, peerEnd
 	// past when after): the rows are sorted by that key.
 	rangeAt := func(limit any, after bool) int {
 		return ps + sort.Search(pe-ps, func(k int) bool {
-			c := translate.CompareSQL(p.keys[p.order[ps+k]][0], limit)
+			c := sqlvalue.CompareSQL(p.keys[p.order[ps+k]][0], limit)
 			if desc {
 				c = -c
 			}

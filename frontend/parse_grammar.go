@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/xwb1989/sqlparser"
+
+	"github.com/airsql/airsql/sqlvalue"
 )
 
 // MySQL 8 grammar the pinned sqlparser cannot read, rewritten over the statement's tokens into
@@ -30,17 +32,14 @@ func (s *source) grammarEdits() []textEdit {
 	return s.tokenEdits(edits)
 }
 
-// The names the rewrites call, which the planner's function table knows.
+// The names the rewrites call, entries of the function table (sqlvalue).
 const (
-	DateLiteral      = "DATE LITERAL"
-	TimeLiteral      = "TIME LITERAL"
-	TimestampLiteral = "TIMESTAMP LITERAL"
-	// RollupMark is the call rollupEdits puts last in GROUP BY for WITH ROLLUP.
-	RollupMark = "WITH ROLLUP"
-	// IntervalFunction is the function INTERVAL(n, n1, …), as intervalFunctionEdits writes it.
-	IntervalFunction = "INTERVAL"
-	// MemberOf is the call memberOfEdits writes for x MEMBER OF(arr).
-	MemberOf = "MEMBER OF"
+	DateLiteral      = sqlvalue.DateLiteral
+	TimeLiteral      = sqlvalue.TimeLiteral
+	TimestampLiteral = sqlvalue.TimestampLiteral
+	RollupMark       = sqlvalue.RollupMark
+	IntervalFunction = sqlvalue.IntervalFunction
+	MemberOf         = sqlvalue.MemberOf
 )
 
 // aliasKeywords are the words MySQL 8 does not reserve (its manual's "Keywords and Reserved
@@ -164,7 +163,7 @@ func (s *source) intervalFunctionEdits() []edit {
 				}
 			}
 		}
-		if end < 0 || end+1 < len(toks) && IntervalUnits[strings.ToUpper(toks[end+1].val)] {
+		if end < 0 || end+1 < len(toks) && sqlvalue.IntervalUnits[strings.ToUpper(toks[end+1].val)] {
 			continue
 		}
 		edits = append(edits, edit{i, "`" + IntervalFunction + "`"})

@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/xwb1989/sqlparser"
+
+	"github.com/airsql/airsql/sqlvalue"
 )
 
 // The pinned sqlparser's grammar reads some MySQL function calls only in a narrow form:
@@ -107,7 +109,7 @@ func (s *source) callEdits() []textEdit {
 				continue
 			}
 			unit := strings.ToUpper(toks[lo].val)
-			if !IntervalUnits[unit] {
+			if !sqlvalue.IntervalUnits[unit] {
 				continue
 			}
 			edits = append(edits, edit{i, "`EXTRACT FROM`"}, edit{lo, "'" + unit + "'"}, edit{froms[0], ","})

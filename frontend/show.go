@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/xwb1989/sqlparser"
+
+	"github.com/airsql/airsql/sqlvalue"
 )
 
 // SHOW statements that tools send to learn about a server and its tables — DBeaver's table
@@ -74,7 +76,7 @@ func (s *source) rewriteShow() (sq *ShowQuery, ok bool, err error) {
 			"`SEQ_IN_INDEX` AS Seq_in_index, `COLUMN_NAME` AS Column_name, `COLLATION` AS `Collation`, "+
 			"`CARDINALITY` AS Cardinality, `SUB_PART` AS Sub_part, `PACKED` AS Packed, `NULLABLE` AS `Null`, "+
 			"`INDEX_TYPE` AS Index_type, `COMMENT` AS `Comment`, `INDEX_COMMENT` AS Index_comment "+
-			"FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = "+schema+" AND TABLE_NAME = "+QuoteText(sq.Table), "",
+			"FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = "+schema+" AND TABLE_NAME = "+sqlvalue.QuoteText(sq.Table), "",
 			"ORDER BY Key_name, Seq_in_index")
 	case r.words("engines") || r.words("storage", "engines"):
 		if !r.done() {
@@ -120,7 +122,7 @@ const ReplicaStatusTable = "REPLICA_STATUS"
 // is JSON, which with its FOREIGN KEY line makes a link again).
 func showCreateTable(database, table string) string {
 	schema := schemaLiteral(database)
-	where := "TABLE_SCHEMA = " + schema + " AND TABLE_NAME = " + QuoteText(table)
+	where := "TABLE_SCHEMA = " + schema + " AND TABLE_NAME = " + sqlvalue.QuoteText(table)
 	return "SELECT ANY_VALUE(TABLE_NAME) AS `Table`, CONCAT('CREATE TABLE `', REPLACE(ANY_VALUE(TABLE_NAME), '`', '``'), '` (\\n', " +
 		"GROUP_CONCAT(CONCAT('  `', REPLACE(COLUMN_NAME, '`', '``'), '` ', IF(COLUMN_TYPE = 'varchar', 'varchar(255)', COLUMN_TYPE), IF(IS_NULLABLE = 'NO', ' NOT NULL', ''), " +
 		"IF(COLUMN_COMMENT = '', '', CONCAT(' COMMENT ', " + sqlQuoted("COLUMN_COMMENT") + ")), ',\\n') " +
@@ -144,12 +146,7 @@ func schemaLiteral(database string) string {
 	if database == "" {
 		return "DATABASE()"
 	}
-	return QuoteText(database)
-}
-
-// QuoteText writes s as a MySQL string literal.
-func QuoteText(s string) string {
-	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `''`).Replace(s) + "'"
+	return sqlvalue.QuoteText(database)
 }
 
 // showReader walks the tokens of a SHOW statement.

@@ -1,13 +1,12 @@
 package translate
 
 import (
-	"encoding/binary"
-	"fmt"
 	"math"
 	"math/big"
 	"slices"
 	"strings"
-	"time"
+
+	"github.com/airsql/airsql/sqlvalue"
 )
 
 // GroupConcatMaxLen is the longest GROUP_CONCAT result in bytes; a longer one is cut there, as MySQL
@@ -110,7 +109,7 @@ func (d *distinctAcc) Add(r *Row) (int, error) {
 	}
 	d.key = d.key[:0]
 	for _, v := range vals {
-		d.key = AppendKey(d.key, v)
+		d.key = sqlvalue.AppendKey(d.key, v)
 	}
 	if _, dup := d.seen[string(d.key)]; dup {
 		return 0, nil
@@ -157,12 +156,12 @@ func (s *sumAcc) Add(r *Row) (int, error) {
 		return 0, err
 	}
 	if b, ok := v.(bool); ok {
-		v = boolInt(b)
+		v = sqlvalue.BoolInt(b)
 	}
 	if s.sum == nil {
 		s.sum = v
 	} else {
-		s.sum = arith("+", s.sum, v)
+		s.sum = sqlvalue.Arith("+", s.sum, v)
 	}
 	s.n++
 	return 0, nil
@@ -176,7 +175,7 @@ func (s *sumAcc) Result() any {
 		return average(s.sum, s.n)
 	}
 	if s.a.typ == typeFloat {
-		return floatOf(s.sum)
+		return sqlvalue.FloatOf(s.sum)
 	}
 	return s.sum
 }
@@ -191,7 +190,7 @@ const avgScale = 4
 func average(sum any, n int64) any {
 	i, ok := sum.(int64)
 	if !ok {
-		return floatOf(sum) / float64(n)
+		return sqlvalue.FloatOf(sum) / float64(n)
 	}
 	unit := new(big.Int).Exp(big.NewInt(10), big.NewInt(avgScale), nil)
 	scaled := new(big.Int).Mul(big.NewInt(i), unit)
@@ -219,7 +218,7 @@ func (x *varianceAcc) Add(r *Row) (int, error) {
 	if err != nil || v == nil {
 		return 0, err
 	}
-	f, _ := toFloat(v)
+	f, _ := sqlvalue.ToFloat(v)
 	x.n++
 	if x.n == 1 {
 		x.mean, x.s = f, 0
@@ -265,9 +264,9 @@ func (x *bitAcc) Add(r *Row) (int, error) {
 	case isFloat && f >= math.MaxInt64:
 		u = uint64(math.Min(f, math.MaxUint64))
 	case isFloat:
-		u = uint64(saturate(math.RoundToEven(f))) // a DOUBLE's rint: 2.5 is 2
+		u = uint64(sqlvalue.Saturate(math.RoundToEven(f))) // a DOUBLE's rint: 2.5 is 2
 	default:
-		u = uint64(toInt(v))
+		u = uint64(sqlvalue.ToInt(v))
 	}
 	switch x.a.Name {
 	case "BIT_AND":
@@ -302,7 +301,7 @@ func (m *extremeAcc) Add(r *Row) (int, error) {
 		m.v = v
 		return 0, nil
 	}
-	c := compareValues(v, m.v)
+	c := sqlvalue.Compare(v, m.v)
 	if (m.max && c > 0) || (!m.max && c < 0) {
 		m.v = v
 	}
@@ -357,7 +356,7 @@ func (c *concatAcc) Add(r *Row) (int, error) {
 	}
 	text := b.String()
 	if c.seen != nil {
-		key := string(AppendKey(nil, text))
+		key := string(sqlvalue.AppendKey(nil, text))
 		if _, dup := c.seen[key]; dup {
 			return 0, nil
 		}
@@ -398,7 +397,7 @@ func (c *concatAcc) Result() any {
 	case c.seen != nil:
 		slices.SortStableFunc(c.items, func(x, y concatItem) int {
 			for i := range x.keys {
-				if d := CompareSQL(x.keys[i], y.keys[i]); d != 0 {
+				if d := sqlvalue.CompareSQL(x.keys[i], y.keys[i]); d != 0 {
 					return d
 				}
 			}
@@ -421,47 +420,3 @@ func (c *concatAcc) Result() any {
 	}
 	return s
 }
-
-// AppendKey appends to buf an encoding of the non-NULL or NULL value v such that two values have the
-// same encoding exactly when SQL takes them as equal in GROUP BY and DISTINCT: NULL equals NULL,
-// numbers compare numerically (1, 1.0 and TRUE are one key), text by code point, times by instant.
-func AppendKey(buf []byte, v any) []byte {
-	switch x := v.(type) {
-	case nil:
-		return append(buf, 0)
-	case bool:
-		return appendIntKey(buf, boolInt(x))
-	case int64:
-		return appendIntKey(buf, x)
-	case float64:
-		if x == math.Trunc(x) && math.Abs(x) < 1<<63 {
-			return appendIntKey(buf, int64(x))
-		}
-		if x == 0 {
-			x = 0 // -0 is 0
-		}
-		buf = append(buf, 2)
-		return binary.BigEndian.AppendUint64(buf, math.Float64bits(x))
-	case string:
-		buf = append(buf, 3)
-		buf = binary.AppendUvarint(buf, uint64(len(x)))
-		return append(buf, x...)
-	case time.Time:
-		buf = append(buf, 4)
-		buf = binary.BigEndian.AppendUint64(buf, uint64(x.Unix()))
-		return binary.BigEndian.AppendUint32(buf, uint32(x.Nanosecond()))
-	}
-	s := fmt.Sprint(v)
-	buf = append(buf, 5)
-	buf = binary.AppendUvarint(buf, uint64(len(s)))
-	return append(buf, s...)
-}
-
-func appendIntKey(buf []byte, n int64) []byte {
-	buf = append(buf, 1)
-	return binary.BigEndian.AppendUint64(buf, uint64(n))
-}
-
-// CompareSQL orders two values as ORDER BY does, ascending: NULL first, then compareValues (numbers
-// numerically, text by code point, times chronologically).
-func CompareSQL(a, b any) int { return orderKey{}.compare(a, b) }

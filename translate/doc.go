@@ -3,6 +3,12 @@
 // plus what must be checked locally. It knows SQL and the formula language, not HTTP: the engine
 // runs the plans of SELECT and UNION (NewQueryStatement), the root package those of writes.
 //
+// Values, their SQL types, comparison, three-valued logic, arithmetic, LIKE, JSON and the function
+// library are package sqlvalue's, the leaf both this package and the engine use: translate
+// resolves names and compiles expressions (expr.go, eval.go), and calls the library for every
+// function (calls.go: the call is type-checked by the function's entry once, at planning, and
+// evaluated by it per row).
+//
 // # Principle
 //
 // Pushdown never changes a result. Every WHERE condition is written as a filterByFormula that is either
@@ -32,13 +38,14 @@
 // Conditions: = <> != < <= > >=, [NOT] IN (list), [NOT] BETWEEN, [NOT] LIKE [BINARY] [ESCAPE 'c'],
 // IS [NOT] NULL, IS [NOT] TRUE/FALSE, AND, OR, NOT, a number or checkbox column alone (non-zero).
 // Expressions: + - * / DIV %, unary -, d ± INTERVAL n unit, CASE, CAST/CONVERT, @@variables, and the
-// SQL functions of funcTable (funcs.go; MySQL 8's meaning, one pure function each in funcs_string.go,
-// funcs_num.go, funcs_date.go, funcs_cast.go, funcs_control.go and sysvars.go), plus RECORD_ID() and
+// SQL functions of sqlvalue's table (MySQL 8's meaning, one entry each in sqlvalue/funcs_string.go,
+// funcs_num.go, funcs_date.go, funcs_time.go, funcs_cast.go, funcs_control.go, funcs_json.go,
+// funcs_regexp.go and funcs_system.go), plus RECORD_ID() and
 // CREATED_TIME(). NOW() and CURDATE() are Args.Now, fixed per statement; DATABASE() and @@variables
 // read Args.Session, which Session.Set changes (SET). A call of constants is folded into a constant
 // at planning. The front end rewrites the calls the pinned grammar reads only narrowly (SUBSTRING of
 // an expression, TRIM(LEADING x FROM s), POSITION(a IN b), EXTRACT(unit FROM d), CAST(x AS DOUBLE))
-// into backquoted names funcTable knows; sqlString prints them back in their SQL form.
+// into backquoted names the library knows; sqlString prints them back in their SQL form.
 //
 // A SELECT or UNION is planned for the engine by NewQueryStatement (query.go, union.go): each
 // table's request as below, joins (join.go: hash joins and key pushdown), subqueries (subquery.go:

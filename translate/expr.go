@@ -16,6 +16,7 @@ import (
 	"github.com/xwb1989/sqlparser"
 
 	"github.com/airsql/airsql/frontend"
+	"github.com/airsql/airsql/sqlvalue"
 )
 
 // exprKind says what an expression node is.
@@ -68,6 +69,8 @@ type expr struct {
 	// fsp: exDerived of a DATETIME: the fraction digits of the derived table's column (those of
 	// the expression it selects), which MySQL keeps in the column's type.
 	fsp int
+	// call: exFunc: the library's function and what it knows of the call (calls.go).
+	call *compiledCall
 }
 
 // scope resolves names in one statement.
@@ -285,51 +288,9 @@ func (s *scope) compile(e sqlparser.Expr) (*expr, error) {
 	case *sqlparser.ComparisonExpr:
 		return s.comparison(e)
 	case *sqlparser.RangeCond:
-		left, err := s.compile(e.Left)
-		if err != nil {
-			return nil, err
-		}
-		from, err := s.compile(e.From)
-		if err != nil {
-			return nil, err
-		}
-		to, err := s.compile(e.To)
-		if err != nil {
-			return nil, err
-		}
-		lo, err := s.compare(">=", left, from)
-		if err != nil {
-			return nil, err
-		}
-		hi, err := s.compare("<=", left, to)
-		if err != nil {
-			return nil, err
-		}
-		between := &expr{kind: exAnd, typ: typeBool, nullable: lo.nullable || hi.nullable, args: []*expr{lo, hi}}
-		if e.Operator == sqlparser.NotBetweenStr {
-			return &expr{kind: exNot, typ: typeBool, nullable: between.nullable, args: []*expr{between}}, nil
-		}
-		return between, nil
+		return s.between(e)
 	case *sqlparser.IsExpr:
-		x, err := s.compile(e.Expr)
-		if err != nil {
-			return nil, err
-		}
-		switch e.Operator {
-		case sqlparser.IsNullStr, sqlparser.IsNotNullStr:
-			return &expr{kind: exIsNull, typ: typeBool, args: []*expr{x}, negated: e.Operator == sqlparser.IsNotNullStr}, nil
-		default:
-			cond, err := s.asCondition(x, e.Expr)
-			if err != nil {
-				return nil, err
-			}
-			op := "true"
-			if e.Operator == sqlparser.IsFalseStr || e.Operator == sqlparser.IsNotFalseStr {
-				op = "false"
-			}
-			negated := e.Operator == sqlparser.IsNotTrueStr || e.Operator == sqlparser.IsNotFalseStr
-			return &expr{kind: exIsTrue, typ: typeBool, op: op, negated: negated, args: []*expr{cond}}, nil
-		}
+		return s.isExpr(e)
 	case *sqlparser.BinaryExpr:
 		if e.Operator == sqlparser.JSONExtractOp || e.Operator == sqlparser.JSONUnquoteExtractOp {
 			return s.jsonArrow(e)
@@ -339,75 +300,14 @@ func (s *scope) compile(e sqlparser.Expr) (*expr, error) {
 		}
 		return s.arithmetic(e)
 	case *sqlparser.UnaryExpr:
-		x, err := s.compile(e.Expr)
-		if err != nil {
-			return nil, err
-		}
-		switch e.Operator {
-		case sqlparser.UPlusStr:
-			return x, nil // MySQL ignores a unary +, whatever the operand's type
-		case sqlparser.UMinusStr:
-			x = binaryNumber(x)
-			if x.kind == exConst {
-				switch v := x.val.(type) {
-				case int64:
-					if v != math.MinInt64 {
-						return &expr{kind: exConst, typ: typeInt, val: -v, sql: "-" + x.sql}, nil
-					}
-				case float64:
-					return &expr{kind: exConst, typ: typeFloat, val: -v, sql: "-" + x.sql}, nil
-				}
-			}
-			if x.typ == typeText {
-				// MySQL negates text as the DOUBLE it reads ('3.5abc' is 3.5, 'abc' is 0).
-				if x = asNumber(x); x.kind == exConst {
-					f, ok := x.val.(float64)
-					if !ok { // NULL
-						return &expr{kind: exConst, typ: typeFloat, nullable: true, sql: sqlparser.String(e)}, nil
-					}
-					return &expr{kind: exConst, typ: typeFloat, val: -f, sql: sqlparser.String(e)}, nil
-				}
-			}
-			if !x.typ.numeric() && x.typ != typeNull {
-				return nil, fmt.Errorf("translate: unary - needs a number or text, got %s %s", x.typ, sqlparser.String(e.Expr))
-			}
-			typ := x.typ
-			if typ == typeBool {
-				typ = typeInt
-			}
-			return &expr{kind: exNeg, typ: typ, nullable: x.nullable, args: []*expr{x}, sql: sqlparser.String(e)}, nil
-		case sqlparser.BangStr:
-			cond, err := s.asCondition(x, e.Expr)
-			if err != nil {
-				return nil, err
-			}
-			return &expr{kind: exNot, typ: typeBool, nullable: cond.nullable, args: []*expr{cond}}, nil
-		case sqlparser.BinaryStr, sqlparser.UBinaryStr:
-			return x, nil // a binary string: text already compares by code point
-		}
-		return nil, unsupported("the unary operator "+strings.TrimSpace(e.Operator), sqlparser.String(e), "supported: - on numbers and NOT on conditions")
+		return s.unary(e)
 	case *sqlparser.FuncExpr:
 		if x, ok, err := s.jsonContainsLink(e); ok {
 			return x, err
 		}
 		return s.function(e)
 	case *sqlparser.SubstrExpr:
-		x, err := s.compile(e.Name)
-		if err != nil {
-			return nil, err
-		}
-		args := []*expr{x}
-		for _, a := range []sqlparser.Expr{e.From, e.To} {
-			if a == nil {
-				continue
-			}
-			c, err := s.compile(a)
-			if err != nil {
-				return nil, err
-			}
-			args = append(args, c)
-		}
-		return s.call("SUBSTRING", args, sqlparser.String(e))
+		return s.substr(e)
 	case *sqlparser.CaseExpr:
 		return s.caseExpr(e)
 	case *sqlparser.ConvertExpr, *sqlparser.ConvertUsingExpr:
@@ -416,22 +316,157 @@ func (s *scope) compile(e sqlparser.Expr) (*expr, error) {
 		return s.scalarSubquery(e)
 	case *sqlparser.ExistsExpr:
 		return s.exists(e, false)
-	case *sqlparser.ValuesFuncExpr:
-		return nil, unsupported("VALUES() outside ON DUPLICATE KEY UPDATE", "", "VALUES(col) only reads the inserted value in ON DUPLICATE KEY UPDATE col = VALUES(col)")
-	case *sqlparser.IntervalExpr:
-		return nil, unsupported("INTERVAL here", sqlparser.String(e), "an INTERVAL is added to or subtracted from a date: d + INTERVAL 1 DAY, DATE_SUB(d, INTERVAL 1 DAY)")
-	case *sqlparser.GroupConcatExpr:
-		return nil, unsupported("GROUP_CONCAT", "", hintAggregate)
-	case *sqlparser.MatchExpr:
-		return nil, unsupported("MATCH … AGAINST", "", "use LIKE '%word%'")
-	case *sqlparser.CollateExpr:
-		return nil, unsupported("COLLATE", sqlparser.String(e), "text compares case-sensitively by code point; for case-insensitive matching use LOWER(x) = LOWER(?) or LIKE, which ignores ASCII case")
-	case sqlparser.ValTuple:
-		return nil, unsupported("a row value (a, b, …)", sqlparser.String(e), "compare each column on its own: a = ? AND b = ?")
-	case sqlparser.ListArg:
-		return nil, unsupported("list arguments (::name)", "", "expand the list first into IN (?, ?, …), e.g. with sqlx.In")
 	}
-	return nil, unsupported("the expression", sqlparser.String(e), "select the columns it reads and compute it in Go")
+	return nil, refused(e)
+}
+
+// between compiles [NOT] BETWEEN as x >= from AND x <= to, each with the comparison's conversions.
+func (s *scope) between(e *sqlparser.RangeCond) (*expr, error) {
+	left, err := s.compile(e.Left)
+	if err != nil {
+		return nil, err
+	}
+	from, err := s.compile(e.From)
+	if err != nil {
+		return nil, err
+	}
+	to, err := s.compile(e.To)
+	if err != nil {
+		return nil, err
+	}
+	lo, err := s.compare(">=", left, from)
+	if err != nil {
+		return nil, err
+	}
+	hi, err := s.compare("<=", left, to)
+	if err != nil {
+		return nil, err
+	}
+	between := &expr{kind: exAnd, typ: typeBool, nullable: lo.nullable || hi.nullable, args: []*expr{lo, hi}}
+	if e.Operator == sqlparser.NotBetweenStr {
+		return &expr{kind: exNot, typ: typeBool, nullable: between.nullable, args: []*expr{between}}, nil
+	}
+	return between, nil
+}
+
+// isExpr compiles IS [NOT] NULL and IS [NOT] TRUE/FALSE.
+func (s *scope) isExpr(e *sqlparser.IsExpr) (*expr, error) {
+	x, err := s.compile(e.Expr)
+	if err != nil {
+		return nil, err
+	}
+	switch e.Operator {
+	case sqlparser.IsNullStr, sqlparser.IsNotNullStr:
+		return &expr{kind: exIsNull, typ: typeBool, args: []*expr{x}, negated: e.Operator == sqlparser.IsNotNullStr}, nil
+	default:
+		cond, err := s.asCondition(x, e.Expr)
+		if err != nil {
+			return nil, err
+		}
+		op := "true"
+		if e.Operator == sqlparser.IsFalseStr || e.Operator == sqlparser.IsNotFalseStr {
+			op = "false"
+		}
+		negated := e.Operator == sqlparser.IsNotTrueStr || e.Operator == sqlparser.IsNotFalseStr
+		return &expr{kind: exIsTrue, typ: typeBool, op: op, negated: negated, args: []*expr{cond}}, nil
+	}
+}
+
+// unary compiles + - ! and BINARY.
+func (s *scope) unary(e *sqlparser.UnaryExpr) (*expr, error) {
+	x, err := s.compile(e.Expr)
+	if err != nil {
+		return nil, err
+	}
+	switch e.Operator {
+	case sqlparser.UPlusStr:
+		return x, nil // MySQL ignores a unary +, whatever the operand's type
+	case sqlparser.UMinusStr:
+		return negate(x, e)
+	case sqlparser.BangStr:
+		cond, err := s.asCondition(x, e.Expr)
+		if err != nil {
+			return nil, err
+		}
+		return &expr{kind: exNot, typ: typeBool, nullable: cond.nullable, args: []*expr{cond}}, nil
+	case sqlparser.BinaryStr, sqlparser.UBinaryStr:
+		return x, nil // a binary string: text already compares by code point
+	}
+	return nil, unsupported("the unary operator "+strings.TrimSpace(e.Operator), sqlparser.String(e), "supported: - on numbers and NOT on conditions")
+}
+
+// negate compiles -x (e): a constant is folded, text is negated as the DOUBLE it reads.
+func negate(x *expr, e *sqlparser.UnaryExpr) (*expr, error) {
+	x = binaryNumber(x)
+	if x.kind == exConst {
+		switch v := x.val.(type) {
+		case int64:
+			if v != math.MinInt64 {
+				return &expr{kind: exConst, typ: typeInt, val: -v, sql: "-" + x.sql}, nil
+			}
+		case float64:
+			return &expr{kind: exConst, typ: typeFloat, val: -v, sql: "-" + x.sql}, nil
+		}
+	}
+	if x.typ == typeText {
+		// MySQL negates text as the DOUBLE it reads ('3.5abc' is 3.5, 'abc' is 0).
+		if x = asNumber(x); x.kind == exConst {
+			f, ok := x.val.(float64)
+			if !ok { // NULL
+				return &expr{kind: exConst, typ: typeFloat, nullable: true, sql: sqlparser.String(e)}, nil
+			}
+			return &expr{kind: exConst, typ: typeFloat, val: -f, sql: sqlparser.String(e)}, nil
+		}
+	}
+	if !x.typ.Numeric() && x.typ != typeNull {
+		return nil, fmt.Errorf("translate: unary - needs a number or text, got %s %s", x.typ, sqlparser.String(e.Expr))
+	}
+	typ := x.typ
+	if typ == typeBool {
+		typ = typeInt
+	}
+	return &expr{kind: exNeg, typ: typ, nullable: x.nullable, args: []*expr{x}, sql: sqlparser.String(e)}, nil
+}
+
+// substr compiles SUBSTRING(x FROM a FOR b) as the function SUBSTRING(x, a, b).
+func (s *scope) substr(e *sqlparser.SubstrExpr) (*expr, error) {
+	x, err := s.compile(e.Name)
+	if err != nil {
+		return nil, err
+	}
+	args := []*expr{x}
+	for _, a := range []sqlparser.Expr{e.From, e.To} {
+		if a == nil {
+			continue
+		}
+		c, err := s.compile(a)
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, c)
+	}
+	return s.call("SUBSTRING", args, sqlparser.String(e))
+}
+
+// refused is the error for an expression the driver does not compute, naming it.
+func refused(e sqlparser.Expr) error {
+	switch e := e.(type) {
+	case *sqlparser.ValuesFuncExpr:
+		return unsupported("VALUES() outside ON DUPLICATE KEY UPDATE", "", "VALUES(col) only reads the inserted value in ON DUPLICATE KEY UPDATE col = VALUES(col)")
+	case *sqlparser.IntervalExpr:
+		return unsupported("INTERVAL here", sqlparser.String(e), "an INTERVAL is added to or subtracted from a date: d + INTERVAL 1 DAY, DATE_SUB(d, INTERVAL 1 DAY)")
+	case *sqlparser.GroupConcatExpr:
+		return unsupported("GROUP_CONCAT", "", hintAggregate)
+	case *sqlparser.MatchExpr:
+		return unsupported("MATCH … AGAINST", "", "use LIKE '%word%'")
+	case *sqlparser.CollateExpr:
+		return unsupported("COLLATE", sqlparser.String(e), "text compares case-sensitively by code point; for case-insensitive matching use LOWER(x) = LOWER(?) or LIKE, which ignores ASCII case")
+	case sqlparser.ValTuple:
+		return unsupported("a row value (a, b, …)", sqlparser.String(e), "compare each column on its own: a = ? AND b = ?")
+	case sqlparser.ListArg:
+		return unsupported("list arguments (::name)", "", "expand the list first into IN (?, ?, …), e.g. with sqlx.In")
+	}
+	return unsupported("the expression", sqlparser.String(e), "select the columns it reads and compute it in Go")
 }
 
 // literal reads a constant of the SQL text or a bound argument.
@@ -753,10 +788,10 @@ func (s *scope) comparison(e *sqlparser.ComparisonExpr) (*expr, error) {
 				return nil, err
 			}
 			str, ok := esc.val.(string)
-			if esc.kind != exConst || !ok || len(likeRunes(str)) != 1 {
+			if esc.kind != exConst || !ok || len(sqlvalue.LikeRunes(str)) != 1 {
 				return nil, fmt.Errorf("translate: ESCAPE needs a single character, got %s", sqlparser.String(e.Escape))
 			}
-			escape = likeRunes(str)[0]
+			escape = sqlvalue.LikeRunes(str)[0]
 		}
 		if err := listArgument(pattern, left); err != nil {
 			return nil, err
@@ -883,9 +918,9 @@ func comparable(a, b *expr) error {
 	}
 	class := func(t sqlType) int {
 		switch {
-		case t.numeric():
+		case t.Numeric():
 			return 0
-		case t.temporal():
+		case t.Temporal():
 			return 1
 		}
 		return 2 // text and JSON compare as text
@@ -922,7 +957,7 @@ func (s *scope) coerce(other, c *expr) (*expr, error) {
 	if c.kind != exConst || c.val == nil || other.typ == typeNull || other.typ == c.typ || c.typ == typeJSON {
 		return c, nil // a JSON constant is never converted: comparable refuses it against other types
 	}
-	if c.op == opBinaryLiteral && other.typ.numeric() {
+	if c.op == opBinaryLiteral && other.typ.Numeric() {
 		return binaryNumber(c), nil // Priority = 0x10 compares with 16
 	}
 	out := *c
@@ -940,11 +975,11 @@ func (s *scope) coerce(other, c *expr) (*expr, error) {
 				// Against a column, text that is not a number is almost always a mistake (Priority =
 				// 'high' would be Priority = 0 in MySQL): refused, as the README's table says.
 				return nil, fmt.Errorf("translate: cannot compare the number column %s with the text %s, which is not a number (MySQL would read it as %s); "+
-					"compare with a number, or convert the column: CAST(%s AS CHAR)", describe(other), c.sql, formatFloat(mysqlNumber(v)), describe(other))
+					"compare with a number, or convert the column: CAST(%s AS CHAR)", describe(other), c.sql, sqlvalue.TextOf(sqlvalue.TextNumber(v)), describe(other))
 			}
 			out.val, out.typ = val, typ
 		case bool:
-			out.val, out.typ = boolInt(v), typeInt
+			out.val, out.typ = sqlvalue.BoolInt(v), typeInt
 		}
 	case typeBool:
 		// A BOOL is the number 0 or 1 (MySQL's TINYINT(1)) and compares with a number as a number:
@@ -973,7 +1008,7 @@ func (s *scope) coerce(other, c *expr) (*expr, error) {
 		case int64:
 			out.val, out.typ = strconv.FormatInt(v, 10), typeText
 		case float64:
-			out.val, out.typ = formatFloat(v), typeText
+			out.val, out.typ = sqlvalue.TextOf(v), typeText
 		}
 	}
 	return &out, nil
@@ -992,15 +1027,6 @@ func numberText(v string) (any, sqlType, bool) {
 	return f, typeFloat, true
 }
 
-func boolInt(b bool) int64 {
-	if b {
-		return 1
-	}
-	return 0
-}
-
-func formatFloat(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
-
 func (s *scope) arithmetic(e *sqlparser.BinaryExpr) (*expr, error) {
 	switch e.Operator {
 	case sqlparser.PlusStr, sqlparser.MinusStr, sqlparser.MultStr, sqlparser.DivStr, sqlparser.IntDivStr, sqlparser.ModStr:
@@ -1017,7 +1043,7 @@ func (s *scope) arithmetic(e *sqlparser.BinaryExpr) (*expr, error) {
 	}
 	a, b = binaryNumber(a), binaryNumber(b)
 	for _, x := range []*expr{a, b} {
-		if !x.typ.numeric() && x.typ != typeNull {
+		if !x.typ.Numeric() && x.typ != typeNull {
 			return nil, fmt.Errorf("translate: %s needs numbers, but %s is %s", sqlparser.String(e), describe(x), x.typ)
 		}
 	}
@@ -1062,10 +1088,19 @@ func (s *scope) function(e *sqlparser.FuncExpr) (*expr, error) {
 	return s.call(name, args, sqlString(e))
 }
 
-// call type-checks a function call: one of funcTable (funcs.go), or a reference to the record's own
-// id and creation time.
+// call type-checks a function call: one of the library's (sqlvalue), or a reference to the
+// record's own id and creation time.
 func (s *scope) call(name string, args []*expr, text string) (*expr, error) {
-	if def, op, ok := lookupFunc(name); ok {
+	if def, op, ok := sqlvalue.Lookup(name); ok {
+		if op == "NULLIF" && len(args) == 2 {
+			// NULLIF(a, b) is the library's NULLIF(a = b, a), the comparison compiled here with its
+			// conversions.
+			cond, err := s.compare("=", args[0], args[1])
+			if err != nil {
+				return nil, err
+			}
+			args = []*expr{cond, args[0]}
+		}
 		return s.callRegistered(def, op, name, args, text, nil)
 	}
 	switch name {

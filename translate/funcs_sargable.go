@@ -1,6 +1,10 @@
 package translate
 
-import "time"
+import (
+	"time"
+
+	"github.com/airsql/airsql/sqlvalue"
+)
 
 // dateRanges rewrites, for the formula only, the comparisons of DATE(x) with a constant date into
 // ranges on x itself, which the service compares exactly: WHERE DATE(createdTime) = CURDATE() is
@@ -59,14 +63,16 @@ func dateRange(e *expr) *expr {
 	}
 	x := call.args[0]
 	d, ok := day.val.(time.Time)
-	if !ok || !x.typ.temporal() || !d.Equal(d.Truncate(24*time.Hour)) {
+	if !ok || !x.typ.Temporal() || !d.Equal(d.Truncate(24*time.Hour)) {
 		return e
 	}
-	next, ok := addInterval(d, interval{micros: 86400_000_000}, 1)
+	next, ok := sqlvalue.AddInterval(d, sqlvalue.Interval{Micros: 86400_000_000}, 1)
 	if !ok {
 		return e
 	}
-	at := func(t time.Time) *expr { return &expr{kind: exConst, typ: x.typ, val: t, sql: sqlText(t, typeDate)} }
+	at := func(t time.Time) *expr {
+		return &expr{kind: exConst, typ: x.typ, val: t, sql: sqlvalue.Format(t, typeDate)}
+	}
 	cmp := func(op string, t time.Time) *expr {
 		return &expr{kind: exCompare, typ: typeBool, op: op, nullable: true, args: []*expr{x, at(t)}}
 	}

@@ -191,7 +191,7 @@ func (s *scope) jsonContainsLink(f *sqlparser.FuncExpr) (*expr, bool, error) {
 		return nil, true, err
 	}
 	if !isLinkField(link) {
-		return nil, false, nil // any other document: the function itself (funcs_json.go)
+		return nil, false, nil // any other document: the function itself (sqlvalue/funcs_json.go)
 	}
 	switch x := a1.Expr.(type) {
 	case *sqlparser.FuncExpr:

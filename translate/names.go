@@ -1,7 +1,5 @@
 package translate
 
-import "strings"
-
 // CaseInsensitive is the Field.Options key that marks a column of names compared regardless of
 // case: information_schema's TABLE_NAME, COLUMN_NAME, … The driver resolves table and column names
 // case-insensitively (a unique match), so, as MySQL does with lower_case_table_names=2 (names kept
@@ -32,19 +30,7 @@ func lowerText(e *expr) *expr {
 	if e.typ != typeText && e.typ != typeNull {
 		return e
 	}
-	return &expr{kind: exFunc, op: "LOWER", typ: typeText, nullable: e.nullable || e.typ == typeNull, args: []*expr{e}, sql: e.sql}
-}
-
-// CompareNames orders two non-NULL values of a case-insensitive column of names as MySQL 8's data
-// dictionary does (utf8mb3_tolower_ci): by their lower-case text, so that ORDER BY COLUMN_NAME puts
-// createdTime before Done.
-func CompareNames(a, b any) int {
-	sa, okA := a.(string)
-	sb, okB := b.(string)
-	if !okA || !okB {
-		return compareValues(a, b)
-	}
-	return strings.Compare(strings.ToLower(sa), strings.ToLower(sb))
+	return libraryExpr("LOWER", typeText, e.nullable || e.typ == typeNull, []*expr{e}, e.sql)
 }
 
 func caseInsensitive(e *expr) bool {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/airsql/airsql/formula"
+	"github.com/airsql/airsql/sqlvalue"
 )
 
 // Regression tests for differences the MariaDB oracle (internal/oracle, issue 11) found.
@@ -166,7 +167,7 @@ func TestOracleTextConstantAgainstNumberConstant(t *testing.T) {
 				t.Fatal(err)
 			}
 			if b, ok := got.(bool); ok {
-				got = boolInt(b)
+				got = sqlvalue.BoolInt(b)
 			}
 			if !sameValue(got, tt.want) {
 				t.Errorf("got %#v, want %#v", got, tt.want)

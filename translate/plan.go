@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"slices"
 	"time"
+
+	"github.com/airsql/airsql/sqlvalue"
 )
 
 // Plan is one table's scan: the one request the service answers, and what is left to do locally
@@ -118,7 +120,7 @@ func driverValue(t sqlType, v any) any {
 			return f
 		}
 		if b, ok := v.(bool); ok {
-			return boolInt(b)
+			return sqlvalue.BoolInt(b)
 		}
 	case typeFloat:
 		if n, ok := v.(int64); ok {
@@ -127,7 +129,7 @@ func driverValue(t sqlType, v any) any {
 	case typeText:
 		if v != nil {
 			if _, ok := v.(string); !ok {
-				return textOf(v)
+				return sqlvalue.TextOf(v)
 			}
 		}
 	}
@@ -182,20 +184,13 @@ func (p *Plan) SortRows(rows []Row) {
 }
 
 // compare orders two values of the key: NULL first when ascending (last when descending), the rest
-// by compareValues.
+// by sqlvalue.Compare, or CompareNames for a case-insensitive field.
 func (k orderKey) compare(va, vb any) int {
 	var c int
-	switch {
-	case va == nil && vb == nil:
-		c = 0
-	case va == nil:
-		c = -1
-	case vb == nil:
-		c = 1
-	case k.e != nil && caseInsensitive(k.e):
-		c = CompareNames(va, vb)
-	default:
-		c = compareValues(va, vb)
+	if va != nil && vb != nil && k.e != nil && caseInsensitive(k.e) {
+		c = sqlvalue.CompareNames(va, vb)
+	} else {
+		c = sqlvalue.CompareSQL(va, vb)
 	}
 	if k.desc {
 		c = -c

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/airsql/airsql/formula"
+	"github.com/airsql/airsql/sqlvalue"
 )
 
 // Formulas for filterByFormula are built here. A record passes a formula when its result is truthy
@@ -228,7 +229,7 @@ func noErrors(ref string, typ sqlType) string {
 	switch {
 	case typ == typeInt || typ == typeFloat:
 		probe = ref + "+0"
-	case typ.temporal():
+	case typ.Temporal():
 		probe = "YEAR(" + ref + ")"
 	}
 	return "IF(ISERROR(" + probe + "), BLANK(), " + ref + ")"
@@ -316,7 +317,7 @@ func (p *pusher) value(e *expr) (fx, bool) {
 		}
 		a, okA := p.value(e.args[0])
 		b, okB := p.value(e.args[1])
-		if !okA || !okB || !a.typ.numeric() || !b.typ.numeric() || a.typ == typeBool || b.typ == typeBool {
+		if !okA || !okB || !a.typ.Numeric() || !b.typ.Numeric() || a.typ == typeBool || b.typ == typeBool {
 			return fx{}, false
 		}
 		out := combineNulls(e.typ, a, b)
@@ -332,7 +333,7 @@ func (p *pusher) value(e *expr) (fx, bool) {
 		if e.op == "/" {
 			// Division by zero is NULL in SQL and Infinity, NaN or an error in a formula: add it to
 			// the NULL test, and read the quotient only where the divisor is not zero.
-			if !(b.constant && b.val != nil && floatOf(b.val) != 0) {
+			if !(b.constant && b.val != nil && sqlvalue.FloatOf(b.val) != 0) {
 				zero := b.src + "=0"
 				out.isNull = guardedOr(out.isNull, zero, b.unsafe)
 				out.notNull = guardedAnd(out.notNull, fNot(zero), b.unsafe)
@@ -343,7 +344,7 @@ func (p *pusher) value(e *expr) (fx, bool) {
 		return out, true
 	case exNeg:
 		a, ok := p.value(e.args[0])
-		if !ok || !a.typ.numeric() || a.typ == typeBool {
+		if !ok || !a.typ.Numeric() || a.typ == typeBool {
 			return fx{}, false
 		}
 		out := a
@@ -460,7 +461,7 @@ func (p *pusher) function(e *expr) (fx, bool) {
 		out.src, out.exact = "("+strings.Join(srcs, " & ")+")", exact
 		return out, true
 	case "ABS":
-		if !args[0].typ.numeric() || args[0].typ == typeBool {
+		if !args[0].typ.Numeric() || args[0].typ == typeBool {
 			return fx{}, false
 		}
 		out := combineNulls(e.typ, args[0])
@@ -471,7 +472,7 @@ func (p *pusher) function(e *expr) (fx, bool) {
 		var out fx
 		for i := len(args) - 1; i >= 0; i-- {
 			a := args[i]
-			if a.typ != e.typ && a.typ != typeNull && !(a.typ.numeric() && e.typ.numeric()) {
+			if a.typ != e.typ && a.typ != typeNull && !(a.typ.Numeric() && e.typ.Numeric()) {
 				return fx{}, false
 			}
 			if i == len(args)-1 {
@@ -509,7 +510,7 @@ func (p *pusher) function(e *expr) (fx, bool) {
 		out.constant, out.blank = false, nil
 		return out, true
 	case "YEAR", "MONTH", "DAY", "HOUR", "MINUTE", "SECOND":
-		if !args[0].typ.temporal() {
+		if !args[0].typ.Temporal() {
 			return fx{}, false
 		}
 		out := combineNulls(typeInt, args[0])
@@ -574,7 +575,7 @@ func (p *pusher) condition(e *expr) pred {
 		return isNull
 	case exTruth:
 		v, ok := p.value(e.args[0])
-		if !ok || !v.typ.numeric() {
+		if !ok || !v.typ.Numeric() {
 			return unknownPred
 		}
 		// A blank field reads as 0 and so is falsy, as a NULL condition must be; an expression over
@@ -659,7 +660,7 @@ func (p *pusher) compare(op string, left, right *expr) pred {
 	unsafe := a.unsafe || b.unsafe
 	var lhs, rhs string
 	switch {
-	case a.typ.numeric() && b.typ.numeric():
+	case a.typ.Numeric() && b.typ.Numeric():
 		lhs, rhs = a.src, b.src
 	case a.typ == typeText && b.typ == typeText:
 		// Equality is case-sensitive in the service (reference §5.4, its recommended default);
@@ -668,7 +669,7 @@ func (p *pusher) compare(op string, left, right *expr) pred {
 			return unknownPred
 		}
 		lhs, rhs = a.src, b.src
-	case a.typ.temporal() && b.typ.temporal():
+	case a.typ.Temporal() && b.typ.Temporal():
 		// Times compare as their difference in milliseconds, exact for the service's
 		// millisecond times (DATETIME_DIFF(a, b) is a - b).
 		lhs, rhs = "DATETIME_DIFF("+a.src+", "+b.src+", 'milliseconds')", "0"
@@ -706,7 +707,7 @@ func (p *pusher) compare(op string, left, right *expr) pred {
 		return fAnd(guards...)
 	}
 	holds := func(o string) func(x, y any) bool {
-		return func(x, y any) bool { return compareHolds(o, compareValues(x, y)) }
+		return func(x, y any) bool { return sqlvalue.CompareHolds(o, sqlvalue.Compare(x, y)) }
 	}
 	inv := map[string]string{"=": "<>", "<>": "=", "<": ">=", "<=": ">", ">": "<=", ">=": "<"}[op]
 	guardExact := (!a.nullable || a.notNullExact) && (!b.nullable || b.notNullExact)
@@ -731,7 +732,7 @@ func (p *pusher) compareBool(op string, a, b fx) pred {
 				return unknownPred
 			}
 		}
-		if compareHolds(op, compareValues(a.val, b.val)) {
+		if sqlvalue.CompareHolds(op, sqlvalue.Compare(a.val, b.val)) {
 			return pred{t: formulaAll, f: formulaNone, tExact: true, fExact: true}
 		}
 		return pred{t: formulaNone, f: formulaAll, tExact: true, fExact: true}
@@ -748,8 +749,8 @@ func (p *pusher) compareBool(op string, a, b fx) pred {
 	default:
 		return unknownPred
 	}
-	holdsFalse := compareHolds(op, compareValues(false, b.val))
-	holdsTrue := compareHolds(op, compareValues(true, b.val))
+	holdsFalse := sqlvalue.CompareHolds(op, sqlvalue.Compare(false, b.val))
+	holdsTrue := sqlvalue.CompareHolds(op, sqlvalue.Compare(true, b.val))
 	out := pred{tExact: a.exact, fExact: a.exact}
 	switch {
 	case holdsTrue && holdsFalse:
@@ -843,7 +844,7 @@ func (p *pusher) like(e *expr) pred {
 	exact := a.exact && (!a.nullable || a.notNullExact)
 	// A blank text reads as "", which the pattern may match: guard both sides.
 	t := guardedAnd(guard, match, a.unsafe)
-	if a.blank == "" && a.isNullMode == nullExact && !a.unsafe && !likeMatch(pattern, "", e.escape) {
+	if a.blank == "" && a.isNullMode == nullExact && !a.unsafe && !sqlvalue.Like(pattern, "", e.escape) {
 		t = match
 	}
 	out := pred{t: t, f: guardedAnd(guard, "NOT("+match+")", a.unsafe), tExact: exact, fExact: exact}

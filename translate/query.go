@@ -277,64 +277,29 @@ func (qp *queryPlanner) run() error {
 		}
 		s.hook = qp.groupedHook
 	}
+	if err := qp.selectList(); err != nil {
+		return err
+	}
+	nColumns := len(qp.outputs)
+	if err := qp.havingAndOrder(nColumns); err != nil {
+		return err
+	}
+	s.hook = nil
+	if err := qp.limitOffset(); err != nil {
+		return err
+	}
+	return qp.finish(where, nColumns)
+}
 
-	// The select list.
+// selectList compiles the select list into the outputs.
+func (qp *queryPlanner) selectList() error {
+	stmt, s := qp.stmt, qp.s
 	for i, se := range stmt.SelectExprs {
 		qp.clause, qp.item = "SELECT list", i+1
 		switch se := se.(type) {
 		case *sqlparser.StarExpr:
-			if qp.dual {
-				return fmt.Errorf("translate: SELECT * with no table: no tables used")
-			}
-			if qp.join != nil {
-				var cols []*expr
-				if tq := se.TableName; !tq.IsEmpty() {
-					i := s.sideIndex(tq.Name.String())
-					if i < 0 || !tq.Qualifier.IsEmpty() {
-						return fmt.Errorf("translate: unknown table '%s' in %s: no table or alias of that name in FROM (%s)", tq.Name.String(), sqlparser.String(se), s.sideNames())
-					}
-					cols = s.sideStar(i)
-				} else {
-					for _, e := range qp.join.entries {
-						x, err := s.sideColumn(e.table, e.column)
-						if err != nil {
-							return err
-						}
-						x.sql = e.name // named as the field, as MySQL names t.* columns
-						cols = append(cols, x)
-					}
-				}
-				for _, e := range cols {
-					if q.Grouped {
-						ge, err := qp.groupedColumn(e, e.sql)
-						if err != nil {
-							return err
-						}
-						e = ge
-					}
-					qp.addOutput(e.sql, e, nil)
-				}
-				continue
-			}
-			if tq := se.TableName; !tq.IsEmpty() && tq.Name.String() != s.alias {
-				if !strings.EqualFold(s.alias, s.table.Name) && tq.Name.String() == s.table.Name {
-					// An alias hides the table's name, as in MySQL (error 1051).
-					return unknownTablef("%q in %s: FROM names it %q, so write %s.*", tq.Name.String(), sqlparser.String(se), s.alias, s.alias)
-				}
-				if tq.Name.String() != s.table.Name {
-					return &UnsupportedError{Construct: "JOIN", SQL: sqlparser.String(se),
-						Hint: fmt.Sprintf("it names a table other than %q; %s", s.alias, hintJoin)}
-				}
-			}
-			for _, e := range s.star() {
-				if q.Grouped {
-					ge, err := qp.groupedColumn(e, e.sql)
-					if err != nil {
-						return err
-					}
-					e = ge
-				}
-				qp.addOutput(e.sql, e, nil)
+			if err := qp.starColumns(se); err != nil {
+				return err
 			}
 		case *sqlparser.AliasedExpr:
 			e, err := s.compile(se.Expr)
@@ -360,8 +325,71 @@ func (qp *queryPlanner) run() error {
 			return unsupported(sqlparser.String(se)+" in the select list", "", "select *, columns or expressions")
 		}
 	}
-	nColumns := len(qp.outputs)
+	return nil
+}
 
+// starColumns adds the columns of * or t.* to the outputs.
+func (qp *queryPlanner) starColumns(se *sqlparser.StarExpr) error {
+	q := qp.q
+	if qp.dual {
+		return fmt.Errorf("translate: SELECT * with no table: no tables used")
+	}
+	cols, err := qp.starOf(se)
+	if err != nil {
+		return err
+	}
+	for _, e := range cols {
+		if q.Grouped {
+			ge, err := qp.groupedColumn(e, e.sql)
+			if err != nil {
+				return err
+			}
+			e = ge
+		}
+		qp.addOutput(e.sql, e, nil)
+	}
+	return nil
+}
+
+// starOf is the columns * or t.* stands for: the table's, or the join's (USING and NATURAL
+// columns coalesced) or one side's.
+func (qp *queryPlanner) starOf(se *sqlparser.StarExpr) ([]*expr, error) {
+	s := qp.s
+	if qp.join != nil {
+		if tq := se.TableName; !tq.IsEmpty() {
+			i := s.sideIndex(tq.Name.String())
+			if i < 0 || !tq.Qualifier.IsEmpty() {
+				return nil, fmt.Errorf("translate: unknown table '%s' in %s: no table or alias of that name in FROM (%s)", tq.Name.String(), sqlparser.String(se), s.sideNames())
+			}
+			return s.sideStar(i), nil
+		}
+		var cols []*expr
+		for _, e := range qp.join.entries {
+			x, err := s.sideColumn(e.table, e.column)
+			if err != nil {
+				return nil, err
+			}
+			x.sql = e.name // named as the field, as MySQL names t.* columns
+			cols = append(cols, x)
+		}
+		return cols, nil
+	}
+	if tq := se.TableName; !tq.IsEmpty() && tq.Name.String() != s.alias {
+		if !strings.EqualFold(s.alias, s.table.Name) && tq.Name.String() == s.table.Name {
+			// An alias hides the table's name, as in MySQL (error 1051).
+			return nil, unknownTablef("%q in %s: FROM names it %q, so write %s.*", tq.Name.String(), sqlparser.String(se), s.alias, s.alias)
+		}
+		if tq.Name.String() != s.table.Name {
+			return nil, &UnsupportedError{Construct: "JOIN", SQL: sqlparser.String(se),
+				Hint: fmt.Sprintf("it names a table other than %q; %s", s.alias, hintJoin)}
+		}
+	}
+	return s.star(), nil
+}
+
+// havingAndOrder compiles HAVING and ORDER BY (whose keys may be outputs, by alias or position).
+func (qp *queryPlanner) havingAndOrder(nColumns int) error {
+	stmt, q, s := qp.stmt, qp.q, qp.s
 	// HAVING.
 	if stmt.Having != nil {
 		qp.clause, qp.item = "HAVING clause", 1
@@ -389,8 +417,12 @@ func (qp *queryPlanner) run() error {
 	}
 	q.Distinct = stmt.Distinct != ""
 
-	// LIMIT and OFFSET.
-	s.hook = nil
+	return nil
+}
+
+// limitOffset reads LIMIT and OFFSET.
+func (qp *queryPlanner) limitOffset() error {
+	stmt, q, s := qp.stmt, qp.q, qp.s
 	if stmt.Limit != nil {
 		if stmt.Limit.Offset != nil {
 			n, err := s.limit(stmt.Limit.Offset)
@@ -412,6 +444,13 @@ func (qp *queryPlanner) run() error {
 		}
 	}
 
+	return nil
+}
+
+// finish fills the plan's columns, outputs, aggregates, windows and group keys, then plans the
+// rows' source: no table, a join, or one table's scan with what is pushed into its request.
+func (qp *queryPlanner) finish(where *expr, nColumns int) error {
+	q := qp.q
 	for i, e := range qp.outputs {
 		if i < nColumns {
 			q.Columns = append(q.Columns, columnFor(qp.columnName(i), e))
@@ -818,31 +857,48 @@ func (qp *queryPlanner) newAggregate(node sqlparser.Expr, argHook func(sqlparser
 			return nil, false, unsupported("qualified function names", a.SQL, "call the function by its name alone")
 		}
 	}
+	if err := a.compileArgs(s, argExprs); err != nil {
+		return nil, false, err
+	}
+	nullable, err := a.check()
+	if err != nil {
+		return nil, false, err
+	}
+	return a, nullable, nil
+}
+
+// compileArgs compiles the aggregate's arguments (* only in COUNT(*)).
+func (a *Aggregate) compileArgs(s *scope, argExprs sqlparser.SelectExprs) error {
 	for _, se := range argExprs {
 		switch x := se.(type) {
 		case *sqlparser.StarExpr:
 			if a.Name != "COUNT" || len(argExprs) != 1 || a.Distinct || !x.TableName.IsEmpty() {
-				return nil, false, fmt.Errorf("translate: %s: * is an argument of COUNT(*) only", a.SQL)
+				return fmt.Errorf("translate: %s: * is an argument of COUNT(*) only", a.SQL)
 			}
 			a.star = true
 		case *sqlparser.AliasedExpr:
 			c, err := s.compile(x.Expr)
 			if err != nil {
-				return nil, false, err
+				return err
 			}
 			a.args = append(a.args, c)
 		default:
-			return nil, false, fmt.Errorf("translate: %s: cannot read the argument %s", a.SQL, sqlparser.String(se))
+			return fmt.Errorf("translate: %s: cannot read the argument %s", a.SQL, sqlparser.String(se))
 		}
 	}
-	nullable := true
+	return nil
+}
+
+// check checks the aggregate's arguments and gives its type; nullable: its result can be NULL.
+func (a *Aggregate) check() (nullable bool, err error) {
+	nullable = true
 	switch a.Name {
 	case "COUNT":
 		if !a.star && len(a.args) == 0 {
-			return nil, false, fmt.Errorf("translate: %s: COUNT takes an argument, or *", a.SQL)
+			return false, fmt.Errorf("translate: %s: COUNT takes an argument, or *", a.SQL)
 		}
 		if len(a.args) > 1 && !a.Distinct {
-			return nil, false, fmt.Errorf("translate: %s: COUNT takes one argument (COUNT(DISTINCT a, b) takes several)", a.SQL)
+			return false, fmt.Errorf("translate: %s: COUNT takes one argument (COUNT(DISTINCT a, b) takes several)", a.SQL)
 		}
 		if len(a.args) == 1 && a.args[0].kind == exConst && a.args[0].val != nil && !a.Distinct {
 			a.star, a.args = true, nil // COUNT(1) counts rows
@@ -850,11 +906,11 @@ func (qp *queryPlanner) newAggregate(node sqlparser.Expr, argHook func(sqlparser
 		a.typ, nullable = typeInt, false
 	case "SUM", "AVG":
 		if len(a.args) != 1 {
-			return nil, false, fmt.Errorf("translate: %s: %s takes one argument", a.SQL, a.Name)
+			return false, fmt.Errorf("translate: %s: %s takes one argument", a.SQL, a.Name)
 		}
 		t := a.args[0].typ
-		if !t.numeric() && t != typeNull {
-			return nil, false, fmt.Errorf("translate: %s needs numbers, but %s is %s", a.SQL, describe(a.args[0]), t)
+		if !t.Numeric() && t != typeNull {
+			return false, fmt.Errorf("translate: %s needs numbers, but %s is %s", a.SQL, describe(a.args[0]), t)
 		}
 		a.typ = typeFloat
 		if a.Name == "SUM" && (t == typeInt || t == typeBool) {
@@ -862,10 +918,10 @@ func (qp *queryPlanner) newAggregate(node sqlparser.Expr, argHook func(sqlparser
 		}
 	case "MIN", "MAX", "ANY_VALUE":
 		if len(a.args) != 1 {
-			return nil, false, fmt.Errorf("translate: %s: %s takes one argument", a.SQL, a.Name)
+			return false, fmt.Errorf("translate: %s: %s takes one argument", a.SQL, a.Name)
 		}
 		if a.Name == "ANY_VALUE" && a.Distinct {
-			return nil, false, fmt.Errorf("translate: %s: ANY_VALUE takes no DISTINCT", a.SQL)
+			return false, fmt.Errorf("translate: %s: ANY_VALUE takes no DISTINCT", a.SQL)
 		}
 		a.typ = a.args[0].typ
 		if a.typ == typeBool {
@@ -873,17 +929,17 @@ func (qp *queryPlanner) newAggregate(node sqlparser.Expr, argHook func(sqlparser
 		}
 	case "GROUP_CONCAT":
 		if len(a.args) == 0 {
-			return nil, false, fmt.Errorf("translate: %s: GROUP_CONCAT takes an argument", a.SQL)
+			return false, fmt.Errorf("translate: %s: GROUP_CONCAT takes an argument", a.SQL)
 		}
 	case "STD", "STDDEV", "STDDEV_POP", "STDDEV_SAMP", "VARIANCE", "VAR_POP", "VAR_SAMP", "BIT_AND", "BIT_OR", "BIT_XOR":
 		if len(a.args) != 1 {
-			return nil, false, fmt.Errorf("translate: %s: %s takes one argument", a.SQL, a.Name)
+			return false, fmt.Errorf("translate: %s: %s takes one argument", a.SQL, a.Name)
 		}
-		if t := a.args[0].typ; !t.numeric() && t != typeNull {
-			return nil, false, fmt.Errorf("translate: %s needs numbers, but %s is %s", a.SQL, describe(a.args[0]), t)
+		if t := a.args[0].typ; !t.Numeric() && t != typeNull {
+			return false, fmt.Errorf("translate: %s needs numbers, but %s is %s", a.SQL, describe(a.args[0]), t)
 		}
 		if a.Distinct {
-			return nil, false, fmt.Errorf("translate: %s: %s takes no DISTINCT, as in MySQL", a.SQL, a.Name)
+			return false, fmt.Errorf("translate: %s: %s takes no DISTINCT, as in MySQL", a.SQL, a.Name)
 		}
 		a.typ = typeFloat
 		if strings.HasPrefix(a.Name, "BIT_") {
@@ -891,16 +947,16 @@ func (qp *queryPlanner) newAggregate(node sqlparser.Expr, argHook func(sqlparser
 		}
 	case "JSON_ARRAYAGG", "JSON_OBJECTAGG":
 		if want := len(a.Name) - len("JSON_ARRAYAGG") + 1; len(a.args) != want { // 1 and 2
-			return nil, false, &JSONError{Code: 1582, Msg: fmt.Sprintf("incorrect parameter count in the call to native function '%s': %s takes %d (%s)", a.Name, a.Name, want, a.SQL)}
+			return false, &JSONError{Code: 1582, Msg: fmt.Sprintf("incorrect parameter count in the call to native function '%s': %s takes %d (%s)", a.Name, a.Name, want, a.SQL)}
 		}
 		if a.Distinct {
-			return nil, false, unsupported("DISTINCT in "+a.Name, a.SQL, "MySQL's grammar has no DISTINCT here either: select the DISTINCT values in a derived table first")
+			return false, unsupported("DISTINCT in "+a.Name, a.SQL, "MySQL's grammar has no DISTINCT here either: select the DISTINCT values in a derived table first")
 		}
 		a.typ = typeJSON
 	default:
-		return nil, false, unsupported("the aggregate "+a.Name, a.SQL, "supported: COUNT, SUM, AVG, MIN, MAX, GROUP_CONCAT, ANY_VALUE, the STD and VAR families, BIT_AND, BIT_OR, BIT_XOR, JSON_ARRAYAGG, JSON_OBJECTAGG")
+		return false, unsupported("the aggregate "+a.Name, a.SQL, "supported: COUNT, SUM, AVG, MIN, MAX, GROUP_CONCAT, ANY_VALUE, the STD and VAR families, BIT_AND, BIT_OR, BIT_XOR, JSON_ARRAYAGG, JSON_OBJECTAGG")
 	}
-	return a, nullable, nil
+	return nullable, nil
 }
 
 func (qp *queryPlanner) addAggregate(a *Aggregate, nullable bool) *expr {

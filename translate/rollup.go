@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/xwb1989/sqlparser"
+
+	"github.com/airsql/airsql/sqlvalue"
 )
 
 // GROUP BY … WITH ROLLUP (MySQL 8 manual, 14.19.2): the engine's aggregate adds a row per prefix of
@@ -12,10 +14,6 @@ import (
 // rollupLevel stands last in the GROUP BY keys of a WITH ROLLUP query for the slot where the
 // grouped rows hold their rollup level: how many keys, from the first, are not rolled up.
 var rollupLevel = &expr{kind: exConst, typ: typeInt, val: int64(0), sql: "the rollup level"}
-
-// opGrouping is the internal function GROUPING compiles to: its first argument is the rollup level,
-// the others the positions of the keys it asks about.
-const opGrouping = "ROLLUP GROUPING"
 
 // grouping compiles GROUPING(k, …): for each argument, which must be a GROUP BY key, a bit that is 1
 // in the rows where the key is rolled up, the first argument's the highest.
@@ -51,19 +49,5 @@ func (qp *queryPlanner) grouping(f *sqlparser.FuncExpr) (*expr, error) {
 		}
 		args = append(args, &expr{kind: exConst, typ: typeInt, val: int64(pos), sql: sqlparser.String(ae.Expr)})
 	}
-	return &expr{kind: exFunc, op: opGrouping, typ: typeInt, args: args, sql: text}, nil
-}
-
-func init() {
-	register(opGrouping, &funcDef{min: 2, max: 65, typ: typeOf(typeInt), eval: func(e *expr, v []any) any {
-		level := toInt(v[0])
-		var bits int64
-		for _, p := range v[1:] {
-			bits <<= 1
-			if toInt(p) >= level {
-				bits |= 1
-			}
-		}
-		return bits
-	}})
+	return libraryExpr(sqlvalue.RollupGrouping, typeInt, false, args, text), nil
 }

@@ -63,37 +63,6 @@ type Args struct {
 	Labels frontend.Labels
 }
 
-// sqlType is the SQL type of a value or column.
-type sqlType uint8
-
-const (
-	typeNull     sqlType = iota // the NULL literal: no type of its own
-	typeText                    // string
-	typeInt                     // int64
-	typeFloat                   // float64
-	typeBool                    // bool
-	typeDate                    // time.Time at midnight UTC
-	typeDateTime                // time.Time in UTC
-	typeJSON                    // string holding JSON text (arrays and objects)
-)
-
-// databaseTypeName is the Column.DatabaseType of each type.
-var databaseTypeName = [...]string{
-	typeNull:     "TEXT",
-	typeText:     "TEXT",
-	typeInt:      "INT64",
-	typeFloat:    "FLOAT64",
-	typeBool:     "BOOL",
-	typeDate:     "DATE",
-	typeDateTime: "DATETIME",
-	typeJSON:     "JSON",
-}
-
-func (t sqlType) String() string { return databaseTypeName[t] }
-
-func (t sqlType) numeric() bool  { return t == typeInt || t == typeFloat || t == typeBool }
-func (t sqlType) temporal() bool { return t == typeDate || t == typeDateTime }
-
 // scanType is what a column scans into: the plain Go type when it is never NULL, else its sql.Null form.
 func scanType(t sqlType, nullable bool) reflect.Type {
 	if !nullable {

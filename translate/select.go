@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/xwb1989/sqlparser"
+
+	"github.com/airsql/airsql/sqlvalue"
 )
 
 // fromClause resolves FROM: one table, by name or id, with an optional view as USE INDEX (`view`).
@@ -295,7 +297,7 @@ func strictFields(e *expr, into map[string]bool) {
 		}
 	case exFunc:
 		// Only functions that are NULL whenever an argument is (not CASE, COALESCE, CONCAT_WS, …).
-		if def, _, ok := lookupFunc(e.op); ok && !def.nullArgs {
+		if def, _, ok := sqlvalue.Lookup(e.op); ok && !def.NullArgs {
 			for _, a := range e.args {
 				strictFields(a, into)
 			}

@@ -3,6 +3,8 @@ package translate
 import (
 	"strings"
 	"time"
+
+	"github.com/airsql/airsql/sqlvalue"
 )
 
 // User variables and SQL-level prepared statements.
@@ -59,7 +61,7 @@ func userValue(x *expr) userVar {
 	case nil:
 		return userVar{typ: typeNull}
 	case bool:
-		return userVar{val: boolInt(v), typ: typeInt}
+		return userVar{val: sqlvalue.BoolInt(v), typ: typeInt}
 	case time.Time:
 		return userVar{val: v, typ: x.typ}
 	}

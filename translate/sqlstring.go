@@ -54,8 +54,8 @@ func formatRewritten(buf *sqlparser.TrackedBuffer, node sqlparser.SQLNode) {
 	}
 }
 
-// The calls the front end's grammar rewrites write (frontend/parse_grammar.go), which funcTable
-// and the planner know.
+// The calls the front end's grammar rewrites write (frontend/parse_grammar.go), which the function
+// library (sqlvalue) and the planner know.
 const (
 	dateLiteral      = frontend.DateLiteral
 	timeLiteral      = frontend.TimeLiteral

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/xwb1989/sqlparser"
+
+	"github.com/airsql/airsql/sqlvalue"
 )
 
 // Subqueries. A subquery that reads nothing of the outer query (uncorrelated) is planned as a Query
@@ -177,7 +179,7 @@ func (sq *Subquery) result(rows []Row) (*subResult, error) {
 }
 
 func (res *subResult) add(v any) {
-	k := string(AppendKey(nil, v))
+	k := string(sqlvalue.AppendKey(nil, v))
 	if _, dup := res.set[k]; !dup {
 		res.set[k] = struct{}{}
 		res.values = append(res.values, v)
@@ -203,7 +205,7 @@ func (env *Env) BindValues(sq *Subquery) ([]any, bool) {
 func (sq *Subquery) BindOnly() bool { return sq.bindOnly }
 
 func (res *subResult) has(v any) bool {
-	_, ok := res.set[string(AppendKey(nil, v))]
+	_, ok := res.set[string(sqlvalue.AppendKey(nil, v))]
 	return ok
 }
 
@@ -438,7 +440,7 @@ func (e *expr) resultFor(r *Row) (*subResult, error) {
 			return nil, err
 		}
 		vals[i] = v
-		key = AppendKey(key, v)
+		key = sqlvalue.AppendKey(key, v)
 	}
 	if res, ok := st.cache[string(key)]; ok {
 		return res, nil
@@ -772,9 +774,9 @@ func sameClass(a, b sqlType, left, right string) error {
 		switch {
 		case t == typeNull:
 			return -1
-		case t.numeric():
+		case t.Numeric():
 			return 0
-		case t.temporal():
+		case t.Temporal():
 			return 1
 		}
 		return 2

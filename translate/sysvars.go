@@ -6,6 +6,7 @@ import (
 
 	"github.com/xwb1989/sqlparser"
 
+	"github.com/airsql/airsql/sqlvalue"
 	"github.com/airsql/airsql/sysvar"
 )
 
@@ -235,7 +236,7 @@ func assignSysVar(pending map[string]any, name string, val any, isDefault bool) 
 	}
 	norm, err := v.Check(val)
 	if err != nil {
-		return fmtErr("SET %s = %s: %v", key, sqlText(val, typeText), err)
+		return fmtErr("SET %s = %s: %v", key, sqlvalue.Format(val, typeText), err)
 	}
 	pending[key] = norm
 	return nil
@@ -298,53 +299,18 @@ func setExpr(s *scope, e sqlparser.Expr) (*expr, error) {
 	return x, nil
 }
 
-func init() {
-	constant := func(typ sqlType, val func(fc *funcCall) any) *funcDef {
-		return &funcDef{min: 0, max: 0, typ: func(fc *funcCall) (sqlType, error) {
-			fc.out.val = val(fc)
-			if fc.out.val == nil {
-				fc.nullable = true
-			}
-			return typ, nil
-		}, eval: func(e *expr, v []any) any { return e.val }}
-	}
-	register("VERSION", constant(typeText, func(*funcCall) any { return ServerVersion }))
-	register("DATABASE", constant(typeText, func(fc *funcCall) any {
-		if sess := fc.s.session(); sess != nil && sess.Database != "" {
-			return sess.Database
-		}
-		return nil
-	}))
-	user := &funcDef{min: 0, max: 0, typ: func(fc *funcCall) (sqlType, error) {
-		u, err := fc.s.sessionUser()
-		fc.out.val = u
-		return typeText, err
-	}, eval: func(e *expr, v []any) any { return e.val }}
-	register("USER", user)
-	register("CURRENT_USER", user)
-	register("CONNECTION_ID", constant(typeInt, func(fc *funcCall) any {
-		if sess := fc.s.session(); sess != nil {
-			return sess.ConnectionID
-		}
-		return int64(0)
-	}))
-	// LAST_INSERT_ID() is 0: Airtable records have no AUTO_INCREMENT id (MySQL answers 0 on a
-	// connection that inserted none).
-	register("LAST_INSERT_ID", constant(typeInt, func(*funcCall) any { return int64(0) }))
-}
-
 // Variables lists the system variables whose names match the LIKE pattern ("" for all), sorted by
 // name, with their values as text, as SHOW VARIABLES shows them.
 func (sess *Session) Variables(global bool, like string) [][2]string {
 	var out [][2]string
 	for _, n := range sysvar.Names() {
-		if like != "" && !likeMatch(like, n, '\\') {
+		if like != "" && !sqlvalue.Like(like, n, '\\') {
 			continue
 		}
 		v, _ := sess.Variable(n, global)
 		text := ""
 		if v != nil {
-			text = sqlText(v, typeText)
+			text = sqlvalue.Format(v, typeText)
 		}
 		out = append(out, [2]string{n, text})
 	}

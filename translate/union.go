@@ -132,12 +132,12 @@ func unionType(a, b sqlType) (sqlType, error) {
 		return b, nil
 	case b == typeNull:
 		return a, nil
-	case a.numeric() && b.numeric():
+	case a.Numeric() && b.Numeric():
 		if a == typeFloat || b == typeFloat {
 			return typeFloat, nil
 		}
 		return typeInt, nil
-	case a.temporal() && b.temporal():
+	case a.Temporal() && b.Temporal():
 		return typeDateTime, nil
 	case (a == typeText || a == typeJSON) && (b == typeText || b == typeJSON):
 		return typeText, nil

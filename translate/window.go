@@ -9,6 +9,7 @@ import (
 	"github.com/xwb1989/sqlparser"
 
 	"github.com/airsql/airsql/frontend"
+	"github.com/airsql/airsql/sqlvalue"
 )
 
 // Window functions planned: each `OVER WINDOW` call that rewriteWindows wrote (parse_window.go)
@@ -81,7 +82,7 @@ type FrameBound struct {
 	N    int64 // ROWS: the offset of N PRECEDING/FOLLOWING
 	// RANGE: the offset, a number or an interval (for a date or datetime key).
 	offset   any
-	interval *interval
+	interval *sqlvalue.Interval
 }
 
 // RangeLimit is, for a RANGE frame's N PRECEDING or N FOLLOWING bound, the order key value the
@@ -100,7 +101,7 @@ func (b FrameBound) RangeLimit(key any, desc bool) any {
 		if !ok {
 			return nil
 		}
-		moved, ok := addInterval(t, *b.interval, sign)
+		moved, ok := sqlvalue.AddInterval(t, *b.interval, sign)
 		if !ok {
 			if sign < 0 {
 				return time.Time{} // before year 1: every date is after it
@@ -114,8 +115,8 @@ func (b FrameBound) RangeLimit(key any, desc bool) any {
 			return k + sign*n
 		}
 	}
-	k, _ := toFloat(key)
-	n, _ := toFloat(b.offset)
+	k, _ := sqlvalue.ToFloat(key)
+	n, _ := sqlvalue.ToFloat(b.offset)
 	return k + float64(sign)*n
 }
 
@@ -235,94 +236,112 @@ func (qp *queryPlanner) windowFunction(wf *WindowFunc, fnNode sqlparser.Expr) (s
 		wf.Aggregate = a
 		return a.typ, nullable, nil
 	}
-	args := make([]*expr, 0, len(f.Exprs))
-	for _, se := range f.Exprs {
-		ae, ok := se.(*sqlparser.AliasedExpr)
-		if !ok {
-			return 0, false, fmt.Errorf("translate: %s: cannot read the argument %s", wf.SQL, sqlparser.String(se))
-		}
-		x, err := qp.s.compile(ae.Expr)
-		if err != nil {
-			return 0, false, err
-		}
-		args = append(args, x)
-	}
-	arity := func(lo, hi int) error {
-		if len(args) < lo || len(args) > hi {
-			return fmt.Errorf("translate: incorrect parameter count in the call to native function '%s' (%s)", wf.Name, wf.SQL)
-		}
-		return nil
-	}
-	// constInt reads an argument that MySQL takes as a constant integer (NTILE's, LAG's offset).
-	constInt := func(x *expr, min int64) (int64, error) {
-		n, ok := x.val.(int64)
-		if f, isFloat := x.val.(float64); isFloat && f == math.Trunc(f) {
-			n, ok = int64(f), true
-		}
-		if x.kind != exConst || !ok || n < min {
-			return 0, fmt.Errorf("translate: incorrect arguments to %s: %s needs a constant integer of at least %d (MySQL error 1210)", strings.ToLower(wf.Name), wf.SQL, min)
-		}
-		return n, nil
+	args, err := qp.windowArgs(wf, f)
+	if err != nil {
+		return 0, false, err
 	}
 	switch wf.Name {
 	case "ROW_NUMBER", "RANK", "DENSE_RANK":
-		return typeInt, false, arity(0, 0)
+		return typeInt, false, windowArity(wf, args, 0, 0)
 	case "PERCENT_RANK", "CUME_DIST":
-		return typeFloat, false, arity(0, 0)
+		return typeFloat, false, windowArity(wf, args, 0, 0)
 	case "NTILE":
-		if err := arity(1, 1); err != nil {
+		if err := windowArity(wf, args, 1, 1); err != nil {
 			return 0, false, err
 		}
-		n, err := constInt(args[0], 1)
+		n, err := windowConstInt(wf, args[0], 1)
 		wf.N = n
 		return typeInt, false, err
 	case "LAG", "LEAD":
-		if err := arity(1, 3); err != nil {
-			return 0, false, err
-		}
-		wf.Args, wf.N = []*Expr{wrap(args[0])}, 1
-		if len(args) > 1 {
-			n, err := constInt(args[1], 0)
-			if err != nil {
-				return 0, false, err
-			}
-			wf.N = n
-		}
-		typ := args[0].typ
-		if len(args) > 2 {
-			typ = unifyTypes(args[0].typ, args[2].typ)
-			if typ == typeText {
-				// A date and a text default are text, the date written as MySQL writes it
-				// (a DATETIME(3) field with its .000).
-				for _, k := range []int{0, 2} {
-					if args[k].typ != typeText && args[k].typ != typeNull {
-						c, err := qp.s.callRegistered(funcTable["CAST CHAR"], "CAST CHAR", "CAST", []*expr{args[k]}, sqlString(f), convertType{length: -1})
-						if err != nil {
-							return 0, false, err
-						}
-						args[k] = c
-					}
-				}
-				wf.Args = []*Expr{wrap(args[0])}
-			}
-			wf.Default = wrap(args[2])
-		}
-		return valueType(typ), true, nil
+		return qp.lagLead(wf, f, args)
 	case "FIRST_VALUE", "LAST_VALUE":
-		if err := arity(1, 1); err != nil {
+		if err := windowArity(wf, args, 1, 1); err != nil {
 			return 0, false, err
 		}
 		wf.Args = []*Expr{wrap(args[0])}
 		return valueType(args[0].typ), true, nil
 	case "NTH_VALUE":
-		if err := arity(2, 2); err != nil {
+		if err := windowArity(wf, args, 2, 2); err != nil {
 			return 0, false, err
 		}
-		n, err := constInt(args[1], 1)
+		n, err := windowConstInt(wf, args[1], 1)
 		wf.Args, wf.N = []*Expr{wrap(args[0])}, n
 		return valueType(args[0].typ), true, err
 	}
 	return 0, false, unsupported(wf.Name+" as a window function", wf.SQL, "window functions: ROW_NUMBER, RANK, DENSE_RANK, PERCENT_RANK, CUME_DIST, NTILE, LAG, LEAD, FIRST_VALUE, LAST_VALUE, NTH_VALUE and the aggregates")
+}
+
+// windowArgs compiles the arguments of a window function.
+func (qp *queryPlanner) windowArgs(wf *WindowFunc, f *sqlparser.FuncExpr) ([]*expr, error) {
+	args := make([]*expr, 0, len(f.Exprs))
+	for _, se := range f.Exprs {
+		ae, ok := se.(*sqlparser.AliasedExpr)
+		if !ok {
+			return nil, fmt.Errorf("translate: %s: cannot read the argument %s", wf.SQL, sqlparser.String(se))
+		}
+		x, err := qp.s.compile(ae.Expr)
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, x)
+	}
+	return args, nil
+}
+
+// windowArity checks the number of a window function's arguments.
+func windowArity(wf *WindowFunc, args []*expr, lo, hi int) error {
+	if len(args) < lo || len(args) > hi {
+		return fmt.Errorf("translate: incorrect parameter count in the call to native function '%s' (%s)", wf.Name, wf.SQL)
+	}
+	return nil
+}
+
+// windowConstInt reads an argument that MySQL takes as a constant integer (NTILE's, LAG's offset).
+func windowConstInt(wf *WindowFunc, x *expr, min int64) (int64, error) {
+	n, ok := x.val.(int64)
+	if f, isFloat := x.val.(float64); isFloat && f == math.Trunc(f) {
+		n, ok = int64(f), true
+	}
+	if x.kind != exConst || !ok || n < min {
+		return 0, fmt.Errorf("translate: incorrect arguments to %s: %s needs a constant integer of at least %d (MySQL error 1210)", strings.ToLower(wf.Name), wf.SQL, min)
+	}
+	return n, nil
+}
+
+// lagLead compiles LAG and LEAD (x[, offset[, default]]): x and the default unified, a date and a
+// text default both text.
+func (qp *queryPlanner) lagLead(wf *WindowFunc, f *sqlparser.FuncExpr, args []*expr) (sqlType, bool, error) {
+	if err := windowArity(wf, args, 1, 3); err != nil {
+		return 0, false, err
+	}
+	wf.Args, wf.N = []*Expr{wrap(args[0])}, 1
+	if len(args) > 1 {
+		n, err := windowConstInt(wf, args[1], 0)
+		if err != nil {
+			return 0, false, err
+		}
+		wf.N = n
+	}
+	typ := args[0].typ
+	if len(args) > 2 {
+		typ = sqlvalue.Unify(args[0].typ, args[2].typ)
+		if typ == typeText {
+			// A date and a text default are text, the date written as MySQL writes it
+			// (a DATETIME(3) field with its .000).
+			for _, k := range []int{0, 2} {
+				if args[k].typ != typeText && args[k].typ != typeNull {
+					c, err := qp.s.callRegistered(libraryFunc("CAST CHAR"), "CAST CHAR", "CAST", []*expr{args[k]}, sqlString(f), sqlvalue.CastTarget{Length: -1})
+					if err != nil {
+						return 0, false, err
+					}
+					args[k] = c
+				}
+			}
+			wf.Args = []*Expr{wrap(args[0])}
+		}
+		wf.Default = wrap(args[2])
+	}
+	return valueType(typ), true, nil
 }
 
 // valueType is the type of a value a window function passes on: a checkbox's bool is a number, as
@@ -441,8 +460,8 @@ func (qp *queryPlanner) frameBound(spec *WindowSpec, b *sqlparser.FuncExpr) (Fra
 			return fb, windowErrorf(3590, "Window '%s' has a non-constant frame bound.", spec.name)
 		}
 		unit := strings.ToUpper(iv.Unit)
-		parsed, ok := parseInterval(n.val, unit)
-		if n.val == nil || !ok || parsed.months < 0 || parsed.micros < 0 {
+		parsed, ok := sqlvalue.ParseInterval(n.val, unit)
+		if n.val == nil || !ok || parsed.Months < 0 || parsed.Micros < 0 {
 			return fb, illegal
 		}
 		fb.interval = &parsed
@@ -496,11 +515,11 @@ func (qp *queryPlanner) checkFrame(spec *WindowSpec) error {
 		}
 		t := spec.Order[0].Key.e.typ
 		switch {
-		case t.temporal() && b.interval == nil:
+		case t.Temporal() && b.interval == nil:
 			return windowErrorf(3588, "Window '%s' with RANGE frame has ORDER BY expression of datetime type. Only INTERVAL bound value allowed.", spec.name)
-		case t.numeric() && b.interval != nil:
+		case t.Numeric() && b.interval != nil:
 			return windowErrorf(3589, "Window '%s' with RANGE frame has ORDER BY expression of numeric type, INTERVAL bound value not allowed.", spec.name)
-		case !t.numeric() && !t.temporal() && t != typeNull:
+		case !t.Numeric() && !t.Temporal() && t != typeNull:
 			return windowErrorf(3587, "Window '%s' with RANGE N PRECEDING/FOLLOWING frame requires exactly one ORDER BY expression, of numeric or temporal type", spec.name)
 		}
 	}

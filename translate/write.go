@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/xwb1989/sqlparser"
+
+	"github.com/airsql/airsql/sqlvalue"
 )
 
 // InsertPlan is an INSERT translated: the records to create, 10 per request.
@@ -404,11 +406,11 @@ func toCellType(target *expr, from sqlType) (bool, error) {
 	ok := true
 	switch to {
 	case typeInt, typeFloat:
-		ok = from.numeric() || from == typeText || from == typeNull
+		ok = from.Numeric() || from == typeText || from == typeNull
 	case typeBool:
 		ok = from == typeBool || from == typeInt || from == typeNull
 	case typeDate, typeDateTime:
-		ok = from.temporal() || from == typeText || from == typeNull
+		ok = from.Temporal() || from == typeText || from == typeNull
 	case typeText:
 		ok = from == typeText || from == typeInt || from == typeFloat || from == typeNull
 	case typeJSON:
@@ -433,7 +435,7 @@ func toCell(target *expr, from sqlType, v any) (any, error) {
 	name := target.field.Name
 	switch target.info.typ {
 	case typeText:
-		return textOf(v), nil
+		return sqlvalue.TextOf(v), nil
 	case typeInt, typeFloat:
 		switch n := v.(type) {
 		case int64:
@@ -441,7 +443,7 @@ func toCell(target *expr, from sqlType, v any) (any, error) {
 		case float64:
 			return n, nil
 		case bool:
-			return boolInt(n), nil
+			return sqlvalue.BoolInt(n), nil
 		case string:
 			f, err := strconv.ParseFloat(strings.TrimSpace(n), 64)
 			if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {

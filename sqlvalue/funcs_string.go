@@ -1,6 +1,7 @@
-package translate
+package sqlvalue
 
 import (
+	"math"
 	"strings"
 	"unicode/utf8"
 )
@@ -10,16 +11,16 @@ import (
 // characters, except LENGTH, which counts bytes of UTF-8. Text compares case-sensitively (the
 // driver's _bin collation), so REPLACE, LOCATE, INSTR and FIND_IN_SET match case.
 
-func init() {
-	text := typeOf(typeText)
-	register("CONCAT", &funcDef{min: 1, max: -1, typ: text, eval: func(e *expr, v []any) any {
+// stringFuncs is this file's part of the function table (funcTable), by name.
+var stringFuncs = map[string]*Func{
+	"CONCAT": {Min: 1, Max: -1, Type: typeOf(Text), Eval: func(e *Call, v []any) any {
 		var b strings.Builder
 		for i := range v {
 			b.WriteString(textArg(e, v, i))
 		}
 		return b.String()
-	}})
-	register("CONCAT_WS", &funcDef{min: 2, max: -1, typ: text, nullArgs: true, eval: func(e *expr, v []any) any {
+	}},
+	"CONCAT_WS": {Min: 2, Max: -1, Type: typeOf(Text), NullArgs: true, Eval: func(e *Call, v []any) any {
 		if v[0] == nil {
 			return nil
 		}
@@ -37,59 +38,39 @@ func init() {
 			b.WriteString(textArg(e, v, i))
 		}
 		return b.String()
-	}})
-	register("LENGTH", &funcDef{min: 1, max: 1, typ: typeOf(typeInt), eval: func(e *expr, v []any) any {
+	}},
+	"LENGTH": {Min: 1, Max: 1, Type: typeOf(Int), Eval: func(e *Call, v []any) any {
 		return int64(len(textArg(e, v, 0)))
-	}})
-	register("CHAR_LENGTH", &funcDef{min: 1, max: 1, typ: typeOf(typeInt), eval: func(e *expr, v []any) any {
+	}},
+	"CHAR_LENGTH": {Min: 1, Max: 1, Type: typeOf(Int), Eval: func(e *Call, v []any) any {
 		return int64(utf8.RuneCountInString(textArg(e, v, 0)))
-	}})
-	register("LOWER", &funcDef{min: 1, max: 1, typ: text, eval: func(e *expr, v []any) any {
+	}},
+	"LOWER": {Min: 1, Max: 1, Type: typeOf(Text), Eval: func(e *Call, v []any) any {
 		return strings.ToLower(textArg(e, v, 0))
-	}})
-	register("UPPER", &funcDef{min: 1, max: 1, typ: text, eval: func(e *expr, v []any) any {
+	}},
+	"UPPER": {Min: 1, Max: 1, Type: typeOf(Text), Eval: func(e *Call, v []any) any {
 		return strings.ToUpper(textArg(e, v, 0))
-	}})
+	}},
 	// TRIM, LTRIM and RTRIM remove spaces only (not tabs or newlines), as MySQL does.
-	register("TRIM", &funcDef{min: 1, max: 1, typ: text, eval: func(e *expr, v []any) any {
+	"TRIM": {Min: 1, Max: 1, Type: typeOf(Text), Eval: func(e *Call, v []any) any {
 		return strings.Trim(textArg(e, v, 0), " ")
-	}})
-	register("LTRIM", &funcDef{min: 1, max: 1, typ: text, eval: func(e *expr, v []any) any {
+	}},
+	"LTRIM": {Min: 1, Max: 1, Type: typeOf(Text), Eval: func(e *Call, v []any) any {
 		return strings.TrimLeft(textArg(e, v, 0), " ")
-	}})
-	register("RTRIM", &funcDef{min: 1, max: 1, typ: text, eval: func(e *expr, v []any) any {
+	}},
+	"RTRIM": {Min: 1, Max: 1, Type: typeOf(Text), Eval: func(e *Call, v []any) any {
 		return strings.TrimRight(textArg(e, v, 0), " ")
-	}})
-	// TRIM([BOTH | LEADING | TRAILING] [remstr] FROM str), which Parse reads as `TRIM BOTH`([remstr,]
-	// str) …: remstr (a space by default) is removed as a whole string, as often as it repeats.
-	for _, side := range []string{"BOTH", "LEADING", "TRAILING"} {
-		register("TRIM "+side, &funcDef{min: 1, max: 2, typ: text, eval: func(e *expr, v []any) any {
-			s, rem := textArg(e, v, len(v)-1), " "
-			if len(v) == 2 {
-				rem = textArg(e, v, 0)
-			}
-			if rem == "" {
-				return s
-			}
-			if side != "TRAILING" {
-				for strings.HasPrefix(s, rem) {
-					s = s[len(rem):]
-				}
-			}
-			if side != "LEADING" {
-				for strings.HasSuffix(s, rem) {
-					s = s[:len(s)-len(rem)]
-				}
-			}
-			return s
-		}})
-	}
-	register("SUBSTRING", &funcDef{min: 2, max: 3, typ: text, eval: func(e *expr, v []any) any {
+	}},
+	// TRIM([BOTH | LEADING | TRAILING] [remstr] FROM str)
+	"TRIM BOTH":     trimSide("BOTH"),
+	"TRIM LEADING":  trimSide("LEADING"),
+	"TRIM TRAILING": trimSide("TRAILING"),
+	"SUBSTRING": {Min: 2, Max: 3, Type: typeOf(Text), Eval: func(e *Call, v []any) any {
 		return substring(textArg(e, v, 0), v[1:])
-	}})
-	register("LEFT", &funcDef{min: 2, max: 2, typ: text, eval: func(e *expr, v []any) any {
+	}},
+	"LEFT": {Min: 2, Max: 2, Type: typeOf(Text), Eval: func(e *Call, v []any) any {
 		r := []rune(textArg(e, v, 0))
-		n := toInt(v[1])
+		n := ToInt(v[1])
 		if n <= 0 {
 			return ""
 		}
@@ -97,10 +78,10 @@ func init() {
 			r = r[:n]
 		}
 		return string(r)
-	}})
-	register("RIGHT", &funcDef{min: 2, max: 2, typ: text, eval: func(e *expr, v []any) any {
+	}},
+	"RIGHT": {Min: 2, Max: 2, Type: typeOf(Text), Eval: func(e *Call, v []any) any {
 		r := []rune(textArg(e, v, 0))
-		n := toInt(v[1])
+		n := ToInt(v[1])
 		if n <= 0 {
 			return ""
 		}
@@ -108,32 +89,32 @@ func init() {
 			r = r[int64(len(r))-n:]
 		}
 		return string(r)
-	}})
-	register("REPLACE", &funcDef{min: 3, max: 3, typ: text, eval: func(e *expr, v []any) any {
+	}},
+	"REPLACE": {Min: 3, Max: 3, Type: typeOf(Text), Eval: func(e *Call, v []any) any {
 		s, from := textArg(e, v, 0), textArg(e, v, 1)
 		if from == "" {
 			return s
 		}
 		return strings.ReplaceAll(s, from, textArg(e, v, 2))
-	}})
-	register("LOCATE", &funcDef{min: 2, max: 3, typ: typeOf(typeInt), eval: func(e *expr, v []any) any {
+	}},
+	"LOCATE": {Min: 2, Max: 3, Type: typeOf(Int), Eval: func(e *Call, v []any) any {
 		start := int64(1)
 		if len(v) == 3 {
-			start = toInt(v[2])
+			start = ToInt(v[2])
 		}
 		return locate(textArg(e, v, 0), textArg(e, v, 1), start)
-	}})
-	register("INSTR", &funcDef{min: 2, max: 2, typ: typeOf(typeInt), eval: func(e *expr, v []any) any {
+	}},
+	"INSTR": {Min: 2, Max: 2, Type: typeOf(Int), Eval: func(e *Call, v []any) any {
 		return locate(textArg(e, v, 1), textArg(e, v, 0), 1)
-	}})
-	register("LPAD", &funcDef{min: 3, max: 3, typ: text, mayBeNull: true, eval: func(e *expr, v []any) any {
-		return pad(textArg(e, v, 0), toInt(v[1]), textArg(e, v, 2), true)
-	}})
-	register("RPAD", &funcDef{min: 3, max: 3, typ: text, mayBeNull: true, eval: func(e *expr, v []any) any {
-		return pad(textArg(e, v, 0), toInt(v[1]), textArg(e, v, 2), false)
-	}})
-	register("REPEAT", &funcDef{min: 2, max: 2, typ: text, mayBeNull: true, eval: func(e *expr, v []any) any {
-		s, n := textArg(e, v, 0), toInt(v[1])
+	}},
+	"LPAD": {Min: 3, Max: 3, Type: typeOf(Text), MayBeNull: true, Eval: func(e *Call, v []any) any {
+		return pad(textArg(e, v, 0), ToInt(v[1]), textArg(e, v, 2), true)
+	}},
+	"RPAD": {Min: 3, Max: 3, Type: typeOf(Text), MayBeNull: true, Eval: func(e *Call, v []any) any {
+		return pad(textArg(e, v, 0), ToInt(v[1]), textArg(e, v, 2), false)
+	}},
+	"REPEAT": {Min: 2, Max: 2, Type: typeOf(Text), MayBeNull: true, Eval: func(e *Call, v []any) any {
+		s, n := textArg(e, v, 0), ToInt(v[1])
 		if n <= 0 || s == "" {
 			return ""
 		}
@@ -141,15 +122,15 @@ func init() {
 			return nil
 		}
 		return strings.Repeat(s, int(n))
-	}})
-	register("REVERSE", &funcDef{min: 1, max: 1, typ: text, eval: func(e *expr, v []any) any {
+	}},
+	"REVERSE": {Min: 1, Max: 1, Type: typeOf(Text), Eval: func(e *Call, v []any) any {
 		r := []rune(textArg(e, v, 0))
 		for i, j := 0, len(r)-1; i < j; i, j = i+1, j-1 {
 			r[i], r[j] = r[j], r[i]
 		}
 		return string(r)
-	}})
-	register("FIND_IN_SET", &funcDef{min: 2, max: 2, typ: typeOf(typeInt), eval: func(e *expr, v []any) any {
+	}},
+	"FIND_IN_SET": {Min: 2, Max: 2, Type: typeOf(Int), Eval: func(e *Call, v []any) any {
 		s, list := textArg(e, v, 0), textArg(e, v, 1)
 		if strings.Contains(s, ",") || list == "" {
 			return int64(0) // MySQL: a needle with a comma is never found
@@ -160,21 +141,21 @@ func init() {
 			}
 		}
 		return int64(0)
-	}})
-	register("SUBSTRING_INDEX", &funcDef{min: 3, max: 3, typ: text, eval: func(e *expr, v []any) any {
-		return substringIndex(textArg(e, v, 0), textArg(e, v, 1), toInt(v[2]))
-	}})
+	}},
+	"SUBSTRING_INDEX": {Min: 3, Max: 3, Type: typeOf(Text), Eval: func(e *Call, v []any) any {
+		return substringIndex(textArg(e, v, 0), textArg(e, v, 1), ToInt(v[2]))
+	}},
 	// FIELD(s, s1, s2, …): the position of s among the others, 0 when absent or NULL. All text
 	// compares as text (case-sensitively), all numbers as numbers, any other mix as DOUBLE, as MySQL.
-	register("FIELD", &funcDef{min: 2, max: -1, typ: typeOf(typeInt), nullArgs: true,
-		nullable: func([]*expr) bool { return false }, eval: func(e *expr, v []any) any {
+	"FIELD": {Min: 2, Max: -1, Type: typeOf(Int), NullArgs: true,
+		Nullable: func([]Arg) bool { return false }, Eval: func(e *Call, v []any) any {
 			if v[0] == nil {
 				return int64(0)
 			}
 			asText, asNumber := true, true
-			for _, a := range e.args {
-				asText = asText && (a.typ == typeText || a.typ.temporal() || a.typ == typeJSON || a.typ == typeNull)
-				asNumber = asNumber && (a.typ.numeric() || a.typ == typeNull)
+			for _, a := range e.Args {
+				asText = asText && (a.Type == Text || a.Type.Temporal() || a.Type == JSON || a.Type == Null)
+				asNumber = asNumber && (a.Type.Numeric() || a.Type == Null)
 			}
 			for i := 1; i < len(v); i++ {
 				if v[i] == nil {
@@ -185,10 +166,10 @@ func init() {
 				case asText:
 					same = textArg(e, v, 0) == textArg(e, v, i)
 				case asNumber:
-					same = compareValues(v[0], v[i]) == 0
+					same = Compare(v[0], v[i]) == 0
 				default:
-					a, _ := toFloat(v[0])
-					b, _ := toFloat(v[i])
+					a, _ := ToFloat(v[0])
+					b, _ := ToFloat(v[i])
 					same = a == b
 				}
 				if same {
@@ -196,27 +177,27 @@ func init() {
 				}
 			}
 			return int64(0)
-		}})
+		}},
 	// ELT(n, s1, s2, …): sn as text; NULL when n is NULL or names no argument.
-	register("ELT", &funcDef{min: 2, max: -1, typ: text, nullArgs: true, mayBeNull: true, eval: func(e *expr, v []any) any {
+	"ELT": {Min: 2, Max: -1, Type: typeOf(Text), NullArgs: true, MayBeNull: true, Eval: func(e *Call, v []any) any {
 		if v[0] == nil {
 			return nil
 		}
-		n := toInt(v[0])
+		n := ToInt(v[0])
 		if n < 1 || n >= int64(len(v)) || v[n] == nil {
 			return nil
 		}
 		return textArg(e, v, int(n))
-	}})
-	register("ASCII", &funcDef{min: 1, max: 1, typ: typeOf(typeInt), eval: func(e *expr, v []any) any {
+	}},
+	"ASCII": {Min: 1, Max: 1, Type: typeOf(Int), Eval: func(e *Call, v []any) any {
 		s := textArg(e, v, 0)
 		if s == "" {
 			return int64(0)
 		}
 		return int64(s[0])
-	}})
-	register("SPACE", &funcDef{min: 1, max: 1, typ: text, mayBeNull: true, eval: func(e *expr, v []any) any {
-		n := toInt(v[0])
+	}},
+	"SPACE": {Min: 1, Max: 1, Type: typeOf(Text), MayBeNull: true, Eval: func(e *Call, v []any) any {
+		n := ToInt(v[0])
 		if n <= 0 {
 			return ""
 		}
@@ -224,7 +205,32 @@ func init() {
 			return nil
 		}
 		return strings.Repeat(" ", int(n))
-	}})
+	}},
+}
+
+// trimSide is TRIM(side [remstr] FROM str), which Parse reads as `TRIM BOTH`([remstr,] str) …:
+// remstr (a space by default) is removed as a whole string, as often as it repeats.
+func trimSide(side string) *Func {
+	return &Func{Min: 1, Max: 2, Type: typeOf(Text), Eval: func(e *Call, v []any) any {
+		s, rem := textArg(e, v, len(v)-1), " "
+		if len(v) == 2 {
+			rem = textArg(e, v, 0)
+		}
+		if rem == "" {
+			return s
+		}
+		if side != "TRAILING" {
+			for strings.HasPrefix(s, rem) {
+				s = s[len(rem):]
+			}
+		}
+		if side != "LEADING" {
+			for strings.HasSuffix(s, rem) {
+				s = s[:len(s)-len(rem)]
+			}
+		}
+		return s
+	}}
 }
 
 // substringIndex is SUBSTRING_INDEX(s, delim, count): s before the count-th delim, or after the
@@ -298,4 +304,44 @@ func pad(s string, n int64, p string, left bool) any {
 		return string(fill) + s
 	}
 	return s + string(fill)
+}
+
+// substring is MySQL SUBSTRING(s, pos[, len]) on characters: pos counts from 1, or from the end when
+// negative; pos 0 gives "".
+func substring(s string, args []any) string {
+	runes := []rune(s)
+	pos, ok := IntOf(args[0])
+	if !ok {
+		pos = int64(math.Round(FloatOf(args[0])))
+	}
+	n := int64(len(runes))
+	var start int64
+	switch {
+	case pos > 0:
+		start = pos - 1
+	case pos < 0:
+		start = n + pos
+		if start < 0 {
+			return ""
+		}
+	default:
+		return ""
+	}
+	if start >= n {
+		return ""
+	}
+	end := n
+	if len(args) > 1 {
+		count, ok := IntOf(args[1])
+		if !ok {
+			count = int64(math.Round(FloatOf(args[1])))
+		}
+		if count <= 0 {
+			return ""
+		}
+		if start+count < end {
+			end = start + count
+		}
+	}
+	return string(runes[start:end])
 }

@@ -1,4 +1,4 @@
-package translate
+package sqlvalue
 
 import (
 	"encoding/json"
@@ -52,7 +52,7 @@ func parseJSON(text string) (any, error) {
 // jsonDoc reads argument i of a JSON function as a document: a JSON value (a JSON column or the
 // result of a JSON function) or text holding one. A number or a date is not a JSON document
 // (MySQL's error 3146); text that is not JSON is error 3141.
-func jsonDoc(e *expr, v []any, i int, fn string) (any, error) {
+func jsonDoc(e *Call, v []any, i int, fn string) (any, error) {
 	switch x := v[i].(type) {
 	case string:
 		doc, err := parseJSON(x)
@@ -64,10 +64,10 @@ func jsonDoc(e *expr, v []any, i int, fn string) (any, error) {
 	return nil, jsonErrorf(3146, "invalid data type for JSON data in argument %d to function %s; a JSON string or JSON type is required", i+1, strings.ToLower(fn))
 }
 
-// jsonOfValue is a SQL value as a JSON value, as JSON_ARRAY, JSON_OBJECT and MEMBER OF take it:
+// JSONOfValue is a SQL value as a JSON value, as JSON_ARRAY, JSON_OBJECT and MEMBER OF take it:
 // NULL is null, a number is a number, a boolean true or false, a JSON value itself, and anything
 // else its text as a JSON string.
-func jsonOfValue(a *expr, v any) (any, error) {
+func JSONOfValue(a Arg, v any) (any, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -79,7 +79,7 @@ func jsonOfValue(a *expr, v any) (any, error) {
 	case float64:
 		return json.Number(formatJSONFloat(x)), nil
 	case string:
-		if a.typ == typeJSON {
+		if a.Type == JSON {
 			doc, err := parseJSON(x)
 			if err != nil {
 				return nil, jsonErrorf(3141, "invalid JSON text: %v", err)
@@ -88,7 +88,7 @@ func jsonOfValue(a *expr, v any) (any, error) {
 		}
 		return x, nil
 	}
-	return valueText(a, v), nil
+	return a.Text(v), nil
 }
 
 // formatJSONFloat writes a double as MySQL writes one in a JSON document: an integral value
@@ -144,8 +144,8 @@ func jsonKeysSorted(m map[string]any) []string {
 	return keys
 }
 
-// jsonFormat writes a JSON value as MySQL prints it.
-func jsonFormat(v any) string {
+// JSONFormat writes a JSON value as MySQL prints it.
+func JSONFormat(v any) string {
 	var b strings.Builder
 	writeJSON(&b, v)
 	return b.String()

@@ -5,73 +5,13 @@ import (
 
 	"github.com/xwb1989/sqlparser"
 
-	"github.com/airsql/airsql/frontend"
+	"github.com/airsql/airsql/sqlvalue"
 )
 
-// Flow control (MySQL 8 manual, 14.5 "Flow Control Functions"): CASE, IF, IFNULL, NULLIF and
-// COALESCE. The result type is unifyTypes of the possible results (numbers stay numbers, a mix of
-// text and numbers is text), and each result is converted to it. CASE and IF are compiled to one
-// form: arguments condition, result, condition, result, …, else (NULL when there is no ELSE).
-
-func init() {
-	register("CASE", &funcDef{min: 1, max: -1, nullArgs: true, typ: func(fc *funcCall) (sqlType, error) {
-		results := []*expr{fc.args[len(fc.args)-1]}
-		for i := 1; i < len(fc.args)-1; i += 2 {
-			results = append(results, fc.args[i])
-		}
-		return unifyArgs(results), nil
-	}, nullable: func(args []*expr) bool {
-		for i := 1; i < len(args)-1; i += 2 {
-			if args[i].nullable || args[i].typ == typeNull {
-				return true
-			}
-		}
-		last := args[len(args)-1]
-		return last.nullable || last.typ == typeNull
-	}, eval: func(e *expr, v []any) any {
-		last := len(v) - 1
-		for i := 0; i < last; i += 2 {
-			if v[i] == true {
-				return convertArg(e, i+1, v[i+1])
-			}
-		}
-		return convertArg(e, last, v[last])
-	}})
-	coalesce := &funcDef{min: 1, max: -1, nullArgs: true, typ: typeOfValues, nullable: func(args []*expr) bool {
-		for _, a := range args {
-			if !a.nullable && a.typ != typeNull {
-				return false
-			}
-		}
-		return true
-	}, eval: func(e *expr, v []any) any {
-		for i, x := range v {
-			if x != nil {
-				return convertArg(e, i, x)
-			}
-		}
-		return nil
-	}}
-	register("COALESCE", coalesce)
-	ifnull := *coalesce
-	ifnull.min, ifnull.max = 2, 2
-	register("IFNULL", &ifnull)
-	// NULLIF(a, b) is compiled as (a = b, a): NULL when the comparison is TRUE, else a.
-	register("NULLIF", &funcDef{min: 2, max: 2, nullArgs: true, typ: func(fc *funcCall) (sqlType, error) {
-		a := fc.args[0]
-		cond, err := fc.s.compare("=", a, fc.args[1])
-		if err != nil {
-			return 0, err
-		}
-		fc.args = []*expr{cond, a}
-		return a.typ, nil
-	}, nullable: func([]*expr) bool { return true }, eval: func(e *expr, v []any) any {
-		if v[0] == true {
-			return nil
-		}
-		return v[1]
-	}})
-}
+// The calls compiled specially, whose arguments are not all plain expressions: CASE and IF
+// (conditions; both become the library's CASE: condition, result, …, else), DATE_ADD and its kin
+// with INTERVAL, TIMESTAMPDIFF and TIMESTAMPADD (a unit), d ± INTERVAL n unit, LIKE BINARY. Each
+// ends in a call of the function library (sqlvalue/funcs_control.go, funcs_date.go).
 
 // truthOf makes a value a condition, as IF and WHEN read theirs: a number is TRUE when non-zero,
 // text by its numeric prefix, as in MySQL.
@@ -128,7 +68,7 @@ func (s *scope) caseExpr(e *sqlparser.CaseExpr) (*expr, error) {
 		elseExpr = x
 	}
 	args = append(args, elseExpr)
-	return s.callRegistered(funcTable["CASE"], "CASE", "CASE", args, sqlparser.String(e), nil)
+	return s.callRegistered(libraryFunc("CASE"), "CASE", "CASE", args, sqlparser.String(e), nil)
 }
 
 // specialCall compiles the calls whose arguments are not all plain expressions: DATE_ADD(d,
@@ -185,7 +125,7 @@ func (s *scope) specialCall(name string, e *sqlparser.FuncExpr) (*expr, bool, er
 			return nil, true, fmtErr("%s: wrong number of arguments to %s: %d given, 3 expected", text, name, len(a))
 		}
 		col, ok := a[0].(*sqlparser.ColName)
-		if !ok || !col.Qualifier.IsEmpty() || !frontend.IntervalUnits[strings.ToUpper(col.Name.String())] || strings.Contains(col.Name.String(), "_") {
+		if !ok || !col.Qualifier.IsEmpty() || !sqlvalue.IntervalUnits[strings.ToUpper(col.Name.String())] || strings.Contains(col.Name.String(), "_") {
 			return nil, true, fmtErr("%s: the first argument of %s is a unit: MICROSECOND, SECOND, MINUTE, HOUR, DAY, WEEK, MONTH, QUARTER or YEAR", text, name)
 		}
 		unit := strings.ToUpper(col.Name.String())
@@ -202,7 +142,7 @@ func (s *scope) specialCall(name string, e *sqlparser.FuncExpr) (*expr, bool, er
 			return r, true, err
 		}
 		u := &expr{kind: exConst, typ: typeText, val: unit, sql: unit}
-		r, err := s.callRegistered(funcTable["TIMESTAMPDIFF"], "TIMESTAMPDIFF", name, []*expr{u, x, y}, text, nil)
+		r, err := s.callRegistered(libraryFunc("TIMESTAMPDIFF"), "TIMESTAMPDIFF", name, []*expr{u, x, y}, text, nil)
 		return r, true, err
 	case "IF":
 		a, err := argExprs()
@@ -225,7 +165,7 @@ func (s *scope) specialCall(name string, e *sqlparser.FuncExpr) (*expr, bool, er
 			}
 			args = append(args, c)
 		}
-		r, err := s.callRegistered(funcTable["CASE"], "CASE", name, args, text, nil)
+		r, err := s.callRegistered(libraryFunc("CASE"), "CASE", name, args, text, nil)
 		return r, true, err
 	case "LAST_INSERT_ID":
 		if len(e.Exprs) > 0 {
@@ -237,11 +177,11 @@ func (s *scope) specialCall(name string, e *sqlparser.FuncExpr) (*expr, bool, er
 
 // dateAdd compiles DATE_ADD(d, INTERVAL n unit) (op DATE_ADD or DATE_SUB).
 func (s *scope) dateAdd(op string, d, n *expr, unit, text string) (*expr, error) {
-	if !frontend.IntervalUnits[unit] {
+	if !sqlvalue.IntervalUnits[unit] {
 		return nil, fmtErr("%s: %s is not an interval unit (MICROSECOND, SECOND, MINUTE, HOUR, DAY, WEEK, MONTH, QUARTER, YEAR, or a compound such as HOUR_MINUTE)", text, unit)
 	}
 	u := &expr{kind: exConst, typ: typeText, val: unit, sql: unit}
-	return s.callRegistered(funcTable[op], op, op, []*expr{d, n, u}, text, nil)
+	return s.callRegistered(libraryFunc(op), op, op, []*expr{d, n, u}, text, nil)
 }
 
 // intervalArith compiles d + INTERVAL n unit, INTERVAL n unit + d and d - INTERVAL n unit; ok is

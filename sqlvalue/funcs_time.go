@@ -1,4 +1,4 @@
-package translate
+package sqlvalue
 
 import (
 	"fmt"
@@ -6,8 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/airsql/airsql/frontend"
 )
 
 // TIME values (MySQL 8 manual, 13.2.3 and 14.7): SEC_TO_TIME, TIME_TO_SEC, MAKETIME, TIMEDIFF,
@@ -145,14 +143,14 @@ func parseDuration(s string) (duration, bool) {
 
 // toDuration reads an argument as a TIME: text as parseDuration, a date or datetime by its time
 // of day, a number as [-]HHMMSS[.f].
-func toDuration(a *expr, v any) (duration, bool) {
+func toDuration(a Arg, v any) (duration, bool) {
 	switch x := v.(type) {
 	case time.Time:
-		return timeOfDay(x, max(datetimeFsp(a), 0)), true
+		return timeOfDay(x, max(a.Fsp, 0)), true
 	case string:
 		return parseDuration(x)
 	case bool:
-		return parseDuration(strconv.FormatInt(boolInt(x), 10))
+		return parseDuration(strconv.FormatInt(BoolInt(x), 10))
 	case int64:
 		return parseDuration(strconv.FormatInt(x, 10))
 	case float64:
@@ -174,19 +172,19 @@ func isDatetimeText(s string) (time.Time, bool) {
 
 // secondsDigits is the fraction digits of a number of seconds: none for an integer, a decimal
 // literal's own, six for any other DOUBLE or text (MySQL's NOT_FIXED_DEC).
-func secondsDigits(a *expr) int {
+func secondsDigits(a Arg) int {
 	switch {
-	case a.typ == typeInt || a.typ == typeBool:
+	case a.Type == Int || a.Type == Bool:
 		return 0
-	case a.typ == typeFloat && a.kind == exConst && !strings.ContainsAny(a.sql, "eE"):
-		return fractionDigits(a.sql)
+	case a.Type == Float && a.Const && !strings.ContainsAny(a.SQL, "eE"):
+		return fractionDigits(a.SQL)
 	}
 	return 6
 }
 
 // typedLiteral is the entry of DATE 'str', TIME 'str' or TIMESTAMP 'str' (typedLiteralEdits):
 // the text must be a literal of that type, else the statement is refused as MySQL refuses it.
-func typedLiteral(typ sqlType, kind string) *funcDef {
+func typedLiteral(typ Type, kind string) *Func {
 	read := func(s string) (any, bool) {
 		if kind == "TIME" {
 			d, ok := parseDuration(s)
@@ -198,29 +196,29 @@ func typedLiteral(typ sqlType, kind string) *funcDef {
 		}
 		return mt.t, true
 	}
-	return &funcDef{min: 1, max: 1, typ: func(fc *funcCall) (sqlType, error) {
-		a := fc.args[0]
-		s, isText := a.val.(string)
-		if a.kind != exConst || !isText {
-			return 0, fc.errorf("%s takes a quoted literal", kind)
+	return &Func{Min: 1, Max: 1, Type: func(fc *Check) (Type, error) {
+		a := fc.Args[0]
+		s, isText := a.Value.(string)
+		if !a.Const || !isText {
+			return 0, fc.Errorf("%s takes a quoted literal", kind)
 		}
 		if _, ok := read(s); !ok {
-			return 0, fc.errorf("incorrect %s value: %s", kind, frontend.QuoteText(s))
+			return 0, fc.Errorf("incorrect %s value: %s", kind, QuoteText(s))
 		}
 		return typ, nil
-	}, eval: func(e *expr, v []any) any {
+	}, Eval: func(e *Call, v []any) any {
 		out, _ := read(v[0].(string))
 		return out
 	}}
 }
 
-func init() {
-	text := typeOf(typeText)
-	register(dateLiteral, typedLiteral(typeDate, "DATE"))
-	register(timeLiteral, typedLiteral(typeText, "TIME"))
-	register(timestampLiteral, typedLiteral(typeDateTime, "TIMESTAMP"))
-	register("MAKEDATE", &funcDef{min: 2, max: 2, typ: typeOf(typeDate), mayBeNull: true, eval: func(e *expr, v []any) any {
-		y, d := toInt(v[0]), toInt(v[1])
+// timeFuncs is this file's part of the function table (funcTable), by name.
+var timeFuncs = map[string]*Func{
+	DateLiteral:      typedLiteral(Date, "DATE"),
+	TimeLiteral:      typedLiteral(Text, "TIME"),
+	TimestampLiteral: typedLiteral(DateTime, "TIMESTAMP"),
+	"MAKEDATE": {Min: 2, Max: 2, Type: typeOf(Date), MayBeNull: true, Eval: func(e *Call, v []any) any {
+		y, d := ToInt(v[0]), ToInt(v[1])
 		if d <= 0 || y < 0 || y > 9999 {
 			return nil
 		}
@@ -232,17 +230,17 @@ func init() {
 			return nil
 		}
 		return t
-	}})
+	}},
 	// TIMESTAMP(expr) is expr as a DATETIME; TIMESTAMP(expr, time) adds the TIME to it.
-	register("TIMESTAMP", &funcDef{min: 1, max: 2, mayBeNull: true, typ: func(fc *funcCall) (sqlType, error) {
-		return typeDateTime, dateArgs(0)(fc)
-	}, eval: func(e *expr, v []any) any {
-		t, ok := toTime(v[0])
+	"TIMESTAMP": {Min: 1, Max: 2, MayBeNull: true, Type: func(fc *Check) (Type, error) {
+		return DateTime, dateArgs(0)(fc)
+	}, Eval: func(e *Call, v []any) any {
+		t, ok := ToTime(v[0])
 		if !ok {
 			return nil
 		}
 		if len(v) == 2 {
-			d, ok := toDuration(e.args[1], v[1])
+			d, ok := toDuration(e.Args[1], v[1])
 			if !ok {
 				return nil
 			}
@@ -252,94 +250,94 @@ func init() {
 			}
 		}
 		return t
-	}})
-	register("MAKETIME", &funcDef{min: 3, max: 3, typ: text, mayBeNull: true, eval: func(e *expr, v []any) any {
-		h, m := toInt(v[0]), toInt(v[1])
-		s, _ := toFloat(v[2])
+	}},
+	"MAKETIME": {Min: 3, Max: 3, Type: typeOf(Text), MayBeNull: true, Eval: func(e *Call, v []any) any {
+		h, m := ToInt(v[0]), ToInt(v[1])
+		s, _ := ToFloat(v[2])
 		if m < 0 || m > 59 || s < 0 || s >= 60 {
 			return nil
 		}
 		micros := int64(math.Round(s * 1e6))
 		h = min(max(h, -1000), 1000) // beyond ±838 hours the result is clamped anyway
-		d := duration{micros: (h*3600+m*60)*1_000_000 + micros, digits: secondsDigits(e.args[2])}
+		d := duration{micros: (h*3600+m*60)*1_000_000 + micros, digits: secondsDigits(e.Args[2])}
 		if h < 0 { // MAKETIME(-1, 5, 3) is -01:05:03: the sign applies to the whole time
 			d.micros = (h*3600-m*60)*1_000_000 - micros
 		}
 		return d.clamp().String()
-	}})
-	register("SEC_TO_TIME", &funcDef{min: 1, max: 1, typ: text, eval: func(e *expr, v []any) any {
-		s, _ := toFloat(v[0])
+	}},
+	"SEC_TO_TIME": {Min: 1, Max: 1, Type: typeOf(Text), Eval: func(e *Call, v []any) any {
+		s, _ := ToFloat(v[0])
 		micros := float64(maxTimeMicros + 1)
 		if math.Abs(s) < 1e7 {
 			micros = math.Round(s * 1e6)
 		}
-		return duration{micros: int64(math.Copysign(math.Min(math.Abs(micros), maxTimeMicros+1), micros)), digits: secondsDigits(e.args[0])}.clamp().String()
-	}})
+		return duration{micros: int64(math.Copysign(math.Min(math.Abs(micros), maxTimeMicros+1), micros)), digits: secondsDigits(e.Args[0])}.clamp().String()
+	}},
 	// TIME_TO_SEC: an integer, or a DOUBLE when the TIME has a fraction of a second.
-	register("TIME_TO_SEC", &funcDef{min: 1, max: 1, typ: typeOf(typeFloat), mayBeNull: true, eval: func(e *expr, v []any) any {
-		d, ok := toDuration(e.args[0], v[0])
+	"TIME_TO_SEC": {Min: 1, Max: 1, Type: typeOf(Float), MayBeNull: true, Eval: func(e *Call, v []any) any {
+		d, ok := toDuration(e.Args[0], v[0])
 		if !ok {
 			return nil
 		}
 		return float64(d.micros) / 1e6
-	}})
-	register("TIMEDIFF", &funcDef{min: 2, max: 2, typ: text, mayBeNull: true, eval: func(e *expr, v []any) any {
-		a, aKind := timeOrDatetime(e.args[0], v[0])
-		b, bKind := timeOrDatetime(e.args[1], v[1])
+	}},
+	"TIMEDIFF": {Min: 2, Max: 2, Type: typeOf(Text), MayBeNull: true, Eval: func(e *Call, v []any) any {
+		a, aKind := timeOrDatetime(e.Args[0], v[0])
+		b, bKind := timeOrDatetime(e.Args[1], v[1])
 		if a == nil || b == nil || aKind != bKind {
 			return nil // a TIME and a DATETIME, a DATE and a DATETIME: MySQL gives NULL
 		}
 		return duration{micros: a.micros - b.micros, digits: max(a.digits, b.digits)}.clamp().String()
-	}})
-	register("ADDTIME", &funcDef{min: 2, max: 2, typ: addTimeType, mayBeNull: true, eval: func(e *expr, v []any) any {
+	}},
+	"ADDTIME": {Min: 2, Max: 2, Type: addTimeType, MayBeNull: true, Eval: func(e *Call, v []any) any {
 		return addTime(e, v, 1)
-	}})
-	register("SUBTIME", &funcDef{min: 2, max: 2, typ: addTimeType, mayBeNull: true, eval: func(e *expr, v []any) any {
+	}},
+	"SUBTIME": {Min: 2, Max: 2, Type: addTimeType, MayBeNull: true, Eval: func(e *Call, v []any) any {
 		return addTime(e, v, -1)
-	}})
-	register("TIME_FORMAT", &funcDef{min: 2, max: 2, typ: text, mayBeNull: true, eval: func(e *expr, v []any) any {
-		d, ok := toDuration(e.args[0], v[0])
+	}},
+	"TIME_FORMAT": {Min: 2, Max: 2, Type: typeOf(Text), MayBeNull: true, Eval: func(e *Call, v []any) any {
+		d, ok := toDuration(e.Args[0], v[0])
 		if !ok {
 			return nil
 		}
 		return timeFormat(d, textArg(e, v, 1))
-	}})
+	}},
 }
 
 // timeOrDatetime reads TIMEDIFF's argument as MySQL's get_time: a TIME, a DATE or a DATETIME
 // (kind), as microseconds since 0001-01-01 for the last two; nil when it is none.
-func timeOrDatetime(a *expr, v any) (d *duration, kind sqlType) {
+func timeOrDatetime(a Arg, v any) (d *duration, kind Type) {
 	epoch := time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC).UnixMicro()
 	switch x := v.(type) {
 	case time.Time:
-		return &duration{micros: x.UnixMicro() - epoch, digits: max(datetimeFsp(a), 0)}, a.typ
+		return &duration{micros: x.UnixMicro() - epoch, digits: max(a.Fsp, 0)}, a.Type
 	case string:
 		if t, ok := isDatetimeText(x); ok {
-			kind := typeDateTime
+			kind := DateTime
 			if mt, _ := parseMySQLTime(x); mt.dateOnly {
-				kind = typeDate
+				kind = Date
 			}
 			return &duration{micros: t.UnixMicro() - epoch, digits: clockDigits(x)}, kind
 		}
 	}
 	if dur, ok := toDuration(a, v); ok {
-		return &dur, typeText
+		return &dur, Text
 	}
-	return nil, typeNull
+	return nil, Null
 }
 
 // addTimeType types ADDTIME and SUBTIME: a DATETIME when the first argument is a date or datetime,
 // else text (a TIME, or a datetime's text when the text reads as one).
-func addTimeType(fc *funcCall) (sqlType, error) {
-	if fc.args[0].typ.temporal() {
-		return typeDateTime, nil
+func addTimeType(fc *Check) (Type, error) {
+	if fc.Args[0].Type.Temporal() {
+		return DateTime, nil
 	}
-	return typeText, nil
+	return Text, nil
 }
 
 // addTime is ADDTIME (sign 1) and SUBTIME (sign -1).
-func addTime(e *expr, v []any, sign int64) any {
-	d, ok := toDuration(e.args[1], v[1])
+func addTime(e *Call, v []any, sign int64) any {
+	d, ok := toDuration(e.Args[1], v[1])
 	if !ok {
 		return nil
 	}
@@ -349,7 +347,7 @@ func addTime(e *expr, v []any, sign int64) any {
 			if r.Year() > 9999 || r.Year() < 1 {
 				return nil
 			}
-			return sqlTextFsp(r, typeDateTime, max(clockDigits(s), d.digits))
+			return FormatFsp(r, DateTime, max(clockDigits(s), d.digits))
 		}
 	}
 	if t, ok := v[0].(time.Time); ok {
@@ -359,7 +357,7 @@ func addTime(e *expr, v []any, sign int64) any {
 		}
 		return r
 	}
-	a, ok := toDuration(e.args[0], v[0])
+	a, ok := toDuration(e.Args[0], v[0])
 	if !ok {
 		return nil
 	}

@@ -1,10 +1,7 @@
-package translate
+package sqlvalue
 
 import (
 	"strings"
-
-	"github.com/airsql/airsql/frontend"
-	"github.com/xwb1989/sqlparser"
 	"unicode/utf8"
 )
 
@@ -15,9 +12,9 @@ import (
 // JSON_UNQUOTE(JSON_EXTRACT(…)) (jsonArrow: the grammar reads them after a column, as MySQL), and
 // x MEMBER OF(arr) as `MEMBER OF`(x, arr) (the front end's memberOfEdits).
 
-func init() {
-	jsonType := typeOf(typeJSON)
-	register("JSON_EXTRACT", &funcDef{min: 2, max: -1, typ: jsonType, mayBeNull: true, eval: func(e *expr, v []any) any {
+// jsonFuncs is this file's part of the function table (funcTable), by name.
+var jsonFuncs = map[string]*Func{
+	"JSON_EXTRACT": {Min: 2, Max: -1, Type: typeOf(JSON), MayBeNull: true, Eval: func(e *Call, v []any) any {
 		doc, err := jsonDoc(e, v, 0, "json_extract")
 		if err != nil {
 			return err
@@ -38,16 +35,16 @@ func init() {
 		case len(found) == 0:
 			return nil
 		case !wrap:
-			return jsonFormat(found[0])
+			return JSONFormat(found[0])
 		}
-		return jsonFormat(found)
-	}})
-	register("JSON_UNQUOTE", &funcDef{min: 1, max: 1, typ: typeOf(typeText), eval: func(e *expr, v []any) any {
+		return JSONFormat(found)
+	}},
+	"JSON_UNQUOTE": {Min: 1, Max: 1, Type: typeOf(Text), Eval: func(e *Call, v []any) any {
 		s, ok := v[0].(string)
 		if !ok {
 			return textArg(e, v, 0)
 		}
-		if e.args[0].typ == typeJSON {
+		if e.Args[0].Type == JSON {
 			doc, err := parseJSON(s)
 			if err != nil {
 				return jsonErrorf(3141, "invalid JSON text in argument 1 to function json_unquote: %v", err)
@@ -55,7 +52,7 @@ func init() {
 			if str, ok := doc.(string); ok {
 				return str
 			}
-			return jsonFormat(doc)
+			return JSONFormat(doc)
 		}
 		if len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' {
 			doc, err := parseJSON(s)
@@ -66,13 +63,13 @@ func init() {
 			return str
 		}
 		return s // text that is not a quoted string is itself
-	}})
-	register("JSON_QUOTE", &funcDef{min: 1, max: 1, typ: typeOf(typeText), eval: func(e *expr, v []any) any {
+	}},
+	"JSON_QUOTE": {Min: 1, Max: 1, Type: typeOf(Text), Eval: func(e *Call, v []any) any {
 		var b strings.Builder
 		writeJSONString(&b, textArg(e, v, 0))
 		return b.String()
-	}})
-	register("JSON_LENGTH", &funcDef{min: 1, max: 2, typ: typeOf(typeInt), mayBeNull: true, eval: func(e *expr, v []any) any {
+	}},
+	"JSON_LENGTH": {Min: 1, Max: 2, Type: typeOf(Int), MayBeNull: true, Eval: func(e *Call, v []any) any {
 		val, found, err := jsonAt(e, v, "json_length")
 		if err != nil || !found {
 			return err
@@ -84,23 +81,23 @@ func init() {
 			return int64(len(x))
 		}
 		return int64(1)
-	}})
-	register("JSON_TYPE", &funcDef{min: 1, max: 1, typ: typeOf(typeText), eval: func(e *expr, v []any) any {
+	}},
+	"JSON_TYPE": {Min: 1, Max: 1, Type: typeOf(Text), Eval: func(e *Call, v []any) any {
 		doc, err := jsonDoc(e, v, 0, "json_type")
 		if err != nil {
 			return err
 		}
 		return jsonTypeName(doc)
-	}})
-	register("JSON_VALID", &funcDef{min: 1, max: 1, typ: typeOf(typeInt), eval: func(e *expr, v []any) any {
+	}},
+	"JSON_VALID": {Min: 1, Max: 1, Type: typeOf(Int), Eval: func(e *Call, v []any) any {
 		s, ok := v[0].(string)
 		if !ok {
 			return int64(0) // a number or a date is not JSON text
 		}
 		_, err := parseJSON(s)
-		return boolInt(err == nil)
-	}})
-	register("JSON_KEYS", &funcDef{min: 1, max: 2, typ: jsonType, mayBeNull: true, eval: func(e *expr, v []any) any {
+		return BoolInt(err == nil)
+	}},
+	"JSON_KEYS": {Min: 1, Max: 2, Type: typeOf(JSON), MayBeNull: true, Eval: func(e *Call, v []any) any {
 		val, found, err := jsonAt(e, v, "json_keys")
 		if err != nil || !found {
 			return err
@@ -113,9 +110,9 @@ func init() {
 		for _, k := range jsonKeysSorted(m) {
 			keys = append(keys, k)
 		}
-		return jsonFormat(keys)
-	}})
-	register("JSON_CONTAINS", &funcDef{min: 2, max: 3, typ: typeOf(typeInt), mayBeNull: true, eval: func(e *expr, v []any) any {
+		return JSONFormat(keys)
+	}},
+	"JSON_CONTAINS": {Min: 2, Max: 3, Type: typeOf(Int), MayBeNull: true, Eval: func(e *Call, v []any) any {
 		cand, err := jsonDoc(e, v, 1, "json_contains")
 		if err != nil {
 			return err
@@ -130,9 +127,9 @@ func init() {
 		if err != nil || !found {
 			return err
 		}
-		return boolInt(jsonContains(target, cand))
-	}})
-	register("JSON_CONTAINS_PATH", &funcDef{min: 3, max: -1, typ: typeOf(typeInt), eval: func(e *expr, v []any) any {
+		return BoolInt(jsonContains(target, cand))
+	}},
+	"JSON_CONTAINS_PATH": {Min: 3, Max: -1, Type: typeOf(Int), Eval: func(e *Call, v []any) any {
 		doc, err := jsonDoc(e, v, 0, "json_contains_path")
 		if err != nil {
 			return err
@@ -154,9 +151,9 @@ func init() {
 				return int64(0)
 			}
 		}
-		return boolInt(all)
-	}})
-	register("JSON_SEARCH", &funcDef{min: 3, max: -1, typ: jsonType, nullArgs: true, mayBeNull: true, eval: func(e *expr, v []any) any {
+		return BoolInt(all)
+	}},
+	"JSON_SEARCH": {Min: 3, Max: -1, Type: typeOf(JSON), NullArgs: true, MayBeNull: true, Eval: func(e *Call, v []any) any {
 		for i, x := range v {
 			if x == nil && i != 3 {
 				return nil // a NULL document, mode, search string or path; a NULL escape is '\'
@@ -198,13 +195,13 @@ func init() {
 			for _, start := range p.find(doc) {
 				for _, m := range (&jsonPath{legs: []pathLeg{{kind: legAnyDepth}}}).findUnder(start) {
 					s, ok := m.val.(string)
-					if !ok || seen[m.path] || !likeMatchBinary(pattern, s, escape) {
+					if !ok || seen[m.path] || !LikeBinary(pattern, s, escape) {
 						continue
 					}
 					seen[m.path] = true
 					hits = append(hits, m.path)
 					if !all {
-						return jsonFormat(hits[0])
+						return JSONFormat(hits[0])
 					}
 				}
 			}
@@ -213,42 +210,42 @@ func init() {
 		case 0:
 			return nil
 		case 1:
-			return jsonFormat(hits[0])
+			return JSONFormat(hits[0])
 		}
-		return jsonFormat(hits)
-	}})
-	register("JSON_ARRAY", &funcDef{min: 0, max: -1, typ: jsonType, nullArgs: true, nullable: neverNull, eval: func(e *expr, v []any) any {
+		return JSONFormat(hits)
+	}},
+	"JSON_ARRAY": {Min: 0, Max: -1, Type: typeOf(JSON), NullArgs: true, Nullable: neverNull, Eval: func(e *Call, v []any) any {
 		items := make([]any, len(v))
 		for i := range v {
-			item, err := jsonOfValue(e.args[i], v[i])
+			item, err := JSONOfValue(e.Args[i], v[i])
 			if err != nil {
 				return err
 			}
 			items[i] = item
 		}
-		return jsonFormat(items)
-	}})
-	register("JSON_OBJECT", &funcDef{min: 0, max: -1, typ: func(fc *funcCall) (sqlType, error) {
-		if len(fc.args)%2 != 0 {
-			return 0, &JSONError{Code: 1582, Msg: "incorrect parameter count in the call to native function 'JSON_OBJECT': it takes key, value pairs (" + fc.text + ")"}
+		return JSONFormat(items)
+	}},
+	"JSON_OBJECT": {Min: 0, Max: -1, Type: func(fc *Check) (Type, error) {
+		if len(fc.Args)%2 != 0 {
+			return 0, &JSONError{Code: 1582, Msg: "incorrect parameter count in the call to native function 'JSON_OBJECT': it takes key, value pairs (" + fc.SQL + ")"}
 		}
-		return typeJSON, nil
-	}, nullArgs: true, nullable: neverNull, eval: func(e *expr, v []any) any {
+		return JSON, nil
+	}, NullArgs: true, Nullable: neverNull, Eval: func(e *Call, v []any) any {
 		obj := map[string]any{}
 		for i := 0; i+1 < len(v); i += 2 {
 			if v[i] == nil {
-				return jsonErrorf(3158, "JSON documents may not contain NULL member names (%s)", e.sql)
+				return jsonErrorf(3158, "JSON documents may not contain NULL member names (%s)", e.SQL)
 			}
-			val, err := jsonOfValue(e.args[i+1], v[i+1])
+			val, err := JSONOfValue(e.Args[i+1], v[i+1])
 			if err != nil {
 				return err
 			}
 			obj[textArg(e, v, i)] = val // a repeated key: the last one wins, as in MySQL 8
 		}
-		return jsonFormat(obj)
-	}})
-	register(frontend.MemberOf, &funcDef{min: 2, max: 2, typ: typeOf(typeInt), eval: func(e *expr, v []any) any {
-		val, err := jsonOfValue(e.args[0], v[0])
+		return JSONFormat(obj)
+	}},
+	MemberOf: {Min: 2, Max: 2, Type: typeOf(Int), Eval: func(e *Call, v []any) any {
+		val, err := JSONOfValue(e.Args[0], v[0])
 		if err != nil {
 			return err
 		}
@@ -258,7 +255,7 @@ func init() {
 		}
 		items, ok := arr.([]any)
 		if !ok {
-			return boolInt(jsonEqual(val, arr))
+			return BoolInt(jsonEqual(val, arr))
 		}
 		for _, item := range items {
 			if jsonEqual(val, item) {
@@ -266,10 +263,10 @@ func init() {
 			}
 		}
 		return int64(0)
-	}})
+	}},
 }
 
-func neverNull([]*expr) bool { return false }
+func neverNull([]Arg) bool { return false }
 
 // findUnder is find starting from a match: the paths it gives continue the match's own.
 func (p *jsonPath) findUnder(start pathMatch) []pathMatch {
@@ -283,7 +280,7 @@ func (p *jsonPath) findUnder(start pathMatch) []pathMatch {
 // jsonAt is the value of the document (argument 0) at the path (argument 1, when given): found
 // is false when the path matches nothing (the function's answer is then NULL). The path may not
 // have wildcards (MySQL's error 3149).
-func jsonAt(e *expr, v []any, fn string) (any, bool, error) {
+func jsonAt(e *Call, v []any, fn string) (any, bool, error) {
 	if len(v) < 2 {
 		doc, err := jsonDoc(e, v, 0, fn)
 		return doc, err == nil, err
@@ -291,7 +288,7 @@ func jsonAt(e *expr, v []any, fn string) (any, bool, error) {
 	return jsonAtPath(e, v, 0, 1, fn)
 }
 
-func jsonAtPath(e *expr, v []any, docArg, pathArg int, fn string) (any, bool, error) {
+func jsonAtPath(e *Call, v []any, docArg, pathArg int, fn string) (any, bool, error) {
 	doc, err := jsonDoc(e, v, docArg, fn)
 	if err != nil {
 		return nil, false, err
@@ -311,7 +308,7 @@ func jsonAtPath(e *expr, v []any, docArg, pathArg int, fn string) (any, bool, er
 }
 
 // oneOrAll reads the 'one' or 'all' argument of JSON_CONTAINS_PATH and JSON_SEARCH.
-func oneOrAll(e *expr, v []any, i int, fn string) (bool, error) {
+func oneOrAll(e *Call, v []any, i int, fn string) (bool, error) {
 	switch strings.ToLower(textArg(e, v, i)) {
 	case "one":
 		return false, nil
@@ -319,112 +316,4 @@ func oneOrAll(e *expr, v []any, i int, fn string) (bool, error) {
 		return true, nil
 	}
 	return false, jsonErrorf(3154, "the oneOrAll argument to %s may take these values: 'one' or 'all' (got %q)", fn, textArg(e, v, i))
-}
-
-// jsonArrow compiles col->'path' as JSON_EXTRACT(col, 'path') and col->>'path' as
-// JSON_UNQUOTE(JSON_EXTRACT(col, 'path')).
-func (s *scope) jsonArrow(e *sqlparser.BinaryExpr) (*expr, error) {
-	doc, err := s.compile(e.Left)
-	if err != nil {
-		return nil, err
-	}
-	path, err := s.compile(e.Right)
-	if err != nil {
-		return nil, err
-	}
-	text := sqlparser.String(e)
-	x, err := s.call("JSON_EXTRACT", []*expr{doc, path}, text)
-	if err != nil || e.Operator == sqlparser.JSONExtractOp {
-		return x, err
-	}
-	return s.call("JSON_UNQUOTE", []*expr{x}, text)
-}
-
-// jsonAggregates are the JSON aggregates, which the grammar's list of aggregates lacks.
-var jsonAggregates = map[string]bool{"json_arrayagg": true, "json_objectagg": true}
-
-// jsonArrayAcc is JSON_ARRAYAGG(x): the rows' values as a JSON array in the order the rows come,
-// a NULL as null (MySQL keeps them); NULL for no rows.
-type jsonArrayAcc struct {
-	a     *Aggregate
-	items []any
-}
-
-func (j *jsonArrayAcc) Add(r *Row) (int, error) {
-	v, err := j.a.args[0].eval(r)
-	if err != nil {
-		return 0, err
-	}
-	item, err := jsonOfValue(j.a.args[0], v)
-	if err != nil {
-		return 0, err
-	}
-	j.items = append(j.items, item)
-	return 1, nil
-}
-
-func (j *jsonArrayAcc) Result() any {
-	if j.items == nil {
-		return nil
-	}
-	return jsonFormat(j.items)
-}
-
-// jsonObjectAcc is JSON_OBJECTAGG(key, value): an object of the rows' pairs, the last value of a
-// repeated key winning; a NULL key is MySQL's error 3158; NULL for no rows.
-type jsonObjectAcc struct {
-	a   *Aggregate
-	obj map[string]any
-}
-
-func (j *jsonObjectAcc) Add(r *Row) (int, error) {
-	k, err := j.a.args[0].eval(r)
-	if err != nil {
-		return 0, err
-	}
-	if k == nil {
-		return 0, jsonErrorf(3158, "JSON documents may not contain NULL member names (%s)", j.a.SQL)
-	}
-	v, err := j.a.args[1].eval(r)
-	if err != nil {
-		return 0, err
-	}
-	val, err := jsonOfValue(j.a.args[1], v)
-	if err != nil {
-		return 0, err
-	}
-	if j.obj == nil {
-		j.obj = map[string]any{}
-	}
-	key := valueText(j.a.args[0], k)
-	_, had := j.obj[key]
-	j.obj[key] = val
-	if had {
-		return 0, nil
-	}
-	return 1, nil
-}
-
-func (j *jsonObjectAcc) Result() any {
-	if j.obj == nil {
-		return nil
-	}
-	return jsonFormat(j.obj)
-}
-
-// jsonScalarCompare refuses a comparison of a JSON function's result (JSON_EXTRACT, col->'$.p', …)
-// with a value that is not JSON: MySQL compares them as JSON values (the JSON string "x" equals the
-// text 'x', an array equals no text), which comparing the JSON's text would not give. A list or
-// object column compared with text keeps its meaning (its text; links: membership), and a JSON
-// constant (a bound list, a call of constants) is refused by listArgument.
-func jsonScalarCompare(op string, left, right *expr) error {
-	for _, pair := range [][2]*expr{{left, right}, {right, left}} {
-		j, other := pair[0], pair[1]
-		if j.kind != exFunc || j.typ != typeJSON || other.typ == typeJSON || other.typ == typeNull {
-			continue
-		}
-		return unsupported("comparing a JSON value with "+other.typ.String(), describe(j)+" "+op+" "+describe(other),
-			"MySQL compares them as JSON values; compare the unquoted value: col->>'$.path' or JSON_UNQUOTE(JSON_EXTRACT(…)) "+op+" …")
-	}
-	return nil
 }

@@ -1,4 +1,4 @@
-package translate
+package sqlvalue
 
 import (
 	"math"
@@ -13,18 +13,19 @@ import (
 // zero.
 
 // numType is the type of a numeric result that keeps an integer argument integer.
-func numType(t sqlType) sqlType {
-	if t == typeInt || t == typeBool {
-		return typeInt
+func numType(t Type) Type {
+	if t == Int || t == Bool {
+		return Int
 	}
-	return typeFloat
+	return Float
 }
 
-func init() {
-	register("ABS", &funcDef{min: 1, max: 1, typ: func(fc *funcCall) (sqlType, error) {
-		return numType(fc.args[0].typ), nil
-	}, eval: func(e *expr, v []any) any {
-		if n, ok := intOf(v[0]); ok {
+// numberFuncs is this file's part of the function table (funcTable), by name.
+var numberFuncs = map[string]*Func{
+	"ABS": {Min: 1, Max: 1, Type: func(fc *Check) (Type, error) {
+		return numType(fc.Args[0].Type), nil
+	}, Eval: func(e *Call, v []any) any {
+		if n, ok := IntOf(v[0]); ok {
 			if n == math.MinInt64 {
 				return -float64(n)
 			}
@@ -33,11 +34,11 @@ func init() {
 			}
 			return n
 		}
-		f, _ := toFloat(v[0])
+		f, _ := ToFloat(v[0])
 		return math.Abs(f)
-	}})
-	register("SIGN", &funcDef{min: 1, max: 1, typ: typeOf(typeInt), eval: func(e *expr, v []any) any {
-		f, _ := toFloat(v[0])
+	}},
+	"SIGN": {Min: 1, Max: 1, Type: typeOf(Int), Eval: func(e *Call, v []any) any {
+		f, _ := ToFloat(v[0])
 		switch {
 		case f > 0:
 			return int64(1)
@@ -45,117 +46,123 @@ func init() {
 			return int64(-1)
 		}
 		return int64(0)
-	}})
-	register("ROUND", &funcDef{min: 1, max: 2, typ: func(fc *funcCall) (sqlType, error) {
+	}},
+	"ROUND": {Min: 1, Max: 2, Type: func(fc *Check) (Type, error) {
 		// The argument's type, with or without digits, as MySQL: ROUND of a DOUBLE is a DOUBLE
 		// (ROUND(Score) * Age is a DOUBLE product, never BIGINT's out-of-range error).
 		// A decimal literal's ROUND is MySQL's DECIMAL of scale 0: an integer here.
-		if len(fc.args) == 1 && fc.args[0].kind == exConst {
-			return typeInt, nil
+		if len(fc.Args) == 1 && fc.Args[0].Const {
+			return Int, nil
 		}
-		return numType(fc.args[0].typ), nil
-	}, eval: func(e *expr, v []any) any {
+		return numType(fc.Args[0].Type), nil
+	}, Eval: func(e *Call, v []any) any {
 		return roundOrTruncate(e, v, false)
-	}})
-	register("TRUNCATE", &funcDef{min: 2, max: 2, typ: func(fc *funcCall) (sqlType, error) {
-		return numType(fc.args[0].typ), nil
-	}, eval: func(e *expr, v []any) any {
+	}},
+	"TRUNCATE": {Min: 2, Max: 2, Type: func(fc *Check) (Type, error) {
+		return numType(fc.Args[0].Type), nil
+	}, Eval: func(e *Call, v []any) any {
 		return roundOrTruncate(e, v, true)
-	}})
-	ceilFloor := func(f func(float64) float64) *funcDef {
-		return &funcDef{min: 1, max: 1, typ: typeOf(typeInt), eval: func(e *expr, v []any) any {
-			if n, ok := intOf(v[0]); ok {
-				return n
-			}
-			x, _ := toFloat(v[0])
-			x = f(x)
-			if math.Abs(x) < 1<<63 {
-				return int64(x)
-			}
-			return x
-		}}
-	}
-	register("CEIL", ceilFloor(math.Ceil))
-	register("FLOOR", ceilFloor(math.Floor))
-	register("MOD", &funcDef{min: 2, max: 2, mayBeNull: true, typ: func(fc *funcCall) (sqlType, error) {
-		return unifyTypes(numType(fc.args[0].typ), numType(fc.args[1].typ)), nil
-	}, eval: func(e *expr, v []any) any {
-		return arith("%", numberOf(v[0]), numberOf(v[1]))
-	}})
-	register("POWER", &funcDef{min: 2, max: 2, typ: typeOf(typeFloat), mayBeNull: true, eval: func(e *expr, v []any) any {
-		x, _ := toFloat(v[0])
-		y, _ := toFloat(v[1])
+	}},
+	"CEIL":  ceilFloor(math.Ceil),
+	"FLOOR": ceilFloor(math.Floor),
+	"MOD": {Min: 2, Max: 2, MayBeNull: true, Type: func(fc *Check) (Type, error) {
+		return Unify(numType(fc.Args[0].Type), numType(fc.Args[1].Type)), nil
+	}, Eval: func(e *Call, v []any) any {
+		return Arith("%", numberOf(v[0]), numberOf(v[1]))
+	}},
+	"POWER": {Min: 2, Max: 2, Type: typeOf(Float), MayBeNull: true, Eval: func(e *Call, v []any) any {
+		x, _ := ToFloat(v[0])
+		y, _ := ToFloat(v[1])
 		return finite(math.Pow(x, y))
-	}})
-	register("SQRT", &funcDef{min: 1, max: 1, typ: typeOf(typeFloat), mayBeNull: true, eval: func(e *expr, v []any) any {
-		x, _ := toFloat(v[0])
+	}},
+	"SQRT": {Min: 1, Max: 1, Type: typeOf(Float), MayBeNull: true, Eval: func(e *Call, v []any) any {
+		x, _ := ToFloat(v[0])
 		if x < 0 {
 			return nil
 		}
 		return math.Sqrt(x)
-	}})
-	register("EXP", &funcDef{min: 1, max: 1, typ: typeOf(typeFloat), mayBeNull: true, eval: func(e *expr, v []any) any {
-		x, _ := toFloat(v[0])
+	}},
+	"EXP": {Min: 1, Max: 1, Type: typeOf(Float), MayBeNull: true, Eval: func(e *Call, v []any) any {
+		x, _ := ToFloat(v[0])
 		return finite(math.Exp(x))
-	}})
-	register("LN", &funcDef{min: 1, max: 1, typ: typeOf(typeFloat), mayBeNull: true, eval: func(e *expr, v []any) any {
-		x, _ := toFloat(v[0])
+	}},
+	"LN": {Min: 1, Max: 1, Type: typeOf(Float), MayBeNull: true, Eval: func(e *Call, v []any) any {
+		x, _ := ToFloat(v[0])
 		if x <= 0 {
 			return nil
 		}
 		return math.Log(x)
-	}})
+	}},
 	// INTERVAL(n, n1, n2, …): how many of n1, n2, … come before the first one greater than n (for
 	// a sorted list, the number of them at most n); -1 when n is NULL. A NULL item is never greater.
-	register(intervalFunction, &funcDef{min: 2, max: -1, typ: typeOf(typeInt), nullArgs: true,
-		nullable: func([]*expr) bool { return false }, eval: func(e *expr, v []any) any {
+	IntervalFunction: {Min: 2, Max: -1, Type: typeOf(Int), NullArgs: true,
+		Nullable: func([]Arg) bool { return false }, Eval: func(e *Call, v []any) any {
 			if v[0] == nil {
 				return int64(-1)
 			}
-			n, _ := toFloat(v[0])
+			n, _ := ToFloat(v[0])
 			for i := 1; i < len(v); i++ {
-				if f, ok := toFloat(v[i]); ok && f > n {
+				if f, ok := ToFloat(v[i]); ok && f > n {
 					return int64(i - 1)
 				}
 			}
 			return int64(len(v) - 1)
-		}})
-	register("PI", &funcDef{min: 0, max: 0, typ: typeOf(typeFloat), eval: func(e *expr, v []any) any { return math.Pi }})
-	for _, name := range []string{"GREATEST", "LEAST"} {
-		greatest := name == "GREATEST"
-		register(name, &funcDef{min: 2, max: -1, typ: typeOfValues, eval: func(e *expr, v []any) any {
-			var best any
-			for i, x := range v {
-				x = convertArg(e, i, x)
-				if x == nil {
-					return nil
-				}
-				if best == nil {
-					best = x
-					continue
-				}
-				if c := compareValues(x, best); (greatest && c > 0) || (!greatest && c < 0) {
-					best = x
-				}
+		}},
+	"PI": {Min: 0, Max: 0, Type: typeOf(Float), Eval: func(e *Call, v []any) any { return math.Pi }}, "GREATEST": greatestOrLeast(true),
+	"LEAST": greatestOrLeast(false),
+}
+
+// ceilFloor is CEIL or FLOOR: an integer stays itself; a DOUBLE is rounded by f, an integer
+// when it fits.
+func ceilFloor(f func(float64) float64) *Func {
+	return &Func{Min: 1, Max: 1, Type: typeOf(Int), Eval: func(e *Call, v []any) any {
+		if n, ok := IntOf(v[0]); ok {
+			return n
+		}
+		x, _ := ToFloat(v[0])
+		x = f(x)
+		if math.Abs(x) < 1<<63 {
+			return int64(x)
+		}
+		return x
+	}}
+}
+
+// greatestOrLeast is GREATEST (greatest) or LEAST: NULL when an argument is, else the extreme
+// of the arguments converted to the call's type.
+func greatestOrLeast(greatest bool) *Func {
+	return &Func{Min: 2, Max: -1, Type: typeOfValues, Eval: func(e *Call, v []any) any {
+		var best any
+		for i, x := range v {
+			x = convertArg(e, i, x)
+			if x == nil {
+				return nil
 			}
-			return best
-		}})
-	}
+			if best == nil {
+				best = x
+				continue
+			}
+			if c := Compare(x, best); (greatest && c > 0) || (!greatest && c < 0) {
+				best = x
+			}
+		}
+		return best
+	}}
 }
 
 // typeOfValues is the type of a function that returns one of its arguments (GREATEST, LEAST,
-// COALESCE, …): unifyTypes of them, as MySQL aggregates types (a date and a text are text).
-func typeOfValues(fc *funcCall) (sqlType, error) {
-	return unifyArgs(fc.args), nil
+// COALESCE, …): Unify of them, as MySQL aggregates types (a date and a text are text).
+func typeOfValues(fc *Check) (Type, error) {
+	return unifyArgs(fc.Args), nil
 }
 
-// unifyArgs is unifyTypes of the types of args.
-func unifyArgs(args []*expr) sqlType {
-	types := make([]sqlType, len(args))
+// unifyArgs is Unify of the types of args.
+func unifyArgs(args []Arg) Type {
+	types := make([]Type, len(args))
 	for i, a := range args {
-		types[i] = a.typ
+		types[i] = a.Type
 	}
-	return unifyTypes(types...)
+	return Unify(types...)
 }
 
 // numberOf is a value as a number for arithmetic: integers stay integers.
@@ -164,7 +171,7 @@ func numberOf(v any) any {
 	case int64, float64, bool:
 		return v
 	}
-	f, _ := toFloat(v)
+	f, _ := ToFloat(v)
 	return f
 }
 
@@ -177,12 +184,12 @@ func finite(f float64) any {
 }
 
 // roundOrTruncate is ROUND(x[, d]) and TRUNCATE(x, d).
-func roundOrTruncate(e *expr, v []any, trunc bool) any {
+func roundOrTruncate(e *Call, v []any, trunc bool) any {
 	digits := int64(0)
 	if len(v) == 2 {
-		digits = toInt(v[1])
+		digits = ToInt(v[1])
 	}
-	if n, ok := intOf(v[0]); ok {
+	if n, ok := IntOf(v[0]); ok {
 		if digits >= 0 {
 			return n
 		}
@@ -204,9 +211,9 @@ func roundOrTruncate(e *expr, v []any, trunc bool) any {
 		}
 		return q * p
 	}
-	x, _ := toFloat(v[0])
+	x, _ := ToFloat(v[0])
 	r := roundDecimal(x, digits, trunc)
-	if e.typ == typeInt {
+	if e.Type == Int {
 		if math.Abs(r) < 1<<63 {
 			return int64(r)
 		}

@@ -1,12 +1,10 @@
-package translate
+package sqlvalue
 
 import (
 	"fmt"
 	"regexp"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/xwb1989/sqlparser"
 )
 
 // Regular expressions (MySQL 8 manual, 14.8.2): REGEXP, RLIKE, NOT REGEXP, REGEXP_LIKE,
@@ -76,39 +74,39 @@ func compileRegexp(pattern, matchType string) (*regexp.Regexp, error) {
 
 // regexpType types a function of the family: the pattern (argument 1) and the match type (argument
 // matchArg, when given) compiled once when they are constants.
-func regexpType(result sqlType, matchArg int) func(fc *funcCall) (sqlType, error) {
-	return func(fc *funcCall) (sqlType, error) {
-		pat := fc.args[1]
-		pattern, ok := pat.val.(string)
-		if pat.kind != exConst || pat.typ == typeNull {
+func regexpType(result Type, matchArg int) func(fc *Check) (Type, error) {
+	return func(fc *Check) (Type, error) {
+		pat := fc.Args[1]
+		pattern, ok := pat.Value.(string)
+		if !pat.Const || pat.Type == Null {
 			return result, nil
 		}
 		if !ok {
-			pattern = valueText(pat, pat.val)
+			pattern = pat.Text(pat.Value)
 		}
 		matchType := ""
-		if matchArg < len(fc.args) {
-			m := fc.args[matchArg]
-			if m.kind != exConst {
+		if matchArg < len(fc.Args) {
+			m := fc.Args[matchArg]
+			if !m.Const {
 				return result, nil
 			}
-			if m.val == nil {
+			if m.Value == nil {
 				return result, nil
 			}
-			matchType = valueText(m, m.val)
+			matchType = m.Text(m.Value)
 		}
 		re, err := compileRegexp(pattern, matchType)
 		if err != nil {
-			return 0, fmt.Errorf("%w (in %s)", err, fc.text)
+			return 0, fmt.Errorf("%w (in %s)", err, fc.SQL)
 		}
-		fc.out.val = regexpMatcher{re: re}
+		fc.Param = regexpMatcher{re: re}
 		return result, nil
 	}
 }
 
 // regexpOf is the call's pattern: compiled at translation, or now from the row's values.
-func regexpOf(e *expr, v []any, matchArg int) (*regexp.Regexp, error) {
-	if m, ok := e.val.(regexpMatcher); ok {
+func regexpOf(e *Call, v []any, matchArg int) (*regexp.Regexp, error) {
+	if m, ok := e.Param.(regexpMatcher); ok {
 		return m.re, nil
 	}
 	matchType := ""
@@ -135,15 +133,15 @@ func runeOffset(s string, pos int64) (int, bool) {
 }
 
 // regexpStart reads the optional position argument: the byte offset where the search starts.
-func regexpStart(e *expr, v []any, i int, s string) (int, error) {
+func regexpStart(e *Call, v []any, i int, s string) (int, error) {
 	if i >= len(v) {
 		return 0, nil
 	}
-	pos := toInt(v[i])
+	pos := ToInt(v[i])
 	off, ok := runeOffset(s, pos)
 	if !ok {
 		return 0, runtimeErrorf("%s: the position %d is out of the text's bounds (1 to %d), which MySQL refuses (Index out of bounds in regular expression search)",
-			e.sql, pos, utf8.RuneCountInString(s)+1)
+			e.SQL, pos, utf8.RuneCountInString(s)+1)
 	}
 	return off, nil
 }
@@ -153,7 +151,7 @@ func regexpOccurrence(v []any, i int) int64 {
 	if i >= len(v) {
 		return 1
 	}
-	return max(toInt(v[i]), 1)
+	return max(ToInt(v[i]), 1)
 }
 
 // nthMatch is the byte span of the n-th match (1-based) of re in s at or after off; nil when none.
@@ -169,7 +167,7 @@ func nthMatch(re *regexp.Regexp, s string, off int, n int64) []int {
 
 // regexpSearch is the search of REGEXP_INSTR and REGEXP_SUBSTR (expr, pat[, pos[, occurrence …]]):
 // the text and the byte span of the match asked for (nil when none).
-func regexpSearch(e *expr, v []any, matchArg int) (string, []int, error) {
+func regexpSearch(e *Call, v []any, matchArg int) (string, []int, error) {
 	re, err := regexpOf(e, v, matchArg)
 	if err != nil {
 		return "", nil, err
@@ -206,15 +204,16 @@ func expandReplacement(b *strings.Builder, repl, s string, groups []int) {
 	}
 }
 
-func init() {
-	register("REGEXP_LIKE", &funcDef{min: 2, max: 3, typ: regexpType(typeBool, 2), eval: func(e *expr, v []any) any {
+// regexpFuncs is this file's part of the function table (funcTable), by name.
+var regexpFuncs = map[string]*Func{
+	"REGEXP_LIKE": {Min: 2, Max: 3, Type: regexpType(Bool, 2), Eval: func(e *Call, v []any) any {
 		re, err := regexpOf(e, v, 2)
 		if err != nil {
 			return err
 		}
 		return re.MatchString(textArg(e, v, 0))
-	}})
-	register("REGEXP_INSTR", &funcDef{min: 2, max: 6, typ: regexpType(typeInt, 5), eval: func(e *expr, v []any) any {
+	}},
+	"REGEXP_INSTR": {Min: 2, Max: 6, Type: regexpType(Int, 5), Eval: func(e *Call, v []any) any {
 		s, m, err := regexpSearch(e, v, 5)
 		if err != nil {
 			return err
@@ -223,14 +222,14 @@ func init() {
 			return int64(0)
 		}
 		at := m[0]
-		if len(v) > 4 && toInt(v[4]) == 1 {
+		if len(v) > 4 && ToInt(v[4]) == 1 {
 			at = m[1] // return_option 1: the position after the match
-		} else if len(v) > 4 && toInt(v[4]) != 0 {
-			return runtimeErrorf("%s: the return option must be 0 or 1, as in MySQL", e.sql)
+		} else if len(v) > 4 && ToInt(v[4]) != 0 {
+			return runtimeErrorf("%s: the return option must be 0 or 1, as in MySQL", e.SQL)
 		}
 		return int64(utf8.RuneCountInString(s[:at]) + 1)
-	}})
-	register("REGEXP_SUBSTR", &funcDef{min: 2, max: 5, typ: regexpType(typeText, 4), mayBeNull: true, eval: func(e *expr, v []any) any {
+	}},
+	"REGEXP_SUBSTR": {Min: 2, Max: 5, Type: regexpType(Text, 4), MayBeNull: true, Eval: func(e *Call, v []any) any {
 		s, m, err := regexpSearch(e, v, 4)
 		if err != nil {
 			return err
@@ -239,8 +238,8 @@ func init() {
 			return nil // MySQL 8: no match is NULL
 		}
 		return s[m[0]:m[1]]
-	}})
-	register("REGEXP_REPLACE", &funcDef{min: 3, max: 6, typ: regexpType(typeText, 5), eval: func(e *expr, v []any) any {
+	}},
+	"REGEXP_REPLACE": {Min: 3, Max: 6, Type: regexpType(Text, 5), Eval: func(e *Call, v []any) any {
 		re, err := regexpOf(e, v, 5)
 		if err != nil {
 			return err
@@ -252,7 +251,7 @@ func init() {
 		}
 		occurrence := int64(0) // every match
 		if len(v) > 4 {
-			occurrence = max(toInt(v[4]), 0)
+			occurrence = max(ToInt(v[4]), 0)
 		}
 		// One search over the text from the position on (so that ^ anchors once), as ICU's
 		// replace: matches do not overlap, an empty match next to the previous one is skipped.
@@ -273,18 +272,5 @@ func init() {
 		}
 		b.WriteString(rest[done:])
 		return b.String()
-	}})
-}
-
-// regexpOperator compiles a [NOT] REGEXP b and a [NOT] RLIKE b: REGEXP_LIKE(a, b), negated.
-func (s *scope) regexpOperator(left *expr, e *sqlparser.ComparisonExpr) (*expr, error) {
-	right, err := s.compile(e.Right)
-	if err != nil {
-		return nil, err
-	}
-	x, err := s.call("REGEXP_LIKE", []*expr{left, right}, sqlString(e))
-	if err != nil || e.Operator != sqlparser.NotRegexpStr {
-		return x, err
-	}
-	return &expr{kind: exNot, typ: typeBool, nullable: x.nullable, args: []*expr{x}, sql: sqlString(e)}, nil
+	}},
 }

@@ -1,4 +1,4 @@
-package translate
+package sqlvalue
 
 import (
 	"fmt"
@@ -7,12 +7,10 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/airsql/airsql/frontend"
 )
 
 // Date and time functions (MySQL 8 manual, 14.7 "Date and Time Functions"). Every time is UTC (the
-// session's time_zone is UTC; see sysvars.go), NOW() and its kin are the statement's clock
+// session's time_zone is UTC; see translate/sysvars.go), NOW() and its kin are the statement's clock
 // (Args.Now, from the connector's clock), fixed for the whole statement as in MySQL. Text reads as
 // a date or datetime as MySQL reads literals ('2024-03-01', '2024-03-01 12:00:00', '20240301', ISO
 // with Z); text that does not, and impossible dates ('2023-02-29'), give NULL, as do results outside
@@ -30,14 +28,7 @@ func parseMySQLTime(s string) (mysqlTime, bool) {
 	if s == "" {
 		return mysqlTime{}, false
 	}
-	allDigits := true
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			allDigits = false
-			break
-		}
-	}
-	if allDigits {
+	if strings.Trim(s, "0123456789") == "" {
 		n, err := strconv.ParseInt(s, 10, 64)
 		if err != nil {
 			return mysqlTime{}, false
@@ -49,26 +40,56 @@ func parseMySQLTime(s string) (mysqlTime, bool) {
 		return mysqlTime{}, false
 	}
 	// Y-M-D[( |T)h:m[:s[.f]]][Z|±hh:mm]; the date's delimiters may be any punctuation.
+	r := &timeReader{s: s}
 	var parts [7]int
-	var fracDigits int
-	i, field := 0, 0
-	readNumber := func(maxDigits int) (int, int, bool) {
-		start := i
-		n := 0
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' && i-start < maxDigits {
-			n = n*10 + int(s[i]-'0')
-			i++
-		}
-		return n, i - start, i > start
+	if !r.date(&parts) {
+		return mysqlTime{}, false
 	}
-	for field = 0; field < 3; field++ {
+	dateOnly := true
+	if r.i < len(s) && (s[r.i] == ' ' || s[r.i] == 'T') {
+		dateOnly = false
+		if !r.clock(&parts) {
+			return mysqlTime{}, false
+		}
+	}
+	offset, ok := zoneOffset(s[r.i:])
+	if !ok {
+		return mysqlTime{}, false
+	}
+	t, ok := validTime(parts[0], parts[1], parts[2], parts[3], parts[4], parts[5], parts[6])
+	if !ok {
+		return mysqlTime{}, false
+	}
+	return mysqlTime{t: t.Add(-time.Duration(offset) * time.Second), dateOnly: dateOnly}, true
+}
+
+// timeReader reads a date or datetime literal: s from i.
+type timeReader struct {
+	s string
+	i int
+}
+
+// number reads up to maxDigits digits: the number, how many digits, and whether there was one.
+func (r *timeReader) number(maxDigits int) (int, int, bool) {
+	start := r.i
+	n := 0
+	for r.i < len(r.s) && r.s[r.i] >= '0' && r.s[r.i] <= '9' && r.i-start < maxDigits {
+		n = n*10 + int(r.s[r.i]-'0')
+		r.i++
+	}
+	return n, r.i - start, r.i > start
+}
+
+// date reads Y-M-D into parts[0:3]: a two-digit year is 1970-2069, the delimiters any punctuation.
+func (r *timeReader) date(parts *[7]int) bool {
+	for field := 0; field < 3; field++ {
 		max := 2
 		if field == 0 {
 			max = 4
 		}
-		n, digits, ok := readNumber(max)
+		n, digits, ok := r.number(max)
 		if !ok {
-			return mysqlTime{}, false
+			return false
 		}
 		if field == 0 && digits <= 2 {
 			// Two-digit years: 70-99 are 1970-1999, 00-69 are 2000-2069.
@@ -80,78 +101,77 @@ func parseMySQLTime(s string) (mysqlTime, bool) {
 		}
 		parts[field] = n
 		if field < 2 {
-			if i >= len(s) || !isDatePunct(s[i]) {
-				return mysqlTime{}, false
+			if r.i >= len(r.s) || !isDatePunct(r.s[r.i]) {
+				return false
 			}
-			i++
+			r.i++
 		}
 	}
-	dateOnly := true
-	if i < len(s) && (s[i] == ' ' || s[i] == 'T') {
-		i++
-		for i < len(s) && s[i] == ' ' {
-			i++
+	return true
+}
+
+// clock reads ( |T)h:m[:s[.f]] into parts[3:7] (the fraction in nanoseconds).
+func (r *timeReader) clock(parts *[7]int) bool {
+	s := r.s
+	r.i++
+	for r.i < len(s) && s[r.i] == ' ' {
+		r.i++
+	}
+	for field := 3; field < 6; field++ {
+		n, _, ok := r.number(2)
+		if !ok {
+			if field == 5 { // seconds are optional
+				break
+			}
+			return false
 		}
-		dateOnly = false
-		for field = 3; field < 6; field++ {
-			n, _, ok := readNumber(2)
-			if !ok {
-				if field == 5 { // seconds are optional
+		parts[field] = n
+		if field < 5 {
+			if r.i >= len(s) || s[r.i] != ':' {
+				if field == 4 {
 					break
 				}
-				return mysqlTime{}, false
+				return false
 			}
-			parts[field] = n
-			if field < 5 {
-				if i >= len(s) || s[i] != ':' {
-					if field == 4 {
-						break
-					}
-					return mysqlTime{}, false
-				}
-				i++
-			}
-		}
-		if i < len(s) && s[i] == '.' {
-			i++
-			start := i
-			n := 0
-			for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-				if i-start < 9 {
-					n = n*10 + int(s[i]-'0')
-				}
-				i++
-			}
-			fracDigits = min(i-start, 9)
-			for d := fracDigits; d < 9; d++ {
-				n *= 10
-			}
-			parts[6] = n
+			r.i++
 		}
 	}
-	offset := 0
-	if i < len(s) {
-		switch rest := s[i:]; {
-		case rest == "Z" || rest == "z":
-		case len(rest) == 6 && (rest[0] == '+' || rest[0] == '-') && rest[3] == ':':
-			h, err1 := strconv.Atoi(rest[1:3])
-			m, err2 := strconv.Atoi(rest[4:6])
-			if err1 != nil || err2 != nil || h > 14 || m > 59 {
-				return mysqlTime{}, false
+	if r.i < len(s) && s[r.i] == '.' {
+		r.i++
+		start := r.i
+		n := 0
+		for r.i < len(s) && s[r.i] >= '0' && s[r.i] <= '9' {
+			if r.i-start < 9 {
+				n = n*10 + int(s[r.i]-'0')
 			}
-			offset = h*3600 + m*60
-			if rest[0] == '-' {
-				offset = -offset
-			}
-		default:
-			return mysqlTime{}, false
+			r.i++
 		}
+		for d := min(r.i-start, 9); d < 9; d++ {
+			n *= 10
+		}
+		parts[6] = n
 	}
-	t, ok := validTime(parts[0], parts[1], parts[2], parts[3], parts[4], parts[5], parts[6])
-	if !ok {
-		return mysqlTime{}, false
+	return true
+}
+
+// zoneOffset reads what may follow a datetime literal: nothing, Z, or ±hh:mm; in seconds east.
+func zoneOffset(rest string) (int, bool) {
+	switch {
+	case rest == "" || rest == "Z" || rest == "z":
+		return 0, true
+	case len(rest) == 6 && (rest[0] == '+' || rest[0] == '-') && rest[3] == ':':
+		h, err1 := strconv.Atoi(rest[1:3])
+		m, err2 := strconv.Atoi(rest[4:6])
+		if err1 != nil || err2 != nil || h > 14 || m > 59 {
+			return 0, false
+		}
+		offset := h*3600 + m*60
+		if rest[0] == '-' {
+			offset = -offset
+		}
+		return offset, true
 	}
-	return mysqlTime{t: t.Add(-time.Duration(offset) * time.Second), dateOnly: dateOnly}, true
+	return 0, false
 }
 
 func isDatePunct(c byte) bool {
@@ -196,9 +216,9 @@ func daysIn(y int, m time.Month) int {
 
 func isLeap(y int) bool { return y%4 == 0 && (y%100 != 0 || y%400 == 0) }
 
-// toTime reads a value as a time: a time as it is, text as a MySQL literal, an integer as YYYYMMDD
+// ToTime reads a value as a time: a time as it is, text as a MySQL literal, an integer as YYYYMMDD
 // or YYYYMMDDhhmmss. It reports false for anything else (then the function gives NULL).
-func toTime(v any) (time.Time, bool) {
+func ToTime(v any) (time.Time, bool) {
 	switch v := v.(type) {
 	case time.Time:
 		return v.UTC(), true
@@ -215,26 +235,26 @@ func toTime(v any) (time.Time, bool) {
 		if v <= 0 || v >= 1e15 {
 			return time.Time{}, false
 		}
-		return toTime(int64(v))
+		return ToTime(int64(v))
 	}
 	return time.Time{}, false
 }
 
 // dateArgs checks that the arguments at the given positions can be times: times, text, numbers or
 // NULL. Anything that is not a time may not read as one, so the result may be NULL.
-func dateArgs(positions ...int) func(fc *funcCall) error {
-	return func(fc *funcCall) error {
+func dateArgs(positions ...int) func(fc *Check) error {
+	return func(fc *Check) error {
 		for _, i := range positions {
-			if i >= len(fc.args) {
+			if i >= len(fc.Args) {
 				continue
 			}
-			a := fc.args[i]
+			a := fc.Args[i]
 			switch {
-			case a.typ.temporal():
-			case a.typ == typeText || a.typ == typeNull || a.typ == typeInt || a.typ == typeFloat:
-				fc.nullable = true
+			case a.Type.Temporal():
+			case a.Type == Text || a.Type == Null || a.Type == Int || a.Type == Float:
+				fc.Nullable = true
 			default:
-				return fc.errorf("%s needs a date, but %s is %s", fc.name, describe(a), a.typ)
+				return fc.Errorf("%s needs a date, but %s is %s", fc.Name, Describe(a), a.Type)
 			}
 		}
 		return nil
@@ -242,12 +262,12 @@ func dateArgs(positions ...int) func(fc *funcCall) error {
 }
 
 // dateFunc is a function of one date argument (and optional others).
-func dateFunc(min, max int, result sqlType, f func(t time.Time, e *expr, v []any) any) *funcDef {
+func dateFunc(min, max int, result Type, f func(t time.Time, e *Call, v []any) any) *Func {
 	check := dateArgs(0)
-	return &funcDef{min: min, max: max, typ: func(fc *funcCall) (sqlType, error) {
+	return &Func{Min: min, Max: max, Type: func(fc *Check) (Type, error) {
 		return result, check(fc)
-	}, eval: func(e *expr, v []any) any {
-		t, ok := toTime(v[0])
+	}, Eval: func(e *Call, v []any) any {
+		t, ok := ToTime(v[0])
 		if !ok {
 			return nil
 		}
@@ -345,15 +365,15 @@ func unitHasTime(unit string) bool {
 	return true
 }
 
-// interval is an amount of time to add: months (calendar), then microseconds.
-type interval struct {
-	months int64
-	micros int64
+// Interval is an amount of time to add: months (calendar), then microseconds.
+type Interval struct {
+	Months int64
+	Micros int64
 }
 
-// parseInterval reads INTERVAL amount unit. A composite unit reads its parts from text
+// ParseInterval reads INTERVAL amount unit. A composite unit reads its parts from text
 // ('1:30' HOUR_MINUTE), the leftmost parts left out when fewer are given, as MySQL does.
-func parseInterval(amount any, unit string) (interval, bool) {
+func ParseInterval(amount any, unit string) (Interval, bool) {
 	const (
 		us  = int64(1)
 		sec = 1_000_000 * us
@@ -364,25 +384,25 @@ func parseInterval(amount any, unit string) (interval, bool) {
 	simple := map[string]int64{"MICROSECOND": us, "SECOND": sec, "MINUTE": mn, "HOUR": hr, "DAY": day, "WEEK": 7 * day}
 	switch unit {
 	case "MONTH", "QUARTER", "YEAR":
-		n := toInt(amount)
+		n := ToInt(amount)
 		m := map[string]int64{"MONTH": 1, "QUARTER": 3, "YEAR": 12}[unit]
 		if n > math.MaxInt64/12 || n < math.MinInt64/12 {
-			return interval{}, false
+			return Interval{}, false
 		}
-		return interval{months: n * m}, true
+		return Interval{Months: n * m}, true
 	case "SECOND":
-		f, _ := toFloat(amount)
+		f, _ := ToFloat(amount)
 		if math.Abs(f) > 1e14 {
-			return interval{}, false
+			return Interval{}, false
 		}
-		return interval{micros: int64(math.Round(f * 1e6))}, true
+		return Interval{Micros: int64(math.Round(f * 1e6))}, true
 	}
 	if step, ok := simple[unit]; ok {
-		n := toInt(amount)
+		n := ToInt(amount)
 		if n > math.MaxInt64/step || n < math.MinInt64/step {
-			return interval{}, false
+			return Interval{}, false
 		}
-		return interval{micros: n * step}, true
+		return Interval{Micros: n * step}, true
 	}
 	// Composite units: the fields of the text, right-aligned to the unit's fields.
 	fields := map[string][]int64{
@@ -392,9 +412,9 @@ func parseInterval(amount any, unit string) (interval, bool) {
 		"MINUTE_MICROSECOND": {mn, sec, us}, "SECOND_MICROSECOND": {sec, us},
 	}[unit]
 	if fields == nil {
-		return interval{}, false
+		return Interval{}, false
 	}
-	text := sqlText(amount, typeText)
+	text := Format(amount, Text)
 	neg := false
 	text = strings.TrimSpace(text)
 	if strings.HasPrefix(text, "-") {
@@ -411,7 +431,7 @@ func parseInterval(amount any, unit string) (interval, bool) {
 		var n int64
 		for j < len(text) && text[j] >= '0' && text[j] <= '9' {
 			if n > 1e15 {
-				return interval{}, false
+				return Interval{}, false
 			}
 			n = n*10 + int64(text[j]-'0')
 			j++
@@ -420,10 +440,10 @@ func parseInterval(amount any, unit string) (interval, bool) {
 		i = j
 	}
 	if len(nums) == 0 || len(nums) > len(fields) {
-		return interval{}, false
+		return Interval{}, false
 	}
 	off := len(fields) - len(nums)
-	var iv interval
+	var iv Interval
 	for k, n := range nums {
 		step := fields[off+k]
 		if strings.HasSuffix(unit, "_MICROSECOND") && off+k == len(fields)-1 && lens[k] < 6 {
@@ -433,22 +453,22 @@ func parseInterval(amount any, unit string) (interval, bool) {
 			}
 		}
 		if unit == "YEAR_MONTH" {
-			iv.months += n * step
+			iv.Months += n * step
 		} else {
-			iv.micros += n * step
+			iv.Micros += n * step
 		}
 	}
 	if neg {
-		iv.months, iv.micros = -iv.months, -iv.micros
+		iv.Months, iv.Micros = -iv.Months, -iv.Micros
 	}
 	return iv, true
 }
 
-// addInterval adds iv (times sign) to t: months first, the day kept or clamped to the month's
+// AddInterval adds iv (times sign) to t: months first, the day kept or clamped to the month's
 // last day (2024-01-31 + 1 MONTH is 2024-02-29), then the rest. False outside years 1 to 9999.
-func addInterval(t time.Time, iv interval, sign int64) (time.Time, bool) {
-	if iv.months != 0 {
-		total := int64(t.Year())*12 + int64(t.Month()) - 1 + sign*iv.months
+func AddInterval(t time.Time, iv Interval, sign int64) (time.Time, bool) {
+	if iv.Months != 0 {
+		total := int64(t.Year())*12 + int64(t.Month()) - 1 + sign*iv.Months
 		if total < 12 || total >= 10000*12 {
 			return time.Time{}, false
 		}
@@ -456,13 +476,13 @@ func addInterval(t time.Time, iv interval, sign int64) (time.Time, bool) {
 		d := min(t.Day(), daysIn(y, m))
 		t = time.Date(y, m, d, t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), time.UTC)
 	}
-	if iv.micros != 0 {
+	if iv.Micros != 0 {
 		const maxMicros = 10000 * 366 * 86400 * 1_000_000
-		if iv.micros > maxMicros || iv.micros < -maxMicros {
+		if iv.Micros > maxMicros || iv.Micros < -maxMicros {
 			return time.Time{}, false
 		}
 		// In two steps of seconds and microseconds: time.Duration holds only ±292 years.
-		secs, rest := iv.micros/1_000_000, iv.micros%1_000_000
+		secs, rest := iv.Micros/1_000_000, iv.Micros%1_000_000
 		t = t.Add(time.Duration(sign*secs) * time.Second).Add(time.Duration(sign*rest) * time.Microsecond)
 	}
 	if t.Year() < 1 || t.Year() > 9999 {
@@ -490,79 +510,110 @@ func monthsBetween(a, b time.Time) int64 {
 
 // unitName reads the unit argument of TIMESTAMPDIFF, TIMESTAMPADD and EXTRACT: a bare word
 // (compiled into a text constant by specialCall).
-func unitName(fc *funcCall, i int) (string, error) {
-	a := fc.args[i]
-	u, ok := a.val.(string)
-	if a.kind != exConst || !ok || !frontend.IntervalUnits[strings.ToUpper(u)] {
-		return "", fc.errorf("%s is not a time unit (MICROSECOND, SECOND, MINUTE, HOUR, DAY, WEEK, MONTH, QUARTER, YEAR, or a compound such as HOUR_MINUTE)", describe(a))
+func unitName(fc *Check, i int) (string, error) {
+	a := fc.Args[i]
+	u, ok := a.Value.(string)
+	if !a.Const || !ok || !IntervalUnits[strings.ToUpper(u)] {
+		return "", fc.Errorf("%s is not a time unit (MICROSECOND, SECOND, MINUTE, HOUR, DAY, WEEK, MONTH, QUARTER, YEAR, or a compound such as HOUR_MINUTE)", Describe(a))
 	}
 	return strings.ToUpper(u), nil
 }
 
-func init() {
-	register("NOW", &funcDef{min: 0, max: 1, typ: func(fc *funcCall) (sqlType, error) {
-		fc.out.val = fc.s.statementNow(fc.args)
-		return typeDateTime, nil
-	}, eval: func(e *expr, v []any) any { return e.val }})
-	register("UTC_TIMESTAMP", &funcDef{min: 0, max: 1, typ: func(fc *funcCall) (sqlType, error) {
-		fc.out.val = fc.s.statementNow(fc.args)
-		return typeDateTime, nil
-	}, eval: func(e *expr, v []any) any { return e.val }})
-	for _, name := range []string{"CURDATE", "UTC_DATE"} {
-		register(name, &funcDef{min: 0, max: 0, typ: func(fc *funcCall) (sqlType, error) {
-			n := fc.s.now
-			fc.out.val = time.Date(n.Year(), n.Month(), n.Day(), 0, 0, 0, 0, time.UTC)
-			return typeDate, nil
-		}, eval: func(e *expr, v []any) any { return e.val }})
+// curdate is CURDATE(): the statement's day.
+var curdate = &Func{Min: 0, Max: 0, Type: func(fc *Check) (Type, error) {
+	n := fc.Env.Now()
+	fc.Param = time.Date(n.Year(), n.Month(), n.Day(), 0, 0, 0, 0, time.UTC)
+	return Date, nil
+}, Eval: func(e *Call, v []any) any { return e.Param }}
+
+// curtime is CURTIME(): the statement's time of day, as text.
+var curtime = &Func{Min: 0, Max: 0, Type: func(fc *Check) (Type, error) {
+	fc.Param = fc.Env.Now().Format(time.TimeOnly)
+	return Text, nil
+}, Eval: func(e *Call, v []any) any { return e.Param }}
+
+// part is a function of a date's part, an integer (YEAR, MONTH, …).
+func part(f func(t time.Time) int64) *Func {
+	return dateFunc(1, 1, Int, func(t time.Time, e *Call, v []any) any { return f(t) })
+}
+
+// dateAddFunc is DATE_ADD (sign 1) or DATE_SUB (sign -1).
+func dateAddFunc(sign int64) *Func {
+	return &Func{Min: 3, Max: 3, Type: dateAddType, MayBeNull: true, Eval: func(e *Call, v []any) any {
+		return dateAdd(e, v, sign)
+	}}
+}
+
+// statementNow is NOW(): the statement's clock to the second, or to fsp digits with NOW(fsp).
+func statementNow(fc *Check) time.Time {
+	n := fc.Env.Now()
+	digits := int64(0)
+	if len(fc.Args) == 1 {
+		digits, _ = fc.Args[0].Value.(int64)
 	}
+	step := time.Second
+	for range min(max(digits, 0), 6) {
+		step /= 10
+	}
+	return n.Truncate(step)
+}
+
+// dateFuncs is this file's part of the function table (funcTable), by name.
+var dateFuncs = map[string]*Func{
+	"NOW": {Min: 0, Max: 1, Type: func(fc *Check) (Type, error) {
+		fc.Param = statementNow(fc)
+		return DateTime, nil
+	}, Eval: func(e *Call, v []any) any { return e.Param }},
+	"UTC_TIMESTAMP": {Min: 0, Max: 1, Type: func(fc *Check) (Type, error) {
+		fc.Param = statementNow(fc)
+		return DateTime, nil
+	}, Eval: func(e *Call, v []any) any { return e.Param }},
+	"CURDATE":  curdate,
+	"UTC_DATE": curdate,
 	// CURTIME() is a TIME in MySQL; the driver has no TIME type and gives its text, hh:mm:ss.
-	for _, name := range []string{"CURTIME", "UTC_TIME"} {
-		register(name, &funcDef{min: 0, max: 0, typ: func(fc *funcCall) (sqlType, error) {
-			fc.out.val = fc.s.now.Format(time.TimeOnly)
-			return typeText, nil
-		}, eval: func(e *expr, v []any) any { return e.val }})
-	}
-	register("UNIX_TIMESTAMP", &funcDef{min: 0, max: 1, typ: func(fc *funcCall) (sqlType, error) {
-		if len(fc.args) == 0 {
-			fc.out.val = fc.s.now.Unix()
-			return typeInt, nil
+	"CURTIME":  curtime,
+	"UTC_TIME": curtime,
+	"UNIX_TIMESTAMP": {Min: 0, Max: 1, Type: func(fc *Check) (Type, error) {
+		if len(fc.Args) == 0 {
+			fc.Param = fc.Env.Now().Unix()
+			return Int, nil
 		}
 		if err := dateArgs(0)(fc); err != nil {
 			return 0, err
 		}
 		// A time with a fraction of a second gives a fraction (MySQL: a DECIMAL with the fraction's
 		// digits); the driver's datetime columns carry milliseconds, so they are FLOAT64.
-		if fc.args[0].typ == typeDateTime || fc.args[0].typ == typeText {
-			return typeFloat, nil
+		if fc.Args[0].Type == DateTime || fc.Args[0].Type == Text {
+			return Float, nil
 		}
-		return typeInt, nil
-	}, eval: func(e *expr, v []any) any {
+		return Int, nil
+	}, Eval: func(e *Call, v []any) any {
 		if len(v) == 0 {
-			return e.val
+			return e.Param
 		}
-		t, ok := toTime(v[0])
+		t, ok := ToTime(v[0])
 		if !ok {
 			return nil
 		}
 		// Out of the TIMESTAMP range (1970 to 3001-01-19 03:14:07.999999 UTC): 0, as MySQL gives.
 		if t.Before(time.Unix(0, 0)) || t.After(time.Date(3001, 1, 19, 3, 14, 7, 999999000, time.UTC)) {
-			if e.typ == typeFloat {
+			if e.Type == Float {
 				return float64(0)
 			}
 			return int64(0)
 		}
-		if e.typ == typeFloat {
+		if e.Type == Float {
 			return float64(t.UnixMicro()) / 1e6
 		}
 		return t.Unix()
-	}})
+	}},
 	// CONVERT_TZ(dt, from, to): the wall time dt in zone from, as a wall time in zone to. Zones are
 	// offsets ('+05:30') or names ('Europe/Paris', from Go's zone database); an unknown zone gives
 	// NULL, as in MySQL.
-	register("CONVERT_TZ", &funcDef{min: 3, max: 3, typ: func(fc *funcCall) (sqlType, error) {
-		return typeDateTime, dateArgs(0)(fc)
-	}, mayBeNull: true, eval: func(e *expr, v []any) any {
-		t, ok := toTime(v[0])
+	"CONVERT_TZ": {Min: 3, Max: 3, Type: func(fc *Check) (Type, error) {
+		return DateTime, dateArgs(0)(fc)
+	}, MayBeNull: true, Eval: func(e *Call, v []any) any {
+		t, ok := ToTime(v[0])
 		from, okFrom := zoneOf(textArg(e, v, 1))
 		to, okTo := zoneOf(textArg(e, v, 2))
 		if !ok || !okFrom || !okTo {
@@ -574,90 +625,87 @@ func init() {
 			return nil
 		}
 		return r
-	}})
-	register("FROM_UNIXTIME", &funcDef{min: 1, max: 1, typ: typeOf(typeDateTime), mayBeNull: true, eval: func(e *expr, v []any) any {
-		f, _ := toFloat(v[0])
+	}},
+	"FROM_UNIXTIME": {Min: 1, Max: 1, Type: typeOf(DateTime), MayBeNull: true, Eval: func(e *Call, v []any) any {
+		f, _ := ToFloat(v[0])
 		if f < 0 || f > 32536771199.999999 {
 			return nil
 		}
 		sec, frac := math.Modf(f)
 		return time.Unix(int64(sec), int64(math.Round(frac*1e6))*1000).UTC()
-	}})
-	part := func(f func(t time.Time) int64) *funcDef {
-		return dateFunc(1, 1, typeInt, func(t time.Time, e *expr, v []any) any { return f(t) })
-	}
-	register("YEAR", part(func(t time.Time) int64 { return int64(t.Year()) }))
-	register("MONTH", part(func(t time.Time) int64 { return int64(t.Month()) }))
-	register("DAY", part(func(t time.Time) int64 { return int64(t.Day()) }))
-	register("HOUR", part(func(t time.Time) int64 { return int64(t.Hour()) }))
-	register("MINUTE", part(func(t time.Time) int64 { return int64(t.Minute()) }))
-	register("SECOND", part(func(t time.Time) int64 { return int64(t.Second()) }))
-	register("MICROSECOND", part(func(t time.Time) int64 { return int64(t.Nanosecond() / 1000) }))
-	register("QUARTER", part(func(t time.Time) int64 { return int64(t.Month()+2) / 3 }))
-	register("DAYOFYEAR", part(func(t time.Time) int64 { return int64(t.YearDay()) }))
-	register("WEEKDAY", part(func(t time.Time) int64 { return calcWeekday(dayNumber(t), false) }))
-	register("DAYOFWEEK", part(func(t time.Time) int64 { return calcWeekday(dayNumber(t), true) + 1 }))
-	register("WEEKOFYEAR", part(func(t time.Time) int64 { w, _ := calcWeek(t, weekMode(3)); return int64(w) }))
-	register("TO_DAYS", part(func(t time.Time) int64 { return dayNumber(t) }))
-	register("DAYNAME", dateFunc(1, 1, typeText, func(t time.Time, e *expr, v []any) any { return t.Weekday().String() }))
-	register("MONTHNAME", dateFunc(1, 1, typeText, func(t time.Time, e *expr, v []any) any { return t.Month().String() }))
-	register("LAST_DAY", dateFunc(1, 1, typeDate, func(t time.Time, e *expr, v []any) any {
+	}},
+	"YEAR":        part(func(t time.Time) int64 { return int64(t.Year()) }),
+	"MONTH":       part(func(t time.Time) int64 { return int64(t.Month()) }),
+	"DAY":         part(func(t time.Time) int64 { return int64(t.Day()) }),
+	"HOUR":        part(func(t time.Time) int64 { return int64(t.Hour()) }),
+	"MINUTE":      part(func(t time.Time) int64 { return int64(t.Minute()) }),
+	"SECOND":      part(func(t time.Time) int64 { return int64(t.Second()) }),
+	"MICROSECOND": part(func(t time.Time) int64 { return int64(t.Nanosecond() / 1000) }),
+	"QUARTER":     part(func(t time.Time) int64 { return int64(t.Month()+2) / 3 }),
+	"DAYOFYEAR":   part(func(t time.Time) int64 { return int64(t.YearDay()) }),
+	"WEEKDAY":     part(func(t time.Time) int64 { return calcWeekday(dayNumber(t), false) }),
+	"DAYOFWEEK":   part(func(t time.Time) int64 { return calcWeekday(dayNumber(t), true) + 1 }),
+	"WEEKOFYEAR":  part(func(t time.Time) int64 { w, _ := calcWeek(t, weekMode(3)); return int64(w) }),
+	"TO_DAYS":     part(func(t time.Time) int64 { return dayNumber(t) }),
+	"DAYNAME":     dateFunc(1, 1, Text, func(t time.Time, e *Call, v []any) any { return t.Weekday().String() }),
+	"MONTHNAME":   dateFunc(1, 1, Text, func(t time.Time, e *Call, v []any) any { return t.Month().String() }),
+	"LAST_DAY": dateFunc(1, 1, Date, func(t time.Time, e *Call, v []any) any {
 		return time.Date(t.Year(), t.Month(), daysIn(t.Year(), t.Month()), 0, 0, 0, 0, time.UTC)
-	}))
-	register("DATE", dateFunc(1, 1, typeDate, func(t time.Time, e *expr, v []any) any {
+	}),
+	"DATE": dateFunc(1, 1, Date, func(t time.Time, e *Call, v []any) any {
 		return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
-	}))
+	}),
 	// WEEK(d[, mode]): mode 0 by default (default_week_format, which SET can change).
-	register("WEEK", &funcDef{min: 1, max: 2, typ: func(fc *funcCall) (sqlType, error) {
-		fc.out.val = fc.s.session().weekFormat()
-		return typeInt, dateArgs(0)(fc)
-	}, eval: func(e *expr, v []any) any {
-		t, ok := toTime(v[0])
+	"WEEK": {Min: 1, Max: 2, Type: func(fc *Check) (Type, error) {
+		fc.Param = fc.Env.WeekFormat()
+		return Int, dateArgs(0)(fc)
+	}, Eval: func(e *Call, v []any) any {
+		t, ok := ToTime(v[0])
 		if !ok {
 			return nil
 		}
-		mode, _ := e.val.(int64)
+		mode, _ := e.Param.(int64)
 		if len(v) == 2 {
-			mode = toInt(v[1])
+			mode = ToInt(v[1])
 		}
 		w, _ := calcWeek(t, weekMode(mode))
 		return int64(w)
-	}})
-	register("YEARWEEK", &funcDef{min: 1, max: 2, typ: func(fc *funcCall) (sqlType, error) {
-		return typeInt, dateArgs(0)(fc)
-	}, eval: func(e *expr, v []any) any {
-		t, ok := toTime(v[0])
+	}},
+	"YEARWEEK": {Min: 1, Max: 2, Type: func(fc *Check) (Type, error) {
+		return Int, dateArgs(0)(fc)
+	}, Eval: func(e *Call, v []any) any {
+		t, ok := ToTime(v[0])
 		if !ok {
 			return nil
 		}
 		mode := int64(0)
 		if len(v) == 2 {
-			mode = toInt(v[1])
+			mode = ToInt(v[1])
 		}
 		w, y := calcWeek(t, weekMode(mode)|weekYear)
 		return int64(y*100 + w)
-	}})
-	register("DATEDIFF", &funcDef{min: 2, max: 2, typ: func(fc *funcCall) (sqlType, error) {
-		return typeInt, dateArgs(0, 1)(fc)
-	}, eval: func(e *expr, v []any) any {
-		a, okA := toTime(v[0])
-		b, okB := toTime(v[1])
+	}},
+	"DATEDIFF": {Min: 2, Max: 2, Type: func(fc *Check) (Type, error) {
+		return Int, dateArgs(0, 1)(fc)
+	}, Eval: func(e *Call, v []any) any {
+		a, okA := ToTime(v[0])
+		b, okB := ToTime(v[1])
 		if !okA || !okB {
 			return nil
 		}
 		return dayNumber(a) - dayNumber(b)
-	}})
-	register("TIMESTAMPDIFF", &funcDef{min: 3, max: 3, typ: func(fc *funcCall) (sqlType, error) {
+	}},
+	"TIMESTAMPDIFF": {Min: 3, Max: 3, Type: func(fc *Check) (Type, error) {
 		if _, err := unitName(fc, 0); err != nil {
 			return 0, err
 		}
-		if u := strings.ToUpper(fc.args[0].val.(string)); strings.Contains(u, "_") {
-			return 0, fc.errorf("TIMESTAMPDIFF takes a simple unit (MICROSECOND … YEAR), not %s", u)
+		if u := strings.ToUpper(fc.Args[0].Value.(string)); strings.Contains(u, "_") {
+			return 0, fc.Errorf("TIMESTAMPDIFF takes a simple unit (MICROSECOND … YEAR), not %s", u)
 		}
-		return typeInt, dateArgs(1, 2)(fc)
-	}, eval: func(e *expr, v []any) any {
-		a, okA := toTime(v[1])
-		b, okB := toTime(v[2])
+		return Int, dateArgs(1, 2)(fc)
+	}, Eval: func(e *Call, v []any) any {
+		a, okA := ToTime(v[1])
+		b, okB := ToTime(v[2])
 		if !okA || !okB {
 			return nil
 		}
@@ -676,59 +724,52 @@ func init() {
 		}
 		step := map[string]int64{"MICROSECOND": 1, "SECOND": 1e6, "MINUTE": 60e6, "HOUR": 3600e6, "DAY": 86400e6, "WEEK": 7 * 86400e6}[unit]
 		return micros / step
-	}})
+	}},
 	// DATE_ADD(d, INTERVAL n unit), DATE_SUB, d + INTERVAL n unit, d - INTERVAL n unit, and
 	// TIMESTAMPADD(unit, n, d): arguments (d, n, 'UNIT') after specialCall.
-	for _, name := range []string{"DATE_ADD", "DATE_SUB"} {
-		sign := int64(1)
-		if name == "DATE_SUB" {
-			sign = -1
-		}
-		register(name, &funcDef{min: 3, max: 3, typ: dateAddType, mayBeNull: true, eval: func(e *expr, v []any) any {
-			return dateAdd(e, v, sign)
-		}})
-	}
-	register("EXTRACT FROM", &funcDef{min: 2, max: 2, typ: func(fc *funcCall) (sqlType, error) {
+	"DATE_ADD": dateAddFunc(1),
+	"DATE_SUB": dateAddFunc(-1),
+	"EXTRACT FROM": {Min: 2, Max: 2, Type: func(fc *Check) (Type, error) {
 		if _, err := unitName(fc, 0); err != nil {
 			return 0, err
 		}
-		return typeInt, dateArgs(1)(fc)
-	}, eval: func(e *expr, v []any) any {
-		t, ok := toTime(v[1])
+		return Int, dateArgs(1)(fc)
+	}, Eval: func(e *Call, v []any) any {
+		t, ok := ToTime(v[1])
 		if !ok {
 			return nil
 		}
 		return extract(strings.ToUpper(v[0].(string)), t)
-	}})
-	register("DATE_FORMAT", &funcDef{min: 2, max: 2, typ: func(fc *funcCall) (sqlType, error) {
-		return typeText, dateArgs(0)(fc)
-	}, eval: func(e *expr, v []any) any {
-		t, ok := toTime(v[0])
+	}},
+	"DATE_FORMAT": {Min: 2, Max: 2, Type: func(fc *Check) (Type, error) {
+		return Text, dateArgs(0)(fc)
+	}, Eval: func(e *Call, v []any) any {
+		t, ok := ToTime(v[0])
 		if !ok {
 			return nil
 		}
 		return dateFormat(t, textArg(e, v, 1))
-	}})
-	register("STR_TO_DATE", &funcDef{min: 2, max: 2, mayBeNull: true, typ: func(fc *funcCall) (sqlType, error) {
+	}},
+	"STR_TO_DATE": {Min: 2, Max: 2, MayBeNull: true, Type: func(fc *Check) (Type, error) {
 		// The result is a DATE, DATETIME or TIME by the parts the format names; a format that is
 		// not a constant gives a DATETIME.
-		f := fc.args[1]
-		if s, ok := f.val.(string); f.kind == exConst && ok {
+		f := fc.Args[1]
+		if s, ok := f.Value.(string); f.Const && ok {
 			date, clock := formatParts(s)
 			switch {
 			case date && !clock:
-				return typeDate, nil
+				return Date, nil
 			case clock && !date:
-				return typeText, nil // a TIME, as its text
+				return Text, nil // a TIME, as its text
 			}
 		}
-		return typeDateTime, nil
-	}, eval: func(e *expr, v []any) any {
+		return DateTime, nil
+	}, Eval: func(e *Call, v []any) any {
 		p, ok := strToDate(textArg(e, v, 0), textArg(e, v, 1))
 		if !ok {
 			return nil
 		}
-		if e.typ == typeText {
+		if e.Type == Text {
 			return fmt.Sprintf("%02d:%02d:%02d", p.hour, p.minute, p.second)
 		}
 		t, ok := validTime(p.year, p.month, p.day, p.hour, p.minute, p.second, p.micro*1000)
@@ -736,26 +777,12 @@ func init() {
 			return nil
 		}
 		return t
-	}})
-}
-
-// statementNow is NOW(): the statement's clock to the second, or to fsp digits with NOW(fsp).
-func (s *scope) statementNow(args []*expr) time.Time {
-	n := s.now
-	digits := int64(0)
-	if len(args) == 1 {
-		digits, _ = args[0].val.(int64)
-	}
-	step := time.Second
-	for range min(max(digits, 0), 6) {
-		step /= 10
-	}
-	return n.Truncate(step)
+	}},
 }
 
 // dateAddType types DATE_ADD: a DATE plus days, weeks, months or years is a DATE; a DATE plus hours
 // or less, or a DATETIME, is a DATETIME; text gives text in the same form, as MySQL's string result.
-func dateAddType(fc *funcCall) (sqlType, error) {
+func dateAddType(fc *Check) (Type, error) {
 	unit, err := unitName(fc, 2)
 	if err != nil {
 		return 0, err
@@ -763,41 +790,41 @@ func dateAddType(fc *funcCall) (sqlType, error) {
 	if err := dateArgs(0)(fc); err != nil {
 		return 0, err
 	}
-	switch t := fc.args[0].typ; {
-	case t == typeDate && !unitHasTime(unit):
-		return typeDate, nil
-	case t.temporal():
-		return typeDateTime, nil
-	case t == typeNull:
-		return typeDateTime, nil
+	switch t := fc.Args[0].Type; {
+	case t == Date && !unitHasTime(unit):
+		return Date, nil
+	case t.Temporal():
+		return DateTime, nil
+	case t == Null:
+		return DateTime, nil
 	}
-	return typeText, nil
+	return Text, nil
 }
 
-func dateAdd(e *expr, v []any, sign int64) any {
+func dateAdd(e *Call, v []any, sign int64) any {
 	unit := strings.ToUpper(v[2].(string))
-	t, ok := toTime(v[0])
+	t, ok := ToTime(v[0])
 	if !ok {
 		return nil
 	}
-	iv, ok := parseInterval(v[1], unit)
+	iv, ok := ParseInterval(v[1], unit)
 	if !ok {
 		return nil
 	}
-	r, ok := addInterval(t, iv, sign)
+	r, ok := AddInterval(t, iv, sign)
 	if !ok {
 		return nil
 	}
-	if e.typ == typeText {
+	if e.Type == Text {
 		dateOnly := false
 		if s, isText := v[0].(string); isText {
 			mt, _ := parseMySQLTime(s)
 			dateOnly = mt.dateOnly
 		}
 		if dateOnly && !unitHasTime(unit) {
-			return sqlText(r, typeDate)
+			return Format(r, Date)
 		}
-		return sqlText(r, typeDateTime)
+		return Format(r, DateTime)
 	}
 	return r
 }
@@ -861,20 +888,6 @@ var (
 // character x is x.
 func dateFormat(t time.Time, format string) string {
 	var b strings.Builder
-	two := func(n int) { fmt.Fprintf(&b, "%02d", n) }
-	hour12 := func() int {
-		h := t.Hour() % 12
-		if h == 0 {
-			h = 12
-		}
-		return h
-	}
-	ampm := func() string {
-		if t.Hour() < 12 {
-			return "AM"
-		}
-		return "PM"
-	}
 	for i := 0; i < len(format); i++ {
 		c := format[i]
 		if c != '%' || i+1 == len(format) {
@@ -882,88 +895,120 @@ func dateFormat(t time.Time, format string) string {
 			continue
 		}
 		i++
-		switch format[i] {
-		case 'a':
-			b.WriteString(t.Weekday().String()[:3])
-		case 'b':
-			b.WriteString(t.Month().String()[:3])
-		case 'c':
-			b.WriteString(strconv.Itoa(int(t.Month())))
-		case 'D':
-			d := t.Day()
-			suffix := "th"
-			if d/10 != 1 {
-				switch d % 10 {
-				case 1:
-					suffix = "st"
-				case 2:
-					suffix = "nd"
-				case 3:
-					suffix = "rd"
-				}
-			}
-			b.WriteString(strconv.Itoa(d) + suffix)
-		case 'd':
-			two(t.Day())
-		case 'e':
-			b.WriteString(strconv.Itoa(t.Day()))
-		case 'f':
-			fmt.Fprintf(&b, "%06d", t.Nanosecond()/1000)
-		case 'H':
-			two(t.Hour())
-		case 'h', 'I':
-			two(hour12())
-		case 'i':
-			two(t.Minute())
-		case 'j':
-			fmt.Fprintf(&b, "%03d", t.YearDay())
-		case 'k':
-			b.WriteString(strconv.Itoa(t.Hour()))
-		case 'l':
-			b.WriteString(strconv.Itoa(hour12()))
-		case 'M':
-			b.WriteString(t.Month().String())
-		case 'm':
-			two(int(t.Month()))
-		case 'p':
-			b.WriteString(ampm())
-		case 'r':
-			fmt.Fprintf(&b, "%02d:%02d:%02d %s", hour12(), t.Minute(), t.Second(), ampm())
-		case 'S', 's':
-			two(t.Second())
-		case 'T':
-			fmt.Fprintf(&b, "%02d:%02d:%02d", t.Hour(), t.Minute(), t.Second())
-		case 'U':
-			w, _ := calcWeek(t, weekFirstWeekday)
-			two(w)
-		case 'u':
-			w, _ := calcWeek(t, weekMondayFirst)
-			two(w)
-		case 'V':
-			w, _ := calcWeek(t, weekYear|weekFirstWeekday)
-			two(w)
-		case 'v':
-			w, _ := calcWeek(t, weekMondayFirst|weekYear)
-			two(w)
-		case 'W':
-			b.WriteString(t.Weekday().String())
-		case 'w':
-			b.WriteString(strconv.Itoa(int(t.Weekday())))
-		case 'X':
-			_, y := calcWeek(t, weekYear|weekFirstWeekday)
-			fmt.Fprintf(&b, "%04d", y)
-		case 'x':
-			_, y := calcWeek(t, weekMondayFirst|weekYear)
-			fmt.Fprintf(&b, "%04d", y)
-		case 'Y':
-			fmt.Fprintf(&b, "%04d", t.Year())
-		case 'y':
-			two(t.Year() % 100)
-		default:
-			b.WriteByte(format[i])
-		}
+		b.WriteString(formatSpecifier(t, format[i]))
 	}
 	return b.String()
+}
+
+// formatSpecifier is what %c writes of t in DATE_FORMAT.
+func formatSpecifier(t time.Time, c byte) string {
+	switch c {
+	case 'a':
+		return t.Weekday().String()[:3]
+	case 'b':
+		return t.Month().String()[:3]
+	case 'c':
+		return strconv.Itoa(int(t.Month()))
+	case 'D':
+		return strconv.Itoa(t.Day()) + ordinalSuffix(t.Day())
+	case 'd':
+		return zeroPad(t.Day(), 2)
+	case 'e':
+		return strconv.Itoa(t.Day())
+	case 'f':
+		return zeroPad(t.Nanosecond()/1000, 6)
+	case 'H':
+		return zeroPad(t.Hour(), 2)
+	case 'h', 'I':
+		return zeroPad(hour12(t), 2)
+	case 'i':
+		return zeroPad(t.Minute(), 2)
+	case 'j':
+		return zeroPad(t.YearDay(), 3)
+	case 'k':
+		return strconv.Itoa(t.Hour())
+	case 'l':
+		return strconv.Itoa(hour12(t))
+	case 'M':
+		return t.Month().String()
+	case 'm':
+		return zeroPad(int(t.Month()), 2)
+	case 'p':
+		return ampm(t)
+	case 'r':
+		return fmt.Sprintf("%02d:%02d:%02d %s", hour12(t), t.Minute(), t.Second(), ampm(t))
+	case 'S', 's':
+		return zeroPad(t.Second(), 2)
+	case 'T':
+		return fmt.Sprintf("%02d:%02d:%02d", t.Hour(), t.Minute(), t.Second())
+	case 'U':
+		w, _ := calcWeek(t, weekFirstWeekday)
+		return zeroPad(w, 2)
+	case 'u':
+		w, _ := calcWeek(t, weekMondayFirst)
+		return zeroPad(w, 2)
+	case 'V':
+		w, _ := calcWeek(t, weekYear|weekFirstWeekday)
+		return zeroPad(w, 2)
+	case 'v':
+		w, _ := calcWeek(t, weekMondayFirst|weekYear)
+		return zeroPad(w, 2)
+	case 'W':
+		return t.Weekday().String()
+	case 'w':
+		return strconv.Itoa(int(t.Weekday()))
+	case 'X':
+		_, y := calcWeek(t, weekYear|weekFirstWeekday)
+		return zeroPad(y, 4)
+	case 'x':
+		_, y := calcWeek(t, weekMondayFirst|weekYear)
+		return zeroPad(y, 4)
+	case 'Y':
+		return zeroPad(t.Year(), 4)
+	case 'y':
+		return zeroPad(t.Year()%100, 2)
+	}
+	return string([]byte{c}) // the byte as it is: part of a character of several bytes, or one
+}
+
+// zeroPad writes n (not negative) with at least width digits.
+func zeroPad(n, width int) string {
+	s := strconv.Itoa(n)
+	if len(s) >= width {
+		return s
+	}
+	return "000000"[:width-len(s)] + s
+}
+
+// hour12 is t's hour on a 12-hour clock, 1 to 12.
+func hour12(t time.Time) int {
+	h := t.Hour() % 12
+	if h == 0 {
+		h = 12
+	}
+	return h
+}
+
+func ampm(t time.Time) string {
+	if t.Hour() < 12 {
+		return "AM"
+	}
+	return "PM"
+}
+
+// ordinalSuffix is the English suffix of a day of the month: 1st, 2nd, 3rd, 11th, 22nd.
+func ordinalSuffix(d int) string {
+	if d/10 != 1 {
+		switch d % 10 {
+		case 1:
+			return "st"
+		case 2:
+			return "nd"
+		case 3:
+			return "rd"
+		}
+	}
+	return "th"
 }
 
 // formatParts reports whether a STR_TO_DATE format names date parts and time parts.
@@ -1000,212 +1045,256 @@ type dateParts struct {
 // field's width of digits, names match case-insensitively, a space in the format skips any white
 // space, other characters must match, and text after the format is ignored.
 func strToDate(s, format string) (dateParts, bool) {
-	p := dateParts{week: -1, weekYear: -1}
-	i := 0
-	num := func(maxDigits int) (int, bool) {
-		start, n := i, 0
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' && i-start < maxDigits {
-			n = n*10 + int(s[i]-'0')
-			i++
-		}
-		return n, i > start
-	}
-	name := func(names []string, abbrev bool) (int, bool) {
-		for k, full := range names {
-			n := full
-			if abbrev {
-				n = full[:3]
-			}
-			if len(s)-i >= len(n) && strings.EqualFold(s[i:i+len(n)], n) {
-				i += len(n)
-				return k, true
-			}
-		}
-		return 0, false
-	}
-	var ok bool
+	r := &dateReader{dateParts: dateParts{week: -1, weekYear: -1}, s: s}
 	for f := 0; f < len(format); f++ {
 		c := format[f]
 		// White space in the text is skipped before each part of the format, as MySQL does.
-		for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n') {
-			i++
-		}
+		r.skipSpace()
 		if c == ' ' || c == '\t' || c == '\n' {
-			for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n') {
-				i++
-			}
+			r.skipSpace()
 			continue
 		}
 		if c != '%' || f+1 == len(format) {
-			if i >= len(s) || s[i] != c {
-				return p, false
+			if !r.literal(c) {
+				return r.dateParts, false
 			}
-			i++
 			continue
 		}
 		f++
-		switch format[f] {
-		case 'Y':
-			start := i
-			if p.year, ok = num(4); !ok {
-				return p, false
-			}
-			if i-start <= 2 {
-				p.year = twoDigitYear(p.year)
-			}
-		case 'y':
-			if p.year, ok = num(2); !ok {
-				return p, false
-			}
-			p.year = twoDigitYear(p.year)
-		case 'm', 'c':
-			if p.month, ok = num(2); !ok {
-				return p, false
-			}
-		case 'd', 'e':
-			if p.day, ok = num(2); !ok {
-				return p, false
-			}
-		case 'D':
-			if p.day, ok = num(2); !ok {
-				return p, false
-			}
-			if len(s)-i >= 2 {
-				i += 2 // st, nd, rd, th
-			}
-		case 'j':
-			if p.yearDay, ok = num(3); !ok {
-				return p, false
-			}
-		case 'H', 'k':
-			if p.hour, ok = num(2); !ok {
-				return p, false
-			}
-		case 'h', 'I', 'l':
-			if p.hour, ok = num(2); !ok {
-				return p, false
-			}
-			p.hour12 = true
-		case 'i':
-			if p.minute, ok = num(2); !ok {
-				return p, false
-			}
-		case 's', 'S':
-			if p.second, ok = num(2); !ok {
-				return p, false
-			}
-		case 'f':
-			start := i
-			if p.micro, ok = num(6); !ok {
-				return p, false
-			}
-			for range 6 - (i - start) {
-				p.micro *= 10
-			}
-		case 'p':
-			if len(s)-i < 2 {
-				return p, false
-			}
-			switch strings.ToUpper(s[i : i+2]) {
-			case "AM":
-			case "PM":
-				p.pm = true
-			default:
-				return p, false
-			}
-			p.hasAMPM = true
-			i += 2
-		case 'M':
-			m, ok := name(monthNames, false)
-			if !ok {
-				return p, false
-			}
-			p.month = m + 1
-		case 'b':
-			m, ok := name(monthNames, true)
-			if !ok {
-				return p, false
-			}
-			p.month = m + 1
-		case 'W', 'a':
-			d, ok := name(dayNames, format[f] == 'a')
-			if !ok {
-				return p, false
-			}
-			p.weekday = d + 1
-		case 'w':
-			d, ok := num(1)
-			if !ok || d > 6 {
-				return p, false
-			}
-			p.weekday = d
-			if d == 0 {
-				p.weekday = 7 // %w's Sunday is 0; %W's scale is 1 to 7
-			}
-		case 'U', 'u', 'V', 'v':
-			c := format[f]
-			p.sundayFirst, p.strictWeek = c == 'U' || c == 'V', c == 'V' || c == 'v'
-			if p.week, ok = num(2); !ok || p.week > 53 || p.strictWeek && p.week == 0 {
-				return p, false
-			}
-		case 'X', 'x':
-			p.weekYearSunday = format[f] == 'X'
-			if p.weekYear, ok = num(4); !ok {
-				return p, false
-			}
-		case 'T':
-			sub, ok := strToDate(s[i:], "%H:%i:%s")
-			if !ok {
-				return p, false
-			}
-			p.hour, p.minute, p.second = sub.hour, sub.minute, sub.second
-			i += timeTextLen(s[i:])
-		case 'r':
-			sub, ok := strToDate(s[i:], "%h:%i:%s %p")
-			if !ok {
-				return p, false
-			}
-			p.hour, p.minute, p.second, p.hour12, p.pm, p.hasAMPM = sub.hour, sub.minute, sub.second, true, sub.pm, true
-			i += timeTextLen(s[i:])
-			for i < len(s) && s[i] == ' ' {
-				i++
-			}
-			i = min(i+2, len(s))
-		case '%':
-			if i >= len(s) || s[i] != '%' {
-				return p, false
-			}
-			i++
+		if ok, known := r.numberField(format[f]); known && !ok || !known && !r.otherField(format[f]) {
+			return r.dateParts, false
+		}
+	}
+	return r.dateParts, r.finish()
+}
+
+// dateReader reads the text of STR_TO_DATE: s from i, into the fields read so far.
+type dateReader struct {
+	dateParts
+	s string
+	i int
+}
+
+func (r *dateReader) skipSpace() {
+	for r.i < len(r.s) && (r.s[r.i] == ' ' || r.s[r.i] == '\t' || r.s[r.i] == '\n') {
+		r.i++
+	}
+}
+
+// literal reads the character c.
+func (r *dateReader) literal(c byte) bool {
+	if r.i >= len(r.s) || r.s[r.i] != c {
+		return false
+	}
+	r.i++
+	return true
+}
+
+// num reads a number of up to maxDigits digits.
+func (r *dateReader) num(maxDigits int) (int, bool) {
+	start, n := r.i, 0
+	for r.i < len(r.s) && r.s[r.i] >= '0' && r.s[r.i] <= '9' && r.i-start < maxDigits {
+		n = n*10 + int(r.s[r.i]-'0')
+		r.i++
+	}
+	return n, r.i > start
+}
+
+// name reads one of names (or of their three-letter abbreviations), in any case; its index.
+func (r *dateReader) name(names []string, abbrev bool) (int, bool) {
+	for k, full := range names {
+		n := full
+		if abbrev {
+			n = full[:3]
+		}
+		if len(r.s)-r.i >= len(n) && strings.EqualFold(r.s[r.i:r.i+len(n)], n) {
+			r.i += len(n)
+			return k, true
+		}
+	}
+	return 0, false
+}
+
+// numberField reads the field of a numeric specifier (%Y, %m, %d, %H, …); known is false for
+// the other specifiers.
+func (r *dateReader) numberField(c byte) (ok, known bool) {
+	known = true
+	switch c {
+	case 'Y':
+		start := r.i
+		if r.year, ok = r.num(4); !ok {
+			return false, true
+		}
+		if r.i-start <= 2 {
+			r.year = twoDigitYear(r.year)
+		}
+	case 'y':
+		if r.year, ok = r.num(2); !ok {
+			return false, true
+		}
+		r.year = twoDigitYear(r.year)
+	case 'm', 'c':
+		if r.month, ok = r.num(2); !ok {
+			return false, true
+		}
+	case 'd', 'e':
+		if r.day, ok = r.num(2); !ok {
+			return false, true
+		}
+	case 'D':
+		if r.day, ok = r.num(2); !ok {
+			return false, true
+		}
+		if len(r.s)-r.i >= 2 {
+			r.i += 2 // st, nd, rd, th
+		}
+	case 'j':
+		if r.yearDay, ok = r.num(3); !ok {
+			return false, true
+		}
+	case 'H', 'k':
+		if r.hour, ok = r.num(2); !ok {
+			return false, true
+		}
+	case 'h', 'I', 'l':
+		if r.hour, ok = r.num(2); !ok {
+			return false, true
+		}
+		r.hour12 = true
+	case 'i':
+		if r.minute, ok = r.num(2); !ok {
+			return false, true
+		}
+	case 's', 'S':
+		if r.second, ok = r.num(2); !ok {
+			return false, true
+		}
+	case 'f':
+		start := r.i
+		if r.micro, ok = r.num(6); !ok {
+			return false, true
+		}
+		for range 6 - (r.i - start) {
+			r.micro *= 10
+		}
+	case 'w':
+		d, ok := r.num(1)
+		if !ok || d > 6 {
+			return false, true
+		}
+		r.weekday = d
+		if d == 0 {
+			r.weekday = 7 // %w's Sunday is 0; %W's scale is 1 to 7
+		}
+	case 'U', 'u', 'V', 'v':
+		r.sundayFirst, r.strictWeek = c == 'U' || c == 'V', c == 'V' || c == 'v'
+		if r.week, ok = r.num(2); !ok || r.week > 53 || r.strictWeek && r.week == 0 {
+			return false, true
+		}
+	case 'X', 'x':
+		r.weekYearSunday = c == 'X'
+		if r.weekYear, ok = r.num(4); !ok {
+			return false, true
+		}
+	default:
+		return false, false
+	}
+	return true, true
+}
+
+// otherField reads the field of a specifier that is not a number: AM/PM, names, %T, %r, %% and
+// any other character, which must match itself.
+func (r *dateReader) otherField(c byte) bool {
+	switch c {
+	case 'p':
+		if len(r.s)-r.i < 2 {
+			return false
+		}
+		switch strings.ToUpper(r.s[r.i : r.i+2]) {
+		case "AM":
+		case "PM":
+			r.pm = true
 		default:
-			if i >= len(s) || s[i] != format[f] {
-				return p, false
-			}
-			i++
+			return false
+		}
+		r.hasAMPM = true
+		r.i += 2
+	case 'M':
+		m, ok := r.name(monthNames, false)
+		if !ok {
+			return false
+		}
+		r.month = m + 1
+	case 'b':
+		m, ok := r.name(monthNames, true)
+		if !ok {
+			return false
+		}
+		r.month = m + 1
+	case 'W', 'a':
+		d, ok := r.name(dayNames, c == 'a')
+		if !ok {
+			return false
+		}
+		r.weekday = d + 1
+	case 'T':
+		sub, ok := strToDate(r.s[r.i:], "%H:%i:%s")
+		if !ok {
+			return false
+		}
+		r.hour, r.minute, r.second = sub.hour, sub.minute, sub.second
+		r.i += timeTextLen(r.s[r.i:])
+	case 'r':
+		sub, ok := strToDate(r.s[r.i:], "%h:%i:%s %p")
+		if !ok {
+			return false
+		}
+		r.hour, r.minute, r.second, r.hour12, r.pm, r.hasAMPM = sub.hour, sub.minute, sub.second, true, sub.pm, true
+		r.i += timeTextLen(r.s[r.i:])
+		for r.i < len(r.s) && r.s[r.i] == ' ' {
+			r.i++
+		}
+		r.i = min(r.i+2, len(r.s))
+	case '%':
+		if r.i >= len(r.s) || r.s[r.i] != '%' {
+			return false
+		}
+		r.i++
+	default:
+		if r.i >= len(r.s) || r.s[r.i] != c {
+			return false
+		}
+		r.i++
+	}
+	return true
+}
+
+// finish checks and completes the fields read: the hour by AM/PM, the month and day of a day of
+// the year, a week date.
+func (r *dateReader) finish() bool {
+	if r.hour12 || r.hasAMPM {
+		if r.hour < 1 || r.hour > 12 {
+			return false
+		}
+		r.hour %= 12
+		if r.pm {
+			r.hour += 12
 		}
 	}
-	if p.hour12 || p.hasAMPM {
-		if p.hour < 1 || p.hour > 12 {
-			return p, false
+	if r.yearDay > 0 {
+		if r.year == 0 || r.yearDay > int(daysInYear(r.year)) {
+			return false
 		}
-		p.hour %= 12
-		if p.pm {
-			p.hour += 12
-		}
+		t := time.Date(r.year, 1, r.yearDay, 0, 0, 0, 0, time.UTC)
+		r.month, r.day = int(t.Month()), t.Day()
 	}
-	if p.yearDay > 0 {
-		if p.year == 0 || p.yearDay > int(daysInYear(p.year)) {
-			return p, false
-		}
-		t := time.Date(p.year, 1, p.yearDay, 0, 0, 0, 0, time.UTC)
-		p.month, p.day = int(t.Month()), t.Day()
+	if r.week >= 0 && r.weekday > 0 && !r.weekDate() {
+		return false
 	}
-	if p.week >= 0 && p.weekday > 0 && !p.weekDate() {
-		return p, false
+	if r.hour > 23 || r.minute > 59 || r.second > 59 {
+		return false
 	}
-	if p.hour > 23 || p.minute > 59 || p.second > 59 {
-		return p, false
-	}
-	return p, true
+	return true
 }
 
 // weekDate sets the date from a week number and a weekday, as MySQL's extract_date_time: %V and
