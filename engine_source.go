@@ -108,23 +108,28 @@ func (cn *conn) planQuery(ctx context.Context, stmt sqlparser.SelectStatement, a
 		tables = nil // bare names are information_schema's first: the catalog finds them
 	}
 	q, _, err := planned(ctx, cn, tables, func(s translate.Schema) (*translate.Query, error) {
-		bs := s.(*baseSchema)
-		catalog = engine.NewCatalog(bs, bs.tables, cn.c.cfg.BaseID)
-		cn.c.addReplicaStatus(catalog)
-		catalog.InformationSchemaFirst = cn.inInformationSchema()
-		catalog.TableRows = func(id string) (int, bool) {
-			n, ok := cn.c.tableSizes.Load(id)
-			if !ok {
-				return 0, false
-			}
-			return n.(int), true
-		}
+		catalog = cn.catalog(s.(*baseSchema))
 		return translate.NewQueryStatement(stmt, catalog, args)
 	})
 	if err != nil {
 		return nil, nil, err
 	}
 	return q, catalog, nil
+}
+
+// catalog is the base's schema with information_schema: what a statement's names are read in.
+func (cn *conn) catalog(bs *baseSchema) *engine.Catalog {
+	catalog := engine.NewCatalog(bs, bs.tables, cn.c.cfg.BaseID)
+	cn.c.addReplicaStatus(catalog)
+	catalog.InformationSchemaFirst = cn.inInformationSchema()
+	catalog.TableRows = func(id string) (int, bool) {
+		n, ok := cn.c.tableSizes.Load(id)
+		if !ok {
+			return 0, false
+		}
+		return n.(int), true
+	}
+	return catalog
 }
 
 // isDual reports a FROM that names no table: none written (sqlparser reads it as DUAL) or DUAL.
@@ -270,6 +275,12 @@ func statementTables(stmt sqlparser.SelectStatement) []string {
 	if sel, ok := stmt.(*sqlparser.Select); ok && !isJoinFrom(sel.From) && !hasSubquery(sel) {
 		return selectTables(sel.From)
 	}
+	return namedTables(stmt)
+}
+
+// namedTables is the base tables a statement's FROM clauses name, subqueries' included (not a
+// DELETE's targets, which may be aliases).
+func namedTables(stmt sqlparser.SQLNode) []string {
 	var names []string
 	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
 		if ate, ok := n.(*sqlparser.AliasedTableExpr); ok {
