@@ -263,6 +263,9 @@ func Update(stmt *sqlparser.Update, schema Schema, args Args) (*UpdatePlan, erro
 		if err != nil {
 			return nil, err
 		}
+		if err := setMisuse(u.Expr); err != nil {
+			return nil, err
+		}
 		values[i] = &sqlparser.AliasedExpr{Expr: u.Expr}
 		clause := setClause{target: target, slot: 1 + i}
 		at := slices.IndexFunc(plan.set, func(c setClause) bool { return c.target.field.Name == target.field.Name })
@@ -292,6 +295,32 @@ func Update(stmt *sqlparser.Update, schema Schema, args Args) (*UpdatePlan, erro
 		}
 	}
 	return plan, nil
+}
+
+// setMisuse refuses in a SET value what MySQL refuses there, outside subqueries: an aggregate
+// (error 1111) or a window function (3593). The search's SELECT would read them as its own.
+func setMisuse(e sqlparser.Expr) error {
+	var err error
+	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+		if err != nil {
+			return false, nil
+		}
+		switch n := n.(type) {
+		case *sqlparser.Subquery:
+			return false, nil
+		case *sqlparser.FuncExpr:
+			if _, _, ok := windowCallParts(n); ok {
+				err = windowMisuse(n)
+				return false, nil
+			}
+		}
+		if isAggregateNode(n) {
+			err = fmt.Errorf("translate: invalid use of group function %s in SET: an UPDATE sets each record's own values; compute the aggregate in a subquery, SET c = (SELECT …)", sqlparser.String(n))
+			return false, nil
+		}
+		return true, nil
+	}, e)
+	return err
 }
 
 // writtenColumnsRead lists the fields of the table written (as alias names it) that an

@@ -142,8 +142,17 @@ func TestUpdateFields(t *testing.T) {
 		{"UPDATE Tasks SET Name = 'a' LIMIT 1", "LIMIT"},
 		{"UPDATE Tasks SET Name = 'a' ORDER BY Name", "ORDER BY"},
 		{"UPDATE Tasks SET Name = 'a', Name = CONCAT(Name, 'b')", "assigns \"Name\" twice, and the second value reads \"Name\""},
+		{"UPDATE Tasks SET Priority = COUNT(*)", "invalid use of group function COUNT(*) in SET"},
+		{"UPDATE Tasks SET Priority = 1 + SUM(Priority)", "invalid use of group function SUM(Priority) in SET"},
+		{"UPDATE Tasks SET Priority = ROW_NUMBER() OVER ()", "window function 'row_number'"},
+		{"UPDATE Tasks SET Priority = SUM(Priority) OVER ()", "window function 'sum'"},
+		{"UPDATE Tasks t JOIN Tasks u ON u.Name = t.Name SET t.Priority = MAX(u.Priority)", "invalid use of group function"},
 	} {
-		if _, err := Update(parseStmt(t, bad.sql).(*sqlparser.Update), schema, Args{}); err == nil || !strings.Contains(err.Error(), bad.err) {
+		stmt, err := Parse(bad.sql) // the front end reads OVER (…)
+		if err != nil {
+			t.Fatalf("parse %q: %v", bad.sql, err)
+		}
+		if _, err := Update(stmt.(*sqlparser.Update), schema, Args{}); err == nil || !strings.Contains(err.Error(), bad.err) {
 			t.Errorf("%s: error %v, want one containing %q", bad.sql, err, bad.err)
 		}
 	}
