@@ -89,9 +89,8 @@ func (cn *conn) planQuery(ctx context.Context, stmt sqlparser.SelectStatement, a
 		return nil, nil, &UnsupportedError{Construct: "LOAD_FILE in a query",
 			Hint: "LOAD_FILE('path') uploads a file as the value of an attachment column in INSERT … VALUES or UPDATE … SET; it does not read files into results"}
 	}
-	if namesComments(stmt) {
-		return nil, nil, &UnsupportedError{Construct: "a comments table in a join, a subquery or a UNION",
-			Hint: "read Table$comments alone, WHERE record_id IN (…), and combine its rows in your program"}
+	if err := commentsInside(stmt); err != nil {
+		return nil, nil, err
 	}
 	if isSelect && isDual(ast.From) && !hasSubquery(ast) {
 		// SELECT 1, SELECT … FROM DUAL: no table, so no schema to read (a pool's health check
@@ -115,6 +114,16 @@ func (cn *conn) planQuery(ctx context.Context, stmt sqlparser.SelectStatement, a
 		return nil, nil, err
 	}
 	return q, catalog, nil
+}
+
+// commentsInside refuses a comments table that a statement names other than alone (a SELECT of
+// Table$comments alone and the writes of comments are planned apart, comments.go).
+func commentsInside(stmt sqlparser.SQLNode) error {
+	if namesComments(stmt) {
+		return &UnsupportedError{Construct: "a comments table in a join, a subquery or a UNION",
+			Hint: "read Table$comments alone, WHERE record_id IN (…), and combine its rows in your program"}
+	}
+	return nil
 }
 
 // catalog is the base's schema with information_schema: what a statement's names are read in.

@@ -24,6 +24,10 @@ import (
 // schema of the tables it names, read through the catalog as a SELECT's is, so that its search
 // reads what a SELECT can (information_schema in a subquery).
 func planWrite[S sqlparser.Statement, P any](ctx context.Context, cn *conn, ast S, args translate.Args, plan func(S, translate.Schema, translate.Args) (P, error)) (P, *baseSchema, *engine.Catalog, error) {
+	var zero P
+	if err := commentsInside(ast); err != nil {
+		return zero, nil, nil, err
+	}
 	args.LocalOnly = cn.c.localOnly
 	tables := namedTables(ast)
 	if cn.inInformationSchema() {

@@ -236,3 +236,30 @@ func TestExplainSearchedWrites(t *testing.T) {
 		t.Errorf("%d requests sent", n)
 	}
 }
+
+// TestSearchRefusals: what MySQL refuses in an UPDATE or DELETE, or the driver cannot search, is
+// refused by name before any request.
+func TestSearchRefusals(t *testing.T) {
+	srv := newEmulator(t)
+	db, _ := openDB(t, srv, "")
+	warmSchema(t, db, srv)
+	for _, c := range []struct{ sql, want string }{
+		{"UPDATE Tasks SET Priority = COUNT(*)", "invalid use of group function COUNT(*) in SET"},
+		{"UPDATE Tasks SET Priority = ROW_NUMBER() OVER ()", "window function 'row_number'"},
+		{"UPDATE Tasks t JOIN Tasks d ON d.Priority = t.Priority SET t.Notes = 'x', d.Notes = 'y'", "UPDATE of a join without one table written"},
+		{"DELETE FROM Tasks WHERE id IN (SELECT record_id FROM `Tasks$comments`)", "a comments table in a join, a subquery or a UNION"},
+		{"DELETE x FROM Tasks t JOIN Tasks d ON d.Priority = t.Priority", `no table "x"`},
+		{"UPDATE Tasks SET Notes = 'x' ORDER BY Priority LIMIT 2", "UPDATE … ORDER BY"},
+	} {
+		t.Run(c.sql, func(t *testing.T) {
+			srv.ResetRequests()
+			_, err := db.Exec(c.sql)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("got %v, want an error containing %q", err, c.want)
+			}
+			if got := requestLines(srv); len(got) != 0 {
+				t.Errorf("requests sent:\n%s", strings.Join(got, "\n"))
+			}
+		})
+	}
+}
