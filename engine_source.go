@@ -89,9 +89,8 @@ func (cn *conn) planQuery(ctx context.Context, stmt sqlparser.SelectStatement, a
 		return nil, nil, &UnsupportedError{Construct: "LOAD_FILE in a query",
 			Hint: "LOAD_FILE('path') uploads a file as the value of an attachment column in INSERT … VALUES or UPDATE … SET; it does not read files into results"}
 	}
-	if namesComments(stmt) {
-		return nil, nil, &UnsupportedError{Construct: "a comments table in a join, a subquery or a UNION",
-			Hint: "read Table$comments alone, WHERE record_id IN (…), and combine its rows in your program"}
+	if err := commentsInside(stmt); err != nil {
+		return nil, nil, err
 	}
 	if isSelect && isDual(ast.From) && !hasSubquery(ast) {
 		// SELECT 1, SELECT … FROM DUAL: no table, so no schema to read (a pool's health check
@@ -108,23 +107,38 @@ func (cn *conn) planQuery(ctx context.Context, stmt sqlparser.SelectStatement, a
 		tables = nil // bare names are information_schema's first: the catalog finds them
 	}
 	q, _, err := planned(ctx, cn, tables, func(s translate.Schema) (*translate.Query, error) {
-		bs := s.(*baseSchema)
-		catalog = engine.NewCatalog(bs, bs.tables, cn.c.cfg.BaseID)
-		cn.c.addReplicaStatus(catalog)
-		catalog.InformationSchemaFirst = cn.inInformationSchema()
-		catalog.TableRows = func(id string) (int, bool) {
-			n, ok := cn.c.tableSizes.Load(id)
-			if !ok {
-				return 0, false
-			}
-			return n.(int), true
-		}
+		catalog = cn.catalog(s.(*baseSchema))
 		return translate.NewQueryStatement(stmt, catalog, args)
 	})
 	if err != nil {
 		return nil, nil, err
 	}
 	return q, catalog, nil
+}
+
+// commentsInside refuses a comments table that a statement names other than alone (a SELECT of
+// Table$comments alone and the writes of comments are planned apart, comments.go).
+func commentsInside(stmt sqlparser.SQLNode) error {
+	if namesComments(stmt) {
+		return &UnsupportedError{Construct: "a comments table in a join, a subquery or a UNION",
+			Hint: "read Table$comments alone, WHERE record_id IN (…), and combine its rows in your program"}
+	}
+	return nil
+}
+
+// catalog is the base's schema with information_schema: what a statement's names are read in.
+func (cn *conn) catalog(bs *baseSchema) *engine.Catalog {
+	catalog := engine.NewCatalog(bs, bs.tables, cn.c.cfg.BaseID)
+	cn.c.addReplicaStatus(catalog)
+	catalog.InformationSchemaFirst = cn.inInformationSchema()
+	catalog.TableRows = func(id string) (int, bool) {
+		n, ok := cn.c.tableSizes.Load(id)
+		if !ok {
+			return 0, false
+		}
+		return n.(int), true
+	}
+	return catalog
 }
 
 // isDual reports a FROM that names no table: none written (sqlparser reads it as DUAL) or DUAL.
@@ -270,6 +284,12 @@ func statementTables(stmt sqlparser.SelectStatement) []string {
 	if sel, ok := stmt.(*sqlparser.Select); ok && !isJoinFrom(sel.From) && !hasSubquery(sel) {
 		return selectTables(sel.From)
 	}
+	return namedTables(stmt)
+}
+
+// namedTables is the base tables a statement's FROM clauses name, subqueries' included (not a
+// DELETE's targets, which may be aliases).
+func namedTables(stmt sqlparser.SQLNode) []string {
 	var names []string
 	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
 		if ate, ok := n.(*sqlparser.AliasedTableExpr); ok {

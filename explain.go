@@ -154,54 +154,32 @@ func (cn *conn) explainInsert(ctx context.Context, add func(step, detail string)
 	return nil
 }
 
-// explainUpdate describes UPDATE: how it finds the records (pushed down, or by a SELECT of id
-// through the engine), then the PATCHes.
+// explainUpdate describes UPDATE: how its search finds the records and computes the SET values
+// (the SELECT's operator tree), then the PATCHes.
 func (cn *conn) explainUpdate(ctx context.Context, add func(step, detail string), ast *sqlparser.Update, args translate.Args) error {
-	plan, _, err := planned(ctx, cn, tableOf(ast.TableExprs), func(s translate.Schema) (*translate.UpdatePlan, error) {
-		return translate.Update(ast, s, args)
-	})
-	if sr, ok := searchFor(err, ast.TableExprs, ast.Where, updateTarget(ast)); ok {
-		add("statement", "UPDATE")
-		if err := cn.explainSearch(ctx, add, sr, args, "UPDATE"); err != nil {
-			return err
-		}
-		add("find request", "the records found, by id (OR(RECORD_ID()='…', …)), for the SET values")
-		add("write", "PATCH (update records) of every record found, in requests of up to 10, with the SET values computed from each record's current ones")
-		add("typecast", strconv.FormatBool(cn.c.cfg.Typecast))
-		return nil
-	}
+	plan, _, catalog, err := planWrite(ctx, cn, ast, args, translate.Update)
 	if err != nil {
 		return err
 	}
 	add("statement", "UPDATE")
-	cn.explainFind(add, plan.Find, "find ")
+	if err := cn.explainSearch(add, plan.Table, plan.Search, catalog); err != nil {
+		return err
+	}
 	add("write", "PATCH (update records) of every record found, in requests of up to 10, with the SET values computed from each record's current ones")
 	add("typecast", strconv.FormatBool(cn.c.cfg.Typecast))
 	return nil
 }
 
-// explainDelete describes DELETE: how it finds the records, then the DELETEs.
+// explainDelete describes DELETE: how its search finds the records, then the DELETEs.
 func (cn *conn) explainDelete(ctx context.Context, add func(step, detail string), ast *sqlparser.Delete, args translate.Args) error {
-	plan, _, err := planned(ctx, cn, tableOf(ast.TableExprs), func(s translate.Schema) (*translate.DeletePlan, error) {
-		return translate.Delete(ast, s, args)
-	})
-	target := ""
-	if len(ast.Targets) == 1 {
-		target = ast.Targets[0].Name.String()
-	}
-	if sr, ok := searchFor(err, ast.TableExprs, ast.Where, target); ok && len(ast.Targets) <= 1 {
-		add("statement", "DELETE")
-		if err := cn.explainSearch(ctx, add, sr, args, "DELETE"); err != nil {
-			return err
-		}
-		add("write", "DELETE ?records[]=… of every record found, in requests of up to 10")
-		return nil
-	}
+	plan, _, catalog, err := planWrite(ctx, cn, ast, args, translate.Delete)
 	if err != nil {
 		return err
 	}
 	add("statement", "DELETE")
-	cn.explainFind(add, plan.Find, "find ")
+	if err := cn.explainSearch(add, plan.Table, plan.Search, catalog); err != nil {
+		return err
+	}
 	add("write", "DELETE ?records[]=… of every record found, in requests of up to 10")
 	return nil
 }
@@ -216,93 +194,27 @@ func (cn *conn) explainSelect(ctx context.Context, add func(step, detail string)
 	if err != nil {
 		return err
 	}
-	cn.explainTree(add, op.Explain(), q)
+	cn.explainTree(add, op.Explain(), q, cn.c.replica != nil)
 	return nil
 }
 
-// explainSearch describes how an UPDATE or DELETE that needs a subquery or a join finds its
-// records: the SELECT of their ids (write_search.go).
-func (cn *conn) explainSearch(ctx context.Context, add func(step, detail string), sr *search, args translate.Args, what string) error {
-	sel, _, table, err := cn.idSelect(ctx, sr, what)
+// explainSearch describes how an UPDATE or DELETE finds its records: the SELECT of their ids
+// (translate.Search) and its operator tree, as the write runs it.
+func (cn *conn) explainSearch(add func(step, detail string), table *translate.Table, search *translate.Search, catalog *engine.Catalog) error {
+	op, err := engine.Build(search.Query, engine.Options{Source: scanSource{c: cn.c}, MaxRows: cn.c.cfg.MaxRows, Catalog: catalog})
 	if err != nil {
 		return err
 	}
-	add("table", tableName(table))
-	add("find", sqlparser.String(sel))
-	return cn.explainSelect(ctx, add, sel, args)
-}
-
-// explainFind describes how a plan's records are read: the request, then the local work.
-func (cn *conn) explainFind(add func(step, detail string), plan *translate.Plan, prefix string) {
-	add("table", tableName(plan.Table))
-	switch {
-	case plan.NoRows:
-		add(prefix+"request", "none: the WHERE clause is never true")
-		return
-	case plan.Limit == 0:
-		add(prefix+"request", "none: LIMIT 0")
-		return
-	case plan.RecordIDs != nil:
-		add(prefix+"request", fmt.Sprintf("GET one record by id, %d request(s): %s", len(plan.RecordIDs), strings.Join(plan.RecordIDs, ", ")))
-	default:
-		opts := listOptions(plan, cn.c.cfg.PageSize)
-		add(prefix+"request", "list records: GET /v0/"+cn.c.cfg.BaseID+"/"+plan.Table.ID+" page by page (POST …/listRecords when the URL would pass 16,000 characters)")
-		if opts.View != "" {
-			add("view", opts.View)
-		}
-		if opts.Formula != "" {
-			add("filterByFormula", opts.Formula)
-		}
-		if len(opts.Sort) > 0 {
-			add("sort", sortText(plan.Request.Sort))
-		}
-		if opts.MaxRecords > 0 {
-			add("maxRecords", strconv.Itoa(opts.MaxRecords))
-		}
-		if opts.Fields != nil {
-			add("fields[]", strings.Join(opts.Fields, ", "))
-		} else {
-			add("fields[]", "(not sent: every field)")
-		}
-		add("pageSize", strconv.Itoa(opts.PageSize))
-		cn.explainCacheAndSplit(add, plan, opts, prefix)
-	}
-	var local []string
-	switch {
-	case plan.Request.Formula == "" && plan.Exact:
-		// no WHERE to check
-	case plan.Exact:
-		add("pushdown", "exact: the formula selects exactly the rows of the WHERE clause")
-	default:
-		add("pushdown", "superset: every record received is checked again with the WHERE clause")
-		local = append(local, "check the WHERE clause on each record")
-		if fns := plan.LocalFunctions(); len(fns) > 0 {
-			local = append(local, "compute "+strings.Join(fns, ", ")+" locally (no formula gives SQL's result)")
-		}
-	}
-	if plan.SortLocally {
-		keys := make([]string, len(plan.Order))
-		for i, o := range plan.Order {
-			keys[i] = o.Column
-			if o.Desc {
-				keys[i] += " desc"
-			}
-		}
-		local = append(local, "sort by "+strings.Join(keys, ", ")+" (SQL's order, which the service's may not be)")
-	}
-	if plan.Limit > 0 && (plan.Request.MaxRecords == 0 || plan.Limit < plan.Request.MaxRecords || !plan.Exact || plan.SortLocally) {
-		local = append(local, "stop after "+strconv.Itoa(plan.Limit)+" rows (LIMIT)")
-	}
-	if len(local) == 0 {
-		local = append(local, "nothing but reading the values")
-	}
-	add("local", strings.Join(local, "; "))
+	add("written", tableName(table))
+	add("find", sqlparser.String(search.Select))
+	cn.explainTree(add, op.Explain(), search.Query, false) // a write's search reads the service
+	return nil
 }
 
 // explainTree describes the operator tree: one "operator" row per operator, root first and
-// indented by depth, then each scan's request as explainFind writes it, and a "local" summary of
-// the work done here.
-func (cn *conn) explainTree(add func(step, detail string), root engine.Node, q *translate.Query) {
+// indented by depth, then each scan's request (explainScan: on the replica when replica), and a
+// "local" summary of the work done here.
+func (cn *conn) explainTree(add func(step, detail string), root engine.Node, q *translate.Query, replica bool) {
 	var local []string
 	var scans []*translate.Plan
 	var walk func(n engine.Node, depth int)
@@ -333,7 +245,7 @@ func (cn *conn) explainTree(add func(step, detail string), root engine.Node, q *
 	}
 	walk(root, 0)
 	for _, plan := range scans {
-		cn.explainScan(add, plan)
+		cn.explainScan(add, plan, replica)
 	}
 	if q.Scan == nil && q.Join == nil && q.Union == nil {
 		add("request", "none: a SELECT without a table")
@@ -357,11 +269,11 @@ func (cn *conn) explainTree(add func(step, detail string), root engine.Node, q *
 
 // explainScan describes one scan's request, with an estimate of its pages when the table's size
 // is known from an earlier scan or COUNT(*).
-func (cn *conn) explainScan(add func(step, detail string), plan *translate.Plan) {
+func (cn *conn) explainScan(add func(step, detail string), plan *translate.Plan, replica bool) {
 	if plan.Table.Local {
 		return
 	}
-	if cn.c.replica != nil {
+	if replica {
 		cn.explainReplica(add, plan)
 		return
 	}

@@ -88,7 +88,7 @@ func TestExplain(t *testing.T) {
 			name:     "update",
 			query:    "UPDATE Tasks SET Priority = Priority + 1 WHERE Done",
 			want:     map[string]string{"statement": "UPDATE", "filterByFormula": "{Done}"},
-			contains: map[string]string{"find request": "list records", "write": "PATCH"},
+			contains: map[string]string{"find": "select RECORD_ID(), Priority + 1 from Tasks where Done", "request": "list records", "write": "PATCH"},
 		},
 		{
 			name:     "delete",

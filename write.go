@@ -5,7 +5,6 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
-	"io"
 
 	"github.com/xwb1989/sqlparser"
 
@@ -101,36 +100,20 @@ func (cn *conn) prepareInsert(ctx context.Context, ast *sqlparser.Insert, args t
 	return w, nil
 }
 
-// prepareUpdate finds the records to update with the pushed-down WHERE and computes each one's
-// SET from its current values.
+// prepareUpdate finds the records to update with the UPDATE's search (a SELECT of id and the SET
+// values, write_search.go) and computes each one's new fields from its row.
 func (cn *conn) prepareUpdate(ctx context.Context, ast *sqlparser.Update, args translate.Args) (*pendingWrite, error) {
-	plan, schema, err := planned(ctx, cn, tableOf(ast.TableExprs), func(s translate.Schema) (*translate.UpdatePlan, error) {
-		return translate.Update(ast, s, args)
-	})
-	if sr, ok := searchFor(err, ast.TableExprs, ast.Where, updateTarget(ast)); ok {
-		// A WHERE with a subquery, or a join: a SELECT of id finds the records, then the
-		// update reads them by id (SET may read their current values).
-		ids, _, _, ferr := cn.searchedIDs(ctx, sr, args, "UPDATE")
-		if ferr != nil {
-			return nil, ferr
-		}
-		byID := *ast
-		byID.TableExprs = sqlparser.TableExprs{sr.target}
-		byID.Where = idList(ids)
-		plan, schema, err = planned(ctx, cn, []string{sr.table()}, func(s translate.Schema) (*translate.UpdatePlan, error) {
-			return translate.Update(&byID, s, args)
-		})
-	}
+	plan, schema, catalog, err := planWrite(ctx, cn, ast, args, translate.Update)
 	if err != nil {
 		return nil, err
 	}
 	w := &pendingWrite{op: "UPDATE", table: plan.Table, schema: schema}
-	err = cn.eachFound(ctx, plan.Find, func(row translate.Row) error {
+	err = cn.eachSearched(ctx, plan.Search, catalog, func(id string, row []any) error {
 		fields, err := plan.Fields(row)
 		if err != nil {
 			return err
 		}
-		w.updates = append(w.updates, transport.Record{ID: row.ID, Fields: fields})
+		w.updates = append(w.updates, transport.Record{ID: id, Fields: fields})
 		return nil
 	})
 	if err != nil {
@@ -139,30 +122,15 @@ func (cn *conn) prepareUpdate(ctx context.Context, ast *sqlparser.Update, args t
 	return w, nil
 }
 
-// prepareDelete finds the records to delete with the pushed-down WHERE (ids only).
+// prepareDelete finds the records to delete with the DELETE's search (a SELECT of id).
 func (cn *conn) prepareDelete(ctx context.Context, ast *sqlparser.Delete, args translate.Args) (*pendingWrite, error) {
-	plan, schema, err := planned(ctx, cn, tableOf(ast.TableExprs), func(s translate.Schema) (*translate.DeletePlan, error) {
-		return translate.Delete(ast, s, args)
-	})
-	target := ""
-	if len(ast.Targets) == 1 {
-		target = ast.Targets[0].Name.String()
-	}
-	if sr, ok := searchFor(err, ast.TableExprs, ast.Where, target); ok && len(ast.Targets) <= 1 {
-		// A WHERE with a subquery, or DELETE t FROM t JOIN …: a SELECT of id finds the
-		// records; their ids are all a DELETE sends.
-		ids, schema, table, ferr := cn.searchedIDs(ctx, sr, args, "DELETE")
-		if ferr != nil {
-			return nil, ferr
-		}
-		return &pendingWrite{op: "DELETE", table: table, schema: schema, ids: ids}, nil
-	}
+	plan, schema, catalog, err := planWrite(ctx, cn, ast, args, translate.Delete)
 	if err != nil {
 		return nil, err
 	}
 	w := &pendingWrite{op: "DELETE", table: plan.Table, schema: schema}
-	err = cn.eachFound(ctx, plan.Find, func(row translate.Row) error {
-		w.ids = append(w.ids, row.ID)
+	err = cn.eachSearched(ctx, plan.Search, catalog, func(id string, _ []any) error {
+		w.ids = append(w.ids, id)
 		return nil
 	})
 	if err != nil {
@@ -227,28 +195,6 @@ func (cn *conn) send(ctx context.Context, w *pendingWrite) (writeOutcome, error)
 		we.UncertainIDs = append(we.UncertainIDs, w.ids[i])
 	}
 	return out, we
-}
-
-// eachFound runs a find plan (one table's request) through the engine to the end and calls f for
-// every record it keeps.
-func (cn *conn) eachFound(ctx context.Context, plan *translate.Plan, f func(translate.Row) error) error {
-	op, err := engine.BuildScan(plan, engine.Options{Source: scanSource{c: cn.c}, MaxRows: cn.c.cfg.MaxRows})
-	if err != nil {
-		return err
-	}
-	defer op.Close()
-	for {
-		row, err := op.Next(ctx)
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		if err := f(row); err != nil {
-			return err
-		}
-	}
 }
 
 // writeError turns a batch that failed part-way into a *WriteError listing the ids written; sent

@@ -65,10 +65,15 @@ func TestSearchedUpdateAndDelete(t *testing.T) {
 		t.Errorf("UPDATE: %d rows affected, want %d", n, len(want))
 	}
 	got := requestLines(srv)
-	// The subquery's listing, the outer scan with its ids pushed (bind), the records read back
-	// by id for SET, and one PATCH of up to 10.
-	if len(got) != 4 || !strings.HasPrefix(got[len(got)-1], "PATCH ") {
-		t.Errorf("requests:\n%s\nwant 3 reads and 1 PATCH", strings.Join(got, "\n"))
+	// The subquery's listing, then the outer scan with its ids pushed (bind), which reads the
+	// Notes SET needs (the search computes the SET values), and one PATCH of up to 10.
+	wantRequests := []string{
+		"GET /v0/" + testBase + "/tblTASKS000000001?fields[]=Done&filterByFormula={Priority}>=4&pageSize=100",
+		"GET /v0/" + testBase + "/tblTASKS000000001?fields[]=Notes&filterByFormula=OR(RECORD_ID()='recTASK0000000003', RECORD_ID()='recTASK0000000007')&pageSize=100",
+		"PATCH /v0/" + testBase + "/tblTASKS000000001",
+	}
+	if !reflect.DeepEqual(got, wantRequests) {
+		t.Errorf("requests\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(wantRequests, "\n"))
 	}
 	if got := sorted(queryColumn(t, db, "SELECT Name FROM Tasks WHERE Notes LIKE 'was %'")); !reflect.DeepEqual(got, want) {
 		t.Errorf("updated %q, want %q", got, want)
@@ -149,6 +154,7 @@ func TestJoinedUpdateAndDelete(t *testing.T) {
 	if len(want) == 0 {
 		t.Fatal("the fixture has no such task")
 	}
+	warmSchema(t, db, srv)
 	res, err := db.Exec("UPDATE Tasks t JOIN Tasks d ON d.Priority = t.Priority SET t.Notes = 'shares' WHERE d.Done")
 	if err != nil {
 		t.Fatal(err)
@@ -156,8 +162,34 @@ func TestJoinedUpdateAndDelete(t *testing.T) {
 	if n, _ := res.RowsAffected(); n != int64(len(want)) {
 		t.Errorf("UPDATE: %d rows, want %d", n, len(want))
 	}
+	// The join's two reads (the Done tasks, then the tasks of their priorities, bound), then
+	// the PATCH: the search computes the SET values, so nothing is read back by id.
+	if got, want := requestLines(srv), []string{
+		"GET /v0/" + testBase + "/tblTASKS000000001?fields[]=Priority&filterByFormula={Done}&pageSize=100",
+		"GET /v0/" + testBase + "/tblTASKS000000001?fields[]=Priority&filterByFormula=OR({Priority}=5, AND({Priority}&''!='', {Priority}=0))&pageSize=100",
+		"PATCH /v0/" + testBase + "/tblTASKS000000001",
+	}; !reflect.DeepEqual(got, want) {
+		t.Errorf("requests\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
 	if got := sorted(queryColumn(t, db, "SELECT Name FROM Tasks WHERE Notes = 'shares'")); !reflect.DeepEqual(got, want) {
 		t.Errorf("updated %q, want %q", got, want)
+	}
+	// SET reads the other table of the join, as in MySQL; a record the join matches several
+	// times is written once, with one of its rows' values.
+	sharing := sorted(queryColumn(t, db, "SELECT DISTINCT t.Name FROM Tasks t JOIN Tasks d ON d.Priority = t.Priority AND d.id <> t.id"))
+	if len(sharing) == 0 {
+		t.Fatal("the fixture has no two tasks of one priority")
+	}
+	res, err = db.Exec("UPDATE Tasks t JOIN Tasks d ON d.Priority = t.Priority AND d.id <> t.id SET t.Notes = d.id")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := res.RowsAffected(); n != int64(len(sharing)) {
+		t.Errorf("UPDATE reading the joined table: %d rows, want %d", n, len(sharing))
+	}
+	named := sorted(queryColumn(t, db, "SELECT Name FROM Tasks t WHERE EXISTS (SELECT 1 FROM Tasks d WHERE d.Priority = t.Priority AND d.id <> t.id AND d.id = t.Notes)"))
+	if !reflect.DeepEqual(named, sharing) {
+		t.Errorf("tasks whose Notes hold the id of another task of their priority: %q, want %q", named, sharing)
 	}
 	res, err = db.Exec("DELETE t FROM Tasks t JOIN Tasks d ON d.Priority = t.Priority WHERE d.Done")
 	if err != nil {
@@ -202,5 +234,32 @@ func TestExplainSearchedWrites(t *testing.T) {
 	}
 	if n := len(dataRequests(srv)); n != 0 {
 		t.Errorf("%d requests sent", n)
+	}
+}
+
+// TestSearchRefusals: what MySQL refuses in an UPDATE or DELETE, or the driver cannot search, is
+// refused by name before any request.
+func TestSearchRefusals(t *testing.T) {
+	srv := newEmulator(t)
+	db, _ := openDB(t, srv, "")
+	warmSchema(t, db, srv)
+	for _, c := range []struct{ sql, want string }{
+		{"UPDATE Tasks SET Priority = COUNT(*)", "invalid use of group function COUNT(*) in SET"},
+		{"UPDATE Tasks SET Priority = ROW_NUMBER() OVER ()", "window function 'row_number'"},
+		{"UPDATE Tasks t JOIN Tasks d ON d.Priority = t.Priority SET t.Notes = 'x', d.Notes = 'y'", "UPDATE of a join without one table written"},
+		{"DELETE FROM Tasks WHERE id IN (SELECT record_id FROM `Tasks$comments`)", "a comments table in a join, a subquery or a UNION"},
+		{"DELETE x FROM Tasks t JOIN Tasks d ON d.Priority = t.Priority", `no table "x"`},
+		{"UPDATE Tasks SET Notes = 'x' ORDER BY Priority LIMIT 2", "UPDATE … ORDER BY"},
+	} {
+		t.Run(c.sql, func(t *testing.T) {
+			srv.ResetRequests()
+			_, err := db.Exec(c.sql)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("got %v, want an error containing %q", err, c.want)
+			}
+			if got := requestLines(srv); len(got) != 0 {
+				t.Errorf("requests sent:\n%s", strings.Join(got, "\n"))
+			}
+		})
 	}
 }

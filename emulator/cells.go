@@ -33,216 +33,250 @@ func normalizeCell(t *table, fl *field, v any, mode writeMode) (any, *apiError) 
 	}
 	switch fl.Type {
 	case "singleLineText", "multilineText", "richText", "email", "url", "phoneNumber":
-		s, ok := v.(string)
-		if !ok {
-			if !mode.typecast {
-				return nil, errCannotAccept(fl.Name)
-			}
-			s = stringify(v)
-		}
-		if fl.Type == "singleLineText" && mode.typecast {
-			s = strings.ReplaceAll(s, "\n", " ")
-		}
-		if s == "" {
-			return nil, nil
-		}
-		if fl.Type == "richText" {
-			s = normalizeRichText(s)
-		}
-		return s, nil
-
+		return normalizeText(fl, v, mode)
 	case "number", "currency", "percent", "duration":
-		n, ok := v.(float64)
-		if !ok {
-			s, isStr := v.(string)
-			if !mode.typecast || !isStr {
-				return nil, errCannotAccept(fl.Name)
-			}
-			if strings.TrimSpace(s) == "" {
-				return nil, nil
-			}
-			p, err := parseLooseNumber(s, fl.Type == "percent")
-			if err != nil {
-				return nil, errInvalidValue("Cannot parse value %q for field %s", s, fl.Name)
-			}
-			n = p
-		}
-		if math.IsNaN(n) || math.IsInf(n, 0) {
-			return nil, errCannotAccept(fl.Name)
-		}
-		return n, nil
-
+		return normalizeNumber(fl, v, mode)
 	case "rating":
-		n, ok := v.(float64)
-		if !ok {
-			s, isStr := v.(string)
-			if !mode.typecast || !isStr {
-				return nil, errCannotAccept(fl.Name)
-			}
-			p, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-			if err != nil {
-				return nil, errInvalidValue("Cannot parse value %q for field %s", s, fl.Name)
-			}
-			n = p
-		}
-		if n == 0 {
-			return nil, nil
-		}
-		if n != math.Trunc(n) || n < 1 || n > optNumber(fl.Options, "max", 5) {
-			return nil, errCannotAccept(fl.Name)
-		}
-		return n, nil
-
+		return normalizeRating(fl, v, mode)
 	case "checkbox":
-		switch b := v.(type) {
-		case bool:
-			if b {
-				return true, nil
-			}
-			return nil, nil
-		case string:
-			if mode.typecast {
-				switch strings.ToLower(strings.TrimSpace(b)) {
-				case "true", "checked", "yes", "1", "x", "on":
-					return true, nil
-				case "", "false", "unchecked", "no", "0", "off":
-					return nil, nil
-				}
-			}
-		case float64:
-			if mode.typecast {
-				if b != 0 {
-					return true, nil
-				}
-				return nil, nil
-			}
-		}
-		return nil, errCannotAccept(fl.Name)
-
+		return normalizeCheckbox(fl, v, mode)
 	case "date", "dateTime":
-		var d time.Time
-		switch x := v.(type) {
-		case float64: // milliseconds since the epoch, as 2022 recordings show for both types
-			// (1640520000000 -> 2021-12-26T12:00:00.000Z)
-			d = time.UnixMilli(int64(x)).UTC()
-		case string:
-			if x == "" {
-				return nil, nil
-			}
-			var err error
-			if d, err = parseDateValue(x, fieldLocation(fl), mode.typecast); err != nil {
-				return nil, errInvalidValue("Cannot parse value %q for field %s", x, fl.Name)
-			}
-		default:
-			return nil, errCannotAccept(fl.Name)
-		}
-		if fl.Type == "date" {
-			// The day in the field's zone: a zone-less "2024-01-02" was read as that day's midnight
-			// there, which in UTC is the day before for a zone east of UTC.
-			return d.In(fieldLocation(fl)).Format("2006-01-02"), nil
-		}
-		return formatTime(d), nil
-
+		return normalizeDate(fl, v, mode)
 	case "singleSelect":
-		s, ok := v.(string)
-		if !ok {
-			if !mode.typecast {
-				return nil, errCannotAccept(fl.Name)
-			}
-			s = stringify(v)
-		}
-		if s == "" {
-			return nil, nil
-		}
-		if err := checkChoice(fl, s, mode); err != nil {
-			return nil, err
-		}
-		return s, nil
-
+		return normalizeSingleSelect(fl, v, mode)
 	case "multipleSelects":
-		items, aerr := listItems(fl, v, mode)
-		if aerr != nil {
-			return nil, aerr
-		}
-		names := make([]string, 0, len(items))
-		for _, e := range items {
-			s, ok := e.(string)
-			if !ok {
-				if !mode.typecast {
-					return nil, errCannotAccept(fl.Name)
-				}
-				s = stringify(e)
-			}
-			names = append(names, s)
-		}
-		out := make([]any, 0, len(names))
-		seen := map[string]bool{}
-		for _, s := range names {
-			if s == "" || seen[s] {
-				continue
-			}
-			seen[s] = true
-			if err := checkChoice(fl, s, mode); err != nil {
-				return nil, err
-			}
-			out = append(out, s)
-		}
-		if len(out) == 0 {
-			return nil, nil
-		}
-		return out, nil
-
+		return normalizeMultipleSelects(fl, v, mode)
 	case "singleCollaborator":
 		c, err := normalizeCollaborator(fl, v)
 		if err != nil || c == nil {
 			return nil, err
 		}
 		return c, nil
-
 	case "multipleCollaborators":
-		list, ok := v.([]any)
-		if !ok {
-			return nil, errCannotAccept(fl.Name)
-		}
-		out := make([]any, 0, len(list))
-		seen := map[any]bool{}
-		for _, e := range list {
-			c, err := normalizeCollaborator(fl, e)
-			if err != nil {
-				return nil, err
-			}
-			if c != nil && !seen[c["id"]] {
-				seen[c["id"]] = true
-				out = append(out, c)
-			}
-		}
-		if len(out) == 0 {
-			return nil, nil
-		}
-		return out, nil
-
+		return normalizeCollaborators(fl, v)
 	case "multipleRecordLinks":
 		return normalizeLinks(t, fl, v, mode)
-
 	case "multipleAttachments":
 		return normalizeAttachments(t, fl, v, mode)
-
 	case "barcode":
-		m, ok := v.(map[string]any)
-		if !ok {
-			return nil, errCannotAccept(fl.Name)
-		}
-		text, ok := m["text"].(string)
-		if !ok || text == "" {
-			return nil, errCannotAccept(fl.Name)
-		}
-		out := map[string]any{"text": text}
-		if typ, ok := m["type"].(string); ok && typ != "" {
-			out["type"] = typ
-		}
-		return out, nil
+		return normalizeBarcode(fl, v)
 	}
 	return nil, errCannotAccept(fl.Name)
+}
+
+// normalizeText: text fields, a string (typecast: any value as text; a line break in a single line of text a space).
+func normalizeText(fl *field, v any, mode writeMode) (any, *apiError) {
+	s, ok := v.(string)
+	if !ok {
+		if !mode.typecast {
+			return nil, errCannotAccept(fl.Name)
+		}
+		s = stringify(v)
+	}
+	if fl.Type == "singleLineText" && mode.typecast {
+		s = strings.ReplaceAll(s, "\n", " ")
+	}
+	if s == "" {
+		return nil, nil
+	}
+	if fl.Type == "richText" {
+		s = normalizeRichText(s)
+	}
+	return s, nil
+}
+
+// normalizeNumber: numeric fields, a finite number (typecast: a number written as text).
+func normalizeNumber(fl *field, v any, mode writeMode) (any, *apiError) {
+	n, ok := v.(float64)
+	if !ok {
+		s, isStr := v.(string)
+		if !mode.typecast || !isStr {
+			return nil, errCannotAccept(fl.Name)
+		}
+		if strings.TrimSpace(s) == "" {
+			return nil, nil
+		}
+		p, err := parseLooseNumber(s, fl.Type == "percent")
+		if err != nil {
+			return nil, errInvalidValue("Cannot parse value %q for field %s", s, fl.Name)
+		}
+		n = p
+	}
+	if math.IsNaN(n) || math.IsInf(n, 0) {
+		return nil, errCannotAccept(fl.Name)
+	}
+	return n, nil
+}
+
+// normalizeRating: a whole number from 1 to the field's max; 0 clears it.
+func normalizeRating(fl *field, v any, mode writeMode) (any, *apiError) {
+	n, ok := v.(float64)
+	if !ok {
+		s, isStr := v.(string)
+		if !mode.typecast || !isStr {
+			return nil, errCannotAccept(fl.Name)
+		}
+		p, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+		if err != nil {
+			return nil, errInvalidValue("Cannot parse value %q for field %s", s, fl.Name)
+		}
+		n = p
+	}
+	if n == 0 {
+		return nil, nil
+	}
+	if n != math.Trunc(n) || n < 1 || n > optNumber(fl.Options, "max", 5) {
+		return nil, errCannotAccept(fl.Name)
+	}
+	return n, nil
+}
+
+// normalizeCheckbox: true, or nothing for false (typecast: the usual words and numbers).
+func normalizeCheckbox(fl *field, v any, mode writeMode) (any, *apiError) {
+	switch b := v.(type) {
+	case bool:
+		if b {
+			return true, nil
+		}
+		return nil, nil
+	case string:
+		if mode.typecast {
+			switch strings.ToLower(strings.TrimSpace(b)) {
+			case "true", "checked", "yes", "1", "x", "on":
+				return true, nil
+			case "", "false", "unchecked", "no", "0", "off":
+				return nil, nil
+			}
+		}
+	case float64:
+		if mode.typecast {
+			if b != 0 {
+				return true, nil
+			}
+			return nil, nil
+		}
+	}
+	return nil, errCannotAccept(fl.Name)
+}
+
+// normalizeDate: an ISO date or date-time text, or milliseconds since the epoch; a date is kept as the day in the field's zone.
+func normalizeDate(fl *field, v any, mode writeMode) (any, *apiError) {
+	var d time.Time
+	switch x := v.(type) {
+	case float64: // milliseconds since the epoch, as 2022 recordings show for both types
+		// (1640520000000 -> 2021-12-26T12:00:00.000Z)
+		d = time.UnixMilli(int64(x)).UTC()
+	case string:
+		if x == "" {
+			return nil, nil
+		}
+		var err error
+		if d, err = parseDateValue(x, fieldLocation(fl), mode.typecast); err != nil {
+			return nil, errInvalidValue("Cannot parse value %q for field %s", x, fl.Name)
+		}
+	default:
+		return nil, errCannotAccept(fl.Name)
+	}
+	if fl.Type == "date" {
+		// The day in the field's zone: a zone-less "2024-01-02" was read as that day's midnight
+		// there, which in UTC is the day before for a zone east of UTC.
+		return d.In(fieldLocation(fl)).Format("2006-01-02"), nil
+	}
+	return formatTime(d), nil
+}
+
+// normalizeSingleSelect: the name of one of the field's options (typecast: a new one is added).
+func normalizeSingleSelect(fl *field, v any, mode writeMode) (any, *apiError) {
+	s, ok := v.(string)
+	if !ok {
+		if !mode.typecast {
+			return nil, errCannotAccept(fl.Name)
+		}
+		s = stringify(v)
+	}
+	if s == "" {
+		return nil, nil
+	}
+	if err := checkChoice(fl, s, mode); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// normalizeMultipleSelects: a list of option names, blanks and repeats dropped.
+func normalizeMultipleSelects(fl *field, v any, mode writeMode) (any, *apiError) {
+	items, aerr := listItems(fl, v, mode)
+	if aerr != nil {
+		return nil, aerr
+	}
+	names := make([]string, 0, len(items))
+	for _, e := range items {
+		s, ok := e.(string)
+		if !ok {
+			if !mode.typecast {
+				return nil, errCannotAccept(fl.Name)
+			}
+			s = stringify(e)
+		}
+		names = append(names, s)
+	}
+	out := make([]any, 0, len(names))
+	seen := map[string]bool{}
+	for _, s := range names {
+		if s == "" || seen[s] {
+			continue
+		}
+		seen[s] = true
+		if err := checkChoice(fl, s, mode); err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	if len(out) == 0 {
+		return nil, nil
+	}
+	return out, nil
+}
+
+// normalizeCollaborators: a list of collaborators, each once.
+func normalizeCollaborators(fl *field, v any) (any, *apiError) {
+	list, ok := v.([]any)
+	if !ok {
+		return nil, errCannotAccept(fl.Name)
+	}
+	out := make([]any, 0, len(list))
+	seen := map[any]bool{}
+	for _, e := range list {
+		c, err := normalizeCollaborator(fl, e)
+		if err != nil {
+			return nil, err
+		}
+		if c != nil && !seen[c["id"]] {
+			seen[c["id"]] = true
+			out = append(out, c)
+		}
+	}
+	if len(out) == 0 {
+		return nil, nil
+	}
+	return out, nil
+}
+
+// normalizeBarcode: an object with a non-empty text and an optional type.
+func normalizeBarcode(fl *field, v any) (any, *apiError) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, errCannotAccept(fl.Name)
+	}
+	text, ok := m["text"].(string)
+	if !ok || text == "" {
+		return nil, errCannotAccept(fl.Name)
+	}
+	out := map[string]any{"text": text}
+	if typ, ok := m["type"].(string); ok && typ != "" {
+		out["type"] = typ
+	}
+	return out, nil
 }
 
 func checkChoice(fl *field, name string, mode writeMode) *apiError {

@@ -174,49 +174,11 @@ func parseRollup(src string) (rollupFunc, error) {
 	return rollupFunc{name: name, sep: sep}, nil
 }
 
+// apply computes the rollup over the linked records' values.
 func (rf rollupFunc) apply(vals []any) any {
-	nums := func() []float64 {
-		var out []float64
-		for _, v := range vals {
-			if n, ok := v.(float64); ok {
-				out = append(out, n)
-			}
-		}
-		return out
-	}
 	switch rf.name {
-	case "SUM":
-		sum := 0.0
-		for _, n := range nums() {
-			sum += n
-		}
-		return sum
-	case "AVERAGE":
-		ns := nums()
-		if len(ns) == 0 {
-			return nanCell
-		}
-		sum := 0.0
-		for _, n := range ns {
-			sum += n
-		}
-		return sum / float64(len(ns))
-	case "MIN", "MAX":
-		ns := nums()
-		if len(ns) == 0 {
-			return 0.0
-		}
-		best := ns[0]
-		for _, n := range ns[1:] {
-			if rf.name == "MIN" {
-				best = math.Min(best, n)
-			} else {
-				best = math.Max(best, n)
-			}
-		}
-		return best
-	case "COUNT":
-		return float64(len(nums()))
+	case "SUM", "AVERAGE", "MIN", "MAX", "COUNT":
+		return rf.numeric(numbersOf(vals))
 	case "COUNTA":
 		n := 0
 		for _, v := range vals {
@@ -241,45 +203,101 @@ func (rf rollupFunc) apply(vals []any) any {
 		}
 		return nil
 	case "ARRAYUNIQUE", "ARRAYCOMPACT":
-		var out []any
-		seen := map[string]bool{}
-		for _, v := range vals {
-			if isEmptyCell(v) && v != false {
-				continue
-			}
-			k := fmt.Sprintf("%T:%v", v, v)
-			if rf.name == "ARRAYUNIQUE" && seen[k] {
-				continue
-			}
-			seen[k] = true
-			out = append(out, v)
-		}
-		if len(out) == 0 {
-			return nil
-		}
-		return out
+		return rf.array(vals)
 	case "AND", "OR", "XOR":
-		trues := 0
-		for _, v := range vals {
-			if truthy(v) {
-				trues++
-			}
-		}
-		var res bool
-		switch rf.name {
-		case "AND":
-			res = len(vals) > 0 && trues == len(vals)
-		case "OR":
-			res = trues > 0
-		default:
-			res = trues%2 == 1
-		}
-		if res {
-			return true
-		}
-		return nil
+		return rf.logical(vals)
 	}
 	return errorCell
+}
+
+// numbersOf is the values that are numbers.
+func numbersOf(vals []any) []float64 {
+	var out []float64
+	for _, v := range vals {
+		if n, ok := v.(float64); ok {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// numeric computes SUM, AVERAGE (NaN over no number), MIN and MAX (0 over none) or COUNT.
+func (rf rollupFunc) numeric(ns []float64) any {
+	switch rf.name {
+	case "SUM":
+		sum := 0.0
+		for _, n := range ns {
+			sum += n
+		}
+		return sum
+	case "AVERAGE":
+		if len(ns) == 0 {
+			return nanCell
+		}
+		sum := 0.0
+		for _, n := range ns {
+			sum += n
+		}
+		return sum / float64(len(ns))
+	case "MIN", "MAX":
+		if len(ns) == 0 {
+			return 0.0
+		}
+		best := ns[0]
+		for _, n := range ns[1:] {
+			if rf.name == "MIN" {
+				best = math.Min(best, n)
+			} else {
+				best = math.Max(best, n)
+			}
+		}
+		return best
+	}
+	return float64(len(ns)) // COUNT
+}
+
+// array computes ARRAYCOMPACT (blanks dropped, false kept) or ARRAYUNIQUE (repeats dropped too).
+func (rf rollupFunc) array(vals []any) any {
+	var out []any
+	seen := map[string]bool{}
+	for _, v := range vals {
+		if isEmptyCell(v) && v != false {
+			continue
+		}
+		k := fmt.Sprintf("%T:%v", v, v)
+		if rf.name == "ARRAYUNIQUE" && seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, v)
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// logical computes AND, OR or XOR of the values' truth; false is an empty cell.
+func (rf rollupFunc) logical(vals []any) any {
+	trues := 0
+	for _, v := range vals {
+		if truthy(v) {
+			trues++
+		}
+	}
+	var res bool
+	switch rf.name {
+	case "AND":
+		res = len(vals) > 0 && trues == len(vals)
+	case "OR":
+		res = trues > 0
+	default:
+		res = trues%2 == 1
+	}
+	if res {
+		return true
+	}
+	return nil
 }
 
 func truthy(v any) bool {

@@ -52,14 +52,39 @@ func choices(names ...string) map[string]any {
 	return map[string]any{"choices": list}
 }
 
-// demoFixture builds the demo base. Same seed, same base: nothing here reads the clock.
+// demoFixture builds the demo base. Same seed, same base: nothing here reads the clock. The
+// tables' records are drawn in this order (people, projects, tasks) from one generator.
 func demoFixture() *Fixture {
-	rng := rand.New(rand.NewPCG(20240101, 42))
-	day0 := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
-	date := func(d int) string { return day0.AddDate(0, 0, d).Format("2006-01-02") }
-	pick := func(list []string) string { return list[rng.IntN(len(list))] }
+	g := &demoGen{rng: rand.New(rand.NewPCG(20240101, 42)), day0: time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)}
+	people := demoPeopleSchema()
+	people.Records = g.people()
+	projects := demoProjectsSchema()
+	projects.Records = g.projects()
+	tasks := demoTasksSchema()
+	tasks.Records = g.tasks()
+	return &Fixture{
+		Tokens: []FixtureToken{{Token: DemoToken, Bases: []string{DemoBaseID}, Scopes: []string{
+			// Every scope a README example needs: schema changes (DDL), comments, webhooks, USER().
+			scopeRecordsRead, scopeRecordsWrite, scopeSchemaRead, scopeSchemaWrite, scopeCommentsRead, scopeCommentsWrite,
+			scopeWebhookManage, "user.email:read"}, UserID: "usrDEMOADA0000001", Email: "ada@example.com"}},
+		Bases: []FixtureBase{{ID: DemoBaseID, Name: "Demo: Project Tracker", Tables: []FixtureTable{people, projects, tasks}}},
+	}
+}
 
-	people := FixtureTable{
+// demoGen draws the demo base's records from a fixed seed.
+type demoGen struct {
+	rng  *rand.Rand
+	day0 time.Time
+}
+
+// date is the day d days after 1 January 2024, as a date cell.
+func (g *demoGen) date(d int) string { return g.day0.AddDate(0, 0, d).Format("2006-01-02") }
+
+func (g *demoGen) pick(list []string) string { return list[g.rng.IntN(len(list))] }
+
+// demoPeopleSchema is the People table without its records.
+func demoPeopleSchema() FixtureTable {
+	return FixtureTable{
 		ID: demoPeopleTable, Name: "People", Description: "Everyone who works on projects.",
 		Fields: []FixtureField{
 			{Name: "Name", Type: "singleLineText"},
@@ -80,6 +105,11 @@ func demoFixture() *Fixture {
 			{Name: "Active people", FilterByFormula: "{Active}", Sort: []FixtureSort{{Field: "Name"}}},
 		},
 	}
+}
+
+// people draws the People records.
+func (g *demoGen) people() []FixtureRecord {
+	var records []FixtureRecord
 	for i := range demoPeople {
 		first, last := demoFirst[i%len(demoFirst)], demoLast[(i*7+i/len(demoFirst))%len(demoLast)]
 		name := first + " " + last
@@ -89,12 +119,12 @@ func demoFixture() *Fixture {
 		f := map[string]any{
 			"Name":        name,
 			"Email":       fmt.Sprintf("person%02d@example.com", i+1),
-			"Role":        []string{"Engineer", "Engineer", "Designer", "Manager", "QA"}[rng.IntN(5)],
-			"Hourly Rate": float64(40+rng.IntN(80)) + float64(rng.IntN(4))*0.25,
-			"Joined":      date(-rng.IntN(2000)),
-			"Phone":       fmt.Sprintf("(555) 01%02d-%04d", i, rng.IntN(10000)),
+			"Role":        []string{"Engineer", "Engineer", "Designer", "Manager", "QA"}[g.rng.IntN(5)],
+			"Hourly Rate": float64(40+g.rng.IntN(80)) + float64(g.rng.IntN(4))*0.25,
+			"Joined":      g.date(-g.rng.IntN(2000)),
+			"Phone":       fmt.Sprintf("(555) 01%02d-%04d", i, g.rng.IntN(10000)),
 		}
-		if rng.IntN(10) < 8 {
+		if g.rng.IntN(10) < 8 {
 			f["Active"] = true
 		}
 		if i < len(demoUsers) {
@@ -103,11 +133,15 @@ func demoFixture() *Fixture {
 		if i%4 == 0 {
 			f["Photo"] = []any{map[string]any{"url": fmt.Sprintf("https://example.com/photos/person%02d.png", i+1), "filename": fmt.Sprintf("person%02d.png", i+1)}}
 		}
-		people.Records = append(people.Records, FixtureRecord{ID: demoRecordID(demoPeopleTable, i),
-			CreatedTime: day0.Add(time.Duration(i) * time.Hour).Format(time.RFC3339), Fields: f})
+		records = append(records, FixtureRecord{ID: demoRecordID(demoPeopleTable, i),
+			CreatedTime: g.day0.Add(time.Duration(i) * time.Hour).Format(time.RFC3339), Fields: f})
 	}
+	return records
+}
 
-	projects := FixtureTable{
+// demoProjectsSchema is the Projects table without its records.
+func demoProjectsSchema() FixtureTable {
+	return FixtureTable{
 		ID: demoProjectsTable, Name: "Projects",
 		Fields: []FixtureField{
 			{Name: "Name", Type: "singleLineText"},
@@ -133,21 +167,26 @@ func demoFixture() *Fixture {
 			{Name: "By budget", Sort: []FixtureSort{{Field: "Budget", Direction: "desc"}}},
 		},
 	}
+}
+
+// projects draws the Projects records.
+func (g *demoGen) projects() []FixtureRecord {
+	var records []FixtureRecord
 	for i := range demoProjects {
-		start := rng.IntN(300)
+		start := g.rng.IntN(300)
 		f := map[string]any{
 			"Name":        fmt.Sprintf("Project %s", demoProjectWords[i%len(demoProjectWords)]),
-			"Description": fmt.Sprintf("Project %s.\nOwned by the %s team.", demoProjectWords[i%len(demoProjectWords)], pick([]string{"platform", "growth", "payments", "mobile"})),
-			"Status":      []string{"Planning", "Active", "Active", "On Hold", "Done"}[rng.IntN(5)],
-			"Budget":      float64(5000 * (1 + rng.IntN(40))),
-			"Start":       date(start),
-			"Due":         date(start + 30 + rng.IntN(120)),
-			"Lead":        []any{demoRecordID(demoPeopleTable, rng.IntN(demoPeople))},
-			"Progress":    float64(rng.IntN(101)) / 100,
+			"Description": fmt.Sprintf("Project %s.\nOwned by the %s team.", demoProjectWords[i%len(demoProjectWords)], g.pick([]string{"platform", "growth", "payments", "mobile"})),
+			"Status":      []string{"Planning", "Active", "Active", "On Hold", "Done"}[g.rng.IntN(5)],
+			"Budget":      float64(5000 * (1 + g.rng.IntN(40))),
+			"Start":       g.date(start),
+			"Due":         g.date(start + 30 + g.rng.IntN(120)),
+			"Lead":        []any{demoRecordID(demoPeopleTable, g.rng.IntN(demoPeople))},
+			"Progress":    float64(g.rng.IntN(101)) / 100,
 		}
 		tags := []any{}
 		for _, tg := range []string{"internal", "customer", "infra", "research", "urgent"} {
-			if rng.IntN(3) == 0 {
+			if g.rng.IntN(3) == 0 {
 				tags = append(tags, tg)
 			}
 		}
@@ -157,11 +196,15 @@ func demoFixture() *Fixture {
 		if i%3 == 0 {
 			f["Website"] = fmt.Sprintf("https://example.com/projects/%d", i+1)
 		}
-		projects.Records = append(projects.Records, FixtureRecord{ID: demoRecordID(demoProjectsTable, i),
-			CreatedTime: day0.AddDate(0, 0, i).Format(time.RFC3339), Fields: f})
+		records = append(records, FixtureRecord{ID: demoRecordID(demoProjectsTable, i),
+			CreatedTime: g.day0.AddDate(0, 0, i).Format(time.RFC3339), Fields: f})
 	}
+	return records
+}
 
-	tasks := FixtureTable{
+// demoTasksSchema is the Tasks table without its records.
+func demoTasksSchema() FixtureTable {
+	return FixtureTable{
 		ID: demoTasksTable, Name: "Tasks", PrimaryFieldID: "fldNAME0000000001",
 		Fields: []FixtureField{
 			{ID: "fldNAME0000000001", Name: "Name", Type: "singleLineText"},
@@ -199,30 +242,35 @@ func demoFixture() *Fixture {
 			{Name: "Board", Type: "kanban"},
 		},
 	}
+}
+
+// tasks draws the Tasks records.
+func (g *demoGen) tasks() []FixtureRecord {
+	var records []FixtureRecord
 	statuses := []string{"Todo", "Todo", "In Progress", "Blocked", "Done", "Done"}
 	for i := range demoTasks {
-		status := statuses[rng.IntN(len(statuses))]
-		hours := float64(1+rng.IntN(40)) / 2
+		status := statuses[g.rng.IntN(len(statuses))]
+		hours := float64(1+g.rng.IntN(40)) / 2
 		f := map[string]any{
-			"Name":           fmt.Sprintf("%s %s #%d", pick(demoVerbs), pick(demoObjects), i+1),
+			"Name":           fmt.Sprintf("%s %s #%d", g.pick(demoVerbs), g.pick(demoObjects), i+1),
 			"Status":         status,
-			"Priority":       float64(1 + rng.IntN(5)),
-			"Due":            date(rng.IntN(365)),
+			"Priority":       float64(1 + g.rng.IntN(5)),
+			"Due":            g.date(g.rng.IntN(365)),
 			"Estimate":       hours * 3600,
 			"Estimate Hours": hours,
-			"Project":        []any{demoRecordID(demoProjectsTable, rng.IntN(demoProjects))},
+			"Project":        []any{demoRecordID(demoProjectsTable, g.rng.IntN(demoProjects))},
 		}
 		if status == "Done" {
 			f["Done"] = true
 		}
 		if status != "Todo" {
-			f["Started At"] = day0.Add(time.Duration(rng.IntN(365*24)) * time.Hour).Add(time.Duration(rng.IntN(60)) * time.Minute).Format(time.RFC3339)
+			f["Started At"] = g.day0.Add(time.Duration(g.rng.IntN(365*24)) * time.Hour).Add(time.Duration(g.rng.IntN(60)) * time.Minute).Format(time.RFC3339)
 		}
-		if rng.IntN(8) > 0 { // some tasks are unassigned
-			f["Assignee"] = []any{demoRecordID(demoPeopleTable, rng.IntN(demoPeople))}
+		if g.rng.IntN(8) > 0 { // some tasks are unassigned
+			f["Assignee"] = []any{demoRecordID(demoPeopleTable, g.rng.IntN(demoPeople))}
 		}
-		if rng.IntN(3) > 0 {
-			f["Effort"] = float64(1 + rng.IntN(5))
+		if g.rng.IntN(3) > 0 {
+			f["Effort"] = float64(1 + g.rng.IntN(5))
 		}
 		if i%5 == 0 {
 			f["Notes"] = fmt.Sprintf("Details for task %d.\nSee the spec.", i+1)
@@ -230,7 +278,7 @@ func demoFixture() *Fixture {
 		}
 		var tags []any
 		for _, tg := range []string{"bug", "feature", "chore", "docs", "security"} {
-			if rng.IntN(4) == 0 {
+			if g.rng.IntN(4) == 0 {
 				tags = append(tags, tg)
 			}
 		}
@@ -238,21 +286,15 @@ func demoFixture() *Fixture {
 			f["Tags"] = tags
 		}
 		if i%7 == 0 {
-			f["Reviewer"] = demoUsers[rng.IntN(len(demoUsers))]
-			f["Watchers"] = []any{demoUsers[rng.IntN(len(demoUsers))], demoUsers[rng.IntN(len(demoUsers))]}
+			f["Reviewer"] = demoUsers[g.rng.IntN(len(demoUsers))]
+			f["Watchers"] = []any{demoUsers[g.rng.IntN(len(demoUsers))], demoUsers[g.rng.IntN(len(demoUsers))]}
 		}
 		if i%11 == 0 {
 			f["Reporter Email"] = fmt.Sprintf("reporter%d@example.com", i)
 			f["Attachments"] = []any{map[string]any{"url": fmt.Sprintf("https://example.com/files/task%d.pdf", i+1), "filename": fmt.Sprintf("task%d.pdf", i+1)}}
 		}
-		tasks.Records = append(tasks.Records, FixtureRecord{ID: demoRecordID(demoTasksTable, i),
-			CreatedTime: day0.Add(time.Duration(i) * 7 * time.Hour).Format(time.RFC3339), Fields: f})
+		records = append(records, FixtureRecord{ID: demoRecordID(demoTasksTable, i),
+			CreatedTime: g.day0.Add(time.Duration(i) * 7 * time.Hour).Format(time.RFC3339), Fields: f})
 	}
-	return &Fixture{
-		Tokens: []FixtureToken{{Token: DemoToken, Bases: []string{DemoBaseID}, Scopes: []string{
-			// Every scope a README example needs: schema changes (DDL), comments, webhooks, USER().
-			scopeRecordsRead, scopeRecordsWrite, scopeSchemaRead, scopeSchemaWrite, scopeCommentsRead, scopeCommentsWrite,
-			scopeWebhookManage, "user.email:read"}, UserID: "usrDEMOADA0000001", Email: "ada@example.com"}},
-		Bases: []FixtureBase{{ID: DemoBaseID, Name: "Demo: Project Tracker", Tables: []FixtureTable{people, projects, tasks}}},
-	}
+	return records
 }

@@ -262,58 +262,11 @@ func buildBase(fb *FixtureBase) (*base, error) {
 		return nil, fmt.Errorf("emulator: fixture: base %q: %w", b.name, err)
 	}
 	b.info = info
-	where := fmt.Sprintf("base %q", b.name)
 	// Pass 1: tables and fields with ids, so that options can refer to any table by name.
 	for i := range fb.Tables {
-		ft := &fb.Tables[i]
-		t := &table{base: b, id: ft.ID, name: ft.Name, description: ft.Description,
-			fieldByID: map[string]*field{}, recByID: map[string]*record{}}
-		if t.name == "" {
-			return nil, fmt.Errorf("emulator: fixture: %s: a table has no name", where)
-		}
-		if t.id == "" {
-			t.id = derivedID("tbl", b.id+"/"+t.name)
-		}
-		if !isID(t.id, "tbl") {
-			return nil, fmt.Errorf("emulator: fixture: %s: table id %q is not \"tbl\" + 14 letters or digits", where, t.id)
-		}
-		if b.tableByID[t.id] != nil || b.tableByName(t.name) != nil {
-			return nil, fmt.Errorf("emulator: fixture: %s: table %q (%s) defined twice", where, t.name, t.id)
-		}
-		if len(ft.Fields) == 0 {
-			return nil, fmt.Errorf("emulator: fixture: %s: table %q has no fields", where, t.name)
-		}
-		for j := range ft.Fields {
-			ff := &ft.Fields[j]
-			fl := &field{ID: ff.ID, Name: ff.Name, Type: ff.Type, Description: ff.Description, Options: cloneMap(ff.Options)}
-			if fl.Name == "" {
-				return nil, fmt.Errorf("emulator: fixture: table %q: a field has no name", t.name)
-			}
-			if fl.ID == "" {
-				fl.ID = derivedID("fld", t.id+"/"+fl.Name)
-			}
-			if !isID(fl.ID, "fld") {
-				return nil, fmt.Errorf("emulator: fixture: table %q: field id %q is not \"fld\" + 14 letters or digits", t.name, fl.ID)
-			}
-			if !knownFieldType[fl.Type] {
-				return nil, fmt.Errorf("emulator: fixture: table %q: field %q has unknown type %q", t.name, fl.Name, fl.Type)
-			}
-			if t.fieldByID[fl.ID] != nil || t.fieldByName(fl.Name) != nil {
-				return nil, fmt.Errorf("emulator: fixture: table %q: field %q (%s) defined twice", t.name, fl.Name, fl.ID)
-			}
-			if fl.Options == nil {
-				fl.Options = map[string]any{}
-			}
-			t.fields = append(t.fields, fl)
-			t.fieldByID[fl.ID] = fl
-		}
-		t.primary = t.fields[0]
-		if ft.PrimaryFieldID != "" {
-			p := t.field(ft.PrimaryFieldID)
-			if p == nil {
-				return nil, fmt.Errorf("emulator: fixture: table %q: primaryFieldId %q is not one of its fields", t.name, ft.PrimaryFieldID)
-			}
-			t.primary = p
+		t, err := buildTable(b, &fb.Tables[i])
+		if err != nil {
+			return nil, err
 		}
 		b.tables = append(b.tables, t)
 		b.tableByID[t.id] = t
@@ -329,95 +282,189 @@ func buildBase(fb *FixtureBase) (*base, error) {
 	pairInverseLinks(b)
 	// Pass 3: views (their formulas are compiled when first used) and records.
 	for i := range fb.Tables {
-		ft, t := &fb.Tables[i], b.tables[i]
-		for _, fv := range ft.Views {
-			v, err := buildView(t, fv)
-			if err != nil {
-				return nil, fmt.Errorf("emulator: fixture: table %q: %w", t.name, err)
-			}
-			t.views = append(t.views, v)
-		}
-		if len(t.views) == 0 {
-			t.views = append(t.views, &view{id: derivedID("viw", t.id+"/Grid view"), name: "Grid view", typ: "grid"})
+		if err := buildViews(b.tables[i], &fb.Tables[i]); err != nil {
+			return nil, err
 		}
 	}
 	for i := range fb.Tables {
-		ft, t := &fb.Tables[i], b.tables[i]
-		for j, fr := range ft.Records {
-			r := &record{id: fr.ID, cells: map[string]any{}}
-			if r.id == "" {
-				r.id = derivedID("rec", fmt.Sprintf("%s/%d", t.id, j))
-			}
-			if !isID(r.id, "rec") {
-				return nil, fmt.Errorf("emulator: fixture: table %q: record id %q is not \"rec\" + 14 letters or digits", t.name, r.id)
-			}
-			if t.recByID[r.id] != nil {
-				return nil, fmt.Errorf("emulator: fixture: table %q: record %s defined twice", t.name, r.id)
-			}
-			r.created = fixtureEpoch.Add(time.Duration(j) * time.Second)
-			if fr.CreatedTime != "" {
-				ct, err := time.Parse(time.RFC3339Nano, fr.CreatedTime)
-				if err != nil {
-					return nil, fmt.Errorf("emulator: fixture: table %q: record %s: createdTime %q is not RFC 3339", t.name, r.id, fr.CreatedTime)
-				}
-				r.created = ct.UTC()
-			}
-			r.modified = r.created
-			t.nextAutoNumber++
-			r.autoNumber = t.nextAutoNumber
-			t.records = append(t.records, r)
-			t.recByID[r.id] = r
+		if err := buildRecords(b.tables[i], &fb.Tables[i]); err != nil {
+			return nil, err
 		}
 	}
 	// Cells last, so that links may point to records defined later in the file. Fixture values
 	// are written like a create with typecast off; inverse links are filled in afterwards.
 	for i := range fb.Tables {
-		ft, t := &fb.Tables[i], b.tables[i]
-		for j, fr := range ft.Records {
-			r := t.records[j]
-			for key, v := range fr.Fields {
-				fl := t.field(key)
-				if fl == nil {
-					return nil, fmt.Errorf("emulator: fixture: table %q: record %s: unknown field %q", t.name, r.id, key)
-				}
-				cell, err := normalizeCell(t, fl, v, writeMode{fixture: true})
-				if err != nil {
-					return nil, fmt.Errorf("emulator: fixture: table %q: record %s: %s", t.name, r.id, err.Error())
-				}
-				if cell != nil {
-					r.cells[fl.ID] = cell
-				}
-			}
+		if err := fillCells(b.tables[i], &fb.Tables[i]); err != nil {
+			return nil, err
 		}
 	}
 	fillInverseLinks(b)
 	// Formulas last, once every field exists: a formula field or view filter that does not
 	// compile is a fixture error rather than a surprise on the first request.
 	for _, t := range b.tables {
-		for _, fl := range t.fields {
-			if fl.Type == "formula" {
-				src := optString(fl.Options, "formula")
-				p, err := formula.Compile(src, formulaSchema{t})
-				if err != nil {
-					return nil, fmt.Errorf("emulator: fixture: table %q: formula field %q: %v", t.name, fl.Name, err)
-				}
-				if _, given := fl.Options["result"]; !given {
-					if res := inferResult(p); res != nil {
-						fl.Options["result"] = res
-					}
-				}
-			}
-		}
-		for _, v := range t.views {
-			if strings.TrimSpace(v.filter) == "" {
-				continue
-			}
-			if _, err := compileFormula(v.filter, t); err != nil {
-				return nil, fmt.Errorf("emulator: fixture: table %q: view %q: filterByFormula: %v", t.name, v.name, err)
-			}
+		if err := checkFormulas(t); err != nil {
+			return nil, err
 		}
 	}
 	return b, nil
+}
+
+// buildTable is a fixture table's id, name, fields and primary field.
+func buildTable(b *base, ft *FixtureTable) (*table, error) {
+	where := fmt.Sprintf("base %q", b.name)
+	t := &table{base: b, id: ft.ID, name: ft.Name, description: ft.Description,
+		fieldByID: map[string]*field{}, recByID: map[string]*record{}}
+	if t.name == "" {
+		return nil, fmt.Errorf("emulator: fixture: %s: a table has no name", where)
+	}
+	if t.id == "" {
+		t.id = derivedID("tbl", b.id+"/"+t.name)
+	}
+	if !isID(t.id, "tbl") {
+		return nil, fmt.Errorf("emulator: fixture: %s: table id %q is not \"tbl\" + 14 letters or digits", where, t.id)
+	}
+	if b.tableByID[t.id] != nil || b.tableByName(t.name) != nil {
+		return nil, fmt.Errorf("emulator: fixture: %s: table %q (%s) defined twice", where, t.name, t.id)
+	}
+	if len(ft.Fields) == 0 {
+		return nil, fmt.Errorf("emulator: fixture: %s: table %q has no fields", where, t.name)
+	}
+	for j := range ft.Fields {
+		fl, err := buildField(t, &ft.Fields[j])
+		if err != nil {
+			return nil, err
+		}
+		t.fields = append(t.fields, fl)
+		t.fieldByID[fl.ID] = fl
+	}
+	t.primary = t.fields[0]
+	if ft.PrimaryFieldID != "" {
+		p := t.field(ft.PrimaryFieldID)
+		if p == nil {
+			return nil, fmt.Errorf("emulator: fixture: table %q: primaryFieldId %q is not one of its fields", t.name, ft.PrimaryFieldID)
+		}
+		t.primary = p
+	}
+	return t, nil
+}
+
+// buildField is a fixture field of t, its id derived from its name when the fixture gives none.
+func buildField(t *table, ff *FixtureField) (*field, error) {
+	fl := &field{ID: ff.ID, Name: ff.Name, Type: ff.Type, Description: ff.Description, Options: cloneMap(ff.Options)}
+	if fl.Name == "" {
+		return nil, fmt.Errorf("emulator: fixture: table %q: a field has no name", t.name)
+	}
+	if fl.ID == "" {
+		fl.ID = derivedID("fld", t.id+"/"+fl.Name)
+	}
+	if !isID(fl.ID, "fld") {
+		return nil, fmt.Errorf("emulator: fixture: table %q: field id %q is not \"fld\" + 14 letters or digits", t.name, fl.ID)
+	}
+	if !knownFieldType[fl.Type] {
+		return nil, fmt.Errorf("emulator: fixture: table %q: field %q has unknown type %q", t.name, fl.Name, fl.Type)
+	}
+	if t.fieldByID[fl.ID] != nil || t.fieldByName(fl.Name) != nil {
+		return nil, fmt.Errorf("emulator: fixture: table %q: field %q (%s) defined twice", t.name, fl.Name, fl.ID)
+	}
+	if fl.Options == nil {
+		fl.Options = map[string]any{}
+	}
+	return fl, nil
+}
+
+// buildViews adds a fixture table's views to t, or a grid view when it lists none.
+func buildViews(t *table, ft *FixtureTable) error {
+	for _, fv := range ft.Views {
+		v, err := buildView(t, fv)
+		if err != nil {
+			return fmt.Errorf("emulator: fixture: table %q: %w", t.name, err)
+		}
+		t.views = append(t.views, v)
+	}
+	if len(t.views) == 0 {
+		t.views = append(t.views, &view{id: derivedID("viw", t.id+"/Grid view"), name: "Grid view", typ: "grid"})
+	}
+	return nil
+}
+
+// buildRecords adds a fixture table's records to t, without their cells (fillCells).
+func buildRecords(t *table, ft *FixtureTable) error {
+	for j, fr := range ft.Records {
+		r := &record{id: fr.ID, cells: map[string]any{}}
+		if r.id == "" {
+			r.id = derivedID("rec", fmt.Sprintf("%s/%d", t.id, j))
+		}
+		if !isID(r.id, "rec") {
+			return fmt.Errorf("emulator: fixture: table %q: record id %q is not \"rec\" + 14 letters or digits", t.name, r.id)
+		}
+		if t.recByID[r.id] != nil {
+			return fmt.Errorf("emulator: fixture: table %q: record %s defined twice", t.name, r.id)
+		}
+		r.created = fixtureEpoch.Add(time.Duration(j) * time.Second)
+		if fr.CreatedTime != "" {
+			ct, err := time.Parse(time.RFC3339Nano, fr.CreatedTime)
+			if err != nil {
+				return fmt.Errorf("emulator: fixture: table %q: record %s: createdTime %q is not RFC 3339", t.name, r.id, fr.CreatedTime)
+			}
+			r.created = ct.UTC()
+		}
+		r.modified = r.created
+		t.nextAutoNumber++
+		r.autoNumber = t.nextAutoNumber
+		t.records = append(t.records, r)
+		t.recByID[r.id] = r
+	}
+	return nil
+}
+
+// fillCells writes a fixture table's values into its records, as a create with typecast off.
+func fillCells(t *table, ft *FixtureTable) error {
+	for j, fr := range ft.Records {
+		r := t.records[j]
+		for key, v := range fr.Fields {
+			fl := t.field(key)
+			if fl == nil {
+				return fmt.Errorf("emulator: fixture: table %q: record %s: unknown field %q", t.name, r.id, key)
+			}
+			cell, err := normalizeCell(t, fl, v, writeMode{fixture: true})
+			if err != nil {
+				return fmt.Errorf("emulator: fixture: table %q: record %s: %s", t.name, r.id, err.Error())
+			}
+			if cell != nil {
+				r.cells[fl.ID] = cell
+			}
+		}
+	}
+	return nil
+}
+
+// checkFormulas compiles t's formula fields (inferring a result type the fixture does not give)
+// and its views' filters.
+func checkFormulas(t *table) error {
+	for _, fl := range t.fields {
+		if fl.Type != "formula" {
+			continue
+		}
+		src := optString(fl.Options, "formula")
+		p, err := formula.Compile(src, formulaSchema{t})
+		if err != nil {
+			return fmt.Errorf("emulator: fixture: table %q: formula field %q: %v", t.name, fl.Name, err)
+		}
+		if _, given := fl.Options["result"]; !given {
+			if res := inferResult(p); res != nil {
+				fl.Options["result"] = res
+			}
+		}
+	}
+	for _, v := range t.views {
+		if strings.TrimSpace(v.filter) == "" {
+			continue
+		}
+		if _, err := compileFormula(v.filter, t); err != nil {
+			return fmt.Errorf("emulator: fixture: table %q: view %q: filterByFormula: %v", t.name, v.name, err)
+		}
+	}
+	return nil
 }
 
 func buildView(t *table, fv FixtureView) (*view, error) {

@@ -261,218 +261,270 @@ var (
 // types take none, some require theirs, and no type takes keys it does not know. It returns the
 // options as the schema API shows them afterwards, and for a link the table it points at.
 func createOptions(b *base, where string, fl *field, given bool, in map[string]any) (map[string]any, *table, *apiError) {
-	typ := fl.Type
-	bad := func(format string, args ...any) *apiError { return optionsError(where, fmt.Sprintf(format, args...)) }
-	allowOnly := func(keys ...string) *apiError {
-		names := make([]string, 0, len(in))
-		for k := range in {
-			names = append(names, k)
-		}
-		sort.Strings(names)
-		for _, k := range names {
-			if !slices.Contains(keys, k) {
-				return bad("options.%s is not included in the %s.(type=%s) schema", k, fl.Name, typ)
-			}
-		}
-		return nil
-	}
-	require := func() *apiError {
-		if !given {
-			return bad("%s.options is missing", fl.Name)
-		}
-		return nil
-	}
-	intIn := func(key string, lo, hi int) (float64, *apiError) {
-		v, ok := in[key].(float64)
-		if !ok || v != math.Trunc(v) || v < float64(lo) || v > float64(hi) {
-			return 0, bad("options.%s must be an integer from %d to %d", key, lo, hi)
-		}
-		return v, nil
-	}
-	oneOf := func(key string, list []string) (string, *apiError) {
-		v, _ := in[key].(string)
-		if !slices.Contains(list, v) {
-			return "", bad("options.%s must be one of %s", key, strings.Join(list, ", "))
-		}
-		return v, nil
-	}
-	out := map[string]any{}
-	switch typ {
+	o := &newOptions{where: where, fl: fl, given: given, in: in, out: map[string]any{}}
+	var aerr *apiError
+	switch fl.Type {
 	case "singleLineText", "multilineText", "richText", "email", "url", "phoneNumber", "barcode":
 		if given {
-			return nil, nil, bad("options is not included in the %s.(type=%s) schema", fl.Name, typ)
+			aerr = o.bad("options is not included in the %s.(type=%s) schema", fl.Name, fl.Type)
 		}
 	case "singleCollaborator", "multipleCollaborators":
-		if aerr := allowOnly(); aerr != nil {
-			return nil, nil, aerr
-		}
+		aerr = o.allowOnly()
 	case "multipleAttachments":
-		if aerr := allowOnly("isReversed"); aerr != nil {
-			return nil, nil, aerr
-		}
-		rev, isBool := in["isReversed"].(bool)
-		if _, present := in["isReversed"]; present && !isBool {
-			return nil, nil, bad("options.isReversed must be true or false")
-		}
-		out["isReversed"] = rev
+		aerr = o.attachments()
 	case "number", "percent":
-		if aerr := firstErr(require(), allowOnly("precision")); aerr != nil {
-			return nil, nil, aerr
-		}
-		p, aerr := intIn("precision", 0, 8)
-		if aerr != nil {
-			return nil, nil, aerr
-		}
-		out["precision"] = p
+		aerr = o.number()
 	case "currency":
-		if aerr := firstErr(require(), allowOnly("precision", "symbol")); aerr != nil {
-			return nil, nil, aerr
-		}
-		p, aerr := intIn("precision", 0, 7)
-		if aerr != nil {
-			return nil, nil, aerr
-		}
-		sym, ok := in["symbol"].(string)
-		if !ok || sym == "" {
-			return nil, nil, bad("options.symbol must be a non-empty string")
-		}
-		out["precision"], out["symbol"] = p, sym
+		aerr = o.currency()
 	case "duration":
-		if aerr := firstErr(require(), allowOnly("durationFormat")); aerr != nil {
-			return nil, nil, aerr
-		}
-		f, aerr := oneOf("durationFormat", durationFormat)
-		if aerr != nil {
-			return nil, nil, aerr
-		}
-		out["durationFormat"] = f
+		aerr = o.duration()
 	case "rating":
-		if aerr := firstErr(require(), allowOnly("max", "icon", "color")); aerr != nil {
-			return nil, nil, aerr
-		}
-		m, aerr := intIn("max", 1, 10)
-		if aerr != nil {
-			return nil, nil, aerr
-		}
-		icon, aerr := oneOf("icon", ratingIcons)
-		if aerr != nil {
-			return nil, nil, aerr
-		}
-		color, aerr := oneOf("color", brightColors)
-		if aerr != nil {
-			return nil, nil, aerr
-		}
-		out["max"], out["icon"], out["color"] = m, icon, color
+		aerr = o.rating()
 	case "checkbox":
-		if aerr := firstErr(require(), allowOnly("icon", "color")); aerr != nil {
-			return nil, nil, aerr
-		}
-		icon, aerr := oneOf("icon", checkboxIcons)
-		if aerr != nil {
-			return nil, nil, aerr
-		}
-		color, aerr := oneOf("color", brightColors)
-		if aerr != nil {
-			return nil, nil, aerr
-		}
-		out["icon"], out["color"] = icon, color
+		aerr = o.checkbox()
 	case "date":
-		if aerr := firstErr(require(), allowOnly("dateFormat")); aerr != nil {
-			return nil, nil, aerr
-		}
-		df, aerr := namedFormat(in, "dateFormat", dateFormats, bad)
-		if aerr != nil {
-			return nil, nil, aerr
-		}
-		out["dateFormat"] = df
+		aerr = o.date()
 	case "dateTime":
-		if aerr := firstErr(require(), allowOnly("dateFormat", "timeFormat", "timeZone")); aerr != nil {
-			return nil, nil, aerr
-		}
-		df, aerr := namedFormat(in, "dateFormat", dateFormats, bad)
-		if aerr != nil {
-			return nil, nil, aerr
-		}
-		tf, aerr := namedFormat(in, "timeFormat", timeFormats, bad)
-		if aerr != nil {
-			return nil, nil, aerr
-		}
-		tz, _ := in["timeZone"].(string)
-		if tz != "utc" && tz != "client" {
-			if loc, err := time.LoadLocation(tz); tz == "" || tz == "Local" || err != nil || loc == nil {
-				return nil, nil, bad("options.timeZone must be \"utc\", \"client\" or an IANA time zone such as \"Europe/Paris\"")
-			}
-		}
-		out["dateFormat"], out["timeFormat"], out["timeZone"] = df, tf, tz
+		aerr = o.dateTime()
 	case "singleSelect", "multipleSelects":
-		if aerr := firstErr(require(), allowOnly("choices")); aerr != nil {
-			return nil, nil, aerr
-		}
-		list, ok := in["choices"].([]any)
-		if !ok {
-			return nil, nil, bad("options.choices must be a list of {name, color?}")
-		}
-		choices := make([]any, 0, len(list))
-		seen := map[string]bool{}
-		for i, c := range list {
-			m, ok := c.(map[string]any)
-			name, _ := m["name"].(string)
-			if !ok || name == "" {
-				return nil, nil, bad("options.choices[%d] needs a non-empty name", i)
-			}
-			for k := range m {
-				if k != "name" && k != "color" {
-					return nil, nil, bad("options.choices[%d].%s is not included in the choice schema", i, k)
-				}
-			}
-			if seen[name] {
-				return nil, nil, bad("options.choices[%d]: the choice %q is listed twice", i, name)
-			}
-			seen[name] = true
-			color := choiceColors[i%len(choiceColors)]
-			if cv, present := m["color"]; present {
-				cs, _ := cv.(string)
-				if !slices.Contains(choiceColorSet, cs) {
-					return nil, nil, bad("options.choices[%d].color %v is not a choice color (blueLight2, blueBright, …)", i, cv)
-				}
-				color = cs
-			}
-			choices = append(choices, map[string]any{"id": newRandomID("sel"), "name": name, "color": color})
-		}
-		out["choices"] = choices
+		aerr = o.choices()
 	case "multipleRecordLinks":
-		if aerr := firstErr(require(), allowOnly("linkedTableId", "viewIdForRecordSelection")); aerr != nil {
+		lt, aerr := o.link(b)
+		if aerr != nil {
 			return nil, nil, aerr
 		}
-		id, _ := in["linkedTableId"].(string)
-		lt := b.tableByID[id]
-		if lt == nil {
-			return nil, nil, bad("options.linkedTableId %q is not the id of a table of the base", id)
-		}
-		out["linkedTableId"] = lt.id
-		out["isReversed"] = false
-		out["prefersSingleRecordLink"] = false
-		if v, present := in["viewIdForRecordSelection"]; present {
-			vid, _ := v.(string)
-			if vw := lt.view(vid); vw == nil || vw.id != vid {
-				return nil, nil, bad("options.viewIdForRecordSelection %v is not the id of a view of table %q", v, lt.name)
-			}
-			out["viewIdForRecordSelection"] = vid
-		}
-		return out, lt, nil
+		return o.out, lt, nil
 	default:
-		return nil, nil, errInvalidRequest(fmt.Sprintf("fields of type %s cannot be created", typ))
+		return nil, nil, errInvalidRequest(fmt.Sprintf("fields of type %s cannot be created", fl.Type))
 	}
-	return out, nil, nil
+	if aerr != nil {
+		return nil, nil, aerr
+	}
+	return o.out, nil, nil
 }
 
-func firstErr(errs ...*apiError) *apiError {
-	for _, e := range errs {
-		if e != nil {
-			return e
+// newOptions is the options given for a new field (in) and those it gets (out), checked by the
+// method of its type.
+type newOptions struct {
+	where string
+	fl    *field
+	given bool
+	in    map[string]any
+	out   map[string]any
+}
+
+func (o *newOptions) bad(format string, args ...any) *apiError {
+	return optionsError(o.where, fmt.Sprintf(format, args...))
+}
+
+// allowOnly refuses a key not in keys, naming the first in sorted order.
+func (o *newOptions) allowOnly(keys ...string) *apiError {
+	names := make([]string, 0, len(o.in))
+	for k := range o.in {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		if !slices.Contains(keys, k) {
+			return o.bad("options.%s is not included in the %s.(type=%s) schema", k, o.fl.Name, o.fl.Type)
 		}
 	}
 	return nil
+}
+
+// require refuses a type that needs options when none were given, or keys other than keys.
+func (o *newOptions) require(keys ...string) *apiError {
+	if !o.given {
+		return o.bad("%s.options is missing", o.fl.Name)
+	}
+	return o.allowOnly(keys...)
+}
+
+func (o *newOptions) intIn(key string, lo, hi int) (float64, *apiError) {
+	v, ok := o.in[key].(float64)
+	if !ok || v != math.Trunc(v) || v < float64(lo) || v > float64(hi) {
+		return 0, o.bad("options.%s must be an integer from %d to %d", key, lo, hi)
+	}
+	return v, nil
+}
+
+func (o *newOptions) oneOf(key string, list []string) (string, *apiError) {
+	v, _ := o.in[key].(string)
+	if !slices.Contains(list, v) {
+		return "", o.bad("options.%s must be one of %s", key, strings.Join(list, ", "))
+	}
+	return v, nil
+}
+
+func (o *newOptions) attachments() *apiError {
+	if aerr := o.allowOnly("isReversed"); aerr != nil {
+		return aerr
+	}
+	rev, isBool := o.in["isReversed"].(bool)
+	if _, present := o.in["isReversed"]; present && !isBool {
+		return o.bad("options.isReversed must be true or false")
+	}
+	o.out["isReversed"] = rev
+	return nil
+}
+
+func (o *newOptions) number() *apiError {
+	if aerr := o.require("precision"); aerr != nil {
+		return aerr
+	}
+	p, aerr := o.intIn("precision", 0, 8)
+	o.out["precision"] = p
+	return aerr
+}
+
+func (o *newOptions) currency() *apiError {
+	if aerr := o.require("precision", "symbol"); aerr != nil {
+		return aerr
+	}
+	p, aerr := o.intIn("precision", 0, 7)
+	if aerr != nil {
+		return aerr
+	}
+	sym, ok := o.in["symbol"].(string)
+	if !ok || sym == "" {
+		return o.bad("options.symbol must be a non-empty string")
+	}
+	o.out["precision"], o.out["symbol"] = p, sym
+	return nil
+}
+
+func (o *newOptions) duration() *apiError {
+	if aerr := o.require("durationFormat"); aerr != nil {
+		return aerr
+	}
+	f, aerr := o.oneOf("durationFormat", durationFormat)
+	o.out["durationFormat"] = f
+	return aerr
+}
+
+func (o *newOptions) rating() *apiError {
+	if aerr := o.require("max", "icon", "color"); aerr != nil {
+		return aerr
+	}
+	m, aerr := o.intIn("max", 1, 10)
+	if aerr != nil {
+		return aerr
+	}
+	icon, aerr := o.oneOf("icon", ratingIcons)
+	if aerr != nil {
+		return aerr
+	}
+	color, aerr := o.oneOf("color", brightColors)
+	o.out["max"], o.out["icon"], o.out["color"] = m, icon, color
+	return aerr
+}
+
+func (o *newOptions) checkbox() *apiError {
+	if aerr := o.require("icon", "color"); aerr != nil {
+		return aerr
+	}
+	icon, aerr := o.oneOf("icon", checkboxIcons)
+	if aerr != nil {
+		return aerr
+	}
+	color, aerr := o.oneOf("color", brightColors)
+	o.out["icon"], o.out["color"] = icon, color
+	return aerr
+}
+
+func (o *newOptions) date() *apiError {
+	if aerr := o.require("dateFormat"); aerr != nil {
+		return aerr
+	}
+	df, aerr := namedFormat(o.in, "dateFormat", dateFormats, o.bad)
+	o.out["dateFormat"] = df
+	return aerr
+}
+
+func (o *newOptions) dateTime() *apiError {
+	if aerr := o.require("dateFormat", "timeFormat", "timeZone"); aerr != nil {
+		return aerr
+	}
+	df, aerr := namedFormat(o.in, "dateFormat", dateFormats, o.bad)
+	if aerr != nil {
+		return aerr
+	}
+	tf, aerr := namedFormat(o.in, "timeFormat", timeFormats, o.bad)
+	if aerr != nil {
+		return aerr
+	}
+	tz, _ := o.in["timeZone"].(string)
+	if tz != "utc" && tz != "client" {
+		if loc, err := time.LoadLocation(tz); tz == "" || tz == "Local" || err != nil || loc == nil {
+			return o.bad("options.timeZone must be \"utc\", \"client\" or an IANA time zone such as \"Europe/Paris\"")
+		}
+	}
+	o.out["dateFormat"], o.out["timeFormat"], o.out["timeZone"] = df, tf, tz
+	return nil
+}
+
+// choices reads a select's options: each choice named once, its color one of the choice colors
+// (by default the next in the service's order), and a new choice id.
+func (o *newOptions) choices() *apiError {
+	if aerr := o.require("choices"); aerr != nil {
+		return aerr
+	}
+	list, ok := o.in["choices"].([]any)
+	if !ok {
+		return o.bad("options.choices must be a list of {name, color?}")
+	}
+	choices := make([]any, 0, len(list))
+	seen := map[string]bool{}
+	for i, c := range list {
+		m, ok := c.(map[string]any)
+		name, _ := m["name"].(string)
+		if !ok || name == "" {
+			return o.bad("options.choices[%d] needs a non-empty name", i)
+		}
+		for k := range m {
+			if k != "name" && k != "color" {
+				return o.bad("options.choices[%d].%s is not included in the choice schema", i, k)
+			}
+		}
+		if seen[name] {
+			return o.bad("options.choices[%d]: the choice %q is listed twice", i, name)
+		}
+		seen[name] = true
+		color := choiceColors[i%len(choiceColors)]
+		if cv, present := m["color"]; present {
+			cs, _ := cv.(string)
+			if !slices.Contains(choiceColorSet, cs) {
+				return o.bad("options.choices[%d].color %v is not a choice color (blueLight2, blueBright, …)", i, cv)
+			}
+			color = cs
+		}
+		choices = append(choices, map[string]any{"id": newRandomID("sel"), "name": name, "color": color})
+	}
+	o.out["choices"] = choices
+	return nil
+}
+
+// link reads a link's options: the table it points at (returned) and the view to pick records in.
+func (o *newOptions) link(b *base) (*table, *apiError) {
+	if aerr := o.require("linkedTableId", "viewIdForRecordSelection"); aerr != nil {
+		return nil, aerr
+	}
+	id, _ := o.in["linkedTableId"].(string)
+	lt := b.tableByID[id]
+	if lt == nil {
+		return nil, o.bad("options.linkedTableId %q is not the id of a table of the base", id)
+	}
+	o.out["linkedTableId"] = lt.id
+	o.out["isReversed"] = false
+	o.out["prefersSingleRecordLink"] = false
+	if v, present := o.in["viewIdForRecordSelection"]; present {
+		vid, _ := v.(string)
+		if vw := lt.view(vid); vw == nil || vw.id != vid {
+			return nil, o.bad("options.viewIdForRecordSelection %v is not the id of a view of table %q", v, lt.name)
+		}
+		o.out["viewIdForRecordSelection"] = vid
+	}
+	return lt, nil
 }
 
 // namedFormat checks {name, format?} of a date or time format: format, when given, must be the

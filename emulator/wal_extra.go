@@ -52,24 +52,7 @@ func (s *Server) commitExtraLocked(ops []walOp, by changeSource) *apiError {
 // applyExtraOpLocked applies one op of this file; used by the requests and by the replay.
 func (s *Server) applyExtraOpLocked(op walOp) error {
 	if op.Kind == walUpload {
-		var u storedUpload
-		if err := json.Unmarshal(op.Data, &u); err != nil {
-			return fmt.Errorf("upload %s: %w", op.ID, err)
-		}
-		content, err := base64.StdEncoding.DecodeString(u.Content)
-		if err != nil {
-			return fmt.Errorf("upload %s: content: %w", op.ID, err)
-		}
-		if s.extras.uploads == nil {
-			s.extras.uploads = map[string]*storedUpload{}
-		}
-		if old := s.extras.uploads[op.ID]; old != nil {
-			s.extras.uploadBytes -= old.size
-		}
-		u.size = int64(len(content))
-		s.extras.uploads[op.ID] = &u
-		s.extras.uploadBytes += u.size
-		return nil
+		return s.applyUploadLocked(op)
 	}
 	b := s.bases[op.Base]
 	if b == nil {
@@ -96,22 +79,9 @@ func (s *Server) applyExtraOpLocked(op walOp) error {
 			return err
 		}
 	case walCreateField:
-		var ff FixtureField
-		if err := json.Unmarshal(op.Data, &ff); err != nil {
-			return fmt.Errorf("createField: %w", err)
-		}
-		if t.fieldByID[ff.ID] != nil || ff.ID == "" {
-			return fmt.Errorf("createField: table %s already has a field %s", t.id, ff.ID)
-		}
-		if err := checkLoggedField(b, ff); err != nil {
+		if err := applyCreateField(b, t, op); err != nil {
 			return err
 		}
-		fl := &field{ID: ff.ID, Name: ff.Name, Type: ff.Type, Description: ff.Description, Options: ff.Options}
-		if fl.Options == nil {
-			fl.Options = map[string]any{}
-		}
-		t.fields = append(t.fields, fl)
-		t.fieldByID[fl.ID] = fl
 	case walUpdateTable:
 		var rs renameSpec
 		if err := json.Unmarshal(op.Data, &rs); err != nil {
@@ -124,30 +94,8 @@ func (s *Server) applyExtraOpLocked(op walOp) error {
 			t.description = *rs.Description
 		}
 	case walUpdateField:
-		var rs fieldUpdateSpec
-		if err := json.Unmarshal(op.Data, &rs); err != nil {
-			return fmt.Errorf("updateField: %w", err)
-		}
-		fl := t.fieldByID[op.Field]
-		if fl == nil {
-			return fmt.Errorf("updateField: field %s does not exist in table %s", op.Field, t.id)
-		}
-		if rs.Name != nil && *rs.Name != fl.Name {
-			// Formulas and view filters name fields; the service keeps them by id, so that a rename
-			// does not break them. Write them with ids before the name changes.
-			idsInFormulas(t)
-			fl.Name = *rs.Name
-		}
-		if rs.Description != nil {
-			fl.Description = *rs.Description
-		}
-		if rs.Options != nil {
-			var fu formulaUpdate
-			if err := json.Unmarshal(rs.Options, &fu); err != nil || fu.Formula == nil || fl.Type != "formula" {
-				return fmt.Errorf("updateField: field %s: options other than a formula field's formula", op.Field)
-			}
-			// Kept with field ids, as the service shows a formula: a later rename keeps it valid.
-			fl.Options["formula"], _ = formulaWithIDs(t, *fu.Formula)
+		if err := applyUpdateField(t, op); err != nil {
+			return err
 		}
 	case walCommentPut:
 		var cm comment
@@ -164,6 +112,79 @@ func (s *Server) applyExtraOpLocked(op walOp) error {
 		return fmt.Errorf("unknown change %q", op.Kind)
 	}
 	s.formulas.reset() // compiled formulas resolve field names
+	return nil
+}
+
+// applyUploadLocked keeps an uploaded file (uploadAttachment), counting its bytes.
+func (s *Server) applyUploadLocked(op walOp) error {
+	var u storedUpload
+	if err := json.Unmarshal(op.Data, &u); err != nil {
+		return fmt.Errorf("upload %s: %w", op.ID, err)
+	}
+	content, err := base64.StdEncoding.DecodeString(u.Content)
+	if err != nil {
+		return fmt.Errorf("upload %s: content: %w", op.ID, err)
+	}
+	if s.extras.uploads == nil {
+		s.extras.uploads = map[string]*storedUpload{}
+	}
+	if old := s.extras.uploads[op.ID]; old != nil {
+		s.extras.uploadBytes -= old.size
+	}
+	u.size = int64(len(content))
+	s.extras.uploads[op.ID] = &u
+	s.extras.uploadBytes += u.size
+	return nil
+}
+
+// applyCreateField adds a field made by create field (its id given, options final).
+func applyCreateField(b *base, t *table, op walOp) error {
+	var ff FixtureField
+	if err := json.Unmarshal(op.Data, &ff); err != nil {
+		return fmt.Errorf("createField: %w", err)
+	}
+	if t.fieldByID[ff.ID] != nil || ff.ID == "" {
+		return fmt.Errorf("createField: table %s already has a field %s", t.id, ff.ID)
+	}
+	if err := checkLoggedField(b, ff); err != nil {
+		return err
+	}
+	fl := &field{ID: ff.ID, Name: ff.Name, Type: ff.Type, Description: ff.Description, Options: ff.Options}
+	if fl.Options == nil {
+		fl.Options = map[string]any{}
+	}
+	t.fields = append(t.fields, fl)
+	t.fieldByID[fl.ID] = fl
+	return nil
+}
+
+// applyUpdateField renames a field, changes its description, or a formula field's formula.
+func applyUpdateField(t *table, op walOp) error {
+	var rs fieldUpdateSpec
+	if err := json.Unmarshal(op.Data, &rs); err != nil {
+		return fmt.Errorf("updateField: %w", err)
+	}
+	fl := t.fieldByID[op.Field]
+	if fl == nil {
+		return fmt.Errorf("updateField: field %s does not exist in table %s", op.Field, t.id)
+	}
+	if rs.Name != nil && *rs.Name != fl.Name {
+		// Formulas and view filters name fields; the service keeps them by id, so that a rename
+		// does not break them. Write them with ids before the name changes.
+		idsInFormulas(t)
+		fl.Name = *rs.Name
+	}
+	if rs.Description != nil {
+		fl.Description = *rs.Description
+	}
+	if rs.Options != nil {
+		var fu formulaUpdate
+		if err := json.Unmarshal(rs.Options, &fu); err != nil || fu.Formula == nil || fl.Type != "formula" {
+			return fmt.Errorf("updateField: field %s: options other than a formula field's formula", op.Field)
+		}
+		// Kept with field ids, as the service shows a formula: a later rename keeps it valid.
+		fl.Options["formula"], _ = formulaWithIDs(t, *fu.Formula)
+	}
 	return nil
 }
 

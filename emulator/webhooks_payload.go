@@ -291,6 +291,16 @@ func (ch *baseChanges) table(id string) *tableChanges {
 // changes compares the captured state with the state after the request.
 func (bc *baseCapture) changes(s *Server) *baseChanges {
 	ch := &baseChanges{tables: map[string]*tableChanges{}, views: map[string]*viewChanges{}}
+	bc.tableChanges(ch)
+	bc.fieldChanges(ch)
+	for _, cr := range bc.records {
+		bc.recordChange(s, ch, cr)
+	}
+	return ch
+}
+
+// tableChanges notes the tables created, destroyed, renamed or described anew.
+func (bc *baseCapture) tableChanges(ch *baseChanges) {
 	b := bc.b
 	for _, id := range bc.created {
 		if b.tableByID[id] != nil {
@@ -315,6 +325,12 @@ func (bc *baseCapture) changes(s *Server) *baseChanges {
 		}
 	}
 	slices.Sort(ch.destroyedTables)
+}
+
+// fieldChanges notes the fields created (outside a created table), destroyed, renamed or
+// retyped.
+func (bc *baseCapture) fieldChanges(ch *baseChanges) {
+	b := bc.b
 	for _, nf := range bc.newFlds {
 		if slices.Contains(ch.createdTables, nf.tableID) {
 			continue // part of the table's creation
@@ -359,40 +375,42 @@ func (bc *baseCapture) changes(s *Server) *baseChanges {
 		}
 		tc.changedFields[fl.ID] = fc
 	}
-	for _, cr := range bc.records {
-		t := cr.table
-		if b.tableByID[t.id] != t {
-			continue // the table went with the request
-		}
-		r := t.recByID[cr.id]
-		bc.viewChangesOf(s, ch, cr, r)
-		switch {
-		case r == nil && cr.existed:
-			tc := ch.table(t.id)
-			tc.destroyedIDs = append(tc.destroyedIDs, cr.id)
-		case r != nil && !cr.existed:
-			tc := ch.table(t.id)
-			if tc.createdRecords == nil {
-				tc.createdRecords = map[string]createdRecord{}
-			}
-			tc.createdRecords[cr.id] = createdRecord{
-				CreatedTime: formatTime(r.created), // as the records API gives it (see README: createdTime)
-				Cells:       s.webhookCells(t, r),
-			}
-		case r != nil:
-			after := s.webhookCells(t, r)
-			changed := changedFields(t, cr.before, after)
-			if len(changed) == 0 {
-				continue
-			}
-			tc := ch.table(t.id)
-			if tc.changedRecords == nil {
-				tc.changedRecords = map[string]*recordDiff{}
-			}
-			tc.changedRecords[cr.id] = &recordDiff{changed: changed, before: cr.before, after: after}
-		}
+}
+
+// recordChange notes what happened to one captured record: destroyed, created or changed, and
+// in its table's views.
+func (bc *baseCapture) recordChange(s *Server, ch *baseChanges, cr *capturedRecord) {
+	t := cr.table
+	if bc.b.tableByID[t.id] != t {
+		return // the table went with the request
 	}
-	return ch
+	r := t.recByID[cr.id]
+	bc.viewChangesOf(s, ch, cr, r)
+	switch {
+	case r == nil && cr.existed:
+		tc := ch.table(t.id)
+		tc.destroyedIDs = append(tc.destroyedIDs, cr.id)
+	case r != nil && !cr.existed:
+		tc := ch.table(t.id)
+		if tc.createdRecords == nil {
+			tc.createdRecords = map[string]createdRecord{}
+		}
+		tc.createdRecords[cr.id] = createdRecord{
+			CreatedTime: formatTime(r.created), // as the records API gives it (see README: createdTime)
+			Cells:       s.webhookCells(t, r),
+		}
+	case r != nil:
+		after := s.webhookCells(t, r)
+		changed := changedFields(t, cr.before, after)
+		if len(changed) == 0 {
+			return
+		}
+		tc := ch.table(t.id)
+		if tc.changedRecords == nil {
+			tc.changedRecords = map[string]*recordDiff{}
+		}
+		tc.changedRecords[cr.id] = &recordDiff{changed: changed, before: cr.before, after: after}
+	}
 }
 
 // viewChangesOf notes what record cr (now r, nil when deleted) did in each scoping view of its

@@ -282,23 +282,7 @@ func (c *Catalog) infoRows(name string) ([]translate.Row, error) {
 		}
 		return rows, nil
 	case "TABLES":
-		for _, t := range c.tables {
-			var tableRows any
-			if c.TableRows != nil {
-				if n, ok := c.TableRows(t.ID); ok {
-					tableRows = n
-				}
-			}
-			rows = append(rows, cells("TABLE_CATALOG", "def", "TABLE_SCHEMA", db, "TABLE_NAME", t.Name, "TABLE_TYPE", "BASE TABLE",
-				"ENGINE", "Airtable", "VERSION", 10, "ROW_FORMAT", "Dynamic", "TABLE_ROWS", tableRows,
-				"TABLE_COLLATION", "utf8mb4_bin", "CREATE_OPTIONS", "", "TABLE_COMMENT", t.Description))
-		}
-		for _, n := range slices.Sorted(maps.Keys(infoColumns)) {
-			rows = append(rows, cells("TABLE_CATALOG", "def", "TABLE_SCHEMA", translate.InformationSchema, "TABLE_NAME", n,
-				"TABLE_TYPE", "SYSTEM VIEW", "ENGINE", "MEMORY", "VERSION", 10, "TABLE_COLLATION", "utf8mb4_bin",
-				"CREATE_OPTIONS", "", "TABLE_COMMENT", ""))
-		}
-		return rows, nil
+		return c.tablesRows(), nil
 	}
 	for _, t := range c.tables {
 		cols, err := columnsOf(c.base, t)
@@ -310,45 +294,7 @@ func (c *Catalog) infoRows(name string) ([]translate.Row, error) {
 			isID := col.Field == nil && col.Name == "id"
 			switch name {
 			case "COLUMNS":
-				dataType, columnType := mysqlType(col)
-				nullable, key, comment := "NO", "", ""
-				if col.Nullable {
-					nullable = "YES"
-				}
-				if isID {
-					key = "PRI"
-				}
-				if col.Field != nil {
-					comment = col.Field.Description // MySQL's column comment, which DDL's COMMENT sets
-				}
-				var charLen, octetLen, precision, scale, dtPrecision, charset, collation any
-				switch dataType {
-				case "text":
-					charLen, octetLen, charset, collation = 65535, 65535, "utf8mb4", "utf8mb4_bin"
-				case "longtext":
-					charLen, octetLen, charset, collation = 4294967295, 4294967295, "utf8mb4", "utf8mb4_bin"
-				case "enum", "set":
-					charset, collation = "utf8mb4", "utf8mb4_bin"
-				case "varchar":
-					charset, collation = "utf8mb4", "utf8mb4_bin"
-					if isID {
-						charLen, octetLen = 17, 68
-					}
-				case "bigint":
-					precision, scale = 19, 0
-				case "double":
-					precision = 22
-				case "tinyint":
-					precision, scale = 3, 0
-				case "datetime":
-					dtPrecision = 3
-				}
-				rows = append(rows, cells("TABLE_CATALOG", "def", "TABLE_SCHEMA", db, "TABLE_NAME", t.Name, "COLUMN_NAME", col.Name,
-					"ORDINAL_POSITION", i+1, "IS_NULLABLE", nullable, "DATA_TYPE", dataType,
-					"CHARACTER_MAXIMUM_LENGTH", charLen, "CHARACTER_OCTET_LENGTH", octetLen, "NUMERIC_PRECISION", precision,
-					"NUMERIC_SCALE", scale, "DATETIME_PRECISION", dtPrecision, "CHARACTER_SET_NAME", charset,
-					"COLLATION_NAME", collation, "COLUMN_TYPE", columnType, "COLUMN_KEY", key, "EXTRA", "",
-					"PRIVILEGES", "select,insert,update", "COLUMN_COMMENT", comment, "GENERATION_EXPRESSION", ""))
+				rows = append(rows, columnsRow(db, t.Name, i, col, isID))
 			case "KEY_COLUMN_USAGE":
 				if isID {
 					rows = append(rows, cells("CONSTRAINT_CATALOG", "def", "CONSTRAINT_SCHEMA", db, "CONSTRAINT_NAME", "PRIMARY",
@@ -375,4 +321,71 @@ func (c *Catalog) infoRows(name string) ([]translate.Row, error) {
 		}
 	}
 	return rows, nil
+}
+
+// tablesRows is information_schema.TABLES: the base's tables, then information_schema's.
+func (c *Catalog) tablesRows() []translate.Row {
+	db := c.database
+	var rows []translate.Row
+	for _, t := range c.tables {
+		var tableRows any
+		if c.TableRows != nil {
+			if n, ok := c.TableRows(t.ID); ok {
+				tableRows = n
+			}
+		}
+		rows = append(rows, cells("TABLE_CATALOG", "def", "TABLE_SCHEMA", db, "TABLE_NAME", t.Name, "TABLE_TYPE", "BASE TABLE",
+			"ENGINE", "Airtable", "VERSION", 10, "ROW_FORMAT", "Dynamic", "TABLE_ROWS", tableRows,
+			"TABLE_COLLATION", "utf8mb4_bin", "CREATE_OPTIONS", "", "TABLE_COMMENT", t.Description))
+	}
+	for _, n := range slices.Sorted(maps.Keys(infoColumns)) {
+		rows = append(rows, cells("TABLE_CATALOG", "def", "TABLE_SCHEMA", translate.InformationSchema, "TABLE_NAME", n,
+			"TABLE_TYPE", "SYSTEM VIEW", "ENGINE", "MEMORY", "VERSION", 10, "TABLE_COLLATION", "utf8mb4_bin",
+			"CREATE_OPTIONS", "", "TABLE_COMMENT", ""))
+	}
+	return rows
+}
+
+// columnsRow is the information_schema.COLUMNS row of col, the i-th column of table: MySQL's type
+// of it, with the lengths, precisions and character set that type has.
+func columnsRow(db, table string, i int, col translate.Column, isID bool) translate.Row {
+	dataType, columnType := mysqlType(col)
+	nullable, key, comment := "NO", "", ""
+	if col.Nullable {
+		nullable = "YES"
+	}
+	if isID {
+		key = "PRI"
+	}
+	if col.Field != nil {
+		comment = col.Field.Description // MySQL's column comment, which DDL's COMMENT sets
+	}
+	var charLen, octetLen, precision, scale, dtPrecision, charset, collation any
+	switch dataType {
+	case "text":
+		charLen, octetLen, charset, collation = 65535, 65535, "utf8mb4", "utf8mb4_bin"
+	case "longtext":
+		charLen, octetLen, charset, collation = 4294967295, 4294967295, "utf8mb4", "utf8mb4_bin"
+	case "enum", "set":
+		charset, collation = "utf8mb4", "utf8mb4_bin"
+	case "varchar":
+		charset, collation = "utf8mb4", "utf8mb4_bin"
+		if isID {
+			charLen, octetLen = 17, 68
+		}
+	case "bigint":
+		precision, scale = 19, 0
+	case "double":
+		precision = 22
+	case "tinyint":
+		precision, scale = 3, 0
+	case "datetime":
+		dtPrecision = 3
+	}
+	return cells("TABLE_CATALOG", "def", "TABLE_SCHEMA", db, "TABLE_NAME", table, "COLUMN_NAME", col.Name,
+		"ORDINAL_POSITION", i+1, "IS_NULLABLE", nullable, "DATA_TYPE", dataType,
+		"CHARACTER_MAXIMUM_LENGTH", charLen, "CHARACTER_OCTET_LENGTH", octetLen, "NUMERIC_PRECISION", precision,
+		"NUMERIC_SCALE", scale, "DATETIME_PRECISION", dtPrecision, "CHARACTER_SET_NAME", charset,
+		"COLLATION_NAME", collation, "COLUMN_TYPE", columnType, "COLUMN_KEY", key, "EXTRA", "",
+		"PRIVILEGES", "select,insert,update", "COLUMN_COMMENT", comment, "GENERATION_EXPRESSION", "")
 }

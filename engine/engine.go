@@ -111,57 +111,13 @@ func Build(q *translate.Query, opts Options) (Operator, error) {
 		opts.env = translate.NewEnv()
 	}
 	budget := &Budget{Limit: opts.MaxRows}
-	var op Operator
-	switch {
-	case q.Limit == 0:
+	if q.Limit == 0 {
 		// LIMIT 0: nothing to read, nothing to return.
 		return withSubqueries(&valuesOp{name: "LIMIT 0: no rows and no request"}, q, opts)
-	case q.Union != nil:
-		u, err := unionInput(q.Union, len(q.Columns), opts, budget)
-		if err != nil {
-			return nil, err
-		}
-		op = u
-	case q.Scan != nil && q.Scan.Table.Derived != nil:
-		d, err := derivedInput(q.Scan.Table, opts)
-		if err != nil {
-			return nil, err
-		}
-		op = d
-		if !q.Scan.Exact {
-			op = &filterOp{env: opts.env, input: op, cond: keepOf(q.Scan), what: "WHERE (checked on every row)"}
-		}
-	case q.Join != nil:
-		j, err := buildJoin(q.Join, opts, budget)
-		if err != nil {
-			return nil, err
-		}
-		op = j
-		if q.Where != nil {
-			op = &filterOp{env: opts.env, input: op, cond: q.Where, what: "WHERE " + q.Where.String() + " (on the joined rows)"}
-		}
-	case q.Scan == nil:
-		op = &valuesOp{rows: []translate.Row{{}}, name: "one row without columns (no table)"}
-		if q.Where != nil {
-			op = &filterOp{env: opts.env, input: op, cond: q.Where, what: "WHERE " + q.Where.String()}
-		}
-	case q.Scan.Table.Local:
-		rows, ok := opts.Catalog.Rows(q.Scan.Table)
-		if !ok {
-			return nil, fmt.Errorf("engine: no rows for the in-memory table %s", q.Scan.Table.Name)
-		}
-		op = &valuesOp{rows: rows, name: "in-memory table " + q.Scan.Table.Name}
-		if !q.Scan.Exact {
-			op = &filterOp{env: opts.env, input: op, cond: keepOf(q.Scan), what: "WHERE (checked on every row)"}
-		}
-	default:
-		if opts.Source == nil {
-			return nil, fmt.Errorf("engine: no source to scan %s", q.Scan.Table.Name)
-		}
-		op = &scanOp{plan: q.Scan, src: opts.Source}
-		if !q.Scan.Exact {
-			op = &filterOp{env: opts.env, input: op, cond: keepOf(q.Scan), what: "WHERE (the request selects a superset; every record is checked again)"}
-		}
+	}
+	op, err := queryInput(q, opts, budget)
+	if err != nil {
+		return nil, err
 	}
 	if q.Grouped {
 		keys := make([]Evaluator, len(q.GroupBy))
@@ -212,6 +168,61 @@ func Build(q *translate.Query, opts Options) (Operator, error) {
 		op = &trimOp{input: op, n: len(q.Columns)}
 	}
 	return withSubqueries(op, q, opts)
+}
+
+// queryInput is the operator the query's rows come from: its union, derived table, join, one
+// row without a table, in-memory table or scan, with the WHERE re-check the source needs.
+func queryInput(q *translate.Query, opts Options, budget *Budget) (Operator, error) {
+	var op Operator
+	switch {
+	case q.Union != nil:
+		u, err := unionInput(q.Union, len(q.Columns), opts, budget)
+		if err != nil {
+			return nil, err
+		}
+		op = u
+	case q.Scan != nil && q.Scan.Table.Derived != nil:
+		d, err := derivedInput(q.Scan.Table, opts)
+		if err != nil {
+			return nil, err
+		}
+		op = d
+		if !q.Scan.Exact {
+			op = &filterOp{env: opts.env, input: op, cond: keepOf(q.Scan), what: "WHERE (checked on every row)"}
+		}
+	case q.Join != nil:
+		j, err := buildJoin(q.Join, opts, budget)
+		if err != nil {
+			return nil, err
+		}
+		op = j
+		if q.Where != nil {
+			op = &filterOp{env: opts.env, input: op, cond: q.Where, what: "WHERE " + q.Where.String() + " (on the joined rows)"}
+		}
+	case q.Scan == nil:
+		op = &valuesOp{rows: []translate.Row{{}}, name: "one row without columns (no table)"}
+		if q.Where != nil {
+			op = &filterOp{env: opts.env, input: op, cond: q.Where, what: "WHERE " + q.Where.String()}
+		}
+	case q.Scan.Table.Local:
+		rows, ok := opts.Catalog.Rows(q.Scan.Table)
+		if !ok {
+			return nil, fmt.Errorf("engine: no rows for the in-memory table %s", q.Scan.Table.Name)
+		}
+		op = &valuesOp{rows: rows, name: "in-memory table " + q.Scan.Table.Name}
+		if !q.Scan.Exact {
+			op = &filterOp{env: opts.env, input: op, cond: keepOf(q.Scan), what: "WHERE (checked on every row)"}
+		}
+	default:
+		if opts.Source == nil {
+			return nil, fmt.Errorf("engine: no source to scan %s", q.Scan.Table.Name)
+		}
+		op = &scanOp{plan: q.Scan, src: opts.Source}
+		if !q.Scan.Exact {
+			op = &filterOp{env: opts.env, input: op, cond: keepOf(q.Scan), what: "WHERE (the request selects a superset; every record is checked again)"}
+		}
+	}
+	return op, nil
 }
 
 // Evaluator computes a value of a row (a *translate.Expr).

@@ -196,10 +196,27 @@ func (p *partitioning) compute(f *translate.WindowFunc, slot int, budget *Budget
 
 // computePartition computes f over one partition, p.order[ps:pe].
 func (p *partitioning) computePartition(f *translate.WindowFunc, slot, ps, pe int, budget *Budget) error {
-	n := pe - ps
-	// Peer groups: rows with equal order keys (all rows, without ORDER BY).
-	peerStart := make([]int, n)
-	peerEnd := make([]int, n)
+	peerStart, peerEnd := p.peerGroups(ps, pe)
+	switch f.Name {
+	case "ROW_NUMBER", "RANK", "DENSE_RANK", "PERCENT_RANK", "CUME_DIST", "NTILE":
+		p.rank(f, slot, ps, pe, peerStart, peerEnd)
+		return nil
+	case "LAG", "LEAD":
+		return p.offsetValues(f, slot, ps, pe)
+	}
+	// The functions that read each row's frame.
+	frame := p.frames(f.Spec.Frame, ps, pe, peerStart, peerEnd)
+	if f.Aggregate != nil {
+		return p.aggregateFrames(f, slot, ps, pe, frame, budget)
+	}
+	return p.frameValues(f, slot, ps, pe, frame)
+}
+
+// peerGroups gives each row of the partition p.order[ps:pe] its peer group p.order[start:end]:
+// the rows with equal order keys (all rows, without ORDER BY). Indexed from ps.
+func (p *partitioning) peerGroups(ps, pe int) (peerStart, peerEnd []int) {
+	peerStart = make([]int, pe-ps)
+	peerEnd = make([]int, pe-ps)
 	for i := ps; i < pe; {
 		j := i + 1
 		for j < pe && p.compareOrder(p.order[i], p.order[j]) == 0 {
@@ -210,81 +227,79 @@ func (p *partitioning) computePartition(f *translate.WindowFunc, slot, ps, pe in
 		}
 		i = j
 	}
-	set := func(i int, v any) { p.rows[p.order[i]].Window[slot] = v }
-	row := func(i int) *translate.Row { return &p.rows[p.order[i]] }
-	switch f.Name {
-	case "ROW_NUMBER":
-		for i := ps; i < pe; i++ {
-			set(i, int64(i-ps+1))
-		}
-		return nil
-	case "RANK":
-		for i := ps; i < pe; i++ {
-			set(i, int64(peerStart[i-ps]-ps+1))
-		}
-		return nil
-	case "DENSE_RANK":
-		rank := int64(0)
-		for i := ps; i < pe; i++ {
+	return peerStart, peerEnd
+}
+
+// set stores the value of the window function in slot for the row p.order[i].
+func (p *partitioning) set(slot, i int, v any) { p.rows[p.order[i]].Window[slot] = v }
+
+// rank computes the numbering functions: ROW_NUMBER, RANK, DENSE_RANK, PERCENT_RANK, CUME_DIST
+// and NTILE.
+func (p *partitioning) rank(f *translate.WindowFunc, slot, ps, pe int, peerStart, peerEnd []int) {
+	n := pe - ps
+	rank := int64(0) // DENSE_RANK
+	size, extra := int64(0), int64(0)
+	if f.Name == "NTILE" {
+		size, extra = int64(n)/f.N, int64(n)%f.N
+	}
+	for i := ps; i < pe; i++ {
+		var v any
+		switch f.Name {
+		case "ROW_NUMBER":
+			v = int64(i - ps + 1)
+		case "RANK":
+			v = int64(peerStart[i-ps] - ps + 1)
+		case "DENSE_RANK":
 			if peerStart[i-ps] == i {
 				rank++
 			}
-			set(i, rank)
-		}
-		return nil
-	case "PERCENT_RANK":
-		for i := ps; i < pe; i++ {
-			v := 0.0
+			v = rank
+		case "PERCENT_RANK":
+			pr := 0.0
 			if n > 1 {
-				v = float64(peerStart[i-ps]-ps) / float64(n-1)
+				pr = float64(peerStart[i-ps]-ps) / float64(n-1)
 			}
-			set(i, v)
-		}
-		return nil
-	case "CUME_DIST":
-		for i := ps; i < pe; i++ {
-			set(i, float64(peerEnd[i-ps]-ps)/float64(n))
-		}
-		return nil
-	case "NTILE":
-		size, extra := int64(n)/f.N, int64(n)%f.N
-		for i := ps; i < pe; i++ {
+			v = pr
+		case "CUME_DIST":
+			v = float64(peerEnd[i-ps]-ps) / float64(n)
+		case "NTILE":
 			k := int64(i - ps)
-			var bucket int64
 			if big := extra * (size + 1); k < big {
-				bucket = k/(size+1) + 1
+				v = k/(size+1) + 1
 			} else {
-				bucket = (k-big)/size + extra + 1
+				v = (k-big)/size + extra + 1
 			}
-			set(i, bucket)
 		}
-		return nil
-	case "LAG", "LEAD":
-		for i := ps; i < pe; i++ {
-			j := i - int(f.N)
-			if f.Name == "LEAD" {
-				j = i + int(f.N)
-			}
-			var v any
-			var err error
-			switch {
-			case j >= ps && j < pe:
-				v, err = f.Args[0].Eval(row(j))
-			case f.Default != nil:
-				v, err = f.Default.Eval(row(i))
-			}
-			if err != nil {
-				return err
-			}
-			set(i, v)
+		p.set(slot, i, v)
+	}
+}
+
+// offsetValues computes LAG and LEAD: the argument on the row N before or after, else the default.
+func (p *partitioning) offsetValues(f *translate.WindowFunc, slot, ps, pe int) error {
+	for i := ps; i < pe; i++ {
+		j := i - int(f.N)
+		if f.Name == "LEAD" {
+			j = i + int(f.N)
 		}
-		return nil
+		var v any
+		var err error
+		switch {
+		case j >= ps && j < pe:
+			v, err = f.Args[0].Eval(&p.rows[p.order[j]])
+		case f.Default != nil:
+			v, err = f.Default.Eval(&p.rows[p.order[i]])
+		}
+		if err != nil {
+			return err
+		}
+		p.set(slot, i, v)
 	}
-	// The functions that read each row's frame.
-	frame := p.frames(f.Spec.Frame, ps, pe, peerStart, peerEnd)
-	if f.Aggregate != nil {
-		return p.aggregateFrames(f, slot, ps, pe, frame, budget)
-	}
+	return nil
+}
+
+// frameValues computes FIRST_VALUE, LAST_VALUE and NTH_VALUE: the argument on a row of each
+// row's frame, NULL when the frame has no such row.
+func (p *partitioning) frameValues(f *translate.WindowFunc, slot, ps, pe int, frame func(i int) (int, int)) error {
 	for i := ps; i < pe; i++ {
 		fs, fe := frame(i)
 		at := -1
@@ -299,11 +314,11 @@ func (p *partitioning) computePartition(f *translate.WindowFunc, slot, ps, pe in
 		var v any
 		if at >= fs && at < fe {
 			var err error
-			if v, err = f.Args[0].Eval(row(at)); err != nil {
+			if v, err = f.Args[0].Eval(&p.rows[p.order[at]]); err != nil {
 				return err
 			}
 		}
-		set(i, v)
+		p.set(slot, i, v)
 	}
 	return nil
 }

@@ -313,6 +313,21 @@ func plural(n int) string {
 // functions is the function table, filled by the init functions of the funcs_*.go files.
 var functions = map[string]funcSpec{}
 
+// funcEntry is one function of a funcs_*.go table: its name, how many arguments it takes (max -1:
+// any number) and how a call of it is compiled.
+type funcEntry struct {
+	name     string
+	min, max int
+	build    func(c *compiler, call *Call, args []evalFn) (evalFn, *Error)
+}
+
+// registerAll adds a table of functions to functions.
+func registerAll(entries []funcEntry) {
+	for _, e := range entries {
+		register(e.name, e.min, e.max, e.build)
+	}
+}
+
 func register(name string, min, max int, build func(c *compiler, call *Call, args []evalFn) (evalFn, *Error)) {
 	if _, dup := functions[name]; dup {
 		panic("formula: function registered twice: " + name)

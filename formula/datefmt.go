@@ -142,121 +142,155 @@ func localeWeek(t time.Time) (int, int) {
 	return year, int(math.Round(day.Sub(firstSunday).Hours()/24))/7 + 1
 }
 
+// formatToken writes one token of a moment format: a part of the date, of its week, or of the
+// time of day and zone; anything else as written.
 func formatToken(t time.Time, tok string, names *localeNames) string {
+	if s, ok := formatDateToken(t, tok, names); ok {
+		return s
+	}
+	if s, ok := formatWeekToken(t, tok, names); ok {
+		return s
+	}
+	if s, ok := formatClockToken(t, tok); ok {
+		return s
+	}
+	if tok[0] == 'S' { // fractional seconds, as many digits as S's
+		digits := pad(t.Nanosecond(), 9)
+		return digits[:len(tok)]
+	}
+	return tok
+}
+
+// formatDateToken writes the year, quarter, month, day or weekday tokens.
+func formatDateToken(t time.Time, tok string, names *localeNames) (string, bool) {
+	switch tok {
+	case "YYYYYY":
+		if t.Year() < 0 {
+			return pad(t.Year(), 6), true
+		}
+		return "+" + pad(t.Year(), 6), true
+	case "YYYY":
+		return pad(t.Year(), 4), true
+	case "YY":
+		return pad(abs(t.Year())%100, 2), true
+	case "Y":
+		return strconv.Itoa(t.Year()), true
+	case "Q":
+		return strconv.Itoa((int(t.Month())-1)/3 + 1), true
+	case "Qo":
+		return names.ordinal((int(t.Month())-1)/3+1, "Q"), true
+	case "MMMM":
+		return names.months[t.Month()-1], true
+	case "MMM":
+		return names.shortMonths[t.Month()-1], true
+	case "MM":
+		return pad(int(t.Month()), 2), true
+	case "Mo":
+		return names.ordinal(int(t.Month()), "M"), true
+	case "M":
+		return strconv.Itoa(int(t.Month())), true
+	case "DDDD":
+		return pad(t.YearDay(), 3), true
+	case "DDDo":
+		return names.ordinal(t.YearDay(), "DDD"), true
+	case "DDD":
+		return strconv.Itoa(t.YearDay()), true
+	case "DD":
+		return pad(t.Day(), 2), true
+	case "Do":
+		return names.ordinal(t.Day(), "D"), true
+	case "D":
+		return strconv.Itoa(t.Day()), true
+	case "dddd":
+		return names.weekdays[t.Weekday()], true
+	case "ddd":
+		return names.shortWeekdays[t.Weekday()], true
+	case "dd":
+		return names.minWeekdays[t.Weekday()], true
+	case "do":
+		return names.ordinal(int(t.Weekday()), "d"), true
+	case "d", "e":
+		return strconv.Itoa(int(t.Weekday())), true
+	case "E":
+		return strconv.Itoa((int(t.Weekday())+6)%7 + 1), true
+	}
+	return "", false
+}
+
+// formatWeekToken writes the week and week-year tokens (locale weeks and ISO weeks).
+func formatWeekToken(t time.Time, tok string, names *localeNames) (string, bool) {
+	switch tok {
+	case "w", "ww", "wo":
+		_, w := localeWeek(t)
+		switch tok {
+		case "ww":
+			return pad(w, 2), true
+		case "wo":
+			return names.ordinal(w, "w"), true
+		}
+		return strconv.Itoa(w), true
+	case "W", "WW", "Wo":
+		_, w := t.ISOWeek()
+		switch tok {
+		case "WW":
+			return pad(w, 2), true
+		case "Wo":
+			return names.ordinal(w, "W"), true
+		}
+		return strconv.Itoa(w), true
+	case "gggg", "gg":
+		y, _ := localeWeek(t)
+		if tok == "gg" {
+			return pad(abs(y)%100, 2), true
+		}
+		return pad(y, 4), true
+	case "GGGG", "GG":
+		y, _ := t.ISOWeek()
+		if tok == "GG" {
+			return pad(abs(y)%100, 2), true
+		}
+		return pad(y, 4), true
+	}
+	return "", false
+}
+
+// formatClockToken writes the time of day, AM/PM, zone and Unix time tokens.
+func formatClockToken(t time.Time, tok string) (string, bool) {
 	h := t.Hour()
 	h12 := h % 12
 	if h12 == 0 {
 		h12 = 12
 	}
 	switch tok {
-	case "YYYYYY":
-		if t.Year() < 0 {
-			return pad(t.Year(), 6)
-		}
-		return "+" + pad(t.Year(), 6)
-	case "YYYY":
-		return pad(t.Year(), 4)
-	case "YY":
-		return pad(abs(t.Year())%100, 2)
-	case "Y":
-		return strconv.Itoa(t.Year())
-	case "Q":
-		return strconv.Itoa((int(t.Month())-1)/3 + 1)
-	case "Qo":
-		return names.ordinal((int(t.Month())-1)/3+1, "Q")
-	case "MMMM":
-		return names.months[t.Month()-1]
-	case "MMM":
-		return names.shortMonths[t.Month()-1]
-	case "MM":
-		return pad(int(t.Month()), 2)
-	case "Mo":
-		return names.ordinal(int(t.Month()), "M")
-	case "M":
-		return strconv.Itoa(int(t.Month()))
-	case "DDDD":
-		return pad(t.YearDay(), 3)
-	case "DDDo":
-		return names.ordinal(t.YearDay(), "DDD")
-	case "DDD":
-		return strconv.Itoa(t.YearDay())
-	case "DD":
-		return pad(t.Day(), 2)
-	case "Do":
-		return names.ordinal(t.Day(), "D")
-	case "D":
-		return strconv.Itoa(t.Day())
-	case "dddd":
-		return names.weekdays[t.Weekday()]
-	case "ddd":
-		return names.shortWeekdays[t.Weekday()]
-	case "dd":
-		return names.minWeekdays[t.Weekday()]
-	case "do":
-		return names.ordinal(int(t.Weekday()), "d")
-	case "d", "e":
-		return strconv.Itoa(int(t.Weekday()))
-	case "E":
-		return strconv.Itoa((int(t.Weekday())+6)%7 + 1)
-	case "w", "ww", "wo":
-		_, w := localeWeek(t)
-		switch tok {
-		case "ww":
-			return pad(w, 2)
-		case "wo":
-			return names.ordinal(w, "w")
-		}
-		return strconv.Itoa(w)
-	case "W", "WW", "Wo":
-		_, w := t.ISOWeek()
-		switch tok {
-		case "WW":
-			return pad(w, 2)
-		case "Wo":
-			return names.ordinal(w, "W")
-		}
-		return strconv.Itoa(w)
-	case "gggg", "gg":
-		y, _ := localeWeek(t)
-		if tok == "gg" {
-			return pad(abs(y)%100, 2)
-		}
-		return pad(y, 4)
-	case "GGGG", "GG":
-		y, _ := t.ISOWeek()
-		if tok == "GG" {
-			return pad(abs(y)%100, 2)
-		}
-		return pad(y, 4)
 	case "HH":
-		return pad(h, 2)
+		return pad(h, 2), true
 	case "H":
-		return strconv.Itoa(h)
+		return strconv.Itoa(h), true
 	case "hh":
-		return pad(h12, 2)
+		return pad(h12, 2), true
 	case "h":
-		return strconv.Itoa(h12)
+		return strconv.Itoa(h12), true
 	case "kk":
-		return pad(h24(h), 2)
+		return pad(h24(h), 2), true
 	case "k":
-		return strconv.Itoa(h24(h))
+		return strconv.Itoa(h24(h)), true
 	case "mm":
-		return pad(t.Minute(), 2)
+		return pad(t.Minute(), 2), true
 	case "m":
-		return strconv.Itoa(t.Minute())
+		return strconv.Itoa(t.Minute()), true
 	case "ss":
-		return pad(t.Second(), 2)
+		return pad(t.Second(), 2), true
 	case "s":
-		return strconv.Itoa(t.Second())
+		return strconv.Itoa(t.Second()), true
 	case "A", "a":
 		s := "AM"
 		if h >= 12 {
 			s = "PM"
 		}
 		if tok == "a" {
-			return strings.ToLower(s)
+			return strings.ToLower(s), true
 		}
-		return s
+		return s, true
 	case "Z", "ZZ":
 		_, off := t.Zone()
 		sign := "+"
@@ -264,22 +298,18 @@ func formatToken(t time.Time, tok string, names *localeNames) string {
 			sign, off = "-", -off
 		}
 		if tok == "Z" {
-			return sign + pad(off/3600, 2) + ":" + pad(off%3600/60, 2)
+			return sign + pad(off/3600, 2) + ":" + pad(off%3600/60, 2), true
 		}
-		return sign + pad(off/3600, 2) + pad(off%3600/60, 2)
+		return sign + pad(off/3600, 2) + pad(off%3600/60, 2), true
 	case "z", "zz":
 		name, _ := t.Zone()
-		return name
+		return name, true
 	case "X":
-		return strconv.FormatInt(t.Unix(), 10)
+		return strconv.FormatInt(t.Unix(), 10), true
 	case "x":
-		return strconv.FormatInt(t.UnixMilli(), 10)
+		return strconv.FormatInt(t.UnixMilli(), 10), true
 	}
-	if tok[0] == 'S' { // fractional seconds, as many digits as S's
-		digits := pad(t.Nanosecond(), 9)
-		return digits[:len(tok)]
-	}
-	return tok
+	return "", false
 }
 
 func h24(h int) int {
@@ -295,172 +325,196 @@ func h24(h int) int {
 // Times without a zone token are read in loc.
 func parseWithFormat(s, format string, loc *time.Location, names *localeNames, now time.Time) (time.Time, bool) {
 	p := dateParser{s: s, names: names}
-	year, month, day := 1970, 1, 1
-	yearSet, monthSet, daySet := false, false, false
-	hour, minute, sec, nsec := 0, 0, 0, 0
-	pm, ampm := false, false
-	zoneOffset, zoned := 0, false
-	var unix *time.Time
+	d := parsedDate{year: 1970, month: 1, day: 1}
 	for _, part := range splitFormat(format, names) {
 		if part.token == "" {
 			p.literal(part.literal)
 			continue
 		}
 		p.skipSeparators()
-		switch part.token {
-		case "YYYYYY", "YYYY", "Y", "gggg", "GGGG":
-			v, ok := p.signedNumber(1, 6)
-			if !ok {
-				return time.Time{}, false
-			}
-			year, yearSet = v, true
-		case "YY", "gg", "GG":
-			v, ok := p.number(2, 2)
-			if !ok {
-				return time.Time{}, false
-			}
-			if v > 68 {
-				year = 1900 + v
-			} else {
-				year = 2000 + v
-			}
-			yearSet = true
-		case "Q", "Qo":
-			v, ok := p.number(1, 1)
-			if !ok || v < 1 || v > 4 {
-				return time.Time{}, false
-			}
-			p.ordinalSuffix(part.token == "Qo")
-			month, monthSet = (v-1)*3+1, true
-		case "MM", "M", "Mo":
-			v, ok := p.number(1, 2)
-			if !ok || v < 1 || v > 12 {
-				return time.Time{}, false
-			}
-			p.ordinalSuffix(part.token == "Mo")
-			month, monthSet = v, true
-		case "MMMM", "MMM":
-			v, ok := p.name(names.months[:], names.shortMonths[:])
-			if !ok {
-				return time.Time{}, false
-			}
-			month, monthSet = v+1, true
-		case "DD", "D", "Do":
-			v, ok := p.number(1, 2)
-			if !ok || v < 1 || v > 31 {
-				return time.Time{}, false
-			}
-			p.ordinalSuffix(part.token == "Do")
-			day, daySet = v, true
-		case "DDDD", "DDD", "DDDo":
-			v, ok := p.number(1, 3)
-			if !ok || v < 1 || v > 366 {
-				return time.Time{}, false
-			}
-			p.ordinalSuffix(part.token == "DDDo")
-			month, day, monthSet, daySet = 1, v, true, true
-		case "dddd", "ddd", "dd":
-			if _, ok := p.name(names.weekdays[:], names.shortWeekdays[:], names.minWeekdays[:]); !ok {
-				return time.Time{}, false
-			}
-		case "d", "do", "e", "E", "w", "wo", "ww", "W", "Wo", "WW":
-			// Weekday and week numbers are read but, as in moment's forgiving mode, do not move the date.
-			if _, ok := p.number(1, 2); !ok {
-				return time.Time{}, false
-			}
-			p.ordinalSuffix(strings.HasSuffix(part.token, "o"))
-		case "HH", "H", "hh", "h", "kk", "k":
-			v, ok := p.number(1, 2)
-			if !ok || v > 24 {
-				return time.Time{}, false
-			}
-			hour = v
-			if part.token[0] == 'k' && v == 24 {
-				hour = 0
-			}
-		case "mm", "m":
-			v, ok := p.number(1, 2)
-			if !ok || v > 59 {
-				return time.Time{}, false
-			}
-			minute = v
-		case "ss", "s":
-			v, ok := p.number(1, 2)
-			if !ok || v > 59 {
-				return time.Time{}, false
-			}
-			sec = v
-		case "A", "a":
-			switch {
-			case p.prefixFold("am"), p.prefixFold("a.m."), p.prefixFold("a"):
-				ampm, pm = true, false
-			case p.prefixFold("pm"), p.prefixFold("p.m."), p.prefixFold("p"):
-				ampm, pm = true, true
-			default:
-				return time.Time{}, false
-			}
-		case "Z", "ZZ":
-			off, ok := p.zone()
-			if !ok {
-				return time.Time{}, false
-			}
-			zoneOffset, zoned = off, true
-		case "z", "zz":
-			p.word() // zone abbreviations are ambiguous; moment ignores them when parsing too
-		case "X", "x":
-			f, ok := p.decimal()
-			if !ok {
-				return time.Time{}, false
-			}
-			ms := f * 1000
-			if part.token == "x" {
-				ms = f
-			}
-			t := time.UnixMilli(int64(ms)).In(loc)
-			unix = &t
-		default: // S...: fraction of a second
-			frac, next := fractionDigits(p.s, p.i)
-			if next == p.i {
-				return time.Time{}, false
-			}
-			nsec += frac
-			p.i = next
+		read, ok := d.readDate(&p, part.token)
+		if !read {
+			ok = d.readClock(&p, part.token, loc)
+		}
+		if !ok {
+			return time.Time{}, false
 		}
 	}
-	if unix != nil {
-		return *unix, true
+	if d.unix != nil {
+		return *d.unix, true
 	}
-	if ampm {
+	if !d.yearSet && !d.monthSet && !d.daySet && p.parsedNothing() {
+		return time.Time{}, false
+	}
+	return d.time(now, loc)
+}
+
+// parsedDate is what parseWithFormat has read so far.
+type parsedDate struct {
+	year, month, day          int
+	yearSet, monthSet, daySet bool
+	hour, minute, sec, nsec   int
+	pm, ampm                  bool
+	zoneOffset                int
+	zoned                     bool
+	unix                      *time.Time // X or x: the whole time
+}
+
+// readDate reads a token of the date (year, quarter, month, day, weekday, week); read is false
+// for a token of the time of day.
+func (d *parsedDate) readDate(p *dateParser, token string) (read, ok bool) {
+	switch token {
+	case "YYYYYY", "YYYY", "Y", "gggg", "GGGG":
+		v, ok := p.signedNumber(1, 6)
+		d.year, d.yearSet = v, true
+		return true, ok
+	case "YY", "gg", "GG":
+		v, ok := p.number(2, 2)
+		if v > 68 {
+			d.year = 1900 + v
+		} else {
+			d.year = 2000 + v
+		}
+		d.yearSet = true
+		return true, ok
+	case "Q", "Qo":
+		v, ok := p.number(1, 1)
+		if !ok || v < 1 || v > 4 {
+			return true, false
+		}
+		p.ordinalSuffix(token == "Qo")
+		d.month, d.monthSet = (v-1)*3+1, true
+	case "MM", "M", "Mo":
+		v, ok := p.number(1, 2)
+		if !ok || v < 1 || v > 12 {
+			return true, false
+		}
+		p.ordinalSuffix(token == "Mo")
+		d.month, d.monthSet = v, true
+	case "MMMM", "MMM":
+		v, ok := p.name(p.names.months[:], p.names.shortMonths[:])
+		d.month, d.monthSet = v+1, true
+		return true, ok
+	case "DD", "D", "Do":
+		v, ok := p.number(1, 2)
+		if !ok || v < 1 || v > 31 {
+			return true, false
+		}
+		p.ordinalSuffix(token == "Do")
+		d.day, d.daySet = v, true
+	case "DDDD", "DDD", "DDDo":
+		v, ok := p.number(1, 3)
+		if !ok || v < 1 || v > 366 {
+			return true, false
+		}
+		p.ordinalSuffix(token == "DDDo")
+		d.month, d.day, d.monthSet, d.daySet = 1, v, true, true
+	case "dddd", "ddd", "dd":
+		_, ok := p.name(p.names.weekdays[:], p.names.shortWeekdays[:], p.names.minWeekdays[:])
+		return true, ok
+	case "d", "do", "e", "E", "w", "wo", "ww", "W", "Wo", "WW":
+		// Weekday and week numbers are read but, as in moment's forgiving mode, do not move the date.
+		if _, ok := p.number(1, 2); !ok {
+			return true, false
+		}
+		p.ordinalSuffix(strings.HasSuffix(token, "o"))
+	default:
+		return false, false
+	}
+	return true, true
+}
+
+// readClock reads a token of the time of day, AM/PM, the zone, a Unix time or a fraction of a
+// second.
+func (d *parsedDate) readClock(p *dateParser, token string, loc *time.Location) bool {
+	switch token {
+	case "HH", "H", "hh", "h", "kk", "k":
+		v, ok := p.number(1, 2)
+		if !ok || v > 24 {
+			return false
+		}
+		d.hour = v
+		if token[0] == 'k' && v == 24 {
+			d.hour = 0
+		}
+	case "mm", "m":
+		v, ok := p.number(1, 2)
+		d.minute = v
+		return ok && v <= 59
+	case "ss", "s":
+		v, ok := p.number(1, 2)
+		d.sec = v
+		return ok && v <= 59
+	case "A", "a":
+		switch {
+		case p.prefixFold("am"), p.prefixFold("a.m."), p.prefixFold("a"):
+			d.ampm, d.pm = true, false
+		case p.prefixFold("pm"), p.prefixFold("p.m."), p.prefixFold("p"):
+			d.ampm, d.pm = true, true
+		default:
+			return false
+		}
+	case "Z", "ZZ":
+		off, ok := p.zone()
+		d.zoneOffset, d.zoned = off, ok
+		return ok
+	case "z", "zz":
+		p.word() // zone abbreviations are ambiguous; moment ignores them when parsing too
+	case "X", "x":
+		f, ok := p.decimal()
+		if !ok {
+			return false
+		}
+		ms := f * 1000
+		if token == "x" {
+			ms = f
+		}
+		t := time.UnixMilli(int64(ms)).In(loc)
+		d.unix = &t
+	default: // S...: fraction of a second
+		frac, next := fractionDigits(p.s, p.i)
+		if next == p.i {
+			return false
+		}
+		d.nsec += frac
+		p.i = next
+	}
+	return true
+}
+
+// time is the time read: a 12-hour clock made 24-hour, a day past its month's end refused, the
+// missing leading date parts now's.
+func (d *parsedDate) time(now time.Time, loc *time.Location) (time.Time, bool) {
+	hour := d.hour
+	if d.ampm {
 		if hour > 12 || hour == 0 {
 			return time.Time{}, false
 		}
-		if pm && hour < 12 {
+		if d.pm && hour < 12 {
 			hour += 12
-		} else if !pm && hour == 12 {
+		} else if !d.pm && hour == 12 {
 			hour = 0
 		}
 	}
-	if !yearSet && !monthSet && !daySet && p.parsedNothing() {
+	year, month, day := d.year, d.month, d.day
+	if d.monthSet && d.daySet && day > daysIn(time.Month(month), year) && day <= 31 {
 		return time.Time{}, false
 	}
-	if monthSet && daySet && day > daysIn(time.Month(month), year) && day <= 31 {
-		return time.Time{}, false
-	}
-	if !yearSet {
+	if !d.yearSet {
 		cy, cm, cd := now.In(loc).Date()
 		year = cy
-		if !monthSet {
+		if !d.monthSet {
 			month = int(cm)
-			if !daySet {
+			if !d.daySet {
 				day = cd
 			}
 		}
 	}
 	zone := loc
-	if zoned {
-		zone = fixedZone(zoneOffset)
+	if d.zoned {
+		zone = fixedZone(d.zoneOffset)
 	}
-	return time.Date(year, time.Month(month), day, hour, minute, sec, nsec, zone), true
+	return time.Date(year, time.Month(month), day, hour, d.minute, d.sec, d.nsec, zone), true
 }
 
 type dateParser struct {

@@ -17,9 +17,10 @@ func asArray(v Value) []Value {
 	return []Value{v}
 }
 
-func init() {
+// arrayFunctions are the array functions, one entry each.
+var arrayFunctions = []funcEntry{
 	// ARRAYCOMPACT drops blanks and "" but keeps false and 0.
-	register("ARRAYCOMPACT", 1, 1, fn1(func(_ *Env, a Value) Value {
+	{"ARRAYCOMPACT", 1, 1, fn1(func(_ *Env, a Value) Value {
 		var out []Value
 		for _, e := range asArray(a) {
 			if e.kind == KindBlank || e.kind == KindText && e.str == "" {
@@ -28,12 +29,12 @@ func init() {
 			out = append(out, e)
 		}
 		return Array(out)
-	}))
-	register("ARRAYFLATTEN", 1, 1, fn1(func(_ *Env, a Value) Value {
+	})},
+	{"ARRAYFLATTEN", 1, 1, fn1(func(_ *Env, a Value) Value {
 		return Array(flatten(nil, asArray(a)))
-	}))
+	})},
 	// ARRAYJOIN's default separator is ", " (the reference leaves it unconfirmed).
-	register("ARRAYJOIN", 1, 2, fnN(func(_ *Env, args []Value) Value {
+	{"ARRAYJOIN", 1, 2, fnN(func(_ *Env, args []Value) Value {
 		sep := ", "
 		if s, ok := optional(args, 1); ok {
 			sep = TextOf(s)
@@ -49,9 +50,9 @@ func init() {
 			return ErrorValue("ARRAYJOIN: the result is too long")
 		}
 		return Text(strings.Join(parts, sep))
-	}))
+	})},
 	// ARRAYUNIQUE keeps the first of the elements that are equal in kind and text.
-	register("ARRAYUNIQUE", 1, 1, fn1(func(_ *Env, a Value) Value {
+	{"ARRAYUNIQUE", 1, 1, fn1(func(_ *Env, a Value) Value {
 		seen := map[string]bool{}
 		var out []Value
 		for _, e := range asArray(a) {
@@ -62,10 +63,10 @@ func init() {
 			}
 		}
 		return Array(out)
-	}))
+	})},
 	// ARRAYSLICE(array, start, [end]): positions are 1-based and inclusive; negative positions
 	// count from the end (-1 is the last element).
-	register("ARRAYSLICE", 2, 3, fnN(func(_ *Env, args []Value) Value {
+	{"ARRAYSLICE", 2, 3, fnN(func(_ *Env, args []Value) Value {
 		elems := asArray(args[0])
 		n := len(elems)
 		start, bad := toNumber(args[1])
@@ -87,8 +88,10 @@ func init() {
 			return Array(nil)
 		}
 		return Array(elems[from:to])
-	}))
+	})},
 }
+
+func init() { registerAll(arrayFunctions) }
 
 // position converts a 1-based inclusive position to a 0-based index: the start index when isStart,
 // else the exclusive end index. The result is clamped to [0, n].

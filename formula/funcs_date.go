@@ -333,27 +333,28 @@ func (zoneError) Error() string { return "unknown time zone" }
 
 var errUnknownZone error = zoneError{}
 
-func init() {
-	register("NOW", 0, 0, fn0(func(_ Record, env *Env) Value { return DateTime(env.now()) }))
-	register("TODAY", 0, 0, fn0(func(_ Record, env *Env) Value { return Date(env.now().In(env.location())) }))
-	register("CREATED_TIME", 0, 0, fn0(func(rec Record, _ *Env) Value {
+// dateFunctions are the date and time functions, one entry each.
+var dateFunctions = []funcEntry{
+	{"NOW", 0, 0, fn0(func(_ Record, env *Env) Value { return DateTime(env.now()) })},
+	{"TODAY", 0, 0, fn0(func(_ Record, env *Env) Value { return Date(env.now().In(env.location())) })},
+	{"CREATED_TIME", 0, 0, fn0(func(rec Record, _ *Env) Value {
 		if rec == nil {
 			return Value{}
 		}
 		return DateTime(rec.CreatedTime())
-	}))
-	register("LAST_MODIFIED_TIME", 0, -1, buildLastModifiedTime)
+	})},
+	{"LAST_MODIFIED_TIME", 0, -1, buildLastModifiedTime},
 
-	register("YEAR", 1, 1, dateNumber(func(t time.Time) int { return t.Year() }))
-	register("MONTH", 1, 1, dateNumber(func(t time.Time) int { return int(t.Month()) }))
-	register("DAY", 1, 1, dateNumber(func(t time.Time) int { return t.Day() }))
-	register("HOUR", 1, 1, dateNumber(func(t time.Time) int { return t.Hour() }))
-	register("MINUTE", 1, 1, dateNumber(func(t time.Time) int { return t.Minute() }))
-	register("SECOND", 1, 1, dateNumber(func(t time.Time) int { return t.Second() }))
-	register("DATESTR", 1, 1, dateFn1(func(env *Env, d Value) Value { return Text(local(d, env).Format("2006-01-02")) }))
-	register("TIMESTR", 1, 1, dateFn1(func(env *Env, d Value) Value { return Text(local(d, env).Format("15:04:05")) }))
+	{"YEAR", 1, 1, dateNumber(func(t time.Time) int { return t.Year() })},
+	{"MONTH", 1, 1, dateNumber(func(t time.Time) int { return int(t.Month()) })},
+	{"DAY", 1, 1, dateNumber(func(t time.Time) int { return t.Day() })},
+	{"HOUR", 1, 1, dateNumber(func(t time.Time) int { return t.Hour() })},
+	{"MINUTE", 1, 1, dateNumber(func(t time.Time) int { return t.Minute() })},
+	{"SECOND", 1, 1, dateNumber(func(t time.Time) int { return t.Second() })},
+	{"DATESTR", 1, 1, dateFn1(func(env *Env, d Value) Value { return Text(local(d, env).Format("2006-01-02")) })},
+	{"TIMESTR", 1, 1, dateFn1(func(env *Env, d Value) Value { return Text(local(d, env).Format("15:04:05")) })},
 
-	register("WEEKDAY", 1, 2, fnN(func(env *Env, args []Value) Value {
+	{"WEEKDAY", 1, 2, fnN(func(env *Env, args []Value) Value {
 		d := toDate(args[0], env)
 		if d.kind == KindError {
 			return d
@@ -363,10 +364,10 @@ func init() {
 			return bad
 		}
 		return Number(float64((int(local(d, env).Weekday()) - int(start) + 7) % 7))
-	}))
+	})},
 	// WEEKNUM counts weeks as spreadsheets do: the week holding 1 January is week 1, and weeks
 	// start on Sunday (or Monday).
-	register("WEEKNUM", 1, 2, fnN(func(env *Env, args []Value) Value {
+	{"WEEKNUM", 1, 2, fnN(func(env *Env, args []Value) Value {
 		d := toDate(args[0], env)
 		if d.kind == KindError {
 			return d
@@ -379,9 +380,9 @@ func init() {
 		jan1 := time.Date(t.Year(), 1, 1, 0, 0, 0, 0, time.UTC)
 		offset := (int(jan1.Weekday()) - int(start) + 7) % 7
 		return Number(float64((t.YearDay()-1+offset)/7 + 1))
-	}))
+	})},
 
-	register("DATEADD", 3, 3, fn3(func(env *Env, a, n, u Value) Value {
+	{"DATEADD", 3, 3, fn3(func(env *Env, a, n, u Value) Value {
 		d := toDate(a, env)
 		if d.kind == KindError {
 			return d
@@ -402,8 +403,8 @@ func init() {
 			return withTime(Value{kind: KindDateTime, str: d.str}, t)
 		}
 		return withTime(d, t)
-	}))
-	register("DATETIME_DIFF", 2, 3, fnN(func(env *Env, args []Value) Value {
+	})},
+	{"DATETIME_DIFF", 2, 3, fnN(func(env *Env, args []Value) Value {
 		a, b, bad := toDates(args[0], args[1], env)
 		if bad.kind == KindError {
 			return bad
@@ -416,8 +417,8 @@ func init() {
 			}
 		}
 		return Number(diffUnits(local(a, env), local(b, env), un))
-	}))
-	register("IS_SAME", 2, 3, fnN(func(env *Env, args []Value) Value {
+	})},
+	{"IS_SAME", 2, 3, fnN(func(env *Env, args []Value) Value {
 		a, b, bad := toDates(args[0], args[1], env)
 		if bad.kind == KindError {
 			return bad
@@ -432,32 +433,32 @@ func init() {
 		}
 		ta := local(a, env)
 		return Bool(startOf(ta, un).Equal(startOf(b.t.In(ta.Location()), un)))
-	}))
-	register("IS_AFTER", 2, 2, fn2(func(env *Env, x, y Value) Value {
+	})},
+	{"IS_AFTER", 2, 2, fn2(func(env *Env, x, y Value) Value {
 		a, b, bad := toDates(x, y, env)
 		if bad.kind == KindError {
 			return bad
 		}
 		return Bool(a.t.After(b.t))
-	}))
-	register("IS_BEFORE", 2, 2, fn2(func(env *Env, x, y Value) Value {
+	})},
+	{"IS_BEFORE", 2, 2, fn2(func(env *Env, x, y Value) Value {
 		a, b, bad := toDates(x, y, env)
 		if bad.kind == KindError {
 			return bad
 		}
 		return Bool(a.t.Before(b.t))
-	}))
+	})},
 	// TONOW(d) is the whole days from d to now, FROMNOW(d) the whole days from now to d.
-	register("TONOW", 1, 1, dateFn1(func(env *Env, d Value) Value {
+	{"TONOW", 1, 1, dateFn1(func(env *Env, d Value) Value {
 		t := local(d, env)
 		return Number(diffUnits(env.now().In(t.Location()), t, unitDay))
-	}))
-	register("FROMNOW", 1, 1, dateFn1(func(env *Env, d Value) Value {
+	})},
+	{"FROMNOW", 1, 1, dateFn1(func(env *Env, d Value) Value {
 		t := local(d, env)
 		return Number(diffUnits(t, env.now().In(t.Location()), unitDay))
-	}))
+	})},
 
-	register("DATETIME_FORMAT", 1, 2, fnN(func(env *Env, args []Value) Value {
+	{"DATETIME_FORMAT", 1, 2, fnN(func(env *Env, args []Value) Value {
 		d := toDate(args[0], env)
 		if d.kind == KindError {
 			return d
@@ -469,8 +470,8 @@ func init() {
 		}
 		names, _ := lookupLocale(d.str)
 		return Text(formatTime(t, TextOf(f), names))
-	}))
-	register("DATETIME_PARSE", 1, 3, fnN(func(env *Env, args []Value) Value {
+	})},
+	{"DATETIME_PARSE", 1, 3, fnN(func(env *Env, args []Value) Value {
 		s := scalar(args[0])
 		if s.kind == KindDate || s.kind == KindDateTime {
 			return s
@@ -492,18 +493,18 @@ func init() {
 			return ErrorValue("DATETIME_PARSE: cannot read " + quoteForError(text) + " with format " + quoteForError(TextOf(f)))
 		}
 		return DateTime(t)
-	}))
+	})},
 	// SET_LOCALE records the locale for DATETIME_FORMAT's names, long formats and ordinals (the
 	// locales of locales.go; others format in English).
-	register("SET_LOCALE", 2, 2, fn2(func(env *Env, a, l Value) Value {
+	{"SET_LOCALE", 2, 2, fn2(func(env *Env, a, l Value) Value {
 		d := toDate(a, env)
 		if d.kind == KindError {
 			return d
 		}
 		d.str = strings.TrimSpace(TextOf(l))
 		return d
-	}))
-	register("SET_TIMEZONE", 2, 2, func(c *compiler, call *Call, args []evalFn) (evalFn, *Error) {
+	})},
+	{"SET_TIMEZONE", 2, 2, func(c *compiler, call *Call, args []evalFn) (evalFn, *Error) {
 		zone := textResolver(call.Args[1], loadZone)
 		return fn2(func(env *Env, a, z Value) Value {
 			d := toDate(a, env)
@@ -516,9 +517,9 @@ func init() {
 			}
 			return Value{kind: KindDateTime, zoned: true, str: d.str, t: d.t.In(loc)}
 		})(c, call, args)
-	})
+	}},
 
-	register("WORKDAY", 2, 3, fnN(func(env *Env, args []Value) Value {
+	{"WORKDAY", 2, 3, fnN(func(env *Env, args []Value) Value {
 		d := toDate(args[0], env)
 		if d.kind == KindError {
 			return d
@@ -546,9 +547,9 @@ func init() {
 			}
 		}
 		return Date(day)
-	}))
+	})},
 	// WORKDAY_DIFF counts the working days from a to b, both included, negative when b is before a.
-	register("WORKDAY_DIFF", 2, 3, fnN(func(env *Env, args []Value) Value {
+	{"WORKDAY_DIFF", 2, 3, fnN(func(env *Env, args []Value) Value {
 		a, b, bad := toDates(args[0], args[1], env)
 		if bad.kind == KindError {
 			return bad
@@ -575,8 +576,10 @@ func init() {
 			}
 		}
 		return Number(sign * float64(count))
-	}))
+	})},
 }
+
+func init() { registerAll(dateFunctions) }
 
 // FieldModifiedTimer is implemented by a Record that knows when each of its fields last changed.
 // LAST_MODIFIED_TIME({A}, {B}) then is the latest of those fields' times; for a Record without it,

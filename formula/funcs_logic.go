@@ -124,26 +124,27 @@ func optional(args []Value, i int) (Value, bool) {
 	return Value{}, false
 }
 
-func init() {
-	register("TRUE", 0, 0, fn0(func(Record, *Env) Value { return Bool(true) }))
-	register("FALSE", 0, 0, fn0(func(Record, *Env) Value { return Bool(false) }))
-	register("BLANK", 0, 0, fn0(func(Record, *Env) Value { return Value{} }))
-	register("ERROR", 0, 0, fn0(func(Record, *Env) Value { return ErrorValue("ERROR()") }))
-	register("RECORD_ID", 0, 0, fn0(func(rec Record, _ *Env) Value {
+// logicFunctions are the logical functions and the constants TRUE, FALSE and BLANK, one entry each.
+var logicFunctions = []funcEntry{
+	{"TRUE", 0, 0, fn0(func(Record, *Env) Value { return Bool(true) })},
+	{"FALSE", 0, 0, fn0(func(Record, *Env) Value { return Bool(false) })},
+	{"BLANK", 0, 0, fn0(func(Record, *Env) Value { return Value{} })},
+	{"ERROR", 0, 0, fn0(func(Record, *Env) Value { return ErrorValue("ERROR()") })},
+	{"RECORD_ID", 0, 0, fn0(func(rec Record, _ *Env) Value {
 		if rec == nil {
 			return Text("")
 		}
 		return Text(rec.RecordID())
-	}))
+	})},
 
 	// AND, OR and XOR evaluate every argument; an error argument makes the result an error.
 	// An array argument counts by its elements: AND({Lookup}) is true when every element is.
-	register("AND", 1, -1, logical(func(trues, total int) bool { return trues == total }))
-	register("OR", 1, -1, logical(func(trues, _ int) bool { return trues > 0 }))
-	register("XOR", 1, -1, logical(func(trues, _ int) bool { return trues%2 == 1 }))
-	register("NOT", 1, 1, fn1(func(_ *Env, a Value) Value { return Bool(!a.Truthy()) }))
+	{"AND", 1, -1, logical(func(trues, total int) bool { return trues == total })},
+	{"OR", 1, -1, logical(func(trues, _ int) bool { return trues > 0 })},
+	{"XOR", 1, -1, logical(func(trues, _ int) bool { return trues%2 == 1 })},
+	{"NOT", 1, 1, fn1(func(_ *Env, a Value) Value { return Bool(!a.Truthy()) })},
 
-	register("IF", 2, 3, func(_ *compiler, _ *Call, args []evalFn) (evalFn, *Error) {
+	{"IF", 2, 3, func(_ *compiler, _ *Call, args []evalFn) (evalFn, *Error) {
 		cond, then := args[0], args[1]
 		otherwise := constant(Value{})
 		if len(args) == 3 {
@@ -159,11 +160,11 @@ func init() {
 			}
 			return otherwise(rec, env)
 		}, nil
-	})
+	}},
 
 	// SWITCH(expr, pattern1, result1, ..., [default]): the result of the first pattern equal (=) to
 	// expr, else the default, else blank.
-	register("SWITCH", 2, -1, func(_ *compiler, _ *Call, args []evalFn) (evalFn, *Error) {
+	{"SWITCH", 2, -1, func(_ *compiler, _ *Call, args []evalFn) (evalFn, *Error) {
 		return func(rec Record, env *Env) Value {
 			x := args[0](rec, env)
 			if x.kind == KindError {
@@ -185,9 +186,9 @@ func init() {
 			}
 			return Value{}
 		}, nil
-	})
+	}},
 
-	register("ISERROR", 1, 1, func(_ *compiler, _ *Call, args []evalFn) (evalFn, *Error) {
+	{"ISERROR", 1, 1, func(_ *compiler, _ *Call, args []evalFn) (evalFn, *Error) {
 		x := args[0]
 		return func(rec Record, env *Env) Value {
 			v := x(rec, env)
@@ -200,8 +201,10 @@ func init() {
 			}
 			return Bool(v.kind == KindError)
 		}, nil
-	})
+	}},
 }
+
+func init() { registerAll(logicFunctions) }
 
 func logical(decide func(trues, total int) bool) builder {
 	return func(_ *compiler, _ *Call, args []evalFn) (evalFn, *Error) {

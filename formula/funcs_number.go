@@ -5,17 +5,18 @@ import (
 	"strings"
 )
 
-func init() {
-	register("ABS", 1, 1, numeric1(math.Abs))
-	register("EXP", 1, 1, numeric1(math.Exp))
-	register("SQRT", 1, 1, numeric1(math.Sqrt))
-	register("INT", 1, 1, numeric1(math.Floor))
-	register("EVEN", 1, 1, numeric1(func(x float64) float64 { return awayToMultiple(x, 2, 0) }))
-	register("ODD", 1, 1, numeric1(func(x float64) float64 { return awayToMultiple(x, 2, 1) }))
-	register("POWER", 2, 2, numeric2(math.Pow))
+// numberFunctions are the numeric functions, one entry each.
+var numberFunctions = []funcEntry{
+	{"ABS", 1, 1, numeric1(math.Abs)},
+	{"EXP", 1, 1, numeric1(math.Exp)},
+	{"SQRT", 1, 1, numeric1(math.Sqrt)},
+	{"INT", 1, 1, numeric1(math.Floor)},
+	{"EVEN", 1, 1, numeric1(func(x float64) float64 { return awayToMultiple(x, 2, 0) })},
+	{"ODD", 1, 1, numeric1(func(x float64) float64 { return awayToMultiple(x, 2, 1) })},
+	{"POWER", 2, 2, numeric2(math.Pow)},
 	// MOD's result takes the sign of the dividend, as JavaScript's % does.
-	register("MOD", 2, 2, numeric2(math.Mod))
-	register("LOG", 1, 2, fnN(func(_ *Env, args []Value) Value {
+	{"MOD", 2, 2, numeric2(math.Mod)},
+	{"LOG", 1, 2, fnN(func(_ *Env, args []Value) Value {
 		nums, bad := numbers(args)
 		if bad.kind == KindError {
 			return bad
@@ -27,30 +28,30 @@ func init() {
 			return Number(math.Log2(nums[0]))
 		}
 		return Number(math.Log(nums[0]) / math.Log(nums[1]))
-	}))
-	register("ROUND", 2, 2, numeric2(func(x, p float64) float64 { return roundTo(x, p, roundHalfUp) }))
-	register("ROUNDUP", 2, 2, numeric2(func(x, p float64) float64 { return roundTo(x, p, roundAway) }))
-	register("ROUNDDOWN", 2, 2, numeric2(func(x, p float64) float64 { return roundTo(x, p, math.Trunc) }))
-	register("CEILING", 1, 2, fnN(func(_ *Env, args []Value) Value { return toSignificance(args, math.Ceil) }))
-	register("FLOOR", 1, 2, fnN(func(_ *Env, args []Value) Value { return toSignificance(args, math.Floor) }))
+	})},
+	{"ROUND", 2, 2, numeric2(func(x, p float64) float64 { return roundTo(x, p, roundHalfUp) })},
+	{"ROUNDUP", 2, 2, numeric2(func(x, p float64) float64 { return roundTo(x, p, roundAway) })},
+	{"ROUNDDOWN", 2, 2, numeric2(func(x, p float64) float64 { return roundTo(x, p, math.Trunc) })},
+	{"CEILING", 1, 2, fnN(func(_ *Env, args []Value) Value { return toSignificance(args, math.Ceil) })},
+	{"FLOOR", 1, 2, fnN(func(_ *Env, args []Value) Value { return toSignificance(args, math.Floor) })},
 
 	// The aggregates take numbers, arrays of numbers, or both; SUM, AVERAGE, MAX and MIN ignore
 	// what is not a number (text, blanks), as Airtable's rollups do.
-	register("SUM", 1, -1, aggregate(func(xs []float64) float64 {
+	{"SUM", 1, -1, aggregate(func(xs []float64) float64 {
 		s := 0.0
 		for _, x := range xs {
 			s += x
 		}
 		return s
-	}))
-	register("AVERAGE", 1, -1, aggregate(func(xs []float64) float64 {
+	})},
+	{"AVERAGE", 1, -1, aggregate(func(xs []float64) float64 {
 		s := 0.0
 		for _, x := range xs {
 			s += x
 		}
 		return s / float64(len(xs)) // no numbers: 0/0, NaN, as an empty rollup
-	}))
-	register("MAX", 1, -1, aggregate(func(xs []float64) float64 {
+	})},
+	{"MAX", 1, -1, aggregate(func(xs []float64) float64 {
 		if len(xs) == 0 {
 			return 0
 		}
@@ -59,8 +60,8 @@ func init() {
 			m = math.Max(m, x)
 		}
 		return m
-	}))
-	register("MIN", 1, -1, aggregate(func(xs []float64) float64 {
+	})},
+	{"MIN", 1, -1, aggregate(func(xs []float64) float64 {
 		if len(xs) == 0 {
 			return 0
 		}
@@ -69,13 +70,13 @@ func init() {
 			m = math.Min(m, x)
 		}
 		return m
-	}))
-	register("COUNT", 1, -1, counter(func(v Value) bool { return v.kind == KindNumber }))
-	register("COUNTA", 1, -1, counter(func(v Value) bool {
+	})},
+	{"COUNT", 1, -1, counter(func(v Value) bool { return v.kind == KindNumber })},
+	{"COUNTA", 1, -1, counter(func(v Value) bool {
 		return v.kind != KindBlank && !(v.kind == KindText && v.str == "")
-	}))
-	register("COUNTALL", 1, -1, counter(func(Value) bool { return true }))
-	register("VALUE", 1, 1, fn1(func(_ *Env, v Value) Value {
+	})},
+	{"COUNTALL", 1, -1, counter(func(Value) bool { return true })},
+	{"VALUE", 1, 1, fn1(func(_ *Env, v Value) Value {
 		v = scalar(v)
 		if v.kind != KindText {
 			f, bad := toNumber(v)
@@ -88,8 +89,10 @@ func init() {
 			return Number(f)
 		}
 		return ErrorValue("VALUE: " + v.str + " is not a number")
-	}))
+	})},
 }
+
+func init() { registerAll(numberFunctions) }
 
 func numeric1(f func(float64) float64) builder {
 	return fn1(func(_ *Env, a Value) Value {

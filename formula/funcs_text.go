@@ -11,8 +11,9 @@ import (
 // memory; longer results are #ERROR!.
 const maxTextLen = 1 << 20
 
-func init() {
-	register("CONCATENATE", 1, -1, fnN(func(_ *Env, args []Value) Value {
+// textFunctions are the text functions, one entry each.
+var textFunctions = []funcEntry{
+	{"CONCATENATE", 1, -1, fnN(func(_ *Env, args []Value) Value {
 		var b strings.Builder
 		for _, a := range args {
 			b.WriteString(TextOf(a))
@@ -21,19 +22,19 @@ func init() {
 			}
 		}
 		return Text(b.String())
-	}))
-	register("ENCODE_URL_COMPONENT", 1, 1, fn1(func(_ *Env, a Value) Value { return Text(encodeURIComponent(TextOf(a))) }))
-	register("FIND", 2, 3, buildFind("FIND"))
-	register("SEARCH", 2, 3, buildFind("SEARCH"))
-	register("LEFT", 2, 2, fn2(func(_ *Env, s, n Value) Value {
+	})},
+	{"ENCODE_URL_COMPONENT", 1, 1, fn1(func(_ *Env, a Value) Value { return Text(encodeURIComponent(TextOf(a))) })},
+	{"FIND", 2, 3, buildFind("FIND")},
+	{"SEARCH", 2, 3, buildFind("SEARCH")},
+	{"LEFT", 2, 2, fn2(func(_ *Env, s, n Value) Value {
 		count, bad := toCount(n, "LEFT")
 		if bad.kind == KindError {
 			return bad
 		}
 		str := TextOf(s)
 		return Text(str[:runeOffset(str, count)])
-	}))
-	register("RIGHT", 2, 2, fn2(func(_ *Env, s, n Value) Value {
+	})},
+	{"RIGHT", 2, 2, fn2(func(_ *Env, s, n Value) Value {
 		count, bad := toCount(n, "RIGHT")
 		if bad.kind == KindError {
 			return bad
@@ -44,8 +45,8 @@ func init() {
 			return Text(str)
 		}
 		return Text(str[runeOffset(str, total-count):])
-	}))
-	register("MID", 3, 3, fn3(func(_ *Env, s, start, n Value) Value {
+	})},
+	{"MID", 3, 3, fn3(func(_ *Env, s, start, n Value) Value {
 		from, bad := toCount(start, "MID")
 		if bad.kind == KindError {
 			return bad
@@ -60,18 +61,18 @@ func init() {
 		str := TextOf(s)
 		i := runeOffset(str, from-1)
 		return Text(str[i : i+runeOffset(str[i:], count)])
-	}))
-	register("LEN", 1, 1, fn1(func(_ *Env, s Value) Value { return Number(float64(utf8.RuneCountInString(TextOf(s)))) }))
-	register("LOWER", 1, 1, fn1(func(_ *Env, s Value) Value { return Text(strings.ToLower(TextOf(s))) }))
-	register("UPPER", 1, 1, fn1(func(_ *Env, s Value) Value { return Text(strings.ToUpper(TextOf(s))) }))
-	register("TRIM", 1, 1, fn1(func(_ *Env, s Value) Value { return Text(strings.TrimSpace(TextOf(s))) }))
-	register("T", 1, 1, fn1(func(_ *Env, v Value) Value {
+	})},
+	{"LEN", 1, 1, fn1(func(_ *Env, s Value) Value { return Number(float64(utf8.RuneCountInString(TextOf(s)))) })},
+	{"LOWER", 1, 1, fn1(func(_ *Env, s Value) Value { return Text(strings.ToLower(TextOf(s))) })},
+	{"UPPER", 1, 1, fn1(func(_ *Env, s Value) Value { return Text(strings.ToUpper(TextOf(s))) })},
+	{"TRIM", 1, 1, fn1(func(_ *Env, s Value) Value { return Text(strings.TrimSpace(TextOf(s))) })},
+	{"T", 1, 1, fn1(func(_ *Env, v Value) Value {
 		if v = scalar(v); v.kind == KindText {
 			return v
 		}
 		return Value{}
-	}))
-	register("REPLACE", 4, 4, fnN(func(_ *Env, args []Value) Value {
+	})},
+	{"REPLACE", 4, 4, fnN(func(_ *Env, args []Value) Value {
 		from, bad := toCount(args[1], "REPLACE")
 		if bad.kind == KindError {
 			return bad
@@ -91,8 +92,8 @@ func init() {
 			return ErrorValue("REPLACE: the result is too long")
 		}
 		return Text(str[:i] + repl + str[j:])
-	}))
-	register("REPT", 2, 2, fn2(func(_ *Env, s, n Value) Value {
+	})},
+	{"REPT", 2, 2, fn2(func(_ *Env, s, n Value) Value {
 		count, bad := toCount(n, "REPT")
 		if bad.kind == KindError {
 			return bad
@@ -102,8 +103,8 @@ func init() {
 			return ErrorValue("REPT: the result is too long")
 		}
 		return Text(strings.Repeat(str, count))
-	}))
-	register("SUBSTITUTE", 3, 4, fnN(func(_ *Env, args []Value) Value {
+	})},
+	{"SUBSTITUTE", 3, 4, fnN(func(_ *Env, args []Value) Value {
 		str, old, repl := TextOf(args[0]), TextOf(args[1]), TextOf(args[2])
 		if old == "" {
 			return Text(str)
@@ -133,26 +134,28 @@ func init() {
 			}
 			off += i + len(old)
 		}
-	}))
-	register("REGEX_MATCH", 2, 2, buildRegex(2, func(re *regexp.Regexp, args []Value) Value {
+	})},
+	{"REGEX_MATCH", 2, 2, buildRegex(2, func(re *regexp.Regexp, args []Value) Value {
 		return Bool(re.MatchString(TextOf(args[0])))
-	}))
-	register("REGEX_EXTRACT", 2, 2, buildRegex(2, func(re *regexp.Regexp, args []Value) Value {
+	})},
+	{"REGEX_EXTRACT", 2, 2, buildRegex(2, func(re *regexp.Regexp, args []Value) Value {
 		s := TextOf(args[0])
 		loc := re.FindStringIndex(s)
 		if loc == nil {
 			return ErrorValue("REGEX_EXTRACT: no match")
 		}
 		return Text(s[loc[0]:loc[1]])
-	}))
-	register("REGEX_REPLACE", 3, 3, buildRegex(2, func(re *regexp.Regexp, args []Value) Value {
+	})},
+	{"REGEX_REPLACE", 3, 3, buildRegex(2, func(re *regexp.Regexp, args []Value) Value {
 		out := replaceJS(re, TextOf(args[0]), TextOf(args[2]))
 		if len(out) > maxTextLen {
 			return ErrorValue("REGEX_REPLACE: the result is too long")
 		}
 		return Text(out)
-	}))
+	})},
 }
+
+func init() { registerAll(textFunctions) }
 
 // toCount reads a character count or position: a number truncated toward zero, at least 0.
 func toCount(v Value, fn string) (int, Value) {

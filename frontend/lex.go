@@ -78,65 +78,25 @@ func lexAll(text string) (src *source, err error) {
 			src, err = nil, fmt.Errorf("cannot read the statement (the SQL tokenizer failed: %v)", r)
 		}
 	}()
-	var blanked []byte // a copy of text, made at the first comment
-	blank := func(from, to int) {
-		if blanked == nil {
-			blanked = []byte(text)
-		}
-		for k := from; k < to; k++ {
-			if blanked[k] != '\n' {
-				blanked[k] = ' '
-			}
-		}
-	}
-	at := func(i int) byte {
-		if blanked == nil {
-			return text[i]
-		}
-		return blanked[i]
-	}
-	cur := func() string {
-		if blanked == nil {
-			return text
-		}
-		return string(blanked)
-	}
+	bt := &blankedText{text: text}
 	var toks []token
 	base, prevEnd := 0, 0
 	tkn := sqlparser.NewStringTokenizer(text)
 	for {
 		start := prevEnd
-		if start > base && start < len(text) && at(start) == 0 {
+		if start > base && start < len(text) && bt.at(start) == 0 {
 			start++ // the tokenizer takes a NUL where a token starts for "nothing read yet"
 		}
-		for start < len(text) && isBlank(at(start)) {
+		for start < len(text) && isBlank(bt.at(start)) {
 			start++
 		}
-		if start+2 < len(text) && at(start) == '/' && at(start+1) == '*' && at(start+2) == '!' {
-			end := strings.Index(text[start+3:], "*/")
-			if end < 0 {
-				return nil, fmt.Errorf("the version comment at byte %d is not closed with */", start+1)
-			}
-			end += start + 3
-			digits := start + 3
-			for digits < end && digits-start-3 < 6 && text[digits] >= '0' && text[digits] <= '9' {
-				digits++
-			}
-			version := 0
-			if n := digits - start - 3; n == 5 || n == 6 {
-				fmt.Sscan(text[start+3:digits], &version)
-			} else {
-				digits = start + 3 // no version: always read, as MySQL does
-			}
-			if version > sysvar.VersionID {
-				blank(start, end+2) // for a later server: a comment
-			} else {
-				blank(start, digits)
-				blank(end, end+2)
+		if start+2 < len(text) && bt.at(start) == '/' && bt.at(start+1) == '*' && bt.at(start+2) == '!' {
+			if err := bt.versionComment(start); err != nil {
+				return nil, err
 			}
 			// Read on from the comment's start in the blanked text.
 			base, prevEnd = start, start
-			tkn = sqlparser.NewStringTokenizer(cur()[start:])
+			tkn = sqlparser.NewStringTokenizer(bt.current()[start:])
 			continue
 		}
 		typ, val := tkn.Scan()
@@ -149,29 +109,101 @@ func lexAll(text string) (src *source, err error) {
 		}
 		prevEnd = end
 		if typ == sqlparser.COMMENT {
-			blank(start, end)
+			bt.blank(start, end)
 			continue
 		}
-		// The token's value without a copy where it is the text itself (names, numbers,
-		// punctuation) or a keyword (the tokenizer's value, lower case): a long INSERT is
-		// mostly such tokens.
-		raw := text[start:end]
-		if kw := sqlparser.KeywordString(typ); kw != "" && strings.EqualFold(kw, raw) {
-			raw = kw
-		} else if string(val) != raw {
-			raw = string(val)
-		}
-		lower := raw
-		if typ != sqlparser.STRING {
-			lower = strings.ToLower(raw)
-		}
+		raw, lower := tokenValue(typ, val, text[start:end])
 		toks = append(toks, token{typ: typ, val: lower, raw: raw, start: start, end: end})
 		if typ == sqlparser.LEX_ERROR && end >= len(text) {
 			break // an unterminated string or comment: the parser says what is wrong
 		}
 	}
-	// The tokenizer numbers each ? (:v1, :v2, …) as the grammar does; one started again after a
-	// version comment counts from 1, so they are numbered here, in the whole statement.
+	numberPlaceholders(toks, text)
+	return &source{text: bt.current(), orig: text, toks: toks}, nil
+}
+
+// blankedText is a statement's text with its comments blanked (line breaks kept, so that
+// positions do not move), copied at the first comment.
+type blankedText struct {
+	text    string
+	blanked []byte
+}
+
+func (b *blankedText) blank(from, to int) {
+	if b.blanked == nil {
+		b.blanked = []byte(b.text)
+	}
+	for k := from; k < to; k++ {
+		if b.blanked[k] != '\n' {
+			b.blanked[k] = ' '
+		}
+	}
+}
+
+func (b *blankedText) at(i int) byte {
+	if b.blanked == nil {
+		return b.text[i]
+	}
+	return b.blanked[i]
+}
+
+func (b *blankedText) current() string {
+	if b.blanked == nil {
+		return b.text
+	}
+	return string(b.blanked)
+}
+
+// versionComment reads the version comment /*!NNNNN … */ at start as MySQL does: its text is
+// part of the statement when the server's version is at least NNNNN (or none is written), else
+// it is a comment. Its markers (or all of it) are blanked.
+func (b *blankedText) versionComment(start int) error {
+	text := b.text
+	end := strings.Index(text[start+3:], "*/")
+	if end < 0 {
+		return fmt.Errorf("the version comment at byte %d is not closed with */", start+1)
+	}
+	end += start + 3
+	digits := start + 3
+	for digits < end && digits-start-3 < 6 && text[digits] >= '0' && text[digits] <= '9' {
+		digits++
+	}
+	version := 0
+	if n := digits - start - 3; n == 5 || n == 6 {
+		fmt.Sscan(text[start+3:digits], &version)
+	} else {
+		digits = start + 3 // no version: always read, as MySQL does
+	}
+	if version > sysvar.VersionID {
+		b.blank(start, end+2) // for a later server: a comment
+	} else {
+		b.blank(start, digits)
+		b.blank(end, end+2)
+	}
+	return nil
+}
+
+// tokenValue is a token's text as written (raw) and as compared (lower case but for a string),
+// without a copy where it is the text itself (names, numbers, punctuation) or a keyword (the
+// tokenizer's value, lower case): a long INSERT is mostly such tokens.
+func tokenValue(typ int, val []byte, text string) (raw, lower string) {
+	raw = text
+	if kw := sqlparser.KeywordString(typ); kw != "" && strings.EqualFold(kw, raw) {
+		raw = kw
+	} else if string(val) != raw {
+		raw = string(val)
+	}
+	lower = raw
+	if typ != sqlparser.STRING {
+		lower = strings.ToLower(raw)
+	}
+	return raw, lower
+}
+
+// numberPlaceholders numbers each ? (:v1, :v2, …) as the grammar does. The tokenizer does too,
+// but one started again after a version comment counts from 1, so they are numbered here, in the
+// whole statement.
+func numberPlaceholders(toks []token, text string) {
 	n := 0
 	for i, t := range toks {
 		if t.typ == sqlparser.VALUE_ARG && text[t.start:t.end] == "?" {
@@ -180,7 +212,6 @@ func lexAll(text string) (src *source, err error) {
 			toks[i].raw = toks[i].val
 		}
 	}
-	return &source{text: cur(), orig: text, toks: toks}, nil
 }
 
 // Split splits a text into its statements at each ';' that is not inside a string, a name or a

@@ -56,31 +56,8 @@ type setOperand struct {
 
 // parseSetOps parses a statement with INTERSECT or EXCEPT at its top level.
 func (s *source) parseSetOps() (sqlparser.Statement, error) {
-	part := func(from, to int) *source {
-		return &source{text: s.text, orig: s.orig, toks: s.toks[from:to], from: s.toks[from].start}
-	}
 	var operands []setOperand
 	op, start, depth, tail := "", 0, 0, len(s.toks)
-	operand := func(from, to int) error {
-		if from >= to {
-			return fmt.Errorf("translate: a SELECT is expected %s", strings.ToUpper(op))
-		}
-		// A parenthesized operand is parsed without its parentheses: it may itself hold set
-		// operators, and its own ORDER BY and LIMIT.
-		if s.toks[from].typ == '(' && s.closing(from) == to-1 {
-			from, to = from+1, to-1
-		}
-		st, err := part(from, to).parseAST()
-		if err != nil {
-			return err
-		}
-		sel, ok := st.(sqlparser.SelectStatement)
-		if !ok {
-			return fmt.Errorf("translate: %s combines SELECT statements only, not %s", strings.ToUpper(op), sqlparser.String(st))
-		}
-		operands = append(operands, setOperand{op: op, sel: sel})
-		return nil
-	}
 	for i := 0; i < len(s.toks); i++ {
 		switch s.toks[i].typ {
 		case '(':
@@ -114,9 +91,11 @@ func (s *source) parseSetOps() (sqlparser.Statement, error) {
 		if tail != len(s.toks) {
 			return nil, fmt.Errorf("translate: ORDER BY or LIMIT before %s belongs to an operand: put that SELECT in parentheses", strings.ToUpper(next))
 		}
-		if err := operand(start, i); err != nil {
+		o, err := s.setOperand(op, start, i)
+		if err != nil {
 			return nil, err
 		}
+		operands = append(operands, o)
 		op, start = next, i+1
 		switch {
 		case start < len(s.toks) && s.toks[start].typ == sqlparser.ALL:
@@ -126,10 +105,46 @@ func (s *source) parseSetOps() (sqlparser.Statement, error) {
 			start++
 		}
 	}
-	if err := operand(start, tail); err != nil {
+	o, err := s.setOperand(op, start, tail)
+	if err != nil {
 		return nil, err
 	}
-	// INTERSECT first, then UNION and EXCEPT from left to right.
+	whole := combineSetOps(append(operands, o))
+	if tail == len(s.toks) {
+		return whole, nil
+	}
+	return s.orderAndLimitOfWhole(whole, tail)
+}
+
+// part is the statement's tokens from to to, as a statement of its own.
+func (s *source) part(from, to int) *source {
+	return &source{text: s.text, orig: s.orig, toks: s.toks[from:to], from: s.toks[from].start}
+}
+
+// setOperand parses the operand toks[from:to] that follows the set operator op ("" for the first).
+func (s *source) setOperand(op string, from, to int) (setOperand, error) {
+	if from >= to {
+		return setOperand{}, fmt.Errorf("translate: a SELECT is expected %s", strings.ToUpper(op))
+	}
+	// A parenthesized operand is parsed without its parentheses: it may itself hold set
+	// operators, and its own ORDER BY and LIMIT.
+	if s.toks[from].typ == '(' && s.closing(from) == to-1 {
+		from, to = from+1, to-1
+	}
+	st, err := s.part(from, to).parseAST()
+	if err != nil {
+		return setOperand{}, err
+	}
+	sel, ok := st.(sqlparser.SelectStatement)
+	if !ok {
+		return setOperand{}, fmt.Errorf("translate: %s combines SELECT statements only, not %s", strings.ToUpper(op), sqlparser.String(st))
+	}
+	return setOperand{op: op, sel: sel}, nil
+}
+
+// combineSetOps combines a chain of operands as MySQL does: INTERSECT first, then UNION and
+// EXCEPT from left to right.
+func combineSetOps(operands []setOperand) sqlparser.SelectStatement {
 	var chain []setOperand
 	for _, o := range operands {
 		if n := len(chain); n > 0 && strings.HasPrefix(o.op, SetIntersect) {
@@ -142,11 +157,13 @@ func (s *source) parseSetOps() (sqlparser.Statement, error) {
 	for _, o := range chain[1:] {
 		whole = &sqlparser.Union{Type: o.op, Left: whole, Right: o.sel}
 	}
-	if tail == len(s.toks) {
-		return whole, nil
-	}
-	// ORDER BY / LIMIT on the whole, read by the grammar after a SELECT of its own.
-	st, err := sqlparser.Parse("select 1 from dual " + part(tail, len(s.toks)).rewritten())
+	return whole
+}
+
+// orderAndLimitOfWhole puts the ORDER BY / LIMIT at toks[tail:] on the whole, read by the
+// grammar after a SELECT of its own.
+func (s *source) orderAndLimitOfWhole(whole sqlparser.SelectStatement, tail int) (sqlparser.Statement, error) {
+	st, err := sqlparser.Parse("select 1 from dual " + s.part(tail, len(s.toks)).rewritten())
 	if err != nil {
 		return nil, err
 	}

@@ -92,9 +92,13 @@ func FuzzSelect(f *testing.F) {
 			_, _ = Insert(stmt, schema, args)
 			return
 		case *sqlparser.Update:
-			if p, err := Update(stmt, schema, args); err == nil {
+			if p, err := Update(stmt, schema, args); err == nil && p.Search.Query.Scan != nil && len(p.Search.Query.Subqueries) == 0 {
 				for _, r := range rows {
-					_, _ = p.Fields(r)
+					row := make([]any, len(p.Search.Query.Outputs))
+					for i, o := range p.Search.Query.Outputs {
+						row[i], _ = o.Value(&r)
+					}
+					_, _ = p.Fields(row)
 				}
 			}
 			return

@@ -108,17 +108,17 @@ func translateAny(sql string, schema Schema, args Args) string {
 		var b strings.Builder
 		fmt.Fprintf(&b, "update: %s\n", p.Table.Name)
 		for _, c := range p.set {
-			fmt.Fprintf(&b, "set: %s = %s\n", c.field.Name, c.e.describeTree())
+			fmt.Fprintf(&b, "set: %s = %s\n", c.target.field.Name, p.Search.Query.Outputs[c.slot].e.describeTree())
 		}
 		b.WriteString("find:\n")
-		b.WriteString(indent(renderPlan(p.Find)))
+		b.WriteString(indent(renderQuery(p.Search.Query)))
 		return b.String()
 	case *sqlparser.Delete:
 		p, err := Delete(stmt, schema, args)
 		if err != nil {
 			return "error: " + err.Error() + "\n"
 		}
-		return "delete from: " + p.Table.Name + "\nfind:\n" + indent(renderPlan(p.Find))
+		return "delete from: " + p.Table.Name + "\nfind:\n" + indent(renderQuery(p.Search.Query))
 	}
 	return fmt.Sprintf("not a statement translate handles: %T\n", stmt)
 }

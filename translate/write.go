@@ -24,24 +24,27 @@ type InsertPlan struct {
 	Upsert []string
 }
 
-// UpdatePlan is an UPDATE translated: Find selects the records (run it like a SELECT; its Values are
-// unused, its Request.Fields include what SET reads), and Fields gives each one's new values.
+// UpdatePlan is an UPDATE translated: Search finds the records and computes their new values (its
+// first column the id of the record written, then one column per SET clause), and Fields turns
+// one of its rows into that record's PATCH fields.
 type UpdatePlan struct {
-	Table *Table
-	Find  *Plan
-	set   []setClause
+	Table  *Table
+	Search *Search
+	set    []setClause
 }
 
+// setClause is one SET column = value: the field written and the column of Search that computes
+// its value.
 type setClause struct {
-	field *Field
-	info  fieldInfo
-	e     *expr
+	target *expr // the field written
+	slot   int   // its value's position in a row of Search
+	typ    sqlType
 }
 
-// DeletePlan is a DELETE translated: delete every record Find keeps (only their ids are needed).
+// DeletePlan is a DELETE translated: delete every record Search finds (its one column, the ids).
 type DeletePlan struct {
-	Table *Table
-	Find  *Plan
+	Table  *Table
+	Search *Search
 }
 
 // upsertKeyTypes are the field types Airtable accepts in fieldsToMergeOn (reference §1.7: "number,
@@ -234,8 +237,9 @@ func (s *scope) upsertKeys(stmt *sqlparser.Insert, fields []*expr, seen map[stri
 	return keys, nil
 }
 
-// Update translates UPDATE t SET c = expr, … [WHERE …]. SET expressions read each record's current
-// values (SET n = n + 1); without WHERE every record is updated.
+// Update translates UPDATE t SET c = expr, … [WHERE …], and UPDATE t JOIN … SET t.c = … (one
+// table written). SET expressions read each record's current values (SET n = n + 1), and in a
+// join the other tables' (SET t.c = u.d); without WHERE every record is updated.
 func Update(stmt *sqlparser.Update, schema Schema, args Args) (*UpdatePlan, error) {
 	if stmt == nil {
 		return nil, fmt.Errorf("translate: no UPDATE statement")
@@ -246,79 +250,118 @@ func Update(stmt *sqlparser.Update, schema Schema, args Args) (*UpdatePlan, erro
 	if stmt.Limit != nil {
 		return nil, unsupported("UPDATE … LIMIT", sqlparser.String(stmt.Limit), hintPickRows)
 	}
-	table, alias, view, err := fromClause(stmt.TableExprs, schema)
+	w, err := findWritten(stmt.TableExprs, updateTarget(stmt), schema, "UPDATE")
 	if err != nil {
 		return nil, err
 	}
-	s := newScope(table, alias, args)
-	plan := &UpdatePlan{Table: table}
-	seen := map[string]bool{}
-	var reads []*expr
-	for _, u := range stmt.Exprs {
-		if q := u.Name.Qualifier; !q.IsEmpty() && q.Name.String() != alias && q.Name.String() != table.Name {
+	s := newScope(w.table, w.alias, args)
+	plan := &UpdatePlan{Table: w.table}
+	values := make(sqlparser.SelectExprs, len(stmt.Exprs))
+	for i, u := range stmt.Exprs {
+		if q := u.Name.Qualifier; !q.IsEmpty() && q.Name.String() != w.alias && q.Name.String() != w.table.Name {
 			return nil, fmt.Errorf("translate: SET %s names another table", sqlparser.String(u.Name))
 		}
 		target, err := s.writableColumn(u.Name.Name.String())
 		if err != nil {
 			return nil, err
 		}
-		e, err := s.compile(u.Expr)
-		if err != nil {
+		if err := setMisuse(u.Expr); err != nil {
 			return nil, err
 		}
-		if _, err := toCellType(target, e.typ); err != nil {
-			return nil, err
-		}
-		clause := setClause{field: target.field, info: target.info, e: e}
-		if seen[target.field.Name] {
-			// SET b = 5, b = 6: MySQL assigns left to right, so the last value wins — unless the
-			// later expression reads a column assigned before it, which MySQL reads as already
-			// assigned and the driver (reading each record's stored values) cannot.
-			read := map[string]bool{}
-			e.fields(read)
-			for _, c := range plan.set {
-				if read[c.field.Name] {
-					return nil, fmt.Errorf("translate: SET assigns %q twice, and the second value reads %q, which MySQL reads as already assigned: write the whole value in one assignment",
-						target.field.Name, c.field.Name)
-				}
-			}
-			i := slices.IndexFunc(plan.set, func(c setClause) bool { return c.field.Name == target.field.Name })
-			plan.set[i] = clause
-		} else {
+		values[i] = &sqlparser.AliasedExpr{Expr: u.Expr}
+		clause := setClause{target: target, slot: 1 + i}
+		at := slices.IndexFunc(plan.set, func(c setClause) bool { return c.target.field.Name == target.field.Name })
+		if at < 0 {
 			plan.set = append(plan.set, clause)
+			continue
 		}
-		seen[target.field.Name] = true
-		reads = append(reads, e)
+		// SET b = 5, b = 6: MySQL assigns left to right, so the last value wins — unless the
+		// later expression reads a column assigned before it, which MySQL reads as already
+		// assigned and the driver (reading each record's stored values) cannot.
+		read := s.writtenColumnsRead(u.Expr, w.alias)
+		for _, c := range plan.set {
+			if read[c.target.field.Name] {
+				return nil, fmt.Errorf("translate: SET assigns %q twice, and the second value reads %q, which MySQL reads as already assigned: write the whole value in one assignment",
+					target.field.Name, c.target.field.Name)
+			}
+		}
+		plan.set[at] = clause
 	}
-	find, err := findPlan(s, table, view, stmt.Where, reads)
-	if err != nil {
+	if plan.Search, err = w.search(stmt.Where, values, schema, args); err != nil {
 		return nil, err
 	}
-	plan.Find = find
-	if err := s.unusedArgs(); err != nil {
-		return nil, err
+	for i, c := range plan.set {
+		plan.set[i].typ = plan.Search.Query.Outputs[c.slot].e.typ
+		if _, err := toCellType(c.target, plan.set[i].typ); err != nil {
+			return nil, err
+		}
 	}
 	return plan, nil
 }
 
-// Fields computes the PATCH fields of one record found by Find, from its current values.
-func (p *UpdatePlan) Fields(current Row) (map[string]any, error) {
+// setMisuse refuses in a SET value what MySQL refuses there, outside subqueries: an aggregate
+// (error 1111) or a window function (3593). The search's SELECT would read them as its own.
+func setMisuse(e sqlparser.Expr) error {
+	var err error
+	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+		if err != nil {
+			return false, nil
+		}
+		switch n := n.(type) {
+		case *sqlparser.Subquery:
+			return false, nil
+		case *sqlparser.FuncExpr:
+			if _, _, ok := windowCallParts(n); ok {
+				err = windowMisuse(n)
+				return false, nil
+			}
+		}
+		if isAggregateNode(n) {
+			err = fmt.Errorf("translate: invalid use of group function %s in SET: an UPDATE sets each record's own values; compute the aggregate in a subquery, SET c = (SELECT …)", sqlparser.String(n))
+			return false, nil
+		}
+		return true, nil
+	}, e)
+	return err
+}
+
+// writtenColumnsRead lists the fields of the table written (as alias names it) that an
+// expression reads, outside its subqueries.
+func (s *scope) writtenColumnsRead(e sqlparser.Expr, alias string) map[string]bool {
+	read := map[string]bool{}
+	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+		switch n := n.(type) {
+		case *sqlparser.Subquery:
+			return false, nil
+		case *sqlparser.ColName:
+			if q := n.Qualifier.Name.String(); q != "" && q != alias && q != s.table.Name {
+				return false, nil
+			}
+			if c, err := s.lookupColumn(n.Name.String()); err == nil && c.kind == exField {
+				read[c.field.Name] = true
+			}
+		}
+		return true, nil
+	}, e)
+	return read
+}
+
+// Fields computes the PATCH fields of one record from its row of Search: each SET value, computed
+// by the engine as the SELECT's column, converted to the field's write form.
+func (p *UpdatePlan) Fields(row []any) (map[string]any, error) {
 	out := make(map[string]any, len(p.set))
 	for _, c := range p.set {
-		v, err := c.e.eval(&current)
+		cell, err := toCell(c.target, c.typ, row[c.slot])
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("translate: record %v: %w", row[0], err)
 		}
-		cell, err := toCell(&expr{kind: exField, field: c.field, info: c.info, typ: c.info.typ}, c.e.typ, v)
-		if err != nil {
-			return nil, fmt.Errorf("translate: record %s: %w", current.ID, err)
-		}
-		out[c.field.Name] = cell
+		out[c.target.field.Name] = cell
 	}
 	return out, nil
 }
 
-// Delete translates DELETE FROM t [WHERE …]; without WHERE every record is deleted.
+// Delete translates DELETE FROM t [WHERE …], and DELETE t FROM t JOIN … (one table written);
+// without WHERE every record is deleted.
 func Delete(stmt *sqlparser.Delete, schema Schema, args Args) (*DeletePlan, error) {
 	if stmt == nil {
 		return nil, fmt.Errorf("translate: no DELETE statement")
@@ -333,40 +376,23 @@ func Delete(stmt *sqlparser.Delete, schema Schema, args Args) (*DeletePlan, erro
 	case stmt.Limit != nil:
 		return nil, unsupported("DELETE … LIMIT", sqlparser.String(stmt.Limit), hintPickRows)
 	}
-	table, alias, view, err := fromClause(stmt.TableExprs, schema)
-	if err != nil {
-		return nil, err
-	}
+	target := ""
 	if len(stmt.Targets) == 1 {
-		// DELETE t FROM t USE INDEX (`view`) …: the form that takes a view.
-		if target := stmt.Targets[0]; !target.Qualifier.IsEmpty() || (target.Name.String() != alias && target.Name.String() != table.Name) {
+		// DELETE t FROM t USE INDEX (`view`) …: the form that takes a view, and the form of a join.
+		if t := stmt.Targets[0]; !t.Qualifier.IsEmpty() {
 			return nil, unsupported("multi-table DELETE", sqlparser.String(stmt.Targets), "delete from one table at a time")
 		}
+		target = stmt.Targets[0].Name.String()
 	}
-	s := newScope(table, alias, args)
-	find, err := findPlan(s, table, view, stmt.Where, nil)
+	w, err := findWritten(stmt.TableExprs, target, schema, "DELETE")
 	if err != nil {
 		return nil, err
 	}
-	if err := s.unusedArgs(); err != nil {
+	search, err := w.search(stmt.Where, nil, schema, args)
+	if err != nil {
 		return nil, err
 	}
-	return &DeletePlan{Table: table, Find: find}, nil
-}
-
-// findPlan is the SELECT behind UPDATE and DELETE: the records WHERE selects, with the fields reads need.
-func findPlan(s *scope, table *Table, view string, where *sqlparser.Where, reads []*expr) (*Plan, error) {
-	plan := &Plan{Table: table, Limit: -1, Request: Request{View: view}, outputs: reads}
-	if where != nil {
-		w, err := s.condition(where.Expr)
-		if err != nil {
-			return nil, err
-		}
-		plan.where = w
-	}
-	plan.pushWhere(&pusher{})
-	plan.Request.Fields = plan.neededFields()
-	return plan, nil
+	return &DeletePlan{Table: w.table, Search: search}, nil
 }
 
 // writableColumn resolves a column that is written.

@@ -285,109 +285,16 @@ var errShort = errors.New("the packet ends inside the value")
 
 // decodeParam decodes one binary-protocol value of the given type to a database/sql value.
 func decodeParam(b []byte, typ byte, unsigned bool) (any, int, error) {
-	fixed := func(n int) ([]byte, error) {
-		if len(b) < n {
-			return nil, errShort
-		}
-		return b[:n], nil
-	}
 	switch typ {
 	case mysql.MYSQL_TYPE_NULL:
 		return nil, 0, nil
-	case mysql.MYSQL_TYPE_TINY:
-		v, err := fixed(1)
-		if err != nil {
-			return nil, 0, err
-		}
-		if unsigned {
-			return int64(v[0]), 1, nil
-		}
-		return int64(int8(v[0])), 1, nil
-	case mysql.MYSQL_TYPE_SHORT, mysql.MYSQL_TYPE_YEAR:
-		v, err := fixed(2)
-		if err != nil {
-			return nil, 0, err
-		}
-		u := binary.LittleEndian.Uint16(v)
-		if unsigned {
-			return int64(u), 2, nil
-		}
-		return int64(int16(u)), 2, nil
-	case mysql.MYSQL_TYPE_INT24, mysql.MYSQL_TYPE_LONG:
-		v, err := fixed(4)
-		if err != nil {
-			return nil, 0, err
-		}
-		u := binary.LittleEndian.Uint32(v)
-		if unsigned {
-			return int64(u), 4, nil
-		}
-		return int64(int32(u)), 4, nil
-	case mysql.MYSQL_TYPE_LONGLONG:
-		v, err := fixed(8)
-		if err != nil {
-			return nil, 0, err
-		}
-		u := binary.LittleEndian.Uint64(v)
-		if unsigned && u > math.MaxInt64 {
-			return nil, 0, fmt.Errorf("the unsigned integer %d does not fit a signed 64-bit integer", u)
-		}
-		return int64(u), 8, nil
-	case mysql.MYSQL_TYPE_FLOAT:
-		v, err := fixed(4)
-		if err != nil {
-			return nil, 0, err
-		}
-		return float64(math.Float32frombits(binary.LittleEndian.Uint32(v))), 4, nil
-	case mysql.MYSQL_TYPE_DOUBLE:
-		v, err := fixed(8)
-		if err != nil {
-			return nil, 0, err
-		}
-		return math.Float64frombits(binary.LittleEndian.Uint64(v)), 8, nil
+	case mysql.MYSQL_TYPE_TINY, mysql.MYSQL_TYPE_SHORT, mysql.MYSQL_TYPE_YEAR, mysql.MYSQL_TYPE_INT24,
+		mysql.MYSQL_TYPE_LONG, mysql.MYSQL_TYPE_LONGLONG, mysql.MYSQL_TYPE_FLOAT, mysql.MYSQL_TYPE_DOUBLE:
+		return decodeNumber(b, typ, unsigned)
 	case mysql.MYSQL_TYPE_DATE, mysql.MYSQL_TYPE_NEWDATE, mysql.MYSQL_TYPE_DATETIME, mysql.MYSQL_TYPE_TIMESTAMP:
-		if len(b) < 1 || len(b) < 1+int(b[0]) {
-			return nil, 0, errShort
-		}
-		n, v := int(b[0]), b[1:1+int(b[0])]
-		switch n {
-		case 0:
-			return "0000-00-00 00:00:00", 1, nil
-		case 4, 7, 11:
-		default:
-			return nil, 0, fmt.Errorf("a date of %d bytes", n)
-		}
-		var h, mi, sec, us int
-		if n >= 7 {
-			h, mi, sec = int(v[4]), int(v[5]), int(v[6])
-		}
-		if n == 11 {
-			us = int(binary.LittleEndian.Uint32(v[7:]))
-		}
-		t := time.Date(int(binary.LittleEndian.Uint16(v)), time.Month(v[2]), int(v[3]), h, mi, sec, us*1000, time.UTC)
-		return t, 1 + n, nil
+		return decodeDateTime(b)
 	case mysql.MYSQL_TYPE_TIME:
-		if len(b) < 1 || len(b) < 1+int(b[0]) {
-			return nil, 0, errShort
-		}
-		n, v := int(b[0]), b[1:1+int(b[0])]
-		switch n {
-		case 0:
-			return "00:00:00", 1, nil
-		case 8, 12:
-		default:
-			return nil, 0, fmt.Errorf("a time of %d bytes", n)
-		}
-		sign := ""
-		if v[0] == 1 {
-			sign = "-"
-		}
-		hours := int(binary.LittleEndian.Uint32(v[1:]))*24 + int(v[5])
-		s := fmt.Sprintf("%s%02d:%02d:%02d", sign, hours, v[6], v[7])
-		if n == 12 {
-			s += fmt.Sprintf(".%06d", binary.LittleEndian.Uint32(v[8:]))
-		}
-		return s, 1 + n, nil
+		return decodeTime(b)
 	}
 	// Strings, blobs, decimals, JSON, enums: a length-encoded string. (Decoded here: the
 	// library's LengthEncodedString indexes past the end of a short packet.)
@@ -404,4 +311,97 @@ func decodeParam(b []byte, typ byte, unsigned bool) (any, int, error) {
 		return nil, 0, errShort
 	}
 	return string(v), len(b) - len(rest), nil
+}
+
+// numberSizes is the size of each fixed-size numeric type in the binary protocol.
+var numberSizes = map[byte]int{
+	mysql.MYSQL_TYPE_TINY: 1, mysql.MYSQL_TYPE_SHORT: 2, mysql.MYSQL_TYPE_YEAR: 2, mysql.MYSQL_TYPE_INT24: 4,
+	mysql.MYSQL_TYPE_LONG: 4, mysql.MYSQL_TYPE_LONGLONG: 8, mysql.MYSQL_TYPE_FLOAT: 4, mysql.MYSQL_TYPE_DOUBLE: 8,
+}
+
+// decodeNumber decodes an integer (int64; an unsigned one that does not fit is refused) or a
+// float (float64), little-endian.
+func decodeNumber(b []byte, typ byte, unsigned bool) (any, int, error) {
+	n := numberSizes[typ]
+	if len(b) < n {
+		return nil, 0, errShort
+	}
+	v := b[:n]
+	switch typ {
+	case mysql.MYSQL_TYPE_FLOAT:
+		return float64(math.Float32frombits(binary.LittleEndian.Uint32(v))), n, nil
+	case mysql.MYSQL_TYPE_DOUBLE:
+		return math.Float64frombits(binary.LittleEndian.Uint64(v)), n, nil
+	}
+	var u uint64
+	var signed int64
+	switch n {
+	case 1:
+		u, signed = uint64(v[0]), int64(int8(v[0]))
+	case 2:
+		x := binary.LittleEndian.Uint16(v)
+		u, signed = uint64(x), int64(int16(x))
+	case 4:
+		x := binary.LittleEndian.Uint32(v)
+		u, signed = uint64(x), int64(int32(x))
+	default:
+		u = binary.LittleEndian.Uint64(v)
+		signed = int64(u)
+		if unsigned && u > math.MaxInt64 {
+			return nil, 0, fmt.Errorf("the unsigned integer %d does not fit a signed 64-bit integer", u)
+		}
+	}
+	if unsigned {
+		return int64(u), n, nil
+	}
+	return signed, n, nil
+}
+
+// decodeDateTime decodes a DATE, DATETIME or TIMESTAMP: 0, 4, 7 or 11 bytes after their count.
+func decodeDateTime(b []byte) (any, int, error) {
+	if len(b) < 1 || len(b) < 1+int(b[0]) {
+		return nil, 0, errShort
+	}
+	n, v := int(b[0]), b[1:1+int(b[0])]
+	switch n {
+	case 0:
+		return "0000-00-00 00:00:00", 1, nil
+	case 4, 7, 11:
+	default:
+		return nil, 0, fmt.Errorf("a date of %d bytes", n)
+	}
+	var h, mi, sec, us int
+	if n >= 7 {
+		h, mi, sec = int(v[4]), int(v[5]), int(v[6])
+	}
+	if n == 11 {
+		us = int(binary.LittleEndian.Uint32(v[7:]))
+	}
+	t := time.Date(int(binary.LittleEndian.Uint16(v)), time.Month(v[2]), int(v[3]), h, mi, sec, us*1000, time.UTC)
+	return t, 1 + n, nil
+}
+
+// decodeTime decodes a TIME (0, 8 or 12 bytes after their count) as text: hours past 24 kept.
+func decodeTime(b []byte) (any, int, error) {
+	if len(b) < 1 || len(b) < 1+int(b[0]) {
+		return nil, 0, errShort
+	}
+	n, v := int(b[0]), b[1:1+int(b[0])]
+	switch n {
+	case 0:
+		return "00:00:00", 1, nil
+	case 8, 12:
+	default:
+		return nil, 0, fmt.Errorf("a time of %d bytes", n)
+	}
+	sign := ""
+	if v[0] == 1 {
+		sign = "-"
+	}
+	hours := int(binary.LittleEndian.Uint32(v[1:]))*24 + int(v[5])
+	s := fmt.Sprintf("%s%02d:%02d:%02d", sign, hours, v[6], v[7])
+	if n == 12 {
+		s += fmt.Sprintf(".%06d", binary.LittleEndian.Uint32(v[8:]))
+	}
+	return s, 1 + n, nil
 }

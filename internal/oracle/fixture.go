@@ -202,6 +202,51 @@ func genDateTime(p float64) func(r *rand.Rand, _ int) any {
 // every common field type, tricky values and blanks everywhere, a few hundred records.
 func NewFixture(seed uint64) *Fixture {
 	r := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+	people := peopleTable()
+	s := &Schema{BaseID: fixtureBase, Token: fixtureToken, Tables: []*Table{people, itemsTable(people), projectsTable()}}
+	base := emulator.FixtureBase{ID: fixtureBase, Name: "Oracle"}
+	for _, t := range s.Tables {
+		base.Tables = append(base.Tables, t.fixture(r))
+		t.Columns = append([]*Column{{Name: "id", Kind: Text, AirType: "recordId", Pseudo: true}}, t.Columns...)
+		t.Columns = append(t.Columns, &Column{Name: "createdTime", Kind: DateTime, AirType: "recordId", Pseudo: true})
+	}
+	return &Fixture{Schema: s, Emulator: &emulator.Fixture{
+		Tokens: []emulator.FixtureToken{{Token: fixtureToken, Bases: []string{fixtureBase},
+			Scopes: []string{"data.records:read", "data.records:write", "schema.bases:read"}}},
+		Bases: []emulator.FixtureBase{base},
+	}}
+}
+
+// fixture is the emulator's table of t, its records drawn from r (in table order, then row, then
+// column order); it sets each column's kind and nullability.
+func (t *Table) fixture(r *rand.Rand) emulator.FixtureTable {
+	ft := emulator.FixtureTable{Name: t.Name, PrimaryFieldID: t.Columns[0].Name}
+	for _, c := range t.Columns {
+		f := emulator.FixtureField{Name: c.Name, Type: c.AirType}
+		if c.field != nil {
+			f.Options = c.field.Options
+		}
+		ft.Fields = append(ft.Fields, f)
+		c.Kind, c.Nullable = kindOf(c)
+	}
+	for i := range t.rows {
+		rec := emulator.FixtureRecord{ID: recordID(t.Name, i), Fields: map[string]any{},
+			CreatedTime: createdTime(r, i)}
+		for _, c := range t.Columns {
+			if c.gen == nil {
+				continue
+			}
+			if v := c.gen(r, i); v != nil {
+				rec.Fields[c.Name] = v
+			}
+		}
+		ft.Records = append(ft.Records, rec)
+	}
+	return ft
+}
+
+// peopleTable is People: text, numbers, a date, a checkbox and a link to itself (a manager).
+func peopleTable() *Table {
 	people := &Table{Name: "People", rows: 120}
 	people.Columns = []*Column{
 		{Name: "Name", AirType: "singleLineText", gen: genText(0.05)},
@@ -217,6 +262,11 @@ func NewFixture(seed uint64) *Fixture {
 		{Name: "Manager", AirType: "multipleRecordLinks", Link: "People", field: &emulator.FixtureField{Options: map[string]any{"linkedTableId": "People"}},
 			gen: genLinks("People", 120, 0.4, 101)},
 	}
+	return people
+}
+
+// itemsTable is Items: the most field types, tricky values, links to People and Projects.
+func itemsTable(people *Table) *Table {
 	statuses := []string{"Todo", "todo", "Doing", "Done", "Wont do", "Ça va"}
 	tags := []string{"red", "Red", "blue", "x%y", "a_b", "ünï"}
 	items := &Table{Name: "Items", rows: 300}
@@ -271,8 +321,12 @@ func NewFixture(seed uint64) *Fixture {
 		{Name: "Project", AirType: "multipleRecordLinks", Link: "Projects", field: &emulator.FixtureField{Options: map[string]any{"linkedTableId": "Projects"}},
 			gen: genLinks("Projects", 30, 0.25, 102)},
 	}
-	// Projects: a small third table, linked from Items and linking to People (its lead); Name
-	// and Active share their names with People's and Items' columns (USING).
+	return items
+}
+
+// projectsTable is Projects: a small third table, linked from Items and linking to People (its
+// lead); Name and Active share their names with People's and Items' columns (USING).
+func projectsTable() *Table {
 	projects := &Table{Name: "Projects", rows: 30}
 	projects.Columns = []*Column{
 		{Name: "Name", AirType: "singleLineText", gen: genText(0.1)},
@@ -282,40 +336,7 @@ func NewFixture(seed uint64) *Fixture {
 		{Name: "Lead", AirType: "multipleRecordLinks", Link: "People", field: &emulator.FixtureField{Options: map[string]any{"linkedTableId": "People"}},
 			gen: genLinks("People", 120, 0.2, 103)},
 	}
-	s := &Schema{BaseID: fixtureBase, Token: fixtureToken, Tables: []*Table{people, items, projects}}
-	base := emulator.FixtureBase{ID: fixtureBase, Name: "Oracle"}
-	for _, t := range s.Tables {
-		ft := emulator.FixtureTable{Name: t.Name, PrimaryFieldID: t.Columns[0].Name}
-		for _, c := range t.Columns {
-			f := emulator.FixtureField{Name: c.Name, Type: c.AirType}
-			if c.field != nil {
-				f.Options = c.field.Options
-			}
-			ft.Fields = append(ft.Fields, f)
-			c.Kind, c.Nullable = kindOf(c)
-		}
-		for i := range t.rows {
-			rec := emulator.FixtureRecord{ID: recordID(t.Name, i), Fields: map[string]any{},
-				CreatedTime: createdTime(r, i)}
-			for _, c := range t.Columns {
-				if c.gen == nil {
-					continue
-				}
-				if v := c.gen(r, i); v != nil {
-					rec.Fields[c.Name] = v
-				}
-			}
-			ft.Records = append(ft.Records, rec)
-		}
-		base.Tables = append(base.Tables, ft)
-		t.Columns = append([]*Column{{Name: "id", Kind: Text, AirType: "recordId", Pseudo: true}}, t.Columns...)
-		t.Columns = append(t.Columns, &Column{Name: "createdTime", Kind: DateTime, AirType: "recordId", Pseudo: true})
-	}
-	return &Fixture{Schema: s, Emulator: &emulator.Fixture{
-		Tokens: []emulator.FixtureToken{{Token: fixtureToken, Bases: []string{fixtureBase},
-			Scopes: []string{"data.records:read", "data.records:write", "schema.bases:read"}}},
-		Bases: []emulator.FixtureBase{base},
-	}}
+	return projects
 }
 
 // genLinks links a record to 1 or 2 records of table (of rows records), none with probability

@@ -594,136 +594,158 @@ func (p *parts) expr(k Kind, depth int) e {
 		}
 		return p.constant(k)
 	}
-	un := func(f string, a e, k Kind) e {
-		return e{d: f + "(" + a.d + ")", m: f + "(" + a.m + ")", k: k, nullable: a.nullable || a.isNull}
-	}
-	bin := func(op string, a, b e, k Kind) e {
-		bm := b.m
-		if op == "/" {
-			// The driver's / is a FLOAT64 division; MySQL's / of integers is a DECIMAL with
-			// div_precision_increment more digits (7/2 is 3.5000): a deliberate difference.
-			bm = "CAST(" + bm + " AS DOUBLE)"
-		}
-		return e{d: "(" + a.d + " " + op + " " + b.d + ")", m: "(" + a.m + " " + op + " " + bm + ")", k: k,
-			nullable: a.nullable || b.nullable || a.isNull || b.isNull || op == "/" || op == "DIV" || op == "%"}
-	}
 	switch k {
 	case Int:
-		switch r.IntN(9) {
-		case 0, 1:
-			ops := []string{"+", "-", "*"}
-			a := p.expr(Int, depth-1)
-			if r.IntN(6) == 0 {
-				a = p.expr(Bool, 0) // TRUE + 1 is 2
-			}
-			return bin(ops[r.IntN(3)], a, p.smallInt(), Int)
-		case 2:
-			return bin([]string{"DIV", "%"}[r.IntN(2)], p.expr(Int, depth-1), p.smallInt(), Int)
-		case 3:
-			return un("ABS", p.expr(Int, depth-1), Int)
-		case 4:
-			f := []string{"LENGTH", "CHAR_LENGTH", "CHARACTER_LENGTH"}[r.IntN(3)]
-			if f == "LENGTH" {
-				p.q.tag(TagLength)
-			}
-			return un(f, p.expr(Text, depth-1), Int)
-		case 5, 6:
-			f := []string{"YEAR", "MONTH", "DAY", "DAYOFMONTH", "HOUR", "MINUTE", "SECOND"}[r.IntN(7)]
-			if f[0] == 'H' || f[0] == 'M' && f != "MONTH" || f[0] == 'S' {
-				// MySQL reads the argument of HOUR, MINUTE and SECOND as a TIME: a date-only
-				// literal ('2024-01-05') is no time there. Columns of both kinds are fine.
-				p.fullTimes++
-				a := p.timeExpr(depth - 1)
-				p.fullTimes--
-				return un(f, a, Int)
-			}
-			return un(f, p.timeExpr(depth-1), Int)
-		case 7:
-			return un("-", p.expr(Int, depth-1), Int)
-		default:
-			a := p.expr(Int, depth-1)
-			return e{d: "COALESCE(" + a.d + ", 0)", m: "COALESCE(" + a.m + ", 0)", k: Int}
-		}
+		return p.intExpr(depth)
 	case Float:
-		switch r.IntN(6) {
-		case 0, 1:
-			ops := []string{"+", "-", "*", "/"}
-			a, b := p.expr(Float, depth-1), p.numeric(depth-1)
-			if r.IntN(2) == 0 {
-				a, b = b, a
-			}
-			return bin(ops[r.IntN(4)], a, b, Float)
-		case 2:
-			return bin("/", p.expr(Int, depth-1), p.smallInt(), Float)
-		case 3:
-			if r.IntN(3) == 0 {
-				return un("-", p.expr(Float, depth-1), Float)
-			}
-			return un("ABS", p.expr(Float, depth-1), Float)
-		default:
-			// The driver's ROUND works on the number's shortest decimal form and rounds halves
-			// away from zero, as MySQL does for exact values; MySQL rounds a DOUBLE's halves to
-			// even (a deliberate difference): MariaDB rounds the same decimal.
-			a := p.expr(Float, depth-1)
-			p.q.tag(TagRound)
-			n := ""
-			if r.IntN(2) == 0 {
-				n = ", " + strconv.Itoa(r.IntN(4)-1)
-			}
-			if _, err := strconv.ParseInt(a.d, 10, 64); err == nil && a.d == a.m {
-				// An integer literal (1e12 is written 1000000000000): ROUND of it is a BIGINT
-				// in MySQL as in the driver (seed 45387: times Budget * 100 it overflows).
-				return e{d: "ROUND(" + a.d + n + ")", m: "ROUND(" + a.m + n + ")", k: Int}
-			}
-			return e{d: "ROUND(" + a.d + n + ")", m: "CAST(ROUND(CAST(CAST(" + a.m + " AS CHAR) AS DECIMAL(65,30))" + n + ") AS DOUBLE)", k: Float, nullable: a.nullable || a.isNull}
-		}
+		return p.floatExpr(depth)
 	case Text:
-		switch r.IntN(7) {
-		case 0:
-			return un([]string{"LOWER", "UPPER", "LCASE", "UCASE"}[r.IntN(4)], p.expr(Text, depth-1), Text)
-		case 1:
-			return un([]string{"TRIM", "LTRIM", "RTRIM"}[r.IntN(3)], p.expr(Text, depth-1), Text)
-		case 2, 3:
-			n := 2 + r.IntN(2)
-			var ds, ms []string
-			nullable := false
-			for range n {
-				ak := []Kind{Text, Text, Text, Int, Float, Date, DateTime}[r.IntN(7)]
-				a := p.expr(ak, depth-1)
-				switch ak {
-				case Float:
-					p.q.tag(TagFloatText)
-				case Date, DateTime:
-					p.q.tag(TagTimeText)
-				}
-				ds, ms = append(ds, a.d), append(ms, a.m)
-				nullable = nullable || a.nullable || a.isNull
-			}
-			return e{d: "CONCAT(" + strings.Join(ds, ", ") + ")", m: "CONCAT(" + strings.Join(ms, ", ") + ")", k: Text, nullable: nullable}
-		case 4:
-			a := p.expr(Text, depth-1)
-			if a.col == nil {
-				p.q.tag(TagSubstrExpr)
-			}
-			f := []string{"SUBSTRING", "SUBSTR", "MID"}[r.IntN(3)]
-			pos := strconv.Itoa(r.IntN(7) - 2)
-			args := a.d + ", " + pos
-			argsM := a.m + ", " + pos
-			if f == "MID" || r.IntN(2) == 0 {
-				n := strconv.Itoa(r.IntN(6) - 1)
-				args, argsM = args+", "+n, argsM+", "+n
-			}
-			return e{d: f + "(" + args + ")", m: f + "(" + argsM + ")", k: Text, nullable: a.nullable || a.isNull}
-		default:
-			a, b := p.expr(Text, depth-1), p.constant(Text)
-			f := []string{"COALESCE", "IFNULL"}[r.IntN(2)]
-			return e{d: f + "(" + a.d + ", " + b.d + ")", m: f + "(" + a.m + ", " + b.m + ")", k: Text, nullable: b.isNull}
-		}
+		return p.textExpr(depth)
 	}
 	if c := p.columnOf(k); c != nil {
 		return p.column(c)
 	}
 	return p.constant(k)
+}
+
+// unary is f(a), of kind k.
+func unary(f string, a e, k Kind) e {
+	return e{d: f + "(" + a.d + ")", m: f + "(" + a.m + ")", k: k, nullable: a.nullable || a.isNull}
+}
+
+// binary is (a op b), of kind k.
+func binary(op string, a, b e, k Kind) e {
+	bm := b.m
+	if op == "/" {
+		// The driver's / is a FLOAT64 division; MySQL's / of integers is a DECIMAL with
+		// div_precision_increment more digits (7/2 is 3.5000): a deliberate difference.
+		bm = "CAST(" + bm + " AS DOUBLE)"
+	}
+	return e{d: "(" + a.d + " " + op + " " + b.d + ")", m: "(" + a.m + " " + op + " " + bm + ")", k: k,
+		nullable: a.nullable || b.nullable || a.isNull || b.isNull || op == "/" || op == "DIV" || op == "%"}
+}
+
+// intExpr writes an integer expression: arithmetic, ABS, lengths, parts of a time, COALESCE.
+func (p *parts) intExpr(depth int) e {
+	r := p.r
+	switch r.IntN(9) {
+	case 0, 1:
+		ops := []string{"+", "-", "*"}
+		a := p.expr(Int, depth-1)
+		if r.IntN(6) == 0 {
+			a = p.expr(Bool, 0) // TRUE + 1 is 2
+		}
+		return binary(ops[r.IntN(3)], a, p.smallInt(), Int)
+	case 2:
+		return binary([]string{"DIV", "%"}[r.IntN(2)], p.expr(Int, depth-1), p.smallInt(), Int)
+	case 3:
+		return unary("ABS", p.expr(Int, depth-1), Int)
+	case 4:
+		f := []string{"LENGTH", "CHAR_LENGTH", "CHARACTER_LENGTH"}[r.IntN(3)]
+		if f == "LENGTH" {
+			p.q.tag(TagLength)
+		}
+		return unary(f, p.expr(Text, depth-1), Int)
+	case 5, 6:
+		f := []string{"YEAR", "MONTH", "DAY", "DAYOFMONTH", "HOUR", "MINUTE", "SECOND"}[r.IntN(7)]
+		if f[0] == 'H' || f[0] == 'M' && f != "MONTH" || f[0] == 'S' {
+			// MySQL reads the argument of HOUR, MINUTE and SECOND as a TIME: a date-only
+			// literal ('2024-01-05') is no time there. Columns of both kinds are fine.
+			p.fullTimes++
+			a := p.timeExpr(depth - 1)
+			p.fullTimes--
+			return unary(f, a, Int)
+		}
+		return unary(f, p.timeExpr(depth-1), Int)
+	case 7:
+		return unary("-", p.expr(Int, depth-1), Int)
+	default:
+		a := p.expr(Int, depth-1)
+		return e{d: "COALESCE(" + a.d + ", 0)", m: "COALESCE(" + a.m + ", 0)", k: Int}
+	}
+}
+
+// floatExpr writes a float expression: arithmetic, division, ABS or minus, ROUND.
+func (p *parts) floatExpr(depth int) e {
+	r := p.r
+	switch r.IntN(6) {
+	case 0, 1:
+		ops := []string{"+", "-", "*", "/"}
+		a, b := p.expr(Float, depth-1), p.numeric(depth-1)
+		if r.IntN(2) == 0 {
+			a, b = b, a
+		}
+		return binary(ops[r.IntN(4)], a, b, Float)
+	case 2:
+		return binary("/", p.expr(Int, depth-1), p.smallInt(), Float)
+	case 3:
+		if r.IntN(3) == 0 {
+			return unary("-", p.expr(Float, depth-1), Float)
+		}
+		return unary("ABS", p.expr(Float, depth-1), Float)
+	default:
+		// The driver's ROUND works on the number's shortest decimal form and rounds halves
+		// away from zero, as MySQL does for exact values; MySQL rounds a DOUBLE's halves to
+		// even (a deliberate difference): MariaDB rounds the same decimal.
+		a := p.expr(Float, depth-1)
+		p.q.tag(TagRound)
+		n := ""
+		if r.IntN(2) == 0 {
+			n = ", " + strconv.Itoa(r.IntN(4)-1)
+		}
+		if _, err := strconv.ParseInt(a.d, 10, 64); err == nil && a.d == a.m {
+			// An integer literal (1e12 is written 1000000000000): ROUND of it is a BIGINT
+			// in MySQL as in the driver (seed 45387: times Budget * 100 it overflows).
+			return e{d: "ROUND(" + a.d + n + ")", m: "ROUND(" + a.m + n + ")", k: Int}
+		}
+		return e{d: "ROUND(" + a.d + n + ")", m: "CAST(ROUND(CAST(CAST(" + a.m + " AS CHAR) AS DECIMAL(65,30))" + n + ") AS DOUBLE)", k: Float, nullable: a.nullable || a.isNull}
+	}
+}
+
+// textExpr writes a text expression: case, trimming, CONCAT, substrings, COALESCE.
+func (p *parts) textExpr(depth int) e {
+	r := p.r
+	switch r.IntN(7) {
+	case 0:
+		return unary([]string{"LOWER", "UPPER", "LCASE", "UCASE"}[r.IntN(4)], p.expr(Text, depth-1), Text)
+	case 1:
+		return unary([]string{"TRIM", "LTRIM", "RTRIM"}[r.IntN(3)], p.expr(Text, depth-1), Text)
+	case 2, 3:
+		n := 2 + r.IntN(2)
+		var ds, ms []string
+		nullable := false
+		for range n {
+			ak := []Kind{Text, Text, Text, Int, Float, Date, DateTime}[r.IntN(7)]
+			a := p.expr(ak, depth-1)
+			switch ak {
+			case Float:
+				p.q.tag(TagFloatText)
+			case Date, DateTime:
+				p.q.tag(TagTimeText)
+			}
+			ds, ms = append(ds, a.d), append(ms, a.m)
+			nullable = nullable || a.nullable || a.isNull
+		}
+		return e{d: "CONCAT(" + strings.Join(ds, ", ") + ")", m: "CONCAT(" + strings.Join(ms, ", ") + ")", k: Text, nullable: nullable}
+	case 4:
+		a := p.expr(Text, depth-1)
+		if a.col == nil {
+			p.q.tag(TagSubstrExpr)
+		}
+		f := []string{"SUBSTRING", "SUBSTR", "MID"}[r.IntN(3)]
+		pos := strconv.Itoa(r.IntN(7) - 2)
+		args := a.d + ", " + pos
+		argsM := a.m + ", " + pos
+		if f == "MID" || r.IntN(2) == 0 {
+			n := strconv.Itoa(r.IntN(6) - 1)
+			args, argsM = args+", "+n, argsM+", "+n
+		}
+		return e{d: f + "(" + args + ")", m: f + "(" + argsM + ")", k: Text, nullable: a.nullable || a.isNull}
+	default:
+		a, b := p.expr(Text, depth-1), p.constant(Text)
+		f := []string{"COALESCE", "IFNULL"}[r.IntN(2)]
+		return e{d: f + "(" + a.d + ", " + b.d + ")", m: f + "(" + a.m + ", " + b.m + ")", k: Text, nullable: b.isNull}
+	}
 }
 
 func (p *parts) smallInt() e {

@@ -251,10 +251,17 @@ func (p *parts) startRebuild() {
 // join has no equality, so its rows are many: only aggregates are selected. junction: MariaDB's
 // FROM holds junction tables, so * is spelled out as the sides' t.*.
 func (p *parts) joinBody(first *side, small bool, junction bool) {
-	r := p.r
-	sides := p.sides
 	p.t, p.alias, p.qualify = first.t, first.alias, true
-	// WHERE: each side's own conditions, sometimes one across sides, an OR across two.
+	p.joinWhere(p.sides)
+	if p.joinItems(p.sides, small, junction) {
+		p.joinOrder(p.sides)
+	}
+}
+
+// joinWhere writes the WHERE of a join: each side's own conditions, sometimes one across sides,
+// an OR across two.
+func (p *parts) joinWhere(sides []*side) {
+	r := p.r
 	var conds []e
 	for _, s := range sides {
 		if r.IntN(5) < 2 {
@@ -285,6 +292,13 @@ func (p *parts) joinBody(first *side, small bool, junction bool) {
 		}
 		p.where = &w
 	}
+}
+
+// joinItems writes the select list of a join: *, t.*, columns and expressions of the sides, an
+// aggregate, GROUP BY or DISTINCT. It reports whether the rows are to be ordered by joinOrder
+// (not for an aggregate, GROUP BY or DISTINCT, which order their own).
+func (p *parts) joinItems(sides []*side, small, junction bool) bool {
+	r := p.r
 	shape := r.IntN(12)
 	if small && shape > 3 {
 		shape = r.IntN(2) + 2
@@ -315,10 +329,10 @@ func (p *parts) joinBody(first *side, small bool, junction bool) {
 			})
 		}
 		p.items = []e{c}
-		return
+		return false
 	case 3:
 		p.groupOver(sides)
-		return
+		return false
 	case 4:
 		p.distinct = true
 		for range 1 + r.IntN(2) {
@@ -331,7 +345,7 @@ func (p *parts) joinBody(first *side, small bool, junction bool) {
 			}
 			p.q.Ordered = true
 		}
-		return
+		return false
 	default:
 		for range 1 + r.IntN(4) {
 			s := sides[r.IntN(len(sides))]
@@ -351,7 +365,7 @@ func (p *parts) joinBody(first *side, small bool, junction bool) {
 			p.items = append(p.items, e{d: "CONCAT(" + a.d + ", '|', " + b.d + ")", m: "CONCAT(" + a.m + ", '|', " + b.m + ")", k: Text})
 		}
 	}
-	p.joinOrder(sides)
+	return true
 }
 
 // joinOrder orders by a few columns, then every side's id: unique for a join row (a junction

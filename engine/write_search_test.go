@@ -10,9 +10,9 @@ import (
 	"github.com/airsql/airsql/translate"
 )
 
-// TestBuildScan: a DELETE's search run by BuildScan finds the records the WHERE selects, with the
-// requests the plan says (none for a WHERE that is never true).
-func TestBuildScan(t *testing.T) {
+// TestWriteSearch: a DELETE's search (translate.Search, a SELECT of id) run by Build finds the
+// records the WHERE selects, with the requests the plan says (none for a WHERE that is never true).
+func TestWriteSearch(t *testing.T) {
 	for _, c := range []struct {
 		sql      string
 		want     []string // record ids, in order
@@ -33,7 +33,7 @@ func TestBuildScan(t *testing.T) {
 				t.Fatal(err)
 			}
 			src := &memSource{rows: testRows, pageSize: 2}
-			op, err := BuildScan(plan.Find, Options{Source: src})
+			op, err := Build(plan.Search.Query, Options{Source: src})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -43,7 +43,7 @@ func TestBuildScan(t *testing.T) {
 			}
 			var got []string
 			for _, r := range rows {
-				got = append(got, r.ID)
+				got = append(got, r.Values[0].(string))
 			}
 			if !slices.Equal(got, c.want) || len(src.scans) != c.requests {
 				t.Errorf("got %v with %d request(s), want %v with %d", got, len(src.scans), c.want, c.requests)
