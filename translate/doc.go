@@ -53,17 +53,16 @@
 // (COUNT, SUM, AVG, MIN, MAX, GROUP_CONCAT, ANY_VALUE; aggregate.go), GROUP BY, HAVING, DISTINCT,
 // ORDER BY on any expression, OFFSET — compiled with this package's rules, evaluated by the engine
 // package (docs/engine.md). Its output columns are named by Args.Labels (MySQL's labels, read by
-// the front end). The search of UPDATE and DELETE (UpdatePlan.Find, DeletePlan.Find, write.go) is
-// one table's scan planned by the same rules (scope, pushWhere), which the engine runs with
-// engine.BuildScan; RETURNING and SELECT *'s columns are planned by NewQuery too. There is one
+// the front end). The search of UPDATE and DELETE is a SELECT too (write_search.go, Search):
+// `SELECT RECORD_ID()[, each SET expression] FROM t WHERE …` (DISTINCT t.id over a join) planned by
+// NewQuery and run by the engine, so any WHERE a SELECT accepts finds the records, with the same
+// pushed-down request; RETURNING and SELECT *'s columns are planned by NewQuery too. There is one
 // planner: the first single-table planner (Select) is gone.
 //
-// Refused, each with an *UnsupportedError that names it and hints at what to do instead: in the
-// search of UPDATE and DELETE, a subquery or a join the driver then runs as a SELECT of id through
-// the engine (the root package's searchFor); anywhere, REGEXP, <=>, CAST to TIME or JSON,
-// REPLACE, INSERT IGNORE, INSERT … SELECT, UPDATE or DELETE with ORDER BY or LIMIT, locking reads.
-// Mistakes in the query itself (an unknown column, a type that cannot be compared, a missing
-// argument) are plain errors.
+// Refused, each with an *UnsupportedError that names it and hints at what to do instead: an
+// aggregate or window function in SET, REPLACE, INSERT IGNORE, UPDATE or DELETE with ORDER BY or
+// LIMIT, locking reads. Mistakes in the query itself (an unknown column, a type that cannot be
+// compared, a missing argument) are plain errors.
 //
 // # SQL semantics
 //

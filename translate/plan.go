@@ -12,7 +12,7 @@ import (
 // Plan is one table's scan: the one request the service answers, and what is left to do locally
 // (a Query's Scan, a join's table, the search of an UPDATE or DELETE).
 //
-// Running it (the engine's scan, engine.BuildScan): if NoRows or Limit == 0, send nothing. If
+// Running it (the engine's scan operator): if NoRows or Limit == 0, send nothing. If
 // RecordIDs is non-nil, GET each id (an id the service does not know is no row, not an error);
 // otherwise list with Request (MaxRecords 0 means none). Call Keep on every row (always true when
 // Exact). If SortLocally, collect the kept rows and SortRows them. Then stop after Limit rows (-1:
