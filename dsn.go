@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/airsql/airsql/engine"
+	"github.com/airsql/airsql/replica"
 )
 
 // DefaultHost is the Airtable Web API host used when the DSN names none.
@@ -81,6 +82,10 @@ type Config struct {
 	// Freshness is how old, at most, the replica's last sync may be when a read begins: older,
 	// the read first polls the webhook's payloads (one request when nothing changed). Default 5s.
 	Freshness time.Duration
+	// ReplicaFullCheck is, for a replica that polls (the service refused the webhook), how
+	// often each copied table's ids are listed to find records deleted by other clients and
+	// refresh computed values. Default 10m.
+	ReplicaFullCheck time.Duration
 
 	// HTTPClient, when set, carries every request (for example an in-process emulator's
 	// client). Default nil: the connector builds its own client from the timeouts.
@@ -101,6 +106,8 @@ func NewConfig() *Config {
 		MaxRows:        engine.DefaultMaxRows,
 		Pacing:         "auto",
 		Freshness:      5 * time.Second,
+
+		ReplicaFullCheck: replica.DefaultFullCheck,
 	}
 }
 
@@ -186,6 +193,8 @@ var dsnParams = []dsnParam{
 		format: func(c, def *Config) (string, bool) { return c.Replica, c.Replica != def.Replica }},
 	durationParam("freshness", "with `replica`: a read sees every change the service acknowledged at least this long before it began (older than this, the replica polls the webhook's payloads first)",
 		func(c *Config) *time.Duration { return &c.Freshness }),
+	durationParam("replicaFullCheck", "with `replica`, when the service refuses the webhook (the replica then polls `LAST_MODIFIED_TIME()`): how often each copied table's ids are listed to find records other clients deleted and to refresh computed values (lookups, rollups, counts, formulas); `0`: at every poll",
+		func(c *Config) *time.Duration { return &c.ReplicaFullCheck }),
 }
 
 // replicaMemory is the value of the DSN key replica for a copy kept in memory only.

@@ -13,7 +13,6 @@ import (
 	"github.com/airsql/airsql/frontend"
 	"github.com/airsql/airsql/replica"
 	"github.com/airsql/airsql/translate"
-	"github.com/airsql/airsql/transport"
 )
 
 // Replica mode (DSN key replica): every SELECT reads a local copy of its tables instead of
@@ -56,7 +55,7 @@ func (r *replicaState) open(ctx context.Context) (*replica.Base, error) {
 	if r.base != nil {
 		return r.base, nil
 	}
-	opts := replica.Options{Clock: r.c.clock}
+	opts := replica.Options{Clock: r.c.clock, FullCheck: max(r.c.cfg.ReplicaFullCheck, time.Nanosecond)} // 0: at every poll
 	if r.c.cfg.Replica != replicaMemory {
 		opts.Dir = filepath.Join(r.c.cfg.Replica, r.c.cfg.BaseID)
 	}
@@ -64,19 +63,20 @@ func (r *replicaState) open(ctx context.Context) (*replica.Base, error) {
 	if err != nil {
 		return nil, replicaOpenError(err)
 	}
+	if why := b.Polling(); why != nil {
+		r.c.notice(fmt.Sprintf("airsql: replica of base %s: the service refused a webhook (%v); the replica polls instead: "+
+			"each copied table's records changed since the last poll are listed (LAST_MODIFIED_TIME()), so a read sees other clients' changes to records "+
+			"within freshness=%s, but records they delete and computed values (lookups, rollups, counts, formulas) within replicaFullCheck=%s; "+
+			"give the token the webhook:manage scope (and creator access) for an exact change feed",
+			r.c.cfg.BaseID, why, r.c.cfg.Freshness, r.c.cfg.ReplicaFullCheck))
+	}
 	r.base = b
 	return b, nil
 }
 
-// replicaOpenError says why the webhook the replica follows could not be made, and what to do.
+// replicaOpenError says why the replica could not be opened (a refused webhook is not an error:
+// the replica polls instead).
 func replicaOpenError(err error) error {
-	var api *transport.APIError
-	switch {
-	case errors.As(err, &api) && api.StatusCode == 403:
-		return fmt.Errorf("airsql: replica: the service refused to create a webhook on this base (the token needs the webhook:manage, data.records:read and schema.bases:read scopes, and creator access to the base); remove replica from the DSN to read live: %w", err)
-	case errors.Is(err, transport.ErrTooManyWebhooks):
-		return fmt.Errorf("airsql: replica: the base already has 10 webhooks, the service's limit; delete unused ones (each connector with replica=memory holds one until it is closed): %w", err)
-	}
 	return fmt.Errorf("airsql: replica: %w", err)
 }
 
@@ -382,10 +382,14 @@ func (c *Connector) addReplicaStatus(catalog *engine.Catalog) {
 	if b := c.replicaBase(); b != nil {
 		synced := b.Synced()
 		lastErr := c.replica.lastSyncError()
+		mode := "webhook " + b.Webhook()
+		if b.Polling() != nil {
+			mode = "polling"
+		}
 		for _, t := range b.Tables() {
 			st := t.Stats()
 			cells := map[string]any{
-				"Table": t.Name(), "Table_id": t.ID(), "Mode": "webhook " + b.Webhook(),
+				"Table": t.Name(), "Table_id": t.ID(), "Mode": mode,
 				"Records": float64(t.Len()), "Cursor": float64(t.Cursor()), "Last_transaction": float64(st.LastTransaction),
 				"Copies": float64(st.Copies), "Payloads_applied": float64(st.PayloadsApplied),
 			}
@@ -442,8 +446,17 @@ func (cn *conn) explainReplica(add func(step, detail string), plan *translate.Pl
 	if b.Synced().IsZero() || age >= fresh {
 		poll = "one request first: the payloads since the last sync are polled (older than freshness)"
 	}
-	add("replica", fmt.Sprintf("read from the local copy (%d records, webhook cursor %d), last synced %s ago, freshness %s: %s",
-		t.Len(), t.Cursor(), age, fresh, poll))
+	if b.Polling() != nil {
+		if poll != "no request" {
+			poll = "a poll first: the records changed since the last poll are listed (older than freshness)"
+		}
+		add("replica", fmt.Sprintf("read from the local copy (%d records, polling: the service refused the webhook), last synced %s ago, freshness %s: %s; "+
+			"records other clients delete and computed values are brought up to date every replicaFullCheck (%s)",
+			t.Len(), age, fresh, poll, c.cfg.ReplicaFullCheck))
+	} else {
+		add("replica", fmt.Sprintf("read from the local copy (%d records, webhook cursor %d), last synced %s ago, freshness %s: %s",
+			t.Len(), t.Cursor(), age, fresh, poll))
+	}
 	if plan.Request.Fields != nil || !plan.Exact {
 		add("local", "every record of the copy is checked with the WHERE clause; sort and LIMIT run locally")
 	}

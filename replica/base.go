@@ -25,8 +25,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -44,6 +42,9 @@ type Options struct {
 	// Dir, when not "", keeps the copies in files in this directory (disk.go): OpenBase resumes
 	// the webhook and the copies found there, and each Sync writes the tables it changed.
 	Dir string
+	// FullCheck is, when the copies poll (the service refused the webhook), how often a table's
+	// ids are listed to find the records deleted (default DefaultFullCheck; see poll.go).
+	FullCheck time.Duration
 }
 
 // hookLifetime is how long the service keeps a webhook alive after it was created, refreshed or
@@ -71,6 +72,12 @@ type Base struct {
 	// checkAfter since then, Sync asks the service whether it still is.
 	alive  time.Time
 	tables map[string]*Table
+	// pollReason is why the copies poll instead of following a webhook (the service's refusal
+	// to create one), nil when they follow one; fullCheck, schema and schemaAt serve polls.
+	pollReason error
+	fullCheck  time.Duration
+	schema     *transport.BaseSchema
+	schemaAt   time.Time
 	// synced is when the last successful Sync started: every change the service acknowledged
 	// before it is in the copies.
 	synced time.Time
@@ -82,9 +89,12 @@ type Base struct {
 // OpenBase creates the webhook the copies follow (records, fields and table metadata of the whole
 // base). The token needs webhook:manage, data.records:read and schema.bases:read.
 func OpenBase(ctx context.Context, base *transport.Base, opts Options) (*Base, error) {
-	b := &Base{base: base, clock: opts.Clock, tables: map[string]*Table{}, dir: opts.Dir}
+	b := &Base{base: base, clock: opts.Clock, tables: map[string]*Table{}, dir: opts.Dir, fullCheck: opts.FullCheck}
 	if b.clock == nil {
 		b.clock = clock.Real
+	}
+	if b.fullCheck <= 0 {
+		b.fullCheck = DefaultFullCheck
 	}
 	if b.dir != "" {
 		resumed, err := b.load()
@@ -96,7 +106,11 @@ func OpenBase(ctx context.Context, base *transport.Base, opts Options) (*Base, e
 		}
 	}
 	if err := b.newHook(ctx); err != nil {
-		return nil, err
+		if !webhookRefused(err) {
+			return nil, err
+		}
+		b.pollReason = err // the copies poll instead (poll.go)
+		return b, b.saveBase()
 	}
 	return b, nil
 }
@@ -165,10 +179,14 @@ func (b *Base) newHook(ctx context.Context) error {
 	return b.saveBase()
 }
 
-// Close deletes the webhook. The copies stay readable but are no longer kept current.
+// Close deletes the webhook (none when polling). The copies stay readable but are no longer kept
+// current.
 func (b *Base) Close(ctx context.Context) error {
 	b.syncMu.Lock()
 	defer b.syncMu.Unlock()
+	if b.Polling() != nil {
+		return nil // no webhook to delete
+	}
 	return b.base.DeleteWebhook(ctx, b.Webhook())
 }
 
@@ -246,7 +264,12 @@ func (b *Base) Synced() time.Time {
 
 func (b *Base) syncLocked(ctx context.Context) error {
 	started := b.clock.Now()
-	err := b.syncAll(ctx)
+	var err error
+	if b.Polling() != nil {
+		err = b.pollAll(ctx)
+	} else {
+		err = b.syncAll(ctx)
+	}
 	if err == nil || errors.Is(err, errTableDeleted) {
 		if serr := b.saveTables(); serr != nil {
 			return serr
@@ -383,12 +406,7 @@ func (b *Base) drain(ctx context.Context) (recopy []*Table, deleted []string, er
 				recopy = append(recopy, t)
 			case errors.Is(err, errTableDeleted):
 				skip[t] = true
-				b.mu.Lock()
-				delete(b.tables, t.tableID)
-				b.mu.Unlock()
-				if b.dir != "" {
-					_ = os.Remove(filepath.Join(b.dir, t.tableID+".json")) // else a restart would resume it
-				}
+				b.drop(t)
 				deleted = append(deleted, t.tableID)
 			default:
 				return recopy, deleted, err

@@ -93,7 +93,15 @@ type Table struct {
 	// savedGen and savedCursor are what the file on disk holds (savedAny: one was written).
 	savedGen    uint64
 	savedCursor int
+	savedPolled time.Time
 	savedAny    bool
+
+	// When polling (poll.go): polledAt is when the last poll began (or the listing), checkedAt
+	// when the last id listing did; computedSig sums up the computed fields' definitions; written
+	// holds the records this client wrote since the running poll began (nil: none running).
+	polledAt, checkedAt time.Time
+	computedSig         string
+	written             map[string]bool
 }
 
 // copyTable lists t afresh. The cursor is read before the listing, so payloads from it on cover
@@ -105,24 +113,25 @@ func (b *Base) copyTable(ctx context.Context, t *Table) error {
 // copyTables lists tables afresh, all at once: one read of the cursor before the listings and
 // one after, one of the schema (after the cursor: a change between them is in a payload), and
 // the listings side by side under the base's pacing, so that copying several tables costs their
-// pages and little more.
+// pages and little more. When polling there is no cursor: the next poll's window starts before
+// the listings did.
 func (b *Base) copyTables(ctx context.Context, ts []*Table) error {
-	from, err := b.nextCursor(ctx)
-	if err != nil {
-		return fmt.Errorf("replica of %s: read the webhook's cursor: %w", ts[0].tableID, err)
+	started := b.clock.Now()
+	polling := b.Polling() != nil
+	var from int
+	if !polling {
+		var err error
+		if from, err = b.nextCursor(ctx); err != nil {
+			return fmt.Errorf("replica of %s: read the webhook's cursor: %w", ts[0].tableID, err)
+		}
 	}
-	schema, err := b.base.Schema(ctx)
+	schema, err := b.readSchema(ctx)
 	if err != nil {
 		return fmt.Errorf("replica of %s: read the schema: %w", ts[0].tableID, err)
 	}
 	tschemas := make([]*transport.TableSchema, len(ts))
 	for i, t := range ts {
-		for j := range schema.Tables {
-			if schema.Tables[j].ID == t.tableID {
-				tschemas[i] = &schema.Tables[j]
-			}
-		}
-		if tschemas[i] == nil {
+		if tschemas[i] = tableSchema(schema, t.tableID); tschemas[i] == nil {
 			return fmt.Errorf("replica of %s: the base has no such table (give its tbl… id)", t.tableID)
 		}
 	}
@@ -142,19 +151,21 @@ func (b *Base) copyTables(ctx context.Context, ts []*Table) error {
 			return fmt.Errorf("replica of %s: list its records: %w", ts[i].tableID, err)
 		}
 	}
-	upTo, err := b.nextCursor(ctx)
-	if err != nil {
-		return fmt.Errorf("replica of %s: read the webhook's cursor: %w", ts[0].tableID, err)
+	upTo := from
+	if !polling {
+		if upTo, err = b.nextCursor(ctx); err != nil {
+			return fmt.Errorf("replica of %s: read the webhook's cursor: %w", ts[0].tableID, err)
+		}
 	}
 	for i, t := range ts {
-		t.install(tschemas[i], recs[i], from, upTo)
+		t.install(tschemas[i], recs[i], from, upTo, started)
 	}
 	return nil
 }
 
 // install makes a listing the copy's content, with payloads from cursor from on still to apply
-// (those below upTo may predate the listing).
-func (t *Table) install(ts *transport.TableSchema, recs []transport.Record, from, upTo int) {
+// (those below upTo may predate the listing); started is when the listing began.
+func (t *Table) install(ts *transport.TableSchema, recs []transport.Record, from, upTo int, started time.Time) {
 	fields := map[string]Field{}
 	order := make([]string, 0, len(ts.Fields))
 	for _, f := range ts.Fields {
@@ -185,6 +196,7 @@ func (t *Table) install(ts *transport.TableSchema, recs []transport.Record, from
 	defer t.mu.Unlock()
 	t.name, t.fields, t.order, t.rows, t.cols, t.colIDs = ts.Name, fields, order, rows, cols, colIDs
 	t.cursor, t.replay = from, upTo
+	t.polledAt, t.checkedAt, t.computedSig, t.written = started, started, computedSignature(ts), nil
 	t.stats.Copies++
 	t.patched = false
 	t.gen++

@@ -141,9 +141,15 @@ func (t *Table) Patch(m Mark, written []transport.Record, deleted []string) erro
 	}
 	for _, rw := range staged {
 		t.rows[rw.id] = rw
+		if t.written != nil { // a poll is running: its listing may predate the write
+			t.written[rw.id] = true
+		}
 	}
 	for _, id := range deleted {
 		delete(t.rows, id)
+		if t.written != nil {
+			t.written[id] = true
+		}
 	}
 	t.patched, t.patchedEpoch = true, t.b.drainEpoch.Load()
 	t.gen++
