@@ -73,11 +73,17 @@ type Base struct {
 	alive  time.Time
 	tables map[string]*Table
 	// pollReason is why the copies poll instead of following a webhook (the service's refusal
-	// to create one), nil when they follow one; fullCheck, schema and schemaAt serve polls.
+	// to create one), nil when they follow one; fullCheck, schema and schemaAt serve polls and copies.
 	pollReason error
 	fullCheck  time.Duration
 	schema     *transport.BaseSchema
 	schemaAt   time.Time
+	// startCursor is a cursor of webhook startHook read before schema was: a copy may follow
+	// the webhook from it with that schema (copyStart).
+	startCursor int
+	startHook   string
+	// hookCreated is when this process created the webhook (zero: resumed from disk).
+	hookCreated time.Time
 	// synced is when the last successful Sync started: every change the service acknowledged
 	// before it is in the copies.
 	synced time.Time
@@ -172,6 +178,7 @@ func (b *Base) newHook(ctx context.Context) error {
 	b.mu.Lock()
 	old := b.hookID
 	b.hookID, b.alive = hook.ID, b.clock.Now()
+	b.hookCreated = b.alive
 	b.mu.Unlock()
 	if old != "" {
 		_ = b.base.DeleteWebhook(ctx, old) // a dead hook; failing to delete it costs nothing but a slot
@@ -254,8 +261,8 @@ func (b *Base) SyncIfOlder(ctx context.Context, maxAge time.Duration) error {
 	return b.syncLocked(ctx)
 }
 
-// Synced is when the last successful Sync started (zero before the first): the copies hold every
-// change the service acknowledged before then.
+// Synced is when the last successful Sync started, or the listings of the first copies (zero
+// before either): the copies hold every change the service acknowledged before then.
 func (b *Base) Synced() time.Time {
 	b.mu.RLock()
 	defer b.mu.RUnlock()
@@ -418,6 +425,9 @@ func (b *Base) drain(ctx context.Context) (recopy []*Table, deleted []string, er
 	b.mu.Unlock()
 	for _, t := range tables {
 		t.endPatches(epoch)
+		if !skip[t] {
+			t.endReplay()
+		}
 	}
 	return recopy, deleted, nil
 }

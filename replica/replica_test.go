@@ -339,8 +339,8 @@ func TestSyncIfOlder(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := tbl.Base()
-	if !b.Synced().IsZero() {
-		t.Fatalf("Synced before any Sync: %v", b.Synced())
+	if got, want := b.Synced(), h.clk.Now(); !got.Equal(want) {
+		t.Fatalf("Synced after the first copy, before any Sync: got %v, want %v (when its listing began)", got, want)
 	}
 	if err := b.Sync(bg); err != nil {
 		t.Fatal(err)

@@ -165,6 +165,16 @@ func (t *Table) endPatches(epoch uint64) {
 	}
 }
 
+// endReplay ends the leniency of a copy's first drain (pendingReplay): payloads from its cursor
+// on come after its listing.
+func (t *Table) endReplay() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.replay == pendingReplay {
+		t.replay = t.cursor
+	}
+}
+
 // Copied returns the copy of a table if the base holds one, without copying it.
 func (b *Base) Copied(tableID string) (*Table, bool) {
 	b.mu.RLock()
