@@ -193,9 +193,14 @@ func (r *replicaState) rowsOf(t *replica.Table) []translate.Row {
 	if cached, ok := r.rows[t.ID()]; ok && cached.table == t && cached.gen == gen {
 		return cached.rows
 	}
+	var names []string
+	for _, f := range t.Fields() {
+		names = append(names, f.Name)
+	}
+	layout := translate.NewLayout(names)
 	rows := make([]translate.Row, len(named))
 	for i, n := range named {
-		rows[i] = translate.Row{ID: n.ID, CreatedTime: n.CreatedTime, Fields: n.Fields}
+		rows[i] = translate.Row{ID: n.ID, CreatedTime: n.CreatedTime, Fields: n.Fields, Cells: layout.Cells(n.Fields), Layout: layout}
 	}
 	if r.rows == nil {
 		r.rows = map[string]replicaRows{}
@@ -294,7 +299,7 @@ func underPlanNames(rows []translate.Row, renamed map[string]string) []translate
 				fields[planName] = v
 			}
 		}
-		r.Fields = fields
+		r.Fields, r.Cells, r.Layout = fields, nil, nil
 		out[i] = r
 	}
 	return out

@@ -22,7 +22,7 @@ func (e *expr) eval(r *Row) (any, error) {
 				return nil, nil // the NULL row of an outer join
 			}
 		}
-		return cellValue(e.info, r.Fields[e.field.Name]), nil
+		return cellValue(e.info, r.cell(e.field.Name)), nil
 	case exRecordID:
 		if e.tab > 0 && r.Sides != nil {
 			if r = r.Sides[e.tab-1]; r == nil {
