@@ -40,6 +40,8 @@ type replicaState struct {
 	pollTime time.Duration
 	polling  bool
 	polls    sync.WaitGroup
+	// noticed: the notice that the replica polls was given.
+	noticed bool
 }
 
 type replicaRows struct {
@@ -63,15 +65,24 @@ func (r *replicaState) open(ctx context.Context) (*replica.Base, error) {
 	if err != nil {
 		return nil, replicaOpenError(err)
 	}
-	if why := b.Polling(); why != nil {
-		r.c.notice(fmt.Sprintf("airsql: replica of base %s: the service refused a webhook (%v); the replica polls instead: "+
-			"each copied table's records changed since the last poll are listed (LAST_MODIFIED_TIME()), so a read sees other clients' changes to records "+
-			"within freshness=%s, but records they delete and computed values (lookups, rollups, counts, formulas) within replicaFullCheck=%s; "+
-			"give the token the webhook:manage scope (and creator access) for an exact change feed",
-			r.c.cfg.BaseID, why, r.c.cfg.Freshness, r.c.cfg.ReplicaFullCheck))
-	}
 	r.base = b
+	r.noticePolling(b)
 	return b, nil
+}
+
+// noticePolling tells the user, once, that the replica polls because the service refused its
+// webhook (when opened, or later: the token lost the scope). The caller holds r.mu.
+func (r *replicaState) noticePolling(b *replica.Base) {
+	why := b.Polling()
+	if why == nil || r.noticed {
+		return
+	}
+	r.noticed = true
+	r.c.notice(fmt.Sprintf("airsql: replica of base %s: the service refused a webhook (%v); the replica polls instead: "+
+		"each copied table's records changed since the last poll are listed (LAST_MODIFIED_TIME()), so a read sees other clients' changes to records "+
+		"within freshness=%s, but records they delete and computed values (lookups, rollups, counts, formulas) within replicaFullCheck=%s; "+
+		"give the token the webhook:manage scope (and creator access) for an exact change feed",
+		r.c.cfg.BaseID, why, r.c.cfg.Freshness, r.c.cfg.ReplicaFullCheck))
 }
 
 // replicaOpenError says why the replica could not be opened (a refused webhook is not an error:
@@ -133,6 +144,7 @@ func (r *replicaState) syncNow(ctx context.Context, b *replica.Base, maxAge time
 	err := b.SyncIfOlder(ctx, maxAge)
 	took := r.c.clock.Now().Sub(started)
 	r.mu.Lock()
+	r.noticePolling(b)
 	r.syncErr = err
 	if b.Synced().Equal(started) || b.Synced().After(started) {
 		r.pollTime = took // it polled (rather than found the copy fresh)

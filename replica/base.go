@@ -274,8 +274,12 @@ func (b *Base) syncLocked(ctx context.Context) error {
 	var err error
 	if b.Polling() != nil {
 		err = b.pollAll(ctx)
-	} else {
-		err = b.syncAll(ctx)
+	} else if err = b.syncAll(ctx); webhookRefused(err) {
+		// The webhook's payloads are refused now (the token lost webhook:manage): poll from
+		// the last sync, which the copies hold every change from before.
+		if err = b.fallBack(err); err == nil {
+			err = b.pollAll(ctx)
+		}
 	}
 	if err == nil || errors.Is(err, errTableDeleted) {
 		if serr := b.saveTables(); serr != nil {

@@ -64,6 +64,22 @@ func (b *Base) Polling() error {
 	return b.pollReason
 }
 
+// fallBack switches copies that followed the webhook to polling, because the service refused
+// its payloads (why): each copy's next poll lists the records changed since the last sync began
+// (every change from before it is in the copies), and its ids at once, for the deletions.
+func (b *Base) fallBack(why error) error {
+	b.mu.Lock()
+	b.pollReason = why
+	synced := b.synced
+	b.mu.Unlock()
+	for _, t := range b.tableList() {
+		t.mu.Lock()
+		t.polledAt, t.checkedAt = synced, time.Time{}
+		t.mu.Unlock()
+	}
+	return b.saveBase()
+}
+
 // FullCheck is how often a polled table's ids are listed to find deletions.
 func (b *Base) FullCheck() time.Duration { return b.fullCheck }
 

@@ -330,3 +330,50 @@ func TestPollingRestart(t *testing.T) {
 	}
 	h.assertEqual([]*Table{tbl}, "after the restart")
 }
+
+// Copies that follow the webhook switch to polling when the service starts refusing it (the
+// token lost webhook:manage): the first poll lists what changed since the last sync and the ids
+// (a deletion is found at once), and the copies equal the base; later Syncs send no webhook
+// request.
+func TestPollingFallBack(t *testing.T) {
+	h := newHarness(t, false)
+	rb, err := OpenBase(bg, h.copyBase, Options{Clock: h.clk})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tbl, err := rb.Table(bg, tasksID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rb.Sync(bg); err != nil {
+		t.Fatal(err)
+	}
+	<-h.clk.After(time.Minute)
+	created, err := h.tasks.Create(bg, map[string]any{fldName: "after the last sync"}, transport.WriteOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.tasks.Delete(bg, "recTASK0000000001"); err != nil {
+		t.Fatal(err)
+	}
+	h.s.InjectFault(emulator.Fault{Path: "/v0/bases/" + repBase + "/webhooks", Status: 403})
+	if err := rb.Sync(bg); err != nil {
+		t.Fatalf("Sync once the webhook is refused: %v", err)
+	}
+	if rb.Polling() == nil {
+		t.Fatal("the copies still follow the webhook, want polling")
+	}
+	if _, ok := tbl.Row(created.ID); !ok {
+		t.Errorf("record %s created after the last sync is missing", created.ID)
+	}
+	h.assertEqual([]*Table{tbl}, "after falling back to polling")
+	h.s.ResetRequests()
+	if err := rb.Sync(bg); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range h.s.Requests() {
+		if k := listKind(r); !strings.HasPrefix(k, "changes ") {
+			t.Errorf("a Sync after the fall-back sent %s, want only the listing of changes", k)
+		}
+	}
+}
