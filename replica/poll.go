@@ -33,8 +33,9 @@ import (
 // Polling's contract is weaker than the webhook's, and SHOW REPLICA STATUS and EXPLAIN say so: a
 // read sees every change to a record's own cells acknowledged at least freshness before it
 // began (as with the webhook), but records deleted by other clients and computed values that
-// follow other records' changes (lookups, rollups, counts, formulas over them) within FullCheck,
-// and field renames and deletions within schemaTTL. The connection's own writes patch the copy
+// follow other records' changes (lookups, rollups, counts, formulas over them) within FullCheck
+// (twice that for a record deleted while an id listing runs), and field renames and deletions
+// within schemaTTL. The connection's own writes patch the copy
 // as with the webhook.
 
 // pollMargin is how far each poll's window reaches back before the previous poll began: twice
@@ -42,15 +43,16 @@ import (
 // tolerates.
 const pollMargin = time.Minute
 
-// schemaTTL is how long a poll trusts the schema it read last.
+// schemaTTL is how long a poll trusts the schema it read last (and a copy a cursor and schema
+// read for another copy: copyStart).
 const schemaTTL = time.Minute
 
 // DefaultFullCheck is how often, by default, a polled table's ids are listed to find deletions.
 const DefaultFullCheck = 10 * time.Minute
 
-// webhookRefused reports whether err, the error of creating the webhook, means the service will
-// not give one (no webhook:manage scope, no creator access, too many webhooks on the base):
-// the copies then poll.
+// webhookRefused reports whether err, the error of creating the webhook or of reading it, means
+// the service will not give one (no webhook:manage scope, no creator access, too many webhooks on
+// the base): the copies then poll.
 func webhookRefused(err error) bool {
 	var api *transport.APIError
 	return errors.As(err, &api) && api.StatusCode == 403 || errors.Is(err, transport.ErrTooManyWebhooks)
