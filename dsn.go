@@ -76,7 +76,8 @@ type Config struct {
 	// directory once symbolic links and .. are resolved. Default "": LOAD_FILE is refused.
 	SecureFilePriv string
 	// Replica, when set, answers SELECTs from a local copy of the tables they read, kept current
-	// with the base's webhook (replica_source.go): "memory" keeps it in memory only; an absolute
+	// with the base's webhook, or by polling where the service refuses one (replica_source.go,
+	// replica/poll.go): "memory" keeps it in memory only; an absolute
 	// directory also keeps it there across restarts. Default "": every read asks the service.
 	Replica string
 	// Freshness is how old, at most, the replica's last sync may be when a read begins: older,
@@ -182,7 +183,7 @@ var dsnParams = []dsnParam{
 		},
 		format: func(c, def *Config) (string, bool) { return c.SecureFilePriv, c.SecureFilePriv != def.SecureFilePriv }},
 	{name: "replica", kind: "string", valid: "`memory`, or an absolute directory",
-		doc: "answer SELECTs from a local copy of each table read, copied on first use and kept current with the base's webhook (the token needs `webhook:manage`); a directory also keeps the copy across restarts; `\"\"`: off",
+		doc: "answer SELECTs from a local copy of each table read, copied on first use and kept current with the base's webhook (the token needs `webhook:manage`; without it, or where the service refuses webhooks, the replica polls `LAST_MODIFIED_TIME()` and says so); a directory also keeps the copy across restarts; `\"\"`: off",
 		parse: func(c *Config, v string) error {
 			if v != "" && v != replicaMemory && !filepath.IsAbs(v) {
 				return fmt.Errorf("replica=%s: give memory or an absolute directory", quoteUnlessSecret(v))
