@@ -5,6 +5,7 @@ import (
 	"database/sql/driver"
 	"fmt"
 	"io"
+	"log"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -41,6 +42,12 @@ type Connector struct {
 
 	// replica answers SELECTs from local copies (DSN key replica); nil when off.
 	replica *replicaState
+
+	// notice tells the user, once, of a choice the driver made for them that weakens what they
+	// asked for (a replica that polls because the service refused its webhook). The driver has
+	// no other channel: it goes to the standard library's logger (stderr unless redirected with
+	// log.SetOutput); tests replace it.
+	notice func(msg string)
 }
 
 // Connector implements driver.Connector and io.Closer.
@@ -65,7 +72,7 @@ func newConnector(cfg *Config, extra ...transport.Option) (*Connector, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Connector{cfg: cfg, clock: clock.Real}
+	c := &Connector{cfg: cfg, clock: clock.Real, notice: func(msg string) { log.Print(msg) }}
 	opts := []transport.Option{
 		transport.WithEndpointURL(cfg.endpointURL()),
 		transport.WithTimeout(cfg.ConnectTimeout, cfg.ReadTimeout),

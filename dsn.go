@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/airsql/airsql/engine"
+	"github.com/airsql/airsql/replica"
 )
 
 // DefaultHost is the Airtable Web API host used when the DSN names none.
@@ -75,12 +76,17 @@ type Config struct {
 	// directory once symbolic links and .. are resolved. Default "": LOAD_FILE is refused.
 	SecureFilePriv string
 	// Replica, when set, answers SELECTs from a local copy of the tables they read, kept current
-	// with the base's webhook (replica_source.go): "memory" keeps it in memory only; an absolute
+	// with the base's webhook, or by polling where the service refuses one (replica_source.go,
+	// replica/poll.go): "memory" keeps it in memory only; an absolute
 	// directory also keeps it there across restarts. Default "": every read asks the service.
 	Replica string
 	// Freshness is how old, at most, the replica's last sync may be when a read begins: older,
 	// the read first polls the webhook's payloads (one request when nothing changed). Default 5s.
 	Freshness time.Duration
+	// ReplicaFullCheck is, for a replica that polls (the service refused the webhook), how
+	// often each copied table's ids are listed to find records deleted by other clients and
+	// refresh computed values. Default 10m.
+	ReplicaFullCheck time.Duration
 
 	// HTTPClient, when set, carries every request (for example an in-process emulator's
 	// client). Default nil: the connector builds its own client from the timeouts.
@@ -101,6 +107,8 @@ func NewConfig() *Config {
 		MaxRows:        engine.DefaultMaxRows,
 		Pacing:         "auto",
 		Freshness:      5 * time.Second,
+
+		ReplicaFullCheck: replica.DefaultFullCheck,
 	}
 }
 
@@ -175,7 +183,7 @@ var dsnParams = []dsnParam{
 		},
 		format: func(c, def *Config) (string, bool) { return c.SecureFilePriv, c.SecureFilePriv != def.SecureFilePriv }},
 	{name: "replica", kind: "string", valid: "`memory`, or an absolute directory",
-		doc: "answer SELECTs from a local copy of each table read, copied on first use and kept current with the base's webhook (the token needs `webhook:manage`); a directory also keeps the copy across restarts; `\"\"`: off",
+		doc: "answer SELECTs from a local copy of each table read, copied on first use and kept current with the base's webhook (the token needs `webhook:manage`; without it, or where the service refuses webhooks, the replica polls `LAST_MODIFIED_TIME()` and says so); a directory also keeps the copy across restarts; `\"\"`: off",
 		parse: func(c *Config, v string) error {
 			if v != "" && v != replicaMemory && !filepath.IsAbs(v) {
 				return fmt.Errorf("replica=%s: give memory or an absolute directory", quoteUnlessSecret(v))
@@ -186,6 +194,8 @@ var dsnParams = []dsnParam{
 		format: func(c, def *Config) (string, bool) { return c.Replica, c.Replica != def.Replica }},
 	durationParam("freshness", "with `replica`: a read sees every change the service acknowledged at least this long before it began (older than this, the replica polls the webhook's payloads first)",
 		func(c *Config) *time.Duration { return &c.Freshness }),
+	durationParam("replicaFullCheck", "with `replica`, when the service refuses the webhook (the replica then polls `LAST_MODIFIED_TIME()`): how often each copied table's ids are listed to find records other clients deleted and to refresh computed values (lookups, rollups, counts, formulas); `0`: at every poll",
+		func(c *Config) *time.Duration { return &c.ReplicaFullCheck }),
 }
 
 // replicaMemory is the value of the DSN key replica for a copy kept in memory only.

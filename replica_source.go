@@ -13,7 +13,6 @@ import (
 	"github.com/airsql/airsql/frontend"
 	"github.com/airsql/airsql/replica"
 	"github.com/airsql/airsql/translate"
-	"github.com/airsql/airsql/transport"
 )
 
 // Replica mode (DSN key replica): every SELECT reads a local copy of its tables instead of
@@ -41,6 +40,8 @@ type replicaState struct {
 	pollTime time.Duration
 	polling  bool
 	polls    sync.WaitGroup
+	// noticed: the notice that the replica polls was given.
+	noticed bool
 }
 
 type replicaRows struct {
@@ -56,7 +57,7 @@ func (r *replicaState) open(ctx context.Context) (*replica.Base, error) {
 	if r.base != nil {
 		return r.base, nil
 	}
-	opts := replica.Options{Clock: r.c.clock}
+	opts := replica.Options{Clock: r.c.clock, FullCheck: max(r.c.cfg.ReplicaFullCheck, time.Nanosecond)} // 0: at every poll
 	if r.c.cfg.Replica != replicaMemory {
 		opts.Dir = filepath.Join(r.c.cfg.Replica, r.c.cfg.BaseID)
 	}
@@ -65,18 +66,28 @@ func (r *replicaState) open(ctx context.Context) (*replica.Base, error) {
 		return nil, replicaOpenError(err)
 	}
 	r.base = b
+	r.noticePolling(b)
 	return b, nil
 }
 
-// replicaOpenError says why the webhook the replica follows could not be made, and what to do.
-func replicaOpenError(err error) error {
-	var api *transport.APIError
-	switch {
-	case errors.As(err, &api) && api.StatusCode == 403:
-		return fmt.Errorf("airsql: replica: the service refused to create a webhook on this base (the token needs the webhook:manage, data.records:read and schema.bases:read scopes, and creator access to the base); remove replica from the DSN to read live: %w", err)
-	case errors.Is(err, transport.ErrTooManyWebhooks):
-		return fmt.Errorf("airsql: replica: the base already has 10 webhooks, the service's limit; delete unused ones (each connector with replica=memory holds one until it is closed): %w", err)
+// noticePolling tells the user, once, that the replica polls because the service refused its
+// webhook (when opened, or later: the token lost the scope). The caller holds r.mu.
+func (r *replicaState) noticePolling(b *replica.Base) {
+	why := b.Polling()
+	if why == nil || r.noticed {
+		return
 	}
+	r.noticed = true
+	r.c.notice(fmt.Sprintf("airsql: replica of base %s: the service refused a webhook (%v); the replica polls instead: "+
+		"each copied table's records changed since the last poll are listed (LAST_MODIFIED_TIME()), so a read sees other clients' changes to records "+
+		"within freshness=%s, but records they delete and computed values (lookups, rollups, counts, formulas) within replicaFullCheck=%s; "+
+		"give the token the webhook:manage scope (and creator access) for an exact change feed",
+		r.c.cfg.BaseID, why, r.c.cfg.Freshness, r.c.cfg.ReplicaFullCheck))
+}
+
+// replicaOpenError says why the replica could not be opened (a refused webhook is not an error:
+// the replica polls instead).
+func replicaOpenError(err error) error {
 	return fmt.Errorf("airsql: replica: %w", err)
 }
 
@@ -133,6 +144,7 @@ func (r *replicaState) syncNow(ctx context.Context, b *replica.Base, maxAge time
 	err := b.SyncIfOlder(ctx, maxAge)
 	took := r.c.clock.Now().Sub(started)
 	r.mu.Lock()
+	r.noticePolling(b)
 	r.syncErr = err
 	if b.Synced().Equal(started) || b.Synced().After(started) {
 		r.pollTime = took // it polled (rather than found the copy fresh)
@@ -193,9 +205,14 @@ func (r *replicaState) rowsOf(t *replica.Table) []translate.Row {
 	if cached, ok := r.rows[t.ID()]; ok && cached.table == t && cached.gen == gen {
 		return cached.rows
 	}
+	var names []string
+	for _, f := range t.Fields() {
+		names = append(names, f.Name)
+	}
+	layout := translate.NewLayout(names)
 	rows := make([]translate.Row, len(named))
 	for i, n := range named {
-		rows[i] = translate.Row{ID: n.ID, CreatedTime: n.CreatedTime, Fields: n.Fields}
+		rows[i] = translate.Row{ID: n.ID, CreatedTime: n.CreatedTime, Fields: n.Fields, Cells: layout.Cells(n.Fields), Layout: layout}
 	}
 	if r.rows == nil {
 		r.rows = map[string]replicaRows{}
@@ -294,7 +311,7 @@ func underPlanNames(rows []translate.Row, renamed map[string]string) []translate
 				fields[planName] = v
 			}
 		}
-		r.Fields = fields
+		r.Fields, r.Cells, r.Layout = fields, nil, nil
 		out[i] = r
 	}
 	return out
@@ -382,10 +399,14 @@ func (c *Connector) addReplicaStatus(catalog *engine.Catalog) {
 	if b := c.replicaBase(); b != nil {
 		synced := b.Synced()
 		lastErr := c.replica.lastSyncError()
+		mode := "webhook " + b.Webhook()
+		if b.Polling() != nil {
+			mode = "polling"
+		}
 		for _, t := range b.Tables() {
 			st := t.Stats()
 			cells := map[string]any{
-				"Table": t.Name(), "Table_id": t.ID(), "Mode": "webhook " + b.Webhook(),
+				"Table": t.Name(), "Table_id": t.ID(), "Mode": mode,
 				"Records": float64(t.Len()), "Cursor": float64(t.Cursor()), "Last_transaction": float64(st.LastTransaction),
 				"Copies": float64(st.Copies), "Payloads_applied": float64(st.PayloadsApplied),
 			}
@@ -442,8 +463,17 @@ func (cn *conn) explainReplica(add func(step, detail string), plan *translate.Pl
 	if b.Synced().IsZero() || age >= fresh {
 		poll = "one request first: the payloads since the last sync are polled (older than freshness)"
 	}
-	add("replica", fmt.Sprintf("read from the local copy (%d records, webhook cursor %d), last synced %s ago, freshness %s: %s",
-		t.Len(), t.Cursor(), age, fresh, poll))
+	if b.Polling() != nil {
+		if poll != "no request" {
+			poll = "a poll first: the records changed since the last poll are listed (older than freshness)"
+		}
+		add("replica", fmt.Sprintf("read from the local copy (%d records, polling: the service refused the webhook), last synced %s ago, freshness %s: %s; "+
+			"records other clients delete and computed values are brought up to date every replicaFullCheck (%s)",
+			t.Len(), age, fresh, poll, c.cfg.ReplicaFullCheck))
+	} else {
+		add("replica", fmt.Sprintf("read from the local copy (%d records, webhook cursor %d), last synced %s ago, freshness %s: %s",
+			t.Len(), t.Cursor(), age, fresh, poll))
+	}
 	if plan.Request.Fields != nil || !plan.Exact {
 		add("local", "every record of the copy is checked with the WHERE clause; sort and LIMIT run locally")
 	}

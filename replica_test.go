@@ -447,24 +447,92 @@ func TestReplicaDirRestart(t *testing.T) {
 	}
 }
 
-// TestReplicaWithoutWebhookScope: where the service refuses the webhook (a token without
-// webhook:manage), a SELECT fails saying so and what to do, rather than reading live unasked.
-func TestReplicaWithoutWebhookScope(t *testing.T) {
-	srv := newEmulator(t, emulator.WithFixture(&emulator.Fixture{Tokens: []emulator.FixtureToken{{Token: "patNOHOOKS.secret",
-		Bases: []string{testBase}, Scopes: []string{"data.records:read", "schema.bases:read"}}}}))
-	db, _ := openDSN(t, "airtable://patNOHOOKS.secret@localhost/"+testBase+"?tls=false&replica=memory", srv.Client())
-	_, err := db.Query("SELECT Name FROM Tasks")
-	if err == nil {
-		t.Fatal("a SELECT on a replica without the webhook scope succeeded")
+// TestReplicaPolling: where the service refuses the webhook (a token without webhook:manage),
+// the replica polls instead and says so once (the notice), in SHOW REPLICA STATUS and in
+// EXPLAIN. Another client's change to a record is read after at most freshness and one poll (one
+// request: the listing of the records changed since the last poll); a record it deletes is gone
+// after replicaFullCheck (the id listing); the connection's own writes are read at once.
+func TestReplicaPolling(t *testing.T) {
+	const token = "patNOHOOKS.secret"
+	srv := newEmulator(t, emulator.WithFixture(&emulator.Fixture{Tokens: []emulator.FixtureToken{{Token: token,
+		Bases: []string{testBase}, Scopes: []string{"data.records:read", "data.records:write", "schema.bases:read"}}}}))
+	dsn := "airtable://" + token + "@localhost/" + testBase + "?tls=false"
+	db, c := openDSN(t, dsn+"&replica=memory&freshness=5s&replicaFullCheck=1m", srv.Client())
+	fake := clock.NewFake(time.Now())
+	c.clock = fake
+	var notices []string
+	c.notice = func(msg string) { notices = append(notices, msg) }
+	other, _ := openDSN(t, dsn, srv.Client())
+	ctx := context.Background()
+
+	if got, want := queryString(t, db, "SELECT Name FROM Tasks WHERE Priority = 3"), "Write spec"; got != want {
+		t.Fatalf("first read: got %q, want %q", got, want)
 	}
-	for _, want := range []string{"refused to create a webhook", "webhook:manage", "remove replica"} {
-		if !strings.Contains(err.Error(), want) {
-			t.Errorf("error %q: want it to contain %q", err, want)
+	if len(notices) != 1 || !strings.Contains(notices[0], "polls instead") || !strings.Contains(notices[0], "webhook:manage") {
+		t.Fatalf("notices after the first read: got %q, want one saying the replica polls and how to follow a webhook", notices)
+	}
+	if strings.Contains(notices[0], "patNOHOOKS") {
+		t.Errorf("the notice shows the token: %s", notices[0])
+	}
+	for _, q := range []string{
+		"UPDATE Tasks SET Notes = 'changed elsewhere' WHERE Priority = 3",
+		"DELETE FROM Tasks WHERE Priority = 1",
+	} {
+		if _, err := other.ExecContext(ctx, q); err != nil {
+			t.Fatal(err)
 		}
 	}
-	if strings.Contains(err.Error(), "patNOHOOKS") {
-		t.Errorf("the error shows the token: %v", err)
+	srv.ResetRequests()
+	fake.Advance(4 * time.Second)
+	if got := queryString(t, db, "SELECT Notes FROM Tasks WHERE Priority = 3"); got != "first" {
+		t.Fatalf("within freshness of the last poll: got %q, want the copy's %q", got, "first")
 	}
+	if n := len(srv.Requests()); n != 0 {
+		t.Fatalf("a read 4 s after the copy (freshness 5 s): got %d requests, want 0", n)
+	}
+	fake.Advance(time.Second)
+	if got, want := queryString(t, db, "SELECT Notes FROM Tasks WHERE Priority = 3"), "changed elsewhere"; got != want {
+		t.Fatalf("5 s after the other client's write: got %q, want %q", got, want)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 1 || !strings.Contains(reqs[0].Query, "LAST_MODIFIED_TIME") {
+		t.Fatalf("the read after freshness: got %d requests, want exactly one listing of the records changed since the last poll", len(reqs))
+	}
+	if got := queryString(t, db, "SELECT COUNT(*) FROM Tasks WHERE Priority = 1"); got != "1" {
+		t.Fatalf("a record deleted elsewhere, before replicaFullCheck: got %s rows, want the copy's 1", got)
+	}
+	fake.Advance(time.Minute)
+	if got := queryString(t, db, "SELECT COUNT(*) FROM Tasks WHERE Priority = 1"); got != "0" {
+		t.Fatalf("a record deleted elsewhere, replicaFullCheck later: got %s rows, want 0", got)
+	}
+
+	srv.ResetRequests()
+	if _, err := db.ExecContext(ctx, "UPDATE Tasks SET Notes = 'mine' WHERE Priority = 3"); err != nil {
+		t.Fatal(err)
+	}
+	before := len(srv.Requests())
+	if got, want := queryString(t, db, "SELECT Notes FROM Tasks WHERE Priority = 3"), "mine"; got != want {
+		t.Fatalf("own update: got %q, want %q", got, want)
+	}
+	if n := len(srv.Requests()) - before; n != 0 {
+		t.Fatalf("the read of an own write: got %d requests, want 0", n)
+	}
+
+	status := oracleRows(t, db, "SHOW REPLICA STATUS")
+	if len(status) != 1 || status[0][2] != "s:polling" {
+		t.Errorf("SHOW REPLICA STATUS: got %v, want one row (Tasks) in Mode polling", status)
+	}
+	var lines []string
+	for _, r := range oracleRows(t, db, "EXPLAIN SELECT Name FROM Tasks") {
+		lines = append(lines, strings.Join(r, " "))
+	}
+	if got := strings.Join(lines, "\n"); !strings.Contains(got, "polling: the service refused the webhook") || !strings.Contains(got, "replicaFullCheck (1m0s)") {
+		t.Errorf("EXPLAIN: got\n%s\nwant it to say the copy polls, and when deletions are found", got)
+	}
+	if len(notices) != 1 {
+		t.Errorf("got %d notices, want the one", len(notices))
+	}
+	assertReplicaMatchesLive(t, db, other, "SELECT id, Name, Priority, Notes, Status FROM Tasks ORDER BY id")
 }
 
 // demoWheres are conditions on the demo base's Tasks: every field type it has, computed ones

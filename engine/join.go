@@ -151,6 +151,7 @@ type sidesOp struct {
 	input Operator
 	n     int
 	side  int
+	alloc rowArena
 }
 
 func (s *sidesOp) Next(ctx context.Context) (translate.Row, error) {
@@ -158,10 +159,40 @@ func (s *sidesOp) Next(ctx context.Context) (translate.Row, error) {
 	if err != nil {
 		return r, err
 	}
-	rec := r
-	sides := make([]*translate.Row, s.n)
-	sides[s.side] = &rec
+	rec := s.alloc.row()
+	*rec = r
+	sides := s.alloc.sides(s.n)
+	sides[s.side] = rec
 	return translate.Row{Sides: sides}, nil
+}
+
+// rowArena hands out rows and sides slices from chunks: a join over thousands of rows makes one
+// allocation per arenaChunk of them instead of one or two per row (BenchmarkDashboardReplicaQueries).
+// What it hands out lives as long as any of its chunk is referenced; each sides slice is capped
+// at its length, so an append to one never writes into the next.
+type rowArena struct {
+	rows  []translate.Row
+	spare []*translate.Row
+}
+
+const arenaChunk = 256
+
+func (a *rowArena) row() *translate.Row {
+	if len(a.rows) == 0 {
+		a.rows = make([]translate.Row, arenaChunk)
+	}
+	r := &a.rows[0]
+	a.rows = a.rows[1:]
+	return r
+}
+
+func (a *rowArena) sides(n int) []*translate.Row {
+	if len(a.spare) < n {
+		a.spare = make([]*translate.Row, n*arenaChunk)
+	}
+	out := a.spare[:n:n]
+	a.spare = a.spare[n:]
+	return out
 }
 
 func (s *sidesOp) Close()        { s.input.Close() }
@@ -207,6 +238,8 @@ type hashJoinOp struct {
 	rows []*translate.Row
 	hit  map[*translate.Row]bool
 	tail int
+
+	alloc rowArena // the joined rows' sides
 }
 
 // bindInner reads the rows so far, keeps them, and pushes their distinct keys into the step's
@@ -345,19 +378,20 @@ func (h *hashJoinOp) build(ctx context.Context) error {
 			return err
 		}
 		innerRows++
-		rec := r
+		rec := h.alloc.row()
+		*rec = r
 		if err := h.budget.Hold(1, h.what+" (the rows of its hash table)"); err != nil {
 			return err
 		}
 		if h.step.Kind == "right" {
-			h.rows = append(h.rows, &rec)
+			h.rows = append(h.rows, rec)
 		}
 		if h.table == nil {
-			h.all = append(h.all, &rec)
+			h.all = append(h.all, rec)
 			continue
 		}
 		if bindVals != nil {
-			vals, ok, err := h.step.Bind.Values(h.step, &rec)
+			vals, ok, err := h.step.Bind.Values(h.step, rec)
 			if err != nil {
 				return err
 			}
@@ -375,13 +409,23 @@ func (h *hashJoinOp) build(ctx context.Context) error {
 				}
 			}
 		}
-		var keys [][]byte
-		keys, err = h.keys(&rec, false)
+		if len(h.step.Keys) == 1 { // one key: each of its values, encoded in one buffer
+			vals, err := h.step.Keys[0].InnerValues(rec)
+			if err != nil {
+				return err
+			}
+			for _, v := range vals {
+				h.key = sqlvalue.AppendKey(h.key[:0], v)
+				h.table[string(h.key)] = append(h.table[string(h.key)], rec)
+			}
+			continue
+		}
+		keys, err := h.keys(rec, false)
 		if err != nil {
 			return err
 		}
 		for _, k := range keys {
-			h.table[string(k)] = append(h.table[string(k)], &rec)
+			h.table[string(k)] = append(h.table[string(k)], rec)
 		}
 	}
 	h.inner.Close()
@@ -493,16 +537,20 @@ func (h *hashJoinOp) Next(ctx context.Context) (translate.Row, error) {
 			h.matches = h.all
 			continue
 		}
-		if len(h.step.Keys) == 1 && !h.step.Keys[0].OuterLink {
-			// One key, one value: look it up without building a list of keys.
+		if len(h.step.Keys) == 1 {
+			// One key: look up each of its values (a link's ids) without building a list of keys.
 			vals, err := h.step.Keys[0].OuterValues(&h.cur)
 			if err != nil {
 				return translate.Row{}, err
 			}
 			h.matches = nil
-			if len(vals) == 1 {
-				h.key = sqlvalue.AppendKey(h.key[:0], vals[0])
-				h.matches = h.table[string(h.key)]
+			for i, v := range vals {
+				h.key = sqlvalue.AppendKey(h.key[:0], v)
+				if i == 0 {
+					h.matches = h.table[string(h.key)] // the common case: one value, no copy
+				} else {
+					h.matches = append(h.matches[:len(h.matches):len(h.matches)], h.table[string(h.key)]...)
+				}
 			}
 			continue
 		}
@@ -522,7 +570,7 @@ func (h *hashJoinOp) Next(ctx context.Context) (translate.Row, error) {
 }
 
 func (h *hashJoinOp) join(m *translate.Row) translate.Row {
-	sides := make([]*translate.Row, h.n)
+	sides := h.alloc.sides(h.n)
 	copy(sides, h.cur.Sides)
 	switch {
 	case h.step.Group != nil && m != nil:

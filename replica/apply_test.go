@@ -3,9 +3,12 @@ package replica
 import (
 	"errors"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/airsql/airsql/emulator"
 	"github.com/airsql/airsql/transport"
 )
 
@@ -99,4 +102,76 @@ func TestApplyWholeOrNothing(t *testing.T) {
 	if err := newTable().apply(transport.WebhookPayload{Cursor: 5, Error: true, Code: "INVALID_FILTERS"}); !errors.Is(err, errNewHook) {
 		t.Fatalf("error payload: %v", err)
 	}
+}
+
+// copyKinds names the requests of a copy: cursor (the webhook list), schema, list <table>.
+func copyKinds(reqs []emulator.Request) []string {
+	var out []string
+	for _, r := range reqs {
+		switch {
+		case strings.HasSuffix(r.Path, "/webhooks"):
+			out = append(out, "cursor")
+		case strings.HasPrefix(r.Path, "/v0/meta/bases/"):
+			out = append(out, "schema")
+		case strings.HasSuffix(r.Path, "/payloads"):
+			out = append(out, "payloads")
+		default:
+			out = append(out, "list "+r.Path[strings.LastIndex(r.Path, "/")+1:])
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// A first copy of a webhook just created reads no cursor (its payloads start at firstCursor),
+// the schema alongside the listing, and no cursor after it; a second table copied within schemaTTL while nothing changed reuses both (its
+// listing only); once the base changed, a copy reads them anew. The first drain after a copy
+// ends its leniency (pendingReplay).
+func TestCopyRequests(t *testing.T) {
+	h := newHarness(t, false)
+	rb, err := OpenBase(bg, h.copyBase, Options{Clock: h.clk})
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := []struct {
+		name string
+		do   func() error
+		want []string
+	}{
+		{"first copy", func() error { _, err := rb.Table(bg, tasksID); return err }, []string{"list " + tasksID, "schema"}},
+		{"first drain", func() error { return rb.Sync(bg) }, []string{"payloads"}},
+		{"second copy, nothing changed", func() error { _, err := rb.Table(bg, peopleID); return err }, []string{"list " + peopleID}},
+	}
+	for _, s := range steps {
+		h.s.ResetRequests()
+		if err := s.do(); err != nil {
+			t.Fatalf("%s: %v", s.name, err)
+		}
+		if got := copyKinds(h.s.Requests()); !slices.Equal(got, s.want) {
+			t.Errorf("%s: sent %v, want %v", s.name, got, s.want)
+		}
+	}
+	tasks, _ := rb.Copied(tasksID)
+	if tasks.replay == pendingReplay {
+		t.Errorf("after the first drain the copy of Tasks still replays every payload")
+	}
+	// The base changes; the change is drained; a table copied again reads the cursor anew.
+	if _, err := h.tasks.Create(bg, map[string]any{fldName: "new"}, transport.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := rb.Sync(bg); err != nil {
+		t.Fatal(err)
+	}
+	h.s.ResetRequests()
+	if err := rb.copyTable(bg, tasks); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := copyKinds(h.s.Requests()), []string{"cursor", "list " + tasksID, "schema"}; !slices.Equal(got, want) {
+		t.Errorf("copy after a change: sent %v, want %v", got, want)
+	}
+	if err := rb.Sync(bg); err != nil {
+		t.Fatal(err)
+	}
+	people, _ := rb.Copied(peopleID)
+	h.assertEqual([]*Table{tasks, people}, "after the copies")
 }

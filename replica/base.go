@@ -25,8 +25,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -44,6 +42,9 @@ type Options struct {
 	// Dir, when not "", keeps the copies in files in this directory (disk.go): OpenBase resumes
 	// the webhook and the copies found there, and each Sync writes the tables it changed.
 	Dir string
+	// FullCheck is, when the copies poll (the service refused the webhook), how often a table's
+	// ids are listed to find the records deleted (default DefaultFullCheck; see poll.go).
+	FullCheck time.Duration
 }
 
 // hookLifetime is how long the service keeps a webhook alive after it was created, refreshed or
@@ -71,6 +72,18 @@ type Base struct {
 	// checkAfter since then, Sync asks the service whether it still is.
 	alive  time.Time
 	tables map[string]*Table
+	// pollReason is why the copies poll instead of following a webhook (the service's refusal
+	// to create one), nil when they follow one; fullCheck, schema and schemaAt serve polls and copies.
+	pollReason error
+	fullCheck  time.Duration
+	schema     *transport.BaseSchema
+	schemaAt   time.Time
+	// startCursor is a cursor of webhook startHook read before schema was: a copy may follow
+	// the webhook from it with that schema (copyStart).
+	startCursor int
+	startHook   string
+	// hookCreated is when this process created the webhook (zero: resumed from disk).
+	hookCreated time.Time
 	// synced is when the last successful Sync started: every change the service acknowledged
 	// before it is in the copies.
 	synced time.Time
@@ -82,9 +95,12 @@ type Base struct {
 // OpenBase creates the webhook the copies follow (records, fields and table metadata of the whole
 // base). The token needs webhook:manage, data.records:read and schema.bases:read.
 func OpenBase(ctx context.Context, base *transport.Base, opts Options) (*Base, error) {
-	b := &Base{base: base, clock: opts.Clock, tables: map[string]*Table{}, dir: opts.Dir}
+	b := &Base{base: base, clock: opts.Clock, tables: map[string]*Table{}, dir: opts.Dir, fullCheck: opts.FullCheck}
 	if b.clock == nil {
 		b.clock = clock.Real
+	}
+	if b.fullCheck <= 0 {
+		b.fullCheck = DefaultFullCheck
 	}
 	if b.dir != "" {
 		resumed, err := b.load()
@@ -96,7 +112,11 @@ func OpenBase(ctx context.Context, base *transport.Base, opts Options) (*Base, e
 		}
 	}
 	if err := b.newHook(ctx); err != nil {
-		return nil, err
+		if !webhookRefused(err) {
+			return nil, err
+		}
+		b.pollReason = err // the copies poll instead (poll.go)
+		return b, b.saveBase()
 	}
 	return b, nil
 }
@@ -158,6 +178,7 @@ func (b *Base) newHook(ctx context.Context) error {
 	b.mu.Lock()
 	old := b.hookID
 	b.hookID, b.alive = hook.ID, b.clock.Now()
+	b.hookCreated = b.alive
 	b.mu.Unlock()
 	if old != "" {
 		_ = b.base.DeleteWebhook(ctx, old) // a dead hook; failing to delete it costs nothing but a slot
@@ -165,10 +186,14 @@ func (b *Base) newHook(ctx context.Context) error {
 	return b.saveBase()
 }
 
-// Close deletes the webhook. The copies stay readable but are no longer kept current.
+// Close deletes the webhook (none when polling). The copies stay readable but are no longer kept
+// current.
 func (b *Base) Close(ctx context.Context) error {
 	b.syncMu.Lock()
 	defer b.syncMu.Unlock()
+	if b.Polling() != nil {
+		return nil // no webhook to delete
+	}
 	return b.base.DeleteWebhook(ctx, b.Webhook())
 }
 
@@ -236,8 +261,8 @@ func (b *Base) SyncIfOlder(ctx context.Context, maxAge time.Duration) error {
 	return b.syncLocked(ctx)
 }
 
-// Synced is when the last successful Sync started (zero before the first): the copies hold every
-// change the service acknowledged before then.
+// Synced is when the last successful Sync started, or the listings of the first copies (zero
+// before either): the copies hold every change the service acknowledged before then.
 func (b *Base) Synced() time.Time {
 	b.mu.RLock()
 	defer b.mu.RUnlock()
@@ -246,7 +271,16 @@ func (b *Base) Synced() time.Time {
 
 func (b *Base) syncLocked(ctx context.Context) error {
 	started := b.clock.Now()
-	err := b.syncAll(ctx)
+	var err error
+	if b.Polling() != nil {
+		err = b.pollAll(ctx)
+	} else if err = b.syncAll(ctx); webhookRefused(err) {
+		// The webhook's payloads are refused now (the token lost webhook:manage): poll from
+		// the last sync, which the copies hold every change from before.
+		if err = b.fallBack(err); err == nil {
+			err = b.pollAll(ctx)
+		}
+	}
 	if err == nil || errors.Is(err, errTableDeleted) {
 		if serr := b.saveTables(); serr != nil {
 			return serr
@@ -383,12 +417,7 @@ func (b *Base) drain(ctx context.Context) (recopy []*Table, deleted []string, er
 				recopy = append(recopy, t)
 			case errors.Is(err, errTableDeleted):
 				skip[t] = true
-				b.mu.Lock()
-				delete(b.tables, t.tableID)
-				b.mu.Unlock()
-				if b.dir != "" {
-					_ = os.Remove(filepath.Join(b.dir, t.tableID+".json")) // else a restart would resume it
-				}
+				b.drop(t)
 				deleted = append(deleted, t.tableID)
 			default:
 				return recopy, deleted, err
@@ -400,6 +429,9 @@ func (b *Base) drain(ctx context.Context) (recopy []*Table, deleted []string, er
 	b.mu.Unlock()
 	for _, t := range tables {
 		t.endPatches(epoch)
+		if !skip[t] {
+			t.endReplay()
+		}
 	}
 	return recopy, deleted, nil
 }

@@ -90,15 +90,28 @@ func PlanChange(st CopyState, p transport.WebhookPayload) (*Change, error) {
 	}
 	ch.Touched = true
 	replaying := p.Cursor < st.Replay
-	fields := maps.Clone(st.Fields)
-	order := slices.Clone(st.Order)
 	if m := tc.ChangedMetadata; m != nil && m.Current.Name != nil {
 		ch.Name = *m.Current.Name
 	}
+	if err := ch.planFields(st, tc, replaying); err != nil {
+		return nil, err
+	}
+	if err := ch.planRecords(st, tc, replaying); err != nil {
+		return nil, err
+	}
+	return ch, nil
+}
+
+// planFields decides what a payload does to the table's fields: those created, renamed and
+// deleted, or why the table must be copied again (a computed field created, a field retyped, a
+// field deleted from a table with computed fields, a field changed the copy does not know).
+func (ch *Change) planFields(st CopyState, tc transport.WebhookTableChanged, replaying bool) error {
+	fields := maps.Clone(st.Fields)
+	order := slices.Clone(st.Order)
 	for _, id := range slices.Sorted(maps.Keys(tc.CreatedFieldsByID)) {
 		f := tc.CreatedFieldsByID[id]
 		if computedType[f.Type] {
-			return nil, &errRecopy{fmt.Sprintf("computed field %s (%s) was created: its values are not all in payloads", id, f.Type)}
+			return &errRecopy{fmt.Sprintf("computed field %s (%s) was created: its values are not all in payloads", id, f.Type)}
 		}
 		if _, known := fields[id]; !known {
 			order = append(order, id)
@@ -113,10 +126,10 @@ func PlanChange(st CopyState, p transport.WebhookPayload) (*Change, error) {
 			continue
 		}
 		if !known {
-			return nil, &errRecopy{fmt.Sprintf("field %s changed but is not in the copy", id)}
+			return &errRecopy{fmt.Sprintf("field %s changed but is not in the copy", id)}
 		}
 		if fc.Current.Type != "" && fc.Current.Type != f.Type {
-			return nil, &errRecopy{fmt.Sprintf("field %s changed type from %s to %s: its values were converted", id, f.Type, fc.Current.Type)}
+			return &errRecopy{fmt.Sprintf("field %s changed type from %s to %s: its values were converted", id, f.Type, fc.Current.Type)}
 		}
 		if fc.Current.Name != "" && fc.Current.Name != f.Name {
 			f.Name = fc.Current.Name
@@ -129,7 +142,7 @@ func PlanChange(st CopyState, p transport.WebhookPayload) (*Change, error) {
 	if len(tc.DestroyedFieldIDs) > 0 {
 		for _, f := range fields {
 			if computedType[f.Type] {
-				return nil, &errRecopy{fmt.Sprintf("fields %v were deleted from a table with computed fields, whose values may change without a payload", tc.DestroyedFieldIDs)}
+				return &errRecopy{fmt.Sprintf("fields %v were deleted from a table with computed fields, whose values may change without a payload", tc.DestroyedFieldIDs)}
 			}
 		}
 	}
@@ -141,15 +154,22 @@ func PlanChange(st CopyState, p transport.WebhookPayload) (*Change, error) {
 	}
 	ch.DestroyedFields = tc.DestroyedFieldIDs
 	ch.Fields, ch.Order = fields, order
+	return nil
+}
+
+// planRecords decides what a payload does to the table's records, in the records API's forms
+// and with the fields after it (planFields), or why the table must be copied again (a record
+// changed the copy does not know, a cell of a field it does not know).
+func (ch *Change) planRecords(st CopyState, tc transport.WebhookTableChanged, replaying bool) error {
 	// cells converts a payload's cells, keeping the nil of a cell cleared (a changed record's).
 	cells := func(given map[string]any, keepNil bool) (map[string]any, error) {
-		converted, err := restCells(fields, given, replaying)
+		converted, err := restCells(ch.Fields, given, replaying)
 		if err != nil {
 			return nil, err
 		}
 		if keepNil {
 			for fid := range given {
-				if _, isField := fields[fid]; isField {
+				if _, isField := ch.Fields[fid]; isField {
 					if _, set := converted[fid]; !set {
 						converted[fid] = nil
 					}
@@ -162,7 +182,7 @@ func PlanChange(st CopyState, p transport.WebhookPayload) (*Change, error) {
 	for id, rec := range tc.CreatedRecordsByID {
 		c, err := cells(rec.CellValuesByFieldID, false)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		ch.Created[id] = CreatedRecord{CreatedTime: rec.CreatedTime, Cells: c}
 	}
@@ -171,21 +191,21 @@ func PlanChange(st CopyState, p transport.WebhookPayload) (*Change, error) {
 		if _, created := ch.Created[id]; !created {
 			has, err := st.HasRecord(id)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			if !has && replaying {
 				continue
 			}
 			if !has {
-				return nil, &errRecopy{fmt.Sprintf("record %s changed but is not in the copy", id)}
+				return &errRecopy{fmt.Sprintf("record %s changed but is not in the copy", id)}
 			}
 		}
 		c, err := cells(rc.Current.CellValuesByFieldID, true)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		ch.Changed[id] = c
 	}
 	ch.Destroyed = tc.DestroyedRecordIDs
-	return ch, nil
+	return nil
 }

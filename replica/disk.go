@@ -30,17 +30,23 @@ type diskBase struct {
 	Base    string    `json:"base"`
 	Webhook string    `json:"webhook"`
 	Alive   time.Time `json:"alive"`
+	// Polling is why the copies poll (the service refused the webhook), "" when they follow one.
+	Polling string `json:"polling,omitempty"`
 }
 
 type diskTable struct {
-	Version int          `json:"version"`
-	Table   string       `json:"table"`
-	Name    string       `json:"name"`
-	Fields  []Field      `json:"fields"`
-	Cursor  int          `json:"cursor"`
-	Replay  int          `json:"replay"`
-	Stats   Stats        `json:"stats"`
-	Records []diskRecord `json:"records"`
+	Version int     `json:"version"`
+	Table   string  `json:"table"`
+	Name    string  `json:"name"`
+	Fields  []Field `json:"fields"`
+	Cursor  int     `json:"cursor"`
+	Replay  int     `json:"replay"`
+	Stats   Stats   `json:"stats"`
+	// When polling: when the last poll and id listing began, and the computed fields' definitions.
+	PolledAt    time.Time    `json:"polledAt,omitzero"`
+	CheckedAt   time.Time    `json:"checkedAt,omitzero"`
+	ComputedSig string       `json:"computedSig,omitempty"`
+	Records     []diskRecord `json:"records"`
 }
 
 type diskRecord struct {
@@ -78,6 +84,9 @@ func (b *Base) saveBase() error {
 	}
 	b.mu.RLock()
 	d := diskBase{Version: diskVersion, Base: b.base.ID(), Webhook: b.hookID, Alive: b.alive}
+	if b.pollReason != nil {
+		d.Polling = b.pollReason.Error()
+	}
 	b.mu.RUnlock()
 	data, err := json.Marshal(d)
 	if err != nil {
@@ -111,11 +120,12 @@ func (b *Base) saveTables() error {
 // save writes the table's file when its content or cursor changed since the last write.
 func (t *Table) save(dir string) error {
 	t.mu.RLock()
-	if t.savedGen == t.gen && t.savedCursor == t.cursor && t.savedAny {
+	if t.savedGen == t.gen && t.savedCursor == t.cursor && t.savedPolled.Equal(t.polledAt) && t.savedAny {
 		t.mu.RUnlock()
 		return nil
 	}
-	d := diskTable{Version: diskVersion, Table: t.tableID, Name: t.name, Cursor: t.cursor, Replay: t.replay, Stats: t.stats}
+	d := diskTable{Version: diskVersion, Table: t.tableID, Name: t.name, Cursor: t.cursor, Replay: t.replay, Stats: t.stats,
+		PolledAt: t.polledAt, CheckedAt: t.checkedAt, ComputedSig: t.computedSig}
 	for _, id := range t.order {
 		d.Fields = append(d.Fields, t.fields[id])
 	}
@@ -129,7 +139,7 @@ func (t *Table) save(dir string) error {
 		}
 		d.Records = append(d.Records, diskRecord{ID: r.id, CreatedTime: r.created, Cells: cells})
 	}
-	gen, cursor := t.gen, t.cursor
+	gen, cursor, polledAt := t.gen, t.cursor, t.polledAt
 	data, err := json.Marshal(d)
 	t.mu.RUnlock()
 	if err != nil {
@@ -139,7 +149,7 @@ func (t *Table) save(dir string) error {
 		return err
 	}
 	t.mu.Lock()
-	t.savedGen, t.savedCursor, t.savedAny = gen, cursor, true
+	t.savedGen, t.savedCursor, t.savedPolled, t.savedAny = gen, cursor, polledAt, true
 	t.mu.Unlock()
 	return nil
 }
@@ -155,10 +165,13 @@ func (b *Base) load() (ok bool, err error) {
 		return false, fmt.Errorf("replica: read the copies in %s: %w", b.dir, err)
 	}
 	var d diskBase
-	if json.Unmarshal(data, &d) != nil || d.Version != diskVersion || d.Base != b.base.ID() || d.Webhook == "" {
+	if json.Unmarshal(data, &d) != nil || d.Version != diskVersion || d.Base != b.base.ID() || d.Webhook == "" && d.Polling == "" {
 		return false, nil // damaged or another base's: start afresh
 	}
 	b.hookID, b.alive = d.Webhook, d.Alive
+	if d.Polling != "" {
+		b.pollReason = errors.New(d.Polling)
+	}
 	entries, err := os.ReadDir(b.dir)
 	if err != nil {
 		return false, fmt.Errorf("replica: read the copies in %s: %w", b.dir, err)
@@ -195,6 +208,7 @@ func (b *Base) loadTable(path string) (*Table, error) {
 		return nil, fmt.Errorf("replica: %s is not a copy of this version", path)
 	}
 	t := &Table{b: b, tableID: d.Table, name: d.Name, cursor: d.Cursor, replay: d.Replay, stats: d.Stats,
+		polledAt: d.PolledAt, checkedAt: d.CheckedAt, computedSig: d.ComputedSig,
 		fields: map[string]Field{}, cols: map[string]int{}, rows: make(map[string]*row, len(d.Records))}
 	for _, f := range d.Fields {
 		t.fields[f.ID] = f
@@ -216,6 +230,6 @@ func (b *Base) loadTable(path string) (*Table, error) {
 		t.rows[r.ID] = rw
 	}
 	t.gen, t.schemaGen = 1, 1
-	t.savedGen, t.savedCursor, t.savedAny = t.gen, t.cursor, true
+	t.savedGen, t.savedCursor, t.savedPolled, t.savedAny = t.gen, t.cursor, t.polledAt, true
 	return t, nil
 }

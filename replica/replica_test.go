@@ -88,8 +88,23 @@ func (l interleaver) RoundTrip(req *http.Request) (*http.Response, error) {
 
 func newHarness(t *testing.T, computed bool) *harness {
 	t.Helper()
+	return newHarnessFor(t, computed, emulator.DefaultToken)
+}
+
+// pollToken is a token without webhook:manage: a copy made with it polls (poll.go).
+const pollToken = "patNOHOOKS.secret"
+
+// newHarnessFor is newHarness with the copy's client using copyToken (emulator.DefaultToken, or
+// pollToken).
+func newHarnessFor(t *testing.T, computed bool, copyToken string) *harness {
+	t.Helper()
 	clk := clock.NewJump(time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC))
-	s, err := emulator.New(emulator.WithFixture(fixture(computed)), emulator.WithClock(clk), emulator.WithRate(0, 0))
+	f := fixture(computed)
+	f.Tokens = []emulator.FixtureToken{
+		{Token: emulator.DefaultToken, Bases: []string{repBase}, Scopes: []string{"data.records:read", "data.records:write", "schema.bases:read", "schema.bases:write", "webhook:manage"}},
+		{Token: pollToken, Bases: []string{repBase}, Scopes: []string{"data.records:read", "data.records:write", "schema.bases:read"}},
+	}
+	s, err := emulator.New(emulator.WithFixture(f), emulator.WithClock(clk), emulator.WithRate(0, 0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +115,7 @@ func newHarness(t *testing.T, computed bool) *harness {
 		t.Fatal(err)
 	}
 	h := &harness{t: t, s: s, clk: clk, base: b, tasks: b.Table(tasksID), people: b.Table(peopleID)}
-	h.copyBase, err = transport.NewBase(emulator.DefaultToken, repBase, transport.WithEndpointURL(emulator.InProcessURL),
+	h.copyBase, err = transport.NewBase(copyToken, repBase, transport.WithEndpointURL(emulator.InProcessURL),
 		transport.WithHTTPClient(&http.Client{Transport: interleaver{next: s.Transport(), h: h}}), transport.WithClock(clk),
 		transport.WithRetryStrategy(transport.RetryStrategy()))
 	if err != nil {
@@ -220,64 +235,9 @@ func runRandomized(t *testing.T, seed uint64, ops int, computed bool) {
 	copies := []*Table{tbl}
 	h.assertEqual(copies, "after the first copy")
 	rng := rand.New(rand.NewPCG(seed, 99))
-	tasks := []string{"recTASK0000000001"}
-	people := []string{"recPERSON00000001"}
-	var added []string // field ids created by the run (deletable)
-	pick := func(list []string) string { return list[rng.IntN(len(list))] }
-	randomFields := func() map[string]any {
-		f := map[string]any{}
-		for _, fid := range []string{fldName, fldN, fldStatus, fldTags, fldDone, fldOwner} {
-			if rng.IntN(3) != 0 {
-				continue
-			}
-			switch fid {
-			case fldName:
-				f[fid] = fmt.Sprintf("task %d", rng.IntN(1000))
-			case fldN:
-				f[fid] = float64(rng.IntN(100))
-			case fldStatus:
-				f[fid] = []any{"Todo", "Done", nil}[rng.IntN(3)]
-			case fldTags:
-				f[fid] = [][]string{{"a"}, {"a", "b"}, {}}[rng.IntN(3)]
-			case fldDone:
-				f[fid] = rng.IntN(2) == 0
-			case fldOwner:
-				if rng.IntN(2) == 0 {
-					f[fid] = []string{pick(people)}
-				} else {
-					f[fid] = []string{}
-				}
-			}
-		}
-		for _, fid := range added {
-			if rng.IntN(3) == 0 {
-				f[fid] = fmt.Sprintf("note %d", rng.IntN(100))
-			}
-		}
-		return f
-	}
+	w := newRandomWriter(h, rng)
 	// While the copy lists the table, other clients write: the listing sees some of it.
-	h.duringList = func() {
-		switch rng.IntN(3) {
-		case 0:
-			r, err := h.tasks.Create(bg, randomFields(), transport.WriteOptions{})
-			if err != nil {
-				t.Errorf("write during the listing: %v", err)
-				return
-			}
-			tasks = append(tasks, r.ID)
-		case 1:
-			if _, err := h.tasks.Update(bg, pick(tasks), randomFields(), transport.WriteOptions{}); err != nil {
-				t.Errorf("write during the listing: %v", err)
-			}
-		case 2:
-			id := pick(tasks)
-			if _, err := h.tasks.Delete(bg, id); err != nil {
-				t.Errorf("write during the listing: %v", err)
-			}
-			tasks = slices.DeleteFunc(tasks, func(s string) bool { return s == id })
-		}
-	}
+	h.duringList = w.duringList
 	openPeople := ops / 10 // People is copied later, on its first use, and follows the same webhook
 	faultAt := map[int]string{ops / 5: "500", 2 * ops / 5: "error payload", 3 * ops / 5: "gap", 4 * ops / 5: "expired"}
 	for i := range ops {
@@ -331,75 +291,17 @@ func runRandomized(t *testing.T, seed uint64, ops int, computed bool) {
 				}
 			}
 			h.assertEqual(copies, "after "+faultAt[i])
-			recs, err := h.base.All(bg, tasksID, transport.ListOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			tasks = tasks[:0]
-			for _, r := range recs {
-				tasks = append(tasks, r.ID)
-			}
+			w.resetTasks()
 			continue
 		}
-		switch op := rng.IntN(20); {
-		case op < 4 || len(tasks) < 3: // create
-			n := 1 + rng.IntN(3)
-			list := make([]map[string]any, n)
-			for j := range list {
-				list[j] = randomFields()
-			}
-			recs, err := h.tasks.BatchCreate(bg, list, transport.WriteOptions{})
-			if err != nil {
-				t.Fatalf("op %d create: %v", i, err)
-			}
-			for _, r := range recs {
-				tasks = append(tasks, r.ID)
-			}
-		case op < 9: // update
-			if _, err := h.tasks.Update(bg, pick(tasks), randomFields(), transport.WriteOptions{Replace: rng.IntN(5) == 0}); err != nil {
-				t.Fatalf("op %d update: %v", i, err)
-			}
-		case op < 11: // typecast: a new choice, a number from text
-			f := map[string]any{fldStatus: fmt.Sprintf("New %d", rng.IntN(5)), fldN: fmt.Sprint(rng.IntN(50))}
-			if _, err := h.tasks.Update(bg, pick(tasks), f, transport.WriteOptions{Typecast: true}); err != nil {
-				t.Fatalf("op %d typecast: %v", i, err)
-			}
-		case op < 13: // delete
-			id := pick(tasks)
-			if _, err := h.tasks.Delete(bg, id); err != nil {
-				t.Fatalf("op %d delete: %v", i, err)
-			}
-			tasks = slices.DeleteFunc(tasks, func(s string) bool { return s == id })
-		case op < 14: // a person created or renamed: the lookup of the tasks that link to it changes
-			if rng.IntN(2) == 0 {
-				r, err := h.people.Create(bg, map[string]any{"Name": fmt.Sprintf("person %d", i)}, transport.WriteOptions{})
-				if err != nil {
-					t.Fatal(err)
-				}
-				people = append(people, r.ID)
-			} else if _, err := h.people.Update(bg, pick(people), map[string]any{"Name": fmt.Sprintf("renamed %d", i)}, transport.WriteOptions{}); err != nil {
-				t.Fatal(err)
-			}
-		case op < 15: // a field added
-			f, err := h.base.CreateField(bg, tasksID, transport.FieldSpec{Name: fmt.Sprintf("Note %d", i), Type: "singleLineText"})
-			if err != nil {
-				t.Fatalf("op %d add field: %v", i, err)
-			}
-			added = append(added, f.ID)
-		case op < 16 && len(added) > 0: // a field renamed
-			h.renameField(pick(added), fmt.Sprintf("Renamed %d", i))
-		case op < 17 && len(added) > 0: // a field deleted (in the interface)
-			id := pick(added)
-			if err := h.s.DeleteField(repBase, tasksID, id); err != nil {
-				t.Fatal(err)
-			}
-			added = slices.DeleteFunc(added, func(s string) bool { return s == id })
-		default: // catch up now and then, and compare
-			if err := rb.Sync(bg); err != nil {
-				t.Fatalf("op %d Sync: %v", i, err)
-			}
-			h.assertEqual(copies, fmt.Sprintf("op %d", i))
+		if w.write(i, rng.IntN(20)) {
+			continue
 		}
+		// catch up now and then, and compare
+		if err := rb.Sync(bg); err != nil {
+			t.Fatalf("op %d Sync: %v", i, err)
+		}
+		h.assertEqual(copies, fmt.Sprintf("op %d", i))
 	}
 	if err := rb.Sync(bg); err != nil {
 		t.Fatal(err)
@@ -437,8 +339,8 @@ func TestSyncIfOlder(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := tbl.Base()
-	if !b.Synced().IsZero() {
-		t.Fatalf("Synced before any Sync: %v", b.Synced())
+	if got, want := b.Synced(), h.clk.Now(); !got.Equal(want) {
+		t.Fatalf("Synced after the first copy, before any Sync: got %v, want %v (when its listing began)", got, want)
 	}
 	if err := b.Sync(bg); err != nil {
 		t.Fatal(err)

@@ -93,7 +93,15 @@ type Table struct {
 	// savedGen and savedCursor are what the file on disk holds (savedAny: one was written).
 	savedGen    uint64
 	savedCursor int
+	savedPolled time.Time
 	savedAny    bool
+
+	// When polling (poll.go): polledAt is when the last poll began (or the listing), checkedAt
+	// when the last id listing did; computedSig sums up the computed fields' definitions; written
+	// holds the records this client wrote since the running poll began (nil: none running).
+	polledAt, checkedAt time.Time
+	computedSig         string
+	written             map[string]bool
 }
 
 // copyTable lists t afresh. The cursor is read before the listing, so payloads from it on cover
@@ -102,33 +110,39 @@ func (b *Base) copyTable(ctx context.Context, t *Table) error {
 	return b.copyTables(ctx, []*Table{t})
 }
 
-// copyTables lists tables afresh, all at once: one read of the cursor before the listings and
-// one after, one of the schema (after the cursor: a change between them is in a payload), and
-// the listings side by side under the base's pacing, so that copying several tables costs their
-// pages and little more.
+// copyTables lists tables afresh, all at once, the listings side by side under the base's
+// pacing, so that copying several tables costs their pages and little more.
+//
+// The copies follow the webhook from a cursor read before the listings start, with the schema
+// read after that cursor (a change between them is in a payload): the schema is read alongside
+// the listings, not before them, and a cursor and schema read for a copy within schemaTTL are
+// reused (copying tables one statement after another costs their pages only). No cursor is read
+// after the listings: the first drain applies every payload from the cursor on leniently, as
+// possibly older than the listing (pendingReplay). When polling there is no cursor: the next
+// poll's window starts before the listings did.
 func (b *Base) copyTables(ctx context.Context, ts []*Table) error {
-	from, err := b.nextCursor(ctx)
-	if err != nil {
-		return fmt.Errorf("replica of %s: read the webhook's cursor: %w", ts[0].tableID, err)
-	}
-	schema, err := b.base.Schema(ctx)
-	if err != nil {
-		return fmt.Errorf("replica of %s: read the schema: %w", ts[0].tableID, err)
-	}
-	tschemas := make([]*transport.TableSchema, len(ts))
-	for i, t := range ts {
-		for j := range schema.Tables {
-			if schema.Tables[j].ID == t.tableID {
-				tschemas[i] = &schema.Tables[j]
-			}
-		}
-		if tschemas[i] == nil {
-			return fmt.Errorf("replica of %s: the base has no such table (give its tbl… id)", t.tableID)
+	started := b.clock.Now()
+	polling := b.Polling() != nil
+	from, schema := 0, (*transport.BaseSchema)(nil)
+	if !polling {
+		var err error
+		if from, schema, err = b.copyStart(ctx, ts); err != nil {
+			return fmt.Errorf("replica of %s: read the webhook's cursor: %w", ts[0].tableID, err)
 		}
 	}
 	recs := make([][]transport.Record, len(ts))
 	errs := make([]error, len(ts))
+	var schemaErr error
 	var wg sync.WaitGroup
+	if schema == nil {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if schema, schemaErr = b.readSchema(ctx); schemaErr == nil && !polling {
+				b.keepStart(from)
+			}
+		}()
+	}
 	for i, t := range ts {
 		wg.Add(1)
 		go func() {
@@ -137,24 +151,82 @@ func (b *Base) copyTables(ctx context.Context, ts []*Table) error {
 		}()
 	}
 	wg.Wait()
+	if schemaErr != nil {
+		return fmt.Errorf("replica of %s: read the schema: %w", ts[0].tableID, schemaErr)
+	}
+	tschemas := make([]*transport.TableSchema, len(ts))
+	for i, t := range ts {
+		if tschemas[i] = tableSchema(schema, t.tableID); tschemas[i] == nil {
+			return fmt.Errorf("replica of %s: the base has no such table (give its tbl… id)", t.tableID)
+		}
+	}
 	for i, err := range errs {
 		if err != nil {
 			return fmt.Errorf("replica of %s: list its records: %w", ts[i].tableID, err)
 		}
 	}
-	upTo, err := b.nextCursor(ctx)
-	if err != nil {
-		return fmt.Errorf("replica of %s: read the webhook's cursor: %w", ts[0].tableID, err)
-	}
 	for i, t := range ts {
-		t.install(tschemas[i], recs[i], from, upTo)
+		t.install(tschemas[i], recs[i], from, started)
 	}
+	b.mu.Lock()
+	if b.synced.IsZero() && len(b.tables) == 0 {
+		b.synced = started // the first copies hold every change from before their listings began
+	}
+	b.mu.Unlock()
 	return nil
 }
 
+// pendingReplay is the replay cursor of a copy whose first drain has not ended: every payload
+// from its cursor on may predate its listing.
+const pendingReplay = math.MaxInt
+
+// copyStart returns the cursor copies of ts follow the webhook from, and the schema to install
+// when one read after that cursor is at hand (else nil: read it). It reads no cursor when one is
+// known: a cursor and schema read for a copy within schemaTTL, or a webhook created within
+// schemaTTL, whose payloads start at firstCursor. A known cursor serves first copies only, and
+// while no copy has read a payload past it: a base that changed since, or a table copied again
+// (a payload it could not apply may lie past that cursor), reads the cursor anew.
+func (b *Base) copyStart(ctx context.Context, ts []*Table) (int, *transport.BaseSchema, error) {
+	b.mu.RLock()
+	from, schema, at, hook, created := b.startCursor, b.schema, b.schemaAt, b.startHook, b.hookCreated
+	b.mu.RUnlock()
+	unmoved := func(cursor int) bool {
+		for _, t := range ts {
+			if t.Stats().Copies > 0 {
+				return false
+			}
+		}
+		for _, t := range b.tableList() {
+			if t.Cursor() > cursor {
+				return false
+			}
+		}
+		return true
+	}
+	now := b.clock.Now()
+	switch {
+	case schema != nil && hook == b.Webhook() && now.Sub(at) < schemaTTL && unmoved(from):
+		return from, schema, nil
+	case now.Sub(created) < schemaTTL && unmoved(firstCursor):
+		return firstCursor, nil, nil
+	}
+	from, err := b.nextCursor(ctx)
+	return from, nil, err
+}
+
+// firstCursor is the cursor of a webhook's first payload.
+const firstCursor = 1
+
+// keepStart records that the schema just read was read after cursor from of the webhook.
+func (b *Base) keepStart(from int) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.startCursor, b.startHook = from, b.hookID
+}
+
 // install makes a listing the copy's content, with payloads from cursor from on still to apply
-// (those below upTo may predate the listing).
-func (t *Table) install(ts *transport.TableSchema, recs []transport.Record, from, upTo int) {
+// (those the first drain reads may predate the listing); started is when the listing began.
+func (t *Table) install(ts *transport.TableSchema, recs []transport.Record, from int, started time.Time) {
 	fields := map[string]Field{}
 	order := make([]string, 0, len(ts.Fields))
 	for _, f := range ts.Fields {
@@ -184,7 +256,8 @@ func (t *Table) install(ts *transport.TableSchema, recs []transport.Record, from
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.name, t.fields, t.order, t.rows, t.cols, t.colIDs = ts.Name, fields, order, rows, cols, colIDs
-	t.cursor, t.replay = from, upTo
+	t.cursor, t.replay = from, pendingReplay
+	t.polledAt, t.checkedAt, t.computedSig, t.written = started, started, computedSignature(ts), nil
 	t.stats.Copies++
 	t.patched = false
 	t.gen++

@@ -141,9 +141,15 @@ func (t *Table) Patch(m Mark, written []transport.Record, deleted []string) erro
 	}
 	for _, rw := range staged {
 		t.rows[rw.id] = rw
+		if t.written != nil { // a poll is running: its listing may predate the write
+			t.written[rw.id] = true
+		}
 	}
 	for _, id := range deleted {
 		delete(t.rows, id)
+		if t.written != nil {
+			t.written[id] = true
+		}
 	}
 	t.patched, t.patchedEpoch = true, t.b.drainEpoch.Load()
 	t.gen++
@@ -156,6 +162,16 @@ func (t *Table) endPatches(epoch uint64) {
 	defer t.mu.Unlock()
 	if t.patched && t.patchedEpoch < epoch {
 		t.patched = false
+	}
+}
+
+// endReplay ends the leniency of a copy's first drain (pendingReplay): payloads from its cursor
+// on come after its listing.
+func (t *Table) endReplay() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.replay == pendingReplay {
+		t.replay = t.cursor
 	}
 }
 

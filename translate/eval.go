@@ -69,7 +69,7 @@ func (e *expr) evalColumn(r *Row) (any, error) {
 	}
 	switch e.kind {
 	case exField:
-		return cellValue(e.info, r.Fields[e.field.Name]), nil
+		return cellValue(e.info, r.cell(e.field.Name)), nil
 	case exRecordID:
 		return r.ID, nil
 	case exCreatedTime:

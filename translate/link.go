@@ -74,7 +74,7 @@ func (e *expr) linkIDs(r *Row) ([]string, bool) {
 		}
 		return ids, true
 	}
-	switch v := r.Fields[e.field.Name].(type) {
+	switch v := r.cell(e.field.Name).(type) {
 	case []any:
 		for _, x := range v {
 			if s, ok := x.(string); ok {
@@ -100,7 +100,7 @@ func (e *expr) linkCell(r *Row) ([]any, bool) {
 			return nil, true
 		}
 	}
-	cell, ok := r.Fields[e.field.Name].([]any)
+	cell, ok := r.cell(e.field.Name).([]any)
 	if !ok {
 		return nil, false
 	}

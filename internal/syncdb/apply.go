@@ -145,37 +145,67 @@ func (s *Syncer) applyChange(ctx context.Context, tx *sql.Tx, old *tableState, c
 	if !ch.Touched {
 		return ts, s.target.writeMeta(ctx, tx, s.base.ID(), ts, false)
 	}
-	d, t := s.target.d, s.target
-	schemaChanged := false
-	if ch.Name != ts.Name {
-		ts.Name = ch.Name
-		name := d.uniqueName(ch.Name, ts.ID, s.tableNames(ts.ID))
-		if name != ts.SQLName {
-			if err := t.exec(ctx, tx, "ALTER TABLE "+quote(ts.SQLName)+" RENAME TO "+quote(name)); err != nil {
-				return nil, err
-			}
-			ts.SQLName = name
-			for id, f := range ts.Fields {
-				if isLink(f) {
-					if err := s.renameJunction(ctx, tx, ts, id); err != nil {
-						return nil, err
-					}
-				}
+	renamed, err := s.renameTable(ctx, tx, ts, ch)
+	if err != nil {
+		return nil, err
+	}
+	fieldsChanged, err := s.applyFields(ctx, tx, ts, ch, schema)
+	if err != nil {
+		return nil, err
+	}
+	if fieldsChanged {
+		ts.Order = slices.DeleteFunc(ts.Order, func(id string) bool { _, ok := ts.Fields[id]; return !ok })
+		if err := ts.reshape(); err != nil {
+			return nil, err
+		}
+	}
+	if err := s.applyRows(ctx, tx, ts, ch); err != nil {
+		return nil, err
+	}
+	return ts, s.target.writeMeta(ctx, tx, s.base.ID(), ts, renamed || fieldsChanged)
+}
+
+// renameTable gives the SQL table (and its junction tables) the name a change gave the table;
+// it reports whether the name changed.
+func (s *Syncer) renameTable(ctx context.Context, tx *sql.Tx, ts *tableState, ch *replica.Change) (bool, error) {
+	if ch.Name == ts.Name {
+		return false, nil
+	}
+	ts.Name = ch.Name
+	name := s.target.d.uniqueName(ch.Name, ts.ID, s.tableNames(ts.ID))
+	if name == ts.SQLName {
+		return true, nil
+	}
+	if err := s.target.exec(ctx, tx, "ALTER TABLE "+quote(ts.SQLName)+" RENAME TO "+quote(name)); err != nil {
+		return false, err
+	}
+	ts.SQLName = name
+	for id, f := range ts.Fields {
+		if isLink(f) {
+			if err := s.renameJunction(ctx, tx, ts, id); err != nil {
+				return false, err
 			}
 		}
-		schemaChanged = true
 	}
+	return true, nil
+}
+
+// applyFields drops, renames and adds the columns (and junction tables) of the fields a change
+// deleted, renamed and created; it reports whether any changed.
+func (s *Syncer) applyFields(ctx context.Context, tx *sql.Tx, ts *tableState, ch *replica.Change, schema *transport.BaseSchema) (bool, error) {
+	d, t := s.target.d, s.target
+	schemaChanged := false
 	for _, id := range ch.DestroyedFields {
 		f, known := ts.Fields[id]
 		if !known {
 			continue
 		}
 		if err := t.exec(ctx, tx, "ALTER TABLE "+quote(ts.SQLName)+" DROP COLUMN "+quote(f.SQLName)); err != nil {
-			return nil, err
+			return false, err
 		}
 		if isLink(f) {
 			if err := t.exec(ctx, tx, "DROP TABLE IF EXISTS "+quote(f.Junction)); err != nil {
-				return nil, err
+				return false, err
 			}
 		}
 		delete(ts.Fields, id)
@@ -187,14 +217,14 @@ func (s *Syncer) applyChange(ctx context.Context, tx *sql.Tx, old *tableState, c
 		name := d.uniqueName(f.Name, id, ts.columnNames(id))
 		if name != f.SQLName {
 			if err := t.exec(ctx, tx, "ALTER TABLE "+quote(ts.SQLName)+" RENAME COLUMN "+quote(f.SQLName)+" TO "+quote(name)); err != nil {
-				return nil, err
+				return false, err
 			}
 			f.SQLName = name
 		}
 		ts.Fields[id] = f
 		if isLink(f) {
 			if err := s.renameJunction(ctx, tx, ts, id); err != nil {
-				return nil, err
+				return false, err
 			}
 		}
 		schemaChanged = true
@@ -205,43 +235,43 @@ func (s *Syncer) applyChange(ctx context.Context, tx *sql.Tx, old *tableState, c
 		ts.Fields[id] = f
 		ts.Order = append(ts.Order, id)
 		if err := ts.reshape(); err != nil {
-			return nil, err
+			return false, err
 		}
 		if err := t.exec(ctx, tx, "ALTER TABLE "+quote(ts.SQLName)+" ADD COLUMN "+quote(f.SQLName)+" "+d.columnType(ts.shape.dbType(id))); err != nil {
-			return nil, err
+			return false, err
 		}
 		if isLink(f) {
 			f.Junction = d.junctionName(ts.SQLName, f.SQLName)
 			ts.Fields[id] = f
 			if err := t.createJunction(ctx, tx, f.Junction); err != nil {
-				return nil, err
+				return false, err
 			}
 		}
 		schemaChanged = true
 	}
-	if schemaChanged {
-		ts.Order = slices.DeleteFunc(ts.Order, func(id string) bool { _, ok := ts.Fields[id]; return !ok })
-		if err := ts.reshape(); err != nil {
-			return nil, err
-		}
-	}
+	return schemaChanged, nil
+}
+
+// applyRows writes the records a change created, changed and deleted.
+func (s *Syncer) applyRows(ctx context.Context, tx *sql.Tx, ts *tableState, ch *replica.Change) error {
+	t := s.target
 	for _, id := range slices.Sorted(maps.Keys(ch.Created)) {
 		rec := ch.Created[id]
 		if err := t.upsertRow(ctx, tx, ts, id, rec.CreatedTime, rec.Cells); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	for _, id := range slices.Sorted(maps.Keys(ch.Changed)) {
 		if err := t.updateCells(ctx, tx, ts, id, ch.Changed[id]); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	for _, id := range ch.Destroyed {
 		if err := t.deleteRow(ctx, tx, ts, id); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return ts, t.writeMeta(ctx, tx, s.base.ID(), ts, schemaChanged)
+	return nil
 }
 
 // renameJunction gives a link field's junction table the name its table and field now have.
