@@ -127,7 +127,10 @@ var startServer = func() (*Server, error) {
 			userArgs = []string{"--user=" + u.Username}
 		}
 	}
-	install := exec.Command(installBin, append([]string{"--no-defaults", "--datadir=" + data,
+	// --tmpdir: the bootstrap server deletes the temporary-table files it finds in its tmpdir when
+	// it starts, so two test binaries installing at once under the shared /tmp removed each other's
+	// files and one install failed ("Unknown table 'mysql.tmp_user_sys'").
+	install := exec.Command(installBin, append([]string{"--no-defaults", "--datadir=" + data, "--tmpdir=" + dir,
 		"--auth-root-authentication-method=normal", "--skip-test-db", "--skip-name-resolve"}, userArgs...)...)
 	if out, err := install.CombinedOutput(); err != nil {
 		return fail(fmt.Errorf("oracle: %s failed: %v\n%s", installBin, err, lastLines(string(out), 15)))
