@@ -21,12 +21,15 @@ type scanSource struct {
 }
 
 func (s scanSource) Scan(ctx context.Context, plan *translate.Plan) (engine.Pages, error) {
-	table := s.c.base.Table(plan.Table.ID)
-	pageSize := s.c.cfg.PageSize
+	// The table's own base: its pacing, result cache and sizes, whichever base the statement's
+	// other tables are in.
+	c := s.c.connectorOf(plan.Table)
+	table := c.base.Table(plan.Table.ID)
+	pageSize := c.cfg.PageSize
 	p := &scanPages{progress: newProgressTracker(ctx, plan.Table.Name)}
 	if plan.RecordIDs == nil && plan.Request.Formula == "" && plan.Request.View == "" && plan.Request.MaxRecords == 0 {
 		// A scan of the whole table: its count of records is the table's size.
-		p.sizes, p.tableID = &s.c.tableSizes, plan.Table.ID
+		p.sizes, p.tableID = &c.tableSizes, plan.Table.ID
 	}
 	if plan.RecordIDs != nil {
 		p.src = startGets(ctx, table, plan.RecordIDs)
@@ -107,18 +110,16 @@ func (cn *conn) planQuery(ctx context.Context, stmt sqlparser.SelectStatement, a
 	if cn.inInformationSchema() {
 		tables = nil // bare names are information_schema's first: the catalog finds them
 	}
+	def := cn.db()
+	others, err := cn.otherDatabases(ctx, def, stmt, cn.inInformationSchema())
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := cn.refuseOtherBasesOnReplica(def, others, stmt); err != nil {
+		return nil, nil, err
+	}
 	q, _, err := planned(ctx, cn, tables, func(s translate.Schema) (*translate.Query, error) {
-		bs := s.(*baseSchema)
-		catalog = engine.NewCatalog(bs, bs.tables, cn.c.cfg.BaseID)
-		cn.c.addReplicaStatus(catalog)
-		catalog.InformationSchemaFirst = cn.inInformationSchema()
-		catalog.TableRows = func(id string) (int, bool) {
-			n, ok := cn.c.tableSizes.Load(id)
-			if !ok {
-				return 0, false
-			}
-			return n.(int), true
-		}
+		catalog = cn.catalogOf(def, s.(*baseSchema), others)
 		return translate.NewQueryStatement(stmt, catalog, args)
 	})
 	if err != nil {
@@ -241,11 +242,12 @@ func (s scanSource) Requests(plan *translate.Plan) (int, bool) {
 // Records is the number of records of a plan's table, learnt by an earlier whole-table scan or
 // COUNT(*), and the records one list request returns (engine.Sizer).
 func (s scanSource) Records(plan *translate.Plan) (int, int, bool) {
-	v, ok := s.c.tableSizes.Load(plan.Table.ID)
+	c := s.c.connectorOf(plan.Table)
+	v, ok := c.tableSizes.Load(plan.Table.ID)
 	if !ok {
 		return 0, 0, false
 	}
-	pageSize := s.c.cfg.PageSize
+	pageSize := c.cfg.PageSize
 	if pageSize <= 0 {
 		pageSize = 100
 	}

@@ -143,11 +143,11 @@ func (cn *conn) explainInsert(ctx context.Context, add func(step, detail string)
 	n := len(plan.Rows)
 	if plan.Upsert != nil {
 		add("statement", "INSERT … ON DUPLICATE KEY UPDATE (upsert)")
-		add("table", tableName(plan.Table))
+		add("table", cn.c.tableName(plan.Table))
 		add("request", fmt.Sprintf("PATCH with performUpsert.fieldsToMergeOn = [%s]: %s", strings.Join(plan.Upsert, ", "), chunks(n)))
 	} else {
 		add("statement", "INSERT")
-		add("table", tableName(plan.Table))
+		add("table", cn.c.tableName(plan.Table))
 		add("request", "POST (create records): "+chunks(n))
 	}
 	add("typecast", strconv.FormatBool(cn.c.cfg.Typecast))
@@ -227,14 +227,14 @@ func (cn *conn) explainSearch(ctx context.Context, add func(step, detail string)
 	if err != nil {
 		return err
 	}
-	add("table", tableName(table))
+	add("table", cn.c.tableName(table))
 	add("find", sqlparser.String(sel))
 	return cn.explainSelect(ctx, add, sel, args)
 }
 
 // explainFind describes how a plan's records are read: the request, then the local work.
 func (cn *conn) explainFind(add func(step, detail string), plan *translate.Plan, prefix string) {
-	add("table", tableName(plan.Table))
+	add("table", cn.c.tableName(plan.Table))
 	switch {
 	case plan.NoRows:
 		add(prefix+"request", "none: the WHERE clause is never true")
@@ -365,7 +365,7 @@ func (cn *conn) explainScan(add func(step, detail string), plan *translate.Plan)
 		cn.explainReplica(add, plan)
 		return
 	}
-	add("table", tableName(plan.Table))
+	add("table", cn.c.tableName(plan.Table))
 	switch {
 	case plan.NoRows:
 		add("request", "none: the WHERE clause is never true")
@@ -394,7 +394,7 @@ func (cn *conn) explainScan(add func(step, detail string), plan *translate.Plan)
 		}
 		add("pageSize", strconv.Itoa(opts.PageSize))
 		cn.explainCacheAndSplit(add, plan, opts, "")
-		if v, ok := cn.c.tableSizes.Load(plan.Table.ID); ok {
+		if v, ok := cn.c.connectorOf(plan.Table).tableSizes.Load(plan.Table.ID); ok {
 			add("estimate", estimatePages(v.(int), opts))
 		} else {
 			add("estimate", "unknown: the table's size is learnt from a scan of the whole table or SELECT COUNT(*) without WHERE")
@@ -422,8 +422,6 @@ func estimatePages(size int, opts transport.ListOptions) string {
 	return fmt.Sprintf("%d request(s) (the table has %d records)", pages, size)
 }
 
-func tableName(t *translate.Table) string { return t.Name + " (" + t.ID + ")" }
-
 func sortText(keys []translate.Sort) string {
 	parts := make([]string, len(keys))
 	for i, k := range keys {
@@ -444,7 +442,7 @@ func chunks(n int) string {
 // explainCacheAndSplit adds what the result cache would do with the listing, and the second
 // request of a plan split on a nullable ORDER BY key.
 func (cn *conn) explainCacheAndSplit(add func(step, detail string), plan *translate.Plan, opts transport.ListOptions, prefix string) {
-	if tbl := cn.c.base.Table(plan.Table.ID); tbl.ResultCacheTTL() > 0 {
+	if tbl := cn.c.connectorOf(plan.Table).base.Table(plan.Table.ID); tbl.ResultCacheTTL() > 0 {
 		cache := "on (" + tbl.ResultCacheTTL().String() + "): not cached now, the next identical read is"
 		if recs, age, hits, ok := tbl.CachedListing(opts); ok {
 			cache = fmt.Sprintf("hit: answered from memory (%d records, read %s ago, %d hits so far), no request", recs, age.Round(time.Millisecond), hits)

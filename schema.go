@@ -22,14 +22,14 @@ type baseSchema struct {
 // baseSchema implements translate.Schema.
 var _ translate.Schema = (*baseSchema)(nil)
 
-func newBaseSchema(s *transport.BaseSchema) *baseSchema {
+func newBaseSchema(s *transport.BaseSchema, baseID string) *baseSchema {
 	bs := &baseSchema{
 		byID:   map[string]*translate.Table{},
 		byName: map[string]*translate.Table{},
 		byFold: map[string][]*translate.Table{},
 	}
 	for _, ts := range s.Tables {
-		t := &translate.Table{ID: ts.ID, Name: ts.Name, PrimaryFieldID: ts.PrimaryFieldID, Description: ts.Description}
+		t := &translate.Table{ID: ts.ID, Name: ts.Name, PrimaryFieldID: ts.PrimaryFieldID, Description: ts.Description, Database: baseID}
 		for _, f := range ts.Fields {
 			t.Fields = append(t.Fields, translate.Field{ID: f.ID, Name: f.Name, Type: f.Type, Options: f.Options, Description: f.Description})
 		}

@@ -175,7 +175,7 @@ func (cn *conn) prepareDelete(ctx context.Context, ast *sqlparser.Delete, args t
 // part-way returns a *WriteError naming what was written and what may have been.
 func (cn *conn) send(ctx context.Context, w *pendingWrite) (writeOutcome, error) {
 	out := writeOutcome{table: w.table, schema: w.schema}
-	table := cn.c.base.Table(w.table.ID)
+	table := cn.c.connectorOf(w.table).base.Table(w.table.ID)
 	if copied, mark, ok := cn.c.replicaMark(w.table.ID); ok {
 		defer func() { cn.c.patchReplica(copied, mark, out) }()
 	}

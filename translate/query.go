@@ -209,14 +209,6 @@ func queryFrom(from sqlparser.TableExprs, schema Schema) (*Table, string, string
 					}
 					return t, alias, "", nil
 				}
-				if qs, ok := schema.(QualifiedSchema); ok && !tn.Qualifier.IsEmpty() {
-					// The base's own database name: SELECT … FROM appXXX.Tasks, as BI tools write it.
-					if t, ok := qs.TableIn(tn.Qualifier.String(), name); ok && t != nil {
-						unqualified := *ate
-						unqualified.Expr = sqlparser.TableName{Name: tn.Name}
-						return fromClause(sqlparser.TableExprs{&unqualified}, schema)
-					}
-				}
 			}
 		}
 	}

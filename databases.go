@@ -1,0 +1,150 @@
+package airsql
+
+import (
+	"context"
+	"strings"
+
+	"github.com/xwb1989/sqlparser"
+
+	"github.com/airsql/airsql/engine"
+	"github.com/airsql/airsql/translate"
+)
+
+// A connector serves its DSN's base and the bases of the DSN key bases as databases, as one
+// MySQL server serves several: a statement names another base's tables appB.Orders (and its
+// columns appB.Orders.Name), USE appB makes it the connection's default database, and
+// information_schema lists them all. Each base is read through its own connector (Connector.others):
+// its own schema cache and its own pacing.
+
+// namedDatabases are the databases a statement names: db.table and db.table.column.
+type namedDatabases struct {
+	order  []string            // the databases other than information_schema, each once, as first written
+	tables map[string][]string // lower-cased database -> the table names written with it
+	info   bool                // information_schema is named
+	// inFrom: lower-cased database -> named as a table's (FROM, a write's target), not only in
+	// a column name: MySQL answers an unknown database in FROM with 1049, in a column name
+	// with 1054 (unknown column), which translate gives.
+	inFrom map[string]bool
+}
+
+// databasesOf walks a statement (subqueries, UNION sides and write targets included) for the
+// databases it names.
+func databasesOf(node sqlparser.SQLNode) namedDatabases {
+	nd := namedDatabases{tables: map[string][]string{}, inFrom: map[string]bool{}}
+	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+		var tn sqlparser.TableName
+		table := false
+		switch n := n.(type) {
+		case sqlparser.TableName:
+			tn, table = n, true
+		case *sqlparser.ColName:
+			tn = n.Qualifier // its only children: not walked again as a table's name
+		default:
+			return true, nil
+		}
+		if tn.Qualifier.IsEmpty() {
+			return table, nil
+		}
+		db := tn.Qualifier.String()
+		if strings.EqualFold(db, translate.InformationSchema) {
+			nd.info = true
+			return table, nil
+		}
+		key := strings.ToLower(db)
+		if _, seen := nd.tables[key]; !seen {
+			nd.order = append(nd.order, db)
+		}
+		nd.tables[key] = append(nd.tables[key], tn.Name.String())
+		nd.inFrom[key] = nd.inFrom[key] || table
+		return table, nil
+	}, node)
+	return nd
+}
+
+// db is the connector of the connection's default database: the DSN's base, or the served base
+// USE named.
+func (cn *conn) db() *Connector {
+	if d, ok := cn.c.database(cn.session.Database); ok {
+		return d
+	}
+	return cn.c
+}
+
+// otherDatabase is one more base of a statement's catalog: its connector and its schema.
+type otherDatabase struct {
+	c      *Connector
+	schema *baseSchema
+}
+
+// otherDatabases reads the schemas of the served bases a statement names besides the default
+// database def — of every served base when it reads information_schema (all: USE
+// information_schema or a SHOW) — so that its catalog resolves appB.Table. A database the
+// connector does not serve is MySQL's 1049, saying how to serve it.
+func (cn *conn) otherDatabases(ctx context.Context, def *Connector, node sqlparser.SQLNode, all bool) ([]otherDatabase, error) {
+	nd := databasesOf(node)
+	tables := map[*Connector][]string{}
+	for _, name := range nd.order {
+		d, ok := cn.c.database(name)
+		if !ok {
+			if nd.inFrom[strings.ToLower(name)] {
+				return nil, cn.c.unknownDatabase(name)
+			}
+			continue
+		}
+		tables[d] = append(tables[d], nd.tables[strings.ToLower(name)]...)
+	}
+	var out []otherDatabase
+	for _, d := range cn.c.databases() {
+		names, named := tables[d]
+		if d == def || !named && !nd.info && !all {
+			continue
+		}
+		s, err := d.schemaFor(ctx, names...)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, otherDatabase{c: d, schema: s})
+	}
+	return out, nil
+}
+
+// refuseOtherBasesOnReplica refuses a read of another base than the DSN's on a connector with a
+// replica: the replica copies the DSN's base only.
+func (cn *conn) refuseOtherBasesOnReplica(def *Connector, others []otherDatabase, node sqlparser.SQLNode) error {
+	if cn.c.replica == nil {
+		return nil
+	}
+	base := ""
+	if def != cn.c {
+		base = def.cfg.BaseID
+	}
+	for _, name := range databasesOf(node).order {
+		if d, _ := cn.c.database(name); d != cn.c {
+			base = d.cfg.BaseID
+		}
+	}
+	if base == "" {
+		return nil
+	}
+	return &UnsupportedError{Construct: "reading base " + base + " on a connector with replica=",
+		Hint: "the replica copies the DSN's base (" + cn.c.cfg.BaseID + ") only: open a connector without replica= whose DSN names " + base + " to read it live"}
+}
+
+// catalogOf is the catalog a statement is planned against: the default database's tables, then
+// the other bases it names.
+func (cn *conn) catalogOf(def *Connector, bs *baseSchema, others []otherDatabase) *engine.Catalog {
+	catalog := engine.NewCatalog(bs, bs.tables, def.cfg.BaseID)
+	for _, o := range others {
+		catalog.AddDatabase(o.c.cfg.BaseID, o.schema, o.schema.tables)
+	}
+	cn.c.addReplicaStatus(catalog)
+	catalog.InformationSchemaFirst = cn.inInformationSchema()
+	catalog.TableRows = func(t *translate.Table) (int, bool) {
+		n, ok := cn.c.connectorOf(t).tableSizes.Load(t.ID)
+		if !ok {
+			return 0, false
+		}
+		return n.(int), true
+	}
+	return catalog
+}
