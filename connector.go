@@ -272,7 +272,7 @@ func (c *Connector) loadSchema(ctx context.Context, refresh bool) (*baseSchema, 
 	}
 	s, err := c.base.Schema(ctx)
 	if err != nil {
-		return nil, schemaError(err)
+		return nil, schemaError(err, c.cfg.BaseID)
 	}
 	c.schema = newBaseSchema(s, c.cfg.BaseID)
 	c.schemaFetched = now

@@ -148,3 +148,100 @@ func (cn *conn) catalogOf(def *Connector, bs *baseSchema, others []otherDatabase
 	}
 	return catalog
 }
+
+// writeTargetOf is the table a write statement writes, when it names one table: INSERT's, or a
+// single-table UPDATE's or DELETE's (joins and multi-table forms keep their names as written).
+func writeTargetOf(ast sqlparser.Statement) (*sqlparser.TableName, bool) {
+	var from sqlparser.TableExprs
+	switch s := ast.(type) {
+	case *sqlparser.Insert:
+		return &s.Table, true
+	case *sqlparser.Update:
+		from = s.TableExprs
+	case *sqlparser.Delete:
+		if len(s.Targets) > 0 {
+			return nil, false
+		}
+		from = s.TableExprs
+	default:
+		return nil, false
+	}
+	if len(from) != 1 {
+		return nil, false
+	}
+	ate, ok := from[0].(*sqlparser.AliasedTableExpr)
+	if !ok {
+		return nil, false
+	}
+	tn, ok := ate.Expr.(sqlparser.TableName)
+	if !ok {
+		return nil, false
+	}
+	return &tn, true
+}
+
+// writeElsewhere prepares a write whose table is named db.table, db a served base: a write reaches
+// one base, its table's, so it is planned as if USE db were in force (on a copy of the connection,
+// the session's default database unchanged) with the table named alone. An INSERT … SELECT reads
+// its rows first, where the statement was written. ok is false when the write names no database.
+func (cn *conn) writeElsewhere(ctx context.Context, ast sqlparser.Statement, args translate.Args) (w *pendingWrite, ok bool, err error) {
+	target, found := writeTargetOf(ast)
+	if !found || target.Qualifier.IsEmpty() || strings.EqualFold(target.Qualifier.String(), translate.InformationSchema) {
+		return nil, false, nil
+	}
+	d, served := cn.c.database(target.Qualifier.String())
+	if !served {
+		return nil, true, cn.c.unknownDatabase(target.Qualifier.String())
+	}
+	if ins, isInsert := ast.(*sqlparser.Insert); isInsert {
+		if sel, isSelect := ins.Rows.(sqlparser.SelectStatement); isSelect {
+			if ins, args, err = cn.insertSelect(ctx, ins, sel, args); err != nil {
+				return nil, true, err
+			}
+			ast = ins
+		}
+	}
+	unqualified := sqlparser.TableName{Name: target.Name}
+	switch s := ast.(type) {
+	case *sqlparser.Insert:
+		cp := *s
+		cp.Table = unqualified
+		ast = &cp
+	case *sqlparser.Update:
+		cp, ate := *s, *s.TableExprs[0].(*sqlparser.AliasedTableExpr)
+		ate.Expr, cp.TableExprs = unqualified, sqlparser.TableExprs{&ate}
+		ast = &cp
+	case *sqlparser.Delete:
+		cp, ate := *s, *s.TableExprs[0].(*sqlparser.AliasedTableExpr)
+		ate.Expr, cp.TableExprs = unqualified, sqlparser.TableExprs{&ate}
+		ast = &cp
+	}
+	if d != cn.db() && namesBareTables(ast) {
+		return nil, true, &UnsupportedError{Construct: "a write to " + sqlparser.String(*target) + " naming other tables without their database",
+			Hint: "name them with their database (" + cn.db().cfg.BaseID + ".Table), or USE " + d.cfg.BaseID + " first"}
+	}
+	there := *cn
+	session := *cn.session
+	session.Database = d.cfg.BaseID
+	there.session = &session
+	w, err = there.prepareWrite(ctx, ast, args)
+	return w, true, err
+}
+
+// namesBareTables reports whether a write names a table without a database besides its target
+// (in a subquery or a join).
+func namesBareTables(ast sqlparser.Statement) bool {
+	seen := 0
+	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+		switch n := n.(type) {
+		case *sqlparser.ColName:
+			return false, nil
+		case sqlparser.TableName:
+			if n.Qualifier.IsEmpty() && !strings.EqualFold(n.Name.String(), "dual") {
+				seen++
+			}
+		}
+		return true, nil
+	}, ast)
+	return seen > 1
+}

@@ -59,6 +59,12 @@ func (w *pendingWrite) size() int {
 // prepareWrite checks a write statement against the schema and, for UPDATE and DELETE, finds
 // the records it touches, without writing anything.
 func (cn *conn) prepareWrite(ctx context.Context, ast sqlparser.Statement, args translate.Args) (*pendingWrite, error) {
+	if w, ok, err := cn.writeElsewhere(ctx, ast, args); ok {
+		if w != nil {
+			w.sql = sqlparser.String(ast)
+		}
+		return w, err
+	}
 	var (
 		w   *pendingWrite
 		err error

@@ -1,0 +1,459 @@
+package airsql
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/airsql/airsql/emulator"
+	"github.com/airsql/airsql/internal/clock"
+	"github.com/airsql/airsql/transport"
+)
+
+// Two bases served by one emulator, and a third the test token cannot reach: a connector on
+// mbOrders with bases=mbCustomers reads both as databases.
+const (
+	mbOrders    = "appORDERS00000001"
+	mbCustomers = "appCUSTOMERS00001"
+	mbSecret    = "appSECRET00000001"
+)
+
+func multiBaseFixture() *emulator.Fixture {
+	text := func(name string) emulator.FixtureField {
+		return emulator.FixtureField{Name: name, Type: "singleLineText"}
+	}
+	rec := func(kv ...any) emulator.FixtureRecord {
+		f := map[string]any{}
+		for i := 0; i < len(kv); i += 2 {
+			f[kv[i].(string)] = kv[i+1]
+		}
+		return emulator.FixtureRecord{Fields: f}
+	}
+	return &emulator.Fixture{
+		Tokens: []emulator.FixtureToken{{Token: emulator.DefaultToken, Bases: []string{mbOrders, mbCustomers},
+			Scopes: []string{"data.records:read", "data.records:write", "schema.bases:read", "schema.bases:write", "webhook:manage"}}},
+		Bases: []emulator.FixtureBase{
+			{ID: mbOrders, Name: "Orders", Tables: []emulator.FixtureTable{{ID: "tblORDERS00000001", Name: "Orders",
+				Fields: []emulator.FixtureField{text("Item"), text("Customer"), {Name: "Qty", Type: "number", Options: map[string]any{"precision": 0}}},
+				Records: []emulator.FixtureRecord{rec("Item", "Pen", "Customer", "Ann", "Qty", 2), rec("Item", "Ink", "Customer", "Bob", "Qty", 5),
+					rec("Item", "Pad", "Customer", "Ann", "Qty", 1), rec("Item", "Cap", "Customer", "Zoe", "Qty", 3)}}}},
+			{ID: mbCustomers, Name: "Customers", Tables: []emulator.FixtureTable{{ID: "tblCUSTOMERS00001", Name: "Customers",
+				Fields:  []emulator.FixtureField{text("Name"), text("City")},
+				Records: []emulator.FixtureRecord{rec("Name", "Ann", "City", "Oslo"), rec("Name", "Bob", "City", "Rome"), rec("Name", "Cid", "City", "Lima")}}}},
+			{ID: mbSecret, Name: "Secret", Tables: []emulator.FixtureTable{{ID: "tblSECRET00000001", Name: "Secrets",
+				Fields: []emulator.FixtureField{text("Name")}, Records: []emulator.FixtureRecord{rec("Name", "x")}}}},
+		},
+	}
+}
+
+// openMultiBase serves the fixture and opens a connector on mbOrders serving mbCustomers
+// (and params' other keys).
+func openMultiBase(t *testing.T, params string, extra ...transport.Option) (*sql.DB, *Connector, *emulator.Server) {
+	t.Helper()
+	srv, err := emulator.New(emulator.WithFixture(multiBaseFixture()), emulator.WithRate(0, 0), emulator.WithTokenRate(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	dsn := "airtable://" + emulator.DefaultToken + "@localhost/" + mbOrders + "?tls=false&bases=" + mbCustomers
+	if params != "" {
+		dsn += "&" + params
+	}
+	cfg, err := ParseDSN(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.HTTPClient = srv.Client()
+	c, err := newConnector(cfg, extra...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := sql.OpenDB(c)
+	t.Cleanup(func() { db.Close() })
+	return db, c, srv
+}
+
+// requestsPerBase counts the data requests (not the schema's) by the base their path names.
+func requestsPerBase(srv *emulator.Server) map[string]int {
+	n := map[string]int{}
+	for _, r := range dataRequests(srv) {
+		if base, _, ok := strings.Cut(strings.TrimPrefix(r.Path, "/v0/"), "/"); ok {
+			n[base]++
+		}
+	}
+	return n
+}
+
+// TestMultiBaseReads: one statement reads tables of two bases — a join (both orders of the
+// tables, pushdown and bind join per table), a subquery, a UNION, three-part column names — and
+// each table's requests go to its own base.
+func TestMultiBaseReads(t *testing.T) {
+	db, _, srv := openMultiBase(t, "")
+	cases := []struct {
+		name, query string
+		want        []string
+		requests    map[string]int // data requests per base
+	}{
+		{"join", "SELECT o.Item, c.City FROM " + mbOrders + ".Orders o JOIN " + mbCustomers + ".Customers c ON c.Name = o.Customer ORDER BY o.Item",
+			[]string{"Ink|Rome", "Pad|Oslo", "Pen|Oslo"}, map[string]int{mbOrders: 1, mbCustomers: 1}},
+		{"join from the default database", "SELECT o.Item, c.City FROM Orders o JOIN " + mbCustomers + ".Customers c ON c.Name = o.Customer WHERE o.Qty > 1 ORDER BY o.Item",
+			[]string{"Ink|Rome", "Pen|Oslo"}, map[string]int{mbOrders: 1, mbCustomers: 1}},
+		{"left join, other base first", "SELECT c.Name, COUNT(o.Item) FROM " + mbCustomers + ".Customers c LEFT JOIN Orders o ON o.Customer = c.Name GROUP BY c.Name ORDER BY c.Name",
+			[]string{"Ann|2", "Bob|1", "Cid|0"}, map[string]int{mbOrders: 1, mbCustomers: 1}},
+		{"pushdown per table", "SELECT o.Item FROM Orders o JOIN " + mbCustomers + ".Customers c ON c.Name = o.Customer WHERE c.City = 'Rome'",
+			[]string{"Ink"}, map[string]int{mbOrders: 1, mbCustomers: 1}},
+		{"subquery", "SELECT Item FROM Orders WHERE Customer IN (SELECT Name FROM " + mbCustomers + ".Customers WHERE City = 'Oslo') ORDER BY Item",
+			[]string{"Pad", "Pen"}, map[string]int{mbOrders: 1, mbCustomers: 1}},
+		{"union", "SELECT Name FROM " + mbCustomers + ".Customers UNION SELECT Customer FROM " + mbOrders + ".Orders ORDER BY 1",
+			[]string{"Ann", "Bob", "Cid", "Zoe"}, map[string]int{mbOrders: 1, mbCustomers: 1}},
+		{"three-part column names", "SELECT " + mbCustomers + ".Customers.City FROM " + mbCustomers + ".Customers WHERE " + mbCustomers + ".Customers.Name = 'Bob'",
+			[]string{"Rome"}, map[string]int{mbCustomers: 1}},
+		{"other base alone", "SELECT COUNT(*) FROM " + mbCustomers + ".Customers", []string{"3"}, map[string]int{mbCustomers: 1}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			srv.ResetRequests()
+			if got := rowTexts(t, db, tc.query); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+			if got := requestsPerBase(srv); !reflect.DeepEqual(got, tc.requests) {
+				t.Errorf("data requests per base: got %v, want %v", got, tc.requests)
+			}
+		})
+	}
+}
+
+// TestMultiBaseBindJoin: a join whose other side is small reads the big side by key, in the
+// big side's own base (a filterByFormula request there), once the small side's size is known.
+func TestMultiBaseBindJoin(t *testing.T) {
+	db, _, srv := openMultiBase(t, "")
+	rowTexts(t, db, "SELECT COUNT(*) FROM Orders") // the sizes the planner weighs
+	rowTexts(t, db, "SELECT COUNT(*) FROM "+mbCustomers+".Customers")
+	srv.ResetRequests()
+	got := rowTexts(t, db, "SELECT c.City FROM Orders o JOIN "+mbCustomers+".Customers c ON c.Name = o.Customer WHERE o.Item = 'Ink'")
+	if want := []string{"Rome"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	for _, r := range dataRequests(srv) {
+		if strings.Contains(r.Path, mbCustomers) && !strings.Contains(r.Query, "filterByFormula") {
+			t.Errorf("the customers' request %s?%s carries no formula: the key of the orders found was not pushed to its base", r.Path, r.Query)
+		}
+	}
+	if n := requestsPerBase(srv); n[mbOrders] != 1 || n[mbCustomers] != 1 {
+		t.Errorf("data requests per base: got %v, want one each", n)
+	}
+}
+
+// TestMultiBaseWrites: INSERT … SELECT across bases, and writes to a table of another served
+// base, which reach that base.
+func TestMultiBaseWrites(t *testing.T) {
+	db, _, srv := openMultiBase(t, "")
+	ctx := context.Background()
+	srv.ResetRequests()
+	res, err := db.ExecContext(ctx, "INSERT INTO Orders (Item, Customer) SELECT 'Mug', Name FROM "+mbCustomers+".Customers WHERE City = 'Lima'")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := res.RowsAffected(); n != 1 {
+		t.Errorf("INSERT … SELECT: got %d rows affected, want 1", n)
+	}
+	if got, want := requestsPerBase(srv), map[string]int{mbCustomers: 1, mbOrders: 1}; !reflect.DeepEqual(got, want) {
+		t.Errorf("INSERT … SELECT: data requests per base: got %v, want %v", got, want)
+	}
+	for _, q := range []string{
+		"INSERT INTO " + mbCustomers + ".Customers (Name, City) VALUES ('Dee', 'Kyiv')",
+		"UPDATE " + mbCustomers + ".Customers SET City = 'Riga' WHERE Name = 'Dee'",
+		"INSERT INTO " + mbCustomers + ".Customers (Name, City) SELECT Item, 'Pisa' FROM " + mbOrders + ".Orders WHERE Item = 'Cap'",
+		"DELETE FROM " + mbCustomers + ".Customers WHERE Name = 'Cap'",
+	} {
+		srv.ResetRequests()
+		if _, err := db.ExecContext(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		for _, r := range dataRequests(srv) {
+			if r.Method != "GET" && !strings.Contains(r.Path, mbCustomers) {
+				t.Errorf("%s: wrote %s %s, not in %s", q, r.Method, r.Path, mbCustomers)
+			}
+		}
+	}
+	if got, want := rowTexts(t, db, "SELECT Name, City FROM "+mbCustomers+".Customers ORDER BY Name"),
+		[]string{"Ann|Oslo", "Bob|Rome", "Cid|Lima", "Dee|Riga"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("customers after the writes: got %q, want %q", got, want)
+	}
+	if got, want := rowTexts(t, db, "SELECT Customer FROM Orders WHERE Item = 'Mug'"), []string{"Cid"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("orders after INSERT … SELECT: got %q, want %q", got, want)
+	}
+	// A bare name in a write to another base would silently mean that base's table: refused.
+	_, err = db.ExecContext(ctx, "DELETE FROM "+mbCustomers+".Customers WHERE Name IN (SELECT Customer FROM Orders)")
+	var ue *UnsupportedError
+	if !errors.As(err, &ue) || !strings.Contains(err.Error(), mbOrders+".Table") {
+		t.Errorf("a write to another base naming a bare table: got %v, want a refusal saying to name its database", err)
+	}
+}
+
+// TestMultiBaseCatalog: USE, DATABASE(), SHOW and information_schema see every served base.
+func TestMultiBaseCatalog(t *testing.T) {
+	db, _, _ := openMultiBase(t, "")
+	ctx := context.Background()
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	rows := func(query string) []string {
+		t.Helper()
+		r, err := conn.QueryContext(ctx, query)
+		if err != nil {
+			t.Fatalf("%s: %v", query, err)
+		}
+		var out []string
+		for _, row := range scanAll(t, r) {
+			parts := make([]string, len(row))
+			for i, v := range row {
+				parts[i] = toString(v)
+			}
+			out = append(out, strings.Join(parts, "|"))
+		}
+		return out
+	}
+	use := func(db string) {
+		t.Helper()
+		if _, err := conn.ExecContext(ctx, "USE "+db); err != nil {
+			t.Fatalf("USE %s: %v", db, err)
+		}
+	}
+	steps := []struct {
+		use, query string
+		want       []string
+	}{
+		{"", "SELECT DATABASE()", []string{mbOrders}},
+		{"", "SHOW DATABASES", []string{mbOrders, mbCustomers}},
+		{"", "SELECT SCHEMA_NAME FROM information_schema.SCHEMATA ORDER BY SCHEMA_NAME", []string{mbCustomers, mbOrders, "information_schema"}},
+		{"", "SELECT TABLE_SCHEMA, TABLE_NAME FROM information_schema.TABLES WHERE TABLE_TYPE = 'BASE TABLE' ORDER BY TABLE_SCHEMA, TABLE_NAME",
+			[]string{mbCustomers + "|Customers", mbOrders + "|Orders"}},
+		{"", "SELECT COLUMN_NAME FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = '" + mbCustomers + "' AND TABLE_NAME = 'Customers' ORDER BY ORDINAL_POSITION",
+			[]string{"id", "Name", "City", "createdTime"}},
+		{"", "SHOW TABLES FROM " + mbCustomers, []string{"Customers"}},
+		{"", "SHOW FULL TABLES IN " + mbCustomers, []string{"Customers|BASE TABLE"}},
+		{mbCustomers, "SELECT DATABASE()", []string{mbCustomers}},
+		{"", "SELECT Name FROM Customers WHERE City = 'Rome'", []string{"Bob"}},
+		{"", "SHOW TABLES", []string{"Customers"}},
+		{"", "SELECT COUNT(*) FROM " + mbOrders + ".Orders", []string{"4"}},
+		{"", "SELECT o.Item FROM " + mbOrders + ".Orders o JOIN Customers c ON c.Name = o.Customer WHERE c.City = 'Rome'", []string{"Ink"}},
+		{"", "SELECT TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE()", []string{"Customers"}},
+		{mbOrders, "SELECT DATABASE()", []string{mbOrders}},
+		{"", "SELECT COUNT(*) FROM Orders", []string{"4"}},
+	}
+	for _, st := range steps {
+		if st.use != "" {
+			use(st.use)
+		}
+		if got := rows(st.query); !reflect.DeepEqual(got, st.want) {
+			t.Errorf("%s (after USE %s): got %q, want %q", st.query, st.use, got, st.want)
+		}
+	}
+	r, err := conn.QueryContext(ctx, "SHOW COLUMNS FROM Customers FROM "+mbCustomers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := len(scanAll(t, r)); got != 4 {
+		t.Errorf("SHOW COLUMNS FROM Customers FROM %s: got %d columns, want 4", mbCustomers, got)
+	}
+}
+
+// TestMultiBaseErrors: a database not served is MySQL's 1049 saying to add it to bases=; a
+// served base the token cannot read fails with the service's error naming the base.
+func TestMultiBaseErrors(t *testing.T) {
+	db, _, _ := openMultiBase(t, "")
+	ctx := context.Background()
+	cases := []struct {
+		query, wantCode, wantText string
+	}{
+		{"SELECT * FROM appNOPE0000000001.Orders", "1049", "bases=appNOPE0000000001"},
+		{"SELECT o.Item FROM Orders o JOIN appNOPE0000000001.Customers c ON c.Name = o.Customer", "1049", "Unknown database 'appNOPE0000000001'"},
+		{"SHOW TABLES FROM appNOPE0000000001", "1049", "bases=appNOPE0000000001"},
+		{"SELECT appNOPE0000000001.Orders.Item FROM Orders", "1054", "appNOPE0000000001.Orders.Item"},
+		{"SELECT * FROM " + mbCustomers + ".Orders", "1146", "the base " + mbCustomers + " has no table \"Orders\""},
+		{"INSERT INTO appNOPE0000000001.Orders (Item) VALUES ('x')", "1049", "Unknown database"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.query, func(t *testing.T) {
+			var err error
+			if strings.HasPrefix(tc.query, "INSERT") {
+				_, err = db.ExecContext(ctx, tc.query)
+			} else {
+				var rows *sql.Rows
+				if rows, err = db.QueryContext(ctx, tc.query); err == nil {
+					rows.Close()
+				}
+			}
+			if err == nil {
+				t.Fatal("no error")
+			}
+			code, _ := MySQLErrorCode(err)
+			if got := strconv.Itoa(int(code)); got != tc.wantCode {
+				t.Errorf("got MySQL error %s (%v), want %s", got, err, tc.wantCode)
+			}
+			if !strings.Contains(err.Error(), tc.wantText) {
+				t.Errorf("got %q, want it to contain %q", err, tc.wantText)
+			}
+		})
+	}
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "USE appNOPE0000000001"); err == nil {
+		t.Error("USE of a base not served succeeded")
+	} else if code, _ := MySQLErrorCode(err); code != 1049 {
+		t.Errorf("USE of a base not served: got %d (%v), want 1049", code, err)
+	}
+
+	// A base the token cannot reach, served by the DSN.
+	srv, err := emulator.New(emulator.WithFixture(multiBaseFixture()), emulator.WithRate(0, 0), emulator.WithTokenRate(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	other, _ := openDSN(t, "airtable://"+emulator.DefaultToken+"@localhost/"+mbOrders+"?tls=false&bases="+mbSecret, srv.Client())
+	_, err = other.QueryContext(ctx, "SELECT * FROM "+mbSecret+".Secrets")
+	if err == nil || !strings.Contains(err.Error(), "base "+mbSecret) || strings.Contains(err.Error(), emulator.DefaultToken) {
+		t.Errorf("reading a base the token cannot reach: got %v, want the service's error naming %s (and no token)", err, mbSecret)
+	}
+}
+
+// TestMultiBaseExplain: EXPLAIN names each table's base.
+func TestMultiBaseExplain(t *testing.T) {
+	db, _, _ := openMultiBase(t, "")
+	got := strings.Join(rowTexts(t, db, "EXPLAIN SELECT o.Item, c.City FROM Orders o JOIN "+mbCustomers+".Customers c ON c.Name = o.Customer"), "\n")
+	for _, want := range []string{mbOrders + ".Orders (tblORDERS00000001)", mbCustomers + ".Customers (tblCUSTOMERS00001)"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("EXPLAIN does not name %q:\n%s", want, got)
+		}
+	}
+}
+
+// TestMultiBaseReplica: with replica=, the DSN's base is read from the copy and a read of
+// another base is refused by name.
+func TestMultiBaseReplica(t *testing.T) {
+	db, _, _ := openMultiBase(t, "replica=memory")
+	if got, want := rowTexts(t, db, "SELECT COUNT(*) FROM Orders"), []string{"4"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("the DSN's base through the replica: got %q, want %q", got, want)
+	}
+	_, err := db.Query("SELECT * FROM " + mbCustomers + ".Customers")
+	var ue *UnsupportedError
+	if !errors.As(err, &ue) || !strings.Contains(err.Error(), mbCustomers) || !strings.Contains(err.Error(), "replica") {
+		t.Errorf("reading another base with replica=: got %v, want a refusal naming the base and the replica", err)
+	}
+}
+
+// TestMultiBasePacing: each base has its own budget of 5 requests per second. With the clock
+// stopped, the orders base's budget is spent and its next request waits on the clock; the
+// customers base's requests go out meanwhile, without the clock moving.
+func TestMultiBasePacing(t *testing.T) {
+	saved := transport.APILimit
+	transport.APILimit = 200 * time.Millisecond
+	t.Cleanup(func() { transport.APILimit = saved })
+	clk := clock.NewFake(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	db, _, srv := openMultiBase(t, "schemaTTL=1000h&connectTimeout=0&readTimeout=0", transport.WithClock(clk))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+
+	ordersDone := make(chan error, 1)
+	go func() {
+		// The schema request and then list requests, more than one window holds.
+		for range 6 {
+			if _, err := countRows(ctx, db, "SELECT Item FROM Orders"); err != nil {
+				ordersDone <- err
+				return
+			}
+		}
+		ordersDone <- nil
+	}()
+	if err := clk.BlockUntil(ctx, 1); err != nil { // the orders base waits for its budget
+		t.Fatal(err)
+	}
+	spent := requestsTo(srv, mbOrders)
+	if spent != 5 {
+		t.Fatalf("the orders base waited after %d requests, want 5 (one window)", spent)
+	}
+
+	customersDone := make(chan error, 1)
+	go func() {
+		_, err := countRows(ctx, db, "SELECT Name FROM "+mbCustomers+".Customers")
+		customersDone <- err
+	}()
+	// Either the customers' read finishes with the clock stopped, or it waits on the clock too.
+	waited := make(chan struct{})
+	go func() {
+		if clk.BlockUntil(ctx, 2) == nil {
+			close(waited)
+		}
+	}()
+	select {
+	case err := <-customersDone:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-waited:
+		t.Fatal("the customers base's request waited on the orders base's budget")
+	}
+	if got := requestsTo(srv, mbCustomers); got != 2 { // its schema and its list
+		t.Errorf("requests to the customers base: got %d, want 2", got)
+	}
+	if got := requestsTo(srv, mbOrders); got != spent {
+		t.Errorf("the orders base sent %d requests while waiting, want %d", got, spent)
+	}
+	// Now let the clock run, a second each time the orders base waits, until its reads end.
+	for {
+		orderWaits := make(chan struct{})
+		go func() {
+			if clk.BlockUntil(ctx, 1) == nil {
+				close(orderWaits)
+			}
+		}()
+		select {
+		case err := <-ordersDone:
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := requestsTo(srv, mbOrders); got != 7 {
+				t.Errorf("requests to the orders base: got %d, want 7 (its schema and 6 lists)", got)
+			}
+			return
+		case <-orderWaits:
+			clk.Advance(time.Second)
+		}
+	}
+}
+
+// requestsTo counts the requests (schema included) whose path names base.
+func requestsTo(srv *emulator.Server, base string) int {
+	n := 0
+	for _, r := range srv.Requests() {
+		if strings.Contains(r.Path, "/"+base+"/") || strings.HasSuffix(r.Path, "/"+base) {
+			n++
+		}
+	}
+	return n
+}
+
+// countRows runs a query and reads its rows.
+func countRows(ctx context.Context, db *sql.DB, query string) (int, error) {
+	rows, err := db.QueryContext(ctx, query)
+	if err != nil {
+		return 0, err
+	}
+	defer rows.Close()
+	n := 0
+	for rows.Next() {
+		n++
+	}
+	return n, rows.Err()
+}
