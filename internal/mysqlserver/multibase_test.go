@@ -22,7 +22,9 @@ const (
 // twoBaseFixture is an emulator holding two bases, both reachable with one token: orders in
 // one, customers in the other.
 func twoBaseFixture() *emulator.Fixture {
-	text := func(name string) emulator.FixtureField { return emulator.FixtureField{Name: name, Type: "singleLineText"} }
+	text := func(name string) emulator.FixtureField {
+		return emulator.FixtureField{Name: name, Type: "singleLineText"}
+	}
 	rec := func(a, b string, names ...string) emulator.FixtureRecord {
 		return emulator.FixtureRecord{Fields: map[string]any{names[0]: a, names[1]: b}}
 	}
