@@ -124,6 +124,11 @@ func TestMultiBaseReads(t *testing.T) {
 			if got := requestsPerBase(srv); !reflect.DeepEqual(got, tc.requests) {
 				t.Errorf("data requests per base: got %v, want %v", got, tc.requests)
 			}
+			for _, r := range dataRequests(srv) {
+				if strings.Contains(r.Path, mbCustomers) && strings.Contains(tc.query, "City = 'Rome'") && !strings.Contains(r.Query, "Rome") {
+					t.Errorf("the customers' request %s?%s does not carry the WHERE on City: not pushed down to its base", r.Path, r.Query)
+				}
+			}
 		})
 	}
 }
