@@ -204,32 +204,11 @@ func TestMultiBaseWrites(t *testing.T) {
 // TestMultiBaseCatalog: USE, DATABASE(), SHOW and information_schema see every served base.
 func TestMultiBaseCatalog(t *testing.T) {
 	db, _, _ := openMultiBase(t, "")
-	ctx := context.Background()
-	conn, err := db.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	rows := func(query string) []string {
+	db.SetMaxOpenConns(1) // one connection: what USE sets lasts for the statements after it
+	use := func(name string) {
 		t.Helper()
-		r, err := conn.QueryContext(ctx, query)
-		if err != nil {
-			t.Fatalf("%s: %v", query, err)
-		}
-		var out []string
-		for _, row := range scanAll(t, r) {
-			parts := make([]string, len(row))
-			for i, v := range row {
-				parts[i] = toString(v)
-			}
-			out = append(out, strings.Join(parts, "|"))
-		}
-		return out
-	}
-	use := func(db string) {
-		t.Helper()
-		if _, err := conn.ExecContext(ctx, "USE "+db); err != nil {
-			t.Fatalf("USE %s: %v", db, err)
+		if _, err := db.Exec("USE " + name); err != nil {
+			t.Fatalf("USE %s: %v", name, err)
 		}
 	}
 	steps := []struct {
@@ -258,15 +237,11 @@ func TestMultiBaseCatalog(t *testing.T) {
 		if st.use != "" {
 			use(st.use)
 		}
-		if got := rows(st.query); !reflect.DeepEqual(got, st.want) {
+		if got := rowTexts(t, db, st.query); !reflect.DeepEqual(got, st.want) {
 			t.Errorf("%s (after USE %s): got %q, want %q", st.query, st.use, got, st.want)
 		}
 	}
-	r, err := conn.QueryContext(ctx, "SHOW COLUMNS FROM Customers FROM "+mbCustomers)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := len(scanAll(t, r)); got != 4 {
+	if got := len(rowTexts(t, db, "SHOW COLUMNS FROM Customers FROM "+mbCustomers)); got != 4 {
 		t.Errorf("SHOW COLUMNS FROM Customers FROM %s: got %d columns, want 4", mbCustomers, got)
 	}
 }
@@ -395,12 +370,7 @@ func TestMultiBasePacing(t *testing.T) {
 		customersDone <- err
 	}()
 	// Either the customers' read finishes with the clock stopped, or it waits on the clock too.
-	waited := make(chan struct{})
-	go func() {
-		if clk.BlockUntil(ctx, 2) == nil {
-			close(waited)
-		}
-	}()
+	waited := waitersOn(ctx, clk, 2)
 	select {
 	case err := <-customersDone:
 		if err != nil {
@@ -417,12 +387,7 @@ func TestMultiBasePacing(t *testing.T) {
 	}
 	// Now let the clock run, a second each time the orders base waits, until its reads end.
 	for {
-		orderWaits := make(chan struct{})
-		go func() {
-			if clk.BlockUntil(ctx, 1) == nil {
-				close(orderWaits)
-			}
-		}()
+		orderWaits := waitersOn(ctx, clk, 1)
 		select {
 		case err := <-ordersDone:
 			if err != nil {
@@ -436,6 +401,17 @@ func TestMultiBasePacing(t *testing.T) {
 			clk.Advance(time.Second)
 		}
 	}
+}
+
+// waitersOn is closed once n waits on the fake clock are pending (never, if ctx ends first).
+func waitersOn(ctx context.Context, clk *clock.Fake, n int) <-chan struct{} {
+	ch := make(chan struct{})
+	go func() {
+		if clk.BlockUntil(ctx, n) == nil {
+			close(ch)
+		}
+	}()
+	return ch
 }
 
 // requestsTo counts the requests (schema included) whose path names base.

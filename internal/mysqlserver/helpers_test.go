@@ -196,11 +196,12 @@ func (e *env) start(t testing.TB, cfg Config) {
 	})
 }
 
-// openDriver opens the airsql driver on a base of emu, through rt.
-func openDriver(t testing.TB, emu *emulator.Server, base, token string, rt http.RoundTripper) *sql.DB {
+// openDriver opens the airsql driver on a base of emu, through rt, serving the other bases too
+// (the DSN key bases).
+func openDriver(t testing.TB, emu *emulator.Server, base, token string, rt http.RoundTripper, bases ...string) *sql.DB {
 	t.Helper()
 	cfg := airsql.NewConfig()
-	cfg.Token, cfg.BaseID, cfg.Host, cfg.TLS = token, base, "localhost", false
+	cfg.Token, cfg.BaseID, cfg.Bases, cfg.Host, cfg.TLS = token, base, bases, "localhost", false
 	cfg.HTTPClient = &http.Client{Transport: rt}
 	c, err := airsql.NewConnector(cfg)
 	if err != nil {

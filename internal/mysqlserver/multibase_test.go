@@ -4,12 +4,10 @@ import (
 	"database/sql"
 	"fmt"
 	"log"
-	"net/http"
 	"reflect"
 	"strings"
 	"testing"
 
-	"github.com/airsql/airsql"
 	"github.com/airsql/airsql/emulator"
 )
 
@@ -52,20 +50,9 @@ func TestCrossBaseStatements(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { emu.Close() })
-	open := func(base, other string) *sql.DB {
-		cfg := airsql.NewConfig()
-		cfg.Token, cfg.BaseID, cfg.Bases, cfg.Host, cfg.TLS = crmSecret, base, []string{other}, "localhost", false
-		cfg.HTTPClient = &http.Client{Transport: emu.Transport()}
-		c, err := airsql.NewConnector(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		db := sql.OpenDB(c)
-		t.Cleanup(func() { db.Close() })
-		return db
-	}
 	e := &env{emu: emu, log: newLogBuffer()}
-	e.start(t, Config{Databases: []Database{{Name: shopBase, DB: open(shopBase, crmBase)}, {Name: crmBase, DB: open(crmBase, shopBase)}},
+	e.start(t, Config{Databases: []Database{{Name: shopBase, DB: openDriver(t, emu, shopBase, crmSecret, emu.Transport(), crmBase)},
+		{Name: crmBase, DB: openDriver(t, emu, crmBase, crmSecret, emu.Transport(), shopBase)}},
 		User: testUser, Password: testPass, Secrets: []string{crmSecret}, Logger: log.New(e.log, "", 0)})
 	c, err := sql.Open("mysql", fmt.Sprintf("%s:%s@tcp(%s)/%s", testUser, testPass, e.addr, shopBase))
 	if err != nil {
