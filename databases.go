@@ -180,26 +180,18 @@ func writeTargetOf(ast sqlparser.Statement) (*sqlparser.TableName, bool) {
 	return &tn, true
 }
 
-// writeElsewhere prepares a write whose table is named db.table, db a served base: a write reaches
-// one base, its table's, so it is planned as if USE db were in force (on a copy of the connection,
-// the session's default database unchanged) with the table named alone. An INSERT … SELECT reads
-// its rows first, where the statement was written. ok is false when the write names no database.
-func (cn *conn) writeElsewhere(ctx context.Context, ast sqlparser.Statement, args translate.Args) (w *pendingWrite, ok bool, err error) {
+// inTargetDatabase returns the connection a write is planned on and the statement to plan: cn
+// and ast, unless the write's table is named db.table with db a served base. A write reaches one
+// base, its table's, so it is then planned as if USE db were in force — on a copy of the
+// connection, the session's default database unchanged — with the table named alone.
+func (cn *conn) inTargetDatabase(ast sqlparser.Statement) (*conn, sqlparser.Statement, error) {
 	target, found := writeTargetOf(ast)
 	if !found || target.Qualifier.IsEmpty() || strings.EqualFold(target.Qualifier.String(), translate.InformationSchema) {
-		return nil, false, nil
+		return cn, ast, nil
 	}
 	d, served := cn.c.database(target.Qualifier.String())
 	if !served {
-		return nil, true, cn.c.unknownDatabase(target.Qualifier.String())
-	}
-	if ins, isInsert := ast.(*sqlparser.Insert); isInsert {
-		if sel, isSelect := ins.Rows.(sqlparser.SelectStatement); isSelect {
-			if ins, args, err = cn.insertSelect(ctx, ins, sel, args); err != nil {
-				return nil, true, err
-			}
-			ast = ins
-		}
+		return nil, nil, cn.c.unknownDatabase(target.Qualifier.String())
 	}
 	unqualified := sqlparser.TableName{Name: target.Name}
 	switch s := ast.(type) {
@@ -217,15 +209,14 @@ func (cn *conn) writeElsewhere(ctx context.Context, ast sqlparser.Statement, arg
 		ast = &cp
 	}
 	if d != cn.db() && namesBareTables(ast) {
-		return nil, true, &UnsupportedError{Construct: "a write to " + sqlparser.String(*target) + " naming other tables without their database",
+		return nil, nil, &UnsupportedError{Construct: "a write to " + sqlparser.String(*target) + " naming other tables without their database",
 			Hint: "name them with their database (" + cn.db().cfg.BaseID + ".Table), or USE " + d.cfg.BaseID + " first"}
 	}
 	there := *cn
 	session := *cn.session
 	session.Database = d.cfg.BaseID
 	there.session = &session
-	w, err = there.prepareWrite(ctx, ast, args)
-	return w, true, err
+	return &there, ast, nil
 }
 
 // namesBareTables reports whether a write names a table without a database besides its target

@@ -69,16 +69,8 @@ func (cn *conn) explain(ctx context.Context, st statement, nvs []driver.NamedVal
 		if err := cn.explainSelect(ctx, add, ast.(sqlparser.SelectStatement), args); err != nil {
 			return nil, err
 		}
-	case *sqlparser.Insert:
-		if err := cn.explainInsert(ctx, add, ast, args); err != nil {
-			return nil, err
-		}
-	case *sqlparser.Update:
-		if err := cn.explainUpdate(ctx, add, ast, args); err != nil {
-			return nil, err
-		}
-	case *sqlparser.Delete:
-		if err := cn.explainDelete(ctx, add, ast, args); err != nil {
+	case *sqlparser.Insert, *sqlparser.Update, *sqlparser.Delete:
+		if err := cn.explainWrite(ctx, add, ast, args); err != nil {
 			return nil, err
 		}
 	case *sqlparser.Show:
@@ -121,6 +113,29 @@ func (cn *conn) explainDDL(add func(step, detail string), d *frontend.DDL) {
 	}
 }
 
+// explainWrite describes INSERT, UPDATE or DELETE, planned where prepareWrite plans it: in the
+// base of its table (an INSERT … SELECT's rows are read where it was written).
+func (cn *conn) explainWrite(ctx context.Context, add func(step, detail string), ast sqlparser.Statement, args translate.Args) error {
+	if ins, ok := ast.(*sqlparser.Insert); ok {
+		if _, isSelect := ins.Rows.(sqlparser.SelectStatement); isSelect {
+			return cn.explainInsert(ctx, add, ins, args)
+		}
+	}
+	there, ast, err := cn.inTargetDatabase(ast)
+	if err != nil {
+		return err
+	}
+	switch ast := ast.(type) {
+	case *sqlparser.Insert:
+		return there.explainInsert(ctx, add, ast, args)
+	case *sqlparser.Update:
+		return there.explainUpdate(ctx, add, ast, args)
+	case *sqlparser.Delete:
+		return there.explainDelete(ctx, add, ast, args)
+	}
+	return unsupportedStatement(ast)
+}
+
 // explainInsert describes INSERT (… SELECT, … ON DUPLICATE KEY UPDATE): the requests that create
 // or upsert its rows.
 func (cn *conn) explainInsert(ctx context.Context, add func(step, detail string), ast *sqlparser.Insert, args translate.Args) error {
@@ -129,7 +144,7 @@ func (cn *conn) explainInsert(ctx context.Context, add func(step, detail string)
 		if err := cn.explainSelect(ctx, add, sel, args); err != nil {
 			return err
 		}
-		add("table", ast.Table.Name.String())
+		add("table", sqlparser.String(ast.Table))
 		add("request", "POST (create records) of every row the SELECT gives, in requests of up to 10")
 		add("typecast", strconv.FormatBool(cn.c.cfg.Typecast))
 		return nil

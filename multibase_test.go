@@ -311,10 +311,19 @@ func TestMultiBaseErrors(t *testing.T) {
 // TestMultiBaseExplain: EXPLAIN names each table's base.
 func TestMultiBaseExplain(t *testing.T) {
 	db, _, _ := openMultiBase(t, "")
-	got := strings.Join(rowTexts(t, db, "EXPLAIN SELECT o.Item, c.City FROM Orders o JOIN "+mbCustomers+".Customers c ON c.Name = o.Customer"), "\n")
-	for _, want := range []string{mbOrders + ".Orders (tblORDERS00000001)", mbCustomers + ".Customers (tblCUSTOMERS00001)"} {
-		if !strings.Contains(got, want) {
-			t.Errorf("EXPLAIN does not name %q:\n%s", want, got)
+	for query, wants := range map[string][]string{
+		"EXPLAIN SELECT o.Item, c.City FROM Orders o JOIN " + mbCustomers + ".Customers c ON c.Name = o.Customer": {
+			mbOrders + ".Orders (tblORDERS00000001)", mbCustomers + ".Customers (tblCUSTOMERS00001)"},
+		"EXPLAIN INSERT INTO " + mbCustomers + ".Customers (Name) VALUES ('Eve')":           {mbCustomers + ".Customers (tblCUSTOMERS00001)"},
+		"EXPLAIN UPDATE " + mbCustomers + ".Customers SET City = 'Nice' WHERE Name = 'Ann'": {mbCustomers + ".Customers (tblCUSTOMERS00001)"},
+		"EXPLAIN DELETE FROM " + mbCustomers + ".Customers WHERE Name = 'Ann'":              {mbCustomers + ".Customers (tblCUSTOMERS00001)"},
+		"EXPLAIN INSERT INTO Orders (Item) SELECT Name FROM " + mbCustomers + ".Customers":  {mbCustomers + ".Customers (tblCUSTOMERS00001)"},
+	} {
+		got := strings.Join(rowTexts(t, db, query), "\n")
+		for _, want := range wants {
+			if !strings.Contains(got, want) {
+				t.Errorf("%s does not name %q:\n%s", query, want, got)
+			}
 		}
 	}
 }
