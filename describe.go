@@ -103,8 +103,8 @@ func (cn *conn) namedDatabase(name, what string) (*Connector, error) {
 		return cn.db(), nil
 	}
 	if strings.EqualFold(name, translate.InformationSchema) {
-		return nil, &UnsupportedError{Construct: what + " FROM information_schema",
-			Hint: "SELECT from information_schema.TABLES or COLUMNS WHERE TABLE_SCHEMA = 'information_schema'"}
+		return nil, &UnsupportedError{Construct: what + " in information_schema",
+			Hint: "information_schema is read-only and built in memory: SELECT from information_schema.TABLES or COLUMNS WHERE TABLE_SCHEMA = 'information_schema'"}
 	}
 	if d, ok := cn.c.database(name); ok {
 		return d, nil

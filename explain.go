@@ -25,20 +25,24 @@ func (cn *conn) explain(ctx context.Context, st statement, nvs []driver.NamedVal
 	rows := &staticRows{resultColumns: explainColumns}
 	add := func(step, detail string) { rows.values = append(rows.values, []driver.Value{step, detail}) }
 	if st.describe != nil {
-		add("request", "GET /v0/meta/bases/"+cn.c.cfg.BaseID+"/tables (the base schema, cached for schemaTTL)")
+		add("request", "GET /v0/meta/bases/"+cn.db().cfg.BaseID+"/tables (the base schema, cached for schemaTTL)")
 		add("local", "list the columns of "+st.describe.Table)
 		return rows, nil
 	}
 	if d := st.ddl; d != nil {
-		cn.explainDDL(add, d)
+		db, err := cn.ddlDatabase(d)
+		if err != nil {
+			return nil, err
+		}
+		explainDDL(add, d, db.cfg.BaseID)
 		return rows, nil
 	}
 	if st.ast != nil && namesComments(st.ast) {
 		if _, isInsert := st.ast.(*sqlparser.Insert); isInsert {
-			add("request", "POST /v0/"+cn.c.cfg.BaseID+"/{table}/{record}/comments: one per row")
+			add("request", "POST /v0/"+cn.db().cfg.BaseID+"/{table}/{record}/comments: one per row")
 			return rows, nil
 		}
-		add("request", "GET /v0/"+cn.c.cfg.BaseID+"/{table}/{record}/comments: one per record named by record_id = … or IN (…), and one more per 100 comments of a record")
+		add("request", "GET /v0/"+cn.db().cfg.BaseID+"/{table}/{record}/comments: one per record named by record_id = … or IN (…), and one more per 100 comments of a record")
 		if _, _, isWrite := commentsWriteTarget(st.ast); isWrite {
 			add("request", "then one PATCH or DELETE per comment matched")
 		}
@@ -47,7 +51,7 @@ func (cn *conn) explain(ctx context.Context, st statement, nvs []driver.NamedVal
 	}
 	if st.ast != nil && hasLoadFile(st.ast) {
 		add("local", "read each LOAD_FILE file (inside secureFilePriv)")
-		add("request", "the write, then POST /v0/"+cn.c.cfg.BaseID+"/{record}/{field}/uploadAttachment per file and record written")
+		add("request", "the write, then POST /v0/"+cn.db().cfg.BaseID+"/{record}/{field}/uploadAttachment per file and record written")
 		return rows, nil
 	}
 	if st.prepared != nil {
@@ -74,7 +78,7 @@ func (cn *conn) explain(ctx context.Context, st statement, nvs []driver.NamedVal
 			return nil, err
 		}
 	case *sqlparser.Show:
-		add("request", "GET /v0/meta/bases/"+cn.c.cfg.BaseID+"/tables (the base schema, cached for schemaTTL)")
+		add("request", "GET /v0/meta/bases/"+cn.db().cfg.BaseID+"/tables (the base schema, cached for schemaTTL)")
 	default:
 		return nil, unsupportedStatement(st.ast)
 	}
@@ -82,8 +86,8 @@ func (cn *conn) explain(ctx context.Context, st statement, nvs []driver.NamedVal
 }
 
 // explainDDL describes CREATE TABLE, ALTER TABLE and CREATE INDEX: the metadata requests.
-func (cn *conn) explainDDL(add func(step, detail string), d *frontend.DDL) {
-	add("request", "GET /v0/meta/bases/"+cn.c.cfg.BaseID+"/tables (the base as it is now)")
+func explainDDL(add func(step, detail string), d *frontend.DDL, baseID string) {
+	add("request", "GET /v0/meta/bases/"+baseID+"/tables (the base as it is now)")
 	switch {
 	case d.Index:
 		add("local", "none: Airtable keeps no indexes, and a non-unique index changes no result")
@@ -91,9 +95,9 @@ func (cn *conn) explainDDL(add func(step, detail string), d *frontend.DDL) {
 		if d.IfNotExists {
 			add("local", "nothing more if the table "+d.Table+" exists")
 		}
-		add("request", "POST /v0/meta/bases/"+cn.c.cfg.BaseID+"/tables: create "+d.Table)
+		add("request", "POST /v0/meta/bases/"+baseID+"/tables: create "+d.Table)
 	default:
-		meta := "/v0/meta/bases/" + cn.c.cfg.BaseID + "/tables/{table}"
+		meta := "/v0/meta/bases/" + baseID + "/tables/{table}"
 		if len(d.Fields) > 0 {
 			add("request", fmt.Sprintf("POST %s/fields: one request per column added (%d)", meta, len(d.Fields)))
 		}
@@ -261,7 +265,7 @@ func (cn *conn) explainFind(add func(step, detail string), plan *translate.Plan,
 		add(prefix+"request", fmt.Sprintf("GET one record by id, %d request(s): %s", len(plan.RecordIDs), strings.Join(plan.RecordIDs, ", ")))
 	default:
 		opts := listOptions(plan, cn.c.cfg.PageSize)
-		add(prefix+"request", "list records: GET /v0/"+cn.c.cfg.BaseID+"/"+plan.Table.ID+" page by page (POST …/listRecords when the URL would pass 16,000 characters)")
+		add(prefix+"request", "list records: GET /v0/"+cn.c.connectorOf(plan.Table).cfg.BaseID+"/"+plan.Table.ID+" page by page (POST …/listRecords when the URL would pass 16,000 characters)")
 		if opts.View != "" {
 			add("view", opts.View)
 		}
@@ -389,7 +393,7 @@ func (cn *conn) explainScan(add func(step, detail string), plan *translate.Plan)
 		add("request", fmt.Sprintf("GET one record by id, %d request(s): %s", len(plan.RecordIDs), strings.Join(plan.RecordIDs, ", ")))
 	default:
 		opts := listOptions(plan, cn.c.cfg.PageSize)
-		add("request", "list records: GET /v0/"+cn.c.cfg.BaseID+"/"+plan.Table.ID+" page by page (POST …/listRecords when the URL would pass 16,000 characters)")
+		add("request", "list records: GET /v0/"+cn.c.connectorOf(plan.Table).cfg.BaseID+"/"+plan.Table.ID+" page by page (POST …/listRecords when the URL would pass 16,000 characters)")
 		if opts.View != "" {
 			add("view", opts.View)
 		}

@@ -447,3 +447,41 @@ func countRows(ctx context.Context, db *sql.DB, query string) (int, error) {
 	}
 	return n, rows.Err()
 }
+
+// TestMultiBaseDDL: a schema statement changes the base written before its table (the
+// connection's default when none); a link must stay within the base; a table cannot move to
+// another base.
+func TestMultiBaseDDL(t *testing.T) {
+	db, _, srv := openMultiBase(t, "")
+	ctx := context.Background()
+	srv.ResetRequests()
+	if _, err := db.ExecContext(ctx, "CREATE TABLE "+mbCustomers+".Visits (Place TEXT, Who VARCHAR(17) REFERENCES "+mbCustomers+".Customers(id))"); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range srv.Requests() {
+		if r.Method == "POST" && !strings.Contains(r.Path, mbCustomers) {
+			t.Errorf("CREATE TABLE %s.Visits sent %s %s", mbCustomers, r.Method, r.Path)
+		}
+	}
+	if got, want := rowTexts(t, db, "SELECT TABLE_SCHEMA, TABLE_NAME FROM information_schema.TABLES WHERE TABLE_TYPE = 'BASE TABLE' ORDER BY TABLE_SCHEMA, TABLE_NAME"),
+		[]string{mbCustomers + "|Customers", mbCustomers + "|Visits", mbOrders + "|Orders"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("tables after CREATE TABLE: got %q, want %q", got, want)
+	}
+	if _, err := db.ExecContext(ctx, "ALTER TABLE "+mbCustomers+".Customers ADD COLUMN Zip TEXT"); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := rowTexts(t, db, "SELECT COLUMN_NAME FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = '"+mbCustomers+"' AND TABLE_NAME = 'Customers' AND COLUMN_NAME = 'Zip'"),
+		[]string{"Zip"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("ALTER TABLE %s.Customers ADD COLUMN: got %q, want %q", mbCustomers, got, want)
+	}
+	for query, want := range map[string]string{
+		"CREATE TABLE " + mbOrders + ".Refs (Name TEXT, Who VARCHAR(17) REFERENCES " + mbCustomers + ".Customers(id))": "a link to a table of another base",
+		"CREATE TABLE appNOPE0000000001.T (Name TEXT)":                                                                 "Unknown database 'appNOPE0000000001'",
+		"RENAME TABLE " + mbCustomers + ".Visits TO " + mbOrders + ".Visits":                                           "into another database",
+		"CREATE TABLE information_schema.T (Name TEXT)":                                                                "CREATE TABLE in information_schema",
+	} {
+		if _, err := db.ExecContext(ctx, query); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: got %v, want an error saying %q", query, err, want)
+		}
+	}
+}
