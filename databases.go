@@ -2,12 +2,14 @@ package airsql
 
 import (
 	"context"
+	"errors"
 	"strings"
 
 	"github.com/xwb1989/sqlparser"
 
 	"github.com/airsql/airsql/engine"
 	"github.com/airsql/airsql/translate"
+	"github.com/airsql/airsql/transport"
 )
 
 // A connector serves its DSN's base and the bases of the DSN key bases as databases, as one
@@ -100,12 +102,23 @@ func (cn *conn) otherDatabases(ctx context.Context, def *Connector, node sqlpars
 			continue
 		}
 		s, err := d.schemaFor(ctx, names...)
+		if err != nil && !named && deniedAccess(err) {
+			// Listed only (information_schema): as MySQL lists only the databases a user may
+			// use, a base this token cannot read is left out; naming it gives the error.
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, otherDatabase{c: d, schema: s})
 	}
 	return out, nil
+}
+
+// deniedAccess reports the service refusing the token access to a base (401, 403, 404).
+func deniedAccess(err error) bool {
+	var ae *transport.APIError
+	return errors.As(err, &ae) && (ae.StatusCode == 401 || ae.StatusCode == 403 || ae.StatusCode == 404)
 }
 
 // refuseOtherBasesOnReplica refuses a read of another base than the DSN's on a connector with a

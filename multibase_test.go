@@ -193,6 +193,27 @@ func TestMultiBaseWrites(t *testing.T) {
 	if got, want := rowTexts(t, db, "SELECT Customer FROM Orders WHERE Item = 'Mug'"), []string{"Cid"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("orders after INSERT … SELECT: got %q, want %q", got, want)
 	}
+	// In a transaction, writes to both bases are queued and each goes to its base at COMMIT.
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"INSERT INTO Orders (Item, Customer) VALUES ('Cup', 'Eve')", "INSERT INTO " + mbCustomers + ".Customers (Name, City) VALUES ('Eve', 'Bern')"} {
+		if _, err := tx.ExecContext(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	srv.ResetRequests()
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := requestsPerBase(srv), map[string]int{mbOrders: 1, mbCustomers: 1}; !reflect.DeepEqual(got, want) {
+		t.Errorf("COMMIT: data requests per base: got %v, want %v", got, want)
+	}
+	if got, want := rowTexts(t, db, "SELECT c.City FROM Orders o JOIN "+mbCustomers+".Customers c ON c.Name = o.Customer WHERE o.Item = 'Cup'"),
+		[]string{"Bern"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("after COMMIT: got %q, want %q", got, want)
+	}
 	// A bare name in a write to another base would silently mean that base's table: refused.
 	_, err = db.ExecContext(ctx, "DELETE FROM "+mbCustomers+".Customers WHERE Name IN (SELECT Customer FROM Orders)")
 	var ue *UnsupportedError
@@ -241,6 +262,14 @@ func TestMultiBaseCatalog(t *testing.T) {
 			t.Errorf("%s (after USE %s): got %q, want %q", st.query, st.use, got, st.want)
 		}
 	}
+	use(mbCustomers) // a write to a bare name after USE goes to that base
+	if _, err := db.Exec("INSERT INTO Customers (Name, City) VALUES ('Fay', 'Bonn')"); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := rowTexts(t, db, "SELECT City FROM "+mbCustomers+".Customers WHERE Name = 'Fay'"), []string{"Bonn"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("INSERT after USE %s: got %q, want %q", mbCustomers, got, want)
+	}
+	use(mbOrders)
 	if got := len(rowTexts(t, db, "SHOW COLUMNS FROM Customers FROM "+mbCustomers)); got != 4 {
 		t.Errorf("SHOW COLUMNS FROM Customers FROM %s: got %d columns, want 4", mbCustomers, got)
 	}
@@ -302,6 +331,11 @@ func TestMultiBaseErrors(t *testing.T) {
 	}
 	defer srv.Close()
 	other, _ := openDSN(t, "airtable://"+emulator.DefaultToken+"@localhost/"+mbOrders+"?tls=false&bases="+mbSecret, srv.Client())
+	// information_schema lists only the bases the token can read, as MySQL lists only the
+	// databases a user may use.
+	if got, want := rowTexts(t, other, "SELECT SCHEMA_NAME FROM information_schema.SCHEMATA"), []string{"information_schema", mbOrders}; !reflect.DeepEqual(got, want) {
+		t.Errorf("SCHEMATA with a base the token cannot read: got %q, want %q", got, want)
+	}
 	_, err = other.QueryContext(ctx, "SELECT * FROM "+mbSecret+".Secrets")
 	if err == nil || !strings.Contains(err.Error(), "base "+mbSecret) || strings.Contains(err.Error(), emulator.DefaultToken) {
 		t.Errorf("reading a base the token cannot reach: got %v, want the service's error naming %s (and no token)", err, mbSecret)

@@ -2,7 +2,6 @@ package airsql
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -72,8 +71,7 @@ func (s *baseSchema) tableNames() string {
 // schemaError says what to do about a failed schema request: the driver cannot plan a statement
 // without the base's schema, which needs the token's schema.bases:read scope.
 func schemaError(err error, baseID string) error {
-	var ae *transport.APIError
-	if errors.As(err, &ae) && (ae.StatusCode == 401 || ae.StatusCode == 403 || ae.StatusCode == 404) {
+	if deniedAccess(err) {
 		return fmt.Errorf("airsql: read the schema of base %s: %w (the driver needs the token's "+
 			"schema.bases:read scope and access to that base, named in the DSN or its key bases)", baseID, err)
 	}
