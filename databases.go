@@ -32,7 +32,7 @@ type namedDatabases struct {
 // databasesOf walks a statement (subqueries, UNION sides and write targets included) for the
 // databases it names.
 func databasesOf(node sqlparser.SQLNode) namedDatabases {
-	nd := namedDatabases{tables: map[string][]string{}, inFrom: map[string]bool{}}
+	var nd namedDatabases // its maps are made at the first database found: most statements name none
 	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
 		var tn sqlparser.TableName
 		table := false
@@ -53,6 +53,9 @@ func databasesOf(node sqlparser.SQLNode) namedDatabases {
 			return table, nil
 		}
 		key := strings.ToLower(db)
+		if nd.tables == nil {
+			nd.tables, nd.inFrom = map[string][]string{}, map[string]bool{}
+		}
 		if _, seen := nd.tables[key]; !seen {
 			nd.order = append(nd.order, db)
 		}

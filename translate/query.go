@@ -14,7 +14,8 @@ import (
 const InformationSchema = "information_schema"
 
 // QualifiedSchema is a Schema that also resolves database-qualified names (db.table): a Schema
-// that implements it lets FROM name the base's own database.
+// that implements it lets FROM, write targets and three-part column names name any database it
+// serves (the driver's catalog: the connection's bases).
 type QualifiedSchema interface {
 	Schema
 	TableIn(database, name string) (*Table, bool)
