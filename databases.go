@@ -118,6 +118,22 @@ func (cn *conn) otherDatabases(ctx context.Context, def *Connector, node sqlpars
 	return out, nil
 }
 
+// refreshDatabases fetches again the schemas of the other bases of a statement that could not be
+// planned, those cached long enough ago (schemaRecheckAfter) to lack a column added since.
+func refreshDatabases(ctx context.Context, others []otherDatabase) error {
+	for i, o := range others {
+		if o.c.schemaAge() <= schemaRecheckAfter {
+			continue
+		}
+		s, err := o.c.loadSchema(ctx, true)
+		if err != nil {
+			return err
+		}
+		others[i].schema = s
+	}
+	return nil
+}
+
 // deniedAccess reports the service refusing the token access to a base (401, 403, 404).
 func deniedAccess(err error) bool {
 	var ae *transport.APIError

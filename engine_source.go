@@ -118,7 +118,14 @@ func (cn *conn) planQuery(ctx context.Context, stmt sqlparser.SelectStatement, a
 	if err := cn.refuseOtherBasesOnReplica(def, others, stmt); err != nil {
 		return nil, nil, err
 	}
+	planning := 0
 	q, _, err := planned(ctx, cn, tables, func(s translate.Schema) (*translate.Query, error) {
+		if planning++; planning > 1 {
+			// planned plans once more against a fresh schema: the other bases' too.
+			if err := refreshDatabases(ctx, others); err != nil {
+				return nil, err
+			}
+		}
 		catalog = cn.catalogOf(def, s.(*baseSchema), others)
 		return translate.NewQueryStatement(stmt, catalog, args)
 	})

@@ -519,3 +519,27 @@ func TestMultiBaseDDL(t *testing.T) {
 		}
 	}
 }
+
+// TestMultiBaseSchemaRecheck: a statement naming a column added to another base since its schema
+// was cached is planned again against that base's fresh schema, as within one base.
+func TestMultiBaseSchemaRecheck(t *testing.T) {
+	db, c, srv := openMultiBase(t, "schemaTTL=1h")
+	fake := clock.NewFake(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	for _, d := range c.databases() {
+		d.clock = fake
+	}
+	query := "SELECT c.Zip FROM Orders o JOIN " + mbCustomers + ".Customers c ON c.Name = o.Customer WHERE o.Item = 'Ink'"
+	rowTexts(t, db, "SELECT o.Item FROM Orders o JOIN "+mbCustomers+".Customers c ON c.Name = o.Customer")
+	// Another client adds the column.
+	other, _ := openDSN(t, "airtable://"+emulator.DefaultToken+"@localhost/"+mbCustomers+"?tls=false", srv.Client())
+	if _, err := other.Exec("ALTER TABLE Customers ADD COLUMN Zip TEXT"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := other.Exec("UPDATE Customers SET Zip = '00100' WHERE Name = 'Bob'"); err != nil {
+		t.Fatal(err)
+	}
+	fake.Advance(time.Minute) // older than schemaRecheckAfter, younger than the TTL
+	if got, want := rowTexts(t, db, query), []string{"00100"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
