@@ -196,6 +196,17 @@ func TestConfigStringHidesToken(t *testing.T) {
 	if cfg.Token != "patSECRET.xyz" {
 		t.Errorf("String changed the config")
 	}
+	// A token pasted into bases= by mistake is not shown either, and the config keeps it.
+	cfg, err = ParseDSN("airtable:///app?bases=appB,patSECRETxyzABCDEFGH")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := cfg.String(); strings.Contains(s, "SECRET") || !strings.Contains(s, "appB") {
+		t.Errorf("%q shows a token written in bases, or hides the bases", s)
+	}
+	if cfg.Bases[1] != "patSECRETxyzABCDEFGH" {
+		t.Errorf("String changed the config's bases: %q", cfg.Bases)
+	}
 }
 
 func TestResolveToken(t *testing.T) {
