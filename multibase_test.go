@@ -193,6 +193,31 @@ func TestMultiBaseWrites(t *testing.T) {
 	if got, want := rowTexts(t, db, "SELECT Customer FROM Orders WHERE Item = 'Mug'"), []string{"Cid"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("orders after INSERT … SELECT: got %q, want %q", got, want)
 	}
+	// MySQL's multi-table forms writing a table of another base.
+	for _, q := range []string{
+		"UPDATE " + mbCustomers + ".Customers c JOIN Orders o ON o.Customer = c.Name SET c.City = 'Bari' WHERE o.Item = 'Ink'",
+		"DELETE c FROM " + mbCustomers + ".Customers c JOIN Orders o ON o.Customer = c.Name WHERE o.Item = 'Mug'",
+	} {
+		srv.ResetRequests()
+		if _, err := db.ExecContext(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		for _, r := range dataRequests(srv) {
+			if r.Method != "GET" && !strings.Contains(r.Path, mbCustomers) {
+				t.Errorf("%s: wrote %s %s, not in %s", q, r.Method, r.Path, mbCustomers)
+			}
+		}
+	}
+	if got, want := rowTexts(t, db, "SELECT Name, City FROM "+mbCustomers+".Customers WHERE Name IN ('Bob', 'Cid') ORDER BY Name"),
+		[]string{"Bob|Bari"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("after the multi-table UPDATE and DELETE: got %q, want %q", got, want)
+	}
+	if _, err := db.ExecContext(ctx, "UPDATE "+mbCustomers+".Customers SET City = 'Rome' WHERE Name = 'Bob'"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.ExecContext(ctx, "INSERT INTO "+mbCustomers+".Customers (Name, City) VALUES ('Cid', 'Lima')"); err != nil {
+		t.Fatal(err)
+	}
 	// In a transaction, writes to both bases are queued and each goes to its base at COMMIT.
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {

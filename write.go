@@ -123,8 +123,12 @@ func (cn *conn) prepareUpdate(ctx context.Context, ast *sqlparser.Update, args t
 		byID := *ast
 		byID.TableExprs = sqlparser.TableExprs{sr.target}
 		byID.Where = idList(ids)
-		plan, schema, err = planned(ctx, cn, []string{sr.table()}, func(s translate.Schema) (*translate.UpdatePlan, error) {
-			return translate.Update(&byID, s, args)
+		there, st, terr := cn.inTargetDatabase(&byID) // the written table's base, as in prepareWrite
+		if terr != nil {
+			return nil, terr
+		}
+		plan, schema, err = planned(ctx, there, []string{sr.table()}, func(s translate.Schema) (*translate.UpdatePlan, error) {
+			return translate.Update(st.(*sqlparser.Update), s, args)
 		})
 	}
 	if err != nil {

@@ -136,7 +136,11 @@ func (sr *search) table() string { return sr.target.Expr.(sqlparser.TableName).N
 // idSelect is SELECT DISTINCT <the written table's record id> FROM <the statement's tables> WHERE
 // <its condition>: what finds the records, planned and run as any SELECT.
 func (cn *conn) idSelect(ctx context.Context, sr *search, what string) (*sqlparser.Select, *baseSchema, *translate.Table, error) {
-	schema, err := cn.db().schemaFor(ctx, sr.table())
+	db, err := cn.namedDatabase(sr.target.Expr.(sqlparser.TableName).Qualifier.String(), what) // the written table's base
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	schema, err := db.schemaFor(ctx, sr.table())
 	if err != nil {
 		return nil, nil, nil, err
 	}
