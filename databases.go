@@ -21,7 +21,7 @@ import (
 // namedDatabases are the databases a statement names: db.table and db.table.column.
 type namedDatabases struct {
 	order  []string            // the databases other than information_schema, each once, as first written
-	tables map[string][]string // lower-cased database -> the table names written with it
+	tables map[string][]string // lower-cased database -> the table names written with it in FROM or as a write's target
 	info   bool                // information_schema is named
 	// inFrom: lower-cased database -> named as a table's (FROM, a write's target), not only in
 	// a column name: MySQL answers an unknown database in FROM with 1049, in a column name
@@ -56,10 +56,12 @@ func databasesOf(node sqlparser.SQLNode) namedDatabases {
 		if nd.tables == nil {
 			nd.tables, nd.inFrom = map[string][]string{}, map[string]bool{}
 		}
-		if _, seen := nd.tables[key]; !seen {
+		if _, seen := nd.inFrom[key]; !seen {
 			nd.order = append(nd.order, db)
 		}
-		nd.tables[key] = append(nd.tables[key], tn.Name.String())
+		if table { // a column's table is checked by translate (1054), not here
+			nd.tables[key] = append(nd.tables[key], tn.Name.String())
+		}
 		nd.inFrom[key] = nd.inFrom[key] || table
 		return table, nil
 	}, node)
@@ -142,7 +144,7 @@ func deniedAccess(err error) bool {
 
 // refuseOtherBasesOnReplica refuses a read of another base than the DSN's on a connector with a
 // replica: the replica copies the DSN's base only.
-func (cn *conn) refuseOtherBasesOnReplica(def *Connector, others []otherDatabase, node sqlparser.SQLNode) error {
+func (cn *conn) refuseOtherBasesOnReplica(def *Connector, node sqlparser.SQLNode) error {
 	if cn.c.replica == nil {
 		return nil
 	}

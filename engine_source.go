@@ -115,7 +115,7 @@ func (cn *conn) planQuery(ctx context.Context, stmt sqlparser.SelectStatement, a
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := cn.refuseOtherBasesOnReplica(def, others, stmt); err != nil {
+	if err := cn.refuseOtherBasesOnReplica(def, stmt); err != nil {
 		return nil, nil, err
 	}
 	planning := 0
