@@ -58,4 +58,3 @@ func BenchmarkTwoBasesAtServiceRate(b *testing.B) {
 	b.ReportMetric(rate, "requests/s")
 	b.ReportMetric(rate/10, "ratio-to-10req/s")
 }
-
