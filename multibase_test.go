@@ -568,3 +568,35 @@ func TestMultiBaseSchemaRecheck(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// TestMultiBaseSameTableName: two bases' tables of one name join without aliases, told apart by
+// their database as in MySQL (appA.T.col); T.col alone is refused.
+func TestMultiBaseSameTableName(t *testing.T) {
+	db, _, srv := openMultiBase(t, "")
+	ctx := context.Background()
+	for _, q := range []string{
+		"CREATE TABLE " + mbCustomers + ".Orders (Item TEXT, Note TEXT)",
+		"INSERT INTO " + mbCustomers + ".Orders (Item, Note) VALUES ('Ink', 'fragile'), ('Cap', 'blue')",
+	} {
+		if _, err := db.ExecContext(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	srv.ResetRequests()
+	query := "SELECT " + mbOrders + ".Orders.Customer, " + mbCustomers + ".Orders.Note FROM " + mbOrders + ".Orders JOIN " + mbCustomers +
+		".Orders ON " + mbOrders + ".Orders.Item = " + mbCustomers + ".Orders.Item ORDER BY 1"
+	if got, want := rowTexts(t, db, query), []string{"Bob|fragile", "Zoe|blue"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if got, want := requestsPerBase(srv), map[string]int{mbOrders: 1, mbCustomers: 1}; !reflect.DeepEqual(got, want) {
+		t.Errorf("data requests per base: got %v, want %v", got, want)
+	}
+	_, err := db.QueryContext(ctx, "SELECT Orders.Item FROM "+mbOrders+".Orders JOIN "+mbCustomers+".Orders ON "+mbOrders+".Orders.Item = "+mbCustomers+".Orders.Item")
+	if err == nil || !strings.Contains(err.Error(), "Orders") {
+		t.Errorf("Orders.Item with two Orders: got %v, want an error naming the qualifier", err)
+	}
+	_, err = db.QueryContext(ctx, "SELECT 1 FROM "+mbOrders+".Orders JOIN "+mbOrders+".Orders")
+	if err == nil || !strings.Contains(err.Error(), "not unique table/alias") {
+		t.Errorf("one base's table twice without aliases: got %v, want MySQL's not unique table/alias", err)
+	}
+}
