@@ -114,6 +114,7 @@ func newConnector(cfg *Config, extra ...transport.Option) (*Connector, error) {
 		other.Token, other.BaseID, other.Bases, other.Replica = token, id, nil, ""
 		oc, err := newConnector(other, extra...)
 		if err != nil {
+			c.Close()
 			return nil, fmt.Errorf("airsql: base %s of the DSN key bases: %w", id, err)
 		}
 		c.others = append(c.others, oc)

@@ -95,9 +95,9 @@ func (cn *conn) checkShow(ctx context.Context, sq *frontend.ShowQuery) error {
 	return err
 }
 
-// namedDatabase is the connector of the database a SHOW names with FROM/IN or as db.table: the
-// connection's default database when it names none; MySQL's 1049 for a database the connector
-// does not serve.
+// namedDatabase is the connector of the database a statement names for its table (SHOW … FROM
+// db, db.table in SHOW, a schema statement or a multi-table write): the connection's default
+// database when it names none; MySQL's 1049 for a database the connector does not serve.
 func (cn *conn) namedDatabase(name, what string) (*Connector, error) {
 	if name == "" {
 		return cn.db(), nil
