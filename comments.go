@@ -204,7 +204,7 @@ func ownArgs(node sqlparser.SQLNode, args translate.Args) (translate.Args, error
 func (cn *conn) commentRows(ctx context.Context, tableID string, ids []string) ([]translate.Row, error) {
 	var rows []translate.Row
 	for _, id := range ids {
-		comments, err := cn.c.base.AllComments(ctx, tableID, id)
+		comments, err := cn.db().base.AllComments(ctx, tableID, id)
 		if err != nil {
 			if missing, gerr := cn.missingRecord(ctx, tableID, id, err); missing {
 				continue // as in MySQL, a record id that matches nothing selects nothing
@@ -256,7 +256,7 @@ func (cn *conn) missingRecord(ctx context.Context, tableID, id string, err error
 	if !errors.Is(err, transport.ErrPermissionsOrNotFound) {
 		return true, nil
 	}
-	_, gerr := cn.c.base.Get(ctx, tableID, id)
+	_, gerr := cn.db().base.Get(ctx, tableID, id)
 	switch {
 	case gerr == nil:
 		return false, nil // the record is there: the token may not read its comments
@@ -269,7 +269,7 @@ func (cn *conn) missingRecord(ctx context.Context, tableID, id string, err error
 // commentsCatalog is a catalog of the base with the comments table of the records ids holding
 // their comments.
 func (cn *conn) commentsCatalog(ctx context.Context, name, baseTable string, ids []string) (*engine.Catalog, error) {
-	schema, t, err := cn.c.tableFor(ctx, baseTable)
+	schema, t, err := cn.db().tableFor(ctx, baseTable)
 	if err != nil {
 		return nil, err
 	}
@@ -277,7 +277,7 @@ func (cn *conn) commentsCatalog(ctx context.Context, name, baseTable string, ids
 	if err != nil {
 		return nil, err
 	}
-	catalog := engine.NewCatalog(schema, schema.tables, cn.c.cfg.BaseID)
+	catalog := engine.NewCatalog(schema, schema.tables, cn.db().cfg.BaseID)
 	catalog.AddLocal(name, commentColumns, rows)
 	return catalog, nil
 }
@@ -318,7 +318,7 @@ func (cn *conn) writeComments(ctx context.Context, ast sqlparser.Statement, args
 		return 0, true, &UnsupportedError{Construct: "writing " + name + " in a transaction",
 			Hint: "a comment is written at once and cannot be rolled back: write it outside the transaction"}
 	}
-	_, t, err := cn.c.tableFor(ctx, baseTable)
+	_, t, err := cn.db().tableFor(ctx, baseTable)
 	if err != nil {
 		return 0, true, err
 	}
@@ -399,7 +399,7 @@ func (cn *conn) insertComments(ctx context.Context, s *sqlparser.Insert, t *tran
 		specs[i].record, specs[i].spec = rec, transport.CommentSpec{Text: body, ParentCommentID: parent}
 	}
 	for i, sp := range specs {
-		if _, err := cn.c.base.CreateComment(ctx, t.ID, sp.record, sp.spec); err != nil {
+		if _, err := cn.db().base.CreateComment(ctx, t.ID, sp.record, sp.spec); err != nil {
 			return int64(i), fmt.Errorf("airsql: INSERT comment %d of %d (on record %s): %w (the %d before it were created)", i+1, len(specs), sp.record, err, i)
 		}
 	}
@@ -457,7 +457,7 @@ func (cn *conn) updateComments(ctx context.Context, s *sqlparser.Update, name, b
 		return 0, err
 	}
 	for i, m := range matched {
-		if _, err := cn.c.base.UpdateComment(ctx, t.ID, m[0], m[1], text); err != nil {
+		if _, err := cn.db().base.UpdateComment(ctx, t.ID, m[0], m[1], text); err != nil {
 			return int64(i), fmt.Errorf("airsql: UPDATE %s: comment %s: %w (the %d before it were updated)", name, m[1], err, i)
 		}
 	}
@@ -474,7 +474,7 @@ func (cn *conn) deleteComments(ctx context.Context, s *sqlparser.Delete, name, b
 		return 0, err
 	}
 	for i, m := range matched {
-		if _, err := cn.c.base.DeleteComment(ctx, t.ID, m[0], m[1]); err != nil {
+		if _, err := cn.db().base.DeleteComment(ctx, t.ID, m[0], m[1]); err != nil {
 			return int64(i), fmt.Errorf("airsql: DELETE FROM %s: comment %s: %w (the %d before it were deleted)", name, m[1], err, i)
 		}
 	}

@@ -443,16 +443,17 @@ const schemaRecheckAfter = 10 * time.Second
 // translate's planners on it; its refusals come back as *UnsupportedError.
 func planned[P any](ctx context.Context, cn *conn, tables []string, plan func(translate.Schema) (P, error)) (P, *baseSchema, error) {
 	var zero P
-	schema, err := cn.c.schemaFor(ctx, tables...)
+	db := cn.db() // the default database's: bare table names are its tables
+	schema, err := db.schemaFor(ctx, tables...)
 	if err != nil {
 		return zero, nil, err
 	}
 	p, err := plan(schema)
 	var refused *translate.UnsupportedError
-	if err != nil && !errors.As(err, &refused) && cn.c.schemaAge() > schemaRecheckAfter && ctx.Value(noSchemaRecheck{}) == nil {
+	if err != nil && !errors.As(err, &refused) && db.schemaAge() > schemaRecheckAfter && ctx.Value(noSchemaRecheck{}) == nil {
 		// The statement may name a column added since the schema was cached: plan once more
 		// against a fresh schema before refusing (not for a construct refused whatever the names).
-		if fresh, ferr := cn.c.loadSchema(ctx, true); ferr == nil {
+		if fresh, ferr := db.loadSchema(ctx, true); ferr == nil {
 			schema = fresh
 			p, err = plan(schema)
 		}

@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/airsql/airsql/internal/clock"
+	"github.com/airsql/airsql/translate"
 	"github.com/airsql/airsql/transport"
 )
 
@@ -48,6 +50,13 @@ type Connector struct {
 	// no other channel: it goes to the standard library's logger (stderr unless redirected with
 	// log.SetOutput); tests replace it.
 	notice func(msg string)
+
+	// others are the connectors of the bases the DSN key bases names, in its order: one per
+	// base, each with its own transport client — so its own pacing budget of 5 requests per
+	// second, which a request to this base never waits on — its own cached schema and table
+	// sizes. They read with this connector's token and settings (no replica: it copies the DSN's
+	// base only) and close with it.
+	others []*Connector
 }
 
 // Connector implements driver.Connector and io.Closer.
@@ -107,7 +116,75 @@ func newConnector(cfg *Config, extra ...transport.Option) (*Connector, error) {
 	if cfg.Replica != "" {
 		c.replica = &replicaState{c: c}
 	}
+	for _, id := range cfg.Bases {
+		other := cfg.Clone()
+		other.Token, other.BaseID, other.Bases, other.Replica = token, id, nil, ""
+		oc, err := newConnector(other, extra...)
+		if err != nil {
+			c.Close()
+			return nil, fmt.Errorf("airsql: base %s of the DSN key bases: %w", id, err)
+		}
+		c.others = append(c.others, oc)
+	}
 	return c, nil
+}
+
+// database returns the connector of a database the connector serves: its own base or one of
+// the DSN key bases, by id regardless of case (as MySQL compares database names with
+// lower_case_table_names=2).
+func (c *Connector) database(name string) (*Connector, bool) {
+	if strings.EqualFold(name, c.cfg.BaseID) {
+		return c, true
+	}
+	for _, o := range c.others {
+		if strings.EqualFold(name, o.cfg.BaseID) {
+			return o, true
+		}
+	}
+	return nil, false
+}
+
+// databases is every base the connector serves, its own first.
+func (c *Connector) databases() []*Connector {
+	return append([]*Connector{c}, c.others...)
+}
+
+// connectorOf is the connector whose base holds a table of a schema (the DSN's base for an
+// in-memory table, which no request reads).
+func (c *Connector) connectorOf(t *translate.Table) *Connector {
+	if o, ok := c.database(t.Database); ok {
+		return o
+	}
+	return c
+}
+
+// tableName names a table for EXPLAIN: its name and id, and its base when the connector serves
+// several.
+func (c *Connector) tableName(t *translate.Table) string {
+	if len(c.others) > 0 && t.Database != "" {
+		return t.Database + "." + t.Name + " (" + t.ID + ")"
+	}
+	return t.Name + " (" + t.ID + ")"
+}
+
+// UnknownDatabaseError is a database name the connector does not serve (MySQL's 1049).
+type UnknownDatabaseError struct {
+	Database string
+	Served   []string // the databases the connector serves
+}
+
+func (e *UnknownDatabaseError) Error() string {
+	return fmt.Sprintf("airsql: Unknown database '%s': this connection serves %s; to read another base with the same token, add its id to the DSN key bases (bases=%s)",
+		e.Database, strings.Join(e.Served, ", "), e.Database)
+}
+
+// unknownDatabase is the error for a database name the connector does not serve.
+func (c *Connector) unknownDatabase(name string) error {
+	served := []string{translate.InformationSchema}
+	for _, d := range c.databases() {
+		served = append(served, d.cfg.BaseID)
+	}
+	return &UnknownDatabaseError{Database: name, Served: served}
 }
 
 // Connect returns a connection. Connections hold no network state of their own: each
@@ -132,6 +209,9 @@ func (c *Connector) Close() error {
 	c.schemaMu.Unlock()
 	if c.replica != nil {
 		c.replica.close()
+	}
+	for _, o := range c.others {
+		o.Close()
 	}
 	return nil
 }
@@ -194,15 +274,15 @@ func (c *Connector) loadSchema(ctx context.Context, refresh bool) (*baseSchema, 
 	}
 	if !refresh && c.schemaFile != "" {
 		if s, fetched, ok := readSchemaFile(c.schemaFile, now, c.cfg.SchemaCache); ok && fresh(fetched) {
-			c.schema, c.schemaFetched = newBaseSchema(s), fetched
+			c.schema, c.schemaFetched = newBaseSchema(s, c.cfg.BaseID), fetched
 			return c.schema, nil
 		}
 	}
 	s, err := c.base.Schema(ctx)
 	if err != nil {
-		return nil, schemaError(err)
+		return nil, schemaError(err, c.cfg.BaseID)
 	}
-	c.schema = newBaseSchema(s)
+	c.schema = newBaseSchema(s, c.cfg.BaseID)
 	c.schemaFetched = now
 	writeSchemaFile(c.schemaFile, s, now)
 	return c.schema, nil

@@ -37,7 +37,11 @@ func (cn *conn) execDDL(ctx context.Context, d *frontend.DDL) (driver.Result, er
 	if err := cn.commit(); err != nil {
 		return nil, err
 	}
-	schema, err := cn.c.loadSchema(ctx, true) // the base as it is now: another client may have changed it
+	db, err := cn.ddlDatabase(d)
+	if err != nil {
+		return nil, err
+	}
+	schema, err := db.loadSchema(ctx, true) // the base as it is now: another client may have changed it
 	if err != nil {
 		return nil, err
 	}
@@ -57,14 +61,14 @@ func (cn *conn) execDDL(ctx context.Context, d *frontend.DDL) (driver.Result, er
 		if d.Description != nil {
 			spec.Description = *d.Description
 		}
-		_, err = cn.c.base.CreateTable(ctx, spec)
-		cn.c.forgetSchema()
+		_, err = db.base.CreateTable(ctx, spec)
+		db.forgetSchema()
 		if err != nil {
 			return nil, fmt.Errorf("airsql: CREATE TABLE %q: %w", d.Table, err)
 		}
 		return result{}, nil
 	case !found:
-		return nil, &NoTableError{Table: d.Table, Tables: schema.tableNames()}
+		return nil, &NoTableError{Table: d.Table, Tables: schema.tableNames(), Base: db.cfg.BaseID}
 	case d.Index:
 		return result{}, nil // no index to keep: see frontend.DDL
 	}
@@ -72,8 +76,40 @@ func (cn *conn) execDDL(ctx context.Context, d *frontend.DDL) (driver.Result, er
 	if err != nil {
 		return nil, err
 	}
-	defer cn.c.forgetSchema()
-	return result{}, plan.run(ctx, cn.c.base, existing)
+	defer db.forgetSchema()
+	return result{}, plan.run(ctx, db.base, existing)
+}
+
+// ddlDatabase is the connector of the base a schema statement changes: the database written before
+// its table, else the connection's default; a link it adds must point at a table of that base
+// (Airtable links records within one base).
+func (cn *conn) ddlDatabase(d *frontend.DDL) (*Connector, error) {
+	what := "ALTER TABLE"
+	if d.Create {
+		what = "CREATE TABLE"
+	}
+	db, err := cn.namedDatabase(d.Database, what)
+	if err != nil {
+		return nil, err
+	}
+	defs := d.Fields
+	for _, ch := range d.Changes {
+		if ch.Def != nil {
+			defs = append(defs, *ch.Def)
+		}
+	}
+	for _, f := range defs {
+		if f.LinkDatabase == "" {
+			continue
+		}
+		if ld, ok := cn.c.database(f.LinkDatabase); !ok {
+			return nil, cn.c.unknownDatabase(f.LinkDatabase)
+		} else if ld != db {
+			return nil, &UnsupportedError{Construct: "a link to a table of another base (" + f.LinkDatabase + "." + f.LinkTable + ")",
+				Hint: "Airtable links records within one base: link to a table of " + db.cfg.BaseID}
+		}
+	}
+	return db, nil
 }
 
 // alterPlan is what an ALTER or RENAME TABLE sends, checked before anything is sent.

@@ -31,9 +31,14 @@ func idColumn() translate.Column { return textColumn("id", false) }
 // Comment.
 func (cn *conn) show(ctx context.Context, ast *sqlparser.Show) (driver.Rows, error) {
 	if ast.Type == "databases" {
-		// The base of the DSN and information_schema, which MySQL lists to every user (and
-		// information_schema.SCHEMATA lists here too), sorted by name as MySQL 8 sorts them.
-		names := []string{cn.c.cfg.BaseID, translate.InformationSchema}
+		// The bases the connector serves (the DSN's, then those of the DSN key bases) and
+		// information_schema, which MySQL lists to every user (and information_schema.SCHEMATA
+		// lists here too), sorted by name as MySQL 8 sorts them.
+		var names []string
+		for _, d := range cn.c.databases() {
+			names = append(names, d.cfg.BaseID)
+		}
+		names = append(names, translate.InformationSchema)
 		slices.Sort(names)
 		rows := &staticRows{resultColumns: []translate.Column{textColumn("Database", false)}}
 		for _, n := range names {
@@ -52,9 +57,9 @@ func (cn *conn) show(ctx context.Context, ast *sqlparser.Show) (driver.Rows, err
 		return nil, unsupportedStatement(ast)
 	}
 	opt := ast.ShowTablesOpt
-	if opt.DbName != "" && opt.DbName != cn.c.cfg.BaseID {
-		return nil, &UnsupportedError{Construct: "SHOW TABLES FROM another base",
-			Hint: "a connection reaches only the base " + cn.c.cfg.BaseID + " of its DSN"}
+	db, err := cn.namedDatabase(opt.DbName, "SHOW TABLES")
+	if err != nil {
+		return nil, err
 	}
 	var like string
 	if opt.Filter != nil {
@@ -63,11 +68,11 @@ func (cn *conn) show(ctx context.Context, ast *sqlparser.Show) (driver.Rows, err
 		}
 		like = opt.Filter.Like
 	}
-	schema, err := cn.c.loadSchema(ctx, false)
+	schema, err := db.loadSchema(ctx, false)
 	if err != nil {
 		return nil, err
 	}
-	rows := &staticRows{resultColumns: []translate.Column{textColumn("Tables_in_"+cn.c.cfg.BaseID, false)}}
+	rows := &staticRows{resultColumns: []translate.Column{textColumn("Tables_in_"+db.cfg.BaseID, false)}}
 	if opt.Full != "" {
 		rows.resultColumns = append(rows.resultColumns, textColumn("Table_type", false))
 	}
@@ -90,15 +95,32 @@ func (cn *conn) show(ctx context.Context, ast *sqlparser.Show) (driver.Rows, err
 // checkShow answers a SHOW statement that names another base or an unknown table with the error
 // MySQL gives, where its SELECT over information_schema would list nothing.
 func (cn *conn) checkShow(ctx context.Context, sq *frontend.ShowQuery) error {
-	if sq.Database != "" && sq.Database != cn.c.cfg.BaseID {
-		return &UnsupportedError{Construct: "SHOW … FROM another base",
-			Hint: "a connection reaches only the base " + cn.c.cfg.BaseID + " of its DSN"}
+	db, err := cn.namedDatabase(sq.Database, "SHOW")
+	if err != nil {
+		return err
 	}
 	if sq.Table == "" {
 		return nil
 	}
-	_, err := cn.c.schemaFor(ctx, sq.Table) // a *NoTableError naming the tables there are
+	_, err = db.schemaFor(ctx, sq.Table) // a *NoTableError naming the tables there are
 	return err
+}
+
+// namedDatabase is the connector of the database a statement names for its table (SHOW … FROM
+// db, db.table in SHOW, a schema statement or a multi-table write): the connection's default
+// database when it names none; MySQL's 1049 for a database the connector does not serve.
+func (cn *conn) namedDatabase(name, what string) (*Connector, error) {
+	if name == "" {
+		return cn.db(), nil
+	}
+	if strings.EqualFold(name, translate.InformationSchema) {
+		return nil, &UnsupportedError{Construct: what + " in information_schema",
+			Hint: "information_schema is read-only and built in memory: SELECT from information_schema.TABLES or COLUMNS WHERE TABLE_SCHEMA = 'information_schema'"}
+	}
+	if d, ok := cn.c.database(name); ok {
+		return d, nil
+	}
+	return nil, cn.c.unknownDatabase(name)
 }
 
 // computedTypes are the Airtable field types whose values the service computes: they cannot be
@@ -114,12 +136,12 @@ var computedTypes = map[string]bool{
 // (Field, Type, Null, Key, Default, Extra; with FULL: Field, Type, Collation, Null, Key, Default,
 // Extra, Privileges, Comment); Airtable_type and Field_id follow.
 func (cn *conn) describe(ctx context.Context, st *frontend.ShowColumns) (driver.Rows, error) {
-	if st.Database != "" && st.Database != cn.c.cfg.BaseID {
-		return nil, &UnsupportedError{Construct: "SHOW COLUMNS FROM another base",
-			Hint: "a connection reaches only the base " + cn.c.cfg.BaseID + " of its DSN"}
+	db, err := cn.namedDatabase(st.Database, "SHOW COLUMNS")
+	if err != nil {
+		return nil, err
 	}
 	table := st.Table
-	schema, err := cn.c.schemaFor(ctx, table)
+	schema, err := db.schemaFor(ctx, table)
 	if err != nil {
 		return nil, err
 	}

@@ -31,6 +31,11 @@ type Config struct {
 	Host string
 	// BaseID is the base (app…) that is the database. Required; no default.
 	BaseID string
+	// Bases are the other bases (app… ids) the connector serves as databases besides BaseID,
+	// with the same token: a statement reads (and writes) their tables as appB.Table, USE appB
+	// makes one the connection's default, and information_schema lists them. BaseID stays the
+	// default database. Default none.
+	Bases []string
 	// TLS selects HTTPS. Default true. false (plain HTTP) is allowed only for a loopback
 	// host (localhost, *.localhost, 127.0.0.0/8, ::1) unless AllowInsecure is set.
 	TLS bool
@@ -115,6 +120,7 @@ func NewConfig() *Config {
 // Clone returns a copy of c; the HTTPClient pointer is shared.
 func (c *Config) Clone() *Config {
 	cp := *c
+	cp.Bases = slices.Clone(c.Bases)
 	return &cp
 }
 
@@ -131,6 +137,12 @@ func (c Config) String() string {
 	}
 	if mayBeToken(c.BaseID) || strings.Contains(c.BaseID, "@") {
 		c.BaseID = "HIDDEN-BASE-LOOKS-LIKE-A-TOKEN"
+	}
+	c.Bases = slices.Clone(c.Bases)
+	for i, b := range c.Bases {
+		if mayBeToken(b) || strings.Contains(b, "@") {
+			c.Bases[i] = "HIDDEN-BASE-LOOKS-LIKE-A-TOKEN"
+		}
 	}
 	s := c.FormatDSN()
 	return strings.Replace(s, "airtable://", "airtable://"+token, 1)
@@ -173,6 +185,16 @@ var dsnParams = []dsnParam{
 		func(c *Config) *time.Duration { return &c.ResultCache }),
 	enumParam("pacing", "whose 5 requests/s per base: `auto` (shared by the machine's processes for api.airtable.com), `shared` (always), `process`",
 		[]string{"auto", "shared", "process"}, func(c *Config) *string { return &c.Pacing }),
+	{name: "bases", kind: "string", valid: "base ids separated by commas (`appB,appC`)",
+		doc: "other bases this connector serves as databases with the same token: `SELECT … FROM appB.Orders`, `USE appB`, listed by SHOW DATABASES and information_schema; the base after the host stays the default; `\"\"`: none",
+		parse: func(c *Config, v string) error {
+			c.Bases = nil
+			if v != "" {
+				c.Bases = strings.Split(v, ",")
+			}
+			return checkBases(c.BaseID, c.Bases)
+		},
+		format: func(c, def *Config) (string, bool) { return strings.Join(c.Bases, ","), len(c.Bases) > 0 }},
 	{name: "secureFilePriv", kind: "string", valid: "an absolute directory", doc: "the directory `LOAD_FILE('path')` may read, to upload a file into an attachment column; `\"\"`: LOAD_FILE refused",
 		parse: func(c *Config, v string) error {
 			if v != "" && !filepath.IsAbs(v) {
@@ -432,6 +454,9 @@ func (c *Config) normalize() error {
 	if strings.ContainsAny(c.BaseID, "/?# @") {
 		return &DSNError{Msg: fmt.Sprintf("base id %s is not valid: use the app… id of the base", quoteUnlessSecret(c.BaseID))}
 	}
+	if err := checkBases(c.BaseID, c.Bases); err != nil {
+		return &DSNError{Msg: err.Error()}
+	}
 	if c.PageSize == 0 {
 		c.PageSize = 100
 	}
@@ -465,6 +490,26 @@ func (c *Config) normalize() error {
 	}
 	if !c.TLS && !c.AllowInsecure && !isLoopbackHost(c.hostname()) {
 		return &InsecureHostError{Host: c.Host}
+	}
+	return nil
+}
+
+// checkBases checks the ids of the other bases as the DSN's base id is checked: none empty, none
+// holding what a base id cannot, none given twice or equal to the default base.
+func checkBases(baseID string, bases []string) error {
+	seen := map[string]bool{strings.ToLower(baseID): true}
+	for _, b := range bases {
+		switch {
+		case b == "":
+			return fmt.Errorf("bases has an empty base id: write bases=appXXXXXXXXXXXXXX,appYYYYYYYYYYYYYY")
+		case strings.ContainsAny(b, "/?# @,`"):
+			return fmt.Errorf("bases: base id %s is not valid: use the app… id of the base", quoteUnlessSecret(b))
+		case strings.EqualFold(b, "information_schema"):
+			return fmt.Errorf("bases: information_schema is always served; name only bases")
+		case seen[strings.ToLower(b)]:
+			return fmt.Errorf("bases: base %s is named twice (the DSN's own base is always served)", b)
+		}
+		seen[strings.ToLower(b)] = true
 	}
 	return nil
 }

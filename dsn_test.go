@@ -69,6 +69,9 @@ var dsnCases = []struct {
 		want: withDefaults(func(c *Config) { c.BaseID = "appI"; c.Replica = "memory"; c.Freshness = 30 * time.Second })},
 	{dsn: "airtable:///appJ?freshness=5s&replica=%2Fvar%2Flib%2Fairsql", format: "airtable:///appJ?replica=%2Fvar%2Flib%2Fairsql",
 		want: withDefaults(func(c *Config) { c.BaseID = "appJ"; c.Replica = "/var/lib/airsql" })},
+	{dsn: "airtable:///appK?bases=appL%2CappM",
+		want: withDefaults(func(c *Config) { c.BaseID = "appK"; c.Bases = []string{"appL", "appM"} })},
+	{dsn: "airtable:///appK?bases=", format: "airtable:///appK", want: withDefaults(func(c *Config) { c.BaseID = "appK" })},
 }
 
 func TestParseDSN(t *testing.T) {
@@ -130,6 +133,11 @@ func TestParseDSNErrors(t *testing.T) {
 		{"airtable://" + secret + "@/app?readTimeout=soon", "duration ≥ 0"},
 		{"airtable://" + secret + "@/app?replica=copy", "memory or an absolute directory"},
 		{"airtable://" + secret + "@/app?replica=memory&freshness=-1s", "duration ≥ 0"},
+		{"airtable://" + secret + "@/app?bases=appB,,appC", "empty base id"},
+		{"airtable://" + secret + "@/app?bases=appB,appB", "named twice"},
+		{"airtable://" + secret + "@/app?bases=APP", "named twice"},
+		{"airtable://" + secret + "@/app?bases=app%20B", "not valid"},
+		{"airtable://" + secret + "@/app?bases=information_schema", "always served"},
 		{"airtable://" + secret + "@host:99999/app", "invalid port"},
 		{"airtable://" + secret + "@ho st/app", "not a valid HOST"},
 		{"airtable://" + secret + "%zz@/app", "invalid %-escape"},
@@ -187,6 +195,17 @@ func TestConfigStringHidesToken(t *testing.T) {
 	}
 	if cfg.Token != "patSECRET.xyz" {
 		t.Errorf("String changed the config")
+	}
+	// A token pasted into bases= by mistake is not shown either, and the config keeps it.
+	cfg, err = ParseDSN("airtable:///app?bases=appB,patSECRETxyzABCDEFGH")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := cfg.String(); strings.Contains(s, "SECRET") || !strings.Contains(s, "appB") {
+		t.Errorf("%q shows a token written in bases, or hides the bases", s)
+	}
+	if cfg.Bases[1] != "patSECRETxyzABCDEFGH" {
+		t.Errorf("String changed the config's bases: %q", cfg.Bases)
 	}
 }
 

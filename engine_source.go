@@ -21,12 +21,15 @@ type scanSource struct {
 }
 
 func (s scanSource) Scan(ctx context.Context, plan *translate.Plan) (engine.Pages, error) {
-	table := s.c.base.Table(plan.Table.ID)
-	pageSize := s.c.cfg.PageSize
+	// The table's own base: its pacing, result cache and sizes, whichever base the statement's
+	// other tables are in.
+	c := s.c.connectorOf(plan.Table)
+	table := c.base.Table(plan.Table.ID)
+	pageSize := c.cfg.PageSize
 	p := &scanPages{progress: newProgressTracker(ctx, plan.Table.Name)}
 	if plan.RecordIDs == nil && plan.Request.Formula == "" && plan.Request.View == "" && plan.Request.MaxRecords == 0 {
 		// A scan of the whole table: its count of records is the table's size.
-		p.sizes, p.tableID = &s.c.tableSizes, plan.Table.ID
+		p.sizes, p.tableID = &c.tableSizes, plan.Table.ID
 	}
 	if plan.RecordIDs != nil {
 		p.src = startGets(ctx, table, plan.RecordIDs)
@@ -101,19 +104,49 @@ func (cn *conn) planQuery(ctx context.Context, stmt sqlparser.SelectStatement, a
 		}
 		return q, nil, nil
 	}
-	var catalog *engine.Catalog
 	tables := statementTables(stmt)
 	if cn.inInformationSchema() {
 		tables = nil // bare names are information_schema's first: the catalog finds them
 	}
-	q, _, err := planned(ctx, cn, tables, func(s translate.Schema) (*translate.Query, error) {
-		catalog = cn.catalog(s.(*baseSchema))
+	if err := cn.refuseOtherBasesOnReplica(cn.db(), stmt); err != nil {
+		return nil, nil, err
+	}
+	q, _, catalog, err := plannedInCatalog(ctx, cn, stmt, tables, func(catalog *engine.Catalog) (*translate.Query, error) {
 		return translate.NewQueryStatement(stmt, catalog, args)
 	})
 	if err != nil {
 		return nil, nil, err
 	}
 	return q, catalog, nil
+}
+
+// plannedInCatalog plans a statement (plan) against the catalog its names are read in: the default
+// database's schema (planned reads it, and reads it again when a name is missing from a cached
+// one), the other served bases the statement names, and information_schema. A SELECT and the
+// search of an UPDATE or DELETE are planned here alike.
+func plannedInCatalog[P any](ctx context.Context, cn *conn, stmt sqlparser.SQLNode, tables []string, plan func(*engine.Catalog) (P, error)) (P, *baseSchema, *engine.Catalog, error) {
+	var zero P
+	def := cn.db()
+	others, err := cn.otherDatabases(ctx, def, stmt, cn.inInformationSchema())
+	if err != nil {
+		return zero, nil, nil, err
+	}
+	var catalog *engine.Catalog
+	planning := 0
+	p, schema, err := planned(ctx, cn, tables, func(s translate.Schema) (P, error) {
+		if planning++; planning > 1 {
+			// planned plans once more against a fresh schema: the other bases' too.
+			if err := refreshDatabases(ctx, others); err != nil {
+				return zero, err
+			}
+		}
+		catalog = cn.catalogOf(def, s.(*baseSchema), others)
+		return plan(catalog)
+	})
+	if err != nil {
+		return zero, nil, nil, err
+	}
+	return p, schema, catalog, nil
 }
 
 // commentsInside refuses a comments table that a statement names other than alone (a SELECT of
@@ -124,21 +157,6 @@ func commentsInside(stmt sqlparser.SQLNode) error {
 			Hint: "read Table$comments alone, WHERE record_id IN (…), and combine its rows in your program"}
 	}
 	return nil
-}
-
-// catalog is the base's schema with information_schema: what a statement's names are read in.
-func (cn *conn) catalog(bs *baseSchema) *engine.Catalog {
-	catalog := engine.NewCatalog(bs, bs.tables, cn.c.cfg.BaseID)
-	cn.c.addReplicaStatus(catalog)
-	catalog.InformationSchemaFirst = cn.inInformationSchema()
-	catalog.TableRows = func(id string) (int, bool) {
-		n, ok := cn.c.tableSizes.Load(id)
-		if !ok {
-			return 0, false
-		}
-		return n.(int), true
-	}
-	return catalog
 }
 
 // isDual reports a FROM that names no table: none written (sqlparser reads it as DUAL) or DUAL.
@@ -255,11 +273,12 @@ func (s scanSource) Requests(plan *translate.Plan) (int, bool) {
 // Records is the number of records of a plan's table, learnt by an earlier whole-table scan or
 // COUNT(*), and the records one list request returns (engine.Sizer).
 func (s scanSource) Records(plan *translate.Plan) (int, int, bool) {
-	v, ok := s.c.tableSizes.Load(plan.Table.ID)
+	c := s.c.connectorOf(plan.Table)
+	v, ok := c.tableSizes.Load(plan.Table.ID)
 	if !ok {
 		return 0, 0, false
 	}
-	pageSize := s.c.cfg.PageSize
+	pageSize := c.cfg.PageSize
 	if pageSize <= 0 {
 		pageSize = 100
 	}

@@ -240,7 +240,7 @@ func TestEngineRefusals(t *testing.T) {
 		"SELECT * FROM DUAL":                                                   "no tables used",
 		"SELECT VARIANCE(DISTINCT Priority) FROM Tasks":                        "VARIANCE takes no DISTINCT",
 		"SELECT Name FROM Tasks HAVING Priority > 1":                           "unknown column 'Priority' in 'having clause'",
-		"SELECT Name FROM appOTHER000000001.Tasks":                             "a database-qualified table name",
+		"SELECT Name FROM appOTHER000000001.Tasks":                             "Unknown database 'appOTHER000000001'",
 		"SELECT Name FROM Tasks LIMIT 1 OFFSET -1":                             "",
 		"SELECT Status, COUNT(*) FROM Tasks GROUP BY Status HAVING Name = 'a'": "of HAVING clause is not in GROUP BY clause",
 	} {

@@ -25,20 +25,24 @@ func (cn *conn) explain(ctx context.Context, st statement, nvs []driver.NamedVal
 	rows := &staticRows{resultColumns: explainColumns}
 	add := func(step, detail string) { rows.values = append(rows.values, []driver.Value{step, detail}) }
 	if st.describe != nil {
-		add("request", "GET /v0/meta/bases/"+cn.c.cfg.BaseID+"/tables (the base schema, cached for schemaTTL)")
+		add("request", "GET /v0/meta/bases/"+cn.db().cfg.BaseID+"/tables (the base schema, cached for schemaTTL)")
 		add("local", "list the columns of "+st.describe.Table)
 		return rows, nil
 	}
 	if d := st.ddl; d != nil {
-		cn.explainDDL(add, d)
+		db, err := cn.ddlDatabase(d)
+		if err != nil {
+			return nil, err
+		}
+		explainDDL(add, d, db.cfg.BaseID)
 		return rows, nil
 	}
 	if st.ast != nil && namesComments(st.ast) {
 		if _, isInsert := st.ast.(*sqlparser.Insert); isInsert {
-			add("request", "POST /v0/"+cn.c.cfg.BaseID+"/{table}/{record}/comments: one per row")
+			add("request", "POST /v0/"+cn.db().cfg.BaseID+"/{table}/{record}/comments: one per row")
 			return rows, nil
 		}
-		add("request", "GET /v0/"+cn.c.cfg.BaseID+"/{table}/{record}/comments: one per record named by record_id = … or IN (…), and one more per 100 comments of a record")
+		add("request", "GET /v0/"+cn.db().cfg.BaseID+"/{table}/{record}/comments: one per record named by record_id = … or IN (…), and one more per 100 comments of a record")
 		if _, _, isWrite := commentsWriteTarget(st.ast); isWrite {
 			add("request", "then one PATCH or DELETE per comment matched")
 		}
@@ -47,7 +51,7 @@ func (cn *conn) explain(ctx context.Context, st statement, nvs []driver.NamedVal
 	}
 	if st.ast != nil && hasLoadFile(st.ast) {
 		add("local", "read each LOAD_FILE file (inside secureFilePriv)")
-		add("request", "the write, then POST /v0/"+cn.c.cfg.BaseID+"/{record}/{field}/uploadAttachment per file and record written")
+		add("request", "the write, then POST /v0/"+cn.db().cfg.BaseID+"/{record}/{field}/uploadAttachment per file and record written")
 		return rows, nil
 	}
 	if st.prepared != nil {
@@ -69,20 +73,12 @@ func (cn *conn) explain(ctx context.Context, st statement, nvs []driver.NamedVal
 		if err := cn.explainSelect(ctx, add, ast.(sqlparser.SelectStatement), args); err != nil {
 			return nil, err
 		}
-	case *sqlparser.Insert:
-		if err := cn.explainInsert(ctx, add, ast, args); err != nil {
-			return nil, err
-		}
-	case *sqlparser.Update:
-		if err := cn.explainUpdate(ctx, add, ast, args); err != nil {
-			return nil, err
-		}
-	case *sqlparser.Delete:
-		if err := cn.explainDelete(ctx, add, ast, args); err != nil {
+	case *sqlparser.Insert, *sqlparser.Update, *sqlparser.Delete:
+		if err := cn.explainWrite(ctx, add, ast, args); err != nil {
 			return nil, err
 		}
 	case *sqlparser.Show:
-		add("request", "GET /v0/meta/bases/"+cn.c.cfg.BaseID+"/tables (the base schema, cached for schemaTTL)")
+		add("request", "GET /v0/meta/bases/"+cn.db().cfg.BaseID+"/tables (the base schema, cached for schemaTTL)")
 	default:
 		return nil, unsupportedStatement(st.ast)
 	}
@@ -90,8 +86,8 @@ func (cn *conn) explain(ctx context.Context, st statement, nvs []driver.NamedVal
 }
 
 // explainDDL describes CREATE TABLE, ALTER TABLE and CREATE INDEX: the metadata requests.
-func (cn *conn) explainDDL(add func(step, detail string), d *frontend.DDL) {
-	add("request", "GET /v0/meta/bases/"+cn.c.cfg.BaseID+"/tables (the base as it is now)")
+func explainDDL(add func(step, detail string), d *frontend.DDL, baseID string) {
+	add("request", "GET /v0/meta/bases/"+baseID+"/tables (the base as it is now)")
 	switch {
 	case d.Index:
 		add("local", "none: Airtable keeps no indexes, and a non-unique index changes no result")
@@ -99,9 +95,9 @@ func (cn *conn) explainDDL(add func(step, detail string), d *frontend.DDL) {
 		if d.IfNotExists {
 			add("local", "nothing more if the table "+d.Table+" exists")
 		}
-		add("request", "POST /v0/meta/bases/"+cn.c.cfg.BaseID+"/tables: create "+d.Table)
+		add("request", "POST /v0/meta/bases/"+baseID+"/tables: create "+d.Table)
 	default:
-		meta := "/v0/meta/bases/" + cn.c.cfg.BaseID + "/tables/{table}"
+		meta := "/v0/meta/bases/" + baseID + "/tables/{table}"
 		if len(d.Fields) > 0 {
 			add("request", fmt.Sprintf("POST %s/fields: one request per column added (%d)", meta, len(d.Fields)))
 		}
@@ -121,6 +117,29 @@ func (cn *conn) explainDDL(add func(step, detail string), d *frontend.DDL) {
 	}
 }
 
+// explainWrite describes INSERT, UPDATE or DELETE, planned where prepareWrite plans it: in the
+// base of its table (an INSERT … SELECT's rows are read where it was written).
+func (cn *conn) explainWrite(ctx context.Context, add func(step, detail string), ast sqlparser.Statement, args translate.Args) error {
+	if ins, ok := ast.(*sqlparser.Insert); ok {
+		if _, isSelect := ins.Rows.(sqlparser.SelectStatement); isSelect {
+			return cn.explainInsert(ctx, add, ins, args)
+		}
+	}
+	there, ast, err := cn.inTargetDatabase(ast)
+	if err != nil {
+		return err
+	}
+	switch ast := ast.(type) {
+	case *sqlparser.Insert:
+		return there.explainInsert(ctx, add, ast, args)
+	case *sqlparser.Update:
+		return there.explainUpdate(ctx, add, ast, args)
+	case *sqlparser.Delete:
+		return there.explainDelete(ctx, add, ast, args)
+	}
+	return unsupportedStatement(ast)
+}
+
 // explainInsert describes INSERT (… SELECT, … ON DUPLICATE KEY UPDATE): the requests that create
 // or upsert its rows.
 func (cn *conn) explainInsert(ctx context.Context, add func(step, detail string), ast *sqlparser.Insert, args translate.Args) error {
@@ -129,7 +148,7 @@ func (cn *conn) explainInsert(ctx context.Context, add func(step, detail string)
 		if err := cn.explainSelect(ctx, add, sel, args); err != nil {
 			return err
 		}
-		add("table", ast.Table.Name.String())
+		add("table", sqlparser.String(ast.Table))
 		add("request", "POST (create records) of every row the SELECT gives, in requests of up to 10")
 		add("typecast", strconv.FormatBool(cn.c.cfg.Typecast))
 		return nil
@@ -143,11 +162,11 @@ func (cn *conn) explainInsert(ctx context.Context, add func(step, detail string)
 	n := len(plan.Rows)
 	if plan.Upsert != nil {
 		add("statement", "INSERT … ON DUPLICATE KEY UPDATE (upsert)")
-		add("table", tableName(plan.Table))
+		add("table", cn.c.tableName(plan.Table))
 		add("request", fmt.Sprintf("PATCH with performUpsert.fieldsToMergeOn = [%s]: %s", strings.Join(plan.Upsert, ", "), chunks(n)))
 	} else {
 		add("statement", "INSERT")
-		add("table", tableName(plan.Table))
+		add("table", cn.c.tableName(plan.Table))
 		add("request", "POST (create records): "+chunks(n))
 	}
 	add("typecast", strconv.FormatBool(cn.c.cfg.Typecast))
@@ -205,7 +224,7 @@ func (cn *conn) explainSearch(add func(step, detail string), table *translate.Ta
 	if err != nil {
 		return err
 	}
-	add("written", tableName(table))
+	add("written", cn.c.tableName(table))
 	add("find", sqlparser.String(search.Select))
 	cn.explainTree(add, op.Explain(), search.Query, false) // a write's search reads the service
 	return nil
@@ -277,7 +296,7 @@ func (cn *conn) explainScan(add func(step, detail string), plan *translate.Plan,
 		cn.explainReplica(add, plan)
 		return
 	}
-	add("table", tableName(plan.Table))
+	add("table", cn.c.tableName(plan.Table))
 	switch {
 	case plan.NoRows:
 		add("request", "none: the WHERE clause is never true")
@@ -286,7 +305,7 @@ func (cn *conn) explainScan(add func(step, detail string), plan *translate.Plan,
 		add("request", fmt.Sprintf("GET one record by id, %d request(s): %s", len(plan.RecordIDs), strings.Join(plan.RecordIDs, ", ")))
 	default:
 		opts := listOptions(plan, cn.c.cfg.PageSize)
-		add("request", "list records: GET /v0/"+cn.c.cfg.BaseID+"/"+plan.Table.ID+" page by page (POST …/listRecords when the URL would pass 16,000 characters)")
+		add("request", "list records: GET /v0/"+cn.c.connectorOf(plan.Table).cfg.BaseID+"/"+plan.Table.ID+" page by page (POST …/listRecords when the URL would pass 16,000 characters)")
 		if opts.View != "" {
 			add("view", opts.View)
 		}
@@ -306,7 +325,7 @@ func (cn *conn) explainScan(add func(step, detail string), plan *translate.Plan,
 		}
 		add("pageSize", strconv.Itoa(opts.PageSize))
 		cn.explainCacheAndSplit(add, plan, opts, "")
-		if v, ok := cn.c.tableSizes.Load(plan.Table.ID); ok {
+		if v, ok := cn.c.connectorOf(plan.Table).tableSizes.Load(plan.Table.ID); ok {
 			add("estimate", estimatePages(v.(int), opts))
 		} else {
 			add("estimate", "unknown: the table's size is learnt from a scan of the whole table or SELECT COUNT(*) without WHERE")
@@ -334,8 +353,6 @@ func estimatePages(size int, opts transport.ListOptions) string {
 	return fmt.Sprintf("%d request(s) (the table has %d records)", pages, size)
 }
 
-func tableName(t *translate.Table) string { return t.Name + " (" + t.ID + ")" }
-
 func sortText(keys []translate.Sort) string {
 	parts := make([]string, len(keys))
 	for i, k := range keys {
@@ -356,7 +373,7 @@ func chunks(n int) string {
 // explainCacheAndSplit adds what the result cache would do with the listing, and the second
 // request of a plan split on a nullable ORDER BY key.
 func (cn *conn) explainCacheAndSplit(add func(step, detail string), plan *translate.Plan, opts transport.ListOptions, prefix string) {
-	if tbl := cn.c.base.Table(plan.Table.ID); tbl.ResultCacheTTL() > 0 {
+	if tbl := cn.c.connectorOf(plan.Table).base.Table(plan.Table.ID); tbl.ResultCacheTTL() > 0 {
 		cache := "on (" + tbl.ResultCacheTTL().String() + "): not cached now, the next identical read is"
 		if recs, age, hits, ok := tbl.CachedListing(opts); ok {
 			cache = fmt.Sprintf("hit: answered from memory (%d records, read %s ago, %d hits so far), no request", recs, age.Round(time.Millisecond), hits)

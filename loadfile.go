@@ -111,7 +111,7 @@ func (cn *conn) writeWithFiles(ctx context.Context, ast sqlparser.Statement, arg
 		return 0, true, &UnsupportedError{Construct: "LOAD_FILE outside INSERT … VALUES or a one-table UPDATE … SET",
 			Hint: "write it as the value of an attachment column: INSERT INTO t (Name, Files) VALUES ('x', LOAD_FILE('/dir/a.pdf'))"}
 	}
-	_, t, err := cn.c.tableFor(ctx, table)
+	_, t, err := cn.db().tableFor(ctx, table)
 	if err != nil {
 		return 0, true, err
 	}
@@ -224,7 +224,7 @@ func (cn *conn) uploadFiles(ctx context.Context, parsed sqlparser.Statement, t *
 			targets = out.records[u.row : u.row+1]
 		}
 		for _, rec := range targets {
-			if _, err := cn.c.base.UploadAttachment(ctx, t.ID, rec.ID, u.fieldID, u.file); err != nil {
+			if _, err := cn.db().base.UploadAttachment(ctx, t.ID, rec.ID, u.fieldID, u.file); err != nil {
 				return fmt.Errorf("airsql: the records were written, but uploading %q into %q of record %s failed (%d uploads were done before it): %w",
 					u.file.Filename, u.column, rec.ID, sent, err)
 			}

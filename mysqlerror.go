@@ -9,6 +9,7 @@ import (
 // MySQL error numbers the driver's errors answer to (MySQL 8 manual, "Server Error Message
 // Reference"), and their SQLSTATE.
 const (
+	erBadDB              = 1049 // ER_BAD_DB_ERROR, 42000
 	erTableExists        = 1050 // ER_TABLE_EXISTS_ERROR, 42S01
 	erBadField           = 1054 // ER_BAD_FIELD_ERROR, 42S22
 	erDupFieldName       = 1060 // ER_DUP_FIELDNAME, 42S21
@@ -39,8 +40,11 @@ func MySQLErrorCode(err error) (code uint16, sqlState string) {
 		subq    *SubqueryError
 		window  *WindowError
 		jsonErr *JSONError
+		badDB   *UnknownDatabaseError
 	)
 	switch {
+	case errors.As(err, &badDB):
+		return erBadDB, "42000"
 	case errors.As(err, &jsonErr): // MySQL's own number: 3141, 3143, …
 		return uint16(jsonErr.Code), jsonSQLState[jsonErr.Code]
 	case errors.As(err, &window): // MySQL's own number: 3593, 3579, …

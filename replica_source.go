@@ -447,7 +447,7 @@ func (r *replicaState) lastSyncError() error {
 // read polls first), or by copying the table on first use.
 func (cn *conn) explainReplica(add func(step, detail string), plan *translate.Plan) {
 	c := cn.c
-	add("table", tableName(plan.Table))
+	add("table", cn.c.tableName(plan.Table))
 	fresh := c.cfg.Freshness
 	b := c.replicaBase()
 	var t *replica.Table

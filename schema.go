@@ -2,7 +2,6 @@ package airsql
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -22,14 +21,14 @@ type baseSchema struct {
 // baseSchema implements translate.Schema.
 var _ translate.Schema = (*baseSchema)(nil)
 
-func newBaseSchema(s *transport.BaseSchema) *baseSchema {
+func newBaseSchema(s *transport.BaseSchema, baseID string) *baseSchema {
 	bs := &baseSchema{
 		byID:   map[string]*translate.Table{},
 		byName: map[string]*translate.Table{},
 		byFold: map[string][]*translate.Table{},
 	}
 	for _, ts := range s.Tables {
-		t := &translate.Table{ID: ts.ID, Name: ts.Name, PrimaryFieldID: ts.PrimaryFieldID, Description: ts.Description}
+		t := &translate.Table{ID: ts.ID, Name: ts.Name, PrimaryFieldID: ts.PrimaryFieldID, Description: ts.Description, Database: baseID}
 		for _, f := range ts.Fields {
 			t.Fields = append(t.Fields, translate.Field{ID: f.ID, Name: f.Name, Type: f.Type, Options: f.Options, Description: f.Description})
 		}
@@ -71,22 +70,25 @@ func (s *baseSchema) tableNames() string {
 
 // schemaError says what to do about a failed schema request: the driver cannot plan a statement
 // without the base's schema, which needs the token's schema.bases:read scope.
-func schemaError(err error) error {
-	var ae *transport.APIError
-	if errors.As(err, &ae) && (ae.StatusCode == 401 || ae.StatusCode == 403 || ae.StatusCode == 404) {
-		return fmt.Errorf("airsql: read the base schema: %w (the driver needs the token's "+
-			"schema.bases:read scope and access to the base named in the DSN)", err)
+func schemaError(err error, baseID string) error {
+	if deniedAccess(err) {
+		return fmt.Errorf("airsql: read the schema of base %s: %w (the driver needs the token's "+
+			"schema.bases:read scope and access to that base, named in the DSN or its key bases)", baseID, err)
 	}
-	return fmt.Errorf("airsql: read the base schema: %w", err)
+	return fmt.Errorf("airsql: read the schema of base %s: %w", baseID, err)
 }
 
 // NoTableError says a statement names a table the base does not have.
 type NoTableError struct {
 	Table  string // as written in the statement
 	Tables string // the base's tables, for the message
+	Base   string // the base's id ("" when not known)
 }
 
 func (e *NoTableError) Error() string {
+	if e.Base != "" {
+		return fmt.Sprintf("airsql: the base %s has no table %q; its tables are %s", e.Base, e.Table, e.Tables)
+	}
 	return fmt.Sprintf("airsql: the base has no table %q; its tables are %s", e.Table, e.Tables)
 }
 
@@ -107,7 +109,7 @@ func (c *Connector) schemaFor(ctx context.Context, tables ...string) (*baseSchem
 	}
 	for _, name := range tables {
 		if _, ok := s.Table(name); !ok {
-			return nil, &NoTableError{Table: name, Tables: s.tableNames()}
+			return nil, &NoTableError{Table: name, Tables: s.tableNames(), Base: c.cfg.BaseID}
 		}
 	}
 	return s, nil

@@ -6,20 +6,21 @@ import (
 	"github.com/airsql/airsql/translate"
 )
 
-// useDatabase runs USE db. A connection reaches the one base of its DSN, and information_schema:
-// after USE information_schema its tables are found by their bare names (SELECT … FROM TABLES)
-// before the base's, and DATABASE() answers information_schema, as in MySQL; USE of the base
-// goes back. Any other database is refused.
+// useDatabase runs USE db. A connection reaches the bases its connector serves (the DSN's and
+// those of the DSN key bases) and information_schema: USE of a base makes it the default
+// database (bare table names are its tables, DATABASE() answers it), as in MySQL; after USE
+// information_schema its tables are found by their bare names before the base's. Any other
+// database is MySQL's 1049.
 func (cn *conn) useDatabase(db string) error {
-	switch {
-	case strings.EqualFold(db, translate.InformationSchema):
+	if strings.EqualFold(db, translate.InformationSchema) {
 		cn.session.Database = translate.InformationSchema
-	case db == cn.c.cfg.BaseID:
-		cn.session.Database = cn.c.cfg.BaseID
-	default:
-		return &UnsupportedError{Construct: "USE " + db,
-			Hint: "a connection reaches the base named in its DSN (" + cn.c.cfg.BaseID + ") and information_schema: open another connector for another base"}
+		return nil
 	}
+	d, ok := cn.c.database(db)
+	if !ok {
+		return cn.c.unknownDatabase(db)
+	}
+	cn.session.Database = d.cfg.BaseID
 	return nil
 }
 

@@ -45,8 +45,11 @@ func TestUseInformationSchema(t *testing.T) {
 		t.Error("the base's tables after USE of the base")
 	}
 	_, err := conn.ExecContext(ctx, "USE appOTHER000000001")
-	var ue *UnsupportedError
-	if !errors.As(err, &ue) || ue.Construct != "USE appOTHER000000001" {
-		t.Errorf("USE of another base: got %v, want an UnsupportedError naming it", err)
+	var ue *UnknownDatabaseError
+	if !errors.As(err, &ue) || ue.Database != "appOTHER000000001" {
+		t.Errorf("USE of a base not served: got %v, want an UnknownDatabaseError naming it", err)
+	}
+	if code, _ := MySQLErrorCode(err); code != 1049 {
+		t.Errorf("USE of a base not served: got MySQL error %d, want 1049", code)
 	}
 }

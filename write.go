@@ -58,35 +58,41 @@ func (w *pendingWrite) size() int {
 // prepareWrite checks a write statement against the schema and, for UPDATE and DELETE, finds
 // the records it touches, without writing anything.
 func (cn *conn) prepareWrite(ctx context.Context, ast sqlparser.Statement, args translate.Args) (*pendingWrite, error) {
-	var (
-		w   *pendingWrite
-		err error
-	)
+	written := ast
+	if ins, ok := ast.(*sqlparser.Insert); ok {
+		if sel, ok := ins.Rows.(sqlparser.SelectStatement); ok {
+			// The SELECT's rows are read where the statement was written (its bare names are the
+			// default database's), then written as VALUES rows.
+			var err error
+			if ast, args, err = cn.insertSelect(ctx, ins, sel, args); err != nil {
+				return nil, err
+			}
+		}
+	}
+	there, ast, err := cn.inTargetDatabase(ast)
+	if err != nil {
+		return nil, err
+	}
+	var w *pendingWrite
 	switch ast := ast.(type) {
 	case *sqlparser.Insert:
-		w, err = cn.prepareInsert(ctx, ast, args)
+		w, err = there.prepareInsert(ctx, ast, args)
 	case *sqlparser.Update:
-		w, err = cn.prepareUpdate(ctx, ast, args)
+		w, err = there.prepareUpdate(ctx, ast, args)
 	case *sqlparser.Delete:
-		w, err = cn.prepareDelete(ctx, ast, args)
+		w, err = there.prepareDelete(ctx, ast, args)
 	default:
 		return nil, unsupportedStatement(ast)
 	}
 	if w != nil {
-		w.sql = sqlparser.String(ast)
+		w.sql = sqlparser.String(written)
 	}
 	return w, err
 }
 
 // prepareInsert plans INSERT (BatchCreate) or INSERT … ON DUPLICATE KEY UPDATE (BatchUpsert on
-// the key columns translate chose).
+// the key columns translate chose); an INSERT … SELECT has had its rows read (prepareWrite).
 func (cn *conn) prepareInsert(ctx context.Context, ast *sqlparser.Insert, args translate.Args) (*pendingWrite, error) {
-	if sel, ok := ast.Rows.(sqlparser.SelectStatement); ok {
-		var err error
-		if ast, args, err = cn.insertSelect(ctx, ast, sel, args); err != nil {
-			return nil, err
-		}
-	}
 	plan, schema, err := planned(ctx, cn, []string{ast.Table.Name.String()}, func(s translate.Schema) (*translate.InsertPlan, error) {
 		return translate.Insert(ast, s, args)
 	})
@@ -143,7 +149,7 @@ func (cn *conn) prepareDelete(ctx context.Context, ast *sqlparser.Delete, args t
 // part-way returns a *WriteError naming what was written and what may have been.
 func (cn *conn) send(ctx context.Context, w *pendingWrite) (writeOutcome, error) {
 	out := writeOutcome{table: w.table, schema: w.schema}
-	table := cn.c.base.Table(w.table.ID)
+	table := cn.c.connectorOf(w.table).base.Table(w.table.ID)
 	if copied, mark, ok := cn.c.replicaMark(w.table.ID); ok {
 		defer func() { cn.c.patchReplica(copied, mark, out) }()
 	}

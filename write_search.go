@@ -33,12 +33,9 @@ func planWrite[S sqlparser.Statement, P any](ctx context.Context, cn *conn, ast 
 	if cn.inInformationSchema() {
 		tables = nil // bare names are information_schema's first: the catalog finds them
 	}
-	var catalog *engine.Catalog
-	p, schema, err := planned(ctx, cn, tables, func(s translate.Schema) (P, error) {
-		catalog = cn.catalog(s.(*baseSchema))
+	return plannedInCatalog(ctx, cn, ast, tables, func(catalog *engine.Catalog) (P, error) {
 		return plan(ast, catalog, args)
 	})
-	return p, schema, catalog, err
 }
 
 // eachSearched runs a write's search through the engine to the end, reading the service (not a

@@ -298,3 +298,7 @@ func (g *demoGen) tasks() []FixtureRecord {
 	}
 	return records
 }
+
+// DemoFixture is the demo base as a fixture (a new copy each call), for a test that serves it
+// beside other bases from one emulator (WithFixture of their union).
+func DemoFixture() *Fixture { return demoFixture() }

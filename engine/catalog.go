@@ -20,18 +20,25 @@ import (
 // A base is a database named by its id; the record id is each table's primary key (PRIMARY, on
 // column id).
 type Catalog struct {
-	base     translate.Schema
-	tables   []*translate.Table
-	database string
-	info     map[string]*memTable // by upper-case name
-	local    map[string]*memTable // AddLocal's tables, by lower-case name
+	// dbs are the databases (bases) the statement may name, the default database (bare names)
+	// first.
+	dbs   []catalogDatabase
+	info  map[string]*memTable // by upper-case name
+	local map[string]*memTable // AddLocal's tables, by lower-case name
 
 	// TableRows, when set, gives a table's number of records if it is known (the driver learns
 	// it from whole-table scans): TABLES.TABLE_ROWS, an estimate as in MySQL; NULL when unknown.
-	TableRows func(tableID string) (int, bool)
+	TableRows func(t *translate.Table) (int, bool)
 	// InformationSchemaFirst finds a bare name among information_schema's tables before the
 	// base's: the connection ran USE information_schema.
 	InformationSchemaFirst bool
+}
+
+// catalogDatabase is one base of the catalog: its id, its schema and its tables in the base's order.
+type catalogDatabase struct {
+	name   string
+	schema translate.Schema
+	tables []*translate.Table
 }
 
 type memTable struct {
@@ -40,8 +47,15 @@ type memTable struct {
 }
 
 // NewCatalog returns a catalog of the base's tables (in the base's order); database is the base id.
+// It is the default database: bare table names are its tables.
 func NewCatalog(base translate.Schema, tables []*translate.Table, database string) *Catalog {
-	return &Catalog{base: base, tables: tables, database: database}
+	return &Catalog{dbs: []catalogDatabase{{name: database, schema: base, tables: tables}}}
+}
+
+// AddDatabase adds another base the statement may name as database.table (a connector serving
+// several bases); information_schema lists its tables too, after those added before.
+func (c *Catalog) AddDatabase(database string, schema translate.Schema, tables []*translate.Table) {
+	c.dbs = append(c.dbs, catalogDatabase{name: database, schema: schema, tables: tables})
 }
 
 // AddLocal adds an in-memory table of the given fields and rows (keyed by field name), found by
@@ -73,16 +87,18 @@ func (c *Catalog) Table(nameOrID string) (*translate.Table, bool) {
 			return m.table, true
 		}
 	}
-	return c.base.Table(nameOrID)
+	return c.dbs[0].schema.Table(nameOrID)
 }
 
-// TableIn implements translate.QualifiedSchema: a table of the base named with the base's id as
+// TableIn implements translate.QualifiedSchema: a table of a base named with the base's id as
 // its database (appXXX.Tasks); information_schema tables are found by Table.
 func (c *Catalog) TableIn(database, name string) (*translate.Table, bool) {
-	if !strings.EqualFold(database, c.database) {
-		return nil, false
+	for _, d := range c.dbs {
+		if strings.EqualFold(database, d.name) {
+			return d.schema.Table(name)
+		}
 	}
-	return c.base.Table(name)
+	return nil, false
 }
 
 // Rows returns the rows of an in-memory table of the catalog.
@@ -224,12 +240,12 @@ func mysqlType(col translate.Column) (dataType, columnType string) {
 // foreignKey is the foreign key of a link field: its name (MySQL's form, table_ibfk_n, numbered
 // by *n in the table's field order) and the linked table's name. A link is a foreign key to the
 // linked table's id; deleting a linked record takes it out of the link (ON DELETE SET NULL).
-func (c *Catalog) foreignKey(t *translate.Table, col translate.Column, n *int) (name, linked string, ok bool) {
+func foreignKey(db catalogDatabase, t *translate.Table, col translate.Column, n *int) (name, linked string, ok bool) {
 	if col.Field == nil || col.Field.Type != "multipleRecordLinks" {
 		return "", "", false
 	}
 	id, _ := col.Field.Options["linkedTableId"].(string)
-	lt, found := c.base.Table(id)
+	lt, found := db.schema.Table(id)
 	if !found {
 		return "", "", false
 	}
@@ -270,22 +286,66 @@ func columnsOf(schema translate.Schema, t *translate.Table) ([]translate.Column,
 }
 
 func (c *Catalog) infoRows(name string) ([]translate.Row, error) {
-	db := c.database
 	var rows []translate.Row
 	switch name {
 	case "ROUTINES":
 		return nil, nil
 	case "SCHEMATA":
-		for _, s := range []string{translate.InformationSchema, db} {
+		schemas := []string{translate.InformationSchema}
+		for _, d := range c.dbs {
+			schemas = append(schemas, d.name)
+		}
+		for _, s := range schemas {
 			rows = append(rows, cells("CATALOG_NAME", "def", "SCHEMA_NAME", s, "DEFAULT_CHARACTER_SET_NAME", "utf8mb4",
 				"DEFAULT_COLLATION_NAME", "utf8mb4_bin", "DEFAULT_ENCRYPTION", "NO"))
 		}
 		return rows, nil
 	case "TABLES":
-		return c.tablesRows(), nil
+		for _, d := range c.dbs {
+			rows = append(rows, c.tableRows(d)...)
+		}
+		for _, n := range slices.Sorted(maps.Keys(infoColumns)) {
+			rows = append(rows, cells("TABLE_CATALOG", "def", "TABLE_SCHEMA", translate.InformationSchema, "TABLE_NAME", n,
+				"TABLE_TYPE", "SYSTEM VIEW", "ENGINE", "MEMORY", "VERSION", 10, "TABLE_COLLATION", "utf8mb4_bin",
+				"CREATE_OPTIONS", "", "TABLE_COMMENT", ""))
+		}
+		return rows, nil
 	}
-	for _, t := range c.tables {
-		cols, err := columnsOf(c.base, t)
+	for _, d := range c.dbs {
+		more, err := columnRows(name, d)
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, more...)
+	}
+	return rows, nil
+}
+
+// tableRows are the rows of information_schema.TABLES for the tables of one base.
+func (c *Catalog) tableRows(d catalogDatabase) []translate.Row {
+	db := d.name
+	var rows []translate.Row
+	for _, t := range d.tables {
+		var tableRows any
+		if c.TableRows != nil {
+			if n, ok := c.TableRows(t); ok {
+				tableRows = n
+			}
+		}
+		rows = append(rows, cells("TABLE_CATALOG", "def", "TABLE_SCHEMA", db, "TABLE_NAME", t.Name, "TABLE_TYPE", "BASE TABLE",
+			"ENGINE", "Airtable", "VERSION", 10, "ROW_FORMAT", "Dynamic", "TABLE_ROWS", tableRows,
+			"TABLE_COLLATION", "utf8mb4_bin", "CREATE_OPTIONS", "", "TABLE_COMMENT", t.Description))
+	}
+	return rows
+}
+
+// columnRows are the rows of COLUMNS, KEY_COLUMN_USAGE, REFERENTIAL_CONSTRAINTS or STATISTICS
+// (name) for the tables of one base.
+func columnRows(name string, d catalogDatabase) ([]translate.Row, error) {
+	db := d.name
+	var rows []translate.Row
+	for _, t := range d.tables {
+		cols, err := columnsOf(d.schema, t)
 		if err != nil {
 			return nil, err
 		}
@@ -300,13 +360,13 @@ func (c *Catalog) infoRows(name string) ([]translate.Row, error) {
 					rows = append(rows, cells("CONSTRAINT_CATALOG", "def", "CONSTRAINT_SCHEMA", db, "CONSTRAINT_NAME", "PRIMARY",
 						"TABLE_CATALOG", "def", "TABLE_SCHEMA", db, "TABLE_NAME", t.Name, "COLUMN_NAME", "id", "ORDINAL_POSITION", 1))
 				}
-				if fk, linked, ok := c.foreignKey(t, col, &links); ok {
+				if fk, linked, ok := foreignKey(d, t, col, &links); ok {
 					rows = append(rows, cells("CONSTRAINT_CATALOG", "def", "CONSTRAINT_SCHEMA", db, "CONSTRAINT_NAME", fk,
 						"TABLE_CATALOG", "def", "TABLE_SCHEMA", db, "TABLE_NAME", t.Name, "COLUMN_NAME", col.Name, "ORDINAL_POSITION", 1,
 						"POSITION_IN_UNIQUE_CONSTRAINT", 1, "REFERENCED_TABLE_SCHEMA", db, "REFERENCED_TABLE_NAME", linked, "REFERENCED_COLUMN_NAME", "id"))
 				}
 			case "REFERENTIAL_CONSTRAINTS":
-				if fk, linked, ok := c.foreignKey(t, col, &links); ok {
+				if fk, linked, ok := foreignKey(d, t, col, &links); ok {
 					rows = append(rows, cells("CONSTRAINT_CATALOG", "def", "CONSTRAINT_SCHEMA", db, "CONSTRAINT_NAME", fk,
 						"UNIQUE_CONSTRAINT_CATALOG", "def", "UNIQUE_CONSTRAINT_SCHEMA", db, "UNIQUE_CONSTRAINT_NAME", "PRIMARY",
 						"MATCH_OPTION", "NONE", "UPDATE_RULE", "NO ACTION", "DELETE_RULE", "SET NULL", "TABLE_NAME", t.Name, "REFERENCED_TABLE_NAME", linked))
@@ -321,29 +381,6 @@ func (c *Catalog) infoRows(name string) ([]translate.Row, error) {
 		}
 	}
 	return rows, nil
-}
-
-// tablesRows is information_schema.TABLES: the base's tables, then information_schema's.
-func (c *Catalog) tablesRows() []translate.Row {
-	db := c.database
-	var rows []translate.Row
-	for _, t := range c.tables {
-		var tableRows any
-		if c.TableRows != nil {
-			if n, ok := c.TableRows(t.ID); ok {
-				tableRows = n
-			}
-		}
-		rows = append(rows, cells("TABLE_CATALOG", "def", "TABLE_SCHEMA", db, "TABLE_NAME", t.Name, "TABLE_TYPE", "BASE TABLE",
-			"ENGINE", "Airtable", "VERSION", 10, "ROW_FORMAT", "Dynamic", "TABLE_ROWS", tableRows,
-			"TABLE_COLLATION", "utf8mb4_bin", "CREATE_OPTIONS", "", "TABLE_COMMENT", t.Description))
-	}
-	for _, n := range slices.Sorted(maps.Keys(infoColumns)) {
-		rows = append(rows, cells("TABLE_CATALOG", "def", "TABLE_SCHEMA", translate.InformationSchema, "TABLE_NAME", n,
-			"TABLE_TYPE", "SYSTEM VIEW", "ENGINE", "MEMORY", "VERSION", 10, "TABLE_COLLATION", "utf8mb4_bin",
-			"CREATE_OPTIONS", "", "TABLE_COMMENT", ""))
-	}
-	return rows
 }
 
 // columnsRow is the information_schema.COLUMNS row of col, the i-th column of table: MySQL's type

@@ -15,7 +15,10 @@ import (
 // refused, naming why.
 type DDL struct {
 	text
-	Table       string     // the table created, altered, renamed or indexed, as written
+	Table string // the table created, altered, renamed or indexed, as written
+	// Database is the database written before Table (appB.Tasks), "" when none: the base the
+	// statement changes. A new name (RENAME) may name the same database only.
+	Database    string
 	Create      bool       // CREATE TABLE; otherwise ALTER TABLE, RENAME TABLE or CREATE INDEX
 	IfNotExists bool       // CREATE TABLE IF NOT EXISTS: an existing table makes it a no-op
 	Fields      []FieldDef // the fields to create, in order; for CREATE TABLE the first is the primary field
@@ -57,6 +60,9 @@ type FieldDef struct {
 	// LinkTable is the table a link field (REFERENCES t(id), FOREIGN KEY) points at, as written;
 	// the driver gives its id as the option linkedTableId.
 	LinkTable string
+	// LinkDatabase is the database written before LinkTable, "" when none: a link points at a
+	// table of the same base.
+	LinkDatabase string
 }
 
 // The options Airtable requires for the field types DDL creates (a date in ISO form, a time in
@@ -139,11 +145,11 @@ func createTable(toks []ddlToken) (*DDL, bool, error) {
 	if len(toks) > 4 && toks[2].is(sqlparser.IF) && toks[3].is(sqlparser.NOT) && toks[4].is(sqlparser.EXISTS) {
 		d.IfNotExists, i = true, 5
 	}
-	name, i, err := tableName(toks, i, "CREATE TABLE")
+	db, name, i, err := tableName(toks, i, "CREATE TABLE")
 	if err != nil {
 		return nil, true, err
 	}
-	d.Table = name
+	d.Database, d.Table = db, name
 	if i >= len(toks) || toks[i].typ != '(' {
 		return nil, true, unsupported("CREATE TABLE without column definitions (CREATE TABLE … AS SELECT, LIKE)", "",
 			"list the columns: CREATE TABLE t (Name VARCHAR(255), …)")
@@ -161,16 +167,16 @@ func createTable(toks []ddlToken) (*DDL, bool, error) {
 	}
 	d.Description = desc
 	var cols []colDef
-	links := map[string]string{} // column (lower case) -> table, from FOREIGN KEY clauses
+	links := map[string]linkTarget{} // column (lower case) -> table, from FOREIGN KEY clauses
 	for _, el := range splitTopLevel(toks[i+1 : end]) {
 		if len(el) == 0 {
 			return nil, true, fmt.Errorf("translate: CREATE TABLE %s: an empty column definition between commas", name)
 		}
-		if col, table, isFK, err := foreignKey(el); isFK {
+		if col, link, isFK, err := foreignKey(el); isFK {
 			if err != nil {
 				return nil, true, err
 			}
-			links[strings.ToLower(col)] = table
+			links[strings.ToLower(col)] = link
 			continue
 		}
 		if isIndex, err := tableIndex(el); isIndex || err != nil {
@@ -187,8 +193,8 @@ func createTable(toks []ddlToken) (*DDL, bool, error) {
 	}
 	for _, col := range cols {
 		if t, ok := links[strings.ToLower(col.name)]; ok {
-			if col.references != "" && !strings.EqualFold(col.references, t) {
-				return nil, true, fmt.Errorf("translate: CREATE TABLE %s: column %q references both %q and %q", name, col.name, col.references, t)
+			if col.references.table != "" && !strings.EqualFold(col.references.table, t.table) {
+				return nil, true, fmt.Errorf("translate: CREATE TABLE %s: column %q references both %q and %q", name, col.name, col.references.table, t.table)
 			}
 			col.references = t
 			delete(links, strings.ToLower(col.name))
@@ -220,16 +226,26 @@ func createTable(toks []ddlToken) (*DDL, bool, error) {
 }
 
 // tableName reads [db.]name at toks[i]; the database, if written, is the DSN's base.
-func tableName(toks []ddlToken, i int, stmt string) (string, int, error) {
+func tableName(toks []ddlToken, i int, stmt string) (db, name string, next int, err error) {
 	if i >= len(toks) || toks[i].typ != sqlparser.ID {
-		return "", i, fmt.Errorf("translate: %s needs a table name", stmt)
+		return "", "", i, fmt.Errorf("translate: %s needs a table name", stmt)
 	}
-	name := toks[i].val
+	name = toks[i].val
 	i++
 	if i+1 < len(toks) && toks[i].typ == '.' && toks[i+1].typ == sqlparser.ID {
-		name, i = toks[i+1].val, i+2
+		db, name, i = name, toks[i+1].val, i+2
 	}
-	return name, i, nil
+	return db, name, i, nil
+}
+
+// sameDatabase refuses a new name (RENAME) written with another database than the table's: a
+// table stays in its base.
+func sameDatabase(d *DDL, db, newName string) error {
+	if db == "" || strings.EqualFold(db, d.Database) {
+		return nil
+	}
+	return unsupported("RENAME of a table into another database", "",
+		"Airtable cannot move a table between bases: name the new name alone ("+newName+")")
 }
 
 // closing is the index of the ')' that closes the '(' at toks[open]; -1 if none.
@@ -287,8 +303,8 @@ type colDef struct {
 	key           string // "PRIMARY KEY", "UNIQUE" or "KEY" written on the column
 	onUpdate      bool
 	comment       string
-	commented     bool   // COMMENT was written
-	references    string // REFERENCES t(id): the table a link field points at
+	commented     bool       // COMMENT was written
+	references    linkTarget // REFERENCES t(id): the table a link field points at
 }
 
 // columnDef reads "name type[(n[, m]) | ('a', 'b')] [attributes…]".
@@ -363,11 +379,11 @@ func columnDef(el []ddlToken) (colDef, error) {
 				c.comment, c.commented, i = el[i].val, true, i+1
 			}
 		case t.word() == "REFERENCES":
-			table, n, err := references(el[i:], fmt.Sprintf("column %q", c.name))
+			link, n, err := references(el[i:], fmt.Sprintf("column %q", c.name))
 			if err != nil {
 				return c, err
 			}
-			c.references, i = table, i+n
+			c.references, i = link, i+n
 		case t.is(sqlparser.ON):
 			c.onUpdate = true
 			i += 2 // UPDATE CURRENT_TIMESTAMP
@@ -401,7 +417,7 @@ func tableComment(opts []ddlToken) (*string, error) {
 
 // foreignKey reads [CONSTRAINT [name]] FOREIGN KEY [name] (col) REFERENCES t (id) [ON DELETE
 // SET NULL]: the column becomes a link field to t. isFK is false for any other element.
-func foreignKey(el []ddlToken) (col, table string, isFK bool, err error) {
+func foreignKey(el []ddlToken) (col string, link linkTarget, isFK bool, err error) {
 	i := 0
 	if el[0].is(sqlparser.CONSTRAINT) {
 		i++
@@ -410,7 +426,7 @@ func foreignKey(el []ddlToken) (col, table string, isFK bool, err error) {
 		}
 	}
 	if i >= len(el) || !el[i].is(sqlparser.FOREIGN) {
-		return "", "", false, nil
+		return "", linkTarget{}, false, nil
 	}
 	i++
 	if i < len(el) && el[i].is(sqlparser.KEY) {
@@ -420,34 +436,38 @@ func foreignKey(el []ddlToken) (col, table string, isFK bool, err error) {
 		i++ // the index's name
 	}
 	if i >= len(el) || el[i].typ != '(' {
-		return "", "", true, fmt.Errorf("translate: FOREIGN KEY needs its column in parentheses: FOREIGN KEY (col) REFERENCES t(id)")
+		return "", linkTarget{}, true, fmt.Errorf("translate: FOREIGN KEY needs its column in parentheses: FOREIGN KEY (col) REFERENCES t(id)")
 	}
 	end := closing(el, i)
 	if end != i+2 || el[i+1].typ != sqlparser.ID {
-		return "", "", true, unsupported("a FOREIGN KEY of several columns", "",
+		return "", linkTarget{}, true, unsupported("a FOREIGN KEY of several columns", "",
 			"a link field is one column: FOREIGN KEY (col) REFERENCES t(id)")
 	}
 	col = el[i+1].val
 	if end+1 >= len(el) || el[end+1].word() != "REFERENCES" {
-		return "", "", true, fmt.Errorf("translate: FOREIGN KEY (%s) needs REFERENCES t(id)", col)
+		return "", linkTarget{}, true, fmt.Errorf("translate: FOREIGN KEY (%s) needs REFERENCES t(id)", col)
 	}
-	table, n, err := references(el[end+2:], fmt.Sprintf("FOREIGN KEY (%s)", col))
+	link, n, err := references(el[end+2:], fmt.Sprintf("FOREIGN KEY (%s)", col))
 	if err == nil && end+2+n != len(el) {
-		err = fmt.Errorf("translate: FOREIGN KEY (%s): cannot read %q after REFERENCES %s(id)", col, el[end+2+n].val, table)
+		err = fmt.Errorf("translate: FOREIGN KEY (%s): cannot read %q after REFERENCES %s(id)", col, el[end+2+n].val, link.table)
 	}
-	return col, table, true, err
+	return col, link, true, err
 }
+
+// linkTarget is the table a link field points at, and the database written before it ("" when none).
+type linkTarget struct{ database, table string }
 
 // references reads what follows REFERENCES: t (id) [ON DELETE SET NULL], and says how many
 // tokens it took. A link points at records, so the referenced column must be id; deleting a
 // linked record takes it out of the links (SET NULL, per link), and nothing else is enforced.
-func references(toks []ddlToken, where string) (table string, n int, err error) {
-	table, i, err := tableName(toks, 0, "REFERENCES")
+func references(toks []ddlToken, where string) (link linkTarget, n int, err error) {
+	db, table, i, err := tableName(toks, 0, "REFERENCES")
 	if err != nil {
-		return "", 0, err
+		return linkTarget{}, 0, err
 	}
+	link = linkTarget{database: db, table: table}
 	if i+2 >= len(toks) || toks[i].typ != '(' || toks[i+2].typ != ')' || !strings.EqualFold(toks[i+1].val, "id") {
-		return "", 0, unsupported("REFERENCES other than t(id)", where,
+		return linkTarget{}, 0, unsupported("REFERENCES other than t(id)", where,
 			"a link field points at records: write REFERENCES "+table+"(id)")
 	}
 	i += 3
@@ -460,12 +480,12 @@ func references(toks []ddlToken, where string) (table string, n int, err error) 
 			j++
 		}
 		if (action != "DELETE" && action != "UPDATE") || strings.Join(rule, " ") != "SET NULL" {
-			return "", 0, unsupported("ON "+action+" "+strings.Join(rule, " "), where,
+			return linkTarget{}, 0, unsupported("ON "+action+" "+strings.Join(rule, " "), where,
 				"Airtable takes a deleted record out of the links that hold it (ON DELETE SET NULL) and enforces nothing else: leave the rule out")
 		}
 		i = j
 	}
-	return table, i, nil
+	return link, i, nil
 }
 
 // canBePrimary tells whether Airtable allows a field of this type as a table's primary field.
@@ -521,14 +541,14 @@ func fieldFor(c colDef) (f FieldDef, isID bool, err error) {
 		return f, false, unsupported(c.key+" on a column", where, "Airtable has no unique keys or indexes")
 	}
 	f.Name, f.Description, f.Commented, f.SQLType = c.name, c.comment, c.commented, c.typ
-	if c.references != "" {
+	if c.references.table != "" {
 		switch c.typ {
 		case "char", "varchar", "text", "tinytext", "mediumtext", "longtext", "json":
 		default:
 			return f, false, unsupported(strings.ToUpper(c.typ)+" REFERENCES", where,
 				"a link holds record ids, which are text: declare the column VARCHAR(17) REFERENCES t(id)")
 		}
-		f.Type, f.LinkTable = "multipleRecordLinks", c.references
+		f.Type, f.LinkTable, f.LinkDatabase = "multipleRecordLinks", c.references.table, c.references.database
 		return f, false, nil
 	}
 	switch c.typ {
@@ -593,11 +613,11 @@ func alterTable(toks []ddlToken) (*DDL, bool, error) {
 	if i >= len(toks) || !toks[i].is(sqlparser.TABLE) {
 		return nil, false, nil // ALTER of something else: the parser refuses it
 	}
-	name, i, err := tableName(toks, i+1, "ALTER TABLE")
+	db, name, i, err := tableName(toks, i+1, "ALTER TABLE")
 	if err != nil {
 		return nil, true, err
 	}
-	d := &DDL{Table: name}
+	d := &DDL{Table: name, Database: db}
 	if i >= len(toks) {
 		return nil, true, unsupported("ALTER TABLE without an operation", "", "write ALTER TABLE t ADD COLUMN name type")
 	}
@@ -687,8 +707,11 @@ func (d *DDL) alterRename(rest []ddlToken) error {
 	if len(rest) > 0 && (rest[0].is(sqlparser.TO) || rest[0].is(sqlparser.AS)) {
 		rest = rest[1:]
 	}
-	to, n, err := tableName(rest, 0, "ALTER TABLE … RENAME TO")
+	toDB, to, n, err := tableName(rest, 0, "ALTER TABLE … RENAME TO")
 	if err != nil {
+		return err
+	}
+	if err := sameDatabase(d, toDB, to); err != nil {
 		return err
 	}
 	if n != len(rest) {
@@ -704,15 +727,19 @@ func (d *DDL) alterRename(rest []ddlToken) error {
 // renameTable reads RENAME TABLE a TO b (one pair: Airtable renames one table per request, and
 // MySQL renames several pairs all or none, which the API cannot promise).
 func renameTable(toks []ddlToken) (*DDL, bool, error) {
-	from, i, err := tableName(toks, 2, "RENAME TABLE")
+	fromDB, from, i, err := tableName(toks, 2, "RENAME TABLE")
 	if err != nil {
 		return nil, true, err
 	}
+	d := &DDL{Table: from, Database: fromDB}
 	if i >= len(toks) || !toks[i].is(sqlparser.TO) {
 		return nil, true, fmt.Errorf("translate: write RENAME TABLE old TO new")
 	}
-	to, j, err := tableName(toks, i+1, "RENAME TABLE … TO")
+	toDB, to, j, err := tableName(toks, i+1, "RENAME TABLE … TO")
 	if err != nil {
+		return nil, true, err
+	}
+	if err := sameDatabase(d, toDB, to); err != nil {
 		return nil, true, err
 	}
 	if j < len(toks) {
@@ -722,7 +749,8 @@ func renameTable(toks []ddlToken) (*DDL, bool, error) {
 		}
 		return nil, true, fmt.Errorf("translate: RENAME TABLE: cannot read %q after %s TO %s", toks[j].val, from, to)
 	}
-	return &DDL{Table: from, RenameTo: to}, true, nil
+	d.RenameTo = to
+	return d, true, nil
 }
 
 func builtinColumn(name string) bool {
@@ -832,7 +860,11 @@ func createIndex(toks []ddlToken) (*DDL, bool, error) {
 	}
 	for j := i; j+1 < len(toks); j++ {
 		if toks[j].is(sqlparser.ON) {
-			return &DDL{Table: toks[j+1].val, Index: true}, true, nil
+			db, table, _, err := tableName(toks, j+1, "CREATE INDEX … ON")
+			if err != nil {
+				return nil, true, err
+			}
+			return &DDL{Table: table, Database: db, Index: true}, true, nil
 		}
 	}
 	return nil, true, fmt.Errorf("translate: CREATE INDEX needs ON table")

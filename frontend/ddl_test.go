@@ -30,7 +30,7 @@ func TestReadDDL(t *testing.T) {
 				{Name: "Full Name", Type: "singleLineText", Description: "who", Commented: true, SQLType: "varchar"}, check("Done", "bool"),
 				{Name: "Born", Type: "date", Options: dateOptions(), SQLType: "date"}, num("Score", 2, "decimal"), num("Ratio", 8, "double"), num("Small", 0, "tinyint"), check("Flag", "tinyint")}}},
 		{"CREATE TABLE app.T (id char(17) PRIMARY KEY, s enum('a', 'b''c'), m set('x'), n int null default null, KEY idx_n (n))",
-			&DDL{Table: "T", Create: true, Fields: []FieldDef{num("n", 0, "int"),
+			&DDL{Table: "T", Database: "app", Create: true, Fields: []FieldDef{num("n", 0, "int"),
 				{Name: "s", Type: "singleSelect", Options: map[string]any{"choices": []any{map[string]any{"name": "a"}, map[string]any{"name": "b'c"}}}, SQLType: "enum"},
 				{Name: "m", Type: "multipleSelects", Options: map[string]any{"choices": []any{map[string]any{"name": "x"}}}, SQLType: "set"}}}},
 		{"ALTER TABLE `tasks` ADD `notes` text", &DDL{Table: "tasks", Fields: []FieldDef{long("notes", "text")}}},
@@ -51,6 +51,12 @@ func TestReadDDL(t *testing.T) {
 		{"RENAME TABLE `Tasks` TO `Work`;", &DDL{Table: "Tasks", RenameTo: "Work"}},
 		{"ALTER TABLE Tasks RENAME COLUMN Notes TO Details", &DDL{Table: "Tasks", Changes: []ColumnChange{{Column: "Notes", NewName: "Details"}}}},
 		{"ALTER TABLE Tasks COMMENT ''", &DDL{Table: "Tasks", Description: new(string)}},
+		// A database before the table: the base the statement changes (and a link's table's).
+		{"ALTER TABLE appB.Tasks ADD COLUMN Lead varchar(17) REFERENCES appB.People (id)",
+			&DDL{Table: "Tasks", Database: "appB", Fields: []FieldDef{{Name: "Lead", Type: "multipleRecordLinks", LinkTable: "People", LinkDatabase: "appB", SQLType: "varchar"}}}},
+		{"CREATE INDEX i ON appB.Tasks (Name)", &DDL{Table: "Tasks", Database: "appB", Index: true}},
+		{"RENAME TABLE appB.Tasks TO appB.Work", &DDL{Table: "Tasks", Database: "appB", RenameTo: "Work"}},
+		{"ALTER TABLE appB.Tasks RENAME TO APPB.Work", &DDL{Table: "Tasks", Database: "appB", RenameTo: "Work"}},
 	}
 	for _, tc := range cases {
 		got, ok, err := parseDDL(tc.sql)
@@ -82,6 +88,8 @@ func TestParseDDLRefusals(t *testing.T) {
 		{"ALTER TABLE t ADD FOREIGN KEY (n) REFERENCES u (id)", "ALTER TABLE … ADD FOREIGN KEY"},
 		{"ALTER TABLE t ADD CONSTRAINT fk FOREIGN KEY (n) REFERENCES u (id)", "ALTER TABLE … ADD FOREIGN KEY"},
 		{"RENAME TABLE a TO b, c TO d", "RENAME TABLE of several tables"},
+		{"RENAME TABLE appA.a TO appB.b", "RENAME of a table into another database"},
+		{"ALTER TABLE a RENAME TO appB.b", "RENAME of a table into another database"},
 		{"ALTER TABLE t RENAME INDEX a TO b", "ALTER TABLE … RENAME INDEX"},
 		{"CREATE TABLE t (id varchar(20))", "a table with no column but id"},
 		{"CREATE TABLE t (a bool, b enum('x'))", "a table whose columns are all checkboxes or selects"},

@@ -219,11 +219,28 @@ func (s *scope) withoutDatabase(c *sqlparser.ColName) (*sqlparser.ColName, error
 		if t, found := qs.TableIn(q.Qualifier.String(), q.Name.String()); found && t != nil {
 			out := *c
 			out.Qualifier = sqlparser.TableName{Name: q.Name}
+			if byDatabase := t.Database + "." + t.Name; s.hasSide(byDatabase) {
+				// A join of two bases' tables of one name knows each as db.table (joinSide).
+				out.Qualifier = sqlparser.TableName{Name: sqlparser.NewTableIdent(byDatabase)}
+			}
 			return &out, nil
 		}
 	}
 	return nil, unknownColumnf("'%s': %s is not a table of the base's database in this statement (write table.column or alias.column)",
 		sqlparser.String(c), sqlparser.String(q))
+}
+
+// hasSide reports a join side of this query or an outer one named alias.
+func (s *scope) hasSide(alias string) bool {
+	if s.sideIndex(alias) >= 0 {
+		return true
+	}
+	for o := s.outer; o != nil; o = o.parent.outer {
+		if o.parent.sideIndex(alias) >= 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // localColumn resolves a column among the statement's own tables.

@@ -94,6 +94,9 @@ type joinSide struct {
 	using   []string
 	natural bool
 	item    int
+	// database: the table was named db.table without an alias; its alias becomes db.table when
+	// another base's table of the same name joins it (MySQL tells them apart by database).
+	database bool
 }
 
 // joinColumn resolves a column in a join: alias.column names one table; a bare name must belong to
@@ -288,12 +291,21 @@ func (jp *joinPlanner) aliasedTable(t *sqlparser.AliasedTableExpr, kind string, 
 	if table == nil {
 		return unsupported("DUAL in a join", sqlparser.String(t), "leave DUAL out")
 	}
-	for _, side := range jp.sides {
-		if side.alias == alias {
-			return fmt.Errorf("translate: not unique table/alias: '%s': give each table of the join its own alias (FROM %s a JOIN %s b …)", alias, table.Name, table.Name)
+	tn, named := t.Expr.(sqlparser.TableName)
+	byDatabase := named && t.As.IsEmpty() && !tn.Qualifier.IsEmpty() && table.Database != ""
+	for i, side := range jp.sides {
+		if side.alias != alias {
+			continue
 		}
+		if byDatabase && side.database && !strings.EqualFold(side.table.Database, table.Database) {
+			// appA.T JOIN appB.T: each is its database's T, named appA.T.col and appB.T.col.
+			jp.sides[i].alias = side.table.Database + "." + side.alias
+			alias = table.Database + "." + alias
+			continue
+		}
+		return fmt.Errorf("translate: not unique table/alias: '%s': give each table of the join its own alias (FROM %s a JOIN %s b …)", alias, table.Name, table.Name)
 	}
-	side := joinSide{table: table, alias: alias, view: view, nullable: kind == "left", join: kind, item: jp.itemStart}
+	side := joinSide{table: table, alias: alias, view: view, nullable: kind == "left", join: kind, item: jp.itemStart, database: byDatabase}
 	for _, c := range using {
 		side.using = append(side.using, c.String())
 	}

@@ -14,7 +14,8 @@ import (
 const InformationSchema = "information_schema"
 
 // QualifiedSchema is a Schema that also resolves database-qualified names (db.table): a Schema
-// that implements it lets FROM name the base's own database.
+// that implements it lets FROM, write targets and three-part column names name any database it
+// serves (the driver's catalog: the connection's bases).
 type QualifiedSchema interface {
 	Schema
 	TableIn(database, name string) (*Table, bool)
@@ -208,14 +209,6 @@ func queryFrom(from sqlparser.TableExprs, schema Schema) (*Table, string, string
 						return nil, "", "", unsupported("USE INDEX or PARTITION on information_schema", sqlparser.String(ate), "name the table alone")
 					}
 					return t, alias, "", nil
-				}
-				if qs, ok := schema.(QualifiedSchema); ok && !tn.Qualifier.IsEmpty() {
-					// The base's own database name: SELECT … FROM appXXX.Tasks, as BI tools write it.
-					if t, ok := qs.TableIn(tn.Qualifier.String(), name); ok && t != nil {
-						unqualified := *ate
-						unqualified.Expr = sqlparser.TableName{Name: tn.Name}
-						return fromClause(sqlparser.TableExprs{&unqualified}, schema)
-					}
 				}
 			}
 		}

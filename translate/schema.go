@@ -22,8 +22,11 @@ type Field struct {
 type Table struct {
 	ID, Name, PrimaryFieldID string
 	Description              string // the table's description: information_schema's TABLE_COMMENT
-	Fields                   []Field
-	Views                    []View
+	// Database is the base (app… id) that holds the table: the driver sends the table's requests
+	// to that base. "" for an in-memory table.
+	Database string
+	Fields   []Field
+	Views    []View
 	// Local: an in-memory table (information_schema) that no request reads; nothing is pushed
 	// into a request and every condition is checked locally.
 	Local bool

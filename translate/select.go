@@ -70,7 +70,17 @@ func fromClause(from sqlparser.TableExprs, schema Schema) (*Table, string, strin
 
 func lookupTable(tn sqlparser.TableName, schema Schema) (*Table, error) {
 	if !tn.Qualifier.IsEmpty() {
-		return nil, unsupported("a database-qualified table name", sqlparser.String(tn), "the base is the DSN's: name the table alone")
+		// db.table: a table of one of the bases the schema serves (the driver's catalog), which
+		// may be another base than the default's.
+		qs, ok := schema.(QualifiedSchema)
+		if !ok {
+			return nil, unsupported("a database-qualified table name", sqlparser.String(tn), "the base is the DSN's: name the table alone")
+		}
+		table, ok := qs.TableIn(tn.Qualifier.String(), tn.Name.String())
+		if !ok || table == nil {
+			return nil, unknownTablef("%s.%s (SHOW TABLES FROM %s lists that base's tables)", tn.Qualifier.String(), tn.Name.String(), tn.Qualifier.String())
+		}
+		return table, nil
 	}
 	name := tn.Name.String()
 	table, ok := schema.Table(name)

@@ -10,6 +10,7 @@ import (
 	"log"
 	"net"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -147,12 +148,29 @@ func openBases(o *serveOptions, getenv func(string) string, stderr io.Writer) ([
 		sessions = append(sessions, s)
 		return []mysqlserver.Database{{Name: emulator.DemoBaseID, DB: s.db}}, secrets, closeAll, nil
 	}
+	var cfgs []*airsql.Config
 	for _, dsn := range dsns {
 		cfg, err := airsql.ParseDSN(dsn)
 		if err != nil {
-			closeAll()
 			return nil, nil, nil, err
 		}
+		cfgs = append(cfgs, cfg)
+	}
+	// One connector per served base, each knowing the others as its DSN key bases would: a
+	// database's connection is its base's connector (its DSN's token, host, settings and
+	// replica), and a statement there names the other served bases as appB.Table, read with
+	// that DSN's own token — a database whose token cannot read another base fails naming it,
+	// never borrowing another DSN's token. Pacing stays per base across connectors (transport
+	// keeps one pacer per endpoint and base in the process); the price is one schema cache per
+	// connector and base.
+	for _, cfg := range cfgs {
+		for _, other := range cfgs {
+			if !strings.EqualFold(other.BaseID, cfg.BaseID) && !slices.ContainsFunc(cfg.Bases, func(b string) bool { return strings.EqualFold(b, other.BaseID) }) {
+				cfg.Bases = append(cfg.Bases, other.BaseID)
+			}
+		}
+	}
+	for _, cfg := range cfgs {
 		secrets = append(secrets, cfg.Token)
 		s, err := connect(cfg)
 		if err != nil {

@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"fmt"
 	"net"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -126,5 +127,46 @@ func TestServeDemo(t *testing.T) {
 	}
 	if strings.Contains(stderr.String(), emulator.DemoToken) || strings.Contains(stderr.String(), "pw-from-env") {
 		t.Errorf("a secret was logged: %s", stderr.String())
+	}
+}
+
+// TestServeBasesKnowEachOther: with several bases served, each database's connector serves the
+// others too (SHOW DATABASES on its driver connection lists them, its own first), so that one
+// statement can read tables of several; a DSN that already names one with bases= keeps it once.
+func TestServeBasesKnowEachOther(t *testing.T) {
+	o := &serveOptions{
+		dsns:  []string{"airtable://patA.x@localhost/appAAAAAAAAAAAAAA?tls=false", "airtable://patB.x@localhost/appBBBBBBBBBBBBBB?tls=false&bases=appAAAAAAAAAAAAAA"},
+		bases: "appCCCCCCCCCCCCCC",
+	}
+	t.Setenv("AIRTABLE_TOKEN", "patC.x") // the driver reads it for -base's bases
+	dbs, _, closeAll, err := openBases(o, env(map[string]string{"AIRTABLE_TOKEN": "patC.x"}), &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeAll()
+	// Each base's connector serves the other two as well; SHOW DATABASES lists them all with
+	// information_schema, sorted by name as MySQL 8 lists them.
+	all := []string{"appAAAAAAAAAAAAAA", "appBBBBBBBBBBBBBB", "appCCCCCCCCCCCCCC", "information_schema"}
+	want := map[string][]string{"appAAAAAAAAAAAAAA": all, "appBBBBBBBBBBBBBB": all, "appCCCCCCCCCCCCCC": all}
+	if len(dbs) != len(want) {
+		t.Fatalf("got %d databases, want %d", len(dbs), len(want))
+	}
+	for _, d := range dbs {
+		rows, err := d.DB.Query("SHOW DATABASES") // answered by the connector, no request
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for rows.Next() {
+			var name string
+			if err := rows.Scan(&name); err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, name)
+		}
+		rows.Close()
+		if !slices.Equal(got, want[d.Name]) {
+			t.Errorf("SHOW DATABASES on %s: got %q, want %q", d.Name, got, want[d.Name])
+		}
 	}
 }

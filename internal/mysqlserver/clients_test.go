@@ -155,7 +155,7 @@ DEALLOCATE PREPARE nope;
 	})
 	t.Run("errors", func(t *testing.T) {
 		for q, want := range map[string]string{
-			"SELECT Name FROM Nope":  "ERROR 1146 (42S02) at line 1: airsql: the base has no table",
+			"SELECT Name FROM Nope":  "ERROR 1146 (42S02) at line 1: airsql: the base app",
 			"SELECT Nope FROM Tasks": "ERROR 1054 (42S22) at line 1: translate: unknown column",
 			"SELEC 1":                "ERROR 1064 (42000) at line 1: airsql: syntax error",
 			"DROP TABLE Tasks":       "ERROR 1235 (42000) at line 1: airsql: DROP TABLE is not supported",

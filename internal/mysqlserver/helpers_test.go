@@ -196,6 +196,11 @@ func (e *env) start(t testing.TB, cfg Config) {
 	})
 }
 
+// withBases is openDriver's adjustment serving the other bases too (the DSN key bases).
+func withBases(bases ...string) func(*airsql.Config) {
+	return func(cfg *airsql.Config) { cfg.Bases = bases }
+}
+
 // openDriver opens the airsql driver on a base of emu, through rt; adjust changes its
 // configuration.
 func openDriver(t testing.TB, emu *emulator.Server, base, token string, rt http.RoundTripper, adjust ...func(*airsql.Config)) *sql.DB {

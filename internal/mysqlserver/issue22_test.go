@@ -145,11 +145,8 @@ var issue22Queries = []issueQuery{
 	{item: "queries across bases (the server serves two)",
 		sql:   "SELECT COUNT(*) FROM `appORACLE00000001`.Items i JOIN `appDEMO0000000001`.Tasks t ON i.Qty = t.Priority",
 		check: crossBaseJoin, why: "the pairs counted in the test from each base's rows, read separately",
-		// With the multibase branch merged, the server's drivers must also be told of each
-		// other (startOracleServer opens each on its own) before this answers; until then the
-		// driver's refusal or MySQL's 1049 for a base it does not know.
-		pending:    []string{"a database-qualified table name is not supported", "Unknown database"},
-		pendingWhy: "issue 22's \"several bases in one statement\" is the multibase branch's work"},
+		// each database's driver serves the other base too (startOracleServer), as airsql serve opens them
+	},
 	{item: "CREATE VIEW refused", sql: "CREATE VIEW v1 AS SELECT Name FROM Items", wantErr: "CREATE VIEW",
 		why: "MySQL creates the view; the driver has no views and says so"},
 	{item: "DROP VIEW refused", sql: "DROP VIEW v1", wantErr: "DROP VIEW",

@@ -39,7 +39,22 @@ func startOracleServer(t *testing.T, demo bool, adjust ...func(*airsql.Config)) 
 	t.Helper()
 	maria := oracle.Start(t)
 	fx := oracle.NewFixture(oracleFixtureSeed)
-	emu, err := emulator.New(emulator.WithFixture(fx.Emulator), emulator.WithRate(0, 0), emulator.WithTokenRate(0))
+	fixture := fx.Emulator
+	if demo {
+		// The demo base beside the fixture's, in one emulator whose tokens reach both: each
+		// database's driver serves the other too (DSN key bases), as airsql serve opens them, so
+		// one statement can join tables of both.
+		both := *fx.Emulator
+		demoFx := emulator.DemoFixture()
+		both.Bases = append(slices.Clone(fx.Emulator.Bases), demoFx.Bases...)
+		both.Tokens = nil
+		for _, tok := range append(slices.Clone(fx.Emulator.Tokens), demoFx.Tokens...) {
+			tok.Bases = []string{fx.Schema.BaseID, demoDB}
+			both.Tokens = append(both.Tokens, tok)
+		}
+		fixture = &both
+	}
+	emu, err := emulator.New(emulator.WithFixture(fixture), emulator.WithRate(0, 0), emulator.WithTokenRate(0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,6 +64,9 @@ func startOracleServer(t *testing.T, demo bool, adjust ...func(*airsql.Config)) 
 	}
 	e := &env{emu: emu, log: newLogBuffer()}
 	e.block = newBlocker(emu.Transport())
+	if demo {
+		adjust = append(adjust, withBases(demoDB))
+	}
 	e.db = openDriver(t, emu, fx.Schema.BaseID, fx.Schema.Token, e.block, adjust...)
 	cfg := Config{
 		Databases: []Database{{Name: fx.Schema.BaseID, DB: e.db}},
@@ -57,12 +75,7 @@ func startOracleServer(t *testing.T, demo bool, adjust ...func(*airsql.Config)) 
 		Secrets: []string{fx.Schema.Token},
 	}
 	if demo {
-		demoEmu, err := emulator.New(emulator.WithDemo(), emulator.WithRate(0, 0), emulator.WithTokenRate(0))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { demoEmu.Close() })
-		cfg.Databases = append(cfg.Databases, Database{Name: demoDB, DB: openDriver(t, demoEmu, demoDB, emulator.DemoToken, demoEmu.Transport())})
+		cfg.Databases = append(cfg.Databases, Database{Name: demoDB, DB: openDriver(t, emu, demoDB, emulator.DemoToken, emu.Transport(), withBases(fx.Schema.BaseID))})
 		cfg.Secrets = append(cfg.Secrets, emulator.DemoToken)
 	}
 	e.start(t, cfg)
