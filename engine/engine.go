@@ -88,6 +88,14 @@ func (b *Budget) Hold(n int, op string) error {
 	return nil
 }
 
+// rowLimit is the budget's limit (DefaultMaxRows when unset).
+func rowLimit(b *Budget) int {
+	if b == nil || b.Limit <= 0 {
+		return DefaultMaxRows
+	}
+	return b.Limit
+}
+
 // Options are what Build needs beside the query.
 type Options struct {
 	Source  Source
@@ -121,6 +129,11 @@ func Build(q *translate.Query, opts Options) (Operator, error) {
 			return nil, err
 		}
 		op = u
+	case q.Scan != nil && q.Scan.Table.JSONTable != nil:
+		op = &jsonTableOp{env: opts.env, table: q.Scan.Table, limit: rowLimit(budget)}
+		if !q.Scan.Exact {
+			op = &filterOp{env: opts.env, input: op, cond: keepOf(q.Scan), what: "WHERE (checked on every row)"}
+		}
 	case q.Scan != nil && q.Scan.Table.Derived != nil:
 		d, err := derivedInput(q.Scan.Table, opts)
 		if err != nil {

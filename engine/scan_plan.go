@@ -21,5 +21,5 @@ func BuildScan(plan *translate.Plan, opts Options) (Operator, error) {
 	if opts.env == nil {
 		opts.env = translate.NewEnv()
 	}
-	return tableInput(plan, opts)
+	return tableInput(plan, opts, &Budget{Limit: opts.MaxRows})
 }

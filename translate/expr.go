@@ -148,6 +148,9 @@ func (s *scope) lookupColumn(name string) (*expr, error) {
 	if t.Derived != nil {
 		return derivedColumn(t, s.alias, name)
 	}
+	if t.JSONTable != nil {
+		return jsonTableLookup(t, name)
+	}
 	for i := range t.Fields {
 		if t.Fields[i].Name == name {
 			return s.fieldExpr(&t.Fields[i]), nil

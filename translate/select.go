@@ -88,6 +88,9 @@ func (s *scope) star() []*expr {
 	if s.table.Derived != nil {
 		return derivedStar(s.table)
 	}
+	if s.table.JSONTable != nil {
+		return jsonTableStar(s.table)
+	}
 	var out []*expr
 	has := map[string]bool{}
 	for i := range s.table.Fields {
