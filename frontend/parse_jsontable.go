@@ -246,10 +246,23 @@ func (r *jsonTableReader) str(what string) (string, error) {
 	}
 	var b strings.Builder
 	for r.i < r.end && r.s.toks[r.i].typ == sqlparser.STRING {
-		b.WriteString(r.s.toks[r.i].raw)
+		b.WriteString(literalValue(r.s.text, r.s.toks[r.i]))
 		r.i++
 	}
 	return b.String(), nil
+}
+
+// literalValue is a string literal's value as MySQL reads it: the tokenizer's, except that \% and
+// \_ keep their backslash (keepLikeEscapes).
+func literalValue(text string, t token) string {
+	lit := text[t.start:t.end]
+	if !strings.Contains(lit, `\%`) && !strings.Contains(lit, `\_`) {
+		return t.raw
+	}
+	if src, err := lex(keepLikeEscapes(lit)); err == nil && len(src.toks) == 1 {
+		return src.toks[0].raw
+	}
+	return t.raw
 }
 
 // readJSONTable reads the JSON_TABLE whose name is token i.
