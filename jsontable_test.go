@@ -308,3 +308,47 @@ func TestJSONTableRefusals(t *testing.T) {
 		})
 	}
 }
+
+// TestJSONPredicatesAreIntegers: JSON_CONTAINS, JSON_CONTAINS_PATH, JSON_VALID and MEMBER OF give
+// MySQL's integer 1 or 0 (a BIGINT column) on every list cell — also JSON_CONTAINS on a link,
+// which the planner reads as membership in a condition (a join on it still works).
+func TestJSONPredicatesAreIntegers(t *testing.T) {
+	db, _ := openDemo(t, "")
+	var someID string
+	if err := db.QueryRow("SELECT Assignee->>'$[0]' FROM Tasks WHERE Assignee IS NOT NULL LIMIT 1").Scan(&someID); err != nil {
+		t.Fatal(err)
+	}
+	for _, expr := range []string{
+		`JSON_CONTAINS(Assignee, '"` + someID + `"')`, "JSON_CONTAINS(Assignee, JSON_QUOTE('" + someID + "'))", `JSON_CONTAINS(Tags, '"bug"')`,
+		"JSON_CONTAINS_PATH(Assignee, 'one', '$[0]')", "JSON_VALID(Assignee)", "'" + someID + "' MEMBER OF(Assignee)", "'bug' MEMBER OF(Tags)",
+	} {
+		t.Run(expr, func(t *testing.T) {
+			rows, err := db.Query("SELECT " + expr + " FROM Tasks")
+			if err != nil {
+				t.Fatal(err)
+			}
+			types, _ := rows.ColumnTypes()
+			if got := types[0].DatabaseTypeName(); got != "INT64" {
+				t.Errorf("column type %s, want INT64 (MySQL: an integer)", got)
+			}
+			seen := map[string]int{}
+			for _, r := range scanAll(t, rows) {
+				seen[fmt.Sprint(r[0])]++
+			}
+			for v := range seen {
+				if v != "0" && v != "1" && v != "<nil>" {
+					t.Errorf("value %s, want 1, 0 or NULL", v)
+				}
+			}
+			if seen["1"] == 0 {
+				t.Errorf("no row gives 1: %v", seen)
+			}
+		})
+	}
+	// As a condition, JSON_CONTAINS on a link is the membership a join uses.
+	n := len(rowTexts(t, db, "SELECT t.id FROM Tasks t JOIN People p ON JSON_CONTAINS(t.Assignee, JSON_QUOTE(p.id))"))
+	m := len(rowTexts(t, db, "SELECT t.id FROM Tasks t JOIN People p ON t.Assignee = p.id"))
+	if n != m || n == 0 {
+		t.Errorf("a join on JSON_CONTAINS gives %d rows, on = %d", n, m)
+	}
+}

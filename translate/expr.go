@@ -673,8 +673,13 @@ func (s *scope) asCondition(x *expr, src sqlparser.Expr) (*expr, error) {
 	case exCompare, exAnd, exOr, exNot, exIsNull, exIsTrue, exIn, exLike, exTruth:
 		return x, nil
 	case exLinkHas:
-		if x.op == "" { // membership; FIND_IN_SET's position is a number
+		switch x.op {
+		case "": // membership; FIND_IN_SET's position is a number
 			return x, nil
+		case "json_contains": // JSON_CONTAINS(link, …) as a condition is the membership
+			c := *x
+			c.op, c.typ = "", typeBool
+			return &c, nil
 		}
 	case exSubquery:
 		if x.sub.mode != "scalar" {
