@@ -17,7 +17,7 @@ import (
 
 func init() {
 	jsonType := typeOf(typeJSON)
-	register("JSON_EXTRACT", &funcDef{min: 2, max: -1, typ: jsonType, mayBeNull: true, eval: func(e *expr, v []any) any {
+	register("JSON_EXTRACT", &funcDef{min: 2, max: -1, typ: withConstPaths(jsonType, 1), mayBeNull: true, eval: func(e *expr, v []any) any {
 		doc, err := jsonDoc(e, v, 0, "json_extract")
 		if err != nil {
 			return err
@@ -25,7 +25,7 @@ func init() {
 		var found []any
 		wrap := len(v) > 2
 		for i := 1; i < len(v); i++ {
-			p, err := parseJSONPath(textArg(e, v, i))
+			p, err := jsonPathArg(e, v, i)
 			if err != nil {
 				return err
 			}
@@ -72,7 +72,7 @@ func init() {
 		writeJSONString(&b, textArg(e, v, 0))
 		return b.String()
 	}})
-	register("JSON_LENGTH", &funcDef{min: 1, max: 2, typ: typeOf(typeInt), mayBeNull: true, eval: func(e *expr, v []any) any {
+	register("JSON_LENGTH", &funcDef{min: 1, max: 2, typ: withConstPaths(typeOf(typeInt), 1), mayBeNull: true, eval: func(e *expr, v []any) any {
 		val, found, err := jsonAt(e, v, "json_length")
 		if err != nil || !found {
 			return err
@@ -100,7 +100,7 @@ func init() {
 		_, err := parseJSON(s)
 		return boolInt(err == nil)
 	}})
-	register("JSON_KEYS", &funcDef{min: 1, max: 2, typ: jsonType, mayBeNull: true, eval: func(e *expr, v []any) any {
+	register("JSON_KEYS", &funcDef{min: 1, max: 2, typ: withConstPaths(jsonType, 1), mayBeNull: true, eval: func(e *expr, v []any) any {
 		val, found, err := jsonAt(e, v, "json_keys")
 		if err != nil || !found {
 			return err
@@ -115,7 +115,7 @@ func init() {
 		}
 		return jsonFormat(keys)
 	}})
-	register("JSON_CONTAINS", &funcDef{min: 2, max: 3, typ: typeOf(typeInt), mayBeNull: true, eval: func(e *expr, v []any) any {
+	register("JSON_CONTAINS", &funcDef{min: 2, max: 3, typ: withConstPaths(typeOf(typeInt), 2), mayBeNull: true, eval: func(e *expr, v []any) any {
 		cand, err := jsonDoc(e, v, 1, "json_contains")
 		if err != nil {
 			return err
@@ -132,7 +132,7 @@ func init() {
 		}
 		return boolInt(jsonContains(target, cand))
 	}})
-	register("JSON_CONTAINS_PATH", &funcDef{min: 3, max: -1, typ: typeOf(typeInt), eval: func(e *expr, v []any) any {
+	register("JSON_CONTAINS_PATH", &funcDef{min: 3, max: -1, typ: withConstPaths(typeOf(typeInt), 2), eval: func(e *expr, v []any) any {
 		doc, err := jsonDoc(e, v, 0, "json_contains_path")
 		if err != nil {
 			return err
@@ -142,7 +142,7 @@ func init() {
 			return err
 		}
 		for i := 2; i < len(v); i++ {
-			p, err := parseJSONPath(textArg(e, v, i))
+			p, err := jsonPathArg(e, v, i)
 			if err != nil {
 				return err
 			}
@@ -156,7 +156,7 @@ func init() {
 		}
 		return boolInt(all)
 	}})
-	register("JSON_SEARCH", &funcDef{min: 3, max: -1, typ: jsonType, nullArgs: true, mayBeNull: true, eval: func(e *expr, v []any) any {
+	register("JSON_SEARCH", &funcDef{min: 3, max: -1, typ: withConstPaths(jsonType, 4), nullArgs: true, mayBeNull: true, eval: func(e *expr, v []any) any {
 		for i, x := range v {
 			if x == nil && i != 3 {
 				return nil // a NULL document, mode, search string or path; a NULL escape is '\'
@@ -184,7 +184,7 @@ func init() {
 		if len(v) > 4 {
 			paths = paths[:0]
 			for i := 4; i < len(v); i++ {
-				p, err := parseJSONPath(textArg(e, v, i))
+				p, err := jsonPathArg(e, v, i)
 				if err != nil {
 					return err
 				}
@@ -296,7 +296,7 @@ func jsonAtPath(e *expr, v []any, docArg, pathArg int, fn string) (any, bool, er
 	if err != nil {
 		return nil, false, err
 	}
-	p, err := parseJSONPath(textArg(e, v, pathArg))
+	p, err := jsonPathArg(e, v, pathArg)
 	if err != nil {
 		return nil, false, err
 	}
