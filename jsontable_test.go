@@ -352,3 +352,61 @@ func TestJSONPredicatesAreIntegers(t *testing.T) {
 		t.Errorf("a join on JSON_CONTAINS gives %d rows, on = %d", n, m)
 	}
 }
+
+// TestJSONTableInQueries: JSON_TABLE where any table may go — a correlated subquery, an IN
+// subquery, a WITH query, after a derived table, after another JSON_TABLE, in a join of three —
+// each compared with the same answer written without JSON_TABLE.
+func TestJSONTableInQueries(t *testing.T) {
+	db, _ := openDemo(t, "")
+	for _, c := range []struct{ name, query, same string }{
+		{"correlated scalar subquery",
+			"SELECT t.id, (SELECT COUNT(*) FROM JSON_TABLE(t.Tags, '$[*]' COLUMNS (x VARCHAR(9) PATH '$')) AS j) FROM Tasks t",
+			"SELECT id, COALESCE(JSON_LENGTH(Tags), 0) FROM Tasks"},
+		{"IN subquery",
+			"SELECT p.Name FROM People p WHERE p.id IN (SELECT jt.a FROM JSON_TABLE((SELECT JSON_ARRAYAGG(Assignee->>'$[0]') FROM Tasks WHERE Priority = 5), '$[*]' COLUMNS (a VARCHAR(20) PATH '$')) jt)",
+			"SELECT p.Name FROM People p WHERE p.id IN (SELECT Assignee->>'$[0]' FROM Tasks WHERE Priority = 5)"},
+		{"WITH",
+			"WITH x AS (SELECT t.id, jt.tag FROM Tasks t, JSON_TABLE(t.Tags, '$[*]' COLUMNS (tag VARCHAR(9) PATH '$')) jt) SELECT tag, COUNT(*) FROM x GROUP BY tag",
+			"SELECT jt.tag, COUNT(*) FROM Tasks t, JSON_TABLE(t.Tags, '$[*]' COLUMNS (tag VARCHAR(9) PATH '$')) jt GROUP BY jt.tag"},
+		{"a join of three",
+			"SELECT t.Name, jt.tag, p.Name FROM Tasks t JOIN JSON_TABLE(t.Tags, '$[*]' COLUMNS (tag VARCHAR(9) PATH '$')) jt ON jt.tag = 'bug' JOIN People p ON p.id = t.Assignee WHERE t.Priority = 5",
+			"SELECT t.Name, 'bug', p.Name FROM Tasks t JOIN People p ON p.id = t.Assignee WHERE t.Priority = 5 AND JSON_CONTAINS(t.Tags, '\"bug\"')"},
+		{"after a derived table",
+			"SELECT d.a, jt.v FROM (SELECT 1 AS a UNION ALL SELECT 2) d, JSON_TABLE(CONCAT('[', d.a, ', 7]'), '$[*]' COLUMNS (v INT PATH '$')) jt",
+			"SELECT 1, 1 UNION ALL SELECT 1, 7 UNION ALL SELECT 2, 2 UNION ALL SELECT 2, 7"},
+		{"after another JSON_TABLE",
+			"SELECT jt1.d, jt2.v FROM JSON_TABLE('[[1,2],[3]]', '$[*]' COLUMNS (d JSON PATH '$')) jt1, JSON_TABLE(jt1.d, '$[*]' COLUMNS (v INT PATH '$')) jt2",
+			"SELECT '[1, 2]', 1 UNION ALL SELECT '[1, 2]', 2 UNION ALL SELECT '[3]', 3"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, want := sorted(rowTexts(t, db, c.query)), sorted(rowTexts(t, db, c.same))
+			if !slices.Equal(got, want) || len(got) == 0 {
+				t.Errorf("got %d rows %v, want %d %v", len(got), head(got), len(want), head(want))
+			}
+		})
+	}
+}
+
+// TestJSONTableRowLimit: the rows of one document, and the rows a lateral join makes, count
+// against maxRows.
+func TestJSONTableRowLimit(t *testing.T) {
+	db, _ := openDemo(t, "maxRows=40")
+	for _, q := range []string{
+		"SELECT * FROM JSON_TABLE(CONCAT('[', REPEAT('1,', 60), '1]'), '$[*]' COLUMNS (v INT PATH '$')) jt",
+		"SELECT t.Name, jt.tag FROM Tasks t, JSON_TABLE(t.Tags, '$[*]' COLUMNS (tag VARCHAR(9) PATH '$')) jt",
+	} {
+		rows, err := db.Query(q)
+		if err == nil {
+			for rows.Next() {
+			}
+			err = rows.Err()
+			rows.Close()
+		}
+		if err == nil || !strings.Contains(err.Error(), "maxRows") {
+			t.Errorf("%s: got %v, want the maxRows error", q, err)
+		}
+	}
+	if got := rowTexts(t, db, "SELECT COUNT(*) FROM JSON_TABLE('[1, 2, 3]', '$[*]' COLUMNS (v INT PATH '$')) jt"); !slices.Equal(got, []string{"3"}) {
+		t.Errorf("got %v, want [3]", got)
+	}
+}
