@@ -410,3 +410,33 @@ func TestJSONTableRowLimit(t *testing.T) {
 		t.Errorf("got %v, want [3]", got)
 	}
 }
+
+// TestExplainJSONTable: EXPLAIN shows a JSON_TABLE as written — a leaf whose rows are made once,
+// or a lateral join made per row so far — and the request of the table its document reads (the
+// field it needs, the WHERE pushed), sending nothing.
+func TestExplainJSONTable(t *testing.T) {
+	db, srv := openDemo(t, "")
+	warmSchema(t, db, srv)
+	for _, c := range []struct {
+		query string
+		want  []string
+	}{
+		{"SELECT jt.tag, COUNT(*) FROM Tasks t JOIN JSON_TABLE(t.Tags, '$[*]' COLUMNS (tag VARCHAR(50) PATH '$')) jt WHERE t.Priority > 2 GROUP BY jt.tag",
+			[]string{"operator|    lateral join: cross: join json_table(t.Tags, '$[*]' columns (`tag` varchar(50) path '$')) jt; for each row of Tasks t, its rows are made from the document read in that row (no request)",
+				"filterByFormula|{Priority}>2", "fields[]|Tags"}},
+		{"SELECT * FROM JSON_TABLE('[1, 2]', '$[*]' COLUMNS (n FOR ORDINALITY, v INT PATH '$' DEFAULT '0' ON EMPTY)) AS jt WHERE v > 1",
+			[]string{"operator|    json table: json_table('[1, 2]', '$[*]' columns (`n` for ordinality, `v` int path '$' default '0' on empty)) jt: its rows are made from the document once (no request)"}},
+	} {
+		t.Run(c.query, func(t *testing.T) {
+			got := rowTexts(t, db, "EXPLAIN "+c.query)
+			for _, w := range c.want {
+				if !slices.Contains(got, w) {
+					t.Errorf("no row %q in\n%s", w, strings.Join(got, "\n"))
+				}
+			}
+			if reqs := dataRequests(srv); len(reqs) != 0 {
+				t.Errorf("EXPLAIN sent %d data requests, want none", len(reqs))
+			}
+		})
+	}
+}
