@@ -274,18 +274,10 @@ func (s *source) readJSONTable(i int) (*jsonTableAt, error) {
 	}
 	jt.close = end
 	// The document: the expression up to the first comma outside parentheses.
-	depth, comma := 0, -1
-	for k := i + 2; k < end && comma < 0; k++ {
-		switch s.toks[k].typ {
-		case '(':
-			depth++
-		case ')':
-			depth--
-		case ',':
-			if depth == 0 {
-				comma = k
-			}
-		}
+	items := topLevelItems(end-(i+2), func(k int) int { return s.toks[i+2+k].typ })
+	comma := -1
+	if len(items) > 1 {
+		comma = i + 2 + items[0][1]
 	}
 	if comma < 0 || comma == i+2 {
 		return nil, fmtErr("JSON_TABLE takes a JSON document, a path and COLUMNS (…): write JSON_TABLE(expr, '$[*]' COLUMNS (name type PATH '$')) AS alias")

@@ -26,24 +26,12 @@ func TestJSONTableThroughTheServer(t *testing.T) {
 		t.Run(mode.name, func(t *testing.T) {
 			client := e.client(t, mode.params)
 			for _, q := range queries {
-				direct, err := e.db.Query(q.sql, q.args...)
-				if err != nil {
-					t.Fatal(err)
-				}
-				wantCols, _, want := scanAll(t, direct)
-				served, err := client.Query(q.sql, q.args...)
-				if err != nil {
-					t.Fatalf("%s: %v", q.sql, err)
-				}
-				cols, types, got := scanAll(t, served)
-				if !reflect.DeepEqual(cols, wantCols) {
-					t.Errorf("%s: columns %v, want %v", q.sql, cols, wantCols)
-				}
+				types, rows := servedAsDirect(t, e, client, q.sql, q.args...)
 				if !reflect.DeepEqual(types, q.types) {
 					t.Errorf("%s: types %v, want %v", q.sql, types, q.types)
 				}
-				if !reflect.DeepEqual(got, want) || len(got) == 0 {
-					t.Errorf("%s:\n got %v\nwant %v", q.sql, got, want)
+				if len(rows) == 0 {
+					t.Errorf("%s: no rows", q.sql)
 				}
 			}
 			_, err := client.Query("SELECT * FROM JSON_TABLE('[1]', '$[*]' COLUMNS (a INT PATH '$'))")
