@@ -287,6 +287,7 @@ func TestJSONTableRefusals(t *testing.T) {
 		{`SELECT * FROM JSON_TABLE('!#@$!@#$', '$[*]' COLUMNS (id FOR ORDINALITY)) AS tt`, 3141, "Invalid JSON text in argument 1 to function json_table"},
 		{`SELECT * FROM JSON_TABLE('[1]', '!@#$!@#$' COLUMNS (id FOR ORDINALITY)) AS tt`, 3143, "invalid JSON path"},
 		{`SELECT * FROM JSON_TABLE('[1]', '$[*]' COLUMNS (t TIME PATH '$')) AS tt`, 1235, "the JSON_TABLE column type TIME"},
+		{`SELECT * FROM Tasks t0 LEFT JOIN (Tasks t JOIN JSON_TABLE(t.Tags, '$[*]' COLUMNS (a VARCHAR(9) PATH '$')) jt ON TRUE) ON t0.id = t.id`, 1235, "a JSON_TABLE that reads another table inside a parenthesised join"},
 		{`SELECT * FROM JSON_TABLE('[1]', '$[*]' COLUMNS (a INT PATH '$' DEFAULT)) AS tt`, 1064, "JSON_TABLE: the value of DEFAULT must be a string literal"},
 		{`SELECT * FROM JSON_TABLE('[1]', '$[*]' COLUMNS (a INT)) AS tt`, 1064, "must be followed by PATH"},
 		{"SELECT * FROM JSON_TABLE('{}', '$' COLUMNS (" + strings.Repeat("NESTED PATH '$.a' COLUMNS (", 17) + "x INT PATH '$'" + strings.Repeat(")", 18) + ") AS jt", 3670, "More than supported 16 NESTED PATHs"},
