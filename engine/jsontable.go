@@ -110,7 +110,7 @@ func (l *lateralJoinOp) Next(ctx context.Context) (translate.Row, error) {
 			return r, err
 		}
 		l.cur, l.has, l.pos, l.matched = r, true, 0, false
-		l.rows = l.rows[:0]
+		l.rows = nil // a new slice: the joined rows already returned point into the last one
 		in := translate.Row{Sides: r.Sides, Env: l.env}
 		err = jt.Rows(&in, func(vals []any) error {
 			if len(l.rows) >= l.limit {
@@ -134,8 +134,7 @@ func (l *lateralJoinOp) join(rec *translate.Row) translate.Row {
 	sides := make([]*translate.Row, l.n)
 	copy(sides, l.cur.Sides)
 	if rec != nil {
-		kept := *rec
-		sides[l.step.Table] = &kept
+		sides[l.step.Table] = rec
 	}
 	return translate.Row{Sides: sides, Env: l.env}
 }

@@ -1,9 +1,14 @@
 package engine
 
 import (
+	"context"
 	"errors"
+	"fmt"
+	"io"
 	"slices"
 	"testing"
+
+	"github.com/airsql/airsql/translate"
 )
 
 // TestJSONTable runs JSON tables over in-memory rows: a leaf made once, and lateral joins made per
@@ -52,6 +57,37 @@ func TestJSONTableRowLimit(t *testing.T) {
 		var rl *RowLimitError
 		if !errors.As(err, &rl) || rl.Limit != 3 {
 			t.Errorf("%s: got %v, want a RowLimitError of 3", q, err)
+		}
+	}
+}
+
+// BenchmarkLateralJSONTable unnests a 20-item list for each of 500 rows (10,000 joined rows).
+func BenchmarkLateralJSONTable(b *testing.B) {
+	var rows []translate.Row
+	for i := range 500 {
+		rows = append(rows, row(fmt.Sprintf("rec%03d", i), "Name", `["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o", "p", "q", "r", "s", "t"]`, "N", float64(i)))
+	}
+	q := plan(b, "SELECT T.N, jt.k, jt.v FROM T, JSON_TABLE(Name, '$[*]' COLUMNS (k FOR ORDINALITY, v VARCHAR(5) PATH '$')) jt")
+	b.ReportAllocs()
+	for b.Loop() {
+		op, err := Build(q, Options{Source: &memSource{rows: rows, pageSize: 100}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		n := 0
+		for {
+			_, err := op.Next(context.Background())
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+			n++
+		}
+		op.Close()
+		if n != 10000 {
+			b.Fatalf("%d rows, want 10000", n)
 		}
 	}
 }

@@ -415,17 +415,29 @@ func jsonScalarNumber(v any) (f float64, isInt bool, n int64, ok bool) {
 
 // value is a PATH or EXISTS PATH column's value in the row whose document is doc.
 func (c *jtColumn) value(doc any, row int) (any, error) {
-	found := c.path.find(doc)
+	var first any
+	var all []any // a JSON column's values, when the path finds several
+	found := 0
+	_ = jsonMatches(c.path, doc, func(v any) error {
+		if found == 0 {
+			first = v
+		}
+		if c.typ.sql == typeJSON {
+			all = append(all, v)
+		}
+		found++
+		return nil
+	})
 	if c.kind == "exists" {
 		flag := int64(0)
-		if len(found) > 0 {
+		if found > 0 {
 			flag = 1
 		}
 		return c.store(json.Number(strconv.FormatInt(flag, 10)), row)
 	}
-	var v any
+	v := first
 	switch {
-	case len(found) == 0:
+	case found == 0:
 		switch c.onEmpty.kind {
 		case "error":
 			return nil, jsonErrorf(3665, "Missing value for JSON_TABLE column '%s'", c.name)
@@ -433,22 +445,47 @@ func (c *jtColumn) value(doc any, row int) (any, error) {
 			return c.onEmpty.val, nil
 		}
 		return nil, nil
-	case len(found) > 1 && c.typ.sql == typeJSON:
-		all := make([]any, len(found))
-		for i, m := range found {
-			all[i] = m.val
-		}
+	case found > 1 && c.typ.sql == typeJSON:
 		v = all
-	case len(found) > 1:
+	case found > 1:
 		return c.onErrorValue(jsonErrorf(3666, "Can't store an array or an object in the scalar JSON_TABLE column '%s'", c.name))
-	default:
-		v = found[0].val
 	}
 	stored, err := c.store(v, row)
 	if err != nil {
 		return c.onErrorValue(err)
 	}
 	return stored, nil
+}
+
+// jsonMatches calls fn with each value path p finds in doc, in document order (find's): the
+// paths JSON_TABLE is mostly given ($, $.key, $[*]) directly, without the matches' own paths
+// that find writes for JSON_SEARCH.
+func jsonMatches(p *jsonPath, doc any, fn func(v any) error) error {
+	switch {
+	case len(p.legs) == 0:
+		return fn(doc)
+	case len(p.legs) == 1 && p.legs[0].kind == legAnyIndex:
+		a, _ := doc.([]any)
+		for _, v := range a {
+			if err := fn(v); err != nil {
+				return err
+			}
+		}
+		return nil
+	case len(p.legs) == 1 && p.legs[0].kind == legKey:
+		if m, ok := doc.(map[string]any); ok {
+			if v, ok := m[p.legs[0].key]; ok {
+				return fn(v)
+			}
+		}
+		return nil
+	}
+	for _, m := range p.find(doc) {
+		if err := fn(m.val); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (c *jtColumn) onErrorValue(err error) (any, error) {
@@ -483,16 +520,18 @@ func (jt *JSONTable) Rows(r *Row, emit func(values []any) error) error {
 	return jt.produce(jt.root, doc, vals, &rows, emit)
 }
 
-// produce makes the rows of node n over doc (see the package comment above for NESTED PATH).
+// produce makes the rows of node n over doc (see the comment at the top for NESTED PATH).
 func (jt *JSONTable) produce(n *jtNode, doc any, vals []any, rows *int, emit func([]any) error) error {
-	for k, m := range n.path.find(doc) {
+	k := 0
+	return jsonMatches(n.path, doc, func(m any) error {
+		k++
 		for _, ci := range n.cols {
 			c := &jt.columns[ci]
 			if c.kind == "ordinality" {
-				vals[ci] = int64(k + 1)
+				vals[ci] = int64(k)
 				continue
 			}
-			v, err := c.value(m.val, *rows+1)
+			v, err := c.value(m, *rows+1)
 			if err != nil {
 				return err
 			}
@@ -505,12 +544,12 @@ func (jt *JSONTable) produce(n *jtNode, doc any, vals []any, rows *int, emit fun
 					vals[ci] = nil
 				}
 			}
-			if err := jt.produce(child, m.val, vals, rows, emit); err != nil {
+			if err := jt.produce(child, m, vals, rows, emit); err != nil {
 				return err
 			}
 		}
 		if len(n.nested) > 0 && *rows > before {
-			continue
+			return nil
 		}
 		for _, child := range n.nested {
 			for _, ci := range child.all {
@@ -518,11 +557,8 @@ func (jt *JSONTable) produce(n *jtNode, doc any, vals []any, rows *int, emit fun
 			}
 		}
 		*rows++
-		if err := emit(vals); err != nil {
-			return err
-		}
-	}
-	return nil
+		return emit(vals)
+	})
 }
 
 // Columns are the JSON table's column names in order.
