@@ -441,3 +441,32 @@ func TestExplainJSONTable(t *testing.T) {
 		})
 	}
 }
+
+// TestJSONTableInWrites: a JSON_TABLE feeds INSERT … SELECT and the IN subquery of UPDATE and
+// DELETE (a list bound as one JSON argument, unnested into rows).
+func TestJSONTableInWrites(t *testing.T) {
+	db, _ := openDemo(t, "")
+	list := `["Zed A", "Zed B", "Zed C"]`
+	for _, c := range []struct {
+		stmt string
+		args []any
+		n    int64
+	}{
+		{"INSERT INTO People (Name) SELECT jt.v FROM JSON_TABLE(?, '$[*]' COLUMNS (v VARCHAR(50) PATH '$')) jt", []any{list}, 3},
+		// A literal document: an UPDATE whose WHERE subquery reads a ? fails today whatever the
+		// subquery ("argument 1 is not used": the SET's plan is given the search's arguments).
+		{"UPDATE People SET Name = CONCAT(Name, '!') WHERE Name IN (SELECT jt.v FROM JSON_TABLE('" + list + "', '$[0]' COLUMNS (v VARCHAR(50) PATH '$')) jt)", nil, 1},
+		{"DELETE FROM People WHERE Name IN (SELECT v FROM JSON_TABLE(?, '$[1]' COLUMNS (v VARCHAR(50) PATH '$')) jt)", []any{list}, 1},
+	} {
+		res, err := db.Exec(c.stmt, c.args...)
+		if err != nil {
+			t.Fatalf("%s: %v", c.stmt, err)
+		}
+		if n, _ := res.RowsAffected(); n != c.n {
+			t.Errorf("%s: %d rows affected, want %d", c.stmt, n, c.n)
+		}
+	}
+	if got := rowTexts(t, db, "SELECT Name FROM People WHERE Name LIKE 'Zed%' ORDER BY Name"); !slices.Equal(got, []string{"Zed A!", "Zed C"}) {
+		t.Errorf("got %v, want [Zed A! Zed C]", got)
+	}
+}

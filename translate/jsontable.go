@@ -610,6 +610,8 @@ func jsonTableStar(t *Table) []*expr {
 // JOIN may not be (MySQL's error 3668).
 func (qp *queryPlanner) compileJSONTableDocs() error {
 	s := qp.s
+	// The documents are compiled in copies of the scope: the arguments they read are recorded in
+	// its maps (made by adopt), which the copies share.
 	if len(s.sides) == 0 {
 		if s.table == nil || s.table.JSONTable == nil {
 			return nil
