@@ -470,3 +470,26 @@ func TestJSONTableInWrites(t *testing.T) {
 		t.Errorf("got %v, want [Zed A! Zed C]", got)
 	}
 }
+
+// TestJSONTableBindJoin: a JSON_TABLE that reads no table is read first in a join, so its values
+// narrow the other table's request like any table's (a bind join): a bound list of record ids
+// selects those records with one request.
+func TestJSONTableBindJoin(t *testing.T) {
+	db, srv := openDemo(t, "")
+	warmSchema(t, db, srv)
+	ids := rowTexts(t, db, "SELECT id FROM Tasks ORDER BY id LIMIT 2")
+	want := rowTexts(t, db, "SELECT Name, id FROM Tasks WHERE id IN (?, ?)", ids[0], ids[1])
+	srv.ResetRequests()
+	got := rowTexts(t, db, "SELECT t.Name, jt.v FROM Tasks t JOIN JSON_TABLE(?, '$[*]' COLUMNS (v VARCHAR(20) PATH '$')) jt ON t.id = jt.v",
+		`["`+ids[0]+`", "`+ids[1]+`", "recNOSUCH00000000"]`)
+	if !slices.Equal(sorted(got), sorted(want)) || len(got) != 2 {
+		t.Errorf("got %v, want %v", got, want)
+	}
+	reqs := dataRequests(srv)
+	if len(reqs) != 1 {
+		t.Fatalf("%d requests, want 1 (the ids pushed into the formula)", len(reqs))
+	}
+	if f := formulaOf(t, reqs[0]); !strings.Contains(f, "RECORD_ID()='"+ids[0]+"'") || !strings.Contains(f, "RECORD_ID()='"+ids[1]+"'") {
+		t.Errorf("formula %q, want the ids pushed", f)
+	}
+}
