@@ -112,6 +112,21 @@ func jsonTableOf(ate *sqlparser.AliasedTableExpr) (*JSONTable, bool, error) {
 	return jt, true, err
 }
 
+// formatJSONTable writes the derived table the front end made of a JSON_TABLE as the call it
+// was (sqlString: messages and EXPLAIN show the statement as written).
+func formatJSONTable(buf *sqlparser.TrackedBuffer, node sqlparser.SQLNode) bool {
+	ate, ok := node.(*sqlparser.AliasedTableExpr)
+	if !ok {
+		return false
+	}
+	jt, isJSONTable, err := jsonTableOf(ate)
+	if !isJSONTable || err != nil {
+		return false
+	}
+	buf.Myprintf("%s", jt.SQL)
+	return true
+}
+
 // newJSONTable checks a specification and prepares its paths, types and defaults.
 func newJSONTable(alias string, doc sqlparser.Expr, spec *frontend.JSONTableSpec) (*JSONTable, error) {
 	jt := &JSONTable{alias: alias, docAST: doc}
