@@ -98,10 +98,16 @@ func jsonTableOf(ate *sqlparser.AliasedTableExpr) (*JSONTable, bool, error) {
 	if !ok || call.Name.String() != frontend.JSONTableCall || len(call.Exprs) != 2 {
 		return nil, false, nil
 	}
-	doc, ok1 := call.Exprs[0].(*sqlparser.AliasedExpr)
-	specLit, ok2 := call.Exprs[1].(*sqlparser.AliasedExpr)
-	lit, ok3 := specLit.Expr.(*sqlparser.SQLVal)
-	if !ok1 || !ok2 || !ok3 {
+	doc, ok := call.Exprs[0].(*sqlparser.AliasedExpr)
+	if !ok {
+		return nil, false, nil
+	}
+	specArg, ok := call.Exprs[1].(*sqlparser.AliasedExpr)
+	if !ok {
+		return nil, false, nil
+	}
+	lit, ok := specArg.Expr.(*sqlparser.SQLVal)
+	if !ok || lit.Type != sqlparser.StrVal {
 		return nil, false, nil
 	}
 	spec, err := frontend.DecodeJSONTableSpec(string(lit.Val))
