@@ -469,6 +469,27 @@ func TestJSONTableInWrites(t *testing.T) {
 	if got := rowTexts(t, db, "SELECT Name FROM People WHERE Name LIKE 'Zed%' ORDER BY Name"); !slices.Equal(got, []string{"Zed A!", "Zed C"}) {
 		t.Errorf("got %v, want [Zed A! Zed C]", got)
 	}
+	// A JSON_TABLE joined in UPDATE and in DELETE … USING picks the records written.
+	ids := rowTexts(t, db, "SELECT id FROM People WHERE Name LIKE 'Zed%' ORDER BY Name")
+	doc := `[{"id": "` + ids[0] + `"}, {"id": "` + ids[1] + `"}]`
+	for _, c := range []struct {
+		stmt string
+		n    int64
+	}{
+		{"UPDATE People p JOIN JSON_TABLE('" + doc + "', '$[*]' COLUMNS (id VARCHAR(20) PATH '$.id')) jt ON p.id = jt.id SET p.Name = 'Zed'", 2},
+		{"DELETE FROM People USING People, JSON_TABLE('" + doc + "', '$[0]' COLUMNS (id VARCHAR(20) PATH '$.id')) jt WHERE People.id = jt.id", 1},
+	} {
+		res, err := db.Exec(c.stmt)
+		if err != nil {
+			t.Fatalf("%s: %v", c.stmt, err)
+		}
+		if n, _ := res.RowsAffected(); n != c.n {
+			t.Errorf("%s: %d rows affected, want %d", c.stmt, n, c.n)
+		}
+	}
+	if got := rowTexts(t, db, "SELECT id, Name FROM People WHERE Name LIKE 'Zed%'"); !slices.Equal(got, []string{ids[1] + "|Zed"}) {
+		t.Errorf("got %v, want [%s|Zed]", got, ids[1])
+	}
 }
 
 // TestJSONTableBindJoin: a JSON_TABLE that reads no table is read first in a join, so its values

@@ -181,9 +181,9 @@ func (s *source) jsonTableStart(i int) bool {
 	return false
 }
 
-// inFrom reports whether token i (a comma or an opening parenthesis) is in a FROM clause: the
+// inFrom reports whether token i (a comma or an opening parenthesis) is in a list of tables: the
 // nearest clause keyword before it at its own level — or, out of a parenthesis, at the level
-// around it — is FROM.
+// around it — is FROM, UPDATE (UPDATE t1, JSON_TABLE(…) jt SET …) or USING (DELETE … USING).
 func (s *source) inFrom(i int) bool {
 	depth := 0
 	for k := i - 1; k >= 0; k-- {
@@ -194,7 +194,7 @@ func (s *source) inFrom(i int) bool {
 			if depth > 0 {
 				depth--
 			}
-		case sqlparser.FROM:
+		case sqlparser.FROM, sqlparser.UPDATE, sqlparser.USING:
 			if depth == 0 {
 				return true
 			}
