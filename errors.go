@@ -72,6 +72,10 @@ type SubqueryError = translate.SubqueryError
 // front end's type.
 type WindowError = frontend.WindowError
 
+// JSONTableError is a JSON_TABLE MySQL refuses with its own error number (3667: it has no
+// alias). Match it with errors.As.
+type JSONTableError = frontend.JSONTableError
+
 // JSONError is an argument of a JSON function that MySQL refuses with its own error number
 // (Code: 3141 invalid JSON text, 3143 an invalid path, 3146 not a JSON value, …); it is the
 // planner's type.

@@ -268,7 +268,7 @@ func (cn *conn) explainTree(add func(step, detail string), root engine.Node, q *
 	}
 	if q.Scan == nil && q.Join == nil && q.Union == nil {
 		add("request", "none: a SELECT without a table")
-	} else if q.Scan != nil && q.Scan.Table.Local && q.Scan.Table.Derived == nil {
+	} else if q.Scan != nil && q.Scan.Table.Local && q.Scan.Table.Derived == nil && q.Scan.Table.JSONTable == nil {
 		add("table", q.Scan.Table.ID+" (in memory, built from the base schema)")
 		add("request", "none: the base schema, cached for schemaTTL")
 	}

@@ -41,12 +41,15 @@ func MySQLErrorCode(err error) (code uint16, sqlState string) {
 		window  *WindowError
 		jsonErr *JSONError
 		badDB   *UnknownDatabaseError
+		jtErr   *JSONTableError
 	)
 	switch {
 	case errors.As(err, &badDB):
 		return erBadDB, "42000"
 	case errors.As(err, &jsonErr): // MySQL's own number: 3141, 3143, …
 		return uint16(jsonErr.Code), jsonSQLState[jsonErr.Code]
+	case errors.As(err, &jtErr): // MySQL's own number: 3667
+		return uint16(jtErr.Code), "42000"
 	case errors.As(err, &window): // MySQL's own number: 3593, 3579, …
 		if window.Code == erParse || window.Code == erNotSupportedYet {
 			return uint16(window.Code), "42000"
@@ -84,6 +87,16 @@ var jsonSQLState = map[int]string{
 	3149: "42000", // ER_INVALID_JSON_PATH_WILDCARD
 	3154: "42000", // ER_JSON_BAD_ONE_OR_ALL_ARG
 	3158: "22032", // ER_JSON_DOCUMENT_NULL_KEY
+	// JSON_TABLE's (translate/jsontable.go)
+	1060: "42S21", // ER_DUP_FIELDNAME
+	1067: "42000", // ER_INVALID_DEFAULT
+	1406: "22001", // ER_DATA_TOO_LONG
+	3156: "22018", // ER_INVALID_JSON_VALUE_FOR_CAST
+	3665: "22035", // ER_MISSING_JSON_TABLE_VALUE
+	3666: "2203F", // ER_WRONG_JSON_TABLE_VALUE
+	3668: "HY000", // ER_TF_FORBIDDEN_JOIN_TYPE
+	3669: "22003", // ER_JT_VALUE_OUT_OF_RANGE
+	3670: "42000", // ER_JT_MAX_NESTED_PATH
 }
 
 // ServerVersion is the version the driver answers to VERSION() and @@version, which a MySQL

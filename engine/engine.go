@@ -89,6 +89,14 @@ func (b *Budget) Hold(n int, op string) error {
 	return nil
 }
 
+// rowLimit is the budget's limit (DefaultMaxRows when unset).
+func rowLimit(b *Budget) int {
+	if b == nil || b.Limit <= 0 {
+		return DefaultMaxRows
+	}
+	return b.Limit
+}
+
 // Options are what Build needs beside the query.
 type Options struct {
 	Source  Source
@@ -181,6 +189,11 @@ func queryInput(q *translate.Query, opts Options, budget *Budget) (Operator, err
 			return nil, err
 		}
 		op = u
+	case q.Scan != nil && q.Scan.Table.JSONTable != nil:
+		op = &jsonTableOp{env: opts.env, table: q.Scan.Table, limit: rowLimit(budget)}
+		if !q.Scan.Exact {
+			op = &filterOp{env: opts.env, input: op, cond: keepOf(q.Scan), what: "WHERE (checked on every row)"}
+		}
 	case q.Scan != nil && q.Scan.Table.Derived != nil:
 		d, err := derivedInput(q.Scan.Table, opts)
 		if err != nil {

@@ -712,6 +712,9 @@ func FuzzQuery(f *testing.F) {
 		"SELECT a.Name FROM T a JOIN (T b JOIN T c ON b.N = c.N) ON a.id = b.id",
 		"SELECT * FROM T a LEFT JOIN T b ON b.id = a.id LEFT JOIN T c ON c.N = b.N",
 		"SELECT a.Name, b.N, c.Status FROM T a LEFT JOIN (T b JOIN T c ON c.N = b.N) ON b.Name = a.Name WHERE c.id IS NULL",
+		"SELECT Name, jt.* FROM T, JSON_TABLE(JSON_ARRAY(Name, N, JSON_OBJECT('k', X)), '$[*]' COLUMNS (i FOR ORDINALITY, v VARCHAR(3) PATH '$', e INT EXISTS PATH '$.k', NESTED PATH '$.k' COLUMNS (k DECIMAL(4, 1) PATH '$' DEFAULT '1' ON EMPTY ERROR ON ERROR))) AS jt",
+		"SELECT jt.v, COUNT(*) FROM T LEFT JOIN JSON_TABLE(IF(N > 1, JSON_ARRAY(Status), NULL), '$[*]' COLUMNS (v TEXT PATH '$')) jt ON jt.v <> T.Name GROUP BY jt.v",
+		"SELECT * FROM JSON_TABLE(?, '$' COLUMNS (d DATE PATH '$', n BIGINT UNSIGNED PATH '$', j JSON PATH '$[*]')) AS jt",
 	} {
 		f.Add(s)
 	}

@@ -35,8 +35,12 @@ func buildJoin(j *translate.Join, opts Options, budget *Budget) (Operator, error
 				group = append(group, tableName(j, g.Table))
 			}
 			name = "(" + strings.Join(group, ", ") + ")"
+		} else if plan := j.Tables[st.Table].Plan; plan.Table.JSONTable != nil && plan.Table.JSONTable.Lateral && i > 0 {
+			op = &lateralJoinOp{env: opts.env, outer: op, step: st, plan: plan, n: n, limit: rowLimit(budget), what: strings.Join(names, ", ")}
+			names = append(names, name)
+			continue
 		} else {
-			input, err = tableInput(j.Tables[st.Table].Plan, opts)
+			input, err = tableInput(plan, opts, budget)
 		}
 		if err != nil {
 			return nil, err
@@ -90,7 +94,7 @@ func groupInput(j *translate.Join, group []translate.JoinStep, opts Options, bud
 	var op Operator
 	var names []string
 	for i, st := range group {
-		input, err := tableInput(j.Tables[st.Table].Plan, opts)
+		input, err := tableInput(j.Tables[st.Table].Plan, opts, budget)
 		if err != nil {
 			return nil, err
 		}
@@ -120,9 +124,11 @@ func scanOf(op Operator) *scanOp {
 }
 
 // tableInput is a table's scan with its local re-check.
-func tableInput(plan *translate.Plan, opts Options) (Operator, error) {
+func tableInput(plan *translate.Plan, opts Options, budget *Budget) (Operator, error) {
 	var op Operator
-	if plan.Table.Derived != nil {
+	if plan.Table.JSONTable != nil {
+		op = &jsonTableOp{env: opts.env, table: plan.Table, limit: rowLimit(budget)}
+	} else if plan.Table.Derived != nil {
 		d, err := derivedInput(plan.Table, opts)
 		if err != nil {
 			return nil, err

@@ -15,8 +15,8 @@
 // What the pinned grammar (MySQL 5.7's, 2018) cannot read is read here, as named steps over the
 // same tokens, each fuzzed: readExplain, readShowColumns, readShowVariables, rewriteShow,
 // readPrepared, readDDL, readKill, cutReturning, parseWith, and the edits applied before the
-// grammar runs (setAssignEdits, offsetEdits, likeEscapeEdits, callEdits, placeholderEdits; see
-// source.edits). A statement the grammar refuses because of a construct it cannot read at all is
+// grammar runs (setAssignEdits, offsetEdits, likeEscapeEdits, callEdits, placeholderEdits,
+// jsonTableEdits — JSON_TABLE in FROM, parse_jsontable.go; see source.edits). A statement the grammar refuses because of a construct it cannot read at all is
 // refused by name (parserLimitation).
 //
 // Column labels (labels.go) are read from the same tokens: MySQL names an unaliased expression by

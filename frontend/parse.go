@@ -35,6 +35,7 @@ type textEdit struct {
 //	callEdits        calls the grammar reads only narrowly (TRIM(LEADING x FROM s), …)
 //	placeholderEdits a ? of a part parsed on its own (WITH's queries) keeps its number
 //	grammarEdits     MySQL 8 grammar the pinned one lacks (parse_grammar.go)
+//	jsonTableEdits   JSON_TABLE(…) AS t is a derived table of a `JSON TABLE` call (parse_jsontable.go)
 //
 // WITH is read by parseWith, which parses each of its parts with the same rewrites.
 func (s *source) edits() []textEdit {
@@ -44,6 +45,7 @@ func (s *source) edits() []textEdit {
 	edits = append(edits, s.likeEscapeEdits()...)
 	edits = append(edits, s.callEdits()...)
 	edits = append(edits, s.grammarEdits()...)
+	edits = append(edits, s.jsonTableEdits()...)
 	if s.from > 0 {
 		edits = append(edits, s.placeholderEdits()...)
 	}
@@ -65,6 +67,9 @@ func (s *source) applyEdits(edits []textEdit) string {
 	b.Grow(end - s.from + 32*len(edits))
 	pos := s.from
 	for _, e := range edits {
+		if e.start < pos {
+			continue // inside the span an earlier edit replaced (a JSON_TABLE's columns)
+		}
 		b.WriteString(s.text[pos:e.start])
 		b.WriteString(e.text)
 		pos = e.end
@@ -100,6 +105,9 @@ func (s *source) parseAST() (stmt sqlparser.Statement, err error) {
 	}
 	stmt, err = sqlparser.Parse(text)
 	if err != nil {
+		if jerr := s.jsonTableSyntax(); jerr != nil {
+			return nil, jerr
+		}
 		if what, hint := s.parserLimitation(); what != "" {
 			return nil, &UnsupportedError{Construct: what, Hint: "the SQL parser (MySQL 5.7's grammar) cannot read it (" + err.Error() + "); " + hint}
 		}

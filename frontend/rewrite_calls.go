@@ -191,7 +191,7 @@ func (s *source) parserLimitation() (construct, hint string) {
 			return "CAST to " + strings.ToUpper(next(1).val), rewrite
 		case t.val == "insert" && i > 0 && next(1).typ == '(':
 			return "INSERT() as a function", rewrite
-		case t.typ == sqlparser.ID && t.val == "json_table":
+		case t.typ == sqlparser.ID && t.val == "json_table" && !s.jsonTableStart(i):
 			return "JSON_TABLE", rewrite
 		case t.typ == sqlparser.ID && t.val == "lateral":
 			return "LATERAL", rewrite

@@ -14,7 +14,7 @@ import (
 
 // jsonFuncs is this file's part of the function table (funcTable), by name.
 var jsonFuncs = map[string]*Func{
-	"JSON_EXTRACT": {Min: 2, Max: -1, Type: typeOf(JSON), MayBeNull: true, Eval: func(e *Call, v []any) any {
+	"JSON_EXTRACT": {Min: 2, Max: -1, Type: withConstPaths(typeOf(JSON), 1), MayBeNull: true, Eval: func(e *Call, v []any) any {
 		doc, err := jsonDoc(e, v, 0, "json_extract")
 		if err != nil {
 			return err
@@ -22,7 +22,7 @@ var jsonFuncs = map[string]*Func{
 		var found []any
 		wrap := len(v) > 2
 		for i := 1; i < len(v); i++ {
-			p, err := parseJSONPath(textArg(e, v, i))
+			p, err := jsonPathArg(e, v, i)
 			if err != nil {
 				return err
 			}
@@ -69,7 +69,7 @@ var jsonFuncs = map[string]*Func{
 		writeJSONString(&b, textArg(e, v, 0))
 		return b.String()
 	}},
-	"JSON_LENGTH": {Min: 1, Max: 2, Type: typeOf(Int), MayBeNull: true, Eval: func(e *Call, v []any) any {
+	"JSON_LENGTH": {Min: 1, Max: 2, Type: withConstPaths(typeOf(Int), 1), MayBeNull: true, Eval: func(e *Call, v []any) any {
 		val, found, err := jsonAt(e, v, "json_length")
 		if err != nil || !found {
 			return err
@@ -97,7 +97,7 @@ var jsonFuncs = map[string]*Func{
 		_, err := parseJSON(s)
 		return BoolInt(err == nil)
 	}},
-	"JSON_KEYS": {Min: 1, Max: 2, Type: typeOf(JSON), MayBeNull: true, Eval: func(e *Call, v []any) any {
+	"JSON_KEYS": {Min: 1, Max: 2, Type: withConstPaths(typeOf(JSON), 1), MayBeNull: true, Eval: func(e *Call, v []any) any {
 		val, found, err := jsonAt(e, v, "json_keys")
 		if err != nil || !found {
 			return err
@@ -112,7 +112,7 @@ var jsonFuncs = map[string]*Func{
 		}
 		return JSONFormat(keys)
 	}},
-	"JSON_CONTAINS": {Min: 2, Max: 3, Type: typeOf(Int), MayBeNull: true, Eval: func(e *Call, v []any) any {
+	"JSON_CONTAINS": {Min: 2, Max: 3, Type: withConstPaths(typeOf(Int), 2), MayBeNull: true, Eval: func(e *Call, v []any) any {
 		cand, err := jsonDoc(e, v, 1, "json_contains")
 		if err != nil {
 			return err
@@ -129,7 +129,7 @@ var jsonFuncs = map[string]*Func{
 		}
 		return BoolInt(jsonContains(target, cand))
 	}},
-	"JSON_CONTAINS_PATH": {Min: 3, Max: -1, Type: typeOf(Int), Eval: func(e *Call, v []any) any {
+	"JSON_CONTAINS_PATH": {Min: 3, Max: -1, Type: withConstPaths(typeOf(Int), 2), Eval: func(e *Call, v []any) any {
 		doc, err := jsonDoc(e, v, 0, "json_contains_path")
 		if err != nil {
 			return err
@@ -139,7 +139,7 @@ var jsonFuncs = map[string]*Func{
 			return err
 		}
 		for i := 2; i < len(v); i++ {
-			p, err := parseJSONPath(textArg(e, v, i))
+			p, err := jsonPathArg(e, v, i)
 			if err != nil {
 				return err
 			}
@@ -153,7 +153,7 @@ var jsonFuncs = map[string]*Func{
 		}
 		return BoolInt(all)
 	}},
-	"JSON_SEARCH": {Min: 3, Max: -1, Type: typeOf(JSON), NullArgs: true, MayBeNull: true, Eval: func(e *Call, v []any) any {
+	"JSON_SEARCH": {Min: 3, Max: -1, Type: withConstPaths(typeOf(JSON), 4), NullArgs: true, MayBeNull: true, Eval: func(e *Call, v []any) any {
 		for i, x := range v {
 			if x == nil && i != 3 {
 				return nil // a NULL document, mode, search string or path; a NULL escape is '\'
@@ -181,7 +181,7 @@ var jsonFuncs = map[string]*Func{
 		if len(v) > 4 {
 			paths = paths[:0]
 			for i := 4; i < len(v); i++ {
-				p, err := parseJSONPath(textArg(e, v, i))
+				p, err := jsonPathArg(e, v, i)
 				if err != nil {
 					return err
 				}
@@ -293,7 +293,7 @@ func jsonAtPath(e *Call, v []any, docArg, pathArg int, fn string) (any, bool, er
 	if err != nil {
 		return nil, false, err
 	}
-	p, err := parseJSONPath(textArg(e, v, pathArg))
+	p, err := jsonPathArg(e, v, pathArg)
 	if err != nil {
 		return nil, false, err
 	}

@@ -19,6 +19,12 @@ func (ps *scope) derivedTable(ate *sqlparser.AliasedTableExpr) (*Table, string, 
 	if !ok {
 		return nil, "", fmt.Errorf("translate: not a derived table: %s", sqlparser.String(ate))
 	}
+	if jt, isJSONTable, err := jsonTableOf(ate); isJSONTable {
+		if err != nil {
+			return nil, "", err
+		}
+		return &Table{Name: jt.alias, Local: true, JSONTable: jt}, jt.alias, nil
+	}
 	if ate.As.IsEmpty() {
 		return nil, "", fmt.Errorf("translate: every derived table must have its own alias: write (%s) AS d", sqlparser.String(sub.Select))
 	}

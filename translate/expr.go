@@ -151,6 +151,9 @@ func (s *scope) lookupColumn(name string) (*expr, error) {
 	if t.Derived != nil {
 		return derivedColumn(t, s.alias, name)
 	}
+	if t.JSONTable != nil {
+		return jsonTableLookup(t, name)
+	}
 	for i := range t.Fields {
 		if t.Fields[i].Name == name {
 			return s.fieldExpr(&t.Fields[i]), nil
@@ -722,8 +725,13 @@ func (s *scope) asCondition(x *expr, src sqlparser.Expr) (*expr, error) {
 	case exCompare, exAnd, exOr, exNot, exIsNull, exIsTrue, exIn, exLike, exTruth:
 		return x, nil
 	case exLinkHas:
-		if x.op == "" { // membership; FIND_IN_SET's position is a number
+		switch x.op {
+		case "": // membership; FIND_IN_SET's position is a number
 			return x, nil
+		case "json_contains": // JSON_CONTAINS(link, …) as a condition is the membership
+			c := *x
+			c.op, c.typ = "", typeBool
+			return &c, nil
 		}
 	case exSubquery:
 		if x.sub.mode != "scalar" {

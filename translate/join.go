@@ -291,6 +291,9 @@ func (jp *joinPlanner) aliasedTable(t *sqlparser.AliasedTableExpr, kind string, 
 	if table == nil {
 		return unsupported("DUAL in a join", sqlparser.String(t), "leave DUAL out")
 	}
+	if table.JSONTable != nil { // the call as written, not the derived table the front end made of it
+		text = strings.Replace(text, sqlparser.String(t), table.JSONTable.SQL, 1)
+	}
 	tn, named := t.Expr.(sqlparser.TableName)
 	byDatabase := named && t.As.IsEmpty() && !tn.Qualifier.IsEmpty() && table.Database != ""
 	for i, side := range jp.sides {
@@ -542,6 +545,14 @@ func (qp *queryPlanner) planJoin(where *expr) error {
 			p.pos[g.table] = i
 		}
 	}
+	for _, st := range jp.steps {
+		for _, g := range st.group {
+			if jt := jp.sides[g.table].table.JSONTable; jt != nil && jt.Lateral {
+				return unsupported("a JSON_TABLE that reads another table inside a parenthesised join", st.sql,
+					"write the JSON_TABLE after the parentheses (… LEFT JOIN (a JOIN b ON …) ON … JOIN JSON_TABLE(b.col, …) jt ON TRUE)")
+			}
+		}
+	}
 	if err := p.placeOns(); err != nil {
 		return err
 	}
@@ -652,6 +663,9 @@ func (p *joinPlacement) joinedBy(mask uint64) int {
 // key finds an equality usable as a hash key of step i: one side on the step's table alone, the
 // other on tables joined before it.
 func (p *joinPlacement) key(c *expr, i int) (JoinKey, bool) {
+	if jt := p.jp.sides[p.jp.steps[i].table].table.JSONTable; jt != nil && jt.Lateral {
+		return JoinKey{}, false // its rows are made per row so far: no hash table to probe
+	}
 	t := p.stepMask(i)
 	before := uint64(0)
 	for j := 0; j < i; j++ {
@@ -868,6 +882,11 @@ func (p *joinPlacement) requestFields(join *Join) {
 		all = append(all, qp.q.Having.e)
 	}
 	all = append(all, p.rest...)
+	for _, side := range p.jp.sides {
+		if jt := side.table.JSONTable; jt != nil && jt.Doc != nil {
+			all = append(all, jt.Doc.e) // the fields a JSON table's document reads
+		}
+	}
 	for i := range p.stepOn {
 		all = append(all, p.stepOn[i]...)
 		for _, k := range p.keys[i] {
@@ -1154,6 +1173,9 @@ func (jp *joinPlanner) orderFirstTwo(where *expr, ons []*expr) {
 		return
 	}
 	a, b := jp.steps[0].table, jp.steps[1].table
+	if jp.sides[a].table.JSONTable != nil || jp.sides[b].table.JSONTable != nil {
+		return // a JSON table's rows are made, not read: nothing to push either way
+	}
 	filtered := func(t int) bool {
 		for _, c := range append(conjuncts(where), conjuncts(ons[1])...) {
 			if c.tabs() == 1<<t {

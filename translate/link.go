@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/airsql/airsql/sqlvalue"
 	"github.com/xwb1989/sqlparser"
 )
 
@@ -169,6 +170,9 @@ func (e *expr) evalLinkHas(r *Row) (any, error) {
 			break
 		}
 	}
+	if e.op == "json_contains" {
+		return sqlvalue.BoolInt(has), nil
+	}
 	return has != e.negated, nil
 }
 
@@ -204,15 +208,23 @@ func (s *scope) jsonContainsLink(f *sqlparser.FuncExpr) (*expr, bool, error) {
 				if id.typ != typeText && id.typ != typeNull {
 					return nil, true, fmt.Errorf("translate: %s: JSON_QUOTE takes text (a record id), got %s", sqlparser.String(f), id.typ)
 				}
-				return linkHas(link, id), true, nil
+				return containsValue(linkHas(link, id)), true, nil
 			}
 		}
 	case *sqlparser.SQLVal:
 		if text := string(x.Val); x.Type == sqlparser.StrVal && len(text) >= 2 && strings.HasPrefix(text, `"`) && strings.HasSuffix(text, `"`) {
-			return linkHas(link, &expr{kind: exConst, typ: typeText, val: text[1 : len(text)-1], sql: sqlparser.String(x)}), true, nil
+			return containsValue(linkHas(link, &expr{kind: exConst, typ: typeText, val: text[1 : len(text)-1], sql: sqlparser.String(x)})), true, nil
 		}
 	}
 	return nil, false, nil // another candidate: the function over the link's JSON text
+}
+
+// containsValue is membership written as JSON_CONTAINS: its value is MySQL's integer 1 or 0 (a
+// BIGINT column, not a boolean); as a condition (asCondition) it is the membership itself, which
+// joins and pushdown read.
+func containsValue(has *expr) *expr {
+	has.op, has.typ = "json_contains", typeInt
+	return has
 }
 
 // linkIn compiles link [NOT] IN (id, …) as membership of any of the ids; ok is false when the left

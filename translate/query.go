@@ -177,6 +177,9 @@ func (qp *queryPlanner) planStatement(stmt *sqlparser.Select, schema Schema, arg
 	qp.s.schema = schema
 	qp.s.outer = qp.outer
 	qp.s.adopt(ps)
+	if err := qp.compileJSONTableDocs(); err != nil {
+		return nil, nil, err
+	}
 	if err := qp.run(); err != nil {
 		return nil, nil, err
 	}

@@ -33,6 +33,9 @@ type Table struct {
 	// Derived: a derived table (FROM (SELECT …) AS d, a WITH query, a UNION's rows): Local, its
 	// rows are this query's (Row.Values = its columns), and its columns are Derived.Columns.
 	Derived *Query
+	// JSONTable: a JSON_TABLE of FROM (jsontable.go): Local, its rows made from its document
+	// (Row.Values = its columns).
+	JSONTable *JSONTable
 }
 
 // View is one view of a table, reachable with FROM t USE INDEX (`view`).

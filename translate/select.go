@@ -100,6 +100,9 @@ func (s *scope) star() []*expr {
 	if s.table.Derived != nil {
 		return derivedStar(s.table)
 	}
+	if s.table.JSONTable != nil {
+		return jsonTableStar(s.table)
+	}
 	var out []*expr
 	has := map[string]bool{}
 	for i := range s.table.Fields {
@@ -120,7 +123,7 @@ func (s *scope) star() []*expr {
 
 // columnName is the output name of an unaliased expression: a column's own name, else the SQL text.
 func columnName(src sqlparser.Expr, e *expr) string {
-	if _, ok := src.(*sqlparser.ColName); ok {
+	if c, ok := src.(*sqlparser.ColName); ok {
 		if e.tab > 0 { // a column of a join is named as its field, without the table (as in MySQL)
 			switch e.kind {
 			case exField:
@@ -129,6 +132,8 @@ func columnName(src sqlparser.Expr, e *expr) string {
 				return "id"
 			case exCreatedTime:
 				return "createdTime"
+			case exDerived: // a derived or JSON table's column, as written
+				return c.Name.String()
 			}
 		}
 		return e.sql

@@ -17,6 +17,9 @@ func sqlString(node sqlparser.SQLNode) string {
 }
 
 func formatRewritten(buf *sqlparser.TrackedBuffer, node sqlparser.SQLNode) {
+	if formatJSONTable(buf, node) {
+		return
+	}
 	f, ok := node.(*sqlparser.FuncExpr)
 	if !ok || !f.Qualifier.IsEmpty() {
 		node.Format(buf)

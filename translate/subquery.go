@@ -277,7 +277,7 @@ func (env *Env) OuterValues(sq *Subquery, k CorrelationKey) []any {
 // WHERE (one table, read by a scan).
 func (sq *Subquery) findIndex() {
 	q := sq.Query
-	if q.Scan == nil || q.Join != nil || q.Union != nil || q.Scan.Table.Derived != nil || q.Scan.Table.Local {
+	if q.Scan == nil || q.Join != nil || q.Union != nil || q.Scan.Table.Local {
 		return
 	}
 	for _, c := range conjuncts(q.Scan.where) {

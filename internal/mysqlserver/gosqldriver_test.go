@@ -83,25 +83,33 @@ func TestReadsMatchTheDriver(t *testing.T) {
 		t.Run(mode.name, func(t *testing.T) {
 			client := e.client(t, mode.params)
 			for _, q := range queries {
-				direct, err := e.db.Query(q.sql, q.args...)
-				if err != nil {
-					t.Fatal(err)
-				}
-				wantCols, _, want := scanAll(t, direct)
-				served, err := client.Query(q.sql, q.args...)
-				if err != nil {
-					t.Fatalf("%s: %v", q.sql, err)
-				}
-				cols, _, got := scanAll(t, served)
-				if !reflect.DeepEqual(cols, wantCols) {
-					t.Errorf("%s: columns %v, want %v", q.sql, cols, wantCols)
-				}
-				if !reflect.DeepEqual(got, want) {
-					t.Errorf("%s:\n got %v\nwant %v", q.sql, got, want)
-				}
+				servedAsDirect(t, e, client, q.sql, q.args...)
 			}
 		})
 	}
+}
+
+// servedAsDirect runs query through the server (client) and through the driver directly: the same
+// column names and rows. It returns the served rows and their MySQL column types.
+func servedAsDirect(t *testing.T, e *env, client *sql.DB, query string, args ...any) (types []string, rows [][]string) {
+	t.Helper()
+	direct, err := e.db.Query(query, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantCols, _, want := scanAll(t, direct)
+	served, err := client.Query(query, args...)
+	if err != nil {
+		t.Fatalf("%s: %v", query, err)
+	}
+	cols, types, got := scanAll(t, served)
+	if !reflect.DeepEqual(cols, wantCols) {
+		t.Errorf("%s: columns %v, want %v", query, cols, wantCols)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("%s:\n got %v\nwant %v", query, got, want)
+	}
+	return types, got
 }
 
 // TestColumnTypes: the driver's column types arrive as MySQL types, values scan into Go types,
