@@ -263,3 +263,29 @@ func TestSearchRefusals(t *testing.T) {
 		})
 	}
 }
+
+// TestSearchWithBoundArguments: a bound argument in the search's subquery and one in SET each
+// reach their place (UPDATE's search and SET once failed with "argument 1 is not used").
+func TestSearchWithBoundArguments(t *testing.T) {
+	db, _ := openDemo(t, "")
+	var want int64
+	if err := db.QueryRow("SELECT COUNT(*) FROM Tasks WHERE Priority >= ?", 5).Scan(&want); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		sql  string
+		args []any
+	}{
+		{"UPDATE Tasks SET Notes = 'x' WHERE id IN (SELECT id FROM Tasks WHERE Priority >= ?)", []any{5}},
+		{"UPDATE Tasks SET Notes = ? WHERE id IN (SELECT id FROM Tasks WHERE Priority >= ?)", []any{"y", 5}},
+		{"DELETE FROM Tasks WHERE id IN (SELECT id FROM Tasks WHERE Priority >= ?)", []any{5}},
+	} {
+		res, err := db.Exec(tt.sql, tt.args...)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.sql, err)
+		}
+		if n, _ := res.RowsAffected(); n != want {
+			t.Errorf("%s: %d rows affected, want %d", tt.sql, n, want)
+		}
+	}
+}
