@@ -24,6 +24,8 @@ type joinPlanner struct {
 	// its own table's rows against the tables of its item only (a, b RIGHT JOIN c is a CROSS JOIN
 	// of a with b RIGHT JOIN c), which a left-deep plan can give only for the first item.
 	itemStart int
+	// straight: a STRAIGHT_JOIN asks for FROM's order (orderInnerRuns moves nothing).
+	straight bool
 }
 
 type pendingStep struct {
@@ -165,6 +167,7 @@ func (jp *joinPlanner) joinTable(t *sqlparser.JoinTableExpr, kind string, on sql
 		// are known, by coalesce).
 		natural = true
 	}
+	jp.straight = jp.straight || t.Join == sqlparser.StraightJoinStr
 	switch t.Join {
 	case sqlparser.JoinStr, sqlparser.StraightJoinStr, sqlparser.NaturalJoinStr:
 		k = "inner"

@@ -63,7 +63,11 @@ func (qp *queryPlanner) planJoin(where *expr) error {
 	if err := p.compileOns(); err != nil {
 		return err
 	}
-	jp.orderFirstTwo(where, p.ons)
+	if err := p.checkOns(); err != nil {
+		return err
+	}
+	p.orderInnerRuns(where)
+	p.orderFirstTwo(where)
 	p.pos = make([]int, p.n)
 	for i, st := range jp.steps {
 		p.pos[st.table] = i
@@ -71,9 +75,7 @@ func (qp *queryPlanner) planJoin(where *expr) error {
 			p.pos[g.table] = i
 		}
 	}
-	if err := p.placeOns(); err != nil {
-		return err
-	}
+	p.placeOns()
 	for _, c := range conjuncts(where) {
 		p.place(c, -1)
 	}
@@ -257,16 +259,9 @@ func (p *joinPlacement) place(c *expr, from int) {
 // placeOns places the conditions of each step's ON: an inner join's where they are cheapest, an
 // outer join's on the joined table's scan (LEFT JOIN, on that table alone), as keys or as the
 // step's residual ON.
-func (p *joinPlacement) placeOns() error {
+func (p *joinPlacement) placeOns() {
 	for i, st := range p.jp.steps {
-		visible := uint64(0)
-		for j := 0; j <= i; j++ {
-			visible |= p.stepMask(j)
-		}
 		for _, c := range conjuncts(p.ons[i]) {
-			if m := c.tabs(); m&^visible != 0 {
-				return unknownColumnf("in 'on clause' of %s: the ON condition of a join can name only the tables joined so far", st.sql)
-			}
 			if st.kind != "left" && st.kind != "right" {
 				p.place(c, i)
 				continue
@@ -285,6 +280,20 @@ func (p *joinPlacement) placeOns() error {
 				} else {
 					p.stepOn[i] = append(p.stepOn[i], c)
 				}
+			}
+		}
+	}
+}
+
+// checkOns refuses an ON condition that names a table joined after it (in FROM's order, before
+// the steps are reordered).
+func (p *joinPlacement) checkOns() error {
+	visible := uint64(0)
+	for i, st := range p.jp.steps {
+		visible |= p.stepMask(i)
+		for _, c := range conjuncts(p.ons[i]) {
+			if c.tabs()&^visible != 0 {
+				return unknownColumnf("in 'on clause' of %s: the ON condition of a join can name only the tables joined so far", st.sql)
 			}
 		}
 	}
