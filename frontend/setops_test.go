@@ -75,3 +75,92 @@ func FuzzParseSetOps(f *testing.F) {
 		_, _ = ParseSQL(sql) // must not panic or loop
 	})
 }
+
+// TestParseSetOpSubqueries: INTERSECT and EXCEPT in every place a query goes inside a statement
+// (IN, NOT IN, EXISTS, a scalar subquery, a derived table, WITH, nested, the whole statement in
+// parentheses) parse with MySQL's precedence, and each ? keeps its number in the whole statement.
+func TestParseSetOpSubqueries(t *testing.T) {
+	cases := []struct{ sql, want string }{
+		{"SELECT a FROM t WHERE a IN (SELECT a FROM u INTERSECT SELECT a FROM v)",
+			"select a from t where a in (select a from u intersect select a from v)"},
+		{"SELECT a FROM t WHERE a NOT IN (SELECT a FROM u UNION SELECT a FROM v EXCEPT ALL SELECT a FROM w)",
+			"select a from t where a not in (select a from u union select a from v except all select a from w)"},
+		{"SELECT EXISTS (SELECT 1 EXCEPT SELECT 2), (SELECT a FROM u INTERSECT ALL SELECT a FROM v) FROM t",
+			"select exists (select 1 from dual except select 2 from dual), (select a from u intersect all select a from v) from t"},
+		{"SELECT d.a FROM (SELECT a FROM u EXCEPT SELECT a FROM v) AS d JOIN t ON t.a = d.a",
+			"select d.a from (select a from u except select a from v) as d join t on t.a = d.a"},
+		{"WITH w AS (SELECT a FROM u INTERSECT SELECT a FROM v) SELECT a FROM w",
+			"select a from (select a from u intersect select a from v) as w"},
+		{"SELECT a FROM t WHERE a IN (SELECT a FROM u WHERE a IN (SELECT b FROM v EXCEPT SELECT b FROM w) INTERSECT SELECT a FROM x)",
+			"select a from t where a in (select a from u where a in (select b from v except select b from w) intersect select a from x)"},
+		{"SELECT a FROM t WHERE b = ? AND a IN (SELECT a FROM u WHERE c = ? EXCEPT SELECT a FROM v WHERE d = ?) AND e = ?",
+			"select a from t where b = :v1 and a in (select a from u where c = :v2 except select a from v where d = :v3) and e = :v4"},
+		{"SELECT a FROM t WHERE a IN (SELECT a FROM u INTERSECT SELECT a FROM v) UNION SELECT a FROM w EXCEPT SELECT a FROM x",
+			"select a from t where a in (select a from u intersect select a from v) union select a from w except select a from x"},
+		{"(SELECT a FROM u INTERSECT SELECT a FROM v)", "select a from u intersect select a from v"},
+		{"SELECT a FROM t WHERE a IN ((SELECT a FROM u) EXCEPT (SELECT a FROM v))",
+			"select a from t where a in (select a from u except select a from v)"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.sql, func(t *testing.T) {
+			st, err := ParseSQL(tc.sql)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := sqlparser.String(st); got != tc.want {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+	// The subquery's tree is the set operation's, INTERSECT below EXCEPT.
+	st, err := ParseSQL("SELECT a FROM t WHERE a IN (SELECT a FROM u EXCEPT SELECT a FROM v INTERSECT SELECT a FROM w)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := st.(*sqlparser.Select).Where.Expr.(*sqlparser.ComparisonExpr).Right.(*sqlparser.Subquery)
+	top, ok := in.Select.(*sqlparser.Union)
+	if !ok || top.Type != SetExcept {
+		t.Fatalf("got %T %+v, want EXCEPT at the subquery's top", in.Select, in.Select)
+	}
+	if right, ok := top.Right.(*sqlparser.Union); !ok || right.Type != SetIntersect {
+		t.Errorf("got %+v, want INTERSECT on EXCEPT's right", top.Right)
+	}
+	for _, bad := range []string{
+		"SELECT a FROM t WHERE a IN (SELECT a FROM u INTERSECT)",
+		"SELECT a FROM t WHERE a IN (SELECT a FROM u EXCEPT DELETE FROM v)",
+		"SELECT a FROM t WHERE a IN (SELECT a FROM u ORDER BY a EXCEPT SELECT a FROM v)",
+	} {
+		if _, err := ParseSQL(bad); err == nil {
+			t.Errorf("%s: no error", bad)
+		}
+	}
+}
+
+// FuzzParseSetOpSubqueries: no text around a set operation in parentheses makes the parser panic,
+// and a statement that parses prints as one that parses to the same text.
+func FuzzParseSetOpSubqueries(f *testing.F) {
+	for _, s := range []string{
+		"SELECT a FROM t WHERE a IN (SELECT a FROM u INTERSECT SELECT a FROM v)",
+		"SELECT (SELECT 1 EXCEPT ALL SELECT ?) FROM t WHERE b = ?",
+		"SELECT * FROM (SELECT a FROM u EXCEPT (SELECT a FROM v INTERSECT SELECT a FROM w)) d",
+		"(SELECT 1 INTERSECT SELECT 1)",
+		"SELECT EXISTS (SELECT 1 INTERSECT",
+		"SELECT ((SELECT 1 INTERSECT SELECT 2)) + (SELECT 3 EXCEPT SELECT 4)",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, sql string) {
+		st, err := ParseSQL(sql)
+		if err != nil {
+			return
+		}
+		text := sqlparser.String(st)
+		again, err := ParseSQL(text)
+		if err != nil {
+			t.Fatalf("%q parsed as %q, which does not parse: %v", sql, text, err)
+		}
+		if got := sqlparser.String(again); got != text {
+			t.Fatalf("%q parsed as %q, which parses as %q", sql, text, got)
+		}
+	})
+}

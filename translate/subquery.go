@@ -553,8 +553,9 @@ func (s *scope) planSubqueryCols(sel sqlparser.SelectStatement, mode string, col
 		var uc *UnknownColumnError
 		var ue *UnsupportedError
 		if union != nil && (errors.As(err, &uc) || errors.As(err, &ue) && ue.Construct == "JOIN") {
-			return nil, unsupported("a UNION inside a subquery that reads the outer query's columns", sq.SQL,
-				"a UNION in a subquery runs as a derived table, which cannot read the outer query: write the subquery as one SELECT, or join")
+			op, _ := setOpOf(union.Type)
+			return nil, unsupported("a "+op.String()+" inside a subquery that reads the outer query's columns", sq.SQL,
+				"a "+op.String()+" in a subquery runs as a derived table, which cannot read the outer query: write the subquery as one SELECT, or join")
 		}
 		return nil, err
 	}
