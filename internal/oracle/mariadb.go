@@ -34,8 +34,8 @@ type Server struct {
 	DB *sql.DB // a connection pool to the database "oracle", with the session settings of sessionVars
 	// Timeout bounds each query of Answer (QueryTimeout unless changed).
 	Timeout time.Duration
-	dir string
-	cmd *exec.Cmd
+	dir     string
+	cmd     *exec.Cmd
 
 	exited  chan struct{} // closed when the process has ended
 	waitErr error
