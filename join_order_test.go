@@ -61,7 +61,7 @@ func TestJoinOrderAvoidsCrossProduct(t *testing.T) {
 	plan := strings.Join(rowTexts(t, db, "EXPLAIN SELECT count(*) FROM t1, t2, t3 WHERE t1.a = t3.a AND t2.a = t3.b"), "\n")
 	for _, want := range []string{
 		"join: inner: t2; hash on t3.b = t2.a",
-		"join: inner: t3 (joined before t2, which no condition joins to the tables so far); hash on t1.a = t3.a",
+		"join: inner: t3 (joined before t2: an equality joins it to the tables so far); hash on t1.a = t3.a",
 	} {
 		if !strings.Contains(plan, want) {
 			t.Errorf("EXPLAIN lacks %q:\n%s", want, plan)

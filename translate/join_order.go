@@ -63,13 +63,15 @@ func (p *joinPlacement) orderRun(start, end int, joined uint64, conds []*expr) {
 		left = append(left, i)
 	}
 	var order []int
-	take := func(k int) {
+	why := map[int]string{} // a step taken before others: what joins it to the tables so far
+	take := func(k int, reason string) {
+		why[left[k]] = reason
 		order = append(order, left[k])
 		joined |= p.stepMask(left[k])
 		left = slices.Delete(left, k, k+1)
 	}
 	if start == 0 {
-		take(0)
+		take(0, "")
 	}
 	for len(left) > 0 {
 		keyed, linked := -1, -1
@@ -86,11 +88,11 @@ func (p *joinPlacement) orderRun(start, end int, joined uint64, conds []*expr) {
 		}
 		switch {
 		case keyed >= 0:
-			take(keyed)
+			take(keyed, "an equality")
 		case linked >= 0:
-			take(linked)
+			take(linked, "a condition")
 		default:
-			take(0)
+			take(0, "")
 		}
 	}
 	steps := slices.Clone(jp.steps)
@@ -108,8 +110,8 @@ func (p *joinPlacement) orderRun(start, end int, joined uint64, conds []*expr) {
 				}
 			}
 			if len(skipped) > 0 {
-				steps[at].sql = fmt.Sprintf("%s (joined before %s, which no condition joins to the tables so far)",
-					strings.TrimSpace(steps[at].sql), strings.Join(skipped, ", "))
+				steps[at].sql = fmt.Sprintf("%s (joined before %s: %s joins it to the tables so far)",
+					strings.TrimSpace(steps[at].sql), strings.Join(skipped, ", "), why[i])
 			}
 		}
 		if at == 0 {
