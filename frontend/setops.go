@@ -59,6 +59,9 @@ func (s *source) parseSetOps() (sqlparser.Statement, error) {
 	part := func(from, to int) *source {
 		return &source{text: s.text, orig: s.orig, toks: s.toks[from:to], from: s.toks[from].start}
 	}
+	if t := s.toks[0].typ; t == sqlparser.INSERT || t == sqlparser.REPLACE {
+		return s.parseInsertSetOps()
+	}
 	var operands []setOperand
 	op, start, depth, tail := "", 0, 0, len(s.toks)
 	operand := func(from, to int) error {
@@ -76,7 +79,7 @@ func (s *source) parseSetOps() (sqlparser.Statement, error) {
 		}
 		sel, ok := st.(sqlparser.SelectStatement)
 		if !ok {
-			return fmt.Errorf("translate: %s combines SELECT statements only, not %s", strings.ToUpper(op), sqlparser.String(st))
+			return fmt.Errorf("translate: UNION, INTERSECT and EXCEPT combine SELECT statements only, not %s", sqlparser.String(st))
 		}
 		operands = append(operands, setOperand{op: op, sel: sel})
 		return nil
@@ -271,4 +274,57 @@ func (s *source) parseSetOpSubqueries() (stmt sqlparser.Statement, ok bool, err 
 		err = unsupported("INTERSECT or EXCEPT in this place", s.rest(0), "use it in a subquery (IN, EXISTS, a scalar subquery, FROM (…) AS d) or at the top of the statement")
 	}
 	return stmt, true, err
+}
+
+// parseInsertSetOps parses INSERT INTO t (columns) SELECT … INTERSECT|EXCEPT …: the chain from
+// the first SELECT outside parentheses to the end is parsed on its own (parseAST), the INSERT
+// with a marker query in its place, and the chain becomes the INSERT's rows. A ? keeps its number
+// in the whole statement.
+func (s *source) parseInsertSetOps() (sqlparser.Statement, error) {
+	depth, at := 0, -1
+	for i, t := range s.toks {
+		switch {
+		case t.typ == '(':
+			depth++
+		case t.typ == ')':
+			depth--
+		case depth != 0 || at >= 0:
+		case t.typ == sqlparser.SELECT:
+			at = i
+		case t.typ == sqlparser.UNION || s.word(i, "intersect") || s.word(i, "except"):
+			at = len(s.toks) // a set operator before the SELECT: INSERT … VALUES … EXCEPT …
+		}
+	}
+	if at < 0 || at == len(s.toks) {
+		return nil, fmt.Errorf("translate: INTERSECT and EXCEPT combine SELECT statements: write INSERT INTO t (columns) SELECT … INTERSECT SELECT …")
+	}
+	chain := &source{text: s.text, orig: s.orig, toks: s.toks[at:], from: s.toks[at].start}
+	st, err := chain.parseAST()
+	if err != nil {
+		return nil, err
+	}
+	sel, ok := st.(sqlparser.SelectStatement)
+	if !ok {
+		return nil, fmt.Errorf("translate: UNION, INTERSECT and EXCEPT combine SELECT statements only, not %s", sqlparser.String(st))
+	}
+	var edits []textEdit
+	for _, t := range s.toks[:at] {
+		if t.typ == sqlparser.VALUE_ARG && s.text[t.start:t.end] == "?" {
+			edits = append(edits, textEdit{start: t.start, end: t.end, text: t.val})
+		}
+	}
+	edits = append(edits, textEdit{start: s.toks[at].start, end: s.toks[len(s.toks)-1].end, text: "select * from `" + setOpMarker(0) + "`"})
+	outer, err := lex(s.applyEdits(edits))
+	if err != nil {
+		return nil, fmt.Errorf("translate: cannot parse the statement (%v)", err)
+	}
+	if st, err = outer.parseAST(); err != nil {
+		return nil, err
+	}
+	ins, ok := st.(*sqlparser.Insert)
+	if !ok {
+		return nil, fmt.Errorf("translate: INTERSECT and EXCEPT combine SELECT statements only, not %s", sqlparser.String(st))
+	}
+	ins.Rows = sel
+	return ins, nil
 }

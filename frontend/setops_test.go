@@ -42,6 +42,8 @@ func TestParseSetOps(t *testing.T) {
 		{"SELECT a FROM t WHERE a IN (SELECT a FROM u INTERSECT SELECT a FROM v) UNION SELECT a FROM w EXCEPT SELECT a FROM x",
 			"select a from t where a in (select a from u intersect select a from v) union select a from w except select a from x"},
 		{"(SELECT a FROM u INTERSECT SELECT a FROM v)", "select a from u intersect select a from v"},
+		{"INSERT INTO t (a, b) SELECT a, ? FROM u EXCEPT ALL SELECT a, b FROM v WHERE c = ? ORDER BY 1 LIMIT 3",
+			"insert into t(a, b) select a, :v1 from u except all select a, b from v where c = :v2 order by 1 asc limit 3"},
 		{"SELECT a FROM t WHERE a IN ((SELECT a FROM u) EXCEPT (SELECT a FROM v))",
 			"select a from t where a in (select a from u except select a from v)"},
 	}
@@ -90,6 +92,9 @@ func TestParseSetOps(t *testing.T) {
 		"SELECT a FROM t WHERE a IN (SELECT a FROM u ORDER BY a EXCEPT SELECT a FROM v)",
 		"SELECT a FROM t INTERSECT",
 		"SELECT a FROM t EXCEPT INSERT INTO u VALUES (1)",
+		"INSERT INTO t VALUES (1) EXCEPT SELECT 1",
+		"INSERT INTO t (a) SELECT a FROM u EXCEPT INSERT INTO t VALUES (1)",
+		"UPDATE t SET a = 1 EXCEPT SELECT 1",
 	} {
 		if _, err := ParseSQL(bad); err == nil {
 			t.Errorf("%s: no error", bad)
@@ -109,6 +114,8 @@ func FuzzParseSetOps(f *testing.F) {
 		"(SELECT 1 INTERSECT SELECT 1)",
 		"SELECT EXISTS (SELECT 1 INTERSECT",
 		"SELECT ((SELECT 1 INTERSECT SELECT 2)) + (SELECT 3 EXCEPT SELECT 4)",
+		"INSERT INTO t VALUES (1) EXCEPT SELECT 1",
+		"INSERT INTO t (a) SELECT ? FROM u INTERSECT SELECT a FROM v",
 	} {
 		f.Add(s)
 	}
