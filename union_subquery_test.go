@@ -111,7 +111,7 @@ func TestSetOpsInSubquery(t *testing.T) {
 		})
 	}
 	_, err := db.Query("SELECT p.Name FROM People p WHERE EXISTS (SELECT 1 FROM Tasks t WHERE t.Assignee = p.id INTERSECT SELECT 1 FROM Tasks t WHERE t.Done)")
-	if err == nil || !strings.Contains(err.Error(), "a INTERSECT inside a subquery that reads the outer query's columns") {
+	if err == nil || !strings.Contains(err.Error(), "an INTERSECT inside a subquery that reads the outer query's columns") {
 		t.Errorf("correlated INTERSECT: got %v, want the refusal naming it", err)
 	}
 }

@@ -554,8 +554,9 @@ func (s *scope) planSubqueryCols(sel sqlparser.SelectStatement, mode string, col
 		var ue *UnsupportedError
 		if union != nil && (errors.As(err, &uc) || errors.As(err, &ue) && ue.Construct == "JOIN") {
 			op, _ := setOpOf(union.Type)
-			return nil, unsupported("a "+op.String()+" inside a subquery that reads the outer query's columns", sq.SQL,
-				"a "+op.String()+" in a subquery runs as a derived table, which cannot read the outer query: write the subquery as one SELECT, or join")
+			name := map[SetOp]string{SetUnion: "a UNION", SetIntersect: "an INTERSECT", SetExcept: "an EXCEPT"}[op]
+			return nil, unsupported(name+" inside a subquery that reads the outer query's columns", sq.SQL,
+				name+" in a subquery runs as a derived table, which cannot read the outer query: write the subquery as one SELECT, or join")
 		}
 		return nil, err
 	}
