@@ -1,6 +1,7 @@
 package airsql
 
 import (
+	"database/sql"
 	"fmt"
 	"slices"
 	"strings"
@@ -30,16 +31,24 @@ func joinOrderFixture() *emulator.Fixture {
 	}}}}
 }
 
-// TestJoinOrderAvoidsCrossProduct: whatever order FROM names t1, t2, t3 in, a join connected by
-// its conditions is read in a connected order — t1 × t2 (1,210,000 rows) is never built, which
-// maxRows=10000 would refuse — and answers as MySQL does. EXPLAIN names the order chosen.
-func TestJoinOrderAvoidsCrossProduct(t *testing.T) {
+// openJoinOrder serves joinOrderFixture and opens a database on it (params: more DSN keys, each
+// after a &).
+func openJoinOrder(t testing.TB, params string) *sql.DB {
+	t.Helper()
 	srv, err := emulator.New(emulator.WithFixture(joinOrderFixture()), emulator.WithRate(0, 0), emulator.WithTokenRate(0))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer srv.Close()
-	db, _ := openDSN(t, "airtable://"+emulator.DefaultToken+"@localhost/"+joinOrderBase+"?tls=false&maxRows=10000", srv.Client())
+	t.Cleanup(func() { srv.Close() })
+	db, _ := openDSN(t, "airtable://"+emulator.DefaultToken+"@localhost/"+joinOrderBase+"?tls=false"+params, srv.Client())
+	return db
+}
+
+// TestJoinOrderAvoidsCrossProduct: whatever order FROM names t1, t2, t3 in, a join connected by
+// its conditions is read in a connected order — t1 × t2 (1,210,000 rows) is never built, which
+// maxRows=10000 would refuse — and answers as MySQL does. EXPLAIN names the order chosen.
+func TestJoinOrderAvoidsCrossProduct(t *testing.T) {
+	db := openJoinOrder(t, "&maxRows=10000")
 	perms := [][]string{{"t1", "t2", "t3"}, {"t1", "t3", "t2"}, {"t2", "t1", "t3"}, {"t2", "t3", "t1"}, {"t3", "t1", "t2"}, {"t3", "t2", "t1"}}
 	for _, from := range perms {
 		for _, tc := range []struct{ query, want string }{
@@ -106,5 +115,28 @@ func TestJoinOrderKeepsPushdown(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestJoinOrderStraightJoin: STRAIGHT_JOIN asks for FROM's order, which is kept (MySQL's
+// optimizer hint): t2 is joined second although no condition joins it to t1.
+func TestJoinOrderStraightJoin(t *testing.T) {
+	db := openJoinOrder(t, "")
+	plan := strings.Join(rowTexts(t, db, "EXPLAIN SELECT count(*) FROM t1 STRAIGHT_JOIN t2 JOIN t3 ON t1.a = t3.a AND t2.a = t3.b"), "\n")
+	if !strings.Contains(plan, "join: cross: straight_join t2; every pair of rows") || strings.Contains(plan, "joined before") {
+		t.Errorf("EXPLAIN of STRAIGHT_JOIN, want t2 joined second as written:\n%s", plan)
+	}
+}
+
+// BenchmarkJoinOrder is issue 22's sqllogictest join, three tables of 1,100 records whose FROM
+// names two tables no condition joins: read in a connected order it is three scans and two hash
+// joins of 1,100 rows (before, t1 × t2 stopped at maxRows after 1,000,000 rows).
+func BenchmarkJoinOrder(b *testing.B) {
+	db := openJoinOrder(b, "")
+	b.ReportAllocs()
+	for b.Loop() {
+		if got := rowTexts(b, db, "SELECT count(*) FROM t1, t2, t3 WHERE t1.a = t3.a AND t2.a = t3.b"); len(got) != 1 || got[0] != "1100" {
+			b.Fatalf("got %v, want 1100", got)
+		}
 	}
 }
