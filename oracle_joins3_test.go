@@ -42,7 +42,7 @@ func TestOracleJoins3(t *testing.T) {
 		"SELECT p.Name, i.Name, q.Name FROM People p LEFT JOIN (Items i CROSS JOIN People q) ON i.Qty = p.Age AND q.Age = p.Age JOIN Items j ON j.Qty = p.Age",
 	} {
 		q := &oracle.Query{Driver: sql, MariaDB: sql}
-		o := runOracle(ctx, q, maria.DB, pushed, local)
+		o := runOracle(ctx, q, maria, pushed, local)
 		if problem := o.check(); problem != "" {
 			t.Errorf("%s: %s\n  explain: %s", sql, problem, explainOracle(ctx, pushed, q))
 		}
@@ -53,7 +53,7 @@ func TestOracleJoins3(t *testing.T) {
 	// Several rows for a scalar subquery: an error from all three (MariaDB's 1242).
 	q := &oracle.Query{Driver: "SELECT p.Name, (SELECT i.Name FROM Items i WHERE i.Qty = p.Age) FROM People p"}
 	q.MariaDB = q.Driver
-	o := runOracle(ctx, q, maria.DB, pushed, local)
+	o := runOracle(ctx, q, maria, pushed, local)
 	if o.maria.Err == nil || o.push.Err == nil || o.loc.Err == nil {
 		t.Errorf("%s: MariaDB %v, pushed %v, local %v: want an error from each", q.Driver, o.maria.Err, o.push.Err, o.loc.Err)
 	}

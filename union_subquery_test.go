@@ -74,3 +74,44 @@ func TestUnionInSubquery(t *testing.T) {
 		t.Errorf("correlated UNION branch: err = %v", err)
 	}
 }
+
+// TestSetOpsInSubquery: INTERSECT and EXCEPT inside IN, NOT IN, EXISTS, a scalar subquery, a
+// derived table and WITH answer what the same question written without them answers; a ? inside
+// keeps its place among the statement's arguments. A correlated one is refused naming it.
+func TestSetOpsInSubquery(t *testing.T) {
+	db, _ := openDemo(t, "")
+	for _, tc := range []struct {
+		query, same string
+		args        []any
+	}{
+		{"SELECT Name FROM People WHERE Role IN (SELECT Role FROM People WHERE Role < 'M' INTERSECT SELECT Role FROM People WHERE Role > 'E') ORDER BY Name",
+			"SELECT Name FROM People WHERE Role < 'M' AND Role > 'E' ORDER BY Name", nil},
+		{"SELECT Name FROM People WHERE Role NOT IN (SELECT Role FROM People WHERE Role IS NOT NULL EXCEPT SELECT 'QA') ORDER BY Name",
+			"SELECT Name FROM People WHERE Role = 'QA' ORDER BY Name", nil},
+		{"SELECT Name FROM People WHERE Role = ? AND Role IN (SELECT Role FROM People WHERE Role <> ? EXCEPT ALL SELECT ?) ORDER BY Name",
+			"SELECT Name FROM People WHERE Role = 'Engineer' ORDER BY Name", []any{"Engineer", "QA", "Designer"}},
+		{"SELECT EXISTS (SELECT Role FROM People INTERSECT SELECT 'QA'), EXISTS (SELECT Role FROM People INTERSECT SELECT 'Nobody')",
+			"SELECT EXISTS (SELECT 1), EXISTS (SELECT 1 FROM People WHERE 1 = 0)", nil},
+		{"SELECT (SELECT Role FROM People WHERE Role >= 'Q' INTERSECT SELECT Role FROM People)",
+			"SELECT 'QA'", nil},
+		{"SELECT COUNT(*), COUNT(DISTINCT d.Role) FROM (SELECT Role FROM People EXCEPT ALL SELECT Role FROM People WHERE Role = 'QA') d",
+			"SELECT COUNT(*), COUNT(DISTINCT Role) FROM People WHERE Role <> 'QA' OR Role IS NULL", nil},
+		{"WITH r AS (SELECT Role FROM People INTERSECT ALL SELECT Role FROM People WHERE Role LIKE '%er') SELECT Role FROM r ORDER BY Role",
+			"SELECT Role FROM People WHERE Role LIKE '%er' ORDER BY Role", nil},
+		{"WITH r AS (SELECT Role FROM People INTERSECT SELECT Role FROM People WHERE Role LIKE '%er') SELECT Role FROM r ORDER BY Role",
+			"SELECT DISTINCT Role FROM People WHERE Role LIKE '%er' ORDER BY Role", nil},
+		{"SELECT p.Name, d.n FROM People p JOIN (SELECT Name, 1 AS n FROM People EXCEPT SELECT Name, 1 FROM People WHERE Role <> 'QA') d ON d.Name = p.Name ORDER BY p.Name",
+			"SELECT Name, 1 FROM People WHERE Role = 'QA' ORDER BY Name", nil},
+	} {
+		t.Run(tc.query, func(t *testing.T) {
+			got, want := rowTexts(t, db, tc.query, tc.args...), rowTexts(t, db, tc.same)
+			if !slices.Equal(got, want) || len(got) == 0 {
+				t.Errorf("got %v, want %v", got, want)
+			}
+		})
+	}
+	_, err := db.Query("SELECT p.Name FROM People p WHERE EXISTS (SELECT 1 FROM Tasks t WHERE t.Assignee = p.id INTERSECT SELECT 1 FROM Tasks t WHERE t.Done)")
+	if err == nil || !strings.Contains(err.Error(), "an INTERSECT inside a subquery that reads the outer query's columns") {
+		t.Errorf("correlated INTERSECT: got %v, want the refusal naming it", err)
+	}
+}

@@ -95,6 +95,9 @@ func (s *source) parseAST() (stmt sqlparser.Statement, err error) {
 	if s.hasSetOps() {
 		return s.parseSetOps()
 	}
+	if stmt, ok, err := s.parseSetOpSubqueries(); ok {
+		return stmt, err
+	}
 	var text string
 	if s.hasWindows() {
 		if text, err = s.windowsRewritten(); err != nil {

@@ -56,6 +56,9 @@ type setOperand struct {
 
 // parseSetOps parses a statement with INTERSECT or EXCEPT at its top level.
 func (s *source) parseSetOps() (sqlparser.Statement, error) {
+	if t := s.toks[0].typ; t == sqlparser.INSERT || t == sqlparser.REPLACE {
+		return s.parseInsertSetOps()
+	}
 	var operands []setOperand
 	op, start, depth, tail := "", 0, 0, len(s.toks)
 	for i := 0; i < len(s.toks); i++ {
@@ -137,7 +140,7 @@ func (s *source) setOperand(op string, from, to int) (setOperand, error) {
 	}
 	sel, ok := st.(sqlparser.SelectStatement)
 	if !ok {
-		return setOperand{}, fmt.Errorf("translate: %s combines SELECT statements only, not %s", strings.ToUpper(op), sqlparser.String(st))
+		return setOperand{}, fmt.Errorf("translate: UNION, INTERSECT and EXCEPT combine SELECT statements only, not %s", sqlparser.String(st))
 	}
 	return setOperand{op: op, sel: sel}, nil
 }
@@ -177,4 +180,168 @@ func (s *source) orderAndLimitOfWhole(whole sqlparser.SelectStatement, tail int)
 	}
 	u.OrderBy, u.Limit = sel.OrderBy, sel.Limit
 	return u, nil
+}
+
+// A subquery holding INTERSECT or EXCEPT (IN, NOT IN, EXISTS, a scalar subquery, a derived table;
+// a WITH query is parsed on its own already) is more than the grammar reads: parseSetOpSubqueries
+// parses each such parenthesized query on its own (parseAST, which splits its set operators),
+// puts a marker query the grammar reads in its place, parses the statement, and puts each parsed
+// query back where its marker is.
+
+// setOpMarker names the table of the marker query that stands for subquery i while the statement
+// is parsed: a name no statement of a client's holds (backquoted, with a NUL byte).
+func setOpMarker(i int) string { return fmt.Sprintf("airsql\x00setop%d", i) }
+
+// topSetOp reports whether tokens [from, to) are a query (SELECT or a parenthesized one) with a
+// set operator outside parentheses, at least one of them INTERSECT or EXCEPT anywhere in it.
+func (s *source) topSetOp(from, to int) bool {
+	if from >= to || s.toks[from].typ != sqlparser.SELECT && s.toks[from].typ != '(' {
+		return false
+	}
+	part := &source{text: s.text, orig: s.orig, toks: s.toks[from:to], from: s.toks[from].start}
+	return part.hasSetOps()
+}
+
+// parseSetOpSubqueries parses a statement whose parenthesized queries hold INTERSECT or EXCEPT
+// (ok is false when it has none). A ? keeps its number in the whole statement.
+func (s *source) parseSetOpSubqueries() (stmt sqlparser.Statement, ok bool, err error) {
+	var spans [][2]int // each subquery's '(' and ')'
+	for i := 0; i < len(s.toks); i++ {
+		if s.toks[i].typ != '(' {
+			continue
+		}
+		end := s.closing(i)
+		if end >= len(s.toks) {
+			break // the parser says what is wrong
+		}
+		if s.topSetOp(i+1, end) {
+			spans = append(spans, [2]int{i, end})
+			i = end
+		}
+	}
+	if len(spans) == 0 {
+		return nil, false, nil
+	}
+	if spans[0][0] == 0 && spans[0][1] == len(s.toks)-1 {
+		// The whole statement in parentheses: (SELECT … INTERSECT SELECT …) is that query.
+		part := &source{text: s.text, orig: s.orig, toks: s.toks[1 : len(s.toks)-1], from: s.toks[1].start}
+		stmt, err = part.parseAST()
+		return stmt, true, err
+	}
+	queries := make([]sqlparser.SelectStatement, len(spans))
+	var edits []textEdit
+	k := 0
+	for i, t := range s.toks {
+		if k < len(spans) && i > spans[k][0] && i < spans[k][1] {
+			continue
+		}
+		if k < len(spans) && i == spans[k][1] {
+			part := &source{text: s.text, orig: s.orig, toks: s.toks[spans[k][0]+1 : i], from: s.toks[spans[k][0]+1].start}
+			st, err := part.parseAST()
+			if err != nil {
+				return nil, true, err
+			}
+			sel, isSel := st.(sqlparser.SelectStatement)
+			if !isSel {
+				return nil, true, fmt.Errorf("translate: a subquery must be a SELECT, not %s", sqlparser.String(st))
+			}
+			queries[k] = sel
+			edits = append(edits, textEdit{start: part.toks[0].start, end: part.toks[len(part.toks)-1].end,
+				text: "select * from `" + setOpMarker(k) + "`"})
+			k++
+			continue
+		}
+		if t.typ == sqlparser.VALUE_ARG && s.text[t.start:t.end] == "?" {
+			edits = append(edits, textEdit{start: t.start, end: t.end, text: t.val})
+		}
+	}
+	outer, err := lex(s.applyEdits(edits))
+	if err != nil {
+		return nil, true, fmt.Errorf("translate: cannot parse the statement (%v)", err)
+	}
+	if stmt, err = outer.parseAST(); err != nil {
+		return nil, true, err
+	}
+	placed := 0
+	err = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+		sq, isSub := n.(*sqlparser.Subquery)
+		if !isSub {
+			return true, nil
+		}
+		sel, isSel := sq.Select.(*sqlparser.Select)
+		if !isSel || len(sel.From) != 1 {
+			return true, nil
+		}
+		at, isTable := sel.From[0].(*sqlparser.AliasedTableExpr)
+		if !isTable {
+			return true, nil
+		}
+		if tn, isName := at.Expr.(sqlparser.TableName); isName {
+			for i := range queries {
+				if tn.Name.String() == setOpMarker(i) {
+					sq.Select = queries[i]
+					placed++
+					return false, nil
+				}
+			}
+		}
+		return true, nil
+	}, stmt)
+	if err == nil && placed != len(queries) {
+		err = unsupported("INTERSECT or EXCEPT in this place", s.rest(0), "use it in a subquery (IN, EXISTS, a scalar subquery, FROM (…) AS d) or at the top of the statement")
+	}
+	return stmt, true, err
+}
+
+// parseInsertSetOps parses INSERT INTO t (columns) SELECT … INTERSECT|EXCEPT …: the chain from
+// the first SELECT outside parentheses to the end is parsed on its own (parseAST), the INSERT
+// with a marker query in its place, and the chain becomes the INSERT's rows. A ? keeps its number
+// in the whole statement.
+func (s *source) parseInsertSetOps() (sqlparser.Statement, error) {
+	depth, at := 0, -1
+	for i, t := range s.toks {
+		switch {
+		case t.typ == '(':
+			depth++
+		case t.typ == ')':
+			depth--
+		case depth != 0 || at >= 0:
+		case t.typ == sqlparser.SELECT:
+			at = i
+		case t.typ == sqlparser.UNION || s.word(i, "intersect") || s.word(i, "except"):
+			at = len(s.toks) // a set operator before the SELECT: INSERT … VALUES … EXCEPT …
+		}
+	}
+	if at < 0 || at == len(s.toks) {
+		return nil, fmt.Errorf("translate: INTERSECT and EXCEPT combine SELECT statements: write INSERT INTO t (columns) SELECT … INTERSECT SELECT …")
+	}
+	chain := &source{text: s.text, orig: s.orig, toks: s.toks[at:], from: s.toks[at].start}
+	st, err := chain.parseAST()
+	if err != nil {
+		return nil, err
+	}
+	sel, ok := st.(sqlparser.SelectStatement)
+	if !ok {
+		return nil, fmt.Errorf("translate: UNION, INTERSECT and EXCEPT combine SELECT statements only, not %s", sqlparser.String(st))
+	}
+	var edits []textEdit
+	for _, t := range s.toks[:at] {
+		if t.typ == sqlparser.VALUE_ARG && s.text[t.start:t.end] == "?" {
+			edits = append(edits, textEdit{start: t.start, end: t.end, text: t.val})
+		}
+	}
+	edits = append(edits, textEdit{start: s.toks[at].start, end: s.toks[len(s.toks)-1].end, text: "select * from `" + setOpMarker(0) + "`"})
+	outer, err := lex(s.applyEdits(edits))
+	if err != nil {
+		return nil, fmt.Errorf("translate: cannot parse the statement (%v)", err)
+	}
+	if st, err = outer.parseAST(); err != nil {
+		return nil, err
+	}
+	ins, ok := st.(*sqlparser.Insert)
+	if !ok {
+		return nil, fmt.Errorf("translate: INTERSECT and EXCEPT combine SELECT statements only, not %s", sqlparser.String(st))
+	}
+	ins.Rows = sel
+	return ins, nil
 }

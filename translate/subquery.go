@@ -555,8 +555,10 @@ func (s *scope) planSubqueryCols(sel sqlparser.SelectStatement, mode string, col
 		var uc *UnknownColumnError
 		var ue *UnsupportedError
 		if union != nil && (errors.As(err, &uc) || errors.As(err, &ue) && ue.Construct == "JOIN") {
-			return nil, unsupported("a UNION inside a subquery that reads the outer query's columns", sq.SQL,
-				"a UNION in a subquery runs as a derived table, which cannot read the outer query: write the subquery as one SELECT, or join")
+			op, _ := setOpOf(union.Type)
+			name := map[SetOp]string{SetUnion: "a UNION", SetIntersect: "an INTERSECT", SetExcept: "an EXCEPT"}[op]
+			return nil, unsupported(name+" inside a subquery that reads the outer query's columns", sq.SQL,
+				name+" in a subquery runs as a derived table, which cannot read the outer query: write the subquery as one SELECT, or join")
 		}
 		return nil, err
 	}

@@ -130,8 +130,7 @@ var issue22Queries = []issueQuery{
 	{item: "EXCEPT and INTERSECT: INTERSECT first", sql: "SELECT Status FROM Items EXCEPT SELECT Status FROM Items INTERSECT SELECT 'Done'"}, // left to right it would be empty
 	{item: "INTERSECT", sql: "SELECT Name FROM People INTERSECT SELECT Name FROM Items"},
 	{item: "the t1, t2, t3 comma join (cross product first in FROM order)",
-		sql:     "SELECT count(*) FROM Items t1, People t2, Projects t3 WHERE t1.Qty = t3.Budget AND t2.Age = t3.Budget",
-		pending: []string{"maxRows"}, pendingWhy: "the join order chosen from the join conditions is the joinorder branch's fix"},
+		sql: "SELECT count(*) FROM Items t1, People t2, Projects t3 WHERE t1.Qty = t3.Budget AND t2.Age = t3.Budget"},
 	{item: "unary - and + on text", sql: "SELECT -'3', +'12' AS plus, -'2.5' AS neg_frac, - ' 7' AS spaced"},
 	{item: "unary - and + on a text column", ordered: true, sql: "SELECT Name, -Name AS neg, +Name AS pos FROM People WHERE Name REGEXP '^[-0-9]' ORDER BY id"},
 	{item: "x'41', 0x41, b'01'", sql: "SELECT x'41', 0x41 AS hex, b'01' AS bits, 0x41 + 0 AS n, X'4142' AS ab"},

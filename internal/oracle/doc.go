@@ -79,7 +79,9 @@
 // TIME_TO_SEC, TIMEDIFF, ADDTIME/SUBTIME, TIME_FORMAT, MAKETIME, STR_TO_DATE of week dates
 // (Metabase's bucket too), typed literals and INTERVAL arithmetic; STD/VAR/BIT aggregates; hex, bit
 // and typed literals, unary minus on text, SELECT ALL and non-reserved keywords as aliases; GROUP
-// BY … WITH ROLLUP (unordered: MariaDB refuses ROLLUP with ORDER BY). Tag TagMySQLGrammar marks the
+// BY … WITH ROLLUP (unordered: MariaDB refuses ROLLUP with ORDER BY); chains of UNION, INTERSECT
+// and EXCEPT [ALL|DISTINCT] (gen_setops.go: MariaDB's side in parentheses, in a derived table).
+// Tag TagMySQLGrammar marks the
 // queries the pinned parser reads only after the driver's rewrites. Refused today (each must
 // fail naming itself): RIGHT JOIN after other joins, NATURAL joins, a correlated subquery other
 // than EXISTS by one equality. A construct with rebuild writes the query anew around its FROM;

@@ -614,15 +614,22 @@ func addCrossJoin(g *Generator, p *parts) {
 		cond, _ = p.fieldCond(a, b, true)
 	}
 	kind := []string{"CROSS JOIN", ",", "JOIN"}[p.r.IntN(3)]
-	p.from = a.decl + map[bool]string{true: ", ", false: " " + kind + " "}[kind == ","] + b.decl
-	p.fromM = a.declM + map[bool]string{true: ", ", false: " " + kind + " "}[kind == ","] + b.declM
+	sep := map[bool]string{true: ", ", false: " " + kind + " "}[kind == ","]
+	p.from = a.decl + sep + b.decl
+	p.fromM = a.declM + sep + b.declM
 	if p.r.IntN(3) == 0 {
-		// A third table, crossed too, tied by a link in WHERE.
+		// A third table, crossed too, tied by a link in WHERE; written between a and b half of
+		// the time (FROM a, c, b: a and c have no condition, so the driver chooses the order).
 		for _, t := range g.partners(tb) {
 			c := p.tableSide(t, true)
 			rels := links(b, c)
 			lc := p.linkCond(rels[p.r.IntN(len(rels))])
 			cond = &e{d: cond.d + " AND " + lc.d, m: cond.m + " AND " + lc.m, k: Bool}
+			if p.r.IntN(2) == 0 {
+				p.from = a.decl + sep + c.decl + ", " + b.decl
+				p.fromM = a.declM + sep + c.declM + ", " + b.declM
+				break
+			}
 			p.from += ", " + c.decl
 			p.fromM += ", " + c.declM
 			break

@@ -9,14 +9,26 @@ import (
 // with its own WHERE, combined by UNION, INTERSECT and EXCEPT, each [ALL|DISTINCT], sometimes an
 // operand in parentheses (a chain of its own), sometimes ORDER BY every column (by position) and
 // LIMIT on the whole: MySQL 8.0.31's precedence (INTERSECT before UNION and EXCEPT, left to
-// right), which MariaDB 10.11 shares.
+// right), which the driver's side leaves to the driver to read.
 //
-// Not yet in the default mix: MariaDB 10.11 never answers some chains of INTERSECT ALL and EXCEPT
-// ALL (seed 136 of -oracle.only='INTERSECT EXCEPT'; 14 of 51 chunks of 100 seeds from 1 hung),
-// and in 3,700 answered queries 3 differ (seeds 396, 4042, 4539: MariaDB returns more rows, for
-// chains mixing INTERSECT ALL/EXCEPT ALL with DISTINCT operators), not yet explained.
+// MariaDB's side spells the precedence out, every operation in parentheses, and reads the chain
+// from a derived table: SELECT * FROM (((a INTERSECT ALL b) EXCEPT ALL c) UNION d) AS chain.
+// MariaDB 10.11 answers some chains written as MySQL reads them wrongly, in two ways:
+//
+//   - without the parentheses, a chain holding INTERSECT ALL, then EXCEPT ALL, then a DISTINCT
+//     operator keeps rows the INTERSECT ALL removed: SELECT 1 FROM People INTERSECT ALL SELECT 1
+//     FROM People WHERE 1=0 EXCEPT ALL SELECT 3 UNION DISTINCT SELECT 2 is {1, 2} there, {2} in
+//     MySQL (seeds 396, 4042 and 4539 of -oracle.only='INTERSECT EXCEPT'); in parentheses it is {2};
+//   - at the statement's top level, (a INTERSECT ALL b) EXCEPT ALL c loses a row that the same
+//     query in a derived table keeps (seed 136: a value 14 times in a, 12 in b and 11 in c is
+//     once in MySQL's answer, in the derived table's, and the driver's, and missing from
+//     MariaDB's); written without the parentheses, MariaDB never answers that query.
+//
+// The test skips a query MariaDB does not answer within its timeout (Server.Answer) and lists
+// its seed.
 func addSetOps(g *Generator, p *parts) {
 	p.startRebuild()
+	p.q.tag(TagMySQLGrammar) // INTERSECT and EXCEPT
 	r := p.r
 	var cols []e
 	seen := map[*Column]bool{}
@@ -53,28 +65,37 @@ func addSetOps(g *Generator, p *parts) {
 		return op + []string{"", " ALL", " DISTINCT"}[r.IntN(3)] + " "
 	}
 	p.items = cols
-	var ud, um strings.Builder
+	var ud strings.Builder
+	var firstM string // the first SELECT's WHERE on MariaDB's side
 	if r.IntN(5) != 0 {
 		w := p.cond(2)
 		ud.WriteString(" WHERE " + w.d)
-		um.WriteString(" WHERE " + w.m)
+		firstM = " WHERE " + w.m
 	}
+	var ops, restM []string // the chain's operators and, on MariaDB's side, its later operands
 	for range 1 + r.IntN(3) {
 		op := setOp()
 		ud.WriteString(op)
-		um.WriteString(op)
+		ops = append(ops, op)
 		if r.IntN(4) == 0 { // a parenthesized chain of two
 			ad, am := operand()
 			bd, bm := operand()
 			op2 := setOp()
 			ud.WriteString("(" + ad + op2 + bd + ")")
-			um.WriteString("(" + am + op2 + bm + ")")
+			restM = append(restM, "("+am+op2+bm+")")
 			continue
 		}
 		od, om := operand()
 		ud.WriteString(od)
-		um.WriteString(om)
+		restM = append(restM, om)
 	}
+	// MariaDB's side: the chain in a derived table (SELECT * FROM (chain) AS chain). The first
+	// SELECT is render's (SELECT … FROM p.fromM), so what opens before it goes before its SELECT
+	// (p.withM) and the rest after its FROM.
+	open, rest := groupedChain(firstM, ops, restM)
+	p.withM = "SELECT * FROM (" + open
+	um := strings.Builder{}
+	um.WriteString(rest + ") AS chain")
 	orderable := true
 	for _, c := range cols {
 		orderable = orderable && c.k != JSON
@@ -96,4 +117,32 @@ func addSetOps(g *Generator, p *parts) {
 	// WHERE, ORDER BY or LIMIT of its own), each side in its own form.
 	p.from += ud.String()
 	p.fromM += um.String()
+}
+
+// groupedChain writes a chain of set operations, its first operand (first: the text after that
+// SELECT's FROM table) followed by ops[i] rest[i], with every operation in parentheses in MySQL
+// 8.0.31's precedence — INTERSECT first, then UNION and EXCEPT from left to right — as the
+// parentheses that open before the first operand and the text after its table.
+func groupedChain(first string, ops, rest []string) (open, after string) {
+	const mark = "\x00"
+	term, whole, pending := mark+first, "", ""
+	for i, op := range ops {
+		if strings.HasPrefix(op, " INTERSECT") {
+			term = "(" + term + op + rest[i] + ")"
+			continue
+		}
+		if whole == "" {
+			whole = term
+		} else {
+			whole = "(" + whole + pending + term + ")"
+		}
+		pending, term = op, rest[i]
+	}
+	if whole == "" {
+		whole = term
+	} else {
+		whole = whole + pending + term // the outermost operation needs no parentheses
+	}
+	open, after, _ = strings.Cut(whole, mark)
+	return open, after
 }

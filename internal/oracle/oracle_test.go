@@ -180,6 +180,41 @@ func TestServer(t *testing.T) {
 	}
 }
 
+// TestServerTimeout: a query MariaDB does not answer within the server's Timeout ends with
+// ErrNoAnswer, and the next query on the pool is answered; arguments reach the query.
+func TestServerTimeout(t *testing.T) {
+	s := Start(t)
+	s.Timeout = time.Second
+	ctx := context.Background()
+	for _, tc := range []struct {
+		query   string
+		args    []any
+		timeout bool
+	}{
+		{"SELECT SLEEP(5) + ?", []any{1}, true},
+		{"SELECT 40 + ?", []any{2}, false},
+		{"SELECT SUM(a.seq * b.seq) FROM seq_1_to_100000 a, seq_1_to_100000 b", nil, true}, // busy, not asleep
+		{"SELECT 'after'", nil, false},
+	} {
+		t.Run(tc.query, func(t *testing.T) {
+			start := time.Now()
+			res := s.Answer(ctx, tc.query, tc.args...)
+			if got := errors.Is(res.Err, ErrNoAnswer); got != tc.timeout {
+				t.Fatalf("got error %v (%d rows), timed out %v, want %v", res.Err, len(res.Rows), got, tc.timeout)
+			}
+			if d := time.Since(start); d > 3*time.Second {
+				t.Errorf("took %v with a timeout of %v", d, s.Timeout)
+			}
+			if !tc.timeout && (res.Err != nil || len(res.Rows) != 1) {
+				t.Errorf("got %v %v, want one row", res.Rows, res.Err)
+			}
+		})
+	}
+	if res := s.Answer(ctx, "SELECT 40 + ?", 2); res.Err != nil || res.Rows[0][0] != "n:42" {
+		t.Errorf("got %v %v, want n:42", res.Rows, res.Err)
+	}
+}
+
 // fakeTB records what Start does without MariaDB.
 type fakeTB struct {
 	testing.TB
