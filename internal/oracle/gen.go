@@ -72,6 +72,7 @@ func DefaultConstructs() []Construct {
 		{Name: "NATURAL", Mode: Run, Weight: 3, add: addNaturalJoin, rebuild: true}, // NATURAL [LEFT|RIGHT] JOIN
 		{Name: "a correlated subquery", Mode: Run, Weight: 4, add: addCorrelated},
 		// The functions and grammar of issue 22 (gen_funcs.go).
+		{Name: "JSON", Mode: Run, Weight: 20, add: addJSON}, // gen_json.go
 		{Name: "string functions of BI tools", Mode: Run, Weight: 25, add: addStringFuncs},
 		{Name: "time functions of BI tools", Mode: Run, Weight: 25, add: addTimeFuncs},
 		{Name: "literals and SELECT ALL", Mode: Run, Weight: 8, add: addLiterals},
@@ -166,6 +167,7 @@ type parts struct {
 	// What later constructs change:
 	distinct        bool
 	groupBy, having string
+	groupByM        string   // MariaDB's GROUP BY where it is written otherwise ("": groupBy)
 	groupAggs       []string // the aggregates a grouped query selects
 	offset          string
 	union           string // appended: " UNION [ALL] SELECT …"
@@ -355,7 +357,11 @@ func (p *parts) render() {
 	}
 	if p.groupBy != "" {
 		d.WriteString(" GROUP BY " + p.groupBy)
-		m.WriteString(" GROUP BY " + p.groupBy)
+		if p.groupByM != "" {
+			m.WriteString(" GROUP BY " + p.groupByM)
+		} else {
+			m.WriteString(" GROUP BY " + p.groupBy)
+		}
 	}
 	if p.having != "" {
 		d.WriteString(" HAVING " + p.having)
@@ -1106,7 +1112,7 @@ func addCast(g *Generator, p *parts) {
 // resetShape drops what a construct that replaces the select list and FROM cannot keep: grouping,
 // DISTINCT, OFFSET.
 func (p *parts) resetShape() {
-	p.groupBy, p.having, p.groupAggs, p.distinct, p.offset = "", "", nil, false, ""
+	p.groupBy, p.groupByM, p.having, p.groupAggs, p.distinct, p.offset = "", "", "", nil, false, ""
 }
 
 // addDateFunc selects DATEDIFF, TIMESTAMPDIFF, DATE_FORMAT or DATE_ADD/DATE_SUB with INTERVAL of a
