@@ -20,8 +20,10 @@ import (
 //   - no -> and ->>: JSON_EXTRACT and JSON_UNQUOTE(JSON_EXTRACT(…)).
 //   - no MEMBER OF: JSON_CONTAINS(doc, JSON_QUOTE(x)), the same for the flat documents it is
 //     written over here (JSON_CONTAINS also looks into nested arrays, MEMBER OF does not).
-//   - $**[n] selects more than MySQL's (every element of an array below $, not the n-th): not
-//     written; $**.key is.
+//   - [last] (resolved once per query over a column; missed in a constant with a nested array),
+//     a scalar or object read as an array of itself with [last] or a range, JSON_CONTAINS with a
+//     path that finds nothing (0, MySQL: NULL), JSON_SEARCH's '%' matching numbers: see jsonPath,
+//     jsonScalar and jsonSearchDoc.
 
 // TagJSON: a JSON function.
 const TagJSON = "json"
@@ -61,7 +63,7 @@ var jsonConstants = []struct {
 var jsonPaths = []string{"$", "$[0]", "$[1]", "$[2]", "$[last]", "$[last-1]", "$[1][0]", "$.a", "$.b", "$.b[0]", "$.b[last]",
 	"$.kk.a", `$."n"`, "$.tags[1]", "$.zz", "$[5]"}
 
-var jsonWildPaths = []string{"$[0 to 1]", "$[1 to last]", "$[last-1 to last]", "$[*]", "$.*", "$**.a", "$.tags[*]", "$.b[*]"}
+var jsonWildPaths = []string{"$[0 to 1]", "$[1 to last]", "$[last-1 to last]", "$[*]", "$.*", "$**.a", "$.tags[*]", "$.b[*]", "$**[0]", "$**[1]"}
 
 // jsonNormal is MariaDB's side of a JSON result: MySQL's text of it.
 func jsonNormal(m string) string {
@@ -111,8 +113,10 @@ func (p *parts) jsonPath(doc jsonDoc, wild, noLast bool) (d, m string) {
 		switch {
 		case doc.scalar && !slices.Contains([]string{"$", "$[0]", "$[1]", "$.a"}, path):
 			continue // MariaDB reads a scalar as an array of itself with [0] only
-		case doc.object && strings.HasPrefix(path, "$["):
-			continue // MariaDB never reads an object as an array of itself
+		case doc.object && (strings.HasPrefix(path, "$[") || strings.HasPrefix(path, "$**[")):
+			// MariaDB never reads an object as an array of itself, and $**[0] over an object
+			// also gives the arrays below it (seeds 2005, 14484 of the second run).
+			continue
 		case !strings.Contains(path, "last"):
 			return "'" + path + "'", "'" + path + "'"
 		case noLast:
@@ -145,10 +149,19 @@ func (p *parts) jsonExtract(doc jsonDoc) e {
 	}
 	pd, pm := p.jsonPath(doc, true, false)
 	if p.r.IntN(4) == 0 {
-		// Several paths: an array of what each finds.
+		// Several paths: an array of what each finds, path after path (MySQL's Item_func_json_extract:
+		// JSON_EXTRACT('[1, 2]', '$[1]', '$[*]') is [2, 1, 2]). MariaDB puts the values in the
+		// document's order, once each: its side concatenates what each path finds.
 		pd, pm = p.jsonPath(doc, true, true)
 		d2, m2 := p.jsonPath(doc, true, true)
-		pd, pm = pd+", "+d2, pm+", "+m2
+		found := func(path string) string {
+			if strings.ContainsAny(path, "*") || strings.Contains(path, " to ") {
+				return "COALESCE(JSON_EXTRACT(" + doc.m + ", " + path + "), JSON_ARRAY())"
+			}
+			return "IF(JSON_CONTAINS_PATH(" + doc.m + ", 'one', " + path + "), JSON_ARRAY(JSON_EXTRACT(" + doc.m + ", " + path + ")), JSON_ARRAY())"
+		}
+		m := "IF(" + doc.m + " IS NULL, NULL, NULLIF(JSON_MERGE_PRESERVE(" + found(pm) + ", " + found(m2) + "), '[]'))"
+		return e{d: "JSON_EXTRACT(" + doc.d + ", " + pd + ", " + d2 + ")", m: m, k: JSON, nullable: true}
 	}
 	return e{d: "JSON_EXTRACT(" + doc.d + ", " + pd + ")", m: "JSON_EXTRACT(" + doc.m + ", " + pm + ")", k: JSON, nullable: true}
 }

@@ -32,7 +32,7 @@ func TestJSONGenerator(t *testing.T) {
 	g := jsonOnly(t)
 	want := []string{"->'", "->>'", "MEMBER OF(", "JSON_EXTRACT(", "JSON_UNQUOTE(", "JSON_LENGTH(", "JSON_CONTAINS(",
 		"JSON_CONTAINS_PATH(", "JSON_SEARCH(", "JSON_KEYS(", "JSON_ARRAY(", "JSON_OBJECT(", "JSON_TYPE(", "JSON_VALID(",
-		"JSON_QUOTE(", "JSON_ARRAYAGG(", "JSON_OBJECTAGG(", "[last]", "[last-1]", " to last]", "[0 to 1]", "[*]", ".*'", "$**.a",
+		"JSON_QUOTE(", "JSON_ARRAYAGG(", "JSON_OBJECTAGG(", "[last]", "[last-1]", " to last]", "[0 to 1]", "[*]", ".*'", "$**.a", "$**[0]",
 		`$."n"`, "NULL, ", " WHERE JSON", "GROUP BY JSON", "GROUP BY `", "ORDER BY JSON", " AND JSON_"}
 	seen := map[string]int{}
 	lastInPath := regexp.MustCompile(`'\$[^']*last`)
