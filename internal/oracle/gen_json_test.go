@@ -67,3 +67,24 @@ func TestJSONGenerator(t *testing.T) {
 		}
 	}
 }
+
+// TestJSONInDefaultMix: CI's 5,000 queries of the default mix (seeds 1..5000) carry JSON
+// functions in some of them, in the select list and in WHERE.
+func TestJSONInDefaultMix(t *testing.T) {
+	g := NewGenerator(NewFixture(11).Schema)
+	n, where := 0, 0
+	for seed := uint64(1); seed <= 5000; seed++ {
+		q := g.Query(seed)
+		if !q.Tags[TagJSON] || !strings.Contains(q.Driver, "JSON_") && !strings.Contains(q.Driver, "MEMBER OF") {
+			continue
+		}
+		n++
+		if i := strings.Index(q.Driver, " WHERE "); i >= 0 && strings.Contains(q.Driver[i:], "JSON_") {
+			where++
+		}
+	}
+	t.Logf("%d of 5000 queries carry JSON functions, %d of them in WHERE", n, where)
+	if n < 50 || where == 0 {
+		t.Errorf("got %d queries with JSON functions (%d in WHERE), want at least 50 (some in WHERE)", n, where)
+	}
+}
