@@ -148,6 +148,7 @@ type e struct {
 	nullable bool
 	isNull   bool // the NULL literal
 	raw      bool // a select item written without AS (t.*)
+	agg      bool // an aggregate selected without GROUP BY: the select list takes no other column
 }
 
 // parts is a SELECT being built.
@@ -331,19 +332,19 @@ func (p *parts) render() {
 				m.WriteString(", ")
 			}
 			d.WriteString(it.d)
+			itM := it.m
 			if p.distinct && it.k == Text && it.col == nil && !it.raw && p.q.Tags[TagFloatText] {
 				// MariaDB's DISTINCT holds a text expression in a column as wide as it computes
 				// the expression can be, too narrow for a DOUBLE written in full
 				// (-0.000000000232830643762289852024-11-12 came back cut after …85202: seeds
 				// 39722, 40360): give it room.
-				m.WriteString("CAST(" + it.m + " AS CHAR(1000))")
-			} else {
-				m.WriteString(it.m)
+				itM = "CAST(" + it.m + " AS CHAR(1000))"
 			}
+			m.WriteString(itM)
 			// An expression written the same on both sides is left without an alias every
 			// other item (unless it binds a value, which MariaDB reads with a COLLATE): its
 			// label is then its text as written, on both sides (MySQL's rule, compared by Diff).
-			if it.col == nil && !it.raw && (it.d != it.m || i%2 == 0 || strings.IndexByte(it.d, 0) >= 0) {
+			if it.col == nil && !it.raw && (it.d != itM || i%2 == 0 || strings.IndexByte(it.d, 0) >= 0) {
 				fmt.Fprintf(&d, " AS e%d", i+1)
 				fmt.Fprintf(&m, " AS e%d", i+1)
 			}

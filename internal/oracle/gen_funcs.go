@@ -1,6 +1,7 @@
 package oracle
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -126,8 +127,8 @@ func (p *parts) addItemOrCond(x e, cond bool) {
 		}
 		return
 	}
-	if p.groupBy != "" {
-		return // a grouped query selects its keys and aggregates only
+	if p.groupBy != "" || slices.ContainsFunc(p.items, func(x e) bool { return x.agg }) {
+		return // a grouped or aggregated query selects its keys and aggregates only
 	}
 	if p.star || p.count != nil {
 		p.star, p.count = false, nil
