@@ -112,7 +112,7 @@ const (
 	// TagGroupByID: GROUP BY id, the primary key: the other columns depend on it.
 	TagGroupByID = "group-by-id"
 	// TagMySQLGrammar: MySQL 8 grammar the pinned sqlparser reads only after the driver's
-	// rewrites (SELECT ALL, COUNT(ALL x), DATE '…', AS offset, INTERSECT and EXCEPT).
+	// rewrites (SELECT ALL, COUNT(ALL x), DATE '…', AS offset, INTERSECT and EXCEPT, MEMBER OF).
 	TagMySQLGrammar = "mysql-grammar"
 )
 

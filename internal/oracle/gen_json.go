@@ -214,6 +214,7 @@ func (p *parts) jsonMember() e {
 		n := fmt.Sprint(p.r.IntN(4))
 		x, xm = n, "'"+n+"'"
 	}
+	p.q.tag(TagMySQLGrammar) // the pinned parser reads MEMBER OF after the driver's rewrite
 	return e{d: "(" + x + " MEMBER OF(" + doc.d + "))", m: "JSON_CONTAINS(" + doc.m + ", " + xm + ")", k: Bool, nullable: true}
 }
 
