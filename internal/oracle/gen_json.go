@@ -8,7 +8,7 @@ import (
 
 // The JSON functions of issue 22 over the fixture's list cells (multiple selects and links: JSON
 // arrays of strings), JSON text constants and NULL, with MySQL's paths ($, .key, [n], [last],
-// [last-n], [m to n], [*], .*, **.key): in the select list, WHERE, GROUP BY and ORDER BY.
+// [last-n], [m to n], [*], .*, **.key, **[n]): in the select list, WHERE, GROUP BY and ORDER BY.
 //
 // MariaDB 10.11 answers otherwise than MySQL 8 in ways its side (e.m) writes around:
 //   - JSON results: MySQL prints every JSON value in its normal form (", " and ": ", object keys
@@ -22,8 +22,12 @@ import (
 //     written over here (JSON_CONTAINS also looks into nested arrays, MEMBER OF does not).
 //   - [last] (resolved once per query over a column; missed in a constant with a nested array),
 //     a scalar or object read as an array of itself with [last] or a range, JSON_CONTAINS with a
-//     path that finds nothing (0, MySQL: NULL), JSON_SEARCH's '%' matching numbers: see jsonPath,
-//     jsonScalar and jsonSearchDoc.
+//     path that finds nothing (0, MySQL: NULL), JSON_SEARCH's '%' matching numbers, several
+//     paths' values in document order (MySQL: path after path), $**[n] over an object: see
+//     jsonPath, jsonScalar, jsonSearchDoc and jsonExtract.
+//   - JSON_UNQUOTE's utf8mb4_bin, which MariaDB will not compare with the connection's
+//     collation, and its ONLY_FULL_GROUP_BY, which does not match a JSON expression in GROUP BY
+//     with its select item: COLLATE utf8mb4_nopad_bin, GROUP BY 1 (jsonText, jsonGroup).
 
 // TagJSON: a JSON function.
 const TagJSON = "json"
