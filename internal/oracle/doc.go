@@ -80,7 +80,10 @@
 // (Metabase's bucket too), typed literals and INTERVAL arithmetic; STD/VAR/BIT aggregates; hex, bit
 // and typed literals, unary minus on text, SELECT ALL and non-reserved keywords as aliases; GROUP
 // BY … WITH ROLLUP (unordered: MariaDB refuses ROLLUP with ORDER BY); chains of UNION, INTERSECT
-// and EXCEPT [ALL|DISTINCT] (gen_setops.go: MariaDB's side in parentheses, in a derived table).
+// and EXCEPT [ALL|DISTINCT] (gen_setops.go: MariaDB's side in parentheses, in a derived table);
+// the JSON functions over list cells, JSON text and NULL with MySQL's paths, in the select list,
+// WHERE, GROUP BY and ORDER BY (gen_json.go: MariaDB's side written around its JSON printing, its
+// [last] and the functions it lacks).
 // Tag TagMySQLGrammar marks the
 // queries the pinned parser reads only after the driver's rewrites. Refused today (each must
 // fail naming itself): RIGHT JOIN after other joins, NATURAL joins, a correlated subquery other

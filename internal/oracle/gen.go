@@ -72,6 +72,7 @@ func DefaultConstructs() []Construct {
 		{Name: "NATURAL", Mode: Run, Weight: 3, add: addNaturalJoin, rebuild: true}, // NATURAL [LEFT|RIGHT] JOIN
 		{Name: "a correlated subquery", Mode: Run, Weight: 4, add: addCorrelated},
 		// The functions and grammar of issue 22 (gen_funcs.go).
+		{Name: "JSON", Mode: Run, Weight: 20, add: addJSON}, // gen_json.go
 		{Name: "string functions of BI tools", Mode: Run, Weight: 25, add: addStringFuncs},
 		{Name: "time functions of BI tools", Mode: Run, Weight: 25, add: addTimeFuncs},
 		{Name: "literals and SELECT ALL", Mode: Run, Weight: 8, add: addLiterals},
@@ -111,7 +112,7 @@ const (
 	// TagGroupByID: GROUP BY id, the primary key: the other columns depend on it.
 	TagGroupByID = "group-by-id"
 	// TagMySQLGrammar: MySQL 8 grammar the pinned sqlparser reads only after the driver's
-	// rewrites (SELECT ALL, COUNT(ALL x), DATE '…', AS offset, INTERSECT and EXCEPT).
+	// rewrites (SELECT ALL, COUNT(ALL x), DATE '…', AS offset, INTERSECT and EXCEPT, MEMBER OF).
 	TagMySQLGrammar = "mysql-grammar"
 )
 
@@ -147,6 +148,7 @@ type e struct {
 	nullable bool
 	isNull   bool // the NULL literal
 	raw      bool // a select item written without AS (t.*)
+	agg      bool // an aggregate selected without GROUP BY: the select list takes no other column
 }
 
 // parts is a SELECT being built.
@@ -166,6 +168,7 @@ type parts struct {
 	// What later constructs change:
 	distinct        bool
 	groupBy, having string
+	groupByM        string   // MariaDB's GROUP BY where it is written otherwise ("": groupBy)
 	groupAggs       []string // the aggregates a grouped query selects
 	offset          string
 	union           string // appended: " UNION [ALL] SELECT …"
@@ -329,19 +332,19 @@ func (p *parts) render() {
 				m.WriteString(", ")
 			}
 			d.WriteString(it.d)
+			itM := it.m
 			if p.distinct && it.k == Text && it.col == nil && !it.raw && p.q.Tags[TagFloatText] {
 				// MariaDB's DISTINCT holds a text expression in a column as wide as it computes
 				// the expression can be, too narrow for a DOUBLE written in full
 				// (-0.000000000232830643762289852024-11-12 came back cut after …85202: seeds
 				// 39722, 40360): give it room.
-				m.WriteString("CAST(" + it.m + " AS CHAR(1000))")
-			} else {
-				m.WriteString(it.m)
+				itM = "CAST(" + it.m + " AS CHAR(1000))"
 			}
+			m.WriteString(itM)
 			// An expression written the same on both sides is left without an alias every
 			// other item (unless it binds a value, which MariaDB reads with a COLLATE): its
 			// label is then its text as written, on both sides (MySQL's rule, compared by Diff).
-			if it.col == nil && !it.raw && (it.d != it.m || i%2 == 0 || strings.IndexByte(it.d, 0) >= 0) {
+			if it.col == nil && !it.raw && (it.d != itM || i%2 == 0 || strings.IndexByte(it.d, 0) >= 0) {
 				fmt.Fprintf(&d, " AS e%d", i+1)
 				fmt.Fprintf(&m, " AS e%d", i+1)
 			}
@@ -355,7 +358,11 @@ func (p *parts) render() {
 	}
 	if p.groupBy != "" {
 		d.WriteString(" GROUP BY " + p.groupBy)
-		m.WriteString(" GROUP BY " + p.groupBy)
+		if p.groupByM != "" {
+			m.WriteString(" GROUP BY " + p.groupByM)
+		} else {
+			m.WriteString(" GROUP BY " + p.groupBy)
+		}
 	}
 	if p.having != "" {
 		d.WriteString(" HAVING " + p.having)
@@ -1106,7 +1113,7 @@ func addCast(g *Generator, p *parts) {
 // resetShape drops what a construct that replaces the select list and FROM cannot keep: grouping,
 // DISTINCT, OFFSET.
 func (p *parts) resetShape() {
-	p.groupBy, p.having, p.groupAggs, p.distinct, p.offset = "", "", nil, false, ""
+	p.groupBy, p.groupByM, p.having, p.groupAggs, p.distinct, p.offset = "", "", "", nil, false, ""
 }
 
 // addDateFunc selects DATEDIFF, TIMESTAMPDIFF, DATE_FORMAT or DATE_ADD/DATE_SUB with INTERVAL of a

@@ -1,6 +1,7 @@
 package oracle
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -126,8 +127,8 @@ func (p *parts) addItemOrCond(x e, cond bool) {
 		}
 		return
 	}
-	if p.groupBy != "" {
-		return // a grouped query selects its keys and aggregates only
+	if p.groupBy != "" || slices.ContainsFunc(p.items, func(x e) bool { return x.agg }) {
+		return // a grouped or aggregated query selects its keys and aggregates only
 	}
 	if p.star || p.count != nil {
 		p.star, p.count = false, nil
@@ -231,8 +232,13 @@ func addTimeFuncs(g *Generator, p *parts) {
 // GROUP BY (one row), over an integer, float or checkbox column.
 func addStatAggregate(g *Generator, p *parts) {
 	c := p.columnOf([]Kind{Int, Float, Bool}[p.r.IntN(3)])
+	for _, k := range []Kind{Int, Float, Bool} {
+		if c == nil {
+			c = p.columnOf(k)
+		}
+	}
 	if c == nil {
-		c = p.columnOf(Int)
+		return // a WITH query's table of text and dates only (seed 3795 of the default mix): nothing to aggregate
 	}
 	f := p.pick("STD", "STDDEV", "STDDEV_POP", "STDDEV_SAMP", "VARIANCE", "VAR_POP", "VAR_SAMP", "BIT_AND", "BIT_OR", "BIT_XOR")
 	arg, argM := p.ref(c), p.ref(c)

@@ -328,6 +328,7 @@ func (p *parts) joinItems(sides []*side, small, junction bool) bool {
 				c = e{d: "COUNT(" + col.d + ")", m: "COUNT(" + col.m + ")", k: Int}
 			})
 		}
+		c.agg = true
 		p.items = []e{c}
 		return false
 	case 3:
