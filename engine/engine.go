@@ -162,7 +162,14 @@ func Build(q *translate.Query, opts Options) (Operator, error) {
 			op = &filterOp{env: opts.env, input: op, cond: keepOf(q.Scan), what: "WHERE (the request selects a superset; every record is checked again)"}
 		}
 	}
-	if q.Grouped {
+	return withSubqueries(above(op, q, opts, budget, false), q, opts)
+}
+
+// above builds the steps of q above its rows (op): aggregate, HAVING, windows, project, DISTINCT,
+// sort or top-N, offset/limit. With aggregated, op's rows are already q's aggregate rows (a
+// correlated subquery aggregated per key, keyedAggregate).
+func above(op Operator, q *translate.Query, opts Options, budget *Budget, aggregated bool) Operator {
+	if q.Grouped && !aggregated {
 		keys := make([]Evaluator, len(q.GroupBy))
 		for i, k := range q.GroupBy {
 			keys[i] = k
@@ -210,7 +217,7 @@ func Build(q *translate.Query, opts Options) (Operator, error) {
 	if len(q.Outputs) > len(q.Columns) {
 		op = &trimOp{input: op, n: len(q.Columns)}
 	}
-	return withSubqueries(op, q, opts)
+	return op
 }
 
 // Evaluator computes a value of a row (a *translate.Expr).

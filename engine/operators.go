@@ -336,8 +336,18 @@ func (a *aggregateOp) newGroup(keys []any) *group {
 }
 
 func (a *aggregateOp) run(ctx context.Context) error {
-	groups := map[string]*group{}
-	var order []*group
+	_, order, err := a.collect(ctx)
+	if err != nil {
+		return err
+	}
+	a.list(order)
+	return nil
+}
+
+// collect reads the input and adds each row to its group(s): groups by the AppendKey of their
+// keys (a keyedAggregate looks them up there), order in the order they were first seen.
+func (a *aggregateOp) collect(ctx context.Context) (groups map[string]*group, order []*group, err error) {
+	groups = map[string]*group{}
 	var single *group
 	if len(a.keys) == 0 {
 		single = a.newGroup(nil)
@@ -347,24 +357,23 @@ func (a *aggregateOp) run(ctx context.Context) error {
 	scratch := make([]any, len(a.keys)) // this row's keys; copied only for a new group
 	r := &a.row                         // a field, so that no row escapes to the heap
 	for {
-		var err error
 		*r, err = a.input.Next(ctx)
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			return err
+			return nil, nil, err
 		}
 		r.Env = a.env
 		if single != nil {
 			if err := a.add(single, r); err != nil {
-				return err
+				return nil, nil, err
 			}
 			continue
 		}
 		for i, k := range a.keys {
 			if scratch[i], err = k.Eval(r); err != nil {
-				return err
+				return nil, nil, err
 			}
 		}
 		lowest := len(a.keys) // the groups of this row: its keys, and with rollup each prefix of them
@@ -382,7 +391,7 @@ func (a *aggregateOp) run(ctx context.Context) error {
 			g := groups[string(buf)] // no allocation: the compiler looks up []byte keys as they are
 			if g == nil {
 				if err := a.budget.Hold(1, "GROUP BY"); err != nil {
-					return err
+					return nil, nil, err
 				}
 				keys := make([]any, len(a.keys))
 				copy(keys, scratch[:level])
@@ -392,11 +401,16 @@ func (a *aggregateOp) run(ctx context.Context) error {
 				order = append(order, g)
 			}
 			if err := a.add(g, r); err != nil {
-				return err
+				return nil, nil, err
 			}
 		}
 	}
 	a.input.Close()
+	return groups, order, nil
+}
+
+// list makes the groups' rows, ordered by their keys.
+func (a *aggregateOp) list(order []*group) {
 	if len(a.keys) > 0 {
 		slices.SortStableFunc(order, func(x, y *group) int {
 			for i := range x.keys {
@@ -428,7 +442,6 @@ func (a *aggregateOp) run(ctx context.Context) error {
 		}
 		a.out[i] = translate.Row{Values: vals}
 	}
-	return nil
 }
 
 // add counts the row in the group's aggregates.

@@ -77,6 +77,8 @@ type subRun struct {
 	cache   map[string]*subResult // results by outer values
 	held    int                   // values held by cache
 	maxHeld int
+	keyBuf  []byte // the cache key of the outer values, reused (copied only into the cache)
+	outer   [1]any // OuterValues of a key that is not a link
 }
 
 // state is the run's state of sq; nil when the run has none (or there is no run).
@@ -212,7 +214,8 @@ func (res *subResult) has(v any) bool {
 func (sq *Subquery) Correlated() bool { return len(sq.refs) > 0 }
 
 // SetRunner gives a correlated subquery the function that returns its rows for the outer values
-// being evaluated (OuterValues); the results are cached per distinct outer values, the cache
+// being evaluated (OuterValues; the rows are read before the next run, so the runner may reuse
+// them); the results are cached per distinct outer values, the cache
 // dropped whenever it holds more than maxHeld values (it is a cache: dropping it costs time, not
 // correctness).
 func (env *Env) SetRunner(sq *Subquery, run func() ([]Row, error), maxHeld int) {
@@ -236,6 +239,7 @@ type CorrelationKey struct {
 	ref       int
 	outerLink bool
 	SQL       string
+	cond      *expr // the equality itself, a conjunct of the WHERE
 }
 
 // Index is the equalities a correlated subquery's table may be indexed by (nil: none).
@@ -247,7 +251,7 @@ func (k CorrelationKey) InnerValues(r *Row) ([]any, error) {
 }
 
 // OuterValues are the key values of the outer row sq is being run for in this run (NULL gives
-// none).
+// none), valid until the next call.
 func (env *Env) OuterValues(sq *Subquery, k CorrelationKey) []any {
 	st := env.state(sq)
 	if st == nil || st.cur == nil {
@@ -258,7 +262,8 @@ func (env *Env) OuterValues(sq *Subquery, k CorrelationKey) []any {
 		return nil
 	}
 	if !k.outerLink {
-		return []any{v}
+		st.outer[0] = v // no allocation per run
+		return st.outer[:]
 	}
 	var ids []string
 	if s, ok := v.(string); ok && json.Unmarshal([]byte(s), &ids) == nil {
@@ -289,19 +294,73 @@ func (sq *Subquery) findIndex() {
 				a, b = b, a
 			}
 			if b.kind == exOuter && b.sub == sq && !a.readsOuter(sq) && !isLinkField(b) && !isLinkField(a) {
-				sq.index = append(sq.index, CorrelationKey{inner: a, ref: b.slot, SQL: sq.innerName(a) + " = " + sq.names[b.slot]})
+				sq.index = append(sq.index, CorrelationKey{inner: a, ref: b.slot, SQL: sq.innerName(a) + " = " + sq.names[b.slot], cond: c})
 			}
 		case c.kind == exLinkHas && c.op == "":
 			// a (a link) holds the id b.
 			switch {
 			case a.kind == exOuter && a.sub == sq && !b.readsOuter(sq):
-				sq.index = append(sq.index, CorrelationKey{inner: b, ref: a.slot, outerLink: true, SQL: sq.names[a.slot] + " holds " + sq.innerName(b)})
+				sq.index = append(sq.index, CorrelationKey{inner: b, ref: a.slot, outerLink: true, SQL: sq.names[a.slot] + " holds " + sq.innerName(b), cond: c})
 			case b.kind == exOuter && b.sub == sq && !a.readsOuter(sq):
-				sq.index = append(sq.index, CorrelationKey{inner: a, innerLink: true, ref: b.slot, SQL: sq.innerName(a) + " holds " + sq.names[b.slot]})
+				sq.index = append(sq.index, CorrelationKey{inner: a, innerLink: true, ref: b.slot, SQL: sq.innerName(a) + " holds " + sq.names[b.slot], cond: c})
 			}
 		}
 	}
 }
+
+// KeyedAggregate reports a correlated subquery that is one aggregate row (aggregates without GROUP
+// BY; no window, DISTINCT, local ORDER BY or LIMIT, which could change one row only by dropping
+// it) over the rows of its table matching key, where nothing but that equality reads the outer
+// query. Its result for an outer row is then a function of the key's value alone, so the engine
+// aggregates the kept rows of every key in one pass (as GROUP BY the key) instead of once per
+// outer value, and runs HAVING and the select list on the one aggregate row of the key asked for.
+// rest is the rest of the WHERE, which reads only the table (nil: none). key compares with = (not
+// a link): equal AppendKey values are equal in SQL, and each row has one key, so a row counts in
+// exactly the group of the outer values it matches.
+func (sq *Subquery) KeyedAggregate() (key CorrelationKey, rest *Expr, ok bool) {
+	q := sq.Query
+	if !q.Grouped || len(q.GroupBy) > 0 || q.Rollup || len(q.Windows) > 0 || q.Distinct || q.SortLocally && len(q.Order) > 0 ||
+		q.Offset > 0 || q.Limit >= 0 || q.Scan == nil {
+		return CorrelationKey{}, nil, false
+	}
+	for _, k := range sq.index {
+		if k.innerLink || k.outerLink {
+			continue
+		}
+		var others []*expr
+		for _, c := range conjuncts(q.Scan.where) {
+			if c != k.cond {
+				others = append(others, c)
+			}
+		}
+		restExpr := andOf(others)
+		if restExpr.readsOuter(sq) || q.Having != nil && q.Having.e.readsOuter(sq) {
+			return CorrelationKey{}, nil, false
+		}
+		for _, o := range q.Outputs {
+			if o.e.readsOuter(sq) {
+				return CorrelationKey{}, nil, false
+			}
+		}
+		for _, a := range q.Aggregates {
+			for _, x := range a.args {
+				if x.readsOuter(sq) {
+					return CorrelationKey{}, nil, false
+				}
+			}
+			for _, o := range a.order {
+				if o.e.readsOuter(sq) {
+					return CorrelationKey{}, nil, false
+				}
+			}
+		}
+		return k, wrap(restExpr), true
+	}
+	return CorrelationKey{}, nil, false
+}
+
+// Inner is the key's expression on the rows of the subquery's table.
+func (k CorrelationKey) Inner() *Expr { return wrap(k.inner) }
 
 // innerName names an expression of the subquery's table as alias.column.
 func (sq *Subquery) innerName(e *expr) string {
@@ -431,7 +490,7 @@ func (e *expr) resultFor(r *Row) (*subResult, error) {
 	}
 	refs := e.args[len(e.args)-len(sq.refs):]
 	vals := make([]any, len(refs))
-	var key []byte
+	key := st.keyBuf[:0]
 	for i, a := range refs {
 		v, err := a.eval(r)
 		if err != nil {
@@ -440,9 +499,11 @@ func (e *expr) resultFor(r *Row) (*subResult, error) {
 		vals[i] = v
 		key = AppendKey(key, v)
 	}
+	st.keyBuf = key
 	if res, ok := st.cache[string(key)]; ok {
 		return res, nil
 	}
+	cacheKey := string(key) // before the run, which may reuse keyBuf
 	saved := st.cur
 	st.cur = vals
 	rows, err := st.run()
@@ -457,7 +518,7 @@ func (e *expr) resultFor(r *Row) (*subResult, error) {
 	if st.cache == nil || st.held > st.maxHeld {
 		st.cache, st.held = map[string]*subResult{}, 0
 	}
-	st.cache[string(key)] = res
+	st.cache[cacheKey] = res
 	st.held += 1 + len(res.values)
 	return res, nil
 }
