@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"testing"
+	"time"
 
 	"github.com/xwb1989/sqlparser"
 	_ "modernc.org/sqlite"
@@ -78,33 +79,40 @@ func runEngine(b *testing.B, s schema, src memSource, query string, want int) {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		q, err := translate.NewQuery(ast.(*sqlparser.Select), s, translate.Args{})
-		if err != nil {
+		if err := engineOnce(s, src, ast, want); err != nil {
 			b.Fatal(err)
-		}
-		op, err := engine.Build(q, engine.Options{Source: src})
-		if err != nil {
-			b.Fatal(err)
-		}
-		// Read the rows one at a time without keeping them, as runSQLite reads SQLite's (and
-		// as database/sql hands them out): engine.Drain would copy and hold every row, which
-		// SQLite's side is not charged for.
-		n := 0
-		for {
-			_, err := op.Next(context.Background())
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				b.Fatal(err)
-			}
-			n++
-		}
-		op.Close()
-		if n != want {
-			b.Fatalf("%d rows, want %d", n, want)
 		}
 	}
+}
+
+// engineOnce plans and runs the statement once. It reads the rows one at a time without keeping
+// them, as sqliteOnce reads SQLite's (and as database/sql hands them out): engine.Drain would copy
+// and hold every row, which SQLite's side is not charged for.
+func engineOnce(s schema, src memSource, ast sqlparser.Statement, want int) error {
+	q, err := translate.NewQuery(ast.(*sqlparser.Select), s, translate.Args{})
+	if err != nil {
+		return err
+	}
+	op, err := engine.Build(q, engine.Options{Source: src})
+	if err != nil {
+		return err
+	}
+	defer op.Close()
+	n := 0
+	for {
+		_, err := op.Next(context.Background())
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		n++
+	}
+	if n != want {
+		return fmt.Errorf("%d rows, want %d", n, want)
+	}
+	return nil
 }
 
 // openSQLite loads the same rows into an in-memory SQLite database.
@@ -141,28 +149,39 @@ func openSQLite(b *testing.B, rows map[string][]translate.Row) *sql.DB {
 
 func runSQLite(b *testing.B, db *sql.DB, query string, want int) {
 	for b.Loop() {
-		rows, err := db.Query(query)
-		if err != nil {
+		if err := sqliteOnce(db, query, want); err != nil {
 			b.Fatal(err)
 		}
-		cols, _ := rows.Columns()
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		n := 0
-		for rows.Next() {
-			if err := rows.Scan(ptrs...); err != nil {
-				b.Fatal(err)
-			}
-			n++
-		}
-		rows.Close()
-		if n != want {
-			b.Fatalf("%d rows, want %d", n, want)
-		}
 	}
+}
+
+// sqliteOnce runs the query once, scanning every row.
+func sqliteOnce(db *sql.DB, query string, want int) error {
+	rows, err := db.Query(query)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	cols, _ := rows.Columns()
+	vals := make([]any, len(cols))
+	ptrs := make([]any, len(cols))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	n := 0
+	for rows.Next() {
+		if err := rows.Scan(ptrs...); err != nil {
+			return err
+		}
+		n++
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	if n != want {
+		return fmt.Errorf("%d rows, want %d", n, want)
+	}
+	return nil
 }
 
 // BenchmarkTopN: ORDER BY a computed key LIMIT 10 over 100,000 rows (every row enters the heap:
@@ -203,4 +222,52 @@ func BenchmarkCorrelatedSubquery(b *testing.B) {
 		runSQLite(b, db, q, small)
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*small), "ns/outer-row")
 	})
+}
+
+// BenchmarkSideBySide runs each statement on the engine and on SQLite alternately in one loop,
+// each iteration starting with the other side, and reports both times and their ratio. On a
+// machine shared with other work the separate benchmarks above measure the two sides seconds
+// apart, under different loads, which alone moved the top-N ratio between 0.66 and 1.8; taken
+// turn about, both sides see the same load and the ratio holds still.
+func BenchmarkSideBySide(b *testing.B) {
+	s, rows := tables()
+	db := openSQLite(b, rows)
+	for _, c := range []struct {
+		name, query string
+		want, per   int
+		unit        string
+	}{
+		{"TopN/every row enters", "SELECT Name, X FROM T ORDER BY X * -1, Name LIMIT 10", 10, tRows, "row"},
+		{"TopN/few rows enter", "SELECT Name, X FROM T ORDER BY N, Name LIMIT 10", 10, tRows, "row"},
+		{"CorrelatedSubquery", "SELECT b.K, (SELECT COUNT(*) FROM Big a WHERE a.K = b.K) FROM Small b", small, small, "outer-row"},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			ast, err := translate.Parse(c.query)
+			if err != nil {
+				b.Fatal(err)
+			}
+			var onEngine, onSQLite time.Duration
+			i := 0
+			for b.Loop() {
+				for turn := range 2 {
+					start := time.Now()
+					if (i+turn)%2 == 0 {
+						err = engineOnce(s, memSource(rows), ast, c.want)
+						onEngine += time.Since(start)
+					} else {
+						err = sqliteOnce(db, c.query, c.want)
+						onSQLite += time.Since(start)
+					}
+					if err != nil {
+						b.Fatal(err)
+					}
+				}
+				i++
+			}
+			n := float64(b.N * c.per)
+			b.ReportMetric(float64(onEngine.Nanoseconds())/n, "engine-ns/"+c.unit)
+			b.ReportMetric(float64(onSQLite.Nanoseconds())/n, "sqlite-ns/"+c.unit)
+			b.ReportMetric(float64(onEngine)/float64(onSQLite), "engine/sqlite")
+		})
+	}
 }
