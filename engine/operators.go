@@ -304,6 +304,11 @@ type aggregateOp struct {
 	pos  int
 	done bool
 	row  translate.Row
+
+	// what newGroup cuts new groups from
+	spareGroups []group
+	spareValues []any
+	spareAccs   []translate.Accumulator
 }
 
 type group struct {
@@ -327,12 +332,39 @@ func (a *aggregateOp) Next(ctx context.Context) (translate.Row, error) {
 	return a.out[a.pos-1], nil
 }
 
+// newGroup starts a group with a copy of keys. Groups and their slices are cut from chunks of
+// groupChunk: over many groups (GROUP BY an id, a correlated subquery's keys) that is one
+// allocation per chunk instead of three per group.
 func (a *aggregateOp) newGroup(keys []any) *group {
-	g := &group{keys: keys, accs: make([]translate.Accumulator, len(a.aggs))}
+	if len(a.spareGroups) == 0 {
+		a.spareGroups = make([]group, groupChunk)
+	}
+	g := &a.spareGroups[0]
+	a.spareGroups = a.spareGroups[1:]
+	g.keys = a.cutValues(len(keys))
+	copy(g.keys, keys)
+	if len(a.spareAccs) < len(a.aggs) {
+		a.spareAccs = make([]translate.Accumulator, groupChunk*len(a.aggs))
+	}
+	g.accs, a.spareAccs = a.spareAccs[:len(a.aggs):len(a.aggs)], a.spareAccs[len(a.aggs):]
 	for i, f := range a.aggs {
 		g.accs[i] = f.NewAccumulator()
 	}
 	return g
+}
+
+const groupChunk = 128
+
+func (a *aggregateOp) cutValues(n int) []any {
+	if n == 0 {
+		return nil
+	}
+	if len(a.spareValues) < n {
+		a.spareValues = make([]any, groupChunk*n)
+	}
+	v := a.spareValues[:n:n]
+	a.spareValues = a.spareValues[n:]
+	return v
 }
 
 func (a *aggregateOp) run(ctx context.Context) error {
@@ -393,9 +425,8 @@ func (a *aggregateOp) collect(ctx context.Context) (groups map[string]*group, or
 				if err := a.budget.Hold(1, "GROUP BY"); err != nil {
 					return nil, nil, err
 				}
-				keys := make([]any, len(a.keys))
-				copy(keys, scratch[:level])
-				g = a.newGroup(keys)
+				g = a.newGroup(scratch[:len(a.keys)])
+				clear(g.keys[level:]) // rolled up
 				g.level = level
 				groups[string(buf)] = g
 				order = append(order, g)

@@ -231,6 +231,9 @@ func newCorrelated(sq *translate.Subquery, opts Options, stmt *subqueryOp, kept 
 		m.indexed, m.key = sq.Query.Scan, &idx[0]
 	}
 	c.opts.Source, c.opts.NoBind = m, true
+	if c.keyed != nil {
+		limit = -1 // its groups are the cache
+	}
 	opts.env.SetRunner(sq, c.run, limit)
 	return c, nil
 }

@@ -77,7 +77,8 @@ type subRun struct {
 	cache   map[string]*subResult // results by outer values
 	held    int                   // values held by cache
 	maxHeld int
-	keyBuf  []byte // the cache key of the outer values, reused (copied only into the cache)
+	last    subResult // the result of the last run when nothing is cached (maxHeld < 0)
+	keyBuf  []byte    // the cache key of the outer values, reused (copied only into the cache)
 	outer   [1]any // OuterValues of a key that is not a link
 }
 
@@ -132,11 +133,20 @@ func (env *Env) SetRows(sq *Subquery, rows []Row) error {
 }
 
 func (sq *Subquery) result(rows []Row) (*subResult, error) {
-	res := &subResult{rows: len(rows)}
+	res := &subResult{}
+	if err := sq.fill(res, rows); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// fill sets res to what rows say (res is empty).
+func (sq *Subquery) fill(res *subResult, rows []Row) error {
+	res.rows = len(rows)
 	switch sq.mode {
 	case "scalar":
 		if len(rows) > 1 {
-			return nil, &SubqueryError{SQL: sq.SQL}
+			return &SubqueryError{SQL: sq.SQL}
 		}
 		if len(rows) == 1 {
 			res.scalar = rows[0].Values[0]
@@ -175,7 +185,7 @@ func (sq *Subquery) result(rows []Row) (*subResult, error) {
 			res.add(v)
 		}
 	}
-	return res, nil
+	return nil
 }
 
 func (res *subResult) add(v any) {
@@ -217,7 +227,8 @@ func (sq *Subquery) Correlated() bool { return len(sq.refs) > 0 }
 // being evaluated (OuterValues; the rows are read before the next run, so the runner may reuse
 // them); the results are cached per distinct outer values, the cache
 // dropped whenever it holds more than maxHeld values (it is a cache: dropping it costs time, not
-// correctness).
+// correctness). With maxHeld < 0 nothing is cached: the runner answers from what it holds
+// already (the engine's keyed aggregates), and a second cache would only copy it.
 func (env *Env) SetRunner(sq *Subquery, run func() ([]Row, error), maxHeld int) {
 	st := env.stateFor(sq)
 	st.run, st.maxHeld, st.cache, st.held = run, maxHeld, nil, 0
@@ -503,13 +514,23 @@ func (e *expr) resultFor(r *Row) (*subResult, error) {
 	if res, ok := st.cache[string(key)]; ok {
 		return res, nil
 	}
-	cacheKey := string(key) // before the run, which may reuse keyBuf
+	var cacheKey string
+	if st.maxHeld >= 0 {
+		cacheKey = string(key) // before the run, which may reuse keyBuf
+	}
 	saved := st.cur
 	st.cur = vals
 	rows, err := st.run()
 	st.cur = saved
 	if err != nil {
 		return nil, err
+	}
+	if st.maxHeld < 0 {
+		st.last = subResult{}
+		if err := sq.fill(&st.last, rows); err != nil {
+			return nil, err
+		}
+		return &st.last, nil
 	}
 	res, err := sq.result(rows)
 	if err != nil {
