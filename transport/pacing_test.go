@@ -266,6 +266,53 @@ func TestPacingWaitsForLateArrivals(t *testing.T) {
 	}
 }
 
+// TestFreshConnectionsDoNotMeasureThePath: a request sent over a connection opened for it (a
+// process's first, a new partition's) spent an unknown part of its round trip being accepted,
+// so its round trip is not taken as the path's. Issue 23: at 1 s of latency the round trips known
+// when the 6th start was due were all of first requests, the fastest of them as late as the
+// 1st, which then looked on time, and the 6th arrived within the service's second of the 1st.
+func TestFreshConnectionsDoNotMeasureThePath(t *testing.T) {
+	t0 := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	span := windowStarts * spacingFor(200*time.Millisecond) // 1.025 s
+	type start struct {
+		at, took time.Duration // took < 0: unanswered
+		fresh    bool
+	}
+	tests := []struct {
+		name     string
+		starts   []start // the 1st is the one the 6th start is timed from
+		wantWait time.Duration
+	}{
+		{"first requests, all fresh: the 1st's whole round trip may be lateness",
+			[]start{{0, ms(600), true}, {0, ms(650), true}, {ms(700), -1, true}, {ms(700), -1, false}, {ms(700), -1, false}}, ms(600)},
+		{"fresh, but a round trip over an open connection is known: the difference",
+			[]start{{0, ms(600), true}, {0, ms(650), true}, {ms(100), ms(550), false}, {ms(700), -1, false}, {ms(700), -1, false}}, ms(50)},
+		{"over open connections: the fastest is the path",
+			[]start{{0, ms(600), false}, {0, ms(650), false}, {ms(700), -1, false}, {ms(700), -1, false}, {ms(700), -1, false}}, 0},
+		{"fresh and hung: at most one span more",
+			[]start{{0, ms(5000), true}, {0, ms(650), true}, {ms(700), -1, false}, {ms(700), -1, false}, {ms(700), -1, false}}, span},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := newPacer(true, clock.NewFake(t0))
+			p.interval = 200 * time.Millisecond
+			for _, st := range tt.starts {
+				p.win.Seq++
+				at := t0.Add(st.at)
+				p.win.Starts[p.win.Seq%ringStarts] = startRec{Seq: p.win.Seq, At: at}
+				p.sent(p.win.Seq, at.Add(time.Microsecond), st.fresh)
+				if st.took >= 0 {
+					p.finish(p.win.Seq, st.took, true)
+				}
+			}
+			wait, _ := p.windowWaitLocked(&p.win, t0.Add(span))
+			if d := wait - tt.wantWait; d < -time.Millisecond || d > time.Millisecond {
+				t.Errorf("the 6th start waits %v, want %v", wait, tt.wantWait)
+			}
+		})
+	}
+}
+
 // TestPacingHoldsTheStartAfterALateOne drives the pacer on a fake clock: a request answered late
 // delays the start 5 after it by as much, and no other.
 func TestPacingHoldsTheStartAfterALateOne(t *testing.T) {

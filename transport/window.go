@@ -72,6 +72,10 @@ type startRec struct {
 	Sent time.Time     `json:"sent,omitzero"` // when it was written to the connection, once known
 	Took time.Duration `json:"took"`          // from At until the answer (or the failure), once done
 	Done bool          `json:"done"`
+	// Fresh: the request went over a connection opened for it. How long the far end took to
+	// take it in (accept the connection, start reading) is part of its round trip but not of
+	// the path's, so its round trip is no measure of the path (windowWaitLocked).
+	Fresh bool `json:"fresh,omitempty"`
 }
 
 // left is when the start's request left, as far as is known: when it was written to the
@@ -136,7 +140,13 @@ func (p *pacer) span() time.Duration { return windowStarts * spacingFor(p.interv
 // Then the path: the fastest round trip seen (by this process, or recorded in the window by any)
 // bounds the path's fixed delay there and back, so a start k whose round trip took longer
 // arrived at most that much later than one on time would have, and the next start is put that
-// much after k's span. While k is unanswered and already slower than the fastest, how late it is
+// much after k's span. Only requests sent over a connection already open measure the path: on a
+// new one (Fresh) the far end first accepts the connection, which on a loaded machine, with
+// processes starting, takes tens of milliseconds more. While no such round trip is known, a
+// fresh start's whole round trip may have been spent arriving: the next start waits that much
+// (at most a span). Issue 23: at 1 s of latency the only round trips known when the 6th start
+// was due were the processes' first requests, all fresh; the fastest of them, itself late, made
+// the 1st look on time, and one run in 15 drew 429s. While k is unanswered and already slower than the fastest, how late it is
 // grows with every moment: the next start waits for its answer (pending), re-checking every
 // pollStep. The extra wait is at most one span (a hung request, or one of a process that died,
 // must not stall the base for long).
@@ -151,7 +161,7 @@ func (p *pacer) windowWaitLocked(w *windowState, now time.Time) (wait time.Durat
 	span := p.span()
 	fastest, known := p.fastestLocked()
 	for _, k := range w.Starts {
-		if k.Done && k.Sent.After(k.At) && (!known || k.roundTrip() < fastest) {
+		if k.Done && !k.Fresh && k.Sent.After(k.At) && (!known || k.roundTrip() < fastest) {
 			fastest, known = k.roundTrip(), true
 		}
 	}
@@ -166,8 +176,8 @@ func (p *pacer) windowWaitLocked(w *windowState, now time.Time) (wait time.Durat
 			if !k.Done {
 				took = now.Sub(left)
 			}
-			f := fastest
-			if k.Done && (!known || took < f) {
+			f := fastest // 0 when none is known: the whole round trip may be lateness
+			if k.Done && !k.Fresh && (!known || took < f) {
 				f = took
 			}
 			late = min(max(took-f, 0), span)
@@ -180,13 +190,14 @@ func (p *pacer) windowWaitLocked(w *windowState, now time.Time) (wait time.Durat
 	return wait, pending
 }
 
-// sent records when a started request was written to its connection (see windowWaitLocked).
-func (p *pacer) sent(seq uint64, at time.Time) {
+// sent records when a started request was written to its connection, and whether that
+// connection was opened for it (fresh; see windowWaitLocked).
+func (p *pacer) sent(seq uint64, at time.Time, fresh bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.withWindowLocked(func(w *windowState) bool {
 		if r := &w.Starts[seq%ringStarts]; r.Seq == seq && at.After(r.Sent) {
-			r.Sent = at
+			r.Sent, r.Fresh = at, fresh
 			return true
 		}
 		return false
@@ -285,21 +296,25 @@ func (p *pacer) wait(ctx context.Context, clk clock.Clock) (uint64, error) {
 func (p *pacer) finish(seq uint64, took time.Duration, answered bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if answered {
-		p.rtts[p.rttCount%rttSamples] = took
-		p.rttCount++
-		p.raiseLocked(p.clk.Now())
-	}
 	now := p.clk.Now()
+	fresh := false
 	p.withWindowLocked(func(w *windowState) bool {
 		if r := &w.Starts[seq%ringStarts]; r.Seq == seq {
 			// From the claimed start, not from the send: a goroutine that ran late between the
 			// two (a loaded machine) sent, and so arrived, that much late too.
 			r.Took, r.Done = max(took, now.Sub(r.At)), true
+			fresh = r.Fresh
 			return true
 		}
 		return false
 	})
+	if answered {
+		if !fresh { // a new connection's round trip is no measure of the path
+			p.rtts[p.rttCount%rttSamples] = took
+			p.rttCount++
+		}
+		p.raiseLocked(now)
+	}
 }
 
 // hold stops every request to the base until t (after a 429), and halves the budget when the
