@@ -333,13 +333,15 @@ func (k *keyedAggregate) aggregate(ctx context.Context, c *correlated) error {
 
 func (c *correlated) explain() Node {
 	detail := c.sq.SQL + ": correlated (reads " + c.sq.OuterColumns() + " of the outer query): its table is read once, " +
-		"without the conditions on the outer query, and kept; the rest runs in memory per distinct value of " + c.sq.OuterColumns() + ", cached"
+		"without the conditions on the outer query, and kept; "
+	if c.keyed != nil {
+		detail += "nothing but " + c.keyed.key.SQL + " reads the outer query, so the kept rows are aggregated per value of its " +
+			"inner side in one pass (as GROUP BY), and each distinct value of " + c.sq.OuterColumns() + " takes its group's aggregates"
+	} else {
+		detail += "the rest runs in memory per distinct value of " + c.sq.OuterColumns() + ", cached"
+	}
 	if c.memo.key != nil {
 		detail += "; the kept rows are indexed by " + c.memo.key.SQL
-	}
-	if c.keyed != nil {
-		detail += "; nothing else reads the outer query, so the kept rows are aggregated per value of " + c.keyed.key.SQL +
-			" in one pass (as GROUP BY), and each outer value reads its group's aggregates"
 	}
 	n := Node{Op: "correlated subquery", Detail: detail}
 	if op, err := Build(c.sq.Query, c.opts); err == nil {

@@ -75,7 +75,7 @@ func runExplained(t *testing.T, rows []translate.Row, query string) ([]string, b
 	if err != nil {
 		t.Fatalf("%s: %v", query, err)
 	}
-	keyed := strings.Contains(explainText(op.Explain()), "aggregated per value of")
+	keyed := strings.Contains(explainText(op.Explain()), "aggregated per value of its inner side in one pass")
 	got, err := Drain(context.Background(), op)
 	if err != nil {
 		t.Fatalf("%s: %v", query, err)
