@@ -319,7 +319,7 @@ func (k *keyedAggregate) aggregate(ctx context.Context, c *correlated) error {
 	for i, a := range q.Aggregates {
 		aggs[i] = a
 	}
-	byKey := &aggregateOp{env: c.opts.env, input: in, keys: []Evaluator{k.key.Inner()}, aggs: aggs, budget: c.memo.kept.budget, query: q}
+	byKey := &aggregateOp{env: c.opts.env, input: in, keys: []Evaluator{groupValue{k.key}}, aggs: aggs, budget: c.memo.kept.budget, query: q}
 	defer byKey.Close()
 	groups, _, err := byKey.collect(ctx)
 	if err != nil {
@@ -330,6 +330,11 @@ func (k *keyedAggregate) aggregate(ctx context.Context, c *correlated) error {
 	k.groups, k.none = groups, byKey.newGroup(nil)
 	return nil
 }
+
+// groupValue groups the kept rows by a correlation key (translate.CorrelationKey.GroupValue).
+type groupValue struct{ key translate.CorrelationKey }
+
+func (g groupValue) Eval(r *translate.Row) (any, error) { return g.key.GroupValue(r) }
 
 func (c *correlated) explain() Node {
 	detail := c.sq.SQL + ": correlated (reads " + c.sq.OuterColumns() + " of the outer query): its table is read once, " +

@@ -1,7 +1,11 @@
 package engine
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -81,4 +85,37 @@ func runExplained(t *testing.T, rows []translate.Row, query string) ([]string, b
 		t.Fatalf("%s: %v", query, err)
 	}
 	return rowStrings(got), keyed, len(src.scans)
+}
+
+// TestGroupValueKeysAsTheInnerValue: the value a keyed aggregate groups a row by has the
+// AppendKey of the key's inner value, whatever the cell holds (GroupValue returns a number's
+// cell as read, not boxed again).
+func TestGroupValueKeysAsTheInnerValue(t *testing.T) {
+	for _, field := range []string{"N", "X"} { // precision 0 and precision 2
+		q := plan(t, "SELECT (SELECT COUNT(*) FROM T a WHERE a."+field+" = o."+field+") FROM T o")
+		key, _, ok := q.Subqueries[0].KeyedAggregate()
+		if !ok {
+			t.Fatalf("%s: not a keyed aggregate", field)
+		}
+		for _, cell := range []any{nil, 3.0, -0.0, 2.5, 1e300, math.NaN(), json.Number("7"), "12", true, map[string]any{"specialValue": "NaN"}} {
+			t.Run(fmt.Sprintf("%s=%v", field, cell), func(t *testing.T) {
+				r := row("rec1", field, cell)
+				got, err := key.GroupValue(&r)
+				if err != nil {
+					t.Fatal(err)
+				}
+				inner, err := key.InnerValues(&r)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := []byte(nil)
+				if len(inner) == 1 {
+					want = translate.AppendKey(nil, inner[0])
+				}
+				if got == nil && want != nil || got != nil && !bytes.Equal(translate.AppendKey(nil, got), want) {
+					t.Errorf("got %v (key %x), want the key %x of %v", got, translate.AppendKey(nil, got), want, inner)
+				}
+			})
+		}
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strings"
 
@@ -79,7 +80,7 @@ type subRun struct {
 	maxHeld int
 	last    subResult // the result of the last run when nothing is cached (maxHeld < 0)
 	keyBuf  []byte    // the cache key of the outer values, reused (copied only into the cache)
-	outer   [1]any // OuterValues of a key that is not a link
+	outer   [1]any    // OuterValues of a key that is not a link
 }
 
 // state is the run's state of sq; nil when the run has none (or there is no run).
@@ -370,8 +371,19 @@ func (sq *Subquery) KeyedAggregate() (key CorrelationKey, rest *Expr, ok bool) {
 	return CorrelationKey{}, nil, false
 }
 
-// Inner is the key's expression on the rows of the subquery's table.
-func (k CorrelationKey) Inner() *Expr { return wrap(k.inner) }
+// GroupValue is a value of r to group the subquery's rows by the key: one whose AppendKey is that
+// of the key's inner value (nil for NULL). A number field's cell is returned as read (a float64
+// already in an interface), which reading it as the column's type would box again, one
+// allocation per row (an integer above 255).
+func (k CorrelationKey) GroupValue(r *Row) (any, error) {
+	if e := k.inner; e.kind == exField && (e.tab == 0 || r.Sides == nil) && (e.info.typ == typeInt || e.info.typ == typeFloat) {
+		cell := r.Fields[e.field.Name]
+		if f, ok := cell.(float64); ok && !math.IsNaN(f) {
+			return cell, nil // AppendKey(f) is AppendKey(cellValue(e.info, cell)): int64(f) when whole, else f
+		}
+	}
+	return k.inner.eval(r)
+}
 
 // innerName names an expression of the subquery's table as alias.column.
 func (sq *Subquery) innerName(e *expr) string {
