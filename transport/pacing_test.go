@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"os"
+	"os/exec"
 	"runtime"
 	"sync"
 	"testing"
@@ -308,6 +310,51 @@ func TestFreshConnectionsDoNotMeasureThePath(t *testing.T) {
 			wait, _ := p.windowWaitLocked(&p.win, t0.Add(span))
 			if d := wait - tt.wantWait; d < -time.Millisecond || d > time.Millisecond {
 				t.Errorf("the 6th start waits %v, want %v", wait, tt.wantWait)
+			}
+		})
+	}
+}
+
+// TestUnansweredStartOfALiveProcessHolds: a request sent and not yet answered may still be on its
+// way, however late: while the process that sent it lives, the 5th start after it waits for its
+// answer (pending) beyond one span; a dead process's unanswered start holds it one span at most.
+// Issue 23: a batch that reached the emulator 1.1 s after it left (a stalled process on a loaded
+// machine) was followed, once the one-span limit had passed, by five more 0.88 s after it.
+func TestUnansweredStartOfALiveProcessHolds(t *testing.T) {
+	dead := exec.Command(os.Args[0], "-test.run=^$")
+	if err := dead.Run(); err != nil {
+		t.Fatal(err)
+	}
+	t0 := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	span := windowStarts * spacingFor(200*time.Millisecond)
+	tests := []struct {
+		name        string
+		pid         int
+		wantWait    time.Duration
+		wantPending bool
+	}{
+		{"this process", thisProcess, span - ms(300), true},
+		{"a process that has ended", dead.ProcessState.Pid(), 0, false},
+		{"a start from a window without process ids", 0, 0, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := newPacer(true, clock.NewFake(t0))
+			p.interval = 200 * time.Millisecond
+			for i := range windowStarts {
+				p.win.Seq++
+				at := t0.Add(time.Duration(i) * ms(10))
+				p.win.Starts[p.win.Seq%ringStarts] = startRec{Seq: p.win.Seq, At: at, PID: tt.pid}
+				p.sent(p.win.Seq, at, false)
+				if i > 0 {
+					p.finish(p.win.Seq, ms(300), true) // the path: 300 ms
+				}
+			}
+			// The 1st, unanswered 2.1 s after it left: more than the path and a span late.
+			now := t0.Add(ms(300) + 2*span)
+			wait, pending := p.windowWaitLocked(&p.win, now)
+			if d := wait - tt.wantWait; d < -ms(1) || d > ms(1) || pending != tt.wantPending {
+				t.Errorf("wait %v, pending %v; want %v, %v", wait, pending, tt.wantWait, tt.wantPending)
 			}
 		})
 	}

@@ -28,6 +28,10 @@ import (
 // platform, a read-only home), the pacer paces within the process only, and says so through
 // SharedPacingError.
 
+// thisProcess is recorded with each start claimed, so that the other processes can tell whether
+// the one that sent an unanswered request still lives (windowWaitLocked).
+var thisProcess = os.Getpid()
+
 // sharedWindow is an open window file.
 type sharedWindow struct {
 	f   *os.File

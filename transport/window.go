@@ -76,6 +76,9 @@ type startRec struct {
 	// take it in (accept the connection, start reading) is part of its round trip but not of
 	// the path's, so its round trip is no measure of the path (windowWaitLocked).
 	Fresh bool `json:"fresh,omitempty"`
+	// PID is the process that claimed it (0: not recorded): while that process lives, an
+	// unanswered start may still arrive (windowWaitLocked).
+	PID int `json:"pid,omitempty"`
 }
 
 // left is when the start's request left, as far as is known: when it was written to the
@@ -148,8 +151,13 @@ func (p *pacer) span() time.Duration { return windowStarts * spacingFor(p.interv
 // was due were the processes' first requests, all fresh; the fastest of them, itself late, made
 // the 1st look on time, and one run in 15 drew 429s. While k is unanswered and already slower than the fastest, how late it is
 // grows with every moment: the next start waits for its answer (pending), re-checking every
-// pollStep. The extra wait is at most one span (a hung request, or one of a process that died,
-// must not stall the base for long).
+// pollStep. An answered start's lateness is at most one span. An unanswered one's is too when the
+// process that sent it has died (it will never say what became of its request, and must not
+// stall the base); while that process lives, the request may still arrive at any moment, and the
+// next start waits for its answer, its failure or its timeout — at most RateLimitPenalty, beyond
+// which waiting costs more than the 429 it avoids. Issue 23: with the wait cut at one span, a
+// batch of requests that reached the emulator 1.1 s after they were sent (a stalled process on a
+// loaded machine) was followed by five more 0.88 s later, which drew 429s.
 func (p *pacer) windowWaitLocked(w *windowState, now time.Time) (wait time.Duration, pending bool) {
 	if p.interval <= 0 {
 		return 0, false
@@ -171,20 +179,24 @@ func (p *pacer) windowWaitLocked(w *windowState, now time.Time) (wait time.Durat
 		}
 		left := k.left()
 		late := time.Duration(0)
+		limit := span // how late the start may be taken to be
 		if p.arrivals {
 			took := k.roundTrip()
 			if !k.Done {
 				took = now.Sub(left)
+				if processAlive(k.PID) {
+					limit = max(RateLimitPenalty, span)
+				}
 			}
 			f := fastest // 0 when none is known: the whole round trip may be lateness
 			if k.Done && !k.Fresh && (!known || took < f) {
 				f = took
 			}
-			late = min(max(took-f, 0), span)
+			late = min(max(took-f, 0), limit)
 		}
 		if d := left.Add(span + late).Sub(now); d > wait {
 			wait = d
-			pending = !k.Done && late < span
+			pending = !k.Done && late < limit
 		}
 	}
 	return wait, pending
@@ -264,7 +276,7 @@ func (p *pacer) wait(ctx context.Context, clk clock.Clock) (uint64, error) {
 				return false
 			}
 			w.Seq++
-			w.Starts[w.Seq%ringStarts] = startRec{Seq: w.Seq, At: now}
+			w.Starts[w.Seq%ringStarts] = startRec{Seq: w.Seq, At: now, PID: thisProcess}
 			seq = w.Seq
 			return true
 		})
