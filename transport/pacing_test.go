@@ -268,6 +268,30 @@ func TestPacingWaitsForLateArrivals(t *testing.T) {
 	}
 }
 
+// testStart is a start of a window made by pacerWithStarts: claimed at t0+at and sent at once,
+// answered after took (< 0: unanswered), over a new connection (fresh), by process pid.
+type testStart struct {
+	at, took time.Duration
+	fresh    bool
+	pid      int
+}
+
+// pacerWithStarts is a pacer (APILimit 200 ms) whose window holds starts, in order.
+func pacerWithStarts(t0 time.Time, starts []testStart) *pacer {
+	p := newPacer(true, clock.NewFake(t0))
+	p.interval = 200 * time.Millisecond
+	for _, st := range starts {
+		p.win.Seq++
+		at := t0.Add(st.at)
+		p.win.Starts[p.win.Seq%ringStarts] = startRec{Seq: p.win.Seq, At: at, PID: st.pid}
+		p.sent(p.win.Seq, at.Add(time.Microsecond), st.fresh)
+		if st.took >= 0 {
+			p.finish(p.win.Seq, st.took, true)
+		}
+	}
+	return p
+}
+
 // TestFreshConnectionsDoNotMeasureThePath: a request sent over a connection opened for it (a
 // process's first, a new partition's) spent an unknown part of its round trip being accepted,
 // so its round trip is not taken as the path's. Issue 23: at 1 s of latency the round trips known
@@ -276,37 +300,23 @@ func TestPacingWaitsForLateArrivals(t *testing.T) {
 func TestFreshConnectionsDoNotMeasureThePath(t *testing.T) {
 	t0 := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 	span := windowStarts * spacingFor(200*time.Millisecond) // 1.025 s
-	type start struct {
-		at, took time.Duration // took < 0: unanswered
-		fresh    bool
-	}
 	tests := []struct {
 		name     string
-		starts   []start // the 1st is the one the 6th start is timed from
+		starts   []testStart // the 1st is the one the 6th start is timed from
 		wantWait time.Duration
 	}{
 		{"first requests, all fresh: the 1st's whole round trip may be lateness",
-			[]start{{0, ms(600), true}, {0, ms(650), true}, {ms(700), -1, true}, {ms(700), -1, false}, {ms(700), -1, false}}, ms(600)},
+			[]testStart{{0, ms(600), true, 0}, {0, ms(650), true, 0}, {ms(700), -1, true, 0}, {ms(700), -1, false, 0}, {ms(700), -1, false, 0}}, ms(600)},
 		{"fresh, but a round trip over an open connection is known: the difference",
-			[]start{{0, ms(600), true}, {0, ms(650), true}, {ms(100), ms(550), false}, {ms(700), -1, false}, {ms(700), -1, false}}, ms(50)},
+			[]testStart{{0, ms(600), true, 0}, {0, ms(650), true, 0}, {ms(100), ms(550), false, 0}, {ms(700), -1, false, 0}, {ms(700), -1, false, 0}}, ms(50)},
 		{"over open connections: the fastest is the path",
-			[]start{{0, ms(600), false}, {0, ms(650), false}, {ms(700), -1, false}, {ms(700), -1, false}, {ms(700), -1, false}}, 0},
+			[]testStart{{0, ms(600), false, 0}, {0, ms(650), false, 0}, {ms(700), -1, false, 0}, {ms(700), -1, false, 0}, {ms(700), -1, false, 0}}, 0},
 		{"fresh and hung: at most one span more",
-			[]start{{0, ms(5000), true}, {0, ms(650), true}, {ms(700), -1, false}, {ms(700), -1, false}, {ms(700), -1, false}}, span},
+			[]testStart{{0, ms(5000), true, 0}, {0, ms(650), true, 0}, {ms(700), -1, false, 0}, {ms(700), -1, false, 0}, {ms(700), -1, false, 0}}, span},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := newPacer(true, clock.NewFake(t0))
-			p.interval = 200 * time.Millisecond
-			for _, st := range tt.starts {
-				p.win.Seq++
-				at := t0.Add(st.at)
-				p.win.Starts[p.win.Seq%ringStarts] = startRec{Seq: p.win.Seq, At: at}
-				p.sent(p.win.Seq, at.Add(time.Microsecond), st.fresh)
-				if st.took >= 0 {
-					p.finish(p.win.Seq, st.took, true)
-				}
-			}
+			p := pacerWithStarts(t0, tt.starts)
 			wait, _ := p.windowWaitLocked(&p.win, t0.Add(span))
 			if d := wait - tt.wantWait; d < -time.Millisecond || d > time.Millisecond {
 				t.Errorf("the 6th start waits %v, want %v", wait, tt.wantWait)
@@ -339,20 +349,14 @@ func TestUnansweredStartOfALiveProcessHolds(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := newPacer(true, clock.NewFake(t0))
-			p.interval = 200 * time.Millisecond
-			for i := range windowStarts {
-				p.win.Seq++
-				at := t0.Add(time.Duration(i) * ms(10))
-				p.win.Starts[p.win.Seq%ringStarts] = startRec{Seq: p.win.Seq, At: at, PID: tt.pid}
-				p.sent(p.win.Seq, at, false)
-				if i > 0 {
-					p.finish(p.win.Seq, ms(300), true) // the path: 300 ms
-				}
+			// The path: 300 ms. The 1st is unanswered 2.1 s after it left: more than the path and a
+			// span late.
+			starts := []testStart{{0, -1, false, tt.pid}}
+			for i := 1; i < windowStarts; i++ {
+				starts = append(starts, testStart{time.Duration(i) * ms(10), ms(300), false, tt.pid})
 			}
-			// The 1st, unanswered 2.1 s after it left: more than the path and a span late.
-			now := t0.Add(ms(300) + 2*span)
-			wait, pending := p.windowWaitLocked(&p.win, now)
+			p := pacerWithStarts(t0, starts)
+			wait, pending := p.windowWaitLocked(&p.win, t0.Add(ms(300)+2*span))
 			if d := wait - tt.wantWait; d < -ms(1) || d > ms(1) || pending != tt.wantPending {
 				t.Errorf("wait %v, pending %v; want %v, %v", wait, pending, tt.wantWait, tt.wantPending)
 			}
@@ -379,17 +383,12 @@ func TestUnansweredStartGivenTheMeasuredJitter(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := newPacer(true, clock.NewFake(t0))
-			p.interval = 200 * time.Millisecond
-			for i := range windowStarts {
-				p.win.Seq++
-				p.win.Starts[p.win.Seq%ringStarts] = startRec{Seq: p.win.Seq, At: t0, PID: thisProcess}
-				p.sent(p.win.Seq, t0.Add(time.Microsecond), false)
-				if i > 0 {
-					p.finish(p.win.Seq, tt.tooks[i-1], true)
-				}
-			}
 			// The 1st, sent at t0, is unanswered when the 6th is due by the spacing alone.
+			starts := []testStart{{0, -1, false, thisProcess}}
+			for _, took := range tt.tooks {
+				starts = append(starts, testStart{0, took, false, thisProcess})
+			}
+			p := pacerWithStarts(t0, starts)
 			wait, pending := p.windowWaitLocked(&p.win, t0.Add(span))
 			if d := wait - tt.wantWait; d < -ms(1) || d > ms(1) || !pending {
 				t.Errorf("wait %v, pending %v; want %v, true", wait, pending, tt.wantWait)
