@@ -196,7 +196,7 @@ func (p *pacer) windowWaitLocked(w *windowState, now time.Time) (wait time.Durat
 			if !k.Done && known {
 				// Still on its way, perhaps not arrived yet: it may be as late as round trips
 				// commonly are beyond the fastest, before that shows.
-				late = max(late, p.jitterLocked(fastest))
+				late = max(late, p.jitterLocked(w, fastest))
 			}
 			late = min(late, limit)
 		}
@@ -225,21 +225,27 @@ func (p *pacer) sent(seq uint64, at time.Time, fresh bool) {
 // pollStep is how often a start held for an unanswered request checks again.
 func (p *pacer) pollStep() time.Duration { return max(p.interval/10, time.Millisecond) }
 
-// jitterLocked is how much longer than fastest this process's round trips commonly take: the
-// 90th percentile of its recent ones (over connections already open) less fastest, at most a
-// span. It is the margin an unanswered request is given: at a latency near the window's span the
-// 5th start after a request is due before its answer, and a request held up on its way in (a
+// jitterLocked is how much longer than fastest round trips commonly take: the 90th percentile of
+// the recent ones over connections already open — this process's and those the window records
+// of every process (a process that has just started has none of its own) — less fastest, at most
+// a span. It is the margin an unanswered request is given: at a latency near the window's span
+// the 5th start after a request is due before its answer, and a request held up on its way in (a
 // loaded machine: measured up to 0.1 s against the emulator at load average 18) arrived within
 // the service's second of the one after it when it was taken to be on time (issue 23).
-func (p *pacer) jitterLocked(fastest time.Duration) time.Duration {
-	n := min(p.rttCount, rttSamples)
+func (p *pacer) jitterLocked(w *windowState, fastest time.Duration) time.Duration {
+	var samples [rttSamples + ringStarts]time.Duration
+	n := copy(samples[:], p.rtts[:min(p.rttCount, rttSamples)])
+	for _, k := range w.Starts {
+		if k.Done && !k.Fresh && k.Sent.After(k.At) {
+			samples[n] = k.roundTrip()
+			n++
+		}
+	}
 	if n == 0 {
 		return 0
 	}
-	var sorted [rttSamples]time.Duration
-	copy(sorted[:], p.rtts[:n])
-	slices.Sort(sorted[:n])
-	return min(max(sorted[(n*9+9)/10-1]-fastest, 0), p.span())
+	slices.Sort(samples[:n])
+	return min(max(samples[(n*9+9)/10-1]-fastest, 0), p.span())
 }
 
 func (p *pacer) fastestLocked() (time.Duration, bool) {
