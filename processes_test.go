@@ -109,7 +109,11 @@ func runDriverProcesses(t testing.TB, srv *emulator.Server, url string, k, per i
 	}
 	var tl strings.Builder
 	for _, r := range reqs {
-		fmt.Fprintf(&tl, "%8.3fs %d %s\n", r.Time.Sub(reqs[0].Time).Seconds(), r.Status, r.Path)
+		q := r.Query
+		if len(q) > 100 {
+			q = q[:100] + "…"
+		}
+		fmt.Fprintf(&tl, "%8.3fs %d %s %s\n", r.Time.Sub(reqs[0].Time).Seconds(), r.Status, r.Path, q)
 	}
 	run.timeline = tl.String()
 	return run
@@ -188,7 +192,14 @@ func BenchmarkProcessesStartingTogether(b *testing.B) {
 				b.Logf("run: %d requests, %d × 429, %.3f of 5 requests/s over the run, %.3f between the first and last arrivals",
 					run.ok, run.refused, r, p)
 				if run.refused > 0 {
-					b.Logf("the run with 429s:\n%s", run.timeline)
+					// In a file: a benchmark's log is cut to its first lines.
+					f, err := os.CreateTemp("", "airsql-429-timeline-*.txt")
+					if err != nil {
+						b.Fatal(err)
+					}
+					f.WriteString(run.timeline)
+					f.Close()
+					b.Logf("the timeline of the run with 429s: %s", f.Name())
 				}
 				refused, runs, ratio, pace = refused+run.refused, runs+1, ratio+r, pace+p
 				if worst == 0 || r < worst {

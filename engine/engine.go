@@ -127,7 +127,14 @@ func Build(q *translate.Query, opts Options) (Operator, error) {
 	if err != nil {
 		return nil, err
 	}
-	if q.Grouped {
+	return withSubqueries(above(op, q, opts, budget, false), q, opts)
+}
+
+// above builds the steps of q above its rows (op): aggregate, HAVING, windows, project, DISTINCT,
+// sort or top-N, offset/limit. With aggregated, op's rows are already q's aggregate rows (a
+// correlated subquery aggregated per key, keyedAggregate).
+func above(op Operator, q *translate.Query, opts Options, budget *Budget, aggregated bool) Operator {
+	if q.Grouped && !aggregated {
 		keys := make([]Evaluator, len(q.GroupBy))
 		for i, k := range q.GroupBy {
 			keys[i] = k
@@ -175,7 +182,7 @@ func Build(q *translate.Query, opts Options) (Operator, error) {
 	if len(q.Outputs) > len(q.Columns) {
 		op = &trimOp{input: op, n: len(q.Columns)}
 	}
-	return withSubqueries(op, q, opts)
+	return op
 }
 
 // queryInput is the operator the query's rows come from: its union, derived table, join, one

@@ -305,6 +305,11 @@ type aggregateOp struct {
 	pos  int
 	done bool
 	row  translate.Row
+
+	// what newGroup cuts new groups from
+	spareGroups []group
+	spareValues []any
+	spareAccs   []translate.Accumulator
 }
 
 type group struct {
@@ -328,17 +333,54 @@ func (a *aggregateOp) Next(ctx context.Context) (translate.Row, error) {
 	return a.out[a.pos-1], nil
 }
 
+// newGroup starts a group with a copy of keys. Groups and their slices are cut from chunks of
+// groupChunk: over many groups (GROUP BY an id, a correlated subquery's keys) that is one
+// allocation per chunk instead of three per group.
 func (a *aggregateOp) newGroup(keys []any) *group {
-	g := &group{keys: keys, accs: make([]translate.Accumulator, len(a.aggs))}
+	if len(a.spareGroups) == 0 {
+		a.spareGroups = make([]group, groupChunk)
+	}
+	g := &a.spareGroups[0]
+	a.spareGroups = a.spareGroups[1:]
+	g.keys = a.cutValues(len(keys))
+	copy(g.keys, keys)
+	if len(a.spareAccs) < len(a.aggs) {
+		a.spareAccs = make([]translate.Accumulator, groupChunk*len(a.aggs))
+	}
+	g.accs, a.spareAccs = a.spareAccs[:len(a.aggs):len(a.aggs)], a.spareAccs[len(a.aggs):]
 	for i, f := range a.aggs {
 		g.accs[i] = f.NewAccumulator()
 	}
 	return g
 }
 
+const groupChunk = 128
+
+func (a *aggregateOp) cutValues(n int) []any {
+	if n == 0 {
+		return nil
+	}
+	if len(a.spareValues) < n {
+		a.spareValues = make([]any, groupChunk*n)
+	}
+	v := a.spareValues[:n:n]
+	a.spareValues = a.spareValues[n:]
+	return v
+}
+
 func (a *aggregateOp) run(ctx context.Context) error {
-	groups := map[string]*group{}
-	var order []*group
+	_, order, err := a.collect(ctx)
+	if err != nil {
+		return err
+	}
+	a.list(order)
+	return nil
+}
+
+// collect reads the input and adds each row to its group(s): groups by the AppendKey of their
+// keys (a keyedAggregate looks them up there), order in the order they were first seen.
+func (a *aggregateOp) collect(ctx context.Context) (groups map[string]*group, order []*group, err error) {
+	groups = map[string]*group{}
 	var single *group
 	if len(a.keys) == 0 {
 		single = a.newGroup(nil)
@@ -348,24 +390,23 @@ func (a *aggregateOp) run(ctx context.Context) error {
 	scratch := make([]any, len(a.keys)) // this row's keys; copied only for a new group
 	r := &a.row                         // a field, so that no row escapes to the heap
 	for {
-		var err error
 		*r, err = a.input.Next(ctx)
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			return err
+			return nil, nil, err
 		}
 		r.Env = a.env
 		if single != nil {
 			if err := a.add(single, r); err != nil {
-				return err
+				return nil, nil, err
 			}
 			continue
 		}
 		for i, k := range a.keys {
 			if scratch[i], err = k.Eval(r); err != nil {
-				return err
+				return nil, nil, err
 			}
 		}
 		lowest := len(a.keys) // the groups of this row: its keys, and with rollup each prefix of them
@@ -383,21 +424,25 @@ func (a *aggregateOp) run(ctx context.Context) error {
 			g := groups[string(buf)] // no allocation: the compiler looks up []byte keys as they are
 			if g == nil {
 				if err := a.budget.Hold(1, "GROUP BY"); err != nil {
-					return err
+					return nil, nil, err
 				}
-				keys := make([]any, len(a.keys))
-				copy(keys, scratch[:level])
-				g = a.newGroup(keys)
+				g = a.newGroup(scratch[:len(a.keys)])
+				clear(g.keys[level:]) // rolled up
 				g.level = level
 				groups[string(buf)] = g
 				order = append(order, g)
 			}
 			if err := a.add(g, r); err != nil {
-				return err
+				return nil, nil, err
 			}
 		}
 	}
 	a.input.Close()
+	return groups, order, nil
+}
+
+// list makes the groups' rows, ordered by their keys.
+func (a *aggregateOp) list(order []*group) {
 	if len(a.keys) > 0 {
 		slices.SortStableFunc(order, func(x, y *group) int {
 			for i := range x.keys {
@@ -429,7 +474,6 @@ func (a *aggregateOp) run(ctx context.Context) error {
 		}
 		a.out[i] = translate.Row{Values: vals}
 	}
-	return nil
 }
 
 // add counts the row in the group's aggregates.

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -210,11 +211,12 @@ func findScan(op Operator, plan *translate.Plan) *scanOp {
 // holds inner = outer, the rows are indexed by inner once and a run reads only the rows of its
 // outer value. translate caches the result per distinct outer values.
 type correlated struct {
-	sq   *translate.Subquery
-	opts Options
-	memo *memoSource
-	stmt *subqueryOp
-	runs int
+	sq    *translate.Subquery
+	opts  Options
+	memo  *memoSource
+	stmt  *subqueryOp
+	keyed *keyedAggregate // an aggregate over the rows of one key: computed for every key at once
+	runs  int
 }
 
 func newCorrelated(sq *translate.Subquery, opts Options, stmt *subqueryOp, kept *sharedKept) (*correlated, error) {
@@ -223,11 +225,16 @@ func newCorrelated(sq *translate.Subquery, opts Options, stmt *subqueryOp, kept 
 	}
 	limit := kept.budget.Limit
 	m := &memoSource{env: opts.env, src: opts.Source, sq: sq, kept: kept, what: "the rows kept for the correlated subquery " + sq.SQL}
-	if idx := sq.Index(); len(idx) > 0 && sq.Query.Scan != nil {
+	c := &correlated{sq: sq, opts: opts, memo: m, stmt: stmt}
+	if key, rest, ok := sq.KeyedAggregate(); ok {
+		c.keyed = &keyedAggregate{key: key, rest: rest}
+	} else if idx := sq.Index(); len(idx) > 0 && sq.Query.Scan != nil {
 		m.indexed, m.key = sq.Query.Scan, &idx[0]
 	}
-	c := &correlated{sq: sq, opts: opts, memo: m, stmt: stmt}
 	c.opts.Source, c.opts.NoBind = m, true
+	if c.keyed != nil {
+		limit = -1 // its groups are the cache
+	}
 	opts.env.SetRunner(sq, c.run, limit)
 	return c, nil
 }
@@ -238,17 +245,107 @@ func (c *correlated) run() ([]translate.Row, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	c.runs++
+	if c.keyed != nil {
+		return c.keyed.run(ctx, c)
+	}
 	op, err := Build(c.sq.Query, c.opts)
 	if err != nil {
 		return nil, err
 	}
-	c.runs++
 	return Drain(ctx, op)
 }
 
+// keyedAggregate runs a correlated aggregate subquery whose result depends on the outer row only
+// through one key (translate's KeyedAggregate): its kept rows are aggregated per value of the key
+// in one pass — GROUP BY the key — the first time it runs; then each outer value takes its group's
+// aggregate row (the aggregates over no rows when it has none) through the rest of the subquery,
+// HAVING and the select list, built once: those steps go row by row and hold nothing between
+// rows, so the tail is re-run by handing its feed the next row. Per outer value nothing reads the
+// kept rows again and no operator is built.
+type keyedAggregate struct {
+	key    translate.CorrelationKey
+	rest   *translate.Expr   // the rest of the WHERE, checked once per kept row; nil: none
+	groups map[string]*group // by the AppendKey of a key value (aggregateOp.collect): its rows' aggregates
+	none   *group            // the aggregates over no rows (COUNT 0, the others NULL)
+	feed   *valuesOp         // the tail's input: the one aggregate row of a run
+	tail   Operator
+	keyBuf []byte          // a lookup's key, reused
+	aggs   []any           // the aggregate row of a run, reused
+	out    []translate.Row // the rows of a run, reused
+}
+
+func (k *keyedAggregate) run(ctx context.Context, c *correlated) ([]translate.Row, error) {
+	if k.groups == nil {
+		if err := k.aggregate(ctx, c); err != nil {
+			return nil, err
+		}
+	}
+	g := k.none
+	if outer := c.opts.env.OuterValues(c.sq, k.key); len(outer) == 1 { // NULL matches no row
+		k.keyBuf = sqlvalue.AppendKey(k.keyBuf[:0], outer[0])
+		if found := k.groups[string(k.keyBuf)]; found != nil {
+			g = found
+		}
+	}
+	// The rows of a run are read before the next (Env.SetRunner): its buffers are reused.
+	k.aggs = k.aggs[:0]
+	for _, acc := range g.accs {
+		k.aggs = append(k.aggs, acc.Result())
+	}
+	k.feed.rows[0], k.feed.pos = translate.Row{Values: k.aggs}, 0
+	k.out = k.out[:0]
+	for {
+		r, err := k.tail.Next(ctx)
+		if err == io.EOF {
+			return k.out, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		r.Values = slices.Clone(r.Values)
+		k.out = append(k.out, r)
+	}
+}
+
+// aggregate groups the kept rows that pass the rest of the WHERE by the key, each group counted
+// against the statement's budget of kept rows, and builds the tail.
+func (k *keyedAggregate) aggregate(ctx context.Context, c *correlated) error {
+	q := c.sq.Query
+	var in Operator = &scanOp{plan: q.Scan, src: c.memo}
+	if k.rest != nil {
+		in = &filterOp{env: c.opts.env, input: in, cond: k.rest, what: "WHERE " + k.rest.String()}
+	}
+	aggs := make([]AggregateFunc, len(q.Aggregates))
+	for i, a := range q.Aggregates {
+		aggs[i] = a
+	}
+	byKey := &aggregateOp{env: c.opts.env, input: in, keys: []Evaluator{groupValue{k.key}}, aggs: aggs, budget: c.memo.kept.budget, query: q}
+	defer byKey.Close()
+	groups, _, err := byKey.collect(ctx)
+	if err != nil {
+		return err
+	}
+	k.feed = &valuesOp{rows: make([]translate.Row, 1), name: "the aggregates of the rows of the outer value's key"}
+	k.tail = above(k.feed, q, c.opts, c.memo.kept.budget, true)
+	k.groups, k.none = groups, byKey.newGroup(nil)
+	return nil
+}
+
+// groupValue groups the kept rows by a correlation key (translate.CorrelationKey.GroupValue).
+type groupValue struct{ key translate.CorrelationKey }
+
+func (g groupValue) Eval(r *translate.Row) (any, error) { return g.key.GroupValue(r) }
+
 func (c *correlated) explain() Node {
 	detail := c.sq.SQL + ": correlated (reads " + c.sq.OuterColumns() + " of the outer query): its table is read once, " +
-		"without the conditions on the outer query, and kept; the rest runs in memory per distinct value of " + c.sq.OuterColumns() + ", cached"
+		"without the conditions on the outer query, and kept; "
+	if c.keyed != nil {
+		detail += "nothing but " + c.keyed.key.SQL + " reads the outer query, so the kept rows are aggregated per value of its " +
+			"inner side in one pass (as GROUP BY), and each distinct value of " + c.sq.OuterColumns() + " takes its group's aggregates"
+	} else {
+		detail += "the rest runs in memory per distinct value of " + c.sq.OuterColumns() + ", cached"
+	}
 	if c.memo.key != nil {
 		detail += "; the kept rows are indexed by " + c.memo.key.SQL
 	}
@@ -264,7 +361,7 @@ func (c *correlated) explain() Node {
 // read, and every kept row counts once against maxRows.
 type sharedKept struct {
 	budget *Budget
-	rows   map[string][]translate.Row
+	pages  map[string][][]translate.Row // the pages as read: kept without copying a row
 }
 
 // newSharedKept widens the fields of the correlated subqueries' requests that differ only in
@@ -322,7 +419,7 @@ func newSharedKept(subs []*translate.Subquery, opts Options) *sharedKept {
 			p.Request.Fields = fields
 		}
 	}
-	return &sharedKept{budget: &Budget{Limit: limit}, rows: map[string][]translate.Row{}}
+	return &sharedKept{budget: &Budget{Limit: limit}, pages: map[string][][]translate.Row{}}
 }
 
 // requestKey identifies a plan's request: its table, view, formula, sort, maxRecords, record ids
@@ -353,8 +450,8 @@ type memoSource struct {
 	indexed *translate.Plan
 	key     *translate.CorrelationKey
 	index   map[string][2]int32 // key value → its rows in grouped, from and to
-	grouped []translate.Row     // rows[indexed] grouped by key value, in their order within a key
-	origin  []int32             // the position in rows[indexed] of each row of grouped
+	grouped []translate.Row     // the rows of indexed grouped by key value, in their order within a key
+	origin  []int32             // the position among the rows of indexed of each row of grouped
 	keyBuf  []byte              // a lookup's key, reused
 
 	keys map[*translate.Plan]string // requestKey of each plan the runs scan: the same plans every run
@@ -369,26 +466,27 @@ func (m *memoSource) Scan(ctx context.Context, plan *translate.Plan) (Pages, err
 		key = requestKey(plan, true)
 		m.keys[plan] = key
 	}
-	rows, ok := m.kept.rows[key]
+	pages, ok := m.kept.pages[key]
 	if !ok {
 		var err error
-		if rows, err = m.read(ctx, plan); err != nil {
+		if pages, err = m.read(ctx, plan); err != nil {
 			return nil, err
 		}
-		m.kept.rows[key] = rows
+		m.kept.pages[key] = pages
 	}
 	if plan == m.indexed {
-		var err error
-		if rows, err = m.lookup(rows); err != nil {
+		rows, err := m.lookup(pages)
+		if err != nil {
 			return nil, err
 		}
+		pages = [][]translate.Row{rows}
 	}
-	return &keptPages{rows: rows}, nil
+	return &keptPages{pages: pages}, nil
 }
 
 // Requests: the requests of a plan, as the source knows them (none once its rows are kept).
 func (m *memoSource) Requests(plan *translate.Plan) (int, bool) {
-	if _, ok := m.kept.rows[requestKey(plan, true)]; ok {
+	if _, ok := m.kept.pages[requestKey(plan, true)]; ok {
 		return 0, true
 	}
 	if sz, ok := m.src.(Sizer); ok {
@@ -405,7 +503,7 @@ func (m *memoSource) Records(plan *translate.Plan) (int, int, bool) {
 	return 0, 0, false
 }
 
-func (m *memoSource) read(ctx context.Context, plan *translate.Plan) ([]translate.Row, error) {
+func (m *memoSource) read(ctx context.Context, plan *translate.Plan) ([][]translate.Row, error) {
 	if m.src == nil {
 		return nil, fmt.Errorf("engine: no source to scan %s", plan.Table.Name)
 	}
@@ -414,8 +512,7 @@ func (m *memoSource) read(ctx context.Context, plan *translate.Plan) ([]translat
 		return nil, err
 	}
 	defer pages.Close()
-	var read [][]translate.Row // the pages, copied into one slice at the end: each row is copied once
-	n := 0
+	var read [][]translate.Row
 	for {
 		page, err := pages.Next(ctx)
 		if err == io.EOF {
@@ -427,21 +524,17 @@ func (m *memoSource) read(ctx context.Context, plan *translate.Plan) ([]translat
 		if err := m.kept.budget.Hold(len(page), m.what+" (the rows of "+plan.Table.Name+")"); err != nil {
 			return nil, err
 		}
-		read, n = append(read, page), n+len(page)
+		read = append(read, page)
 	}
-	out := make([]translate.Row, 0, n)
-	for _, page := range read {
-		out = append(out, page...)
-	}
-	return out, nil
+	return read, nil
 }
 
 // lookup is the kept rows whose key matches the outer value, in their order. The index holds the
 // kept rows grouped by key, in their order within a key, so that one outer value's rows are a
 // slice of it, handed out without copying.
-func (m *memoSource) lookup(rows []translate.Row) ([]translate.Row, error) {
+func (m *memoSource) lookup(pages [][]translate.Row) ([]translate.Row, error) {
 	if m.index == nil {
-		if err := m.buildIndex(rows); err != nil {
+		if err := m.buildIndex(pages); err != nil {
 			return nil, err
 		}
 	}
@@ -451,28 +544,37 @@ func (m *memoSource) lookup(rows []translate.Row) ([]translate.Row, error) {
 		r := m.index[string(m.keyBuf)]
 		return m.grouped[r[0]:r[1]:r[1]], nil // capped: an append by the reader cannot reach the next key's rows
 	}
-	var pos []int32
+	var at []int32 // positions in grouped
 	for _, v := range vals {
 		r := m.index[string(sqlvalue.AppendKey(nil, v))]
-		pos = append(pos, m.origin[r[0]:r[1]]...)
+		for i := r[0]; i < r[1]; i++ {
+			at = append(at, i)
+		}
 	}
-	slices.Sort(pos)
-	pos = slices.Compact(pos)
-	out := make([]translate.Row, len(pos))
-	for i, p := range pos {
-		out[i] = rows[p]
+	// In the rows' order, each once (a row may hold several of the outer ids).
+	slices.SortFunc(at, func(a, b int32) int { return cmp.Compare(m.origin[a], m.origin[b]) })
+	at = slices.CompactFunc(at, func(a, b int32) bool { return m.origin[a] == m.origin[b] })
+	out := make([]translate.Row, len(at))
+	for i, g := range at {
+		out[i] = m.grouped[g]
 	}
 	return out, nil
 }
 
 // buildIndex groups the kept rows by their key's values (a link's row once under each record it
 // holds).
-func (m *memoSource) buildIndex(rows []translate.Row) error {
+func (m *memoSource) buildIndex(pages [][]translate.Row) error {
+	var rows []*translate.Row
+	for _, page := range pages {
+		for i := range page {
+			rows = append(rows, &page[i])
+		}
+	}
 	byKey := map[string][]int32{}
 	var order []string
 	total := 0
 	for i := range rows {
-		vals, err := m.key.InnerValues(&rows[i])
+		vals, err := m.key.InnerValues(rows[i])
 		if err != nil {
 			return err
 		}
@@ -494,28 +596,27 @@ func (m *memoSource) buildIndex(rows []translate.Row) error {
 	for _, k := range order {
 		start := int32(len(m.grouped))
 		for _, p := range byKey[k] {
-			m.grouped, m.origin = append(m.grouped, rows[p]), append(m.origin, p)
+			m.grouped, m.origin = append(m.grouped, *rows[p]), append(m.origin, p)
 		}
 		m.index[k] = [2]int32{start, int32(len(m.grouped))}
 	}
 	return nil
 }
 
-// keptPages returns kept rows as one page.
+// keptPages returns kept pages.
 type keptPages struct {
-	rows []translate.Row
-	done bool
+	pages [][]translate.Row
 }
 
 func (p *keptPages) Next(context.Context) ([]translate.Row, error) {
-	if p.done {
-		return nil, io.EOF
+	for len(p.pages) > 0 {
+		page := p.pages[0]
+		p.pages = p.pages[1:]
+		if len(page) > 0 {
+			return page, nil
+		}
 	}
-	p.done = true
-	if len(p.rows) == 0 {
-		return nil, io.EOF
-	}
-	return p.rows, nil
+	return nil, io.EOF
 }
 
-func (p *keptPages) Close() { p.done = true }
+func (p *keptPages) Close() { p.pages = nil }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strings"
 
@@ -79,6 +80,9 @@ type subRun struct {
 	cache   map[string]*subResult // results by outer values
 	held    int                   // values held by cache
 	maxHeld int
+	last    subResult // the result of the last run when nothing is cached (maxHeld < 0)
+	keyBuf  []byte    // the cache key of the outer values, reused (copied only into the cache)
+	outer   [1]any    // OuterValues of a key that is not a link
 }
 
 // state is the run's state of sq; nil when the run has none (or there is no run).
@@ -132,11 +136,20 @@ func (env *Env) SetRows(sq *Subquery, rows []Row) error {
 }
 
 func (sq *Subquery) result(rows []Row) (*subResult, error) {
-	res := &subResult{rows: len(rows)}
+	res := &subResult{}
+	if err := sq.fill(res, rows); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// fill sets res to what rows say (res is empty).
+func (sq *Subquery) fill(res *subResult, rows []Row) error {
+	res.rows = len(rows)
 	switch sq.mode {
 	case "scalar":
 		if len(rows) > 1 {
-			return nil, &SubqueryError{SQL: sq.SQL}
+			return &SubqueryError{SQL: sq.SQL}
 		}
 		if len(rows) == 1 {
 			res.scalar = rows[0].Values[0]
@@ -175,7 +188,7 @@ func (sq *Subquery) result(rows []Row) (*subResult, error) {
 			res.add(v)
 		}
 	}
-	return res, nil
+	return nil
 }
 
 func (res *subResult) add(v any) {
@@ -214,9 +227,11 @@ func (res *subResult) has(v any) bool {
 func (sq *Subquery) Correlated() bool { return len(sq.refs) > 0 }
 
 // SetRunner gives a correlated subquery the function that returns its rows for the outer values
-// being evaluated (OuterValues); the results are cached per distinct outer values, the cache
+// being evaluated (OuterValues; the rows are read before the next run, so the runner may reuse
+// them); the results are cached per distinct outer values, the cache
 // dropped whenever it holds more than maxHeld values (it is a cache: dropping it costs time, not
-// correctness).
+// correctness). With maxHeld < 0 nothing is cached: the runner answers from what it holds
+// already (the engine's keyed aggregates), and a second cache would only copy it.
 func (env *Env) SetRunner(sq *Subquery, run func() ([]Row, error), maxHeld int) {
 	st := env.stateFor(sq)
 	st.run, st.maxHeld, st.cache, st.held = run, maxHeld, nil, 0
@@ -238,6 +253,7 @@ type CorrelationKey struct {
 	ref       int
 	outerLink bool
 	SQL       string
+	cond      *expr // the equality itself, a conjunct of the WHERE
 }
 
 // Index is the equalities a correlated subquery's table may be indexed by (nil: none).
@@ -249,7 +265,7 @@ func (k CorrelationKey) InnerValues(r *Row) ([]any, error) {
 }
 
 // OuterValues are the key values of the outer row sq is being run for in this run (NULL gives
-// none).
+// none), valid until the next call.
 func (env *Env) OuterValues(sq *Subquery, k CorrelationKey) []any {
 	st := env.state(sq)
 	if st == nil || st.cur == nil {
@@ -260,7 +276,8 @@ func (env *Env) OuterValues(sq *Subquery, k CorrelationKey) []any {
 		return nil
 	}
 	if !k.outerLink {
-		return []any{v}
+		st.outer[0] = v // no allocation per run
+		return st.outer[:]
 	}
 	var ids []string
 	if s, ok := v.(string); ok && json.Unmarshal([]byte(s), &ids) == nil {
@@ -291,18 +308,83 @@ func (sq *Subquery) findIndex() {
 				a, b = b, a
 			}
 			if b.kind == exOuter && b.sub == sq && !a.readsOuter(sq) && !isLinkField(b) && !isLinkField(a) {
-				sq.index = append(sq.index, CorrelationKey{inner: a, ref: b.slot, SQL: sq.innerName(a) + " = " + sq.names[b.slot]})
+				sq.index = append(sq.index, CorrelationKey{inner: a, ref: b.slot, SQL: sq.innerName(a) + " = " + sq.names[b.slot], cond: c})
 			}
 		case c.kind == exLinkHas && c.op == "":
 			// a (a link) holds the id b.
 			switch {
 			case a.kind == exOuter && a.sub == sq && !b.readsOuter(sq):
-				sq.index = append(sq.index, CorrelationKey{inner: b, ref: a.slot, outerLink: true, SQL: sq.names[a.slot] + " holds " + sq.innerName(b)})
+				sq.index = append(sq.index, CorrelationKey{inner: b, ref: a.slot, outerLink: true, SQL: sq.names[a.slot] + " holds " + sq.innerName(b), cond: c})
 			case b.kind == exOuter && b.sub == sq && !a.readsOuter(sq):
-				sq.index = append(sq.index, CorrelationKey{inner: a, innerLink: true, ref: b.slot, SQL: sq.innerName(a) + " holds " + sq.names[b.slot]})
+				sq.index = append(sq.index, CorrelationKey{inner: a, innerLink: true, ref: b.slot, SQL: sq.innerName(a) + " holds " + sq.names[b.slot], cond: c})
 			}
 		}
 	}
+}
+
+// KeyedAggregate reports a correlated subquery that is one aggregate row (aggregates without GROUP
+// BY; no window, DISTINCT, local ORDER BY or LIMIT, which could change one row only by dropping
+// it) over the rows of its table matching key, where nothing but that equality reads the outer
+// query. Its result for an outer row is then a function of the key's value alone, so the engine
+// aggregates the kept rows of every key in one pass (as GROUP BY the key) instead of once per
+// outer value, and runs HAVING and the select list on the one aggregate row of the key asked for.
+// rest is the rest of the WHERE, which reads only the table (nil: none). key compares with = (not
+// a link): equal AppendKey values are equal in SQL, and each row has one key, so a row counts in
+// exactly the group of the outer values it matches.
+func (sq *Subquery) KeyedAggregate() (key CorrelationKey, rest *Expr, ok bool) {
+	q := sq.Query
+	if !q.Grouped || len(q.GroupBy) > 0 || q.Rollup || len(q.Windows) > 0 || q.Distinct || q.SortLocally && len(q.Order) > 0 ||
+		q.Offset > 0 || q.Limit >= 0 || q.Scan == nil {
+		return CorrelationKey{}, nil, false
+	}
+	for _, k := range sq.index {
+		if k.innerLink || k.outerLink {
+			continue
+		}
+		var others []*expr
+		for _, c := range conjuncts(q.Scan.where) {
+			if c != k.cond {
+				others = append(others, c)
+			}
+		}
+		restExpr := andOf(others)
+		if restExpr.readsOuter(sq) || q.Having != nil && q.Having.e.readsOuter(sq) {
+			return CorrelationKey{}, nil, false
+		}
+		for _, o := range q.Outputs {
+			if o.e.readsOuter(sq) {
+				return CorrelationKey{}, nil, false
+			}
+		}
+		for _, a := range q.Aggregates {
+			for _, x := range a.args {
+				if x.readsOuter(sq) {
+					return CorrelationKey{}, nil, false
+				}
+			}
+			for _, o := range a.order {
+				if o.e.readsOuter(sq) {
+					return CorrelationKey{}, nil, false
+				}
+			}
+		}
+		return k, wrap(restExpr), true
+	}
+	return CorrelationKey{}, nil, false
+}
+
+// GroupValue is a value of r to group the subquery's rows by the key: one whose AppendKey is that
+// of the key's inner value (nil for NULL). A number field's cell is returned as read (a float64
+// already in an interface), which reading it as the column's type would box again, one
+// allocation per row (an integer above 255).
+func (k CorrelationKey) GroupValue(r *Row) (any, error) {
+	if e := k.inner; e.kind == exField && (e.tab == 0 || r.Sides == nil) && (e.info.typ == typeInt || e.info.typ == typeFloat) {
+		cell := r.Fields[e.field.Name]
+		if f, ok := cell.(float64); ok && !math.IsNaN(f) {
+			return cell, nil // AppendKey(f) is AppendKey(cellValue(e.info, cell)): int64(f) when whole, else f
+		}
+	}
+	return k.inner.eval(r)
 }
 
 // innerName names an expression of the subquery's table as alias.column.
@@ -433,7 +515,7 @@ func (e *expr) resultFor(r *Row) (*subResult, error) {
 	}
 	refs := e.args[len(e.args)-len(sq.refs):]
 	vals := make([]any, len(refs))
-	var key []byte
+	key := st.keyBuf[:0]
 	for i, a := range refs {
 		v, err := a.eval(r)
 		if err != nil {
@@ -442,8 +524,13 @@ func (e *expr) resultFor(r *Row) (*subResult, error) {
 		vals[i] = v
 		key = sqlvalue.AppendKey(key, v)
 	}
+	st.keyBuf = key
 	if res, ok := st.cache[string(key)]; ok {
 		return res, nil
+	}
+	var cacheKey string
+	if st.maxHeld >= 0 {
+		cacheKey = string(key) // before the run, which may reuse keyBuf
 	}
 	saved := st.cur
 	st.cur = vals
@@ -452,6 +539,13 @@ func (e *expr) resultFor(r *Row) (*subResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	if st.maxHeld < 0 {
+		st.last = subResult{}
+		if err := sq.fill(&st.last, rows); err != nil {
+			return nil, err
+		}
+		return &st.last, nil
+	}
 	res, err := sq.result(rows)
 	if err != nil {
 		return nil, err
@@ -459,7 +553,7 @@ func (e *expr) resultFor(r *Row) (*subResult, error) {
 	if st.cache == nil || st.held > st.maxHeld {
 		st.cache, st.held = map[string]*subResult{}, 0
 	}
-	st.cache[string(key)] = res
+	st.cache[cacheKey] = res
 	st.held += 1 + len(res.values)
 	return res, nil
 }

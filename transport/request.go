@@ -98,9 +98,9 @@ func (c *core) exchange(ctx context.Context, cl *call) (*response, error) {
 			}
 		}
 		sentAt := c.clock.Now()
-		var wrote func(time.Time)
+		var wrote func(time.Time, bool)
 		if p != nil {
-			wrote = func(at time.Time) { p.sent(start, at) }
+			wrote = func(at time.Time, fresh bool) { p.sent(start, at, fresh) }
 		}
 		resp, aerr, wroteAt := c.send(ctx, cl, wrote)
 		if p != nil {
@@ -199,12 +199,14 @@ func (c *core) mayRetryFailure(cl *call, sent bool, attempt int) bool {
 // send makes one HTTP exchange, with the connect and read limits of WithTimeout.
 //
 // wrote, when not nil, is told when the request has been written to the connection (with a
-// transport that reports it: *http.Transport), which is returned too (zero when not known).
-func (c *core) send(ctx context.Context, cl *call, wrote func(time.Time)) (*response, *attemptError, time.Time) {
+// transport that reports it: *http.Transport), which is returned too (zero when not known), and
+// whether that connection was new (fresh: opened for this request, not reused).
+func (c *core) send(ctx context.Context, cl *call, wrote func(at time.Time, fresh bool)) (*response, *attemptError, time.Time) {
 	reqCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 
 	var wroteAt atomic.Int64 // UnixNano on c.clock; 0: not written (yet)
+	var fresh atomic.Bool    // the connection was opened for this request
 	wroteTime := func() time.Time {
 		if n := wroteAt.Load(); n != 0 {
 			return time.Unix(0, n)
@@ -218,7 +220,8 @@ func (c *core) send(ctx context.Context, cl *call, wrote func(time.Time)) (*resp
 	}
 	if c.traced {
 		reqCtx = httptrace.WithClientTrace(reqCtx, &httptrace.ClientTrace{
-			GotConn: func(httptrace.GotConnInfo) {
+			GotConn: func(info httptrace.GotConnInfo) {
+				fresh.Store(!info.Reused)
 				if wd != nil {
 					wd.reading()
 				}
@@ -227,7 +230,7 @@ func (c *core) send(ctx context.Context, cl *call, wrote func(time.Time)) (*resp
 				at := c.clock.Now()
 				wroteAt.Store(at.UnixNano())
 				if wrote != nil {
-					wrote(at)
+					wrote(at, fresh.Load())
 				}
 			},
 		})

@@ -23,10 +23,15 @@ import (
 // cache directory (os.UserCacheDir()/airsql/pacing), and reads and updates it under an exclusive
 // lock (flock) for every start. There is no daemon. A process that dies holding the lock loses it
 // with its file descriptors, so it cannot block the others; starts it left unanswered cost the
-// others at most one window (see windowWaitLocked). A file that cannot be read as a window (a
+// others at most one window once it has died, which they tell by its process id (see
+// windowWaitLocked). A file that cannot be read as a window (a
 // write cut short) is taken as empty. Where the file cannot be opened or locked (an unsupported
 // platform, a read-only home), the pacer paces within the process only, and says so through
 // SharedPacingError.
+
+// thisProcess is recorded with each start claimed, so that the other processes can tell whether
+// the one that sent an unanswered request still lives (windowWaitLocked).
+var thisProcess = os.Getpid()
 
 // sharedWindow is an open window file.
 type sharedWindow struct {

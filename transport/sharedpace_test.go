@@ -323,7 +323,7 @@ func TestWindowCountsFromTheSend(t *testing.T) {
 		if i == 1 {
 			sent = t0.Add(ms(60))
 		}
-		a.sent(seq, sent)
+		a.sent(seq, sent, false)
 	}
 	clk.Advance(ms(200))
 	for i, seq := range seqs {

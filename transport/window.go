@@ -72,6 +72,13 @@ type startRec struct {
 	Sent time.Time     `json:"sent,omitzero"` // when it was written to the connection, once known
 	Took time.Duration `json:"took"`          // from At until the answer (or the failure), once done
 	Done bool          `json:"done"`
+	// Fresh: the request went over a connection opened for it. How long the far end took to
+	// take it in (accept the connection, start reading) is part of its round trip but not of
+	// the path's, so its round trip is no measure of the path (windowWaitLocked).
+	Fresh bool `json:"fresh,omitempty"`
+	// PID is the process that claimed it (0: not recorded): while that process lives, an
+	// unanswered start may still arrive (windowWaitLocked).
+	PID int `json:"pid,omitempty"`
 }
 
 // left is when the start's request left, as far as is known: when it was written to the
@@ -136,10 +143,21 @@ func (p *pacer) span() time.Duration { return windowStarts * spacingFor(p.interv
 // Then the path: the fastest round trip seen (by this process, or recorded in the window by any)
 // bounds the path's fixed delay there and back, so a start k whose round trip took longer
 // arrived at most that much later than one on time would have, and the next start is put that
-// much after k's span. While k is unanswered and already slower than the fastest, how late it is
+// much after k's span. Only requests sent over a connection already open measure the path: on a
+// new one (Fresh) the far end first accepts the connection, which on a loaded machine, with
+// processes starting, takes tens of milliseconds more. While no such round trip is known, a
+// fresh start's whole round trip may have been spent arriving: the next start waits that much
+// (at most a span). Issue 23: at 1 s of latency the only round trips known when the 6th start
+// was due were the processes' first requests, all fresh; the fastest of them, itself late, made
+// the 1st look on time, and one run in 15 drew 429s. While k is unanswered and already slower than the fastest, how late it is
 // grows with every moment: the next start waits for its answer (pending), re-checking every
-// pollStep. The extra wait is at most one span (a hung request, or one of a process that died,
-// must not stall the base for long).
+// pollStep. An answered start's lateness is at most one span. An unanswered one's is too when the
+// process that sent it has died (it will never say what became of its request, and must not
+// stall the base); while that process lives, the request may still arrive at any moment, and the
+// next start waits for its answer, its failure or its timeout — at most RateLimitPenalty, beyond
+// which waiting costs more than the 429 it avoids. Issue 23: with the wait cut at one span, a
+// batch of requests that reached the emulator 1.1 s after they were sent (a stalled process on a
+// loaded machine) was followed by five more 0.88 s later, which drew 429s.
 func (p *pacer) windowWaitLocked(w *windowState, now time.Time) (wait time.Duration, pending bool) {
 	if p.interval <= 0 {
 		return 0, false
@@ -151,7 +169,7 @@ func (p *pacer) windowWaitLocked(w *windowState, now time.Time) (wait time.Durat
 	span := p.span()
 	fastest, known := p.fastestLocked()
 	for _, k := range w.Starts {
-		if k.Done && k.Sent.After(k.At) && (!known || k.roundTrip() < fastest) {
+		if k.Done && !k.Fresh && k.Sent.After(k.At) && (!known || k.roundTrip() < fastest) {
 			fastest, known = k.roundTrip(), true
 		}
 	}
@@ -161,32 +179,43 @@ func (p *pacer) windowWaitLocked(w *windowState, now time.Time) (wait time.Durat
 		}
 		left := k.left()
 		late := time.Duration(0)
+		limit := span // how late the start may be taken to be
 		if p.arrivals {
 			took := k.roundTrip()
 			if !k.Done {
 				took = now.Sub(left)
+				if processAlive(k.PID) {
+					limit = max(RateLimitPenalty, span)
+				}
 			}
-			f := fastest
-			if k.Done && (!known || took < f) {
+			f := fastest // 0 when none is known: the whole round trip may be lateness
+			if k.Done && !k.Fresh && (!known || took < f) {
 				f = took
 			}
-			late = min(max(took-f, 0), span)
+			late = max(took-f, 0)
+			if !k.Done && known {
+				// Still on its way, perhaps not arrived yet: it may be as late as round trips
+				// commonly are beyond the fastest, before that shows.
+				late = max(late, p.jitterLocked(w, fastest))
+			}
+			late = min(late, limit)
 		}
 		if d := left.Add(span + late).Sub(now); d > wait {
 			wait = d
-			pending = !k.Done && late < span
+			pending = !k.Done && late < limit
 		}
 	}
 	return wait, pending
 }
 
-// sent records when a started request was written to its connection (see windowWaitLocked).
-func (p *pacer) sent(seq uint64, at time.Time) {
+// sent records when a started request was written to its connection, and whether that
+// connection was opened for it (fresh; see windowWaitLocked).
+func (p *pacer) sent(seq uint64, at time.Time, fresh bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.withWindowLocked(func(w *windowState) bool {
 		if r := &w.Starts[seq%ringStarts]; r.Seq == seq && at.After(r.Sent) {
-			r.Sent = at
+			r.Sent, r.Fresh = at, fresh
 			return true
 		}
 		return false
@@ -195,6 +224,29 @@ func (p *pacer) sent(seq uint64, at time.Time) {
 
 // pollStep is how often a start held for an unanswered request checks again.
 func (p *pacer) pollStep() time.Duration { return max(p.interval/10, time.Millisecond) }
+
+// jitterLocked is how much longer than fastest round trips commonly take: the 90th percentile of
+// the recent ones over connections already open — this process's and those the window records
+// of every process (a process that has just started has none of its own) — less fastest, at most
+// a span. It is the margin an unanswered request is given: at a latency near the window's span
+// the 5th start after a request is due before its answer, and a request held up on its way in (a
+// loaded machine: measured up to 0.1 s against the emulator at load average 18) arrived within
+// the service's second of the one after it when it was taken to be on time (issue 23).
+func (p *pacer) jitterLocked(w *windowState, fastest time.Duration) time.Duration {
+	var samples [rttSamples + ringStarts]time.Duration
+	n := copy(samples[:], p.rtts[:min(p.rttCount, rttSamples)])
+	for _, k := range w.Starts {
+		if k.Done && !k.Fresh && k.Sent.After(k.At) {
+			samples[n] = k.roundTrip()
+			n++
+		}
+	}
+	if n == 0 {
+		return 0
+	}
+	slices.Sort(samples[:n])
+	return min(max(samples[(n*9+9)/10-1]-fastest, 0), p.span())
+}
 
 func (p *pacer) fastestLocked() (time.Duration, bool) {
 	n := min(p.rttCount, rttSamples)
@@ -253,7 +305,7 @@ func (p *pacer) wait(ctx context.Context, clk clock.Clock) (uint64, error) {
 				return false
 			}
 			w.Seq++
-			w.Starts[w.Seq%ringStarts] = startRec{Seq: w.Seq, At: now}
+			w.Starts[w.Seq%ringStarts] = startRec{Seq: w.Seq, At: now, PID: thisProcess}
 			seq = w.Seq
 			return true
 		})
@@ -285,21 +337,25 @@ func (p *pacer) wait(ctx context.Context, clk clock.Clock) (uint64, error) {
 func (p *pacer) finish(seq uint64, took time.Duration, answered bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if answered {
-		p.rtts[p.rttCount%rttSamples] = took
-		p.rttCount++
-		p.raiseLocked(p.clk.Now())
-	}
 	now := p.clk.Now()
+	fresh := false
 	p.withWindowLocked(func(w *windowState) bool {
 		if r := &w.Starts[seq%ringStarts]; r.Seq == seq {
 			// From the claimed start, not from the send: a goroutine that ran late between the
 			// two (a loaded machine) sent, and so arrived, that much late too.
 			r.Took, r.Done = max(took, now.Sub(r.At)), true
+			fresh = r.Fresh
 			return true
 		}
 		return false
 	})
+	if answered {
+		if !fresh { // a new connection's round trip is no measure of the path
+			p.rtts[p.rttCount%rttSamples] = took
+			p.rttCount++
+		}
+		p.raiseLocked(now)
+	}
 }
 
 // hold stops every request to the base until t (after a 429), and halves the budget when the
