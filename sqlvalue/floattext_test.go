@@ -44,6 +44,9 @@ func TestFloatText(t *testing.T) {
 			if got := FloatText(c.f); got != c.want {
 				t.Errorf("FloatText(%v): got %q, want %q", c.f, got, c.want)
 			}
+			if got := TextOf(c.f); got != c.want { // a DOUBLE stored in a text cell, LIKE's text
+				t.Errorf("TextOf(%v): got %q, want %q", c.f, got, c.want)
+			}
 		})
 	}
 }

@@ -41,7 +41,7 @@ func TextOf(v any) string {
 	case int64:
 		return strconv.FormatInt(v, 10)
 	case float64:
-		return formatFloat(v)
+		return FloatText(v)
 	case bool:
 		return strconv.FormatInt(BoolInt(v), 10)
 	case time.Time:
@@ -282,5 +282,3 @@ func BoolInt(b bool) int64 {
 	return 0
 }
 
-// formatFloat is a float's shortest text.
-func formatFloat(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
