@@ -125,7 +125,7 @@ func (p *joinPlacement) compileOns() error {
 	p.ons = make([]*expr, len(jp.steps))
 	for i, st := range jp.steps {
 		if st.on != nil {
-			c, err := s.condition(st.on)
+			c, err := s.topCondition(st.on)
 			if err != nil {
 				return err
 			}
@@ -139,7 +139,7 @@ func (p *joinPlacement) compileOns() error {
 				p.gons[i] = make([]*expr, len(st.group))
 			}
 			if g.on != nil {
-				c, err := s.condition(g.on)
+				c, err := s.topCondition(g.on)
 				if err != nil {
 					return err
 				}
