@@ -88,9 +88,10 @@ func (e *expr) evalColumn(r *Row) (any, error) {
 }
 
 // evalAndOr is three-valued AND and OR: AND is false when any operand is false, OR is true when
-// any is true; otherwise UNKNOWN if any is UNKNOWN.
-// An AND of a WHERE (topLevel) stops at UNKNOWN as at FALSE, and is FALSE, never UNKNOWN. A BETWEEN (op "between") evaluates both of its comparisons, as MySQL evaluates all three
-// operands: 5 BETWEEN 10 AND Budget * 1000000000000 raises error 1690 where the product does.
+// any is true; otherwise UNKNOWN if any is UNKNOWN. An AND of a WHERE (topLevel) stops at UNKNOWN
+// as at FALSE, and is FALSE, never UNKNOWN. A BETWEEN (op "between") evaluates both of its
+// comparisons, as MySQL evaluates all three operands: 5 BETWEEN 10 AND Budget * 1000000000000
+// raises error 1690 where the product does.
 func (e *expr) evalAndOr(r *Row) (any, error) {
 	decisive := e.kind == exOr
 	unknown, decided := false, false
