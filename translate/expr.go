@@ -9,6 +9,7 @@ import (
 	"math"
 	"math/big"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -786,8 +787,30 @@ func foldTop(e *expr) *expr {
 			return &expr{kind: exConst, typ: typeBool, val: decisive}
 		}
 	}
+	if e.kind == exAnd {
+		// MySQL evaluates an AND's equalities first (simpleEquality).
+		eq := slices.DeleteFunc(slices.Clone(e.args), func(a *expr) bool { return !simpleEquality(a) })
+		rest := slices.DeleteFunc(slices.Clone(e.args), simpleEquality)
+		e.args = append(eq, rest...)
+	}
 	e.topLevel = true
 	return e
+}
+
+// simpleEquality: column = constant or column = column of the same type, which MySQL makes a
+// multiple equality and evaluates before the other operands of its AND ("Insert the generated
+// equalities before all other conditions", substitute_for_best_equal_field): WHERE Seq *
+// 1000000000000 > 0 AND Name = 'nobody' raises nothing when no Name is 'nobody'.
+func simpleEquality(e *expr) bool {
+	if e.kind != exCompare || e.op != "=" {
+		return false
+	}
+	a, b := e.args[0], e.args[1]
+	if a.kind == exConst {
+		a, b = b, a
+	}
+	column := func(x *expr) bool { return x.kind == exField || x.kind == exRecordID || x.kind == exCreatedTime }
+	return column(a) && (column(b) || b.kind == exConst && b.val != nil) && a.typ == b.typ
 }
 
 // condition compiles an expression used as a truth value (WHERE, AND, OR, NOT).

@@ -464,6 +464,10 @@ func TestOracleOverflowWhereMySQLEvaluates(t *testing.T) {
 		{"NOT (Seq * 1000000000000 > 0 AND 1 = 0)", []string{"recSMALL00000001", "recBIG000000001", "recNEG00000001"}, false}, // NOT a OR NOT b
 		{"(Seq * 1000000000000 > 0 AND 1 = 0) IS NOT TRUE", nil, true},                                                        // no folding under IS
 		{"(Seq * 1000000000000 > 0 OR 1 = 1) IS TRUE", nil, true},
+		{"Seq * 1000000000000 > 0 AND Name = 'nobody'", nil, false}, // equalities first
+		{"Seq * 1000000000000 > 0 AND Priority = 5", nil, false},
+		{"(Seq * 1000000000000 > 0) AND Name <> 'nobody'", nil, true},
+		{"Seq * 1000000000000 > 0 AND Name > 'nobody'", nil, true},
 		{"Seq * 1000000000000 > 0 OR 1 = 1", []string{"recSMALL00000001", "recBIG000000001", "recNEG00000001"}, false},
 		{"Seq * 1000000000000 > 0 OR 1 = 0", nil, true},
 	}
