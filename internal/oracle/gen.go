@@ -329,7 +329,8 @@ func (p *parts) render() {
 				m.WriteString(", ")
 			}
 			d.WriteString(it.d)
-			if p.distinct && it.k == Text && it.col == nil && !it.raw && p.q.Tags[TagFloatText] {
+			widened := p.distinct && it.k == Text && it.col == nil && !it.raw && p.q.Tags[TagFloatText]
+			if widened {
 				// MariaDB's DISTINCT holds a text expression in a column as wide as it computes
 				// the expression can be, too narrow for a DOUBLE written in full
 				// (-0.000000000232830643762289852024-11-12 came back cut after …85202: seeds
@@ -341,7 +342,7 @@ func (p *parts) render() {
 			// An expression written the same on both sides is left without an alias every
 			// other item (unless it binds a value, which MariaDB reads with a COLLATE): its
 			// label is then its text as written, on both sides (MySQL's rule, compared by Diff).
-			if it.col == nil && !it.raw && (it.d != it.m || i%2 == 0 || strings.IndexByte(it.d, 0) >= 0) {
+			if it.col == nil && !it.raw && (it.d != it.m || widened || i%2 == 0 || strings.IndexByte(it.d, 0) >= 0) {
 				fmt.Fprintf(&d, " AS e%d", i+1)
 				fmt.Fprintf(&m, " AS e%d", i+1)
 			}

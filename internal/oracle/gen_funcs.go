@@ -234,6 +234,9 @@ func addStatAggregate(g *Generator, p *parts) {
 	if c == nil {
 		c = p.columnOf(Int)
 	}
+	if c == nil { // a derived table without numbers (seed 9282 of the mixed run panicked)
+		return
+	}
 	f := p.pick("STD", "STDDEV", "STDDEV_POP", "STDDEV_SAMP", "VARIANCE", "VAR_POP", "VAR_SAMP", "BIT_AND", "BIT_OR", "BIT_XOR")
 	arg, argM := p.ref(c), p.ref(c)
 	if !strings.HasPrefix(f, "BIT_") {
