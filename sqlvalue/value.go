@@ -1,6 +1,7 @@
 package sqlvalue
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"strconv"
@@ -40,7 +41,7 @@ func TextOf(v any) string {
 	case int64:
 		return strconv.FormatInt(v, 10)
 	case float64:
-		return formatFloat(v)
+		return FloatText(v)
 	case bool:
 		return strconv.FormatInt(BoolInt(v), 10)
 	case time.Time:
@@ -127,26 +128,53 @@ func FormatFsp(v any, typ Type, fsp int) string {
 	return TextOf(v)
 }
 
-// FloatText writes a float as MySQL writes a DOUBLE (my_gcvt): the shortest decimal that reads
-// back, positional from 1e-15 up to 1e15 (1000000000000, 0.00000015), with an exponent beyond
-// (1e15, 1e-16); -0 is 0. The MariaDB oracle holds it to these bounds.
+// FloatText writes a float as MySQL writes a DOUBLE as text (AppendFloatText).
 func FloatText(f float64) string {
+	var buf [32]byte
+	return string(AppendFloatText(buf[:0], f))
+}
+
+// maxDecptForF is MySQL's MAX_DECPT_FOR_F_FORMAT (DBL_DIG): the most integer digits my_gcvt
+// writes positionally when the shortest digits have nothing after the point.
+const maxDecptForF = 15
+
+// AppendFloatText appends f as MySQL 8 writes a DOUBLE as text — in a result set, CAST(… AS
+// CHAR), CONCAT — which is my_gcvt(MY_GCVT_ARG_DOUBLE) with the wide buffer of
+// String::set_real: the shortest digits that read back (dtoa mode 4), positional when the
+// decimal point falls from 1e-15 up to 15 integer digits (100000000000000, 0.000000000000001),
+// and also beyond 15 integer digits when the shortest digits have a fraction
+// (3703703669999999.5); else with an exponent, without '+' or leading zeros (1e15, 1e-16,
+// 1.2345678901234568e17). -0 is 0.
+func AppendFloatText(b []byte, f float64) []byte {
 	if f == 0 {
-		return "0"
+		return append(b, '0')
 	}
-	if a := math.Abs(f); a >= 1e15 || a < 1e-15 {
-		s := strconv.FormatFloat(f, 'e', -1, 64)
-		s = strings.Replace(s, "e+", "e", 1)
-		// MySQL writes 1e-07 as 1e-7 and 1e+21 as 1e21.
-		if i := strings.Index(s, "e-0"); i >= 0 {
-			s = s[:i+2] + s[i+3:]
-		}
-		if i := strings.Index(s, "e0"); i >= 0 {
-			s = s[:i+1] + s[i+2:]
-		}
-		return s
+	if math.IsInf(f, 0) || math.IsNaN(f) { // no MySQL value; written as Go does
+		return strconv.AppendFloat(b, f, 'g', -1, 64)
 	}
-	return strconv.FormatFloat(f, 'f', -1, 64)
+	var buf [32]byte
+	e := strconv.AppendFloat(buf[:0], f, 'e', -1, 64) // [-]d[.ddd]e±XX
+	at := bytes.IndexByte(e, 'e')
+	mant, exp := e[:at], e[at+1:]
+	digits := len(mant)
+	if mant[0] == '-' {
+		digits--
+	}
+	if digits > 1 {
+		digits-- // the point
+	}
+	x, _ := strconv.Atoi(string(exp))
+	// my_gcvt's decpt: the digits are 0.ddd × 10^decpt.
+	if decpt := x + 1; decpt > -maxDecptForF && (decpt <= maxDecptForF || digits > decpt) {
+		return strconv.AppendFloat(b, f, 'f', -1, 64)
+	}
+	b = append(b, mant...)
+	b = append(b, 'e')
+	if exp[0] == '-' {
+		b = append(b, '-')
+	}
+	exp = bytes.TrimLeft(exp[1:], "0")
+	return append(b, exp...)
 }
 
 // ToFloat reads a value as a number, as MySQL does in a numeric context: text by its longest
@@ -254,5 +282,3 @@ func BoolInt(b bool) int64 {
 	return 0
 }
 
-// formatFloat is a float's shortest text.
-func formatFloat(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }

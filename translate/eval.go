@@ -26,8 +26,14 @@ func (e *expr) eval(r *Row) (any, error) {
 		}
 		return st.cur[e.slot], nil
 	case exCompare:
-		a, b, err := evalPair(e.args[0], e.args[1], r)
-		if err != nil || a == nil || b == nil {
+		// MySQL's comparator reads the right operand only when the left is not NULL: NULL >
+		// Seq * 1000000000000 is NULL without the product's error 1690.
+		a, err := e.args[0].eval(r)
+		if err != nil || a == nil {
+			return nil, err
+		}
+		b, err := e.args[1].eval(r)
+		if err != nil || b == nil {
 			return nil, err
 		}
 		return sqlvalue.CompareHolds(e.op, sqlvalue.Compare(a, b)), nil
@@ -82,22 +88,31 @@ func (e *expr) evalColumn(r *Row) (any, error) {
 }
 
 // evalAndOr is three-valued AND and OR: AND is false when any operand is false, OR is true when
-// any is true; otherwise UNKNOWN if any is UNKNOWN.
+// any is true; otherwise UNKNOWN if any is UNKNOWN. An AND of a WHERE (topLevel) stops at UNKNOWN
+// as at FALSE, and is FALSE, never UNKNOWN. A BETWEEN (op "between") evaluates both of its
+// comparisons, as MySQL evaluates all three operands: 5 BETWEEN 10 AND Budget * 1000000000000
+// raises error 1690 where the product does.
 func (e *expr) evalAndOr(r *Row) (any, error) {
 	decisive := e.kind == exOr
-	unknown := false
+	unknown, decided := false, false
 	for _, a := range e.args {
 		v, err := a.eval(r)
 		if err != nil {
 			return nil, err
 		}
-		if v == nil {
+		switch {
+		case v == nil && e.topLevel && e.kind == exAnd:
+			return false, nil // UNKNOWN is FALSE here: MySQL reads no further operand
+		case v == nil:
 			unknown = true
-			continue
-		}
-		if v.(bool) == decisive {
+		case v.(bool) == decisive && e.op != "between":
 			return decisive, nil
+		case v.(bool) == decisive:
+			decided = true
 		}
+	}
+	if decided {
+		return decisive, nil
 	}
 	if unknown {
 		return nil, nil

@@ -9,6 +9,7 @@ import (
 	"math"
 	"math/big"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -71,6 +72,12 @@ type expr struct {
 	fsp int
 	// call: exFunc: the library's function and what it knows of the call (calls.go).
 	call *compiledCall
+	// topLevel: exAnd/exOr of a WHERE, HAVING or ON condition reached through AND and OR only,
+	// where UNKNOWN is as good as FALSE: there MySQL's AND stops at its first operand that is not
+	// TRUE and is FALSE (Item_cond::ignore_unknown), so WHERE Priority > 5 AND Seq *
+	// 1000000000000 > 0 does not evaluate the product where Priority is NULL. Set by
+	// topCondition.
+	topLevel bool
 }
 
 // scope resolves names in one statement.
@@ -304,7 +311,7 @@ func (s *scope) compile(e sqlparser.Expr) (*expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &expr{kind: exNot, typ: typeBool, nullable: x.nullable, args: []*expr{x}}, nil
+		return notOf(x), nil
 	case *sqlparser.ComparisonExpr:
 		return s.comparison(e)
 	case *sqlparser.RangeCond:
@@ -362,7 +369,10 @@ func (s *scope) between(e *sqlparser.RangeCond) (*expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	between := &expr{kind: exAnd, typ: typeBool, nullable: lo.nullable || hi.nullable, args: []*expr{lo, hi}}
+	// op "between": MySQL evaluates all three operands whatever the first comparison gives, so
+	// the node keeps both comparisons together (logical does not flatten it, evalAndOr does not
+	// stop after the first, and the pusher does not narrow the rows by one of them).
+	between := &expr{kind: exAnd, op: "between", typ: typeBool, nullable: lo.nullable || hi.nullable, args: []*expr{lo, hi}}
 	if e.Operator == sqlparser.NotBetweenStr {
 		return &expr{kind: exNot, typ: typeBool, nullable: between.nullable, args: []*expr{between}}, nil
 	}
@@ -701,13 +711,106 @@ func (s *scope) logical(kind exprKind, l, r sqlparser.Expr) (*expr, error) {
 	}
 	args := []*expr{}
 	for _, x := range []*expr{a, b} {
-		if x.kind == kind { // flatten a AND (b AND c)
+		if x.kind == kind && x.op == "" { // flatten a AND (b AND c), not a BETWEEN
 			args = append(args, x.args...)
 		} else {
 			args = append(args, x)
 		}
 	}
 	return &expr{kind: kind, typ: typeBool, nullable: a.nullable || b.nullable, args: args}, nil
+}
+
+// rowFree reports an expression of constants and operators only, whose value is the same for
+// every row and which reads nothing else (no function, field, subquery or slot): what the
+// planner may evaluate once, before any row, as MySQL does with a constant condition.
+func rowFree(e *expr) bool {
+	switch e.kind {
+	case exConst:
+		return true
+	case exCompare, exAnd, exOr, exNot, exIsNull, exIsTrue, exIn, exTruth, exArith, exNeg:
+		for _, a := range e.args {
+			if !rowFree(a) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// notOf is NOT x. As MySQL's parser does (negate_expression, Item_cond::truth_transformer), a
+// NOT of an AND or OR moves onto its operands: NOT (a AND b) is NOT a OR NOT b, which has the same
+// value and evaluates its operands in the same order, and whose constant operands a WHERE then
+// folds (topCondition): WHERE NOT (Seq * 1000000000000 > 0 AND 1 = 0) is every row.
+func notOf(x *expr) *expr {
+	if (x.kind == exAnd && x.op == "") || x.kind == exOr {
+		dual := exOr
+		if x.kind == exOr {
+			dual = exAnd
+		}
+		args := make([]*expr, len(x.args))
+		for i, a := range x.args {
+			args[i] = notOf(a)
+		}
+		return &expr{kind: dual, typ: typeBool, nullable: x.nullable, args: args}
+	}
+	return &expr{kind: exNot, typ: typeBool, nullable: x.nullable, args: []*expr{x}}
+}
+
+// topCondition compiles the condition of a WHERE, HAVING or ON: condition, with its AND and
+// OR (those reached from the top through AND and OR only) marked topLevel and folded as MySQL
+// folds them before it reads a row (remove_eq_conds): an AND with a constant FALSE operand is
+// FALSE and an OR with a constant TRUE one is TRUE, and their other operands are never
+// evaluated — WHERE Budget * 1000000000000 > 0 AND (0 <= 1.5) IS NOT TRUE answers no rows
+// rather than error 1690 (the oracle's seed 24996).
+func (s *scope) topCondition(e sqlparser.Expr) (*expr, error) {
+	x, err := s.condition(e)
+	if err != nil {
+		return nil, err
+	}
+	return foldTop(x), nil
+}
+
+// foldTop marks and folds the AND and OR of a top condition (topCondition).
+func foldTop(e *expr) *expr {
+	if !(e.kind == exAnd && e.op == "") && e.kind != exOr {
+		return e
+	}
+	decisive := e.kind == exOr
+	for i, a := range e.args {
+		a = foldTop(a)
+		e.args[i] = a
+		if !rowFree(a) {
+			continue
+		}
+		if v, err := a.eval(nil); err == nil && v == decisive {
+			return &expr{kind: exConst, typ: typeBool, val: decisive}
+		}
+	}
+	if e.kind == exAnd {
+		// MySQL evaluates an AND's equalities first (simpleEquality).
+		eq := slices.DeleteFunc(slices.Clone(e.args), func(a *expr) bool { return !simpleEquality(a) })
+		rest := slices.DeleteFunc(slices.Clone(e.args), simpleEquality)
+		e.args = append(eq, rest...)
+	}
+	e.topLevel = true
+	return e
+}
+
+// simpleEquality: column = constant or column = column of the same type, which MySQL makes a
+// multiple equality and evaluates before the other operands of its AND ("Insert the generated
+// equalities before all other conditions", substitute_for_best_equal_field): WHERE Seq *
+// 1000000000000 > 0 AND Name = 'nobody' raises nothing when no Name is 'nobody'.
+func simpleEquality(e *expr) bool {
+	if e.kind != exCompare || e.op != "=" {
+		return false
+	}
+	a, b := e.args[0], e.args[1]
+	if a.kind == exConst {
+		a, b = b, a
+	}
+	column := func(x *expr) bool { return x.kind == exField || x.kind == exRecordID || x.kind == exCreatedTime }
+	return column(a) && (column(b) || b.kind == exConst && b.val != nil) && a.typ == b.typ
 }
 
 // condition compiles an expression used as a truth value (WHERE, AND, OR, NOT).

@@ -8,7 +8,7 @@ func conjuncts(e *expr) []*expr {
 	if e == nil {
 		return nil
 	}
-	if e.kind == exAnd {
+	if e.kind == exAnd && e.op == "" { // a BETWEEN stays whole: it evaluates all its operands
 		var out []*expr
 		for _, a := range e.args {
 			out = append(out, conjuncts(a)...)
@@ -29,7 +29,8 @@ func andOf(cs []*expr) *expr {
 	for _, c := range cs {
 		nullable = nullable || c.nullable
 	}
-	return &expr{kind: exAnd, typ: typeBool, nullable: nullable, args: cs}
+	// The conjuncts of a WHERE or ON: their AND is topLevel as theirs was.
+	return &expr{kind: exAnd, typ: typeBool, nullable: nullable, args: cs, topLevel: true}
 }
 
 // tabs is the set of join tables (bit i for table i) an expression reads.
@@ -125,7 +126,7 @@ func (p *joinPlacement) compileOns() error {
 	p.ons = make([]*expr, len(jp.steps))
 	for i, st := range jp.steps {
 		if st.on != nil {
-			c, err := s.condition(st.on)
+			c, err := s.topCondition(st.on)
 			if err != nil {
 				return err
 			}
@@ -139,7 +140,7 @@ func (p *joinPlacement) compileOns() error {
 				p.gons[i] = make([]*expr, len(st.group))
 			}
 			if g.on != nil {
-				c, err := s.condition(g.on)
+				c, err := s.topCondition(g.on)
 				if err != nil {
 					return err
 				}

@@ -417,3 +417,129 @@ func TestStarOfHiddenTableName(t *testing.T) {
 		}
 	}
 }
+
+// TestOracleOverflowWhereMySQLEvaluates: MySQL raises error 1690 on the rows where it evaluates
+// an overflowing product, and only there; the driver must agree whether the WHERE is checked
+// locally on every record or after a pushed formula (which must not leave those rows out).
+// Seed 9158 of the INTERSECT EXCEPT class: 1000000000000 BETWEEN (1000000000000 * Budget) AND 108
+// answered no rows when pushed (the formula kept 1000000000000 <= 108 alone); seed 24996: an AND
+// with (0 <= 1.5) IS NOT TRUE raised locally, where MySQL folds the constant FALSE first. Each
+// want is MariaDB 10.11's answer over the same three rows (a table without index).
+func TestOracleOverflowWhereMySQLEvaluates(t *testing.T) {
+	schema := loadSchema(t)
+	table, _ := schema.Table("Tasks")
+	rows := []Row{
+		{ID: "recSMALL00000001", Fields: map[string]any{"Name": "small", "Seq": 3.0, "Priority": 7.0}},
+		{ID: "recBIG000000001", Fields: map[string]any{"Name": "big", "Seq": 10000000.0}}, // Seq * 1e12 passes BIGINT
+		{ID: "recNEG00000001", Fields: map[string]any{"Name": "neg", "Seq": -2.0, "Priority": 1.0}},
+	}
+	const overflow = "error 1690"
+	tests := []struct {
+		where string
+		want  []string // nil with err: the statement fails
+		err   bool
+	}{
+		{"1000000000000 BETWEEN (1000000000000 * Seq) AND 108", nil, true},
+		{"5 BETWEEN 10 AND Seq * 1000000000000", nil, true},
+		{"5 NOT BETWEEN Seq * 1000000000000 AND 1", nil, true},
+		{"Name = 'nobody' AND Seq * 1000000000000 > 0", nil, false},
+		{"Name = 'big' AND Seq * 1000000000000 > 0", nil, true},
+		{"Priority > 5 AND Seq * 1000000000000 > 0", []string{"recSMALL00000001"}, false}, // WHERE's AND stops at NULL
+		{"Priority < 100 AND Seq * 1000000000000 > 0", []string{"recSMALL00000001"}, false},
+		{"(Priority > 5 AND Seq * 1000000000000 > 0) OR Name = 'x'", []string{"recSMALL00000001"}, false},
+		{"NOT (Priority > 5 AND Seq * 1000000000000 > 0)", nil, true}, // under NOT, NULL AND … reads on
+		{"(Priority > 5 AND Seq * 1000000000000 > 0) IS NOT TRUE", nil, true},
+		{"Priority IS NOT NULL AND Seq * 1000000000000 > 0", []string{"recSMALL00000001"}, false},
+		{"Name = 'big' OR Seq * 1000000000000 > 0", []string{"recSMALL00000001", "recBIG000000001"}, false},
+		{"Name <> 'big' OR Seq * 1000000000000 > 0", nil, true},
+		{"NOT (Seq * 1000000000000 > 0) AND Priority > 5", nil, true},
+		{"(Seq * 1000000000000 > 0) IS TRUE AND Priority > 5", nil, true},
+		{"Seq * 1000000000000 > 0 AND (0 <= 1.5) IS NOT TRUE", nil, false},
+		{"(0 <= 1.5) IS NOT TRUE AND Seq * 1000000000000 > 0", nil, false},
+		{"(Seq * 1000000000000 > 0 AND Name = 'big') AND 1 = 0", nil, false},
+		{"Priority > Seq * 1000000000000", []string{"recNEG00000001"}, false}, // NULL > … reads no further
+		{"Seq * 1000000000000 < Priority", nil, true},
+		{"Priority + Seq * 1000000000000 > 0", nil, true}, // arithmetic reads both operands
+		{"Priority IN (Seq * 1000000000000, 1)", []string{"recNEG00000001"}, false},
+		{"NOT (Seq * 1000000000000 > 0 AND 1 = 0)", []string{"recSMALL00000001", "recBIG000000001", "recNEG00000001"}, false}, // NOT a OR NOT b
+		{"(Seq * 1000000000000 > 0 AND 1 = 0) IS NOT TRUE", nil, true},                                                        // no folding under IS
+		{"(Seq * 1000000000000 > 0 OR 1 = 1) IS TRUE", nil, true},
+		{"Seq * 1000000000000 > 0 AND Name = 'nobody'", nil, false}, // equalities first
+		{"Seq * 1000000000000 > 0 AND Priority = 5", nil, false},
+		{"(Seq * 1000000000000 > 0) AND Name <> 'nobody'", nil, true},
+		{"Seq * 1000000000000 > 0 AND Name > 'nobody'", nil, true},
+		{"Seq * 1000000000000 > 0 OR 1 = 1", []string{"recSMALL00000001", "recBIG000000001", "recNEG00000001"}, false},
+		{"Seq * 1000000000000 > 0 OR 1 = 0", nil, true},
+	}
+	// WHERE a AND <product>: a alone narrows the request (MySQL evaluates the product only where
+	// a is TRUE).
+	narrows := map[string]bool{}
+	for _, a := range []string{"Name = 'nobody'", "Name = 'big'", "Priority > 5", "Priority < 100", "Priority IS NOT NULL"} {
+		narrows[a+" AND Seq * 1000000000000 > 0"] = true
+	}
+	env := &formula.Env{}
+	outcome := func(keep func(r *Row) (bool, error), candidates []Row) ([]string, error) {
+		var kept []string
+		for i := range candidates {
+			ok, err := keep(&candidates[i])
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				kept = append(kept, candidates[i].ID)
+			}
+		}
+		return kept, nil
+	}
+	for _, tt := range tests {
+		t.Run(tt.where, func(t *testing.T) {
+			plan, err := selectPlan(parseSelect(t, "SELECT Name FROM Tasks WHERE "+tt.where), schema, Args{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			where := func(r *Row) (bool, error) {
+				v, err := plan.where.eval(r)
+				return v == true, err
+			}
+			// Local: every record checked, in order.
+			local, localErr := outcome(where, rows)
+			// Pushed: the records the formula selects, checked again unless it is exact.
+			var fetched []Row
+			if !plan.NoRows {
+				var prog *formula.Program
+				if plan.Request.Formula != "" {
+					if prog, err = formula.Compile(plan.Request.Formula, formulaSchema{table}); err != nil {
+						t.Fatalf("formula %s: %v", plan.Request.Formula, err)
+					}
+				}
+				for _, r := range rows {
+					if prog == nil || prog.Match(formulaRecord{r}, env) {
+						fetched = append(fetched, r)
+					}
+				}
+			}
+			check := where
+			if plan.Exact {
+				check = func(*Row) (bool, error) { return true, nil }
+			}
+			pushed, pushedErr := outcome(check, fetched)
+			if narrows[tt.where] && len(fetched) == len(rows) {
+				t.Errorf("formula %q fetches every record, want the operand before the product to narrow the request", plan.Request.Formula)
+			}
+			for _, got := range []struct {
+				mode string
+				ids  []string
+				err  error
+			}{{"local", local, localErr}, {"pushed " + plan.Request.Formula, pushed, pushedErr}} {
+				switch {
+				case tt.err && (got.err == nil || !strings.Contains(got.err.Error(), overflow)):
+					t.Errorf("%s: got rows %v (err %v), want %s", got.mode, got.ids, got.err, overflow)
+				case !tt.err && got.err != nil:
+					t.Errorf("%s: got error %v, want rows %v", got.mode, got.err, tt.want)
+				case !tt.err && !slices.Equal(got.ids, tt.want):
+					t.Errorf("%s: got rows %v, want %v", got.mode, got.ids, tt.want)
+				}
+			}
+		})
+	}
+}

@@ -30,6 +30,11 @@ const formulaNone = "FALSE()"
 type pred struct {
 	t, f           string
 	tExact, fExact bool
+	// raises: evaluating the condition may fail the statement (MySQL's error 1690) on rows no
+	// formula can tell. t and f then keep every row where MySQL evaluates it, besides its TRUE
+	// (resp. FALSE) rows, so that the local check meets the error where MySQL does rather than a
+	// narrower request hiding it (the oracle's seed 9158).
+	raises bool
 }
 
 // unknownPred is a condition the service cannot evaluate: every row may be TRUE and every row may be
@@ -323,11 +328,12 @@ func (p *pusher) value(e *expr) (fx, bool) {
 		out := combineNulls(e.typ, a, b)
 		out.src = "(" + a.src + " " + e.op + " " + b.src + ")"
 		out.exact = a.exact && b.exact
-		if e.op == "*" && a.typ == typeInt && b.typ == typeInt && !smallFactor(a) && !smallFactor(b) {
+		if productMayOverflow(e) {
 			// A product of integers beyond BIGINT fails the statement (error 1690) where the
 			// formula computes a number. Checking the rows again locally is not enough: a formula
 			// that leaves out the overflowing rows hides MySQL's error (the oracle's seed 2211,
-			// Budget * 1000000000000 = 137.25 matched no record). So it is not pushed.
+			// Budget * 1000000000000 = 137.25 matched no record). So it is not pushed, and the
+			// condition holding it raises (pred.raises).
 			return fx{}, false
 		}
 		if e.op == "/" {
@@ -523,14 +529,31 @@ func (p *pusher) function(e *expr) (fx, bool) {
 
 // condition writes a condition as a pred.
 func (p *pusher) condition(e *expr) pred {
+	if logical := (e.kind == exAnd && e.op == "") || e.kind == exOr || e.kind == exNot || e.kind == exIsTrue; !logical && mayRaise(e) {
+		// Evaluated as a whole (a comparison, a BETWEEN's three operands): it may raise on any row.
+		return pred{t: formulaAll, f: formulaAll, raises: true}
+	}
 	switch e.kind {
 	case exAnd, exOr:
 		var ts, fs []string
+		var before []pred
 		tExact, fExact := true, true
 		for _, a := range e.args {
 			c := p.condition(a)
+			if c.raises {
+				return raisingAfter(e, before)
+			}
+			before = append(before, c)
 			ts, fs = append(ts, c.t), append(fs, c.f)
 			tExact, fExact = tExact && c.tExact, fExact && c.fExact
+		}
+		if e.kind == exAnd && e.topLevel {
+			// TRUE or FALSE, never UNKNOWN (evalAndOr): its FALSE rows are the others.
+			out := pred{t: fAnd(ts...), f: formulaAll, tExact: tExact}
+			if tExact {
+				out.f, out.fExact = fNot(out.t), true
+			}
+			return out
 		}
 		if e.kind == exAnd {
 			return pred{t: fAnd(ts...), f: fOr(fs...), tExact: tExact, fExact: fExact}
@@ -538,20 +561,20 @@ func (p *pusher) condition(e *expr) pred {
 		return pred{t: fOr(ts...), f: fAnd(fs...), tExact: tExact, fExact: fExact}
 	case exNot:
 		c := p.condition(e.args[0])
-		return pred{t: c.f, f: c.t, tExact: c.fExact, fExact: c.tExact}
+		return pred{t: c.f, f: c.t, tExact: c.fExact, fExact: c.tExact, raises: c.raises}
 	case exIsTrue:
 		c := p.condition(e.args[0])
 		if e.op == "false" {
-			c = pred{t: c.f, f: c.t, tExact: c.fExact, fExact: c.tExact}
+			c = pred{t: c.f, f: c.t, tExact: c.fExact, fExact: c.tExact, raises: c.raises}
 		}
 		// IS TRUE is never UNKNOWN: its FALSE rows are the complement of its TRUE rows, which only
 		// an exact formula can give.
-		out := pred{t: c.t, tExact: c.tExact, f: formulaAll}
+		out := pred{t: c.t, tExact: c.tExact, f: formulaAll, raises: c.raises}
 		if c.tExact {
 			out.f, out.fExact = fNot(c.t), true
 		}
 		if e.negated {
-			out = pred{t: out.f, f: out.t, tExact: out.fExact, fExact: out.tExact}
+			out = pred{t: out.f, f: out.t, tExact: out.fExact, fExact: out.tExact, raises: out.raises}
 		}
 		return out
 	case exIsNull:
@@ -625,13 +648,54 @@ func (p *pusher) condition(e *expr) pred {
 var inverseOp = map[string]string{"=": "!=", "<>": "=", "<": ">=", "<=": ">", ">": "<=", ">=": "<"}
 var formulaOp = map[string]string{"=": "=", "<>": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 
-// smallFactor: a constant of magnitude at most 1, by which no BIGINT product overflows.
-func smallFactor(v fx) bool {
-	if !v.constant {
+// productMayOverflow: a product of integers that may pass BIGINT's range (error 1690), that is
+// one whose factors are not a constant of magnitude at most 1.
+func productMayOverflow(e *expr) bool {
+	if e.kind != exArith || e.op != "*" || e.args[0].typ != typeInt || e.args[1].typ != typeInt {
 		return false
 	}
-	n, ok := v.val.(int64)
-	return ok && n >= -1 && n <= 1
+	small := func(a *expr) bool {
+		n, ok := a.val.(int64)
+		return a.kind == exConst && ok && n >= -1 && n <= 1
+	}
+	return !small(e.args[0]) && !small(e.args[1])
+}
+
+// mayRaise: the expression holds a product that may overflow (productMayOverflow), which MySQL
+// raises on the rows where it evaluates it. A subquery's own conditions are its own.
+func mayRaise(e *expr) bool {
+	if productMayOverflow(e) {
+		return true
+	}
+	for _, a := range e.args {
+		if mayRaise(a) {
+			return true
+		}
+	}
+	return false
+}
+
+// raisingAfter is the pred of an AND or OR one of whose operands raises: MySQL evaluates that
+// operand only on the rows the operands before it leave undecided (not FALSE for an AND, TRUE
+// for a topLevel one; not TRUE for an OR), so those rows, as far as the formulas tell them, are
+// what must be fetched; what the raising operand and those after it select cannot narrow it.
+func raisingAfter(e *expr, before []pred) pred {
+	kind := e.kind
+	var undecided []string
+	for _, c := range before {
+		switch {
+		case kind == exAnd && e.topLevel: // it stops at UNKNOWN too: only TRUE rows go on
+			undecided = append(undecided, c.t)
+		case kind == exAnd && c.fExact:
+			undecided = append(undecided, fNot(c.f))
+		case kind == exOr && c.tExact:
+			undecided = append(undecided, fNot(c.t))
+		}
+	}
+	if kind == exAnd {
+		return pred{t: fAnd(undecided...), f: formulaAll, raises: true}
+	}
+	return pred{t: formulaAll, f: fAnd(undecided...), raises: true}
 }
 
 // compare writes a op b. TRUE needs both sides non-NULL and the comparison true; FALSE both sides

@@ -259,7 +259,7 @@ func (qp *queryPlanner) run() error {
 	s.hook = qp.scanHook
 	var where *expr
 	if stmt.Where != nil {
-		w, err := s.condition(stmt.Where.Expr)
+		w, err := s.topCondition(stmt.Where.Expr)
 		if err != nil {
 			return err
 		}
@@ -389,7 +389,7 @@ func (qp *queryPlanner) havingAndOrder(nColumns int) error {
 	// HAVING.
 	if stmt.Having != nil {
 		qp.clause, qp.item = "HAVING clause", 1
-		h, err := s.condition(stmt.Having.Expr)
+		h, err := s.topCondition(stmt.Having.Expr)
 		if err != nil {
 			return err
 		}

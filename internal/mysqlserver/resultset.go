@@ -1,7 +1,6 @@
 package mysqlserver
 
 import (
-	"bytes"
 	"database/sql"
 	"encoding/binary"
 	"fmt"
@@ -10,6 +9,8 @@ import (
 	"time"
 
 	"github.com/go-mysql-org/go-mysql/mysql"
+
+	"github.com/airsql/airsql/sqlvalue"
 )
 
 // The result set is written here rather than through the library's mysql.Resultset (which holds
@@ -116,9 +117,9 @@ func appendTextValue(b []byte, col *column, v any) ([]byte, error) {
 	case uint64:
 		return strconv.AppendUint(b, x, 10), nil
 	case float64:
-		return appendDouble(b, x), nil
+		return sqlvalue.AppendFloatText(b, x), nil
 	case float32:
-		return appendDouble(b, float64(x)), nil
+		return sqlvalue.AppendFloatText(b, float64(x)), nil
 	case bool:
 		if x {
 			return append(b, '1'), nil
@@ -131,30 +132,6 @@ func appendTextValue(b []byte, col *column, v any) ([]byte, error) {
 		return x.AppendFormat(b, "2006-01-02 15:04:05.000"), nil
 	}
 	return fmt.Appendf(b, "%v", v), nil
-}
-
-// appendDouble writes a DOUBLE the way MySQL prints one: plain digits in the usual range,
-// else an exponent without '+' or leading zeros (1e20, 1.25e-7).
-func appendDouble(b []byte, f float64) []byte {
-	if a := math.Abs(f); a == 0 || (a >= 1e-5 && a < 1e15) {
-		return strconv.AppendFloat(b, f, 'f', -1, 64)
-	}
-	var tmp [32]byte
-	g := strconv.AppendFloat(tmp[:0], f, 'g', -1, 64)
-	e := bytes.IndexByte(g, 'e')
-	if e < 0 { // Inf or NaN
-		return append(b, g...)
-	}
-	b = append(b, g[:e+1]...)
-	exp := g[e+1:]
-	if exp[0] == '-' {
-		b = append(b, '-')
-	}
-	exp = bytes.TrimLeft(exp, "+-0")
-	if len(exp) == 0 {
-		exp = []byte{'0'}
-	}
-	return append(b, exp...)
 }
 
 // appendBinaryRow appends a row in the binary protocol (the answer to COM_STMT_EXECUTE): a 0x00

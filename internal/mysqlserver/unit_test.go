@@ -113,7 +113,7 @@ func TestTextValues(t *testing.T) {
 		want string
 	}{
 		{text, "héllo", "héllo"}, {text, int64(-42), "-42"}, {text, true, "1"}, {text, false, "0"},
-		{text, 1.5, "1.5"}, {text, 1e6, "1000000"}, {text, 1e20, "1e20"}, {text, 1.25e-7, "1.25e-7"}, {text, -3e-300, "-3e-300"}, {text, 0.0, "0"},
+		{text, 1.5, "1.5"}, {text, 1e6, "1000000"}, {text, 1e20, "1e20"}, {text, 1.25e-7, "0.000000125"}, {text, -3e-300, "-3e-300"}, {text, 0.0, "0"},
 		{date, when, "2024-03-05"}, {dt, when, "2024-03-05 07:08:09.120"},
 	} {
 		b, err := appendText(nil, &c.col, c.v)

@@ -240,6 +240,9 @@ func addStatAggregate(g *Generator, p *parts) {
 	if c == nil {
 		return // a WITH query's table of text and dates only (seed 3795 of the default mix): nothing to aggregate
 	}
+	if c == nil { // a derived table without numbers (seed 9282 of the mixed run panicked)
+		return
+	}
 	f := p.pick("STD", "STDDEV", "STDDEV_POP", "STDDEV_SAMP", "VARIANCE", "VAR_POP", "VAR_SAMP", "BIT_AND", "BIT_OR", "BIT_XOR")
 	arg, argM := p.ref(c), p.ref(c)
 	if !strings.HasPrefix(f, "BIT_") {
