@@ -238,9 +238,8 @@ func addStatAggregate(g *Generator, p *parts) {
 		}
 	}
 	if c == nil {
-		return // a WITH query's table of text and dates only (seed 3795 of the default mix): nothing to aggregate
-	}
-	if c == nil { // a derived table without numbers (seed 9282 of the mixed run panicked)
+		// A WITH query's or derived table's columns of text and dates only (seeds 3795 of the
+		// default mix, 9282 of a mixed run): nothing to aggregate.
 		return
 	}
 	f := p.pick("STD", "STDDEV", "STDDEV_POP", "STDDEV_SAMP", "VARIANCE", "VAR_POP", "VAR_SAMP", "BIT_AND", "BIT_OR", "BIT_XOR")
