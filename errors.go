@@ -67,6 +67,9 @@ type UnknownTableError = translate.UnknownTableError
 // SubqueryError is a scalar subquery that returned several rows (MySQL's error 1242).
 type SubqueryError = translate.SubqueryError
 
+// OutOfRangeError is integer arithmetic whose result does not fit in a BIGINT (MySQL's error 1690).
+type OutOfRangeError = translate.OutOfRangeError
+
 // WindowError is a misuse of window functions that MySQL refuses with its own error number
 // (Code: 3579 an unknown window name, 3593 a window function where none may be, …); it is the
 // front end's type.

@@ -20,6 +20,7 @@ const (
 	erNotSupportedYet    = 1235 // ER_NOT_SUPPORTED_YET, 42000
 	erSubqueryNo1Row     = 1242 // ER_SUBQUERY_NO_1_ROW, 21000
 	erUnknownStmtHandler = 1243 // ER_UNKNOWN_STMT_HANDLER, HY000
+	erDataOutOfRange     = 1690 // ER_DATA_OUT_OF_RANGE, 22003
 )
 
 // MySQLErrorCode is the MySQL error number and SQLSTATE a MySQL server answers for err (as
@@ -38,6 +39,7 @@ func MySQLErrorCode(err error) (code uint16, sqlState string) {
 		handler *UnknownPreparedError
 		args    *PreparedArgumentsError
 		subq    *SubqueryError
+		rangeEr *OutOfRangeError
 		window  *WindowError
 		jsonErr *JSONError
 		badDB   *UnknownDatabaseError
@@ -73,6 +75,8 @@ func MySQLErrorCode(err error) (code uint16, sqlState string) {
 		return erWrongArguments, "HY000"
 	case errors.As(err, &subq):
 		return erSubqueryNo1Row, "21000"
+	case errors.As(err, &rangeEr):
+		return erDataOutOfRange, "22003"
 	}
 	return erUnknown, "HY000"
 }

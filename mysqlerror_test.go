@@ -27,6 +27,7 @@ func TestMySQLErrorCode(t *testing.T) {
 		{"unknown prepared", &UnknownPreparedError{Name: "s", Op: "EXECUTE"}, 1243, "HY000"},
 		{"prepared arguments", &PreparedArgumentsError{Name: "s", Params: 2, Given: 1}, 1210, "HY000"},
 		{"subquery rows", &SubqueryError{SQL: "(SELECT 1)"}, 1242, "21000"},
+		{"BIGINT out of range", &OutOfRangeError{Expr: "Budget * 1000000000000"}, 1690, "22003"},
 		{"wording only", errors.New("airsql: syntax error at position 6 near 'SELEC'"), 1105, "HY000"},
 		{"other", errors.New("something else"), 1105, "HY000"},
 	} {

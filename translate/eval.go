@@ -229,9 +229,14 @@ func evalPair(x, y *expr, r *Row) (any, any, error) {
 
 // bigintOutOfRange is MySQL's error 1690: integer arithmetic whose result does not fit in a BIGINT
 // fails the statement rather than give a DOUBLE.
-func bigintOutOfRange(e *expr) error {
-	return fmt.Errorf("translate: BIGINT value is out of range in '%s' (an integer result beyond ±9223372036854775807, MySQL's error 1690): "+
-		"compute it as a DOUBLE instead, e.g. multiply by 1e0 or write the constant with an exponent (1e12)", describe(e))
+func bigintOutOfRange(e *expr) error { return &OutOfRangeError{Expr: describe(e)} }
+
+// OutOfRangeError is integer arithmetic whose result does not fit in a BIGINT: MySQL's error 1690.
+type OutOfRangeError struct{ Expr string }
+
+func (e *OutOfRangeError) Error() string {
+	return fmt.Sprintf("translate: BIGINT value is out of range in '%s' (an integer result beyond ±9223372036854775807, MySQL's error 1690): "+
+		"compute it as a DOUBLE instead, e.g. multiply by 1e0 or write the constant with an exponent (1e12)", e.Expr)
 }
 
 func (e *expr) evalFunc(r *Row) (any, error) {
