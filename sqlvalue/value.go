@@ -281,4 +281,3 @@ func BoolInt(b bool) int64 {
 	}
 	return 0
 }
-
