@@ -535,85 +535,16 @@ func (p *pusher) condition(e *expr) pred {
 	}
 	switch e.kind {
 	case exAnd, exOr:
-		var ts, fs []string
-		var before []pred
-		tExact, fExact := true, true
-		for _, a := range e.args {
-			c := p.condition(a)
-			if c.raises {
-				return raisingAfter(e, before)
-			}
-			before = append(before, c)
-			ts, fs = append(ts, c.t), append(fs, c.f)
-			tExact, fExact = tExact && c.tExact, fExact && c.fExact
-		}
-		if e.kind == exAnd && e.topLevel {
-			// TRUE or FALSE, never UNKNOWN (evalAndOr): its FALSE rows are the others.
-			out := pred{t: fAnd(ts...), f: formulaAll, tExact: tExact}
-			if tExact {
-				out.f, out.fExact = fNot(out.t), true
-			}
-			return out
-		}
-		if e.kind == exAnd {
-			return pred{t: fAnd(ts...), f: fOr(fs...), tExact: tExact, fExact: fExact}
-		}
-		return pred{t: fOr(ts...), f: fAnd(fs...), tExact: tExact, fExact: fExact}
+		return p.andOr(e)
 	case exNot:
 		c := p.condition(e.args[0])
 		return pred{t: c.f, f: c.t, tExact: c.fExact, fExact: c.tExact, raises: c.raises}
 	case exIsTrue:
-		c := p.condition(e.args[0])
-		if e.op == "false" {
-			c = pred{t: c.f, f: c.t, tExact: c.fExact, fExact: c.tExact, raises: c.raises}
-		}
-		// IS TRUE is never UNKNOWN: its FALSE rows are the complement of its TRUE rows, which only
-		// an exact formula can give.
-		out := pred{t: c.t, tExact: c.tExact, f: formulaAll, raises: c.raises}
-		if c.tExact {
-			out.f, out.fExact = fNot(c.t), true
-		}
-		if e.negated {
-			out = pred{t: out.f, f: out.t, tExact: out.fExact, fExact: out.tExact, raises: out.raises}
-		}
-		return out
+		return p.isTrue(e)
 	case exIsNull:
-		v, ok := p.value(e.args[0])
-		if !ok {
-			return unknownPred
-		}
-		if !v.nullable {
-			v.isNull, v.isNullMode, v.notNull, v.notNullExact = formulaNone, nullExact, formulaAll, true
-		}
-		isNull := pred{t: v.isNull, tExact: v.isNullMode == nullExact, f: v.notNull, fExact: v.notNullExact}
-		if v.isNullMode == nullNone {
-			isNull.t = formulaAll
-		}
-		if !v.notNullExact && v.notNull == "" {
-			isNull.f = formulaAll
-		}
-		if e.negated {
-			return pred{t: isNull.f, f: isNull.t, tExact: isNull.fExact, fExact: isNull.tExact}
-		}
-		return isNull
+		return p.isNull(e)
 	case exTruth:
-		v, ok := p.value(e.args[0])
-		if !ok || !v.typ.Numeric() {
-			return unknownPred
-		}
-		// A blank field reads as 0 and so is falsy, as a NULL condition must be; an expression over
-		// blanks may not be (blank - 1 is -1), so it is guarded.
-		guard := v.notNull
-		guardExact := v.notNullExact
-		if !v.nullable {
-			guard, guardExact = formulaAll, true
-		}
-		t := guardedAnd(guard, v.src, v.unsafe)
-		if v.blank == float64(0) && v.isNullMode == nullExact && !v.unsafe {
-			t = v.src
-		}
-		f := guardedAnd(guard, "NOT("+v.src+")", v.unsafe)
-		return pred{t: t, f: f, tExact: v.exact && guardExact, fExact: v.exact && guardExact}
+		return p.truth(e)
 	case exCompare:
 		return p.compare(e.op, e.args[0], e.args[1])
 	case exIn:
@@ -643,6 +574,96 @@ func (p *pusher) condition(e *expr) pred {
 		}
 	}
 	return unknownPred
+}
+
+// andOr is AND or OR: each operand's formulas combined; an operand that may raise makes the
+// request keep every row where MySQL evaluates it (raisingAfter).
+func (p *pusher) andOr(e *expr) pred {
+	var ts, fs []string
+	var before []pred
+	tExact, fExact := true, true
+	for _, a := range e.args {
+		c := p.condition(a)
+		if c.raises {
+			return raisingAfter(e, before)
+		}
+		before = append(before, c)
+		ts, fs = append(ts, c.t), append(fs, c.f)
+		tExact, fExact = tExact && c.tExact, fExact && c.fExact
+	}
+	if e.kind == exAnd && e.topLevel {
+		// TRUE or FALSE, never UNKNOWN (evalAndOr): its FALSE rows are the others.
+		out := pred{t: fAnd(ts...), f: formulaAll, tExact: tExact}
+		if tExact {
+			out.f, out.fExact = fNot(out.t), true
+		}
+		return out
+	}
+	if e.kind == exAnd {
+		return pred{t: fAnd(ts...), f: fOr(fs...), tExact: tExact, fExact: fExact}
+	}
+	return pred{t: fOr(ts...), f: fAnd(fs...), tExact: tExact, fExact: fExact}
+}
+
+// isTrue is x IS [NOT] TRUE / IS [NOT] FALSE.
+func (p *pusher) isTrue(e *expr) pred {
+	c := p.condition(e.args[0])
+	if e.op == "false" {
+		c = pred{t: c.f, f: c.t, tExact: c.fExact, fExact: c.tExact, raises: c.raises}
+	}
+	// IS TRUE is never UNKNOWN: its FALSE rows are the complement of its TRUE rows, which only
+	// an exact formula can give.
+	out := pred{t: c.t, tExact: c.tExact, f: formulaAll, raises: c.raises}
+	if c.tExact {
+		out.f, out.fExact = fNot(c.t), true
+	}
+	if e.negated {
+		out = pred{t: out.f, f: out.t, tExact: out.fExact, fExact: out.tExact, raises: out.raises}
+	}
+	return out
+}
+
+// isNull is x IS [NOT] NULL.
+func (p *pusher) isNull(e *expr) pred {
+	v, ok := p.value(e.args[0])
+	if !ok {
+		return unknownPred
+	}
+	if !v.nullable {
+		v.isNull, v.isNullMode, v.notNull, v.notNullExact = formulaNone, nullExact, formulaAll, true
+	}
+	isNull := pred{t: v.isNull, tExact: v.isNullMode == nullExact, f: v.notNull, fExact: v.notNullExact}
+	if v.isNullMode == nullNone {
+		isNull.t = formulaAll
+	}
+	if !v.notNullExact && v.notNull == "" {
+		isNull.f = formulaAll
+	}
+	if e.negated {
+		return pred{t: isNull.f, f: isNull.t, tExact: isNull.fExact, fExact: isNull.tExact}
+	}
+	return isNull
+}
+
+// truth is a number used as a condition (WHERE Done, WHERE Priority).
+func (p *pusher) truth(e *expr) pred {
+	v, ok := p.value(e.args[0])
+	if !ok || !v.typ.Numeric() {
+		return unknownPred
+	}
+	// A blank field reads as 0 and so is falsy, as a NULL condition must be; an expression over
+	// blanks may not be (blank - 1 is -1), so it is guarded.
+	guard := v.notNull
+	guardExact := v.notNullExact
+	if !v.nullable {
+		guard, guardExact = formulaAll, true
+	}
+	t := guardedAnd(guard, v.src, v.unsafe)
+	if v.blank == float64(0) && v.isNullMode == nullExact && !v.unsafe {
+		t = v.src
+	}
+	f := guardedAnd(guard, "NOT("+v.src+")", v.unsafe)
+	return pred{t: t, f: f, tExact: v.exact && guardExact, fExact: v.exact && guardExact}
 }
 
 var inverseOp = map[string]string{"=": "!=", "<>": "=", "<": ">=", "<=": ">", ">": "<=", ">=": "<"}
