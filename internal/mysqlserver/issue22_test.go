@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"slices"
 	"strings"
 	"testing"
 
@@ -41,10 +40,6 @@ type issueQuery struct {
 	labels []string
 	// check computes the expected answer from what the server reads of each base.
 	check func(ctx context.Context, served, demo *sql.DB) (*oracle.Result, error)
-	// pending: the query is known to fail on this branch with an error containing one of
-	// pending, for the reason pendingWhy; it is reported, not failed, until the fix is merged.
-	pending    []string
-	pendingWhy string
 }
 
 func rows(r ...[]string) [][]string { return r }
@@ -314,12 +309,8 @@ func checkIssueQuery(ctx context.Context, t *testing.T, maria *oracle.Server, se
 		verdict += "."
 	}
 	diff := oracle.Diff(want, got, q.ordered)
-	switch {
-	case diff == "":
+	if diff == "" {
 		return verdict
-	case got.Err != nil && slices.ContainsFunc(q.pending, func(p string) bool { return strings.Contains(got.Err.Error(), p) }):
-		t.Logf("pending (%s): %v; want %s", q.pendingWhy, got.Err, describeAnswer(want))
-		return "**Pending**: fails on this branch (" + q.pendingWhy + "); want " + describeAnswer(want) + ". " + verdict
 	}
 	t.Errorf("%s\n got: %s\nwant: %s", diff, describeAnswer(got), describeAnswer(want))
 	return "**Wrong**: " + diff + "; want " + describeAnswer(want)
