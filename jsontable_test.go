@@ -375,6 +375,11 @@ func TestJSONTableInQueries(t *testing.T) {
 		{"after a derived table",
 			"SELECT d.a, jt.v FROM (SELECT 1 AS a UNION ALL SELECT 2) d, JSON_TABLE(CONCAT('[', d.a, ', 7]'), '$[*]' COLUMNS (v INT PATH '$')) jt",
 			"SELECT 1, 1 UNION ALL SELECT 1, 7 UNION ALL SELECT 2, 2 UNION ALL SELECT 2, 7"},
+		{"in a comma run the join order would change",
+			// The equality joins jt to p, the first table: ordered by the join conditions alone, jt
+			// would go before t, which its document reads. A run holding a JSON table keeps FROM's order.
+			"SELECT p.Name, t.Name FROM People p, Tasks t, JSON_TABLE(t.Assignee, '$[*]' COLUMNS (person VARCHAR(17) PATH '$')) jt WHERE jt.person = p.id",
+			"SELECT p.Name, t.Name FROM Tasks t JOIN JSON_TABLE(t.Assignee, '$[*]' COLUMNS (person VARCHAR(17) PATH '$')) jt JOIN People p ON p.id = jt.person"},
 		{"after another JSON_TABLE",
 			"SELECT jt1.d, jt2.v FROM JSON_TABLE('[[1,2],[3]]', '$[*]' COLUMNS (d JSON PATH '$')) jt1, JSON_TABLE(jt1.d, '$[*]' COLUMNS (v INT PATH '$')) jt2",
 			"SELECT '[1, 2]', 1 UNION ALL SELECT '[1, 2]', 2 UNION ALL SELECT '[3]', 3"},
