@@ -52,7 +52,9 @@ func TestConditionValues(t *testing.T) {
 		// JSON: true or false for a condition and a checkbox, a number for what passes it on.
 		{"JSON_OBJECT('a', 1 = 1)", `{"a": true}`, "JSON"},
 		{"JSON_ARRAY(TRUE, FALSE, Done, Priority > 9)", `[true, false, true, false]`, "JSON"},
-		{"JSON_ARRAY(IF(1, 1 = 1, 0), IFNULL(1 = 1, 0), (1 = 1) + 0)", `[1, 1, 1]`, "JSON"},
+		{"JSON_ARRAY(IF(1, 1 = 1, 0), IFNULL(1 = 1, 0), (1 = 1) + 0, NULLIF(1 = 1, 0))", `[1, 1, 1, 1]`, "JSON"},
+		{"NULLIF(Priority > 5, 0)", int64(1), "INT64"},
+		{"YEAR(1 = 1) IS NULL", int64(1), "INT64"}, // YEAR(1): not a date
 	}
 	for _, tt := range tests {
 		t.Run(tt.sql, func(t *testing.T) {
