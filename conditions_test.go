@@ -27,6 +27,9 @@ func TestConditionsAreBigint(t *testing.T) {
 			[]string{"INT64", "INT64"}, []string{"NULL|1", "0|4", "1|3"}},
 		{"SELECT SUM(Priority > 2), SUM(Done), MAX(Priority IS NULL) FROM Tasks",
 			[]string{"INT64", "INT64", "INT64"}, []string{"3|2|1"}},
+		// MIN, MAX and ANY_VALUE pass a condition or a checkbox on as a BIGINT: a number in JSON.
+		{"SELECT JSON_ARRAY(MAX(Priority > 2), MIN(Done), ANY_VALUE(1 = 1), MAX(Priority > 2) = 1) FROM Tasks",
+			[]string{"JSON"}, []string{"[1, 0, 1, true]"}},
 		{"SELECT COUNT(*), SUM(Done = (Priority > 3)) FROM Tasks WHERE Done = (Priority > 3)",
 			[]string{"INT64", "INT64"}, []string{"5|5"}},
 		{"SELECT Done FROM Tasks WHERE Name = 'Ship it' UNION ALL SELECT 1 = 0",
