@@ -116,7 +116,7 @@ func (p *Plan) Keep(r Row) (bool, error) {
 // driverValue fits a value to its column's type.
 func driverValue(t sqlType, v any) any {
 	switch t {
-	case typeInt:
+	case typeInt, typeCond:
 		if f, ok := v.(float64); ok {
 			// A fraction in a precision-0 number: the service shows it rounded, and so do we.
 			r := math.Round(f)
