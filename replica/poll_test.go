@@ -40,7 +40,7 @@ func (h *harness) assertPolled(tbl *Table, when string, gone map[string]bool) in
 	if err != nil {
 		h.t.Fatal(err)
 	}
-	ts := tableSchema(schema, tbl.ID())
+	ts := TableSchemaOf(schema, tbl.ID())
 	rows := tbl.Rows()
 	inBase := map[string]bool{}
 	for _, r := range recs {

@@ -156,7 +156,7 @@ func (b *Base) copyTables(ctx context.Context, ts []*Table) error {
 	}
 	tschemas := make([]*transport.TableSchema, len(ts))
 	for i, t := range ts {
-		if tschemas[i] = tableSchema(schema, t.tableID); tschemas[i] == nil {
+		if tschemas[i] = TableSchemaOf(schema, t.tableID); tschemas[i] == nil {
 			return fmt.Errorf("replica of %s: the base has no such table (give its tbl… id)", t.tableID)
 		}
 	}
@@ -257,7 +257,7 @@ func (t *Table) install(ts *transport.TableSchema, recs []transport.Record, from
 	defer t.mu.Unlock()
 	t.name, t.fields, t.order, t.rows, t.cols, t.colIDs = ts.Name, fields, order, rows, cols, colIDs
 	t.cursor, t.replay = from, pendingReplay
-	t.polledAt, t.checkedAt, t.computedSig, t.written = started, started, computedSignature(ts), nil
+	t.polledAt, t.checkedAt, t.computedSig, t.written = started, started, ComputedSignature(ts), nil
 	t.stats.Copies++
 	t.patched = false
 	t.gen++
