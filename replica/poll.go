@@ -27,7 +27,7 @@ import (
 // non-computed cells, and a listing never shows a record deleted: every FullCheck a table's ids
 // are listed (with its computed fields, whose values change with other records) to find
 // deletions and bring the computed values up to date. The schema is read at most once per
-// schemaTTL (or when a listed record holds a field it does not know); what changed in it is
+// SchemaTTL (or when a listed record holds a field it does not know); what changed in it is
 // turned into the payload the webhook would have sent, so the same rules (PlanChange) decide
 // what applies and what makes the table copy again.
 //
@@ -36,7 +36,7 @@ import (
 // began (as with the webhook), but records deleted by other clients and computed values that
 // follow other records' changes (lookups, rollups, counts, formulas over them) within FullCheck
 // (twice that for a record deleted while an id listing runs), and field renames and deletions
-// within schemaTTL. The connection's own writes patch the copy
+// within SchemaTTL. The connection's own writes patch the copy
 // as with the webhook.
 
 // pollMargin is how far each poll's window reaches back before the previous poll began: twice
@@ -44,9 +44,9 @@ import (
 // tolerates.
 const pollMargin = time.Minute
 
-// schemaTTL is how long a poll trusts the schema it read last (and a copy a cursor and schema
+// SchemaTTL is how long a poll trusts the schema it read last (and a copy a cursor and schema
 // read for another copy: copyStart).
-const schemaTTL = time.Minute
+const SchemaTTL = time.Minute
 
 // DefaultFullCheck is how often, by default, a polled table's ids are listed to find deletions.
 const DefaultFullCheck = 10 * time.Minute
@@ -99,12 +99,12 @@ func (b *Base) readSchema(ctx context.Context) (*transport.BaseSchema, error) {
 	return s, nil
 }
 
-// cachedSchema is the schema read last if it is younger than schemaTTL, else a new read.
+// cachedSchema is the schema read last if it is younger than SchemaTTL, else a new read.
 func (b *Base) cachedSchema(ctx context.Context) (*transport.BaseSchema, time.Time, error) {
 	b.mu.RLock()
 	s, at := b.schema, b.schemaAt
 	b.mu.RUnlock()
-	if s != nil && b.clock.Now().Sub(at) < schemaTTL {
+	if s != nil && b.clock.Now().Sub(at) < SchemaTTL {
 		return s, at, nil
 	}
 	at = b.clock.Now()
@@ -250,7 +250,7 @@ func (p Poller) Poll(ctx context.Context, schema *transport.BaseSchema, schemaAt
 			return nil, nil, fmt.Errorf("poll %s for changes: %w", windows[i].TableID, errs[i])
 		}
 		if schemaAt.Before(r.Started) && holdsUnknownField(TableSchemaOf(schema, windows[i].TableID), r) {
-			// A field created after the schema was read: read it again now, not in schemaTTL.
+			// A field created after the schema was read: read it again now, not in SchemaTTL.
 			var err error
 			if schema, err = p.ReadSchema(ctx); err != nil {
 				return nil, nil, fmt.Errorf("read the schema of base %s: %w", p.Base.ID(), err)
@@ -374,6 +374,17 @@ func SchemaPayload(st CopyState, ts *transport.TableSchema) transport.WebhookPay
 	return p
 }
 
+// PlanPollSchema computes what a poll does to a copy's fields (computedSig is the
+// ComputedSignature of the schema the copy was made or last polled with): the difference to the
+// schema now as the webhook would have sent it, decided by PlanChange; or, as PlanChange's
+// errors, why the table must be copied again (IsRecopy).
+func PlanPollSchema(st CopyState, computedSig string, ts *transport.TableSchema) (*Change, error) {
+	if ComputedSignature(ts) != computedSig {
+		return nil, &errRecopy{"the definition of a computed field changed: its values may all have changed"}
+	}
+	return PlanChange(st, SchemaPayload(st, ts))
+}
+
 // applyPoll applies one poll to the copy, whole, or returns why it cannot (errRecopy,
 // errTableDeleted) without changing it. Records this client wrote since the poll began (Patch)
 // are left as the patch made them: the listing may predate the write, and the next poll's window
@@ -386,13 +397,9 @@ func (t *Table) applyPoll(ts *transport.TableSchema, r Poll) error {
 	if ts == nil {
 		return errTableDeleted
 	}
-	if sig := ComputedSignature(ts); sig != t.computedSig {
-		t.lastRecopy = &errRecopy{"the definition of a computed field changed: its values may all have changed"}
-		return t.lastRecopy
-	}
 	st := CopyState{TableID: t.tableID, Name: t.name, Fields: t.fields, Order: t.order, Cursor: t.cursor,
 		HasRecord: func(id string) (bool, error) { return t.rows[id] != nil, nil }}
-	ch, err := PlanChange(st, SchemaPayload(st, ts))
+	ch, err := PlanPollSchema(st, t.computedSig, ts)
 	if err != nil {
 		if IsRecopy(err) {
 			t.lastRecopy = err
