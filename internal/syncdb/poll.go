@@ -54,7 +54,11 @@ func (s *Syncer) startPolling(why error) {
 	s.polling = why
 	if !s.pollSaid {
 		s.pollSaid = true
-		s.log("polling for changes instead of following a webhook (%v): each poll lists the records changed since the last one (LAST_MODIFIED_TIME()); records deleted in the base and computed values (lookups, rollups, counts, formulas) follow within the full check, every %s", why, s.FullCheck())
+		check := "every " + s.FullCheck().String()
+		if s.FullCheck() <= time.Nanosecond {
+			check = "at every poll"
+		}
+		s.log("polling for changes instead of following a webhook (%v): each poll lists the records changed since the last one (LAST_MODIFIED_TIME()); records deleted in the base and computed values (lookups, rollups, counts, formulas) follow within the full check, %s", why, check)
 	}
 }
 
