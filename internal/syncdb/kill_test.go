@@ -26,7 +26,9 @@ func TestMain(m *testing.M) {
 	if endpoint := os.Getenv("SYNCDB_CHILD_ENDPOINT"); endpoint != "" {
 		os.Exit(runChild(endpoint, os.Getenv("SYNCDB_CHILD_TARGET")))
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	stopPostgres() // the cluster the tests shared
+	os.Exit(code)
 }
 
 func runChild(endpoint, url string) int {
@@ -91,6 +93,7 @@ func runChild(endpoint, url string) int {
 // boundary; the next run resumes from the stored cursor: it copies nothing and applies exactly the
 // payloads past it, and the target then equals the base.
 func TestKilledAndRestarted(t *testing.T) {
+	t.Parallel()
 	targets(t, func(t *testing.T, url string) {
 		h := newHarness(t)
 		srv := httptest.NewServer(h.s) // the child reaches the emulator over loopback
@@ -164,6 +167,7 @@ func TestKilledAndRestarted(t *testing.T) {
 // copies nothing and polls from there: every record changed since is in the target, and after
 // FullCheck the target equals the base.
 func TestKilledWhilePolling(t *testing.T) {
+	t.Parallel()
 	targets(t, func(t *testing.T, url string) {
 		t.Parallel()
 		h := newPollHarness(t, pollToken)

@@ -135,6 +135,7 @@ func (h *harness) assertPolled(tg *Target, when string, gone map[string]bool) in
 // own cells (assertPolled); after FullCheck has passed, the target equals the base record by
 // record, field by field, computed fields, links and deletions included (assertEqual).
 func TestPollingRandomized(t *testing.T) {
+	t.Parallel()
 	targets(t, func(t *testing.T, url string) {
 		t.Parallel()
 		runPollingRandomized(t, url, 1, 1000)
@@ -352,6 +353,7 @@ func TestPollingDeletions(t *testing.T) {
 // catching up and the ids (a deletion is found at once), and the target equals the base. A
 // restart keeps polling and sends no webhook request.
 func TestPollingFallBack(t *testing.T) {
+	t.Parallel()
 	targets(t, func(t *testing.T, url string) {
 		h := newPollHarness(t, emulator.DefaultToken)
 		var logged []string

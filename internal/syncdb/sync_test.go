@@ -15,6 +15,7 @@ import (
 
 // The first copy of a base: every table, typed columns, junction tables, the bookkeeping.
 func TestCopy(t *testing.T) {
+	t.Parallel()
 	targets(t, func(t *testing.T, url string) {
 		h := newHarness(t)
 		s, tg := h.syncer(url, Options{})
@@ -74,7 +75,11 @@ func TestTablesOption(t *testing.T) {
 // webhook) and sync steps in between, some of them restarts. After each catching up the target
 // equals the base.
 func TestSyncRandomized(t *testing.T) {
-	targets(t, func(t *testing.T, url string) { runRandomized(t, url, 1, 1000) })
+	t.Parallel()
+	targets(t, func(t *testing.T, url string) {
+		t.Parallel()
+		runRandomized(t, url, 1, 1000)
+	})
 }
 
 func runRandomized(t *testing.T, url string, seed uint64, ops int) {
