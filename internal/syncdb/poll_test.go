@@ -476,3 +476,26 @@ func setOf(list []string) map[string]bool {
 	}
 	return out
 }
+
+// A 403 of a listing (a token without data.records:read) is an error, not the service refusing
+// the webhook: the sync does not switch to polling, and once the listing is allowed it follows
+// the webhook.
+func TestListingRefusedIsNotPolling(t *testing.T) {
+	h := newPollHarness(t, emulator.DefaultToken)
+	s, tg := h.syncer("sqlite:"+t.TempDir()+"/copy.db", Options{})
+	h.s.InjectFault(emulator.Fault{Method: "GET", Path: "/v0/" + syncBase + "/" + tasksID, Status: 403, Times: 1})
+	err := s.CatchUp(bg)
+	if err == nil || !strings.Contains(err.Error(), "403") {
+		t.Fatalf("CatchUp with the listing refused: got %v, want the 403", err)
+	}
+	if s.Polling() != nil {
+		t.Fatalf("a refused listing made the sync poll: %v", s.Polling())
+	}
+	if err := s.CatchUp(bg); err != nil {
+		t.Fatal(err)
+	}
+	if s.Polling() != nil || s.Webhook() == "" || s.Webhook() == pollingHook {
+		t.Errorf("got webhook %q, polling %v: want a webhook followed", s.Webhook(), s.Polling())
+	}
+	h.assertEqual(tg, "after the listing is allowed")
+}

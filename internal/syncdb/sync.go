@@ -149,7 +149,7 @@ func (s *Syncer) CatchUp(ctx context.Context) error {
 	var err error
 	if s.polling != nil {
 		err = s.catchUpPolled(ctx)
-	} else if err = s.catchUpHook(ctx); replica.WebhookRefused(err) {
+	} else if err = s.catchUpHook(ctx); webhookRefused(err) {
 		if err = s.fallBack(ctx, err); err == nil {
 			err = s.catchUpPolled(ctx)
 		}
@@ -218,8 +218,8 @@ func (s *Syncer) start(ctx context.Context) error {
 	if s.hookID == "" {
 		return s.renew(ctx)
 	}
-	if !s.checked.IsZero() && s.clock.Now().Sub(s.checked) < checkAfter {
-		return nil
+	if s.started && !s.checked.IsZero() && s.clock.Now().Sub(s.checked) < checkAfter {
+		return nil // (not started: a first copy failed, and the tables it lacks are copied below)
 	}
 	from, err := s.nextCursor(ctx)
 	if errors.Is(err, errHookGone) {
@@ -298,7 +298,7 @@ func (s *Syncer) spec() transport.WebhookSpecification {
 func (s *Syncer) renew(ctx context.Context) error {
 	hook, err := s.base.CreateWebhook(ctx, s.spec(), "")
 	if err != nil {
-		return fmt.Errorf("sync of base %s: create its webhook: %w", s.base.ID(), err)
+		return fmt.Errorf("sync of base %s: create its webhook: %w", s.base.ID(), webhookError(err))
 	}
 	// The schema is read after the webhook exists: every change it may not show is in a payload.
 	want, schema, err := s.wanted(ctx)
@@ -335,7 +335,7 @@ const firstCursor = 1
 func (s *Syncer) nextCursor(ctx context.Context) (int, error) {
 	hooks, err := s.base.Webhooks(ctx)
 	if err != nil {
-		return 0, err
+		return 0, webhookError(err)
 	}
 	for _, h := range hooks {
 		if h.ID == s.hookID {
