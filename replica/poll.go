@@ -245,10 +245,25 @@ func (p Poller) Poll(ctx context.Context, schema *transport.BaseSchema, schemaAt
 		}()
 	}
 	wg.Wait()
-	for i, r := range results {
+	listedWith := schemaAt // the read of the schema the listings used
+	for i := range results {
+		if errs[i] != nil && listedWith.Before(results[i].Started) && mayBeSchemaChange(errs[i]) {
+			// The table, or a field the id listing names, may have been deleted since the
+			// schema was read: read it again (once), and list the table again with it (a table
+			// it lacks was deleted: an empty poll, which the apply turns into a drop).
+			if schemaAt.Equal(listedWith) {
+				var err error
+				if schema, err = p.ReadSchema(ctx); err != nil {
+					return nil, nil, fmt.Errorf("read the schema of base %s: %w", p.Base.ID(), err)
+				}
+				schemaAt = p.Clock.Now()
+			}
+			results[i], errs[i] = p.pollTable(ctx, TableSchemaOf(schema, windows[i].TableID), windows[i])
+		}
 		if errs[i] != nil {
 			return nil, nil, fmt.Errorf("poll %s for changes: %w", windows[i].TableID, errs[i])
 		}
+		r := results[i]
 		if schemaAt.Before(r.Started) && holdsUnknownField(TableSchemaOf(schema, windows[i].TableID), r) {
 			// A field created after the schema was read: read it again now, not in SchemaTTL.
 			var err error
@@ -259,6 +274,14 @@ func (p Poller) Poll(ctx context.Context, schema *transport.BaseSchema, schemaAt
 		}
 	}
 	return schema, results, nil
+}
+
+// mayBeSchemaChange reports whether a listing's error may come from a table or field deleted
+// since the schema was read (the service answers 403 or 404 for a table it no longer has, 422 for
+// a field).
+func mayBeSchemaChange(err error) bool {
+	var api *transport.APIError
+	return errors.As(err, &api) && (api.StatusCode == 403 || api.StatusCode == 404 || api.StatusCode == 422)
 }
 
 // pollTable lists what changed in a table since its last poll began (less pollMargin), and when

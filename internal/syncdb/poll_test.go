@@ -156,10 +156,11 @@ func runPollingRandomized(t *testing.T, url string, seed uint64, ops int) {
 	h.assertEqual(tg, "after the first copy")
 	rng := rand.New(rand.NewPCG(seed, 7))
 	w := newRandomWriter(t, h.harness, rng)
-	writes := 0
+	writes, tried := 0, 0
 	h.duringList = func() { // another client writes while the Syncer lists Tasks
 		if rng.IntN(3) == 0 {
-			if w.write(-1, rng.IntN(17)) {
+			tried++
+			if w.write(ops+tried, rng.IntN(17)) { // numbered past the run's own operations: names stay unique
 				writes++
 			}
 		}
@@ -498,4 +499,35 @@ func TestListingRefusedIsNotPolling(t *testing.T) {
 		t.Errorf("got webhook %q, polling %v: want a webhook followed", s.Webhook(), s.Polling())
 	}
 	h.assertEqual(tg, "after the listing is allowed")
+}
+
+// A table deleted, or a computed field deleted, while the sync trusts the schema it read (less
+// than replica.SchemaTTL ago): the listing the service refuses makes it read the schema again,
+// then the table is dropped, or copied again (its computed fields changed), instead of the poll
+// failing until the schema is read again.
+func TestPollingDeletedWithinSchemaTTL(t *testing.T) {
+	h := newPollHarness(t, pollToken)
+	projects, err := h.base.CreateTable(bg, transport.TableSpec{Name: "Projects", Fields: []transport.FieldSpec{{Name: "Title", Type: "singleLineText"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, tg := h.syncer("sqlite:"+t.TempDir()+"/copy.db", Options{FullCheck: time.Nanosecond}) // ids listed at every poll
+	if err := s.CatchUp(bg); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.s.DeleteTable(syncBase, projects.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.s.DeleteField(syncBase, tasksID, "fldSCORE000000001"); err != nil { // a formula: in the id listing
+		t.Fatal(err)
+	}
+	<-h.clk.After(time.Second)
+	copies := s.Stats().Copies
+	if err := s.CatchUp(bg); err != nil {
+		t.Fatalf("CatchUp after a table and a field were deleted: %v", err)
+	}
+	if got := s.Stats().Copies - copies; got != 1 {
+		t.Errorf("the poll copied %d tables, want 1 (Tasks: a computed field was deleted)", got)
+	}
+	h.assertEqual(tg, "after a table and a computed field were deleted")
 }
