@@ -228,6 +228,11 @@ func runPollingRandomized(t *testing.T, url string, seed uint64, ops int) {
 	if polls < ops/20 {
 		t.Errorf("only %d polls in %d operations", polls, ops)
 	}
+	// Copies: the two first, the table created, and Tasks once per field deleted (it has computed
+	// fields); none for a restart or a fault.
+	if want := 3 + w.fieldsDeleted; copies > want {
+		t.Errorf("%d tables copied, want at most %d (%d fields deleted from Tasks)", copies, want, w.fieldsDeleted)
+	}
 	if writes == 0 {
 		t.Error("no write landed during a listing")
 	}

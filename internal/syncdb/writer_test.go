@@ -21,6 +21,7 @@ type randomWriter struct {
 	extra             []string // records of the table created by the run
 	extraTable        string
 	gone              map[string]bool // records deleted
+	fieldsDeleted     int
 }
 
 func newRandomWriter(t *testing.T, h *harness, rng *rand.Rand) *randomWriter {
@@ -145,6 +146,7 @@ func (w *randomWriter) write(i, op int) bool {
 			t.Fatal(err)
 		}
 		w.added = slices.DeleteFunc(w.added, func(s string) bool { return s == id })
+		w.fieldsDeleted++
 	case op < 19 && w.extraTable != "": // a record of the table created
 		if len(w.extra) > 0 && w.rng.IntN(2) == 0 {
 			if _, err := h.base.Update(bg, w.extraTable, w.pick(w.extra), map[string]any{"Budget": float64(w.rng.IntN(1000)) / 10}, transport.WriteOptions{}); err != nil {
