@@ -226,6 +226,25 @@ func NewLayout(names []string) *Layout {
 	return l
 }
 
+// ReturnedFields is the fields a list request of the table returns, in an order to lay their cells
+// out in: its Fields, or every field of the table when it names none (the service then returns
+// them all); then the fields it sorts by that are not among them (a sorted listing read as
+// partitions asks for those too, to merge them).
+func (t *Table) ReturnedFields(r Request) []string {
+	names := slices.Clone(r.Fields)
+	if len(names) == 0 {
+		for _, f := range t.Fields {
+			names = append(names, f.Name)
+		}
+	}
+	for _, s := range r.Sort {
+		if !slices.Contains(names, s.Field) {
+			names = append(names, s.Field)
+		}
+	}
+	return names
+}
+
 // Cells lays out a record's cells by name.
 func (l *Layout) Cells(fields map[string]any) []any {
 	out := make([]any, len(l.cols))

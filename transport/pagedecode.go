@@ -13,9 +13,13 @@ import (
 // \u escape, invalid UTF-8, a number out of range, a syntax error — and the caller decodes the
 // body with encoding/json, whose values and errors stay the reference (FuzzDecodePage checks
 // that both give the same page whenever this one succeeds).
+//
+// With a layout (IterateCells) each record's fields are decoded straight into its cells, in the
+// layout's order, from a few allocations per page instead of a map per record; a field the layout
+// lacks goes into a map of the record's own (wireRecord.Fields), so that none is lost.
 func (pg *page) decodeFast(data []byte) bool {
-	d := pageDecoder{data: data}
-	var out page
+	d := pageDecoder{data: data, layout: pg.layout}
+	out := page{layout: pg.layout, laidOut: pg.layout != nil}
 	if !d.byte('{') {
 		return false
 	}
@@ -66,6 +70,9 @@ type pageDecoder struct {
 	pos  int
 	keys map[string]string
 	hint int // fields of the previous record: the next one's map is made this size
+
+	layout *cellLayout // not nil: fields are decoded into cells (laidCells)
+	cells  cellBuffer
 }
 
 func (d *pageDecoder) space() {
@@ -107,6 +114,9 @@ func (d *pageDecoder) records(out *page) bool {
 		if !d.record(&w) {
 			return false
 		}
+		if d.layout != nil && w.cells == nil { // no "fields": every cell is empty
+			w.cells = d.nextCells()
+		}
 		out.Records = append(out.Records, w)
 		if d.byte(',') {
 			continue
@@ -141,7 +151,11 @@ func (d *pageDecoder) record(w *wireRecord) bool {
 			if !d.peek('{') {
 				return false // null or another type: encoding/json's answer
 			}
-			if w.Fields, ok = d.value(); !ok {
+			if d.layout != nil {
+				if w.cells != nil || !d.laidCells(w) { // a second "fields" replaces the first: encoding/json's answer
+					return false
+				}
+			} else if w.Fields, ok = d.value(); !ok {
 				return false
 			}
 		default:
@@ -271,6 +285,68 @@ func (d *pageDecoder) value() (any, bool) {
 	return nil, false
 }
 
+// nextCells returns a record's nil cells.
+func (d *pageDecoder) nextCells() []any { return d.cells.next(len(d.layout.names)) }
+
+// laidCells reads a record's "fields" object into its cells by the layout; a field the layout
+// lacks goes into w.Fields, a map made for it.
+func (d *pageDecoder) laidCells(w *wireRecord) bool {
+	d.pos++ // '{'
+	w.cells = d.nextCells()
+	if d.byte('}') {
+		return true
+	}
+	var rest map[string]any
+	for {
+		raw, ok := d.rawString()
+		if !ok || !d.byte(':') {
+			return false
+		}
+		i, known := d.layout.index[string(raw)]
+		var key string
+		if !known {
+			if key, ok = d.key(raw); !ok {
+				return false
+			}
+			i, known = d.layout.index[key] // a name written with escapes
+		}
+		v, ok := d.value()
+		if !ok {
+			return false
+		}
+		if known {
+			w.cells[i] = v
+		} else {
+			if rest == nil {
+				rest = map[string]any{}
+				w.Fields = rest
+			}
+			rest[key] = v
+		}
+		if !d.byte(',') {
+			return d.byte('}')
+		}
+	}
+}
+
+// key is an object's key, shared through d.keys.
+func (d *pageDecoder) key(raw []byte) (string, bool) {
+	if key, ok := d.keys[string(raw)]; ok {
+		return key, true
+	}
+	key, ok := unescape(raw)
+	if !ok {
+		return "", false
+	}
+	if d.keys == nil {
+		d.keys = map[string]string{}
+	}
+	if len(d.keys) < 1000 { // field names, not a table of values
+		d.keys[string(raw)] = key
+	}
+	return key, true
+}
+
 // object reads an object; its keys are shared through d.keys.
 func (d *pageDecoder) object() (any, bool) {
 	d.pos++ // '{'
@@ -283,17 +359,9 @@ func (d *pageDecoder) object() (any, bool) {
 		if !ok || !d.byte(':') {
 			return nil, false
 		}
-		key, ok := d.keys[string(raw)]
+		key, ok := d.key(raw)
 		if !ok {
-			if key, ok = unescape(raw); !ok {
-				return nil, false
-			}
-			if d.keys == nil {
-				d.keys = map[string]string{}
-			}
-			if len(d.keys) < 1000 { // field names, not a table of values
-				d.keys[string(raw)] = key
-			}
+			return nil, false
 		}
 		v, ok := d.value()
 		if !ok {
