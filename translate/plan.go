@@ -254,6 +254,27 @@ func (l *Layout) Cells(fields map[string]any) []any {
 	return out
 }
 
+// FieldMap is the record's fields as one map, however it holds them (Cells by Layout, Fields, or
+// both): for code that must have a map, such as a copy that renames fields. Empty cells are left
+// out, as the service leaves them out.
+func (r *Row) FieldMap() map[string]any {
+	if r.Layout == nil {
+		return r.Fields
+	}
+	m := make(map[string]any, len(r.Layout.cols)+len(r.Fields))
+	for name, c := range r.Layout.cols {
+		if c < len(r.Cells) && r.Cells[c] != nil {
+			m[name] = r.Cells[c]
+		}
+	}
+	for name, v := range r.Fields {
+		if _, laid := r.Layout.cols[name]; !laid {
+			m[name] = v
+		}
+	}
+	return m
+}
+
 // cell is the record's cell of a field, by name.
 func (r *Row) cell(name string) any {
 	if r.Layout != nil {
