@@ -1,6 +1,7 @@
 package transport
 
 import (
+	"bytes"
 	"strconv"
 	"unicode/utf8"
 )
@@ -73,6 +74,7 @@ type pageDecoder struct {
 
 	layout *cellLayout // not nil: fields are decoded into cells (laidCells)
 	cells  cellBuffer
+	recent []recentColumn // by the layout's column (cell)
 }
 
 func (d *pageDecoder) space() {
@@ -310,7 +312,12 @@ func (d *pageDecoder) laidCells(w *wireRecord) bool {
 			}
 			i, known = d.layout.index[key] // a name written with escapes
 		}
-		v, ok := d.value()
+		var v any
+		if known {
+			v, ok = d.cell(i)
+		} else {
+			v, ok = d.value()
+		}
 		if !ok {
 			return false
 		}
@@ -327,6 +334,66 @@ func (d *pageDecoder) laidCells(w *wireRecord) bool {
 			return d.byte('}')
 		}
 	}
+}
+
+// recentPerColumn is how many of a column's last distinct strings and numbers cell remembers.
+const recentPerColumn = 4
+
+// recentColumn is a column's last distinct strings and numbers: their JSON text and value.
+type recentColumn struct {
+	vals [recentPerColumn]struct {
+		text []byte // in the page's body, quotes included for a string
+		v    any
+	}
+	next int // the entry the next new value replaces
+}
+
+// cell reads the value of column i. A string or number written as one of the column's last few
+// (a single select, a date, a rating down a column) is the same value, boxed once per page rather
+// than once per record: strings and numbers are immutable, so records may share them. Arrays and
+// objects are read afresh, each record's own.
+func (d *pageDecoder) cell(i int) (any, bool) {
+	d.space()
+	if d.pos >= len(d.data) {
+		return nil, false
+	}
+	c := d.data[d.pos]
+	if c != '"' && c != '-' && (c < '0' || c > '9') {
+		return d.value()
+	}
+	if d.recent == nil {
+		d.recent = make([]recentColumn, len(d.layout.names))
+	}
+	col := &d.recent[i]
+	start := d.pos
+	var f float64
+	var raw []byte
+	var ok bool
+	if c == '"' {
+		raw, ok = d.rawString()
+	} else {
+		f, ok = d.number()
+	}
+	if !ok {
+		return nil, false
+	}
+	text := d.data[start:d.pos]
+	for j := range col.vals {
+		if e := &col.vals[j]; e.v != nil && bytes.Equal(e.text, text) {
+			return e.v, true
+		}
+	}
+	var v any = f
+	if c == '"' {
+		s, ok := unescape(raw)
+		if !ok {
+			return nil, false
+		}
+		v = s
+	}
+	col.vals[col.next].text, col.vals[col.next].v = text, v
+	col.next = (col.next + 1) % recentPerColumn
+	return v, true
 }
 
 // key is an object's key, shared through d.keys.
@@ -385,7 +452,7 @@ func (d *pageDecoder) literal(word string) bool {
 }
 
 // number reads a number in JSON's grammar (strconv alone would take "0x1", "+1", "1." or "Inf").
-func (d *pageDecoder) number() (any, bool) {
+func (d *pageDecoder) number() (float64, bool) {
 	start, i := d.pos, d.pos
 	digits := func() bool {
 		j := i
@@ -400,12 +467,12 @@ func (d *pageDecoder) number() (any, bool) {
 	if i < len(d.data) && d.data[i] == '0' {
 		i++
 	} else if !digits() {
-		return nil, false
+		return 0, false
 	}
 	if i < len(d.data) && d.data[i] == '.' {
 		i++
 		if !digits() {
-			return nil, false
+			return 0, false
 		}
 	}
 	if i < len(d.data) && (d.data[i] == 'e' || d.data[i] == 'E') {
@@ -414,12 +481,12 @@ func (d *pageDecoder) number() (any, bool) {
 			i++
 		}
 		if !digits() {
-			return nil, false
+			return 0, false
 		}
 	}
 	f, err := strconv.ParseFloat(string(d.data[start:i]), 64)
 	if err != nil {
-		return nil, false
+		return 0, false
 	}
 	d.pos = i
 	return f, true
