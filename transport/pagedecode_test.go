@@ -184,7 +184,9 @@ func TestRepeatedCellsShared(t *testing.T) {
 		})
 	}
 	same := body(func(int) string { return `"Status":"Todo","N":7.5` })
-	distinct := body(func(i int) string { return `"Status":"Todo ` + strings.Repeat("x", i) + `","N":` + strings.Repeat("7", i+1) })
+	distinct := body(func(i int) string {
+		return `"Status":"Todo ` + strings.Repeat("x", i) + `","N":` + strings.Repeat("7", i+1)
+	})
 	if a, b := allocs(same), allocs(distinct); a+250 > b {
 		t.Errorf("a page whose 100 records share a string and a number: %v allocations; with distinct ones %v; want at least 250 fewer (3 per record)", a, b)
 	}
