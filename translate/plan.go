@@ -72,10 +72,13 @@ type Row struct {
 	ID          string
 	CreatedTime time.Time
 	Fields      map[string]any
-	// Cells, when Layout is set, are the same cells as Fields, by Layout's column: a record read
-	// many times (the replica's) has its cells read from one small map shared by every row of
-	// its table and a slice, rather than from a map of its own per row (BenchmarkDashboardReplicaQueries).
-	// Code that changes Fields must clear Layout.
+	// Cells, when Layout is set, are the record's cells by Layout's column, read before Fields (which
+	// then holds only what the layout lacks, or nil, or the same cells again): a record read many
+	// times (the replica's) has its cells read from one small map shared by every row of its table
+	// and a slice, rather than from a map of its own per row (BenchmarkDashboardReplicaQueries), and
+	// a scan's records are decoded straight into cells (transport's IterateCells), with no map at
+	// all. Read cells through cell, or FieldMap where a map is needed; code that changes Fields
+	// must clear Layout.
 	Cells  []any
 	Layout *Layout
 	Values []any
