@@ -304,13 +304,17 @@ func (d *pageDecoder) laidCells(w *wireRecord) bool {
 		if !ok || !d.byte(':') {
 			return false
 		}
-		i, known := d.layout.index[string(raw)]
+		var i int
+		var known bool
 		var key string
+		if bytes.IndexByte(raw, '\\') < 0 {
+			i, known = d.layout.index[string(raw)] // the usual name, written as it is
+		}
 		if !known {
 			if key, ok = d.key(raw); !ok {
 				return false
 			}
-			i, known = d.layout.index[key] // a name written with escapes
+			i, known = d.layout.index[key]
 		}
 		var v any
 		if known {

@@ -30,11 +30,13 @@ var pageSeeds = []string{
 	`{"records":[{"id":"rec17","fields":{"Name":"a","Other":1,"N\/":2}},{"id":"rec18"},{"id":"rec19","fields":{"Tags":[],"Tags":["z"]}}]}`,
 	`{"records":[{"id":"rec20","fields":{"Name":"a"},"fields":{"N":1}}]}`,
 	`{"records":[{"id":"rec21","fields":{"Name":"a\/b","N":1}},{"id":"rec22","fields":{"Name":"a/b","N":1.0}},{"id":"rec23","fields":{"Name":"a\/b","N":1,"Tags":["a/b"]}},{"id":"rec24","fields":{"Name":"1","N":-0}}]}`,
+	`{"records":[{"id":"rec25","fields":{"q\"":1,"q\\\"":2}}]}`,
 }
 
 // cellNames is the layout the cells decoder is checked with: names of the seeds' fields, one
-// written with an escape in a seed ("N/"), and one no seed has.
-var cellNames = []string{"Name", "N", "Tags", "a", "N/", "Missing"}
+// written with an escape in a seed ("N/"), one no seed has, and one that is another name's JSON
+// text (q\" is how the name q" is written, not the name q\").
+var cellNames = []string{"Name", "N", "Tags", "a", "N/", "Missing", `q\"`}
 
 // TestDecodeFast: the usual pages are decoded by the fast decoder, and to what encoding/json
 // makes of them; what it gives up on is left to encoding/json.
