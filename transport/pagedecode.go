@@ -3,6 +3,7 @@ package transport
 import (
 	"bytes"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -72,6 +73,7 @@ type pageDecoder struct {
 	keys map[string]string
 	hint int // fields of the previous record: the next one's map is made this size
 
+	id     []byte      // the record's id as written, when it has no escape: setIDs reads it
 	layout *cellLayout // not nil: fields are decoded into cells (laidCells)
 	cells  cellBuffer
 	recent []recentColumn // by the layout's column (cell)
@@ -111,8 +113,10 @@ func (d *pageDecoder) records(out *page) bool {
 	if d.byte(']') {
 		return true
 	}
+	ids := make([][]byte, 0, maxPageSize) // each record's id as written, nil when it had an escape (then read already)
 	for {
 		var w wireRecord
+		d.id = nil
 		if !d.record(&w) {
 			return false
 		}
@@ -120,10 +124,36 @@ func (d *pageDecoder) records(out *page) bool {
 			w.cells = d.nextCells()
 		}
 		out.Records = append(out.Records, w)
+		ids = append(ids, d.id)
 		if d.byte(',') {
 			continue
 		}
-		return d.byte(']')
+		if !d.byte(']') {
+			return false
+		}
+		setIDs(out.Records, ids)
+		return true
+	}
+}
+
+// setIDs gives the records the ids written without an escape from one string, one allocation
+// per page rather than one per record: a page's ids are kept or dropped together (1.7 kB for 100).
+func setIDs(recs []wireRecord, ids [][]byte) {
+	n := 0
+	for _, id := range ids {
+		n += len(id)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for _, id := range ids {
+		b.Write(id)
+	}
+	all, at := b.String(), 0
+	for i, id := range ids {
+		if id != nil {
+			recs[i].ID = all[at : at+len(id)]
+			at += len(id)
+		}
 	}
 }
 
@@ -138,7 +168,14 @@ func (d *pageDecoder) record(w *wireRecord) bool {
 		}
 		switch string(key) {
 		case "id":
-			if w.ID, ok = d.str(); !ok {
+			raw, ok := d.rawString()
+			if !ok {
+				return false
+			}
+			d.id = nil
+			if bytes.IndexByte(raw, '\\') < 0 {
+				d.id = raw // set with the page's other ids (setIDs)
+			} else if w.ID, ok = unescape(raw); !ok {
 				return false
 			}
 		case "createdTime":

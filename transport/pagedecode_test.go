@@ -31,6 +31,7 @@ var pageSeeds = []string{
 	`{"records":[{"id":"rec20","fields":{"Name":"a"},"fields":{"N":1}}]}`,
 	`{"records":[{"id":"rec21","fields":{"Name":"a\/b","N":1}},{"id":"rec22","fields":{"Name":"a/b","N":1.0}},{"id":"rec23","fields":{"Name":"a\/b","N":1,"Tags":["a/b"]}},{"id":"rec24","fields":{"Name":"1","N":-0}}]}`,
 	`{"records":[{"id":"rec25","fields":{"q\"":1,"q\\\"":2}}]}`,
+	`{"records":[{"id":"rec\/26","id":"rec27"},{"id":"rec28","id":"rec\/29"},{"id":""},{"fields":{"N":1}},{"id":"rec30"}]}`,
 }
 
 // cellNames is the layout the cells decoder is checked with: names of the seeds' fields, one
