@@ -297,8 +297,9 @@ func renamedSince(planned *translate.Table, copied []replica.Field) map[string]s
 func underPlanNames(rows []translate.Row, renamed map[string]string) []translate.Row {
 	out := make([]translate.Row, len(rows))
 	for i, r := range rows {
-		fields := make(map[string]any, len(r.Fields))
-		for name, v := range r.Fields {
+		all := r.FieldMap()
+		fields := make(map[string]any, len(all))
+		for name, v := range all {
 			if _, isRenamed := renamed[name]; !isRenamed {
 				fields[name] = v
 			}
@@ -307,7 +308,7 @@ func underPlanNames(rows []translate.Row, renamed map[string]string) []translate
 			delete(fields, planName) // a field the copy has under that name is another one now
 		}
 		for copiedName, planName := range renamed {
-			if v, ok := r.Fields[copiedName]; ok {
+			if v, ok := all[copiedName]; ok {
 				fields[planName] = v
 			}
 		}
