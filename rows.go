@@ -33,17 +33,6 @@ type sourcePage struct {
 	err     error
 }
 
-// startList runs one list request (all its pages).
-func startList(ctx context.Context, table *transport.Table, opts transport.ListOptions) *recordSource {
-	return startSource(ctx, func(ctx context.Context, send func(sourcePage) bool) {
-		for records, err := range table.Iterate(ctx, opts) {
-			if !send(sourcePage{records: records, err: err}) || err != nil {
-				return
-			}
-		}
-	})
-}
-
 // startGets fetches records by id, one GET each. An id the service does not know is no row.
 func startGets(ctx context.Context, table *transport.Table, ids []string) *recordSource {
 	return startSource(ctx, func(ctx context.Context, send func(sourcePage) bool) {
