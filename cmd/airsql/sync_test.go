@@ -61,7 +61,8 @@ func TestSyncArgs(t *testing.T) {
 		want string
 	}{
 		{[]string{"sync"}, "sync needs -to"},
-		{[]string{"sync", "-to", "mysql://x"}, "give sqlite:FILE or postgres://"},
+		{[]string{"sync", "-to", "oracle://x"}, "give sqlite:FILE, postgres://user:password@host/dbname or mysql://"},
+		{[]string{"sync", "-to", "mysql://u@x"}, "name one database: mysql://user:password@host:port/dbname"},
 		{[]string{"sync", "-to", "sqlite:x.db", "extra"}, "sync takes no arguments"},
 		{[]string{"sync", "-to", "sqlite:x.db", "-every", "0s"}, "give a positive duration"},
 	}
@@ -78,10 +79,18 @@ func TestSyncArgs(t *testing.T) {
 
 // The target's password never reaches stderr.
 func TestSyncRedactsTargetPassword(t *testing.T) {
-	var stderr bytes.Buffer
-	run(context.Background(), []string{"sync", "-to", "postgres://u:s3cretpassword@127.0.0.1:1/db?connect_timeout=1"}, nil, &bytes.Buffer{}, &stderr, env(nil))
-	if strings.Contains(stderr.String(), "s3cretpassword") {
-		t.Errorf("stderr shows the password: %s", stderr.String())
+	for _, to := range []string{
+		"postgres://u:s3cretpassword@127.0.0.1:1/db?connect_timeout=1",
+		"mysql://u:s3cretpassword@127.0.0.1:1/db",
+		"mysql://u:s3cretpassword@127.0.0.1:1/db?bogus=1",
+	} {
+		t.Run(to[:strings.Index(to, ":")], func(t *testing.T) {
+			var stderr bytes.Buffer
+			code := run(context.Background(), []string{"sync", "-to", to}, nil, &bytes.Buffer{}, &stderr, env(nil))
+			if code == 0 || strings.Contains(stderr.String(), "s3cretpassword") {
+				t.Errorf("got exit %d and stderr %s: want a failure that does not show the password", code, stderr.String())
+			}
+		})
 	}
 }
 
