@@ -125,8 +125,9 @@ func onConflict(key, cols []string) string {
 }
 
 // mysqlIdentifier makes a name a MySQL identifier: identifiers are utf8mb3 (a character outside
-// the Basic Multilingual Plane, an emoji, becomes "_"), hold no NUL and end in no space (trimmed);
-// an empty result is "_". A name changed so may meet another: uniqueName tells them apart.
+// the Basic Multilingual Plane, an emoji, becomes "_"), hold no NUL and end in no white space
+// (trimmed); an empty result is "_". A name changed so may meet another: uniqueName tells them
+// apart.
 func mysqlIdentifier(name string) string {
 	var b strings.Builder
 	for _, r := range name {
@@ -137,7 +138,7 @@ func mysqlIdentifier(name string) string {
 			b.WriteRune(r)
 		}
 	}
-	s := strings.TrimRight(b.String(), " ")
+	s := strings.TrimRight(b.String(), " \t\n\v\f\r")
 	if s == "" {
 		return "_"
 	}

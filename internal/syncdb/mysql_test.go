@@ -91,6 +91,7 @@ func TestFitIdentifier(t *testing.T) {
 		{accents + "é", strings.Repeat("é", 55) + "_" + hash32(accents+"é"), strings.Repeat("é", 27) + "_" + hash32(accents+"é")},
 		{"Status 🚀", "Status _", "Status 🚀"},
 		{"Notes  ", "Notes", "Notes  "},
+		{"Notes\t\n", "Notes", "Notes\t\n"},
 		{"   ", "_", "   "},
 		{"🚀", "_", "🚀"},
 	}
@@ -141,15 +142,15 @@ func FuzzMySQLIdentifier(f *testing.F) {
 			t.Skip("Airtable names are non-empty UTF-8 without NUL")
 		}
 		got := mysqlDialect.fit(name)
-		if n := utf8.RuneCountInString(got); n > 64 || n == 0 || strings.HasSuffix(got, " ") || !utf8.ValidString(got) {
-			t.Fatalf("fit(%q) = %q: want 1 to 64 characters of UTF-8 ending in no space", name, got)
+		if n := utf8.RuneCountInString(got); n > 64 || n == 0 || strings.TrimRight(got, " \t\n\v\f\r") != got || !utf8.ValidString(got) {
+			t.Fatalf("fit(%q) = %q: want 1 to 64 characters of UTF-8 ending in no white space", name, got)
 		}
 		for _, r := range got {
 			if r > 0xFFFF {
 				t.Fatalf("fit(%q) = %q: holds %U, outside the BMP", name, got, r)
 			}
 		}
-		if legal := utf8.RuneCountInString(name) <= 64 && !strings.HasSuffix(name, " ") && !strings.ContainsFunc(name, func(r rune) bool { return r > 0xFFFF }); legal && got != name {
+		if legal := utf8.RuneCountInString(name) <= 64 && strings.TrimRight(name, " \t\n\v\f\r") == name && !strings.ContainsFunc(name, func(r rune) bool { return r > 0xFFFF }); legal && got != name {
 			t.Fatalf("fit(%q) = %q: want the name itself", name, got)
 		}
 		if _, err := db.Exec("CREATE TABLE " + quote(got) + " (" + quote(got) + " INT)"); err != nil {
@@ -164,4 +165,52 @@ func FuzzMySQLIdentifier(f *testing.F) {
 			t.Fatalf("got table %q and column %q, want %q", table, column, got)
 		}
 	})
+}
+
+// The columns a copy into MariaDB creates, as information_schema describes them: the driver's
+// types (MariaDB's JSON is a LONGTEXT that a CHECK keeps JSON), utf8mb4 text, ASCII ids in which
+// case matters.
+func TestMySQLColumns(t *testing.T) {
+	h := newHarness(t)
+	s, tg := h.syncer(startMariaDB(t), Options{})
+	if err := s.CatchUp(bg); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, row := range h.query(tg, `SELECT CONCAT(table_name, '.', column_name, '|', column_type, ' ', IFNULL(collation_name, '-')) FROM information_schema.columns
+		WHERE table_schema = DATABASE() AND table_name IN ('Tasks', 'Tasks__Owner')`) {
+		column, typ, _ := strings.Cut(row, "|")
+		got[column] = typ
+	}
+	cases := []struct{ column, want string }{
+		{"Tasks.id", "varchar(32) ascii_bin"},
+		{"Tasks.createdTime", "datetime(3) -"},
+		{"Tasks.Name", "longtext utf8mb4_general_ci"},
+		{"Tasks.N", "bigint(20) -"},
+		{"Tasks.Cost", "double -"},
+		{"Tasks.Status", "longtext utf8mb4_general_ci"},
+		{"Tasks.Tags", "longtext utf8mb4_bin"}, // JSON
+		{"Tasks.Done", "tinyint(1) -"},
+		{"Tasks.Due", "date -"},
+		{"Tasks.Owner", "longtext utf8mb4_bin"},
+		{"Tasks.Owner Name", "longtext utf8mb4_bin"},
+		{"Tasks.Score", "double -"}, // {N} * 2: the driver announces a formula's number as DOUBLE
+		{"Tasks__Owner.record_id", "varchar(32) ascii_bin"},
+		{"Tasks__Owner.linked_id", "varchar(32) ascii_bin"},
+		{"Tasks__Owner.position", "int(11) -"},
+	}
+	for _, c := range cases {
+		t.Run(c.column, func(t *testing.T) {
+			if got[c.column] != c.want {
+				t.Errorf("got %q, want %q", got[c.column], c.want)
+			}
+		})
+	}
+	if len(got) != len(cases) {
+		t.Errorf("got columns %v, want %d", got, len(cases))
+	}
+	var check string
+	if err := tg.db.QueryRow(`SELECT check_clause FROM information_schema.check_constraints WHERE constraint_schema = DATABASE() AND table_name = 'Tasks' AND constraint_name = 'Tags'`).Scan(&check); err != nil || !strings.Contains(check, "json_valid") {
+		t.Errorf("Tasks.Tags: got check %q (%v), want json_valid: MariaDB's JSON", check, err)
+	}
 }
