@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/airsql/airsql/transport"
 )
 
 func TestMySQLConfig(t *testing.T) {
@@ -172,10 +174,15 @@ func FuzzMySQLIdentifier(f *testing.F) {
 // case matters.
 func TestMySQLColumns(t *testing.T) {
 	h := newHarness(t)
+	// Text outside the BMP: 4 bytes in UTF-8, which utf8mb4 holds (MySQL's utf8 does not).
+	if _, err := h.base.Create(bg, tasksID, map[string]any{fldName: "🚀 ünïcödé", fldTags: []string{"a"}}, transport.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
 	s, tg := h.syncer(startMariaDB(t), Options{})
 	if err := s.CatchUp(bg); err != nil {
 		t.Fatal(err)
 	}
+	h.assertEqual(tg, "after a copy with 4-byte characters")
 	got := map[string]string{}
 	for _, row := range h.query(tg, `SELECT CONCAT(table_name, '.', column_name, '|', column_type, ' ', IFNULL(collation_name, '-')) FROM information_schema.columns
 		WHERE table_schema = DATABASE() AND table_name IN ('Tasks', 'Tasks__Owner')`) {
