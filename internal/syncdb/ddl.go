@@ -42,8 +42,9 @@ func (t *Target) ddl(ctx context.Context, tx execer, query string) error {
 	return nil
 }
 
-// done says whether a step of a replayed payload is in the target already; where DDL is
-// transactional no step outlives its transaction, and it sends no query.
+// done says whether the target has a table (column "") or a column, to tell whether a step of a
+// replayed payload is done already; where DDL is transactional no step outlives its transaction,
+// and it answers false without a query.
 func (t *Target) done(ctx context.Context, tx execer, table, column string) (bool, error) {
 	if !t.d.ddlCommits {
 		return false, nil
@@ -83,12 +84,12 @@ func (t *Target) dropColumn(ctx context.Context, tx execer, table, column string
 // renameColumn renames a column (done: from is gone and to is there).
 func (t *Target) renameColumn(ctx context.Context, tx execer, table, from, to string) error {
 	if t.d.ddlCommits {
-		gone, err := t.done(ctx, tx, table, from)
+		fromThere, err := t.done(ctx, tx, table, from)
 		if err != nil {
 			return err
 		}
-		there, err := t.done(ctx, tx, table, to)
-		if err != nil || (!gone && there) {
+		toThere, err := t.done(ctx, tx, table, to)
+		if err != nil || (!fromThere && toThere) {
 			return err
 		}
 	}
@@ -98,12 +99,12 @@ func (t *Target) renameColumn(ctx context.Context, tx execer, table, from, to st
 // renameTable renames a table (done: from is gone and to is there).
 func (t *Target) renameTable(ctx context.Context, tx execer, from, to string) error {
 	if t.d.ddlCommits {
-		stays, err := t.done(ctx, tx, from, "")
+		fromThere, err := t.done(ctx, tx, from, "")
 		if err != nil {
 			return err
 		}
-		there, err := t.done(ctx, tx, to, "")
-		if err != nil || (!stays && there) {
+		toThere, err := t.done(ctx, tx, to, "")
+		if err != nil || (!fromThere && toThere) {
 			return err
 		}
 	}
