@@ -79,6 +79,10 @@ func (s *Syncer) apply(ctx context.Context, p transport.WebhookPayload, skip map
 	}()
 	// The schema steps of every table first, then the rows and cursors: where DDL commits
 	// (ddl.go), what commits early is schema only, and a replay finds each step done.
+	if err := s.target.beginSteps(ctx, tx, s.base.ID(), p.Cursor); err != nil {
+		return nil, err
+	}
+	defer s.target.endSteps()
 	changes := map[string]*replica.Change{}
 	for _, id := range ids {
 		ts := s.tables[id]
@@ -111,6 +115,7 @@ func (s *Syncer) apply(ctx context.Context, p transport.WebhookPayload, skip map
 		}
 		staged[id], changes[id] = nt, ch
 	}
+	s.target.endSteps()
 	applied := false
 	for _, id := range slices.Sorted(maps.Keys(staged)) {
 		if err := s.applyRows(ctx, tx, staged[id], changes[id]); err != nil {

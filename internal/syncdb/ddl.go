@@ -3,6 +3,8 @@ package syncdb
 import (
 	"context"
 	"database/sql"
+	"errors"
+	"strings"
 )
 
 // The schema steps of the sync: every CREATE, ALTER, RENAME and DROP goes through here.
@@ -13,22 +15,95 @@ import (
 //
 //   - a payload applies every table's schema steps first and its rows and cursors after them
 //     (apply), so that what the DDL commits early is schema only;
-//   - each step of a payload is skipped when information_schema shows it done: a run killed after
-//     some steps replays the payload from the cursor it stored, repeats nothing and reaches the
-//     state an uninterrupted run reaches;
-//   - after a step a new transaction begins on the same connection, so that the rows and the
-//     cursor that follow still commit together (go's sql.Tx does not know of the implicit commit,
-//     and would otherwise run them one autocommit at a time);
-//   - a copy needs no mark of its own: what makes a table copied (a payload it cannot take, a
+//   - after each step a new transaction begins on the same connection, and the payload's row in
+//     _airsql_sync_steps counts the step (the payload's cursor, the steps done) in it: the next
+//     step's implicit commit commits the count, and the rows and cursors that follow the last
+//     step still commit together with its count (go's sql.Tx does not know of the implicit
+//     commit, and would otherwise run them one autocommit at a time);
+//   - a run killed anywhere in between replays the payload from the cursor it stored: the steps
+//     the count names it skips; the one after them, which may have committed without its count,
+//     it skips (and counts) when information_schema shows it done, and then looks at the next one
+//     so; the rest it runs. So it repeats nothing and reaches the state an uninterrupted run
+//     reaches, also when a later step reuses a name an earlier one freed (two fields swapping
+//     names): no step but the last one that ran is judged by what information_schema shows;
+//   - a copy needs no count of its own: what makes a table copied (a payload it cannot take, a
 //     cursor gap, a new webhook, a table not copied yet) is decided again by the next run from
 //     what committed, since the copy moves the table's cursor only when it commits; a copy's
 //     CREATE TABLE replaces what a stopped copy left under that name.
 
+// stepsTable counts the schema steps of the payload being applied, where DDL commits.
+const stepsTable = "_airsql_sync_steps"
+
+// stepCount is where the schema steps of a payload are.
+type stepCount struct {
+	base   string
+	cursor int
+	done   int // the steps known done: their count committed
+	next   int // the index of the next step
+}
+
+// beginSteps starts counting the schema steps of payload cursor (where DDL commits; elsewhere it
+// does nothing), from what a run stopped inside them counted.
+func (t *Target) beginSteps(ctx context.Context, tx execer, base string, cursor int) error {
+	if !t.d.ddlCommits {
+		return nil
+	}
+	c := &stepCount{base: base, cursor: cursor}
+	var stored, done int
+	err := tx.QueryRowContext(ctx, `SELECT "cursor", "steps" FROM `+stepsTable+` WHERE "base" = `+t.d.placeholder(1), base).Scan(&stored, &done)
+	switch {
+	case err == nil && stored == cursor:
+		c.done = done
+	case err != nil && !errors.Is(err, sql.ErrNoRows):
+		return err
+	}
+	t.steps = c
+	return nil
+}
+
+// endSteps stops counting.
+func (t *Target) endSteps() { t.steps = nil }
+
+// step runs a schema step of a payload (isDone says whether the target holds its result); see
+// the top of the file.
+func (t *Target) step(ctx context.Context, tx execer, isDone func() (bool, error), query string) error {
+	c := t.steps
+	if c == nil {
+		return t.ddl(ctx, tx, query)
+	}
+	i := c.next
+	c.next++
+	if i < c.done {
+		return nil
+	}
+	if i == c.done {
+		done, err := isDone()
+		if err != nil {
+			return err
+		}
+		if done { // counted, so that a replay does not look again: a later step may undo the sign
+			c.done++
+			return t.countSteps(ctx, tx, i+1)
+		}
+	}
+	if err := t.ddl(ctx, tx, query); err != nil {
+		return err
+	}
+	return t.countSteps(ctx, tx, i+1)
+}
+
+// countSteps records that the first n schema steps of the payload are done (in the transaction:
+// the next step's implicit commit, or the payload's, commits it).
+func (t *Target) countSteps(ctx context.Context, tx execer, n int) error {
+	return t.exec(ctx, tx, `INSERT INTO `+stepsTable+` ("base", "cursor", "steps") VALUES (`+t.d.placeholder(1)+", "+t.d.placeholder(2)+", "+t.d.placeholder(3)+")"+
+		t.d.upsert([]string{`"base"`}, []string{`"cursor"`, `"steps"`}), t.steps.base, t.steps.cursor, n)
+}
+
 // afterDDL, when set (by the kill -9 tests only), is told each DDL statement once it ran.
 var afterDDL func(query string)
 
-// ddl runs a schema step, then, where the step committed the caller's transaction, begins the
-// next one on the transaction's connection.
+// ddl runs a DDL statement, then, where it committed the caller's transaction, begins the next
+// one on the transaction's connection.
 func (t *Target) ddl(ctx context.Context, tx execer, query string) error {
 	if err := t.exec(ctx, tx, query); err != nil {
 		return err
@@ -42,15 +117,10 @@ func (t *Target) ddl(ctx context.Context, tx execer, query string) error {
 	return nil
 }
 
-// done says whether the target has a table (column "") or a column, to tell whether a step of a
-// replayed payload is done already; where DDL is transactional no step outlives its transaction,
-// and it answers false without a query.
-func (t *Target) done(ctx context.Context, tx execer, table, column string) (bool, error) {
-	if !t.d.ddlCommits {
-		return false, nil
-	}
-	// BINARY: information_schema compares names without case (and MariaDB without accents), and a
-	// step that renames "note" to "Note" must see which of the two is there.
+// has says whether the target has a table (column "") or a column of it.
+func (t *Target) has(ctx context.Context, tx execer, table, column string) (bool, error) {
+	// BINARY: MySQL's information_schema compares names without case, and a step that renames
+	// "note" to "Note" must see which of the two is there.
 	q, args := `SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = DATABASE() AND BINARY table_name = ?`, []any{table}
 	if column != "" {
 		q, args = `SELECT COUNT(*) FROM information_schema.columns WHERE table_schema = DATABASE() AND BINARY table_name = ? AND BINARY column_name = ?`, []any{table, column}
@@ -62,79 +132,60 @@ func (t *Target) done(ctx context.Context, tx execer, table, column string) (boo
 	return n > 0, nil
 }
 
-// addColumn adds a column (done: the column is there).
+// renamed says whether a rename of a column of table (of a table: table "") is done: from is gone
+// and to is there.
+func (t *Target) renamed(ctx context.Context, tx execer, table, from, to string) (bool, error) {
+	there := func(name string) (bool, error) {
+		if table == "" {
+			return t.has(ctx, tx, name, "")
+		}
+		return t.has(ctx, tx, table, name)
+	}
+	fromThere, err := there(from)
+	if err != nil || fromThere {
+		return false, err
+	}
+	return there(to)
+}
+
+// addColumn adds a column.
 func (t *Target) addColumn(ctx context.Context, tx execer, table, column, colType string) error {
-	if there, err := t.done(ctx, tx, table, column); err != nil || there {
-		return err
-	}
-	return t.ddl(ctx, tx, "ALTER TABLE "+quote(table)+" ADD COLUMN "+quote(column)+" "+colType)
+	return t.step(ctx, tx, func() (bool, error) { return t.has(ctx, tx, table, column) },
+		"ALTER TABLE "+quote(table)+" ADD COLUMN "+quote(column)+" "+colType)
 }
 
-// dropColumn drops a column (done: the table is there without it).
+// dropColumn drops a column.
 func (t *Target) dropColumn(ctx context.Context, tx execer, table, column string) error {
-	if t.d.ddlCommits {
-		there, err := t.done(ctx, tx, table, column)
-		if err != nil || !there {
-			return err
-		}
-	}
-	return t.ddl(ctx, tx, "ALTER TABLE "+quote(table)+" DROP COLUMN "+quote(column))
+	return t.step(ctx, tx, func() (bool, error) { there, err := t.has(ctx, tx, table, column); return !there, err },
+		"ALTER TABLE "+quote(table)+" DROP COLUMN "+quote(column))
 }
 
-// renameColumn renames a column (done: from is gone and to is there).
+// renameColumn renames a column.
 func (t *Target) renameColumn(ctx context.Context, tx execer, table, from, to string) error {
-	if t.d.ddlCommits {
-		fromThere, err := t.done(ctx, tx, table, from)
-		if err != nil {
-			return err
-		}
-		toThere, err := t.done(ctx, tx, table, to)
-		if err != nil || (!fromThere && toThere) {
-			return err
-		}
-	}
-	return t.ddl(ctx, tx, "ALTER TABLE "+quote(table)+" RENAME COLUMN "+quote(from)+" TO "+quote(to))
+	return t.step(ctx, tx, func() (bool, error) { return t.renamed(ctx, tx, table, from, to) },
+		"ALTER TABLE "+quote(table)+" RENAME COLUMN "+quote(from)+" TO "+quote(to))
 }
 
-// renameTable renames a table (done: from is gone and to is there).
+// renameTable renames a table.
 func (t *Target) renameTable(ctx context.Context, tx execer, from, to string) error {
-	if t.d.ddlCommits {
-		fromThere, err := t.done(ctx, tx, from, "")
-		if err != nil {
-			return err
-		}
-		toThere, err := t.done(ctx, tx, to, "")
-		if err != nil || (!fromThere && toThere) {
-			return err
-		}
-	}
-	return t.ddl(ctx, tx, "ALTER TABLE "+quote(from)+" RENAME TO "+quote(to))
+	return t.step(ctx, tx, func() (bool, error) { return t.renamed(ctx, tx, "", from, to) },
+		"ALTER TABLE "+quote(from)+" RENAME TO "+quote(to))
 }
 
-// dropTableIfExists drops a table (done: it is not there).
+// dropTableIfExists drops a table.
 func (t *Target) dropTableIfExists(ctx context.Context, tx execer, name string) error {
-	return t.ddl(ctx, tx, "DROP TABLE IF EXISTS "+quote(name))
+	return t.step(ctx, tx, func() (bool, error) { there, err := t.has(ctx, tx, name, ""); return !there, err },
+		"DROP TABLE IF EXISTS "+quote(name))
 }
 
-// createTableOf creates a table of columns (each "name type"; the first is the key): in a payload,
-// done when it is there; in a copy (fresh), where DDL commits, it first drops what a stopped copy
-// left of it.
+// createTableOf creates a table of columns (each "name type", or a constraint). In a copy
+// (fresh), where DDL commits, it first drops what a stopped copy left under that name.
 func (t *Target) createTableOf(ctx context.Context, tx execer, name string, fresh bool, columns ...string) error {
-	if t.d.ddlCommits {
-		if fresh {
-			if err := t.dropTableIfExists(ctx, tx, name); err != nil {
-				return err
-			}
-		} else if there, err := t.done(ctx, tx, name, ""); err != nil || there {
+	if fresh && t.d.ddlCommits {
+		if err := t.dropTableIfExists(ctx, tx, name); err != nil {
 			return err
 		}
 	}
-	q := "CREATE TABLE " + quote(name) + " ("
-	for i, c := range columns {
-		if i > 0 {
-			q += ", "
-		}
-		q += c
-	}
-	return t.ddl(ctx, tx, q+")"+t.d.tableOptions)
+	return t.step(ctx, tx, func() (bool, error) { return t.has(ctx, tx, name, "") },
+		"CREATE TABLE "+quote(name)+" ("+strings.Join(columns, ", ")+")"+t.d.tableOptions)
 }

@@ -203,6 +203,7 @@ func (h *harness) assertEqual(tg *Target, when string) {
 		list = `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'`
 	case mysqlDialect:
 		list = `SELECT table_name FROM information_schema.tables WHERE table_schema = DATABASE()`
+		wantTables = append(wantTables, stepsTable)
 	default:
 		list = `SELECT name FROM sqlite_master WHERE type = 'table'`
 	}

@@ -221,3 +221,76 @@ func TestMySQLColumns(t *testing.T) {
 		t.Errorf("Tasks.Tags: got check %q (%v), want json_valid: MariaDB's JSON", check, err)
 	}
 }
+
+// A payload's schema steps replayed after a crash (the open transaction lost, the DDL committed)
+// end where an uninterrupted run ends, also when a later step takes a name an earlier one freed:
+// two columns swap names (x, y -> y_A, x), which information_schema alone cannot tell from the
+// steps not done (x and y_A are there either way); the count in _airsql_sync_steps can.
+func TestSchemaStepsReplay(t *testing.T) {
+	tg, err := OpenTarget(startMariaDB(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { tg.Close() })
+	if err := tg.ensureMeta(bg); err != nil {
+		t.Fatal(err)
+	}
+	swap := []func(tx execer) error{
+		func(tx execer) error { return tg.renameColumn(bg, tx, "T", "x", "y_A") },
+		func(tx execer) error { return tg.renameColumn(bg, tx, "T", "y", "x") },
+	}
+	// run applies the swap of payload 7 up to step last (from 0), then commits when all ran, or
+	// rolls back: a crash after the step's DDL, before what follows it commits.
+	run := func(last int) error {
+		tx, err := tg.db.BeginTx(bg, nil)
+		if err != nil {
+			return err
+		}
+		defer tx.Rollback()
+		if err := tg.beginSteps(bg, tx, syncBase, 7); err != nil {
+			return err
+		}
+		defer tg.endSteps()
+		for _, step := range swap[:last+1] {
+			if err := step(tx); err != nil {
+				return err
+			}
+		}
+		if last < len(swap)-1 {
+			return nil
+		}
+		return tx.Commit()
+	}
+	cases := []struct {
+		name    string
+		crashes []int // the steps after which a run dies, in turn
+	}{
+		{"no crash", nil},
+		{"after the first step", []int{0}},
+		{"after the second step", []int{1}},
+		{"after the first, then the second", []int{0, 1}},
+		{"after the second, twice", []int{1, 1}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			for _, q := range []string{`DROP TABLE IF EXISTS "T"`, `CREATE TABLE "T" ("id" INT, "x" INT, "y" INT)`, `DELETE FROM ` + stepsTable} {
+				if _, err := tg.db.Exec(q); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, k := range c.crashes {
+				if err := run(k); err != nil {
+					t.Fatalf("the run that dies after step %d: %v", k, err)
+				}
+			}
+			if err := run(len(swap) - 1); err != nil {
+				t.Fatalf("the replay: %v", err)
+			}
+			h := &harness{t: t}
+			got := h.query(tg, `SELECT column_name FROM information_schema.columns WHERE table_schema = DATABASE() AND table_name = 'T' ORDER BY ordinal_position`)
+			if strings.Join(got, " ") != "id y_A x" {
+				t.Errorf("got columns %v, want [id y_A x]", got)
+			}
+		})
+	}
+}

@@ -25,6 +25,8 @@ import (
 type Target struct {
 	db *sql.DB
 	d  *dialect
+	// steps counts the schema steps of the payload being applied, where DDL commits (ddl.go).
+	steps *stepCount
 }
 
 // OpenTarget opens the database a URL names: sqlite:FILE (created when absent),
@@ -158,6 +160,12 @@ func (t *Target) ensureMeta(ctx context.Context) error {
 			"sql_name" ` + text + ` NOT NULL, "junction" ` + text + ` NOT NULL, PRIMARY KEY ("base", "table_id", "field_id"))` + t.d.tableOptions,
 	} {
 		if _, err := t.db.ExecContext(ctx, ddl); err != nil {
+			return fmt.Errorf("create the bookkeeping table: %w", err)
+		}
+	}
+	if t.d.ddlCommits {
+		if _, err := t.db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS `+stepsTable+` ("base" `+key+` NOT NULL PRIMARY KEY, "cursor" BIGINT NOT NULL,
+			"steps" INTEGER NOT NULL)`+t.d.tableOptions); err != nil {
 			return fmt.Errorf("create the bookkeeping table: %w", err)
 		}
 	}
