@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"net/url"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/airsql/airsql/internal/oracle"
 	"github.com/airsql/airsql/internal/syncdb"
 	_ "modernc.org/sqlite"
 )
@@ -112,5 +114,42 @@ func TestSyncProgressLine(t *testing.T) {
 		if w.String() != c.want {
 			t.Errorf("got %q, want %q", w.String(), c.want)
 		}
+	}
+}
+
+// airsql sync copies the whole demo base into MariaDB (a server of the test's own), which a
+// MySQL client then reads with its own quoting.
+func TestSyncDemoIntoMariaDB(t *testing.T) {
+	srv := oracle.Start(t)
+	to := "mysql://root@localhost/oracle?socket=" + url.QueryEscape(srv.Socket())
+	var stderr bytes.Buffer
+	if code := run(context.Background(), []string{"sync", "-to", to}, nil, &bytes.Buffer{}, &stderr, env(nil)); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "mysql: copied ") {
+		t.Errorf("stderr %q: want the summary line of a mysql target", stderr.String())
+	}
+	cases := []struct {
+		query string
+		want  int
+	}{
+		{"SELECT COUNT(*) FROM `People`", 40},
+		{"SELECT COUNT(*) FROM `Tasks`", 300},
+		{"SELECT COUNT(*) FROM `Tasks` t JOIN `Tasks__Assignee` a ON a.record_id = t.id JOIN `People` p ON p.id = a.linked_id", -1},
+		{"SELECT COUNT(*) FROM `Tasks` WHERE JSON_LENGTH(`Assignee`) > 0", -1},
+	}
+	for _, c := range cases {
+		t.Run(c.query, func(t *testing.T) {
+			var got int
+			if err := srv.DB.QueryRow(c.query).Scan(&got); err != nil {
+				t.Fatal(err)
+			}
+			if c.want >= 0 && got != c.want {
+				t.Errorf("got %d, want %d", got, c.want)
+			}
+			if c.want < 0 && got == 0 {
+				t.Errorf("got 0, want some tasks with an assignee")
+			}
+		})
 	}
 }
