@@ -96,7 +96,9 @@ func (s *Syncer) apply(ctx context.Context, p transport.WebhookPayload, skip map
 			continue
 		case errors.Is(err, replica.ErrTableDeleted):
 			s.log("table %s was deleted from the base: dropped", ts.Name)
-			if err := s.target.dropTable(ctx, tx, s.base.ID(), ts); err != nil {
+			// Its bookkeeping goes with the rows: a replay must find the table's steps where
+			// they were (ddl.go).
+			if err := s.target.dropTableSQL(ctx, tx, ts); err != nil {
 				return nil, err
 			}
 			deleted = append(deleted, id)
@@ -116,6 +118,11 @@ func (s *Syncer) apply(ctx context.Context, p transport.WebhookPayload, skip map
 		staged[id], changes[id] = nt, ch
 	}
 	s.target.endSteps()
+	for _, id := range deleted {
+		if err := s.target.forgetTable(ctx, tx, s.base.ID(), id); err != nil {
+			return nil, err
+		}
+	}
 	applied := false
 	for _, id := range slices.Sorted(maps.Keys(staged)) {
 		if err := s.applyRows(ctx, tx, staged[id], changes[id]); err != nil {
@@ -197,8 +204,8 @@ func (s *Syncer) renameTable(ctx context.Context, tx *sql.Tx, ts *tableState, ch
 		return false, err
 	}
 	ts.SQLName = name
-	for id, f := range ts.Fields {
-		if isLink(f) {
+	for _, id := range ts.Order { // in order: a payload's schema steps are counted (ddl.go)
+		if isLink(ts.Fields[id]) {
 			if err := s.renameJunction(ctx, tx, ts, id); err != nil {
 				return false, err
 			}

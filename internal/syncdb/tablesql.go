@@ -66,18 +66,32 @@ func (t *Target) createJunction(ctx context.Context, tx execer, name string, fre
 
 // dropTable drops a table, its junction tables and its bookkeeping.
 func (t *Target) dropTable(ctx context.Context, tx execer, base string, ts *tableState) error {
+	if err := t.dropTableSQL(ctx, tx, ts); err != nil {
+		return err
+	}
+	return t.forgetTable(ctx, tx, base, ts.ID)
+}
+
+// dropTableSQL drops a table and its junction tables (in the fields' order: a payload's schema
+// steps are counted, and a replay must meet them in the same order).
+func (t *Target) dropTableSQL(ctx context.Context, tx execer, ts *tableState) error {
 	if err := t.dropTableIfExists(ctx, tx, ts.SQLName); err != nil {
 		return err
 	}
-	for _, f := range ts.Fields {
-		if isLink(f) {
+	for _, id := range ts.Order {
+		if f := ts.Fields[id]; isLink(f) {
 			if err := t.dropTableIfExists(ctx, tx, f.Junction); err != nil {
 				return err
 			}
 		}
 	}
+	return nil
+}
+
+// forgetTable deletes a table's bookkeeping.
+func (t *Target) forgetTable(ctx context.Context, tx execer, base, tableID string) error {
 	for _, meta := range []string{syncTable, fieldsTable} {
-		if err := t.exec(ctx, tx, `DELETE FROM `+meta+` WHERE "base" = `+t.d.placeholder(1)+` AND "table_id" = `+t.d.placeholder(2), base, ts.ID); err != nil {
+		if err := t.exec(ctx, tx, `DELETE FROM `+meta+` WHERE "base" = `+t.d.placeholder(1)+` AND "table_id" = `+t.d.placeholder(2), base, tableID); err != nil {
 			return err
 		}
 	}
