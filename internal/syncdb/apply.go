@@ -79,7 +79,7 @@ func (s *Syncer) apply(ctx context.Context, p transport.WebhookPayload, skip map
 	}()
 	// The schema steps of every table first, then the rows and cursors: where DDL commits
 	// (ddl.go), what commits early is schema only, and a replay finds each step done.
-	if err := s.target.beginSteps(ctx, tx, s.base.ID(), p.Cursor); err != nil {
+	if err := s.target.beginSteps(ctx, tx, s.base.ID(), s.hookID, p.Cursor); err != nil {
 		return nil, err
 	}
 	defer s.target.endSteps()

@@ -16,7 +16,7 @@ import (
 //   - a payload applies every table's schema steps first and its rows and cursors after them
 //     (apply), so that what the DDL commits early is schema only;
 //   - after each step a new transaction begins on the same connection, and the payload's row in
-//     _airsql_sync_steps counts the step (the payload's cursor, the steps done) in it: the next
+//     _airsql_sync_steps counts the step (the payload's webhook and cursor, the steps done) in it: the next
 //     step's implicit commit commits the count, and the rows and cursors that follow the last
 //     step still commit together with its count (go's sql.Tx does not know of the implicit
 //     commit, and would otherwise run them one autocommit at a time);
@@ -34,25 +34,27 @@ import (
 // stepsTable counts the schema steps of the payload being applied, where DDL commits.
 const stepsTable = "_airsql_sync_steps"
 
-// stepCount is where the schema steps of a payload are.
+// stepCount is where the schema steps of a payload are. A payload is its webhook and its cursor:
+// a new webhook's cursors start again from 1.
 type stepCount struct {
-	base   string
-	cursor int
-	done   int // the steps known done: their count committed
-	next   int // the index of the next step
+	base, webhook string
+	cursor        int
+	done          int // the steps known done: their count committed
+	next          int // the index of the next step
 }
 
-// beginSteps starts counting the schema steps of payload cursor (where DDL commits; elsewhere it
-// does nothing), from what a run stopped inside them counted.
-func (t *Target) beginSteps(ctx context.Context, tx execer, base string, cursor int) error {
+// beginSteps starts counting the schema steps of the payload of webhook and cursor (where DDL
+// commits; elsewhere it does nothing), from what a run stopped inside them counted.
+func (t *Target) beginSteps(ctx context.Context, tx execer, base, webhook string, cursor int) error {
 	if !t.d.ddlCommits {
 		return nil
 	}
-	c := &stepCount{base: base, cursor: cursor}
+	c := &stepCount{base: base, webhook: webhook, cursor: cursor}
+	var storedHook string
 	var stored, done int
-	err := tx.QueryRowContext(ctx, `SELECT "cursor", "steps" FROM `+stepsTable+` WHERE "base" = `+t.d.placeholder(1), base).Scan(&stored, &done)
+	err := tx.QueryRowContext(ctx, `SELECT "webhook_id", "cursor", "steps" FROM `+stepsTable+` WHERE "base" = `+t.d.placeholder(1), base).Scan(&storedHook, &stored, &done)
 	switch {
-	case err == nil && stored == cursor:
+	case err == nil && storedHook == webhook && stored == cursor:
 		c.done = done
 	case err != nil && !errors.Is(err, sql.ErrNoRows):
 		return err
@@ -95,8 +97,9 @@ func (t *Target) step(ctx context.Context, tx execer, isDone func() (bool, error
 // countSteps records that the first n schema steps of the payload are done (in the transaction:
 // the next step's implicit commit, or the payload's, commits it).
 func (t *Target) countSteps(ctx context.Context, tx execer, n int) error {
-	return t.exec(ctx, tx, `INSERT INTO `+stepsTable+` ("base", "cursor", "steps") VALUES (`+t.d.placeholder(1)+", "+t.d.placeholder(2)+", "+t.d.placeholder(3)+")"+
-		t.d.upsert([]string{`"base"`}, []string{`"cursor"`, `"steps"`}), t.steps.base, t.steps.cursor, n)
+	p := t.d.placeholder
+	return t.exec(ctx, tx, `INSERT INTO `+stepsTable+` ("base", "webhook_id", "cursor", "steps") VALUES (`+p(1)+", "+p(2)+", "+p(3)+", "+p(4)+")"+
+		t.d.upsert([]string{`"base"`}, []string{`"webhook_id"`, `"cursor"`, `"steps"`}), t.steps.base, t.steps.webhook, t.steps.cursor, n)
 }
 
 // afterDDL, when set (by the kill -9 tests only), is told each DDL statement once it ran.

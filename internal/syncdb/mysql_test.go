@@ -239,15 +239,16 @@ func TestSchemaStepsReplay(t *testing.T) {
 		func(tx execer) error { return tg.renameColumn(bg, tx, "T", "x", "y_A") },
 		func(tx execer) error { return tg.renameColumn(bg, tx, "T", "y", "x") },
 	}
-	// run applies the swap of payload 7 up to step last (from 0), then commits when all ran, or
-	// rolls back: a crash after the step's DDL, before what follows it commits.
+	// run applies the swap of payload 7 of hook up to step last (from 0), then commits when all
+	// ran, or rolls back: a crash after the step's DDL, before what follows it commits.
+	hook := "achHOOK0000000001"
 	run := func(last int) error {
 		tx, err := tg.db.BeginTx(bg, nil)
 		if err != nil {
 			return err
 		}
 		defer tx.Rollback()
-		if err := tg.beginSteps(bg, tx, syncBase, 7); err != nil {
+		if err := tg.beginSteps(bg, tx, syncBase, hook, 7); err != nil {
 			return err
 		}
 		defer tg.endSteps()
@@ -271,13 +272,22 @@ func TestSchemaStepsReplay(t *testing.T) {
 		{"after the first, then the second", []int{0, 1}},
 		{"after the second, twice", []int{1, 1}},
 	}
+	reset := func(t *testing.T, steps string) {
+		t.Helper()
+		for _, q := range []string{`DROP TABLE IF EXISTS "T"`, `CREATE TABLE "T" ("id" INT, "x" INT, "y" INT)`, `DELETE FROM ` + stepsTable + steps} {
+			if _, err := tg.db.Exec(q); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	columns := func(t *testing.T) string {
+		t.Helper()
+		h := &harness{t: t}
+		return strings.Join(h.query(tg, `SELECT column_name FROM information_schema.columns WHERE table_schema = DATABASE() AND table_name = 'T' ORDER BY ordinal_position`), " ")
+	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			for _, q := range []string{`DROP TABLE IF EXISTS "T"`, `CREATE TABLE "T" ("id" INT, "x" INT, "y" INT)`, `DELETE FROM ` + stepsTable} {
-				if _, err := tg.db.Exec(q); err != nil {
-					t.Fatal(err)
-				}
-			}
+			reset(t, "")
 			for _, k := range c.crashes {
 				if err := run(k); err != nil {
 					t.Fatalf("the run that dies after step %d: %v", k, err)
@@ -286,11 +296,25 @@ func TestSchemaStepsReplay(t *testing.T) {
 			if err := run(len(swap) - 1); err != nil {
 				t.Fatalf("the replay: %v", err)
 			}
-			h := &harness{t: t}
-			got := h.query(tg, `SELECT column_name FROM information_schema.columns WHERE table_schema = DATABASE() AND table_name = 'T' ORDER BY ordinal_position`)
-			if strings.Join(got, " ") != "id y_A x" {
-				t.Errorf("got columns %v, want [id y_A x]", got)
+			if got := columns(t); got != "id y_A x" {
+				t.Errorf("got columns %q, want %q", got, "id y_A x")
 			}
 		})
 	}
+	// The count of payload 7 of another webhook (a new one's cursors start again) is not this
+	// one's: its steps all run.
+	t.Run("payload 7 of another webhook", func(t *testing.T) {
+		reset(t, "")
+		if err := run(len(swap) - 1); err != nil {
+			t.Fatal(err)
+		}
+		reset(t, ` WHERE 0`) // the table copied again; the count of the old webhook's payload 7 stays
+		hook = "achHOOK0000000002"
+		if err := run(len(swap) - 1); err != nil {
+			t.Fatal(err)
+		}
+		if got := columns(t); got != "id y_A x" {
+			t.Errorf("got columns %q, want %q", got, "id y_A x")
+		}
+	})
 }

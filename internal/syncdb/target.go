@@ -164,8 +164,8 @@ func (t *Target) ensureMeta(ctx context.Context) error {
 		}
 	}
 	if t.d.ddlCommits {
-		if _, err := t.db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS `+stepsTable+` ("base" `+key+` NOT NULL PRIMARY KEY, "cursor" BIGINT NOT NULL,
-			"steps" INTEGER NOT NULL)`+t.d.tableOptions); err != nil {
+		if _, err := t.db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS `+stepsTable+` ("base" `+key+` NOT NULL PRIMARY KEY, "webhook_id" `+text+` NOT NULL,
+			"cursor" BIGINT NOT NULL, "steps" INTEGER NOT NULL)`+t.d.tableOptions); err != nil {
 			return fmt.Errorf("create the bookkeeping table: %w", err)
 		}
 	}
