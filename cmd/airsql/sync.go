@@ -31,7 +31,7 @@ func parseSyncArgs(args []string, stderr io.Writer) (*syncOptions, error) {
 	fs.SetOutput(stderr)
 	o := &syncOptions{}
 	addBaseFlags(fs, &o.options)
-	fs.StringVar(&o.to, "to", "", "the database to copy into: sqlite:FILE or postgres://user:password@host:port/dbname")
+	fs.StringVar(&o.to, "to", "", "the database to copy into: sqlite:FILE, postgres://user:password@host:port/dbname or mysql://user:password@host:port/dbname (MySQL 8, MariaDB; ?socket=PATH)")
 	fs.BoolVar(&o.follow, "follow", false, "keep applying the base's changes until interrupted (default: catch up once and exit)")
 	fs.StringVar(&o.tables, "tables", "", "tables to copy, by name or id, comma-separated (default: every table, and tables created later)")
 	fs.DurationVar(&o.every, "every", 5*time.Second, "with -follow, how often to read the base's changes (one request each time)")
@@ -39,7 +39,7 @@ func parseSyncArgs(args []string, stderr io.Writer) (*syncOptions, error) {
 		"records deleted in the base and refresh computed values; 0: at every poll (default: the DSN's replicaFullCheck, else 10m)")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: airsql sync -to URL [-follow] [-tables a,b] [flags]\n\n"+
-			"Copies a base into SQLite or PostgreSQL (a table per table, typed columns, a junction table per link field),\n"+
+			"Copies a base into SQLite, PostgreSQL, MySQL or MariaDB (a table per table, typed columns, a junction table per link field),\n"+
 			"then applies the base's changes from a webhook, each in one transaction; the place reached is kept in\n"+
 			"the table _airsql_sync, so a later run goes on from there. Where the service refuses the webhook (a token\n"+
 			"without webhook:manage) it polls instead, and says so. Without -dsn, -base or AIRTABLE_TOKEN it copies\n"+
@@ -53,7 +53,7 @@ func parseSyncArgs(args []string, stderr io.Writer) (*syncOptions, error) {
 		return nil, fmt.Errorf("sync takes no arguments (got %q): name the target with -to", fs.Arg(0))
 	}
 	if o.to == "" {
-		return nil, errors.New("sync needs -to: sqlite:FILE or postgres://user:password@host:port/dbname")
+		return nil, errors.New("sync needs -to: sqlite:FILE, postgres://user:password@host:port/dbname or mysql://user:password@host:port/dbname")
 	}
 	if o.every <= 0 {
 		return nil, fmt.Errorf("-every %s: give a positive duration", o.every)

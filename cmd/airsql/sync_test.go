@@ -5,12 +5,14 @@ import (
 	"context"
 	"database/sql"
 	"net/http/httptest"
+	"net/url"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/airsql/airsql/emulator"
+	"github.com/airsql/airsql/internal/oracle"
 	"github.com/airsql/airsql/internal/syncdb"
 	_ "modernc.org/sqlite"
 )
@@ -105,7 +107,8 @@ func TestSyncArgs(t *testing.T) {
 		want string
 	}{
 		{[]string{"sync"}, "sync needs -to"},
-		{[]string{"sync", "-to", "mysql://x"}, "give sqlite:FILE or postgres://"},
+		{[]string{"sync", "-to", "oracle://x"}, "give sqlite:FILE, postgres://user:password@host/dbname or mysql://"},
+		{[]string{"sync", "-to", "mysql://u@x"}, "name one database: mysql://user:password@host:port/dbname"},
 		{[]string{"sync", "-to", "sqlite:x.db", "extra"}, "sync takes no arguments"},
 		{[]string{"sync", "-to", "sqlite:x.db", "-every", "0s"}, "give a positive duration"},
 		{[]string{"sync", "-to", "sqlite:x.db", "-full-check", "-1s"}, "-full-check -1s: give a duration ≥ 0"},
@@ -123,10 +126,18 @@ func TestSyncArgs(t *testing.T) {
 
 // The target's password never reaches stderr.
 func TestSyncRedactsTargetPassword(t *testing.T) {
-	var stderr bytes.Buffer
-	run(context.Background(), []string{"sync", "-to", "postgres://u:s3cretpassword@127.0.0.1:1/db?connect_timeout=1"}, nil, &bytes.Buffer{}, &stderr, env(nil))
-	if strings.Contains(stderr.String(), "s3cretpassword") {
-		t.Errorf("stderr shows the password: %s", stderr.String())
+	for _, to := range []string{
+		"postgres://u:s3cretpassword@127.0.0.1:1/db?connect_timeout=1",
+		"mysql://u:s3cretpassword@127.0.0.1:1/db",
+		"mysql://u:s3cretpassword@127.0.0.1:1/db?bogus=1",
+	} {
+		t.Run(to[:strings.Index(to, ":")], func(t *testing.T) {
+			var stderr bytes.Buffer
+			code := run(context.Background(), []string{"sync", "-to", to}, nil, &bytes.Buffer{}, &stderr, env(nil))
+			if code == 0 || strings.Contains(stderr.String(), "s3cretpassword") {
+				t.Errorf("got exit %d and stderr %s: want a failure that does not show the password", code, stderr.String())
+			}
+		})
 	}
 }
 
@@ -148,5 +159,42 @@ func TestSyncProgressLine(t *testing.T) {
 		if w.String() != c.want {
 			t.Errorf("got %q, want %q", w.String(), c.want)
 		}
+	}
+}
+
+// airsql sync copies the whole demo base into MariaDB (a server of the test's own), which a
+// MySQL client then reads with its own quoting.
+func TestSyncDemoIntoMariaDB(t *testing.T) {
+	srv := oracle.Start(t)
+	to := "mysql://root@localhost/oracle?socket=" + url.QueryEscape(srv.Socket())
+	var stderr bytes.Buffer
+	if code := run(context.Background(), []string{"sync", "-to", to}, nil, &bytes.Buffer{}, &stderr, env(nil)); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "mysql: copied ") {
+		t.Errorf("stderr %q: want the summary line of a mysql target", stderr.String())
+	}
+	cases := []struct {
+		query string
+		want  int
+	}{
+		{"SELECT COUNT(*) FROM `People`", 40},
+		{"SELECT COUNT(*) FROM `Tasks`", 300},
+		{"SELECT COUNT(*) FROM `Tasks` t JOIN `Tasks__Assignee` a ON a.record_id = t.id JOIN `People` p ON p.id = a.linked_id", -1},
+		{"SELECT COUNT(*) FROM `Tasks` WHERE JSON_LENGTH(`Assignee`) > 0", -1},
+	}
+	for _, c := range cases {
+		t.Run(c.query, func(t *testing.T) {
+			var got int
+			if err := srv.DB.QueryRow(c.query).Scan(&got); err != nil {
+				t.Fatal(err)
+			}
+			if c.want >= 0 && got != c.want {
+				t.Errorf("got %d, want %d", got, c.want)
+			}
+			if c.want < 0 && got == 0 {
+				t.Errorf("got 0, want some tasks with an assignee")
+			}
+		})
 	}
 }

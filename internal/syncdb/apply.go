@@ -50,7 +50,8 @@ func (s *Syncer) drain(ctx context.Context) (recopy, created []string, err error
 	return recopy, created, nil
 }
 
-// apply applies one payload to every table in one transaction, and returns the tables it cannot
+// apply applies one payload to every table in one transaction (where DDL commits, its schema
+// steps before it: see ddl.go), and returns the tables it cannot
 // be applied to exactly (marked in skip: later payloads skip them until they are copied again).
 func (s *Syncer) apply(ctx context.Context, p transport.WebhookPayload, skip map[string]bool) (recopy []string, err error) {
 	ids := slices.Sorted(maps.Keys(s.tables))
@@ -76,7 +77,13 @@ func (s *Syncer) apply(ctx context.Context, p transport.WebhookPayload, skip map
 			_ = tx.Rollback()
 		}
 	}()
-	applied := false
+	// The schema steps of every table first, then the rows and cursors: where DDL commits
+	// (ddl.go), what commits early is schema only, and a replay finds each step done.
+	if err := s.target.beginSteps(ctx, tx, s.base.ID(), s.hookID, p.Cursor); err != nil {
+		return nil, err
+	}
+	defer s.target.endSteps()
+	changes := map[string]*replica.Change{}
 	for _, id := range ids {
 		ts := s.tables[id]
 		if skip[id] {
@@ -89,7 +96,9 @@ func (s *Syncer) apply(ctx context.Context, p transport.WebhookPayload, skip map
 			continue
 		case errors.Is(err, replica.ErrTableDeleted):
 			s.log("table %s was deleted from the base: dropped", ts.Name)
-			if err := s.target.dropTable(ctx, tx, s.base.ID(), ts); err != nil {
+			// Its bookkeeping goes with the rows: a replay must find the table's steps where
+			// they were (ddl.go).
+			if err := s.target.dropTableSQL(ctx, tx, ts); err != nil {
 				return nil, err
 			}
 			deleted = append(deleted, id)
@@ -102,12 +111,27 @@ func (s *Syncer) apply(ctx context.Context, p transport.WebhookPayload, skip map
 		case err != nil:
 			return nil, err
 		}
-		nt, err := s.applyChange(ctx, tx, ts, ch, schema)
+		nt, err := s.applySchema(ctx, tx, ts, ch, schema)
 		if err != nil {
 			return nil, err
 		}
-		staged[id] = nt
-		applied = applied || ch.Touched
+		staged[id], changes[id] = nt, ch
+	}
+	s.target.endSteps()
+	for _, id := range deleted {
+		if err := s.target.forgetTable(ctx, tx, s.base.ID(), id); err != nil {
+			return nil, err
+		}
+	}
+	applied := false
+	for _, id := range slices.Sorted(maps.Keys(staged)) {
+		if err := s.applyRows(ctx, tx, staged[id], changes[id]); err != nil {
+			return nil, err
+		}
+		if err := s.target.writeMeta(ctx, tx, s.base.ID(), staged[id], staged[id].fieldsChanged); err != nil {
+			return nil, err
+		}
+		applied = applied || changes[id].Touched
 	}
 	if err := tx.Commit(); err != nil {
 		return nil, err
@@ -137,13 +161,15 @@ func (ts *tableState) replicaFields() map[string]replica.Field {
 	return out
 }
 
-// applyChange applies one table's change inside the payload's transaction and returns the table
-// as it then is (the Syncer keeps it once the transaction commits).
-func (s *Syncer) applyChange(ctx context.Context, tx *sql.Tx, old *tableState, ch *replica.Change, schema *transport.BaseSchema) (*tableState, error) {
+// applySchema applies the schema steps of one table's change inside the payload's transaction
+// and returns the table as it then is, its rows still to write (the Syncer keeps it once the
+// transaction commits).
+func (s *Syncer) applySchema(ctx context.Context, tx *sql.Tx, old *tableState, ch *replica.Change, schema *transport.BaseSchema) (*tableState, error) {
 	ts := old.clone()
 	ts.Cursor, ts.Transaction = ch.Cursor+1, ch.Transaction
+	ts.fieldsChanged = false
 	if !ch.Touched {
-		return ts, s.target.writeMeta(ctx, tx, s.base.ID(), ts, false)
+		return ts, nil
 	}
 	renamed, err := s.renameTable(ctx, tx, ts, ch)
 	if err != nil {
@@ -159,10 +185,8 @@ func (s *Syncer) applyChange(ctx context.Context, tx *sql.Tx, old *tableState, c
 			return nil, err
 		}
 	}
-	if err := s.applyRows(ctx, tx, ts, ch); err != nil {
-		return nil, err
-	}
-	return ts, s.target.writeMeta(ctx, tx, s.base.ID(), ts, renamed || fieldsChanged)
+	ts.fieldsChanged = renamed || fieldsChanged
+	return ts, nil
 }
 
 // renameTable gives the SQL table (and its junction tables) the name a change gave the table;
@@ -176,12 +200,12 @@ func (s *Syncer) renameTable(ctx context.Context, tx *sql.Tx, ts *tableState, ch
 	if name == ts.SQLName {
 		return true, nil
 	}
-	if err := s.target.exec(ctx, tx, "ALTER TABLE "+quote(ts.SQLName)+" RENAME TO "+quote(name)); err != nil {
+	if err := s.target.renameTable(ctx, tx, ts.SQLName, name); err != nil {
 		return false, err
 	}
 	ts.SQLName = name
-	for id, f := range ts.Fields {
-		if isLink(f) {
+	for _, id := range ts.Order { // in order: a payload's schema steps are counted (ddl.go)
+		if isLink(ts.Fields[id]) {
 			if err := s.renameJunction(ctx, tx, ts, id); err != nil {
 				return false, err
 			}
@@ -200,11 +224,11 @@ func (s *Syncer) applyFields(ctx context.Context, tx *sql.Tx, ts *tableState, ch
 		if !known {
 			continue
 		}
-		if err := t.exec(ctx, tx, "ALTER TABLE "+quote(ts.SQLName)+" DROP COLUMN "+quote(f.SQLName)); err != nil {
+		if err := t.dropColumn(ctx, tx, ts.SQLName, f.SQLName); err != nil {
 			return false, err
 		}
 		if isLink(f) {
-			if err := t.exec(ctx, tx, "DROP TABLE IF EXISTS "+quote(f.Junction)); err != nil {
+			if err := t.dropTableIfExists(ctx, tx, f.Junction); err != nil {
 				return false, err
 			}
 		}
@@ -216,7 +240,7 @@ func (s *Syncer) applyFields(ctx context.Context, tx *sql.Tx, ts *tableState, ch
 		f.Name = ch.Fields[id].Name
 		name := d.uniqueName(f.Name, id, ts.columnNames(id))
 		if name != f.SQLName {
-			if err := t.exec(ctx, tx, "ALTER TABLE "+quote(ts.SQLName)+" RENAME COLUMN "+quote(f.SQLName)+" TO "+quote(name)); err != nil {
+			if err := t.renameColumn(ctx, tx, ts.SQLName, f.SQLName, name); err != nil {
 				return false, err
 			}
 			f.SQLName = name
@@ -237,13 +261,13 @@ func (s *Syncer) applyFields(ctx context.Context, tx *sql.Tx, ts *tableState, ch
 		if err := ts.reshape(); err != nil {
 			return false, err
 		}
-		if err := t.exec(ctx, tx, "ALTER TABLE "+quote(ts.SQLName)+" ADD COLUMN "+quote(f.SQLName)+" "+d.columnType(ts.shape.dbType(id))); err != nil {
+		if err := t.addColumn(ctx, tx, ts.SQLName, f.SQLName, d.columnType(ts.shape.dbType(id))); err != nil {
 			return false, err
 		}
 		if isLink(f) {
 			f.Junction = d.junctionName(ts.SQLName, f.SQLName)
 			ts.Fields[id] = f
-			if err := t.createJunction(ctx, tx, f.Junction); err != nil {
+			if err := t.createJunction(ctx, tx, f.Junction, false); err != nil {
 				return false, err
 			}
 		}
@@ -281,7 +305,7 @@ func (s *Syncer) renameJunction(ctx context.Context, tx *sql.Tx, ts *tableState,
 	if name == f.Junction {
 		return nil
 	}
-	if err := s.target.exec(ctx, tx, "ALTER TABLE "+quote(f.Junction)+" RENAME TO "+quote(name)); err != nil {
+	if err := s.target.renameTable(ctx, tx, f.Junction, name); err != nil {
 		return err
 	}
 	f.Junction = name

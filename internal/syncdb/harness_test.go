@@ -8,6 +8,7 @@ import (
 	"maps"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"os/user"
@@ -22,6 +23,7 @@ import (
 
 	"github.com/airsql/airsql/emulator"
 	"github.com/airsql/airsql/internal/clock"
+	"github.com/airsql/airsql/internal/oracle"
 	"github.com/airsql/airsql/replica"
 	"github.com/airsql/airsql/transport"
 )
@@ -198,9 +200,13 @@ func (h *harness) assertEqual(tg *Target, when string) {
 		}
 	}
 	var list string
-	if tg.d == postgresDialect {
+	switch tg.d {
+	case postgresDialect:
 		list = `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'`
-	} else {
+	case mysqlDialect:
+		list = `SELECT table_name FROM information_schema.tables WHERE table_schema = DATABASE()`
+		wantTables = append(wantTables, stepsTable)
+	default:
 		list = `SELECT name FROM sqlite_master WHERE type = 'table'`
 	}
 	gotTables := h.query(tg, list)
@@ -337,10 +343,20 @@ func norm(dbType string, v any) string {
 	return fmt.Sprintf("%v", v)
 }
 
-// targets runs f against SQLite, and against PostgreSQL when it is installed.
+// targets runs f against SQLite, and against PostgreSQL and MariaDB when they are installed.
 func targets(t *testing.T, f func(t *testing.T, url string)) {
 	t.Run("sqlite", func(t *testing.T) { f(t, "sqlite:"+filepath.Join(t.TempDir(), "copy.db")) })
 	t.Run("postgres", func(t *testing.T) { f(t, startPostgres(t)) })
+	t.Run("mariadb", func(t *testing.T) { f(t, startMariaDB(t)) })
+}
+
+// startMariaDB starts a MariaDB server of the test's own (the oracle's: a temporary directory of
+// its own, its tmpdir inside, a unix socket, no network; skipped with one line when MariaDB is not
+// installed, failing under CI=true) and returns the mysql:// URL of its empty database.
+func startMariaDB(t testing.TB) string {
+	t.Helper()
+	srv := oracle.Start(t)
+	return "mysql://root@localhost/oracle?socket=" + url.QueryEscape(srv.Socket())
 }
 
 // pg is the PostgreSQL cluster the package's tests share: started by the first test that needs

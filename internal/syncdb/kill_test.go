@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -60,6 +61,9 @@ func runChild(endpoint, url string) int {
 			os.Exit(3)
 		}
 		return strings.TrimSpace(line)
+	}
+	if os.Getenv("SYNCDB_CHILD_DDL_PAUSE") != "" {
+		afterDDL = func(query string) { wait("ddl %s", firstLine(query)) }
 	}
 	s, err := New(bg, b, tg, Options{Clock: clk,
 		Applied: func(cursor int) { wait("applied %d", cursor) },
@@ -183,6 +187,12 @@ func TestKilledWhilePolling(t *testing.T) {
 		var reported, sent int64 // the start of the last poll the child committed; the time sent after it
 		const polls = 20
 		killAt := 5 + rng.IntN(polls-5)
+		// Where DDL commits, a polled schema change copies the table again (poll.go): there the
+		// writes between the polls are records only, so that the child is killed inside a poll.
+		ops := 17
+		if strings.HasPrefix(url, "mysql:") {
+			ops = 14
+		}
 		for n := 0; n < killAt && lines.Scan(); n++ {
 			var ms int64
 			if _, err := fmt.Sscanf(lines.Text(), "polled %d", &ms); err != nil {
@@ -191,7 +201,7 @@ func TestKilledWhilePolling(t *testing.T) {
 			reported = ms
 			for i := range 1 + rng.IntN(20) { // writes between the polls, the clock moving on
 				<-h.clk.After(time.Duration(1+rng.IntN(20)) * time.Second)
-				w.write(n*100+i, rng.IntN(17))
+				w.write(n*100+i, rng.IntN(ops))
 			}
 			sent = h.clk.Now().UnixMilli()
 			if _, err := fmt.Fprintf(goAhead, "%d\n", sent); err != nil {
@@ -244,31 +254,197 @@ func storedCursor(t *testing.T, h *harness, tg *Target) int {
 
 // A sync process killed during its first copy leaves no table and no webhook the next run does
 // not know: the base row of _airsql_sync names the webhook before the copy starts, and the next run
-// copies every table from it (the base keeps one webhook).
+// copies every table from it (the base keeps one webhook). The same for a copy again (the webhook
+// deleted): killed in it, the next run copies the tables again. In MySQL and MariaDB the killed copy
+// has committed its DROP and CREATE TABLEs: the bookkeeping rows it marked stale first make the next
+// run copy them.
 func TestKilledDuringFirstCopy(t *testing.T) {
-	h := newHarness(t)
-	srv := httptest.NewServer(h.s)
-	t.Cleanup(srv.Close)
-	url := "sqlite:" + t.TempDir() + "/copy.db"
-	child, _, lines := startChild(t, srv.URL, url) // no go-ahead: it stops at its first page
-	if !lines.Scan() || !strings.HasPrefix(lines.Text(), "page 1 of ") {
-		t.Fatalf("the sync child said %q, want its first page", lines.Text())
-	}
-	if err := child.Process.Kill(); err != nil { // SIGKILL inside the copy's transaction
-		t.Fatal(err)
-	}
-	_ = child.Wait()
-	s, tg := h.syncer(url, Options{})
-	if err := s.CatchUp(bg); err != nil {
-		t.Fatal(err)
-	}
-	if st := s.Stats(); st.Copies != 2 {
-		t.Errorf("the restart copied %d tables, want 2", st.Copies)
-	}
-	if hooks, err := h.base.Webhooks(bg); err != nil || len(hooks) != 1 || hooks[0].ID != s.Webhook() {
-		t.Errorf("the base has webhooks %v (%v), want only the one the killed run created (%s)", hooks, err, s.Webhook())
-	}
-	h.assertEqual(tg, "after a kill during the first copy")
+	targets(t, func(t *testing.T, url string) {
+		h := newHarness(t)
+		srv := httptest.NewServer(h.s)
+		t.Cleanup(srv.Close)
+		killInCopy := func(when string) {
+			t.Helper()
+			child, _, lines := startChild(t, srv.URL, url) // no go-ahead: it stops at its first page
+			if !lines.Scan() || !strings.HasPrefix(lines.Text(), "page 1 of ") {
+				t.Fatalf("%s: the sync child said %q, want its first page", when, lines.Text())
+			}
+			if err := child.Process.Kill(); err != nil { // SIGKILL inside the copy's transaction
+				t.Fatal(err)
+			}
+			_ = child.Wait()
+			s, tg := h.syncer(url, Options{})
+			if err := s.CatchUp(bg); err != nil {
+				t.Fatalf("%s: %v", when, err)
+			}
+			if st := s.Stats(); st.Copies != 2 {
+				t.Errorf("%s: the restart copied %d tables, want 2", when, st.Copies)
+			}
+			if hooks, err := h.base.Webhooks(bg); err != nil || len(hooks) != 1 || hooks[0].ID != s.Webhook() {
+				t.Errorf("%s: the base has webhooks %v (%v), want only the one the sync follows (%s)", when, hooks, err, s.Webhook())
+			}
+			h.assertEqual(tg, when)
+		}
+		killInCopy("after a kill during the first copy")
+		hooks, err := h.base.Webhooks(bg)
+		if err != nil || len(hooks) != 1 {
+			t.Fatalf("webhooks %v, %v: want one", hooks, err)
+		}
+		if err := h.base.DeleteWebhook(bg, hooks[0].ID); err != nil { // the next run copies every table again
+			t.Fatal(err)
+		}
+		if _, err := h.base.Create(bg, tasksID, map[string]any{fldName: "while the webhook was gone"}, transport.WriteOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		killInCopy("after a kill during a copy again")
+	})
+}
+
+// A sync process killed with SIGKILL right after a schema step (each CREATE, ALTER, RENAME and
+// DROP it runs) is restarted, and the next run is killed one step later, until a run catches up:
+// first while it applies payloads that add, rename and delete fields and rename a table, then while
+// it copies every table again after a cursor gap (same webhook). In MySQL and MariaDB each step has
+// committed when the process dies (their DDL commits implicitly); in SQLite and PostgreSQL it is
+// rolled back. Either way the restarts replay what was not committed, copy what a killed copy left
+// stale, and the target then equals the base.
+func TestKilledAfterEachSchemaStep(t *testing.T) {
+	targets(t, func(t *testing.T, url string) {
+		h := newHarness(t)
+		srv := httptest.NewServer(h.s)
+		t.Cleanup(srv.Close)
+		s, _ := h.syncer(url, Options{})
+		if err := s.CatchUp(bg); err != nil {
+			t.Fatal(err)
+		}
+		// killEachStep runs sync children until one catches up, each killed right after the first
+		// DDL statement no child was killed after yet (a statement it runs that one was killed
+		// after, it lets through); it returns the statements it killed a child after.
+		killEachStep := func(when string) []string {
+			t.Helper()
+			var killedAfter []string
+			for i := 0; ; i++ {
+				child, goAhead, lines := startChild(t, srv.URL, url, "SYNCDB_CHILD_DDL_PAUSE=1")
+				killed, done := false, false
+				for !killed && !done && lines.Scan() {
+					line := lines.Text()
+					switch {
+					case line == "caught up":
+						done = true
+						continue
+					case strings.HasPrefix(line, "ddl "):
+						if stmt := strings.TrimPrefix(line, "ddl "); !slices.Contains(killedAfter, stmt) {
+							killedAfter = append(killedAfter, stmt)
+							killed = true
+							continue
+						}
+					case strings.HasPrefix(line, "applied "), strings.HasPrefix(line, "page "):
+					default:
+						t.Fatalf("%s, run %d: the sync child said %q", when, i, line)
+					}
+					if _, err := goAhead.Write([]byte{'\n'}); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if killed {
+					if err := child.Process.Kill(); err != nil { // SIGKILL right after a DDL statement
+						t.Fatal(err)
+					}
+				}
+				_ = child.Wait()
+				// The emulator's clock moves only when told: a minute per run keeps the runs'
+				// requests apart in its per-token window (50 a second).
+				<-h.clk.After(time.Minute)
+				if done {
+					return killedAfter
+				}
+				if !killed {
+					t.Fatalf("%s, run %d: the sync child ended without catching up", when, i)
+				}
+			}
+		}
+		caughtUp := func(when string) {
+			t.Helper()
+			s, tg := h.syncer(url, Options{})
+			if err := s.CatchUp(bg); err != nil {
+				t.Fatalf("%s: %v", when, err)
+			}
+			if st := s.Stats(); st.Copies != 0 || st.PayloadsApplied != 0 {
+				t.Errorf("%s: %+v, want nothing more copied or applied", when, st)
+			}
+			h.assertEqual(tg, when)
+		}
+
+		tasks := h.base.Table(tasksID)
+		r, err := tasks.Create(bg, map[string]any{fldName: "second", fldOwner: []string{"recPERSON00000001"}}, transport.WriteOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		write := func(cells map[string]any) {
+			t.Helper()
+			for _, id := range []string{"recTASK0000000001", r.ID} {
+				if _, err := tasks.Update(bg, id, cells, transport.WriteOptions{}); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		// Schema changes, each followed by rows that need it: a text and a link field added, a
+		// link field and the table renamed (junction tables renamed with them), a field added and
+		// deleted, a field's name changed only in case.
+		note, err := h.base.CreateField(bg, tasksID, transport.FieldSpec{Name: "Note", Type: "singleLineText"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		write(map[string]any{note.ID: "a note"})
+		helper, err := h.base.CreateField(bg, tasksID, transport.FieldSpec{Name: "Helper", Type: "multipleRecordLinks", Options: map[string]any{"linkedTableId": peopleID}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		write(map[string]any{helper.ID: []string{"recPERSON00000001"}})
+		if _, err := h.base.UpdateField(bg, tasksID, fldOwner, transport.FieldUpdate{Name: new("Lead")}); err != nil {
+			t.Fatal(err)
+		}
+		write(map[string]any{fldOwner: []string{}})
+		if _, err := h.base.UpdateTable(bg, tasksID, transport.TableUpdate{Name: new("Jobs")}); err != nil {
+			t.Fatal(err)
+		}
+		write(map[string]any{fldName: "in Jobs"})
+		phone, err := h.base.CreateField(bg, peopleID, transport.FieldSpec{Name: "Phone", Type: "singleLineText"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := h.base.Update(bg, peopleID, "recPERSON00000001", map[string]any{phone.ID: "555"}, transport.WriteOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		if err := h.s.DeleteField(syncBase, peopleID, phone.ID); err != nil { // People has no computed field: no copy
+			t.Fatal(err)
+		}
+		if _, err := h.base.UpdateField(bg, tasksID, note.ID, transport.FieldUpdate{Name: new("NOTE")}); err != nil {
+			t.Fatal(err)
+		}
+		write(map[string]any{note.ID: "a NOTE"})
+		kills := killEachStep("applying schema changes")
+		caughtUp("after the schema changes")
+
+		// A cursor gap: someone else keeps the webhook alive while no sync runs for 8 days.
+		if _, err := tasks.Create(bg, map[string]any{fldName: "before the gap"}, transport.WriteOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		<-h.clk.After(6 * 24 * time.Hour)
+		if _, err := h.base.RefreshWebhook(bg, s.Webhook()); err != nil {
+			t.Fatal(err)
+		}
+		<-h.clk.After(2*24*time.Hour + time.Hour)
+		write(map[string]any{fldName: "after the gap"})
+		copyKills := killEachStep("copying again after a gap")
+		caughtUp("after the copies again")
+		// Applying: a step per schema change, and the junction tables renamed with their table;
+		// copying: two tables and three junction tables dropped and created.
+		if len(kills) < 12 || len(copyKills) < 10 {
+			t.Errorf("the sync children were killed after %d statements applying and %d copying, want at least 12 and 10: one after each schema step\napplying: %q\ncopying: %q",
+				len(kills), len(copyKills), kills, copyKills)
+		}
+		t.Logf("killed after %d statements applying the schema changes, %d copying again: %q, %q", len(kills), len(copyKills), kills, copyKills)
+	})
 }
 
 // startChild starts the test binary as a sync child of endpoint and url (env: more of its

@@ -243,7 +243,7 @@ func (s *Syncer) catchUpPolled(ctx context.Context) error {
 				continue
 			}
 			nt, err := s.applyPoll(ctx, tx, ts, src, schema, polls[i])
-			if replica.IsRecopy(err) {
+			if replica.IsRecopy(err) || errors.Is(err, errPolledSchemaCopies) {
 				s.log("table %s: %v", ts.Name, err)
 				recopy = append(recopy, id)
 				continue
@@ -279,6 +279,10 @@ func (s *Syncer) catchUpPolled(ctx context.Context) error {
 	return s.copyTablesOf(ctx, recopy, unixMilli(s.schemaAt), schema)
 }
 
+// errPolledSchemaCopies says that a polled schema change is applied by copying the table again
+// (in a target whose DDL commits).
+var errPolledSchemaCopies = errors.New("its schema changed, and in a target whose DDL commits a polled schema change copies the table again")
+
 // applyPoll applies one poll of a table inside the poll's transaction and returns the table as
 // it then is: the schema's change (as PlanChange decides it), then the id listing's deletions
 // and computed cells, then the records changed (whole rows: they were listed after the ids).
@@ -292,7 +296,17 @@ func (s *Syncer) applyPoll(ctx context.Context, tx *sql.Tx, ts *tableState, src 
 	nt := ts.clone()
 	fieldsChanged := false
 	if ch.Touched {
-		if nt, err = s.applyChange(ctx, tx, ts, ch, schema); err != nil {
+		if s.target.d.ddlCommits {
+			// A poll has no fixed payload to count its schema steps by (ddl.go): a replay
+			// computes the difference again from the schema it then reads. Where DDL commits,
+			// the table is copied again instead, which a stopped run decides again from what
+			// committed.
+			return nil, errPolledSchemaCopies
+		}
+		if nt, err = s.applySchema(ctx, tx, ts, ch, schema); err != nil {
+			return nil, err
+		}
+		if err := s.applyRows(ctx, tx, nt, ch); err != nil {
 			return nil, err
 		}
 		fieldsChanged = true

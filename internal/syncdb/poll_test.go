@@ -229,9 +229,19 @@ func runPollingRandomized(t *testing.T, url string, seed uint64, ops int) {
 		t.Errorf("only %d polls in %d operations", polls, ops)
 	}
 	// Copies: the two first, the table created, and Tasks once per field deleted (it has computed
-	// fields); none for a restart or a fault.
-	if want := 3 + w.fieldsDeleted; copies > want {
-		t.Errorf("%d tables copied, want at most %d (%d fields deleted from Tasks)", copies, want, w.fieldsDeleted)
+	// fields); where DDL commits, also one per polled schema change (poll.go); none for a restart
+	// or a fault.
+	schemaCopies := 0
+	for _, msg := range logged {
+		if strings.Contains(msg, errPolledSchemaCopies.Error()) {
+			schemaCopies++
+		}
+	}
+	if schemaCopies > 0 && !tg.d.ddlCommits {
+		t.Errorf("%d polled schema changes copied their table in a target whose DDL is transactional", schemaCopies)
+	}
+	if want := 3 + w.fieldsDeleted + schemaCopies; copies > want {
+		t.Errorf("%d tables copied, want at most %d (%d fields deleted from Tasks, %d schema changes copied)", copies, want, w.fieldsDeleted, schemaCopies)
 	}
 	if writes == 0 {
 		t.Error("no write landed during a listing")

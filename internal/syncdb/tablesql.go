@@ -37,19 +37,19 @@ func firstLine(q string) string {
 
 func isLink(f fieldState) bool { return f.Type == "multipleRecordLinks" }
 
-// createTable creates a table and its junction tables.
+// createTable creates a table and its junction tables, for a copy.
 func (t *Target) createTable(ctx context.Context, tx execer, ts *tableState) error {
-	cols := []string{`"id" TEXT PRIMARY KEY`, quote("createdTime") + " " + t.d.columnType("DATETIME")}
+	cols := []string{`"id" ` + t.d.keyType + ` PRIMARY KEY`, quote("createdTime") + " " + t.d.columnType("DATETIME")}
 	for _, id := range ts.Order {
 		f := ts.Fields[id]
 		cols = append(cols, quote(f.SQLName)+" "+t.d.columnType(ts.shape.dbType(id)))
 	}
-	if err := t.exec(ctx, tx, "CREATE TABLE "+quote(ts.SQLName)+" ("+strings.Join(cols, ", ")+")"); err != nil {
+	if err := t.createTableOf(ctx, tx, ts.SQLName, true, cols...); err != nil {
 		return err
 	}
 	for _, id := range ts.Order {
 		if f := ts.Fields[id]; isLink(f) {
-			if err := t.createJunction(ctx, tx, f.Junction); err != nil {
+			if err := t.createJunction(ctx, tx, f.Junction, true); err != nil {
 				return err
 			}
 		}
@@ -57,24 +57,41 @@ func (t *Target) createTable(ctx context.Context, tx execer, ts *tableState) err
 	return nil
 }
 
-func (t *Target) createJunction(ctx context.Context, tx execer, name string) error {
-	return t.exec(ctx, tx, "CREATE TABLE "+quote(name)+` ("record_id" TEXT NOT NULL, "linked_id" TEXT NOT NULL, "position" INTEGER NOT NULL, PRIMARY KEY ("record_id", "position"))`)
+// createJunction creates a junction table (fresh: for a copy; otherwise for a field a payload
+// created).
+func (t *Target) createJunction(ctx context.Context, tx execer, name string, fresh bool) error {
+	return t.createTableOf(ctx, tx, name, fresh, `"record_id" `+t.d.keyType+` NOT NULL`, `"linked_id" `+t.d.keyType+` NOT NULL`,
+		`"position" INTEGER NOT NULL`, `PRIMARY KEY ("record_id", "position")`)
 }
 
 // dropTable drops a table, its junction tables and its bookkeeping.
 func (t *Target) dropTable(ctx context.Context, tx execer, base string, ts *tableState) error {
-	if err := t.exec(ctx, tx, "DROP TABLE IF EXISTS "+quote(ts.SQLName)); err != nil {
+	if err := t.dropTableSQL(ctx, tx, ts); err != nil {
 		return err
 	}
-	for _, f := range ts.Fields {
-		if isLink(f) {
-			if err := t.exec(ctx, tx, "DROP TABLE IF EXISTS "+quote(f.Junction)); err != nil {
+	return t.forgetTable(ctx, tx, base, ts.ID)
+}
+
+// dropTableSQL drops a table and its junction tables (in the fields' order: a payload's schema
+// steps are counted, and a replay must meet them in the same order).
+func (t *Target) dropTableSQL(ctx context.Context, tx execer, ts *tableState) error {
+	if err := t.dropTableIfExists(ctx, tx, ts.SQLName); err != nil {
+		return err
+	}
+	for _, id := range ts.Order {
+		if f := ts.Fields[id]; isLink(f) {
+			if err := t.dropTableIfExists(ctx, tx, f.Junction); err != nil {
 				return err
 			}
 		}
 	}
+	return nil
+}
+
+// forgetTable deletes a table's bookkeeping.
+func (t *Target) forgetTable(ctx context.Context, tx execer, base, tableID string) error {
 	for _, meta := range []string{syncTable, fieldsTable} {
-		if err := t.exec(ctx, tx, `DELETE FROM `+meta+` WHERE "base" = `+t.d.placeholder(1)+` AND "table_id" = `+t.d.placeholder(2), base, ts.ID); err != nil {
+		if err := t.exec(ctx, tx, `DELETE FROM `+meta+` WHERE "base" = `+t.d.placeholder(1)+` AND "table_id" = `+t.d.placeholder(2), base, tableID); err != nil {
 			return err
 		}
 	}
@@ -89,7 +106,6 @@ func (t *Target) upsertRow(ctx context.Context, tx execer, ts *tableState, id st
 	}
 	cols := []string{`"id"`, quote("createdTime")}
 	args := []any{id, t.d.bind("DATETIME", created)}
-	var set []string
 	for _, fid := range ts.Order {
 		f := ts.Fields[fid]
 		cols = append(cols, quote(f.SQLName))
@@ -98,12 +114,9 @@ func (t *Target) upsertRow(ctx context.Context, tx execer, ts *tableState, id st
 	ph := make([]string, len(args))
 	for i := range args {
 		ph[i] = t.d.placeholder(i + 1)
-		if i > 0 {
-			set = append(set, cols[i]+" = excluded."+cols[i])
-		}
 	}
 	q := "INSERT INTO " + quote(ts.SQLName) + " (" + strings.Join(cols, ", ") + ") VALUES (" + strings.Join(ph, ", ") +
-		`) ON CONFLICT ("id") DO UPDATE SET ` + strings.Join(set, ", ")
+		")" + t.d.upsert(cols[:1], cols[1:])
 	if err := t.exec(ctx, tx, q, args...); err != nil {
 		return err
 	}
@@ -198,10 +211,8 @@ func (t *Target) writeMeta(ctx context.Context, tx execer, base string, ts *tabl
 	p := t.d.placeholder
 	now := time.Now().UTC().Format(time.RFC3339Nano)
 	if err := t.exec(ctx, tx, `INSERT INTO `+syncTable+` ("base", "table_id", "table_name", "sql_name", "webhook_id", "cursor", "replay", "transaction_number", "updated_at")
-		VALUES (`+p(1)+", "+p(2)+", "+p(3)+", "+p(4)+", "+p(5)+", "+p(6)+", "+p(7)+", "+p(8)+", "+p(9)+`)
-		ON CONFLICT ("base", "table_id") DO UPDATE SET "table_name" = excluded."table_name", "sql_name" = excluded."sql_name",
-		"webhook_id" = excluded."webhook_id", "cursor" = excluded."cursor", "replay" = excluded."replay",
-		"transaction_number" = excluded."transaction_number", "updated_at" = excluded."updated_at"`,
+		VALUES (`+p(1)+", "+p(2)+", "+p(3)+", "+p(4)+", "+p(5)+", "+p(6)+", "+p(7)+", "+p(8)+", "+p(9)+")"+
+		t.d.upsert([]string{`"base"`, `"table_id"`}, []string{`"table_name"`, `"sql_name"`, `"webhook_id"`, `"cursor"`, `"replay"`, `"transaction_number"`, `"updated_at"`}),
 		base, ts.ID, ts.Name, ts.SQLName, ts.Webhook, ts.Cursor, ts.Replay, ts.Transaction, now); err != nil {
 		return err
 	}

@@ -7,9 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"net/url"
 	"slices"
 	"strings"
+	"time"
 
+	"github.com/go-sql-driver/mysql"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
 	_ "modernc.org/sqlite" // database/sql driver "sqlite", pure Go (no cgo)
@@ -22,10 +25,14 @@ import (
 type Target struct {
 	db *sql.DB
 	d  *dialect
+	// steps counts the schema steps of the payload being applied, where DDL commits (ddl.go).
+	steps *stepCount
 }
 
-// OpenTarget opens the database a URL names: sqlite:FILE (created when absent) or
-// postgres://user:password@host:port/dbname?sslmode=… (postgresql:// too).
+// OpenTarget opens the database a URL names: sqlite:FILE (created when absent),
+// postgres://user:password@host:port/dbname?sslmode=… (postgresql:// too) or
+// mysql://user:password@host:port/dbname (MySQL 8 or MariaDB; ?socket=PATH for a unix socket,
+// ?tls=true|skip-verify|preferred).
 func OpenTarget(url string) (*Target, error) {
 	switch {
 	case strings.HasPrefix(url, "sqlite:"):
@@ -52,8 +59,66 @@ func OpenTarget(url string) (*Target, error) {
 			cfg.DefaultQueryExecMode = pgx.QueryExecModeExec
 		}
 		return &Target{db: stdlib.OpenDB(*cfg), d: postgresDialect}, nil
+	case strings.HasPrefix(url, "mysql://"):
+		cfg, err := mysqlConfig(url)
+		if err != nil {
+			return nil, fmt.Errorf("sync target %s: %w", redactURL(url), err)
+		}
+		connector, err := mysql.NewConnector(cfg)
+		if err != nil {
+			return nil, fmt.Errorf("sync target %s: %w", redactURL(url), err)
+		}
+		return &Target{db: sql.OpenDB(connector), d: mysqlDialect}, nil
 	}
-	return nil, fmt.Errorf("sync target %q: give sqlite:FILE or postgres://user:password@host/dbname", redactURL(url))
+	return nil, fmt.Errorf("sync target %q: give sqlite:FILE, postgres://user:password@host/dbname or mysql://user:password@host/dbname", redactURL(url))
+}
+
+// mysqlSQLMode is the sync's session sql_mode: ANSI_QUOTES, so that the statements quote
+// identifiers as in the other dialects; strict, so that a value the column cannot hold is an
+// error, not a warning and a changed value.
+const mysqlSQLMode = "ANSI_QUOTES,STRICT_ALL_TABLES,NO_ZERO_IN_DATE,NO_ZERO_DATE,NO_ENGINE_SUBSTITUTION"
+
+// mysqlConfig reads a mysql:// URL into go-sql-driver/mysql's configuration, with the session the
+// sync needs: UTF-8 (utf8mb4), times in UTC, its sql_mode, DATETIME read as time.Time.
+func mysqlConfig(raw string) (*mysql.Config, error) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil, errors.New("not a URL: give mysql://user:password@host:port/dbname")
+	}
+	cfg := mysql.NewConfig()
+	if u.User != nil {
+		cfg.User = u.User.Username()
+		cfg.Passwd, _ = u.User.Password()
+	}
+	cfg.DBName = strings.TrimPrefix(u.Path, "/")
+	if cfg.DBName == "" || strings.Contains(cfg.DBName, "/") {
+		return nil, errors.New("name one database: mysql://user:password@host:port/dbname")
+	}
+	cfg.Net, cfg.Addr = "tcp", u.Host
+	if u.Port() == "" {
+		cfg.Addr = u.Hostname() + ":3306"
+	}
+	for key, vals := range u.Query() {
+		switch v := vals[len(vals)-1]; key {
+		case "socket":
+			cfg.Net, cfg.Addr = "unix", v
+		case "tls":
+			if !slices.Contains([]string{"true", "false", "skip-verify", "preferred"}, v) {
+				return nil, fmt.Errorf("tls=%s: give true, false, skip-verify or preferred", v)
+			}
+			cfg.TLSConfig = v
+		default:
+			return nil, fmt.Errorf("unknown parameter %q: a mysql:// target takes socket and tls", key)
+		}
+	}
+	if cfg.Net == "tcp" && u.Hostname() == "" {
+		return nil, errors.New("name the server: mysql://user:password@host:port/dbname, or ?socket=PATH")
+	}
+	cfg.ParseTime, cfg.Loc = true, time.UTC
+	cfg.InterpolateParams = true         // one round trip per statement instead of prepare, execute, close
+	cfg.Collation = "utf8mb4_general_ci" // the connection's charset: utf8mb4 (MySQL's utf8 is 3 bytes)
+	cfg.Params = map[string]string{"time_zone": "'+00:00'", "sql_mode": "'" + mysqlSQLMode + "'"}
+	return cfg, nil
 }
 
 // redactURL hides a URL's password.
@@ -71,7 +136,7 @@ func redactURL(url string) string {
 // DB is the target's database handle (for reading the copy).
 func (t *Target) DB() *sql.DB { return t.db }
 
-// Dialect is "sqlite" or "postgres".
+// Dialect is "sqlite", "postgres" or "mysql".
 func (t *Target) Dialect() string { return t.d.name }
 
 // Close closes the database.
@@ -85,15 +150,22 @@ const (
 )
 
 func (t *Target) ensureMeta(ctx context.Context) error {
+	key, text := t.d.keyType, t.d.columnType("TEXT")
 	for _, ddl := range []string{
-		`CREATE TABLE IF NOT EXISTS ` + syncTable + ` ("base" TEXT NOT NULL, "table_id" TEXT NOT NULL, "table_name" TEXT NOT NULL,
-			"sql_name" TEXT NOT NULL, "webhook_id" TEXT NOT NULL, "cursor" BIGINT NOT NULL, "replay" BIGINT NOT NULL,
-			"transaction_number" BIGINT NOT NULL, "updated_at" TEXT NOT NULL, PRIMARY KEY ("base", "table_id"))`,
-		`CREATE TABLE IF NOT EXISTS ` + fieldsTable + ` ("base" TEXT NOT NULL, "table_id" TEXT NOT NULL, "field_id" TEXT NOT NULL,
-			"position" INTEGER NOT NULL, "name" TEXT NOT NULL, "type" TEXT NOT NULL, "options" TEXT NOT NULL,
-			"sql_name" TEXT NOT NULL, "junction" TEXT NOT NULL, PRIMARY KEY ("base", "table_id", "field_id"))`,
+		`CREATE TABLE IF NOT EXISTS ` + syncTable + ` ("base" ` + key + ` NOT NULL, "table_id" ` + key + ` NOT NULL, "table_name" ` + text + ` NOT NULL,
+			"sql_name" ` + text + ` NOT NULL, "webhook_id" ` + text + ` NOT NULL, "cursor" BIGINT NOT NULL, "replay" BIGINT NOT NULL,
+			"transaction_number" BIGINT NOT NULL, "updated_at" ` + text + ` NOT NULL, PRIMARY KEY ("base", "table_id"))` + t.d.tableOptions,
+		`CREATE TABLE IF NOT EXISTS ` + fieldsTable + ` ("base" ` + key + ` NOT NULL, "table_id" ` + key + ` NOT NULL, "field_id" ` + key + ` NOT NULL,
+			"position" INTEGER NOT NULL, "name" ` + text + ` NOT NULL, "type" ` + text + ` NOT NULL, "options" ` + text + ` NOT NULL,
+			"sql_name" ` + text + ` NOT NULL, "junction" ` + text + ` NOT NULL, PRIMARY KEY ("base", "table_id", "field_id"))` + t.d.tableOptions,
 	} {
 		if _, err := t.db.ExecContext(ctx, ddl); err != nil {
+			return fmt.Errorf("create the bookkeeping table: %w", err)
+		}
+	}
+	if t.d.ddlCommits {
+		if _, err := t.db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS `+stepsTable+` ("base" `+key+` NOT NULL PRIMARY KEY, "webhook_id" `+text+` NOT NULL,
+			"cursor" BIGINT NOT NULL, "steps" INTEGER NOT NULL)`+t.d.tableOptions); err != nil {
 			return fmt.Errorf("create the bookkeeping table: %w", err)
 		}
 	}
@@ -117,6 +189,9 @@ type tableState struct {
 	Cursor, Replay    int
 	Transaction       int64
 	shape             *shape
+	// fieldsChanged says that a payload being applied renamed the table or changed its fields:
+	// its bookkeeping of fields is written again with its cursor.
+	fieldsChanged bool
 }
 
 func (ts *tableState) clone() *tableState {
