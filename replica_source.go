@@ -7,6 +7,7 @@ import (
 	"io"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/airsql/airsql/engine"
@@ -32,7 +33,7 @@ type replicaState struct {
 	mu   sync.Mutex
 	base *replica.Base
 	// rows caches each table's rows as the engine reads them, for one generation of its copy.
-	rows map[string]replicaRows
+	rows map[string]*replicaRows
 	// syncErr is the error of the last sync (SHOW REPLICA STATUS), nil after a good one.
 	syncErr error
 	// pollTime is how long the last poll took; polling: one runs in the background (sync);
@@ -42,12 +43,19 @@ type replicaState struct {
 	polls    sync.WaitGroup
 	// noticed: the notice that the replica polls was given.
 	noticed bool
+	// indexBuilds counts the join indexes built (replicaRows.index), for the tests that check
+	// they are shared between statements and built anew for a new version.
+	indexBuilds atomic.Int64
 }
 
 type replicaRows struct {
 	table *replica.Table // the copy they were built from (a table copied anew is another)
 	gen   uint64
 	rows  []translate.Row
+	// indexes are the joins' hash indexes of rows by column (engine.Indexer), built on first
+	// use: they live and die with this generation of the rows, so none is ever stale.
+	indexMu sync.Mutex
+	indexes map[string]*engine.HashIndex
 }
 
 // open returns the replica of the connector's base, creating its webhook on first use.
@@ -199,11 +207,16 @@ func (c *Connector) copyForReplica(ctx context.Context, op engine.Operator) erro
 
 // rowsOf returns the copy's records as engine rows, built once per generation of the copy.
 func (r *replicaState) rowsOf(t *replica.Table) []translate.Row {
+	return r.versionOf(t).rows
+}
+
+// versionOf returns the engine rows of the copy's current generation, built on first use.
+func (r *replicaState) versionOf(t *replica.Table) *replicaRows {
 	named, gen := t.NamedRows()
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if cached, ok := r.rows[t.ID()]; ok && cached.table == t && cached.gen == gen {
-		return cached.rows
+		return cached
 	}
 	var names []string
 	for _, f := range t.Fields() {
@@ -215,10 +228,32 @@ func (r *replicaState) rowsOf(t *replica.Table) []translate.Row {
 		rows[i] = translate.Row{ID: n.ID, CreatedTime: n.CreatedTime, Fields: n.Fields, Cells: layout.Cells(n.Fields), Layout: layout}
 	}
 	if r.rows == nil {
-		r.rows = map[string]replicaRows{}
+		r.rows = map[string]*replicaRows{}
 	}
-	r.rows[t.ID()] = replicaRows{table: t, gen: gen, rows: rows}
-	return rows
+	v := &replicaRows{table: t, gen: gen, rows: rows}
+	r.rows[t.ID()] = v
+	return v
+}
+
+// index returns the version's index on column, building it on first use. One build runs at a
+// time per version: statements that need the same index wait for it rather than build their own.
+// built counts the indexes built.
+func (v *replicaRows) index(column string, build func([]translate.Row) (*engine.HashIndex, error), built *atomic.Int64) (*engine.HashIndex, error) {
+	v.indexMu.Lock()
+	defer v.indexMu.Unlock()
+	if idx, ok := v.indexes[column]; ok {
+		return idx, nil
+	}
+	idx, err := build(v.rows)
+	if err != nil {
+		return nil, err
+	}
+	if v.indexes == nil {
+		v.indexes = map[string]*engine.HashIndex{}
+	}
+	v.indexes[column] = idx
+	built.Add(1)
+	return idx, nil
 }
 
 // close deletes the webhook of a replica kept in memory: nothing can resume from it. One kept
@@ -273,6 +308,28 @@ func (s replicaSource) Scan(ctx context.Context, plan *translate.Plan) (engine.P
 		rows = picked
 	}
 	return &rowPages{rows: rows}, nil
+}
+
+// Index implements engine.Indexer: a join reads the index of the rows a Scan of plan would hand
+// over now (the copy's current generation, synced as a Scan syncs). ok is false when the scan
+// would not hand over the generation's rows as they are (a field renamed since the statement was
+// planned, or a plan that names records).
+func (s replicaSource) Index(ctx context.Context, plan *translate.Plan, column string, build func([]translate.Row) (*engine.HashIndex, error)) (*engine.HashIndex, bool, error) {
+	if plan.NoRows || plan.RecordIDs != nil || plan.Request.Formula != "" || plan.Request.MaxRecords > 0 || plan.Split != nil || plan.Request.View != "" {
+		return nil, false, nil
+	}
+	t, err := s.r.table(ctx, plan.Table.ID)
+	if err != nil {
+		return nil, false, err
+	}
+	if len(renamedSince(plan.Table, t.Fields())) > 0 {
+		return nil, false, nil
+	}
+	idx, err := s.r.versionOf(t).index(column, build, &s.r.indexBuilds)
+	if err != nil {
+		return nil, false, err
+	}
+	return idx, true, nil
 }
 
 // renamedSince maps the copy's name of each field the plan's table knows by another name to the
@@ -338,6 +395,9 @@ func (p *rowPages) Next(context.Context) ([]translate.Row, error) {
 }
 
 func (p *rowPages) Close() { p.rows = nil }
+
+// HeldRows implements engine.HeldPages: the rows are a version of the copy, which never changes.
+func (p *rowPages) HeldRows() {}
 
 // source is the engine's way to the rows: the replica in replica mode, else the service.
 func (c *Connector) source() engine.Source {

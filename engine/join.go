@@ -69,6 +69,7 @@ func buildJoin(j *translate.Join, opts Options, budget *Budget) (Operator, error
 			h.innerScan = scanOf(input)
 			h.sizer, _ = opts.Source.(Sizer)
 		}
+		h.useIndex(input, opts.Source)
 		op = h
 		names = append(names, name)
 	}
@@ -161,12 +162,20 @@ type sidesOp struct {
 }
 
 func (s *sidesOp) Next(ctx context.Context) (translate.Row, error) {
-	r, err := s.input.Next(ctx)
-	if err != nil {
-		return r, err
+	var rec *translate.Row
+	if scan, ok := s.input.(*scanOp); ok {
+		var err error
+		if rec, err = scan.nextKept(ctx, &s.alloc); err != nil {
+			return translate.Row{}, err
+		}
+	} else {
+		r, err := s.input.Next(ctx)
+		if err != nil {
+			return r, err
+		}
+		rec = s.alloc.row()
+		*rec = r
 	}
-	rec := s.alloc.row()
-	*rec = r
 	sides := s.alloc.sides(s.n)
 	sides[s.side] = rec
 	return translate.Row{Sides: sides}, nil
@@ -246,6 +255,50 @@ type hashJoinOp struct {
 	tail int
 
 	alloc rowArena // the joined rows' sides
+
+	// indexer, indexColumn: the table's rows are held by the source, which shares its index on
+	// the step's key (Indexer) rather than the step building a hash table (indexed: it did).
+	indexer     Indexer
+	indexScan   *scanOp
+	indexColumn string
+	indexed     bool
+}
+
+// useIndex makes the step read the source's shared index of its table when the source holds
+// one and the step would build a hash table of every row of a plain scan on one key: an inner
+// or LEFT JOIN of a table (not a group) read whole (the re-check filter of a superset request,
+// RIGHT JOIN's list of rows and a bind join's batches need the scan's rows themselves).
+func (h *hashJoinOp) useIndex(input Operator, src Source) {
+	ix, ok := src.(Indexer)
+	scan, isScan := input.(*scanOp)
+	if !ok || !isScan || len(h.step.Keys) != 1 || h.step.Group != nil || (h.step.Kind != "inner" && h.step.Kind != "left") {
+		return
+	}
+	column, ok := h.step.Keys[0].InnerColumn()
+	if !ok {
+		return
+	}
+	h.indexer, h.indexScan, h.indexColumn = ix, scan, column
+}
+
+// buildFromIndex sets the step's hash table to the source's index of its table's version (ok
+// false: the source cannot index this scan; build the hash table from the scan).
+func (h *hashJoinOp) buildFromIndex(ctx context.Context) (bool, error) {
+	key := h.step.Keys[0]
+	idx, ok, err := h.indexer.Index(ctx, h.indexScan.plan, h.indexColumn, func(rows []translate.Row) (*HashIndex, error) {
+		return BuildHashIndex(rows, key)
+	})
+	if err != nil || !ok {
+		return false, err
+	}
+	// The index's rows count against the limit as the hash table's would: the statement
+	// reads them all.
+	if err := h.budget.Hold(idx.Rows(), h.what+" (the rows of its hash table)"); err != nil {
+		return false, err
+	}
+	h.table, h.indexed = idx.byKey, true
+	h.inner.Close() // not read: the index holds its rows
+	return true, nil
 }
 
 // bindInner reads the rows so far, keeps them, and pushes their distinct keys into the step's
@@ -350,6 +403,11 @@ func sizeKnown(sizer Sizer, plan *translate.Plan) bool {
 
 func (h *hashJoinOp) build(ctx context.Context) error {
 	h.built = true
+	if h.indexer != nil {
+		if ok, err := h.buildFromIndex(ctx); err != nil || ok {
+			return err
+		}
+	}
 	if h.innerScan != nil && h.step.BindInner != nil {
 		if n, known := h.sizerRequests(); known && n <= 1 {
 			// One request reads the whole table: pushing keys would not save one, and would
@@ -376,7 +434,7 @@ func (h *hashJoinOp) build(ctx context.Context) error {
 	}
 	innerRows := 0
 	for {
-		r, err := h.inner.Next(ctx)
+		rec, err := h.nextInner(ctx)
 		if err == io.EOF {
 			break
 		}
@@ -384,8 +442,6 @@ func (h *hashJoinOp) build(ctx context.Context) error {
 			return err
 		}
 		innerRows++
-		rec := h.alloc.row()
-		*rec = r
 		if err := h.budget.Hold(1, h.what+" (the rows of its hash table)"); err != nil {
 			return err
 		}
@@ -443,6 +499,20 @@ func (h *hashJoinOp) build(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// nextInner reads the next row of the step's table, to keep in its hash table.
+func (h *hashJoinOp) nextInner(ctx context.Context) (*translate.Row, error) {
+	if scan, ok := h.inner.(*scanOp); ok {
+		return scan.nextKept(ctx, &h.alloc)
+	}
+	r, err := h.inner.Next(ctx)
+	if err != nil {
+		return nil, err
+	}
+	rec := h.alloc.row()
+	*rec = r
+	return rec, nil
 }
 
 // bindKeys pushes the keys read from rowsFrom rows of the step's table into the first table's
@@ -644,7 +714,9 @@ func (h *hashJoinOp) Explain() Node {
 		detail += "; then " + h.step.On.String()
 	}
 	detail += "; reads " + h.innerName + " first"
-	if b := h.step.Bind; b != nil && !h.noBind {
+	if h.indexer != nil {
+		detail += " as the source's index of its rows by " + h.step.Keys[0].Inner.String() + ", built once for each version of them and shared by the statements that read it"
+	} else if b := h.step.Bind; b != nil && !h.noBind {
 		how := map[string]string{"id": "OR(RECORD_ID()='rec…', …)", "field": "OR(" + b.Field() + "='…', …)",
 			"link": "OR(FIND('primary value', " + b.Field() + "&''), …) (a superset: a link reads as its records' primary values)"}[b.Mode]
 		detail += fmt.Sprintf(", then pushes its distinct keys into %s's request as %s, in batches of up to %d characters, unless a scan takes fewer requests",

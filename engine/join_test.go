@@ -14,6 +14,12 @@ import (
 // joinRows runs a statement over testRows (every table is T) and returns its rows as text.
 func joinRows(t *testing.T, src *memSource, sql string, maxRows int) ([]string, error) {
 	t.Helper()
+	return joinRowsFrom(t, src, sql, maxRows)
+}
+
+// joinRowsFrom is joinRows over any source.
+func joinRowsFrom(t *testing.T, src Source, sql string, maxRows int) ([]string, error) {
+	t.Helper()
 	ast, err := translate.Parse(sql)
 	if err != nil {
 		t.Fatal(err)

@@ -45,6 +45,15 @@ func (s *scanOp) bind(plans []*translate.Plan, dedupe bool) {
 }
 
 func (s *scanOp) Next(ctx context.Context) (translate.Row, error) {
+	r, err := s.next(ctx)
+	if err != nil {
+		return translate.Row{}, err
+	}
+	return *r, nil
+}
+
+// next returns the next row where its page holds it.
+func (s *scanOp) next(ctx context.Context) (*translate.Row, error) {
 	for {
 		if s.pos < len(s.page) {
 			s.pos++
@@ -55,10 +64,10 @@ func (s *scanOp) Next(ctx context.Context) (translate.Row, error) {
 				}
 				s.seen[id] = struct{}{}
 			}
-			return s.page[s.pos-1], nil
+			return &s.page[s.pos-1], nil
 		}
 		if s.done {
-			return translate.Row{}, io.EOF
+			return nil, io.EOF
 		}
 		if s.pages == nil {
 			if err := s.start(ctx); err != nil || s.pages == nil {
@@ -66,7 +75,7 @@ func (s *scanOp) Next(ctx context.Context) (translate.Row, error) {
 				if err == nil {
 					err = io.EOF
 				}
-				return translate.Row{}, err
+				return nil, err
 			}
 		}
 		page, err := s.pages.Next(ctx)
@@ -78,10 +87,25 @@ func (s *scanOp) Next(ctx context.Context) (translate.Row, error) {
 		}
 		if err != nil {
 			s.Close()
-			return translate.Row{}, err
+			return nil, err
 		}
 		s.page, s.pos = page, 0
 	}
+}
+
+// nextKept is next for an operator that keeps the rows it reads (a join): the row where the
+// source holds it when its pages are HeldPages, else a copy from arena.
+func (s *scanOp) nextKept(ctx context.Context, arena *rowArena) (*translate.Row, error) {
+	r, err := s.next(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if _, held := s.pages.(HeldPages); held {
+		return r, nil
+	}
+	rec := arena.row()
+	*rec = *r
+	return rec, nil
 }
 
 // start sends the scan's request (once); with NoRows there is none to send.
