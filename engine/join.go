@@ -561,7 +561,7 @@ func (h *hashJoinOp) Next(ctx context.Context) (translate.Row, error) {
 		for h.has && h.pos < len(h.matches) {
 			m := h.matches[h.pos]
 			h.pos++
-			out := h.join(m)
+			out := h.join(m, h.pos == len(h.matches))
 			if h.step.On != nil {
 				v, err := h.step.On.Eval(&out)
 				if err != nil {
@@ -582,7 +582,7 @@ func (h *hashJoinOp) Next(ctx context.Context) (translate.Row, error) {
 		}
 		if h.has && !h.matched && h.step.Kind == "left" {
 			h.matched = true
-			return h.emit(h.join(nil))
+			return h.emit(h.join(nil, true))
 		}
 		var r translate.Row
 		var err error
@@ -645,7 +645,14 @@ func (h *hashJoinOp) Next(ctx context.Context) (translate.Row, error) {
 	}
 }
 
-func (h *hashJoinOp) join(m *translate.Row) translate.Row {
+// join is the row so far joined with m (nil: the NULL row). For its last candidate the row so far
+// lends its own sides, which nothing else holds (every joined row has sides of its own, and the
+// row so far is not read again): a join that matches each row once allocates nothing per row.
+func (h *hashJoinOp) join(m *translate.Row, last bool) translate.Row {
+	if last && h.step.Group == nil {
+		h.cur.Sides[h.step.Table] = m
+		return translate.Row{Sides: h.cur.Sides, Env: h.env}
+	}
 	sides := h.alloc.sides(h.n)
 	copy(sides, h.cur.Sides)
 	switch {
