@@ -162,19 +162,9 @@ type sidesOp struct {
 }
 
 func (s *sidesOp) Next(ctx context.Context) (translate.Row, error) {
-	var rec *translate.Row
-	if scan, ok := s.input.(*scanOp); ok {
-		var err error
-		if rec, err = scan.nextKept(ctx, &s.alloc); err != nil {
-			return translate.Row{}, err
-		}
-	} else {
-		r, err := s.input.Next(ctx)
-		if err != nil {
-			return r, err
-		}
-		rec = s.alloc.row()
-		*rec = r
+	rec, err := nextKept(ctx, s.input, &s.alloc)
+	if err != nil {
+		return translate.Row{}, err
 	}
 	sides := s.alloc.sides(s.n)
 	sides[s.side] = rec
@@ -434,7 +424,7 @@ func (h *hashJoinOp) build(ctx context.Context) error {
 	}
 	innerRows := 0
 	for {
-		rec, err := h.nextInner(ctx)
+		rec, err := nextKept(ctx, h.inner, &h.alloc)
 		if err == io.EOF {
 			break
 		}
@@ -499,20 +489,6 @@ func (h *hashJoinOp) build(ctx context.Context) error {
 		}
 	}
 	return nil
-}
-
-// nextInner reads the next row of the step's table, to keep in its hash table.
-func (h *hashJoinOp) nextInner(ctx context.Context) (*translate.Row, error) {
-	if scan, ok := h.inner.(*scanOp); ok {
-		return scan.nextKept(ctx, &h.alloc)
-	}
-	r, err := h.inner.Next(ctx)
-	if err != nil {
-		return nil, err
-	}
-	rec := h.alloc.row()
-	*rec = r
-	return rec, nil
 }
 
 // bindKeys pushes the keys read from rowsFrom rows of the step's table into the first table's

@@ -93,18 +93,46 @@ func (s *scanOp) next(ctx context.Context) (*translate.Row, error) {
 	}
 }
 
-// nextKept is next for an operator that keeps the rows it reads (a join): the row where the
-// source holds it when its pages are HeldPages, else a copy from arena.
-func (s *scanOp) nextKept(ctx context.Context, arena *rowArena) (*translate.Row, error) {
+// rowRefs is an operator that hands out its rows by reference, so that a join keeps them
+// without a copy when their source holds them.
+type rowRefs interface {
+	// nextRef is Next by reference: r stays as it is until the statement ends when held (its
+	// source's pages are HeldPages), else only until the next call.
+	nextRef(ctx context.Context) (r *translate.Row, held bool, err error)
+}
+
+var (
+	_ rowRefs = (*scanOp)(nil)
+	_ rowRefs = (*filterOp)(nil)
+)
+
+func (s *scanOp) nextRef(ctx context.Context) (*translate.Row, bool, error) {
 	r, err := s.next(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	_, held := s.pages.(HeldPages)
+	return r, held, nil
+}
+
+// nextKept is Next for an operator that keeps the rows it reads (a join): the row where its
+// source holds it, else a copy from arena.
+func nextKept(ctx context.Context, op Operator, arena *rowArena) (*translate.Row, error) {
+	if in, ok := op.(rowRefs); ok {
+		r, held, err := in.nextRef(ctx)
+		if err != nil || held {
+			return r, err
+		}
+		rec := arena.row()
+		*rec = *r
+		return rec, nil
+	}
+	r, err := op.Next(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if _, held := s.pages.(HeldPages); held {
-		return r, nil
-	}
 	rec := arena.row()
-	*rec = *r
+	*rec = r
 	return rec, nil
 }
 
@@ -179,6 +207,33 @@ func (f *filterOp) Next(ctx context.Context) (translate.Row, error) {
 		}
 		if v == true {
 			return r, nil
+		}
+	}
+}
+
+func (f *filterOp) nextRef(ctx context.Context) (*translate.Row, bool, error) {
+	in, ok := f.input.(rowRefs)
+	if !ok {
+		r, err := f.Next(ctx)
+		if err != nil {
+			return nil, false, err
+		}
+		f.row = r
+		return &f.row, false, nil
+	}
+	for {
+		r, held, err := in.nextRef(ctx)
+		if err != nil {
+			return nil, false, err
+		}
+		f.row = *r // the condition reads the run's Env, which a held row must not be given
+		f.row.Env = f.env
+		v, err := f.cond.Eval(&f.row)
+		if err != nil {
+			return nil, false, err
+		}
+		if v == true {
+			return r, held, nil
 		}
 	}
 }
