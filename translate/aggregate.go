@@ -148,10 +148,11 @@ type sumAcc struct {
 	a   *Aggregate
 	sum any
 	n   int64
-	// floating: the sum is a float, f (sum is unset): once a float, arith keeps it one, and a
-	// float kept unboxed costs no allocation per row (BenchmarkDashboardReplicaQueries).
-	floating bool
-	f        float64
+	// floating: the sum is a float, f; integral: an integer, i (sum is unset in both cases): a
+	// number kept unboxed costs no allocation per row (BenchmarkDashboardReplicaQueries).
+	floating, integral bool
+	f                  float64
+	i                  int64
 }
 
 func (s *sumAcc) Add(r *Row) (int, error) {
@@ -164,14 +165,25 @@ func (s *sumAcc) Add(r *Row) (int, error) {
 	}
 	switch {
 	case s.floating:
-		s.f += sqlvalue.FloatOf(v) // arith's float + anything
+		s.f += sqlvalue.FloatOf(v) // arith's float + anything: once a float, always one
+	case s.integral:
+		if iv, ok := v.(int64); ok {
+			if sum := s.i + iv; (sum > s.i) == (iv > 0) { // no overflow (as arith checks)
+				s.i = sum
+				break
+			}
+		}
+		s.integral, s.sum = false, sqlvalue.Arith("+", s.i, v) // arith decides what else
 	case s.sum == nil:
 		s.sum = v
 	default:
 		s.sum = sqlvalue.Arith("+", s.sum, v)
 	}
-	if f, ok := s.sum.(float64); ok {
-		s.floating, s.f, s.sum = true, f, nil
+	switch sum := s.sum.(type) {
+	case float64:
+		s.floating, s.f, s.sum = true, sum, nil
+	case int64:
+		s.integral, s.i, s.sum = true, sum, nil
 	}
 	s.n++
 	return 0, nil
@@ -179,8 +191,11 @@ func (s *sumAcc) Add(r *Row) (int, error) {
 
 // total is the sum so far.
 func (s *sumAcc) total() any {
-	if s.floating {
+	switch {
+	case s.floating:
 		return s.f
+	case s.integral:
+		return s.i
 	}
 	return s.sum
 }
