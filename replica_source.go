@@ -52,6 +52,8 @@ type replicaRows struct {
 	table *replica.Table // the copy they were built from (a table copied anew is another)
 	gen   uint64
 	rows  []translate.Row
+	// columns are the field names of the rows' cells (their Layout), "" for a deleted field's.
+	columns []string
 	// indexes are the joins' hash indexes of rows by column (engine.Indexer), built on first
 	// use: they live and die with this generation of the rows, so none is ever stale.
 	indexMu sync.Mutex
@@ -212,25 +214,31 @@ func (r *replicaState) rowsOf(t *replica.Table) []translate.Row {
 
 // versionOf returns the engine rows of the copy's current generation, built on first use.
 func (r *replicaState) versionOf(t *replica.Table) *replicaRows {
-	named, gen := t.NamedRows()
+	gen := t.Generation()
+	r.mu.Lock()
+	cached, ok := r.rows[t.ID()]
+	r.mu.Unlock()
+	if ok && cached.table == t && cached.gen == gen {
+		return cached
+	}
+	// The rows read the copy's own cells by column, through one layout: no map and no copy of
+	// the cells per record (the live heap a GC scans, and the time to make a new version after
+	// a change, BenchmarkDashboardReplicaQueries).
+	cells, columns, gen := t.CellRows()
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if cached, ok := r.rows[t.ID()]; ok && cached.table == t && cached.gen == gen {
-		return cached
+		return cached // made by another statement meanwhile
 	}
-	var names []string
-	for _, f := range t.Fields() {
-		names = append(names, f.Name)
-	}
-	layout := translate.NewLayout(names)
-	rows := make([]translate.Row, len(named))
-	for i, n := range named {
-		rows[i] = translate.Row{ID: n.ID, CreatedTime: n.CreatedTime, Fields: n.Fields, Cells: layout.Cells(n.Fields), Layout: layout}
+	layout := translate.NewLayout(columns)
+	rows := make([]translate.Row, len(cells))
+	for i, c := range cells {
+		rows[i] = translate.Row{ID: c.ID, CreatedTime: c.CreatedTime, Cells: c.Cells, Layout: layout}
 	}
 	if r.rows == nil {
 		r.rows = map[string]*replicaRows{}
 	}
-	v := &replicaRows{table: t, gen: gen, rows: rows}
+	v := &replicaRows{table: t, gen: gen, rows: rows, columns: columns}
 	r.rows[t.ID()] = v
 	return v
 }
@@ -286,13 +294,14 @@ func (s replicaSource) Scan(ctx context.Context, plan *translate.Plan) (engine.P
 		// would get every row. Statements are planned LocalOnly; one that was not is a bug.
 		return nil, fmt.Errorf("airsql: replica: the scan of %s was planned as a request (formula %q), which the copy cannot run: please report this statement", plan.Table.Name, plan.Request.Formula)
 	}
-	rows := s.r.rowsOf(t)
+	version := s.r.versionOf(t)
+	rows := version.rows
 	if renamed := renamedSince(plan.Table, t.Fields()); len(renamed) > 0 {
 		// The copy applied a field rename the statement's schema does not know yet: its rows are
 		// handed over under the names the plan reads (by field id, never a NULL for a renamed
 		// column), and the next statement plans with the schema fetched again.
 		s.r.c.forgetSchema()
-		rows = underPlanNames(rows, renamed)
+		rows = underPlanNames(version, renamed)
 	}
 	if plan.RecordIDs != nil { // not planned with LocalOnly; kept exact should a plan name ids
 		byID := make(map[string]int, len(rows))
@@ -349,26 +358,28 @@ func renamedSince(planned *translate.Table, copied []replica.Field) map[string]s
 	return renamed
 }
 
-// underPlanNames copies rows with their renamed cells under the plan's names (a swap of two
-// names included: every renamed cell is read from the original row).
-func underPlanNames(rows []translate.Row, renamed map[string]string) []translate.Row {
-	out := make([]translate.Row, len(rows))
-	for i, r := range rows {
-		fields := make(map[string]any, len(r.Fields))
-		for name, v := range r.Fields {
-			if _, isRenamed := renamed[name]; !isRenamed {
-				fields[name] = v
-			}
+// underPlanNames is a version's rows with their renamed cells under the plan's names (a swap
+// of two names included): the same cells, through a layout whose columns carry the plan's
+// names; a column whose name the plan gives a renamed field is another field now, and is left
+// out.
+func underPlanNames(v *replicaRows, renamed map[string]string) []translate.Row {
+	planNames := map[string]bool{}
+	for _, planName := range renamed {
+		planNames[planName] = true
+	}
+	columns := make([]string, len(v.columns))
+	for c, name := range v.columns {
+		switch planName, isRenamed := renamed[name]; {
+		case isRenamed:
+			columns[c] = planName
+		case !planNames[name]:
+			columns[c] = name
 		}
-		for _, planName := range renamed {
-			delete(fields, planName) // a field the copy has under that name is another one now
-		}
-		for copiedName, planName := range renamed {
-			if v, ok := r.Fields[copiedName]; ok {
-				fields[planName] = v
-			}
-		}
-		r.Fields, r.Cells, r.Layout = fields, nil, nil
+	}
+	layout := translate.NewLayout(columns)
+	out := make([]translate.Row, len(v.rows))
+	for i, r := range v.rows {
+		r.Layout = layout
 		out[i] = r
 	}
 	return out

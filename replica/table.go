@@ -338,11 +338,20 @@ func (t *Table) commit(ch *Change) {
 			delete(t.cols, id)
 		}
 	}
-	for _, c := range cleared {
-		for _, r := range t.rows {
-			if c < len(r.vals) {
-				r.vals[c] = nil
+	if len(cleared) > 0 {
+		// A row's cells are never changed in place (CellRows shares them with readers of the
+		// generation before): a row holding a deleted field's cell is replaced by a copy without.
+		for id, r := range t.rows {
+			rw := r
+			for _, c := range cleared {
+				if c < len(rw.vals) && rw.vals[c] != nil {
+					if rw == r {
+						rw = &row{id: r.id, created: r.created, vals: slices.Clone(r.vals)}
+					}
+					rw.vals[c] = nil
+				}
 			}
+			t.rows[id] = rw
 		}
 	}
 	for id, rec := range ch.Created {

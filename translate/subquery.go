@@ -379,7 +379,7 @@ func (sq *Subquery) KeyedAggregate() (key CorrelationKey, rest *Expr, ok bool) {
 // allocation per row (an integer above 255).
 func (k CorrelationKey) GroupValue(r *Row) (any, error) {
 	if e := k.inner; e.kind == exField && (e.tab == 0 || r.Sides == nil) && (e.info.typ == typeInt || e.info.typ == typeFloat) {
-		cell := r.Fields[e.field.Name]
+		cell := r.cell(e.field.Name)
 		if f, ok := cell.(float64); ok && !math.IsNaN(f) {
 			return cell, nil // AppendKey(f) is AppendKey(cellValue(e.info, cell)): int64(f) when whole, else f
 		}
