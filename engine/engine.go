@@ -152,6 +152,7 @@ func above(op Operator, q *translate.Query, opts Options, budget *Budget, aggreg
 		for i, a := range q.Aggregates {
 			aggs[i] = a
 		}
+		shareSides(op) // an aggregate is done with each row before it reads the next
 		op = &aggregateOp{env: opts.env, input: op, keys: keys, aggs: aggs, rollup: q.Rollup, budget: budget, query: q}
 	}
 	if q.Having != nil {

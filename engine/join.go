@@ -159,6 +159,32 @@ type sidesOp struct {
 	n     int
 	side  int
 	alloc rowArena
+	// shared: every row it returns has the same sides (shareSides), overwritten for the next.
+	shared []*translate.Row
+}
+
+// shareSides tells the join under op, when op's consumer is done with each row before it reads
+// the next (an aggregate), that its rows so far may share one sides slice: the joins and
+// filters between pass each row on at once, and each join step sets its table's side in every
+// row it emits (join). It stops at a step that keeps the rows so far (a bind join reading them
+// first into buffered).
+func shareSides(op Operator) {
+	for {
+		switch o := op.(type) {
+		case *filterOp:
+			op = o.input
+		case *hashJoinOp:
+			if o.innerScan != nil {
+				return
+			}
+			op = o.outer
+		case *sidesOp:
+			o.shared = make([]*translate.Row, o.n)
+			return
+		default:
+			return
+		}
+	}
 }
 
 func (s *sidesOp) Next(ctx context.Context) (translate.Row, error) {
@@ -166,7 +192,12 @@ func (s *sidesOp) Next(ctx context.Context) (translate.Row, error) {
 	if err != nil {
 		return translate.Row{}, err
 	}
-	sides := s.alloc.sides(s.n)
+	sides := s.shared
+	if sides != nil {
+		clear(sides) // nothing of the row before stays (each join step sets its side anyway)
+	} else {
+		sides = s.alloc.sides(s.n)
+	}
 	sides[s.side] = rec
 	return translate.Row{Sides: sides}, nil
 }
