@@ -68,11 +68,11 @@ func TestReplicaJoinIndex(t *testing.T) {
 		indexes            int64 // the indexes the query needs that no earlier query built
 	}{
 		{"by id through a link", "SELECT c.Region, COUNT(*), SUM(o.Amount) FROM Orders o JOIN Customers c ON c.id = o.Customer GROUP BY c.Region ORDER BY c.Region",
-			"as the source's index of its rows by c.id", 1},
+			"through the source's hash index of its rows by c.id", 1},
 		{"LEFT JOIN by id", "SELECT o.Ref, c.Name FROM Orders o LEFT JOIN Customers c ON c.id = o.Customer ORDER BY o.Ref",
-			"as the source's index of its rows by c.id", 0},
+			"through the source's hash index of its rows by c.id", 0},
 		{"by a text field", "SELECT o.Ref, c.Name FROM Orders o JOIN Customers c ON c.Region = o.Region ORDER BY o.Ref, c.Name",
-			"as the source's index of its rows by c.Region", 1},
+			"through the source's hash index of its rows by c.Region", 1},
 		{"by a link, the other way", "SELECT c.Name, COUNT(o.Ref) FROM Customers c JOIN Orders o ON o.Customer = c.id GROUP BY c.Name ORDER BY c.Name",
 			"", 0}, // whichever table the planner reads first, the answer is the live one
 	}

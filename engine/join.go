@@ -727,9 +727,12 @@ func (h *hashJoinOp) Explain() Node {
 	if h.step.On != nil {
 		detail += "; then " + h.step.On.String()
 	}
-	detail += "; reads " + h.innerName + " first"
+	if h.indexer == nil {
+		detail += "; reads " + h.innerName + " first"
+	}
 	if h.indexer != nil {
-		detail += " as the source's index of its rows by " + h.step.Keys[0].Inner.String() + ", built once for each version of them and shared by the statements that read it"
+		detail += "; reads " + h.innerName + " through the source's hash index of its rows by " + h.step.Keys[0].Inner.String() +
+			" (built once per version of the rows, shared by the statements that read it)"
 	} else if b := h.step.Bind; b != nil && !h.noBind {
 		how := map[string]string{"id": "OR(RECORD_ID()='rec…', …)", "field": "OR(" + b.Field() + "='…', …)",
 			"link": "OR(FIND('primary value', " + b.Field() + "&''), …) (a superset: a link reads as its records' primary values)"}[b.Mode]
