@@ -73,6 +73,8 @@ func TestReplicaJoinIndex(t *testing.T) {
 			"through the source's hash index of its rows by c.id", 0},
 		{"by a text field", "SELECT o.Ref, c.Name FROM Orders o JOIN Customers c ON c.Region = o.Region ORDER BY o.Ref, c.Name",
 			"through the source's hash index of its rows by c.Region", 1},
+		{"the joined table's own WHERE", "SELECT c.Name, SUM(o.Amount) FROM Customers c JOIN Orders o ON o.Customer = c.id WHERE o.Amount > 5 AND c.Region <> 'East' GROUP BY c.Name ORDER BY c.Name",
+			"", 0},
 		{"by a link, the other way", "SELECT c.Name, COUNT(o.Ref) FROM Customers c JOIN Orders o ON o.Customer = c.id GROUP BY c.Name ORDER BY c.Name",
 			"", 0}, // whichever table the planner reads first, the answer is the live one
 	}

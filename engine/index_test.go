@@ -98,6 +98,34 @@ func TestJoinIndex(t *testing.T) {
 	}
 }
 
+// TestJoinIndexFiltered: planned as the replica plans (LocalOnly: every WHERE checked in the
+// engine), a step whose table has a WHERE of its own reads the index of all its rows and checks
+// the WHERE on each match: the same rows as a hash table of the rows that passed it.
+func TestJoinIndexFiltered(t *testing.T) {
+	local := translate.Args{LocalOnly: true}
+	for _, sql := range []string{
+		"SELECT a.id, b.id FROM T a JOIN T b ON a.N = b.N WHERE b.Status = 'b'",
+		"SELECT a.id, b.id FROM T a LEFT JOIN T b ON a.N = b.N AND b.Status = 'b'",
+		"SELECT a.id, b.id FROM T a JOIN T b ON b.id = a.id WHERE b.X > 1 AND a.Name IS NOT NULL",
+		"SELECT a.Status, COUNT(*) FROM T a JOIN T b ON a.Name = b.Name WHERE b.Done GROUP BY a.Status",
+	} {
+		t.Run(sql, func(t *testing.T) {
+			want, err := joinRowsPlanned(t, &memSource{rows: testRows, pageSize: 2}, sql, 0, local)
+			if err != nil {
+				t.Fatal(err)
+			}
+			src := &indexSource{memSource: memSource{rows: testRows, pageSize: 2}}
+			got, err := joinRowsPlanned(t, src, sql, 0, local)
+			if err != nil || !slices.Equal(got, want) {
+				t.Fatalf("got %v %v, want %v", got, err, want)
+			}
+			if src.builds != 1 || len(src.scans) != 1 {
+				t.Errorf("got %d index builds and %d scans, want the index (1) and the first table's scan (1)", src.builds, len(src.scans))
+			}
+		})
+	}
+}
+
 // TestAggregateOverSharedSides: an aggregate over a join reads rows whose sides the join shares
 // from row to row (shareSides); its groups must be those of the join's rows as a statement
 // without an aggregate returns them (each with sides of its own): several matches per row so

@@ -278,19 +278,24 @@ type hashJoinOp struct {
 	alloc rowArena // the joined rows' sides
 
 	// indexer, indexColumn: the table's rows are held by the source, which shares its index on
-	// the step's key (Indexer) rather than the step building a hash table (indexed: it did).
+	// the step's key (Indexer) rather than the step building a hash table; indexFilter: the
+	// table's own WHERE, which the index's rows have not passed, checked on each match instead.
 	indexer     Indexer
 	indexScan   *scanOp
 	indexColumn string
-	indexed     bool
+	indexFilter *filterOp
 }
 
 // useIndex makes the step read the source's shared index of its table when the source holds
-// one and the step would build a hash table of every row of a plain scan on one key: an inner
-// or LEFT JOIN of a table (not a group) read whole (the re-check filter of a superset request,
-// RIGHT JOIN's list of rows and a bind join's batches need the scan's rows themselves).
+// one and the step would build a hash table of a scan's rows on one key: an inner or LEFT JOIN
+// of a table (not a group), its own WHERE (a filter over the scan) then checked on each match
+// (RIGHT JOIN's list of rows and a bind join's batches need the scan's rows themselves).
 func (h *hashJoinOp) useIndex(input Operator, src Source) {
 	ix, ok := src.(Indexer)
+	filter, _ := input.(*filterOp)
+	if filter != nil {
+		input = filter.input
+	}
 	scan, isScan := input.(*scanOp)
 	if !ok || !isScan || len(h.step.Keys) != 1 || h.step.Group != nil || (h.step.Kind != "inner" && h.step.Kind != "left") {
 		return
@@ -299,7 +304,7 @@ func (h *hashJoinOp) useIndex(input Operator, src Source) {
 	if !ok {
 		return
 	}
-	h.indexer, h.indexScan, h.indexColumn = ix, scan, column
+	h.indexer, h.indexScan, h.indexColumn, h.indexFilter = ix, scan, column, filter
 }
 
 // buildFromIndex sets the step's hash table to the source's index of its table's version (ok
@@ -310,6 +315,7 @@ func (h *hashJoinOp) buildFromIndex(ctx context.Context) (bool, error) {
 		return BuildHashIndex(rows, key)
 	})
 	if err != nil || !ok {
+		h.indexFilter = nil // the hash table is built from the filter's rows
 		return false, err
 	}
 	// The index's rows count against the limit as the hash table's would: the statement
@@ -317,7 +323,7 @@ func (h *hashJoinOp) buildFromIndex(ctx context.Context) (bool, error) {
 	if err := h.budget.Hold(idx.Rows(), h.what+" (the rows of its hash table)"); err != nil {
 		return false, err
 	}
-	h.table, h.indexed = idx.byKey, true
+	h.table = idx.byKey
 	h.inner.Close() // not read: the index holds its rows
 	return true, nil
 }
@@ -568,6 +574,14 @@ func (h *hashJoinOp) Next(ctx context.Context) (translate.Row, error) {
 		for h.has && h.pos < len(h.matches) {
 			m := h.matches[h.pos]
 			h.pos++
+			if h.indexFilter != nil {
+				if keep, err := h.indexFilter.keeps(m); err != nil || !keep {
+					if err != nil {
+						return translate.Row{}, err
+					}
+					continue
+				}
+			}
 			out := h.join(m, h.pos == len(h.matches))
 			if h.step.On != nil {
 				v, err := h.step.On.Eval(&out)
@@ -733,6 +747,9 @@ func (h *hashJoinOp) Explain() Node {
 	if h.indexer != nil {
 		detail += "; reads " + h.innerName + " through the source's hash index of its rows by " + h.step.Keys[0].Inner.String() +
 			" (built once per version of the rows, shared by the statements that read it)"
+		if h.indexFilter != nil {
+			detail += ", checking its WHERE on each match"
+		}
 	} else if b := h.step.Bind; b != nil && !h.noBind {
 		how := map[string]string{"id": "OR(RECORD_ID()='rec…', …)", "field": "OR(" + b.Field() + "='…', …)",
 			"link": "OR(FIND('primary value', " + b.Field() + "&''), …) (a superset: a link reads as its records' primary values)"}[b.Mode]

@@ -199,16 +199,20 @@ func (f *filterOp) Next(ctx context.Context) (translate.Row, error) {
 		if err != nil {
 			return r, err
 		}
-		f.row = r // a field, so that no row escapes to the heap
-		f.row.Env = f.env
-		v, err := f.cond.Eval(&f.row)
-		if err != nil {
-			return translate.Row{}, err
-		}
-		if v == true {
-			return r, nil
+		if keep, err := f.keeps(&r); err != nil || keep {
+			return r, err
 		}
 	}
+}
+
+// keeps says whether r passes the filter. r is not changed: the condition reads the run's Env,
+// which a row held by the source must not be given (it is evaluated on a copy, in a field so
+// that no row escapes to the heap).
+func (f *filterOp) keeps(r *translate.Row) (bool, error) {
+	f.row = *r
+	f.row.Env = f.env
+	v, err := f.cond.Eval(&f.row)
+	return v == true, err
 }
 
 func (f *filterOp) nextRef(ctx context.Context) (*translate.Row, bool, error) {
@@ -226,14 +230,8 @@ func (f *filterOp) nextRef(ctx context.Context) (*translate.Row, bool, error) {
 		if err != nil {
 			return nil, false, err
 		}
-		f.row = *r // the condition reads the run's Env, which a held row must not be given
-		f.row.Env = f.env
-		v, err := f.cond.Eval(&f.row)
-		if err != nil {
-			return nil, false, err
-		}
-		if v == true {
-			return r, held, nil
+		if keep, err := f.keeps(r); err != nil || keep {
+			return r, held, err
 		}
 	}
 }
