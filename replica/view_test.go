@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 	"time"
+	"unsafe"
 )
 
 // TestCellRowsNeverChange: CellRows hands out the copy's own cells, so a change never writes
@@ -47,5 +48,28 @@ func TestCellRowsNeverChange(t *testing.T) {
 	}
 	if got := [][]any{after[0].Cells, after[1].Cells, after[2].Cells}; !slices.EqualFunc(got, [][]any{{nil, 4.0}, {nil, 1.0}, {nil, 2.0}}, slices.Equal) {
 		t.Errorf("cells after the change: got %v", got)
+	}
+}
+
+// TestInternerShares: equal lists of linked ids, dates and select names decoded for different
+// records come out as one shared value; a list it cannot key (an id with a comma, not ids) is
+// left as it is.
+func TestInternerShares(t *testing.T) {
+	in := interner{}
+	a := in.value("multipleRecordLinks", []any{"recA", "recB"})
+	b := in.value("multipleRecordLinks", []any{"recA", "recB"})
+	if &a.([]any)[0] != &b.([]any)[0] {
+		t.Errorf("equal link lists: got two lists, want one shared")
+	}
+	if c := in.value("multipleRecordLinks", []any{"recB", "recA"}); &c.([]any)[0] == &a.([]any)[0] {
+		t.Errorf("link lists in another order: got the shared list, want its own")
+	}
+	odd := []any{"rec,A"}
+	if got := in.value("multipleRecordLinks", odd); &got.([]any)[0] != &odd[0] {
+		t.Errorf("an id with a comma: got another list, want it as it is")
+	}
+	d1, d2 := string([]byte("2025-01-02")), string([]byte("2025-01-02"))
+	if x, y := in.value("date", d1).(string), in.value("date", d2).(string); unsafe.StringData(x) != unsafe.StringData(y) {
+		t.Errorf("equal dates: got two strings, want one shared")
 	}
 }
