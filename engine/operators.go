@@ -378,7 +378,7 @@ type aggregateOp struct {
 	budget *Budget
 	query  *translate.Query // described by Explain only: a correlated subquery builds its operators per run
 
-	out  []translate.Row
+	out  [][]any // the groups' values, in order
 	pos  int
 	done bool
 	row  translate.Row
@@ -407,7 +407,7 @@ func (a *aggregateOp) Next(ctx context.Context) (translate.Row, error) {
 		return translate.Row{}, io.EOF
 	}
 	a.pos++
-	return a.out[a.pos-1], nil
+	return translate.Row{Values: a.out[a.pos-1]}, nil
 }
 
 // newGroup starts a group with a copy of keys. Groups and their slices are cut from chunks of
@@ -539,17 +539,25 @@ func (a *aggregateOp) list(order []*group) {
 			return 0
 		})
 	}
-	a.out = make([]translate.Row, len(order))
+	// One allocation for every group's values (each row's capped at its own), and rows made as
+	// they are read: 2,000 groups are 2,000 slices and 320 KB of rows less (q6 of
+	// BenchmarkDashboardReplicaQueries).
+	width := len(a.keys) + len(a.aggs)
+	if a.rollup {
+		width++
+	}
+	all := make([]any, 0, len(order)*width)
+	a.out = make([][]any, len(order))
 	for i, g := range order {
-		vals := make([]any, 0, len(g.keys)+1+len(g.accs))
-		vals = append(vals, g.keys...)
+		start := len(all)
+		all = append(all, g.keys...)
 		if a.rollup {
-			vals = append(vals, int64(g.level))
+			all = append(all, int64(g.level))
 		}
 		for _, acc := range g.accs {
-			vals = append(vals, acc.Result())
+			all = append(all, acc.Result())
 		}
-		a.out[i] = translate.Row{Values: vals}
+		a.out[i] = all[start:len(all):len(all)]
 	}
 }
 
