@@ -52,7 +52,7 @@ func (p *scanPages) Next(ctx context.Context) ([]translate.Row, error) {
 	if p.src == nil {
 		return nil, io.EOF
 	}
-	recs, err := p.src.next(ctx)
+	pg, err := p.src.next(ctx)
 	if err != nil {
 		if err == io.EOF {
 			if p.sizes != nil {
@@ -62,11 +62,11 @@ func (p *scanPages) Next(ctx context.Context) ([]translate.Row, error) {
 		}
 		return nil, err
 	}
-	p.records += len(recs)
-	p.progress.page(len(recs))
-	rows := make([]translate.Row, len(recs))
-	for i := range recs {
-		rows[i] = translate.Row{ID: recs[i].ID, CreatedTime: recs[i].CreatedTime, Fields: recs[i].Fields}
+	p.records += len(pg.records)
+	p.progress.page(len(pg.records))
+	rows := make([]translate.Row, len(pg.records))
+	for i := range pg.records {
+		rows[i] = rowOf(&pg.records[i], pg.layout)
 	}
 	return rows, nil
 }

@@ -470,7 +470,7 @@ func TestEngineWithFunctions(t *testing.T) {
 	srv := newEmulator(t)
 	db, _ := openDB(t, srv, "")
 	for query, want := range map[string][]string{
-		"SELECT VERSION() = @@version, DATABASE()": {"true|" + testBase},
+		"SELECT VERSION() = @@version, DATABASE()": {"1|" + testBase},
 		"SELECT CASE WHEN Priority >= 3 THEN 'high' ELSE 'low' END AS bucket, COUNT(*) FROM Tasks GROUP BY bucket": {"high|3", "low|5"},
 		"SELECT IFNULL(Status, 'none') AS s, SUM(Priority) FROM Tasks GROUP BY 1 ORDER BY 2 DESC":                  {"Doing|6", "Done|5", "Todo|4", "none|2"},
 		"SELECT YEAR(`Due Date`) AS y, COUNT(*) FROM Tasks GROUP BY y":                                             {"NULL|6", "2024|2"},

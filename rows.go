@@ -29,18 +29,8 @@ type recordSource struct {
 
 type sourcePage struct {
 	records []transport.Record
+	layout  *translate.Layout // the records' Cells, when they have them (transport's IterateCells)
 	err     error
-}
-
-// startList runs one list request (all its pages).
-func startList(ctx context.Context, table *transport.Table, opts transport.ListOptions) *recordSource {
-	return startSource(ctx, func(ctx context.Context, send func(sourcePage) bool) {
-		for records, err := range table.Iterate(ctx, opts) {
-			if !send(sourcePage{records: records, err: err}) || err != nil {
-				return
-			}
-		}
-	})
 }
 
 // startGets fetches records by id, one GET each. An id the service does not know is no row.
@@ -92,27 +82,36 @@ func startSource(ctx context.Context, run func(ctx context.Context, send func(so
 }
 
 // next returns the next page; io.EOF after the last.
-func (s *recordSource) next(ctx context.Context) ([]transport.Record, error) {
+func (s *recordSource) next(ctx context.Context) (sourcePage, error) {
 	if s.ended {
-		return nil, io.EOF
+		return sourcePage{}, io.EOF
 	}
 	select {
 	case p, ok := <-s.pages:
 		if !ok {
 			s.ended = true
 			if s.stopped != nil {
-				return nil, s.stopped
+				return sourcePage{}, s.stopped
 			}
-			return nil, io.EOF
+			return sourcePage{}, io.EOF
 		}
 		if p.err != nil {
 			s.ended = true
-			return nil, p.err
+			return sourcePage{}, p.err
 		}
-		return p.records, nil
+		return p, nil
 	case <-ctx.Done():
-		return nil, ctx.Err()
+		return sourcePage{}, ctx.Err()
 	}
+}
+
+// rowOf is a record as the engine reads it: its cells by layout when it has them (the fields
+// the layout lacks, if the service returned any, stay in Fields, which Row reads them from).
+func rowOf(r *transport.Record, layout *translate.Layout) translate.Row {
+	if r.Cells == nil {
+		layout = nil
+	}
+	return translate.Row{ID: r.ID, CreatedTime: r.CreatedTime, Fields: r.Fields, Cells: r.Cells, Layout: layout}
 }
 
 func (s *recordSource) close() {

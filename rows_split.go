@@ -2,7 +2,6 @@ package airsql
 
 import (
 	"context"
-	"iter"
 
 	"github.com/airsql/airsql/translate"
 	"github.com/airsql/airsql/transport"
@@ -15,48 +14,54 @@ import (
 // Split plans are exact, so records counted here are rows.
 func startPlanList(ctx context.Context, table *transport.Table, plan *translate.Plan, pageSize int) *recordSource {
 	main := listOptions(plan, pageSize)
-	// A sorted listing that turns out latency-bound is read as partitions merged in the plan's
-	// order (pushed sorts are number and date keys, which the service orders as SQL does).
-	cmp := func(a, b *transport.Record) int {
-		return plan.Compare(translate.Row{ID: a.ID, CreatedTime: a.CreatedTime, Fields: a.Fields},
-			translate.Row{ID: b.ID, CreatedTime: b.CreatedTime, Fields: b.Fields})
+	// Each listing's records are decoded into cells, in the order of the fields it returns (the
+	// schema's when it asks for all), with no map per record.
+	type listing struct {
+		opts   transport.ListOptions
+		names  []string
+		layout *translate.Layout
 	}
-	list := func(ctx context.Context, opts transport.ListOptions) iter.Seq2[[]transport.Record, error] {
-		return table.IterateMerged(ctx, opts, cmp)
+	listingOf := func(opts transport.ListOptions, req translate.Request) listing {
+		names := plan.Table.ReturnedFields(req)
+		return listing{opts: opts, names: names, layout: translate.NewLayout(names)}
+	}
+	list := func(ctx context.Context, l listing, send func(sourcePage) bool) (records int, ok bool) {
+		// A sorted listing that turns out latency-bound is read as partitions merged in the plan's
+		// order (pushed sorts are number and date keys, which the service orders as SQL does).
+		cmp := func(a, b *transport.Record) int {
+			return plan.Compare(rowOf(a, l.layout), rowOf(b, l.layout))
+		}
+		for recs, err := range table.IterateCells(ctx, l.opts, l.names, cmp) {
+			if !send(sourcePage{records: recs, layout: l.layout, err: err}) || err != nil {
+				return records, false
+			}
+			records += len(recs)
+		}
+		return records, true
 	}
 	if plan.Split == nil {
+		only := listingOf(main, plan.Request)
 		return startSource(ctx, func(ctx context.Context, send func(sourcePage) bool) {
-			for records, err := range list(ctx, main) {
-				if !send(sourcePage{records: records, err: err}) || err != nil {
-					return
-				}
-			}
+			list(ctx, only, send)
 		})
 	}
-	blanks := listOptions(&translate.Plan{Table: plan.Table, Request: plan.Split.Blanks}, pageSize)
-	first, second := main, blanks
+	blanks := listingOf(listOptions(&translate.Plan{Table: plan.Table, Request: plan.Split.Blanks}, pageSize), plan.Split.Blanks)
+	first, second := listingOf(main, plan.Request), blanks
 	if plan.Split.BlanksFirst {
-		first, second = blanks, main
+		first, second = blanks, first
 	}
 	return startSource(ctx, func(ctx context.Context, send func(sourcePage) bool) {
-		got := 0
-		for records, err := range list(ctx, first) {
-			if !send(sourcePage{records: records, err: err}) || err != nil {
-				return
-			}
-			got += len(records)
+		got, ok := list(ctx, first, send)
+		if !ok {
+			return
 		}
 		if plan.Limit >= 0 {
 			if got >= plan.Limit {
 				return
 			}
-			second.MaxRecords = plan.Limit - got
-			second.PageSize = min(pageSize, second.MaxRecords)
+			second.opts.MaxRecords = plan.Limit - got
+			second.opts.PageSize = min(pageSize, second.opts.MaxRecords)
 		}
-		for records, err := range list(ctx, second) {
-			if !send(sourcePage{records: records, err: err}) || err != nil {
-				return
-			}
-		}
+		list(ctx, second, send)
 	})
 }

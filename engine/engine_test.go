@@ -635,8 +635,8 @@ func TestCatalog(t *testing.T) {
 		t.Errorf("HasTable: %q", got)
 	}
 	got := query("SELECT column_name, is_nullable = 'YES', data_type, column_key FROM information_schema.columns WHERE table_schema = 'appX' AND table_name = 'T' ORDER BY ORDINAL_POSITION")
-	want := []string{"id false varchar PRI", "Name true varchar ", "N true bigint ", "X true double ", "Done false tinyint ",
-		"Day true date ", "Status true enum ", "createdTime false datetime "}
+	want := []string{"id 0 varchar PRI", "Name 1 varchar ", "N 1 bigint ", "X 1 double ", "Done 0 tinyint ",
+		"Day 1 date ", "Status 1 enum ", "createdTime 0 datetime "}
 	if !slices.Equal(got, want) {
 		t.Errorf("columns:\n got %q\nwant %q", got, want)
 	}

@@ -377,6 +377,9 @@ type aggregateOp struct {
 	rollup bool
 	budget *Budget
 	query  *translate.Query // described by Explain only: a correlated subquery builds its operators per run
+	// grouping names what the groups are in a RowLimitError: "" is the query's GROUP BY; a
+	// correlated subquery's keyed aggregate names its subquery and key.
+	grouping string
 
 	out  [][]any // the groups' values, in order
 	pos  int
@@ -432,6 +435,14 @@ func (a *aggregateOp) newGroup(keys []any) *group {
 }
 
 const groupChunk = 128
+
+// groupingName is what the groups are, for a RowLimitError.
+func (a *aggregateOp) groupingName() string {
+	if a.grouping != "" {
+		return a.grouping
+	}
+	return "GROUP BY"
+}
 
 func (a *aggregateOp) cutValues(n int) []any {
 	if n == 0 {
@@ -500,7 +511,7 @@ func (a *aggregateOp) collect(ctx context.Context) (groups map[string]*group, or
 			}
 			g := groups[string(buf)] // no allocation: the compiler looks up []byte keys as they are
 			if g == nil {
-				if err := a.budget.Hold(1, "GROUP BY"); err != nil {
+				if err := a.budget.Hold(1, a.groupingName()); err != nil {
 					return nil, nil, err
 				}
 				g = a.newGroup(scratch[:len(a.keys)])

@@ -320,7 +320,8 @@ func (k *keyedAggregate) aggregate(ctx context.Context, c *correlated) error {
 	for i, a := range q.Aggregates {
 		aggs[i] = a
 	}
-	byKey := &aggregateOp{env: c.opts.env, input: in, keys: []Evaluator{groupValue{k.key}}, aggs: aggs, budget: c.memo.kept.budget, query: q}
+	byKey := &aggregateOp{env: c.opts.env, input: in, keys: []Evaluator{groupValue{k.key}}, aggs: aggs, budget: c.memo.kept.budget, query: q,
+		grouping: "the groups of the correlated subquery " + c.sq.SQL + " (grouped by " + k.key.SQL + ")"}
 	defer byKey.Close()
 	groups, _, err := byKey.collect(ctx)
 	if err != nil {

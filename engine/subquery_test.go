@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -66,6 +67,32 @@ func TestKeyedAggregate(t *testing.T) {
 			}
 			if reads != 2 {
 				t.Errorf("got %d scans, want 2: the outer table and the subquery's, once each", reads)
+			}
+		})
+	}
+}
+
+// TestKeyedAggregateRowLimit: past maxRows, a keyed aggregate's groups fail with a RowLimitError
+// that names its subquery and key, and the statement's own GROUP BY with "GROUP BY". testRows
+// has 5 rows: the subquery's kept rows (5) fit in 6 and 8, with their groups they do not.
+func TestKeyedAggregateRowLimit(t *testing.T) {
+	tests := []struct {
+		query   string
+		maxRows int
+		want    string
+	}{
+		{"SELECT o.Name, (SELECT COUNT(*) FROM T a WHERE a.Name = o.Name) FROM T o", 6,
+			"engine: the groups of the correlated subquery (select COUNT(*) from T as a where a.Name = o.Name) (grouped by a.Name = o.Name) would hold more than 6 rows"},
+		{"SELECT o.Name FROM T o WHERE o.N > (SELECT AVG(a.N) FROM T a WHERE a.Name = o.Name)", 8,
+			"engine: the groups of the correlated subquery (select AVG(a.N) from T as a where a.Name = o.Name) (grouped by a.Name = o.Name) would hold more than 8 rows"},
+		{"SELECT id, COUNT(*) FROM T GROUP BY id", 4, "engine: GROUP BY would hold more than 4 rows"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.query, func(t *testing.T) {
+			_, err := runErr(testRows, tt.maxRows, tt.query)
+			var rl *RowLimitError
+			if !errors.As(err, &rl) || rl.Limit != tt.maxRows || !strings.HasPrefix(err.Error(), tt.want) {
+				t.Errorf("got %v, want a RowLimitError of %d starting %q", err, tt.maxRows, tt.want)
 			}
 		})
 	}

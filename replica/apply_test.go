@@ -124,7 +124,7 @@ func copyKinds(reqs []emulator.Request) []string {
 }
 
 // A first copy of a webhook just created reads no cursor (its payloads start at firstCursor),
-// the schema alongside the listing, and no cursor after it; a second table copied within schemaTTL while nothing changed reuses both (its
+// the schema alongside the listing, and no cursor after it; a second table copied within SchemaTTL while nothing changed reuses both (its
 // listing only); once the base changed, a copy reads them anew. The first drain after a copy
 // ends its leniency (pendingReplay).
 func TestCopyRequests(t *testing.T) {

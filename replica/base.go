@@ -112,7 +112,7 @@ func OpenBase(ctx context.Context, base *transport.Base, opts Options) (*Base, e
 		}
 	}
 	if err := b.newHook(ctx); err != nil {
-		if !webhookRefused(err) {
+		if !WebhookRefused(err) {
 			return nil, err
 		}
 		b.pollReason = err // the copies poll instead (poll.go)
@@ -274,7 +274,7 @@ func (b *Base) syncLocked(ctx context.Context) error {
 	var err error
 	if b.Polling() != nil {
 		err = b.pollAll(ctx)
-	} else if err = b.syncAll(ctx); webhookRefused(err) {
+	} else if err = b.syncAll(ctx); WebhookRefused(err) {
 		// The webhook's payloads are refused now (the token lost webhook:manage): poll from
 		// the last sync, which the copies hold every change from before.
 		if err = b.fallBack(err); err == nil {

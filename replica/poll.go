@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/airsql/airsql/internal/clock"
 	"github.com/airsql/airsql/transport"
 )
 
@@ -26,7 +27,7 @@ import (
 // non-computed cells, and a listing never shows a record deleted: every FullCheck a table's ids
 // are listed (with its computed fields, whose values change with other records) to find
 // deletions and bring the computed values up to date. The schema is read at most once per
-// schemaTTL (or when a listed record holds a field it does not know); what changed in it is
+// SchemaTTL (or when a listed record holds a field it does not know); what changed in it is
 // turned into the payload the webhook would have sent, so the same rules (PlanChange) decide
 // what applies and what makes the table copy again.
 //
@@ -35,7 +36,7 @@ import (
 // began (as with the webhook), but records deleted by other clients and computed values that
 // follow other records' changes (lookups, rollups, counts, formulas over them) within FullCheck
 // (twice that for a record deleted while an id listing runs), and field renames and deletions
-// within schemaTTL. The connection's own writes patch the copy
+// within SchemaTTL. The connection's own writes patch the copy
 // as with the webhook.
 
 // pollMargin is how far each poll's window reaches back before the previous poll began: twice
@@ -43,17 +44,17 @@ import (
 // tolerates.
 const pollMargin = time.Minute
 
-// schemaTTL is how long a poll trusts the schema it read last (and a copy a cursor and schema
+// SchemaTTL is how long a poll trusts the schema it read last (and a copy a cursor and schema
 // read for another copy: copyStart).
-const schemaTTL = time.Minute
+const SchemaTTL = time.Minute
 
 // DefaultFullCheck is how often, by default, a polled table's ids are listed to find deletions.
 const DefaultFullCheck = 10 * time.Minute
 
-// webhookRefused reports whether err, the error of creating the webhook or of reading it, means
+// WebhookRefused reports whether err, the error of creating the webhook or of reading it, means
 // the service will not give one (no webhook:manage scope, no creator access, too many webhooks on
-// the base): the copies then poll.
-func webhookRefused(err error) bool {
+// the base): the copies (and airsql sync) then poll.
+func WebhookRefused(err error) bool {
 	var api *transport.APIError
 	return errors.As(err, &api) && api.StatusCode == 403 || errors.Is(err, transport.ErrTooManyWebhooks)
 }
@@ -98,12 +99,12 @@ func (b *Base) readSchema(ctx context.Context) (*transport.BaseSchema, error) {
 	return s, nil
 }
 
-// cachedSchema is the schema read last if it is younger than schemaTTL, else a new read.
+// cachedSchema is the schema read last if it is younger than SchemaTTL, else a new read.
 func (b *Base) cachedSchema(ctx context.Context) (*transport.BaseSchema, time.Time, error) {
 	b.mu.RLock()
 	s, at := b.schema, b.schemaAt
 	b.mu.RUnlock()
-	if s != nil && b.clock.Now().Sub(at) < schemaTTL {
+	if s != nil && b.clock.Now().Sub(at) < SchemaTTL {
 		return s, at, nil
 	}
 	at = b.clock.Now()
@@ -111,22 +112,17 @@ func (b *Base) cachedSchema(ctx context.Context) (*transport.BaseSchema, time.Ti
 	return s, at, err
 }
 
-func tableSchema(s *transport.BaseSchema, tableID string) *transport.TableSchema {
+// TableSchemaOf is a table of a schema, nil when the schema lacks it.
+func TableSchemaOf(s *transport.BaseSchema, tableID string) *transport.TableSchema {
+	if s == nil {
+		return nil
+	}
 	for i := range s.Tables {
 		if s.Tables[i].ID == tableID {
 			return &s.Tables[i]
 		}
 	}
 	return nil
-}
-
-// polled is what one poll listed of a table.
-type polled struct {
-	started time.Time          // before either listing was sent
-	changed []transport.Record // records modified since the window's start
-	ids     []transport.Record // every record with its computed cells, when checked
-	checked bool               // the ids were listed (FullCheck was due)
-	err     error
 }
 
 // pollAll brings every copy up to date by listing what changed (see Polling mode above).
@@ -139,32 +135,22 @@ func (b *Base) pollAll(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("replica of base %s: read the schema: %w", b.base.ID(), err)
 	}
-	results := make([]polled, len(tables))
-	var wg sync.WaitGroup
+	windows := make([]PollWindow, len(tables))
 	for i, t := range tables {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			results[i] = t.pollFetch(ctx, tableSchema(schema, t.tableID))
-		}()
+		t.mu.Lock()
+		windows[i] = PollWindow{TableID: t.tableID, PolledAt: t.polledAt, CheckedAt: t.checkedAt}
+		t.written = map[string]bool{} // what Patch writes from now on, the listings may predate
+		t.mu.Unlock()
 	}
-	wg.Wait()
-	for i, r := range results {
-		if r.err != nil {
-			return fmt.Errorf("replica of %s: poll for changes: %w", tables[i].tableID, r.err)
-		}
-		if schemaAt.Before(r.started) && holdsUnknownField(tableSchema(schema, tables[i].tableID), r) {
-			// A field created after the schema was read: read it again now, not in schemaTTL.
-			if schema, err = b.readSchema(ctx); err != nil {
-				return fmt.Errorf("replica of base %s: read the schema: %w", b.base.ID(), err)
-			}
-			schemaAt = b.clock.Now()
-		}
+	poller := Poller{Base: b.base, Clock: b.clock, FullCheck: b.fullCheck, ReadSchema: b.readSchema}
+	schema, results, err := poller.Poll(ctx, schema, schemaAt, windows)
+	if err != nil {
+		return fmt.Errorf("replica of base %s: %w", b.base.ID(), err)
 	}
 	var recopy []*Table
 	var deleted []string
 	for i, t := range tables {
-		err := t.applyPoll(tableSchema(schema, t.tableID), results[i])
+		err := t.applyPoll(TableSchemaOf(schema, t.tableID), results[i])
 		var rc *errRecopy
 		switch {
 		case err == nil:
@@ -199,7 +185,7 @@ func (b *Base) drop(t *Table) {
 }
 
 // holdsUnknownField reports whether a poll listed a cell of a field the schema lacks.
-func holdsUnknownField(ts *transport.TableSchema, r polled) bool {
+func holdsUnknownField(ts *transport.TableSchema, r Poll) bool {
 	if ts == nil {
 		return false
 	}
@@ -207,7 +193,7 @@ func holdsUnknownField(ts *transport.TableSchema, r polled) bool {
 	for _, f := range ts.Fields {
 		known[f.ID] = true
 	}
-	for _, rec := range r.changed {
+	for _, rec := range r.Changed {
 		for id := range rec.Fields {
 			if !known[id] {
 				return true
@@ -217,28 +203,129 @@ func holdsUnknownField(ts *transport.TableSchema, r polled) bool {
 	return false
 }
 
-// pollFetch lists what changed in the table since its last poll began (less pollMargin), and
-// when FullCheck is due, first its ids with its computed cells. The ids are listed first: a
-// record created after they were is then in the changes, never taken for deleted.
-func (t *Table) pollFetch(ctx context.Context, ts *transport.TableSchema) polled {
-	if ts == nil {
-		return polled{} // deleted from the base: applyPoll says so
+// Poll is what one poll listed of a table.
+type Poll struct {
+	Started time.Time          // before either listing was sent
+	Changed []transport.Record // records modified since the window's start, every cell
+	IDs     []transport.Record // every record with its computed cells, when Checked
+	Checked bool               // the ids were listed (FullCheck was due)
+}
+
+// PollWindow is where a table is in polling: when the last poll applied to it began, and when
+// the last one that listed its ids did.
+type PollWindow struct {
+	TableID             string
+	PolledAt, CheckedAt time.Time
+}
+
+// Poller lists what changed in tables since their last poll: the one implementation of polling's
+// requests, shared by the replica's copies and airsql sync's target.
+type Poller struct {
+	Base      *transport.Base
+	Clock     clock.Clock
+	FullCheck time.Duration // how often a table's ids are listed
+	// ReadSchema reads the base's schema anew (and keeps it for the next poll's Schema).
+	ReadSchema func(ctx context.Context) (*transport.BaseSchema, error)
+}
+
+// Poll lists each table's changes since its window, in parallel (the base's pacing spaces the
+// requests), with the schema read at schemaAt. A listing that holds a cell of a field the schema
+// lacks (created after it was read) makes it read the schema again. It returns the schema the
+// polls are to be applied with, and one Poll per window (an empty one for a table the schema
+// lacks: it was deleted).
+func (p Poller) Poll(ctx context.Context, schema *transport.BaseSchema, schemaAt time.Time, windows []PollWindow) (*transport.BaseSchema, []Poll, error) {
+	results := make([]Poll, len(windows))
+	errs := make([]error, len(windows))
+	var wg sync.WaitGroup
+	for i, w := range windows {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results[i], errs[i] = p.pollTable(ctx, TableSchemaOf(schema, w.TableID), w)
+		}()
 	}
-	b := t.b
-	r := polled{started: b.clock.Now()}
-	t.mu.Lock()
-	since := t.polledAt.Add(-pollMargin)
-	r.checked = r.started.Sub(t.checkedAt) >= b.fullCheck
-	t.written = map[string]bool{}
-	t.mu.Unlock()
-	if r.checked {
-		r.ids, r.err = b.base.All(ctx, t.tableID, transport.ListOptions{ReturnFieldsByFieldID: true, Fields: checkFields(ts)})
-		if r.err != nil {
-			return r
+	wg.Wait()
+	listedWith := schemaAt // the read of the schema the listings used
+	for i := range results {
+		if errs[i] != nil && listedWith.Before(results[i].Started) && mayBeSchemaChange(errs[i]) {
+			// The table, or a field the id listing names, may have been deleted since the
+			// schema was read: read it again (once), and list the table again with it (a table
+			// it lacks was deleted: an empty poll, which the apply turns into a drop).
+			if schemaAt.Equal(listedWith) {
+				var err error
+				if schema, err = p.ReadSchema(ctx); err != nil {
+					return nil, nil, fmt.Errorf("read the schema of base %s: %w", p.Base.ID(), err)
+				}
+				schemaAt = p.Clock.Now()
+			}
+			results[i], errs[i] = p.pollTable(ctx, TableSchemaOf(schema, windows[i].TableID), windows[i])
+		}
+		if errs[i] != nil {
+			return nil, nil, fmt.Errorf("poll %s for changes: %w", windows[i].TableID, errs[i])
+		}
+		r := results[i]
+		if schemaAt.Before(r.Started) && holdsUnknownField(TableSchemaOf(schema, windows[i].TableID), r) {
+			// A field created after the schema was read: read it again now, not in SchemaTTL.
+			var err error
+			if schema, err = p.ReadSchema(ctx); err != nil {
+				return nil, nil, fmt.Errorf("read the schema of base %s: %w", p.Base.ID(), err)
+			}
+			schemaAt = p.Clock.Now()
 		}
 	}
-	r.changed, r.err = b.base.All(ctx, t.tableID, transport.ListOptions{ReturnFieldsByFieldID: true, Formula: changedSince(since)})
-	return r
+	return schema, results, nil
+}
+
+// mayBeSchemaChange reports whether a listing's error may come from a table or field deleted
+// since the schema was read (the service answers 403 or 404 for a table it no longer has, 422 for
+// a field).
+func mayBeSchemaChange(err error) bool {
+	var api *transport.APIError
+	return errors.As(err, &api) && (api.StatusCode == 403 || api.StatusCode == 404 || api.StatusCode == 422)
+}
+
+// pollTable lists what changed in a table since its last poll began (less pollMargin), and when
+// FullCheck is due, first its ids with its computed cells. The ids are listed first: a record
+// created after they were is then in the changes, never taken for deleted.
+func (p Poller) pollTable(ctx context.Context, ts *transport.TableSchema, w PollWindow) (Poll, error) {
+	if ts == nil {
+		return Poll{}, nil // deleted from the base: the apply says so
+	}
+	r := Poll{Started: p.Clock.Now()}
+	r.Checked = r.Started.Sub(w.CheckedAt) >= p.FullCheck
+	var err error
+	if r.Checked {
+		if r.IDs, err = p.Base.All(ctx, w.TableID, transport.ListOptions{ReturnFieldsByFieldID: true, Fields: checkFields(ts)}); err != nil {
+			return r, err
+		}
+	}
+	r.Changed, err = p.Base.All(ctx, w.TableID, transport.ListOptions{ReturnFieldsByFieldID: true, Formula: changedSince(w.PolledAt.Add(-pollMargin))})
+	return r, err
+}
+
+// Present is the set of records either listing of a poll holds: a record of the copy not in it
+// was deleted, when the poll Checked.
+func (r Poll) Present() map[string]bool {
+	present := make(map[string]bool, len(r.IDs)+len(r.Changed))
+	for _, rec := range r.Changed {
+		present[rec.ID] = true
+	}
+	for _, rec := range r.IDs {
+		present[rec.ID] = true
+	}
+	return present
+}
+
+// ComputedCells are the computed cells of a record of an id listing, by field id, with nil for
+// each computed field it leaves empty (its value was cleared).
+func ComputedCells(ts *transport.TableSchema, rec transport.Record) map[string]any {
+	out := map[string]any{}
+	for _, f := range ts.Fields {
+		if computedType[f.Type] {
+			out[f.ID] = rec.Fields[f.ID] // nil when absent
+		}
+	}
+	return out
 }
 
 // changedSince is the formula of the records modified after a time.
@@ -259,9 +346,10 @@ func checkFields(ts *transport.TableSchema) []string {
 	return out
 }
 
-// computedSignature sums up the definitions of a table's computed fields: one that changed
-// (a formula edited) changes their values without a record's LAST_MODIFIED_TIME().
-func computedSignature(ts *transport.TableSchema) string {
+// ComputedSignature sums up the definitions of a table's computed fields: one that changed
+// (a formula edited) changes their values without a record's LAST_MODIFIED_TIME(), and the
+// table is copied again.
+func ComputedSignature(ts *transport.TableSchema) string {
 	var defs []transport.FieldSchema
 	for _, f := range ts.Fields {
 		if computedType[f.Type] {
@@ -272,18 +360,18 @@ func computedSignature(ts *transport.TableSchema) string {
 	return string(data)
 }
 
-// schemaPayload is the payload the webhook would have sent for the difference between the copy's
+// SchemaPayload is the payload the webhook would have sent for the difference between a copy's
 // fields and the table's schema now, so that PlanChange decides what applies.
-func (t *Table) schemaPayload(ts *transport.TableSchema) transport.WebhookPayload {
+func SchemaPayload(st CopyState, ts *transport.TableSchema) transport.WebhookPayload {
 	tc := transport.WebhookTableChanged{}
-	if ts.Name != t.name {
+	if ts.Name != st.Name {
 		name := ts.Name
 		tc.ChangedMetadata = &transport.WebhookMetadataChange{Current: transport.WebhookTableInfo{Name: &name}}
 	}
 	now := map[string]bool{}
 	for _, f := range ts.Fields {
 		now[f.ID] = true
-		old, known := t.fields[f.ID]
+		old, known := st.Fields[f.ID]
 		switch {
 		case !known:
 			if tc.CreatedFieldsByID == nil {
@@ -297,23 +385,34 @@ func (t *Table) schemaPayload(ts *transport.TableSchema) transport.WebhookPayloa
 			tc.ChangedFieldsByID[f.ID] = transport.WebhookFieldChange{Current: transport.WebhookField{Type: f.Type, Name: f.Name}}
 		}
 	}
-	for _, id := range t.order {
+	for _, id := range st.Order {
 		if !now[id] {
 			tc.DestroyedFieldIDs = append(tc.DestroyedFieldIDs, id)
 		}
 	}
-	p := transport.WebhookPayload{Cursor: t.cursor}
+	p := transport.WebhookPayload{Cursor: st.Cursor}
 	if tc.ChangedMetadata != nil || tc.CreatedFieldsByID != nil || tc.ChangedFieldsByID != nil || tc.DestroyedFieldIDs != nil {
-		p.ChangedTablesByID = map[string]transport.WebhookTableChanged{t.tableID: tc}
+		p.ChangedTablesByID = map[string]transport.WebhookTableChanged{st.TableID: tc}
 	}
 	return p
+}
+
+// PlanPollSchema computes what a poll does to a copy's fields (computedSig is the
+// ComputedSignature of the schema the copy was made or last polled with): the difference to the
+// schema now as the webhook would have sent it, decided by PlanChange; or, as PlanChange's
+// errors, why the table must be copied again (IsRecopy).
+func PlanPollSchema(st CopyState, computedSig string, ts *transport.TableSchema) (*Change, error) {
+	if ComputedSignature(ts) != computedSig {
+		return nil, &errRecopy{"the definition of a computed field changed: its values may all have changed"}
+	}
+	return PlanChange(st, SchemaPayload(st, ts))
 }
 
 // applyPoll applies one poll to the copy, whole, or returns why it cannot (errRecopy,
 // errTableDeleted) without changing it. Records this client wrote since the poll began (Patch)
 // are left as the patch made them: the listing may predate the write, and the next poll's window
 // holds the write.
-func (t *Table) applyPoll(ts *transport.TableSchema, r polled) error {
+func (t *Table) applyPoll(ts *transport.TableSchema, r Poll) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	written := t.written
@@ -321,13 +420,9 @@ func (t *Table) applyPoll(ts *transport.TableSchema, r polled) error {
 	if ts == nil {
 		return errTableDeleted
 	}
-	if sig := computedSignature(ts); sig != t.computedSig {
-		t.lastRecopy = &errRecopy{"the definition of a computed field changed: its values may all have changed"}
-		return t.lastRecopy
-	}
-	p := t.schemaPayload(ts)
-	ch, err := PlanChange(CopyState{TableID: t.tableID, Name: t.name, Fields: t.fields, Order: t.order, Cursor: t.cursor,
-		HasRecord: func(id string) (bool, error) { return t.rows[id] != nil, nil }}, p)
+	st := CopyState{TableID: t.tableID, Name: t.name, Fields: t.fields, Order: t.order, Cursor: t.cursor,
+		HasRecord: func(id string) (bool, error) { return t.rows[id] != nil, nil }}
+	ch, err := PlanPollSchema(st, t.computedSig, ts)
 	if err != nil {
 		if IsRecopy(err) {
 			t.lastRecopy = err
@@ -338,11 +433,11 @@ func (t *Table) applyPoll(ts *transport.TableSchema, r polled) error {
 		t.commit(ch) // the schema's change, before the cells of new fields arrive
 	}
 	changed := ch.Touched
-	if r.checked {
+	if r.Checked {
 		changed = t.applyCheck(ts, r, written) || changed
 	}
 	in := interner{}
-	for _, rec := range r.changed {
+	for _, rec := range r.Changed {
 		if written[rec.ID] {
 			continue
 		}
@@ -355,9 +450,9 @@ func (t *Table) applyPoll(ts *transport.TableSchema, r polled) error {
 			changed = true
 		}
 	}
-	t.polledAt = r.started
-	if r.checked {
-		t.checkedAt = r.started
+	t.polledAt = r.Started
+	if r.Checked {
+		t.checkedAt = r.Started
 	}
 	if changed {
 		if !ch.Touched {
@@ -371,40 +466,23 @@ func (t *Table) applyPoll(ts *transport.TableSchema, r polled) error {
 // applyCheck applies an id listing: records missing from it (and from the changes listed after
 // it, and not written by this client since) were deleted; the computed cells of the others are
 // set to the listing's. It reports whether the copy changed.
-func (t *Table) applyCheck(ts *transport.TableSchema, r polled, written map[string]bool) bool {
+func (t *Table) applyCheck(ts *transport.TableSchema, r Poll, written map[string]bool) bool {
 	changed := false
-	present := make(map[string]bool, len(r.ids)+len(r.changed))
-	for _, rec := range r.changed {
-		present[rec.ID] = true
-	}
-	var computedCols []int
-	for _, f := range ts.Fields {
-		if computedType[f.Type] {
-			computedCols = append(computedCols, t.column(f.ID))
-		}
-	}
-	for _, rec := range r.ids {
-		present[rec.ID] = true
+	for _, rec := range r.IDs {
 		old := t.rows[rec.ID]
 		if old == nil || written[rec.ID] {
 			continue // created since the last poll: in the changes listed after
 		}
 		rw := &row{id: old.id, created: old.created, vals: slices.Clone(old.vals)}
-		for _, c := range computedCols {
-			if c < len(rw.vals) {
-				rw.vals[c] = nil
-			}
-		}
-		for id, v := range rec.Fields {
-			if computedType[t.fields[id].Type] {
-				rw.set(t.column(id), v)
-			}
+		for id, v := range ComputedCells(ts, rec) {
+			rw.set(t.column(id), v)
 		}
 		if !sameCells(old.vals, rw.vals) {
 			t.rows[rec.ID] = rw
 			changed = true
 		}
 	}
+	present := r.Present()
 	for id := range t.rows {
 		if !present[id] && !written[id] {
 			delete(t.rows, id)

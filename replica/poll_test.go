@@ -40,7 +40,7 @@ func (h *harness) assertPolled(tbl *Table, when string, gone map[string]bool) in
 	if err != nil {
 		h.t.Fatal(err)
 	}
-	ts := tableSchema(schema, tbl.ID())
+	ts := TableSchemaOf(schema, tbl.ID())
 	rows := tbl.Rows()
 	inBase := map[string]bool{}
 	for _, r := range recs {
@@ -187,7 +187,7 @@ func listKind(r emulator.Request) string {
 }
 
 // Requests per poll, counted: with nothing changed, one listing of the changes per table; the
-// schema once per schemaTTL; the ids once per FullCheck.
+// schema once per SchemaTTL; the ids once per FullCheck.
 func TestPollingRequests(t *testing.T) {
 	h := newHarnessFor(t, false, pollToken)
 	rb := openPolling(t, h)
@@ -201,7 +201,7 @@ func TestPollingRequests(t *testing.T) {
 	}{
 		{"right after the copy", 0, []string{"changes " + peopleID, "changes " + tasksID}},
 		{"again", time.Second, []string{"changes " + peopleID, "changes " + tasksID}},
-		{"past the schema's TTL", schemaTTL, []string{"changes " + peopleID, "changes " + tasksID, "schema"}},
+		{"past the schema's TTL", SchemaTTL, []string{"changes " + peopleID, "changes " + tasksID, "schema"}},
 		{"past FullCheck", DefaultFullCheck, []string{"changes " + peopleID, "changes " + tasksID, "ids " + peopleID, "ids " + tasksID, "schema"}},
 		{"after FullCheck", time.Second, []string{"changes " + peopleID, "changes " + tasksID}},
 	}

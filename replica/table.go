@@ -116,7 +116,7 @@ func (b *Base) copyTable(ctx context.Context, t *Table) error {
 //
 // The copies follow the webhook from a cursor read before the listings start, with the schema
 // read after that cursor (a change between them is in a payload): the schema is read alongside
-// the listings, not before them, and a cursor and schema read for a copy within schemaTTL are
+// the listings, not before them, and a cursor and schema read for a copy within SchemaTTL are
 // reused (copying tables one statement after another costs their pages only). No cursor is read
 // after the listings: the first drain applies every payload from the cursor on leniently, as
 // possibly older than the listing (pendingReplay). When polling there is no cursor: the next
@@ -157,7 +157,7 @@ func (b *Base) copyTables(ctx context.Context, ts []*Table) error {
 	}
 	tschemas := make([]*transport.TableSchema, len(ts))
 	for i, t := range ts {
-		if tschemas[i] = tableSchema(schema, t.tableID); tschemas[i] == nil {
+		if tschemas[i] = TableSchemaOf(schema, t.tableID); tschemas[i] == nil {
 			return fmt.Errorf("replica of %s: the base has no such table (give its tbl… id)", t.tableID)
 		}
 	}
@@ -183,8 +183,8 @@ const pendingReplay = math.MaxInt
 
 // copyStart returns the cursor copies of ts follow the webhook from, and the schema to install
 // when one read after that cursor is at hand (else nil: read it). It reads no cursor when one is
-// known: a cursor and schema read for a copy within schemaTTL, or a webhook created within
-// schemaTTL, whose payloads start at firstCursor. A known cursor serves first copies only, and
+// known: a cursor and schema read for a copy within SchemaTTL, or a webhook created within
+// SchemaTTL, whose payloads start at firstCursor. A known cursor serves first copies only, and
 // while no copy has read a payload past it: a base that changed since, or a table copied again
 // (a payload it could not apply may lie past that cursor), reads the cursor anew.
 func (b *Base) copyStart(ctx context.Context, ts []*Table) (int, *transport.BaseSchema, error) {
@@ -206,9 +206,9 @@ func (b *Base) copyStart(ctx context.Context, ts []*Table) (int, *transport.Base
 	}
 	now := b.clock.Now()
 	switch {
-	case schema != nil && hook == b.Webhook() && now.Sub(at) < schemaTTL && unmoved(from):
+	case schema != nil && hook == b.Webhook() && now.Sub(at) < SchemaTTL && unmoved(from):
 		return from, schema, nil
-	case now.Sub(created) < schemaTTL && unmoved(firstCursor):
+	case now.Sub(created) < SchemaTTL && unmoved(firstCursor):
 		return firstCursor, nil, nil
 	}
 	from, err := b.nextCursor(ctx)
@@ -258,7 +258,7 @@ func (t *Table) install(ts *transport.TableSchema, recs []transport.Record, from
 	defer t.mu.Unlock()
 	t.name, t.fields, t.order, t.rows, t.cols, t.colIDs = ts.Name, fields, order, rows, cols, colIDs
 	t.cursor, t.replay = from, pendingReplay
-	t.polledAt, t.checkedAt, t.computedSig, t.written = started, started, computedSignature(ts), nil
+	t.polledAt, t.checkedAt, t.computedSig, t.written = started, started, ComputedSignature(ts), nil
 	t.stats.Copies++
 	t.patched = false
 	t.gen++

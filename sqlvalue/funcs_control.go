@@ -35,12 +35,12 @@ var controlFuncs = map[string]*Func{
 	// NULLIF(a, b) is compiled as (a = b, a): NULL when the comparison is TRUE, else a. The
 	// planner compiles the comparison with its conversions (translate's specialCall).
 	"NULLIF": {Min: 2, Max: 2, NullArgs: true, Type: func(fc *Check) (Type, error) {
-		return fc.Args[1].Type, nil
+		return Unify(fc.Args[1].Type), nil // a condition passed on is a plain BIGINT
 	}, Nullable: func([]Arg) bool { return true }, Eval: func(e *Call, v []any) any {
 		if v[0] == true {
 			return nil
 		}
-		return v[1]
+		return convertArg(e, 1, v[1])
 	}},
 }
 

@@ -51,7 +51,7 @@ func dateArgs(positions ...int) func(fc *Check) error {
 			a := fc.Args[i]
 			switch {
 			case a.Type.Temporal():
-			case a.Type == Text || a.Type == Null || a.Type == Int || a.Type == Float:
+			case a.Type == Text || a.Type == Null || a.Type == Int || a.Type == Cond || a.Type == Float:
 				fc.Nullable = true
 			default:
 				return fc.Errorf("%s needs a date, but %s is %s", fc.Name, Describe(a), a.Type)

@@ -14,7 +14,7 @@ import (
 
 // numType is the type of a numeric result that keeps an integer argument integer.
 func numType(t Type) Type {
-	if t == Int || t == Bool {
+	if t.Integer() {
 		return Int
 	}
 	return Float

@@ -206,7 +206,7 @@ func expandReplacement(b *strings.Builder, repl, s string, groups []int) {
 
 // regexpFuncs is this file's part of the function table (funcTable), by name.
 var regexpFuncs = map[string]*Func{
-	"REGEXP_LIKE": {Min: 2, Max: 3, Type: regexpType(Bool, 2), Eval: func(e *Call, v []any) any {
+	"REGEXP_LIKE": {Min: 2, Max: 3, Type: regexpType(Cond, 2), Eval: func(e *Call, v []any) any {
 		re, err := regexpOf(e, v, 2)
 		if err != nil {
 			return err

@@ -174,7 +174,7 @@ func isDatetimeText(s string) (time.Time, bool) {
 // literal's own, six for any other DOUBLE or text (MySQL's NOT_FIXED_DEC).
 func secondsDigits(a Arg) int {
 	switch {
-	case a.Type == Int || a.Type == Bool:
+	case a.Type.Integer():
 		return 0
 	case a.Type == Float && a.Const && !strings.ContainsAny(a.SQL, "eE"):
 		return fractionDigits(a.SQL)

@@ -1,6 +1,7 @@
 package sqlvalue
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -91,14 +92,21 @@ func JSONOfValue(a Arg, v any) (any, error) {
 	return a.Text(v), nil
 }
 
-// formatJSONFloat writes a double as MySQL writes one in a JSON document: an integral value
-// keeps a ".0" (1e2 is 100.0), others their shortest form.
+// formatJSONFloat writes a double as MySQL 8 writes one in a JSON document (Json_wrapper's
+// J_DOUBLE in sql-common/json_dom.cc): my_gcvt's text, as a DOUBLE is written anywhere else
+// (AppendFloatText: positional from 1e-15 up to 15 integer digits, 1e-7 is 0.0000001, 1e15 and
+// 1e-16 with an exponent), with ".0" added when that text has neither a point nor an exponent,
+// so that it still reads as a double (1e2 is 100.0). my_gcvt keeps the sign of -0: -0.0.
 func formatJSONFloat(f float64) string {
-	if f == math.Trunc(f) && math.Abs(f) < 1e15 {
-		return strconv.FormatFloat(f, 'f', 1, 64)
+	var buf [32]byte
+	b := AppendFloatText(buf[:0], f)
+	if f == 0 && math.Signbit(f) {
+		b = append(buf[:0], "-0"...)
 	}
-	s := strconv.FormatFloat(f, 'g', -1, 64)
-	return strings.Replace(strings.Replace(s, "e+", "e", 1), "e-0", "e-", 1)
+	if bytes.IndexAny(b, ".e") < 0 {
+		b = append(b, ".0"...)
+	}
+	return string(b)
 }
 
 // jsonNumberIsInt says whether a number read from JSON text is an integer (MySQL's INTEGER,

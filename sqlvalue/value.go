@@ -55,10 +55,14 @@ func TextOf(v any) string {
 
 // Unify is the type of a result that can be any of several values (CASE, IF, COALESCE,
 // GREATEST): numbers stay numbers (integer unless one is not), times stay times (a date with a
-// datetime is a datetime), any other mix is text, as in MySQL.
+// datetime is a datetime), any other mix is text, as in MySQL. A condition's value passed on is a
+// plain BIGINT (MySQL's CASE, IF, COALESCE and UNION of Item_bool_func are not boolean): Int.
 func Unify(types ...Type) Type {
 	out := Null
 	for _, t := range types {
+		if t == Cond {
+			t = Int
+		}
 		switch {
 		case t == Null || t == out:
 		case out == Null:

@@ -341,7 +341,9 @@ func (m *extremeAcc) Add(r *Row) (int, error) {
 	return 0, nil
 }
 
-func (m *extremeAcc) Result() any { return m.v }
+// Result is the value in the aggregate's type: a checkbox's or a condition's bool as the BIGINT
+// MIN and MAX give (valueType), which JSON functions write as a number.
+func (m *extremeAcc) Result() any { return sqlvalue.Convert(m.v, m.a.args[0].typ, m.a.typ) }
 
 type anyAcc struct {
 	a    *Aggregate
@@ -361,7 +363,7 @@ func (x *anyAcc) Add(r *Row) (int, error) {
 	return 0, nil
 }
 
-func (x *anyAcc) Result() any { return x.v }
+func (x *anyAcc) Result() any { return sqlvalue.Convert(x.v, x.a.args[0].typ, x.a.typ) }
 
 // concatAcc is GROUP_CONCAT: the rows' texts in the ORDER BY given (else in arrival order), joined by
 // the separator, cut at GroupConcatMaxLen.

@@ -286,5 +286,5 @@ func (s *scope) regexpOperator(left *expr, e *sqlparser.ComparisonExpr) (*expr, 
 	if err != nil || e.Operator != sqlparser.NotRegexpStr {
 		return x, err
 	}
-	return &expr{kind: exNot, typ: typeBool, nullable: x.nullable, args: []*expr{x}, sql: sqlString(e)}, nil
+	return &expr{kind: exNot, typ: typeCond, nullable: x.nullable, args: []*expr{x}, sql: sqlString(e)}, nil
 }

@@ -21,8 +21,8 @@ func truthOf(x *expr) (*expr, error) {
 		return x, nil
 	}
 	switch x.typ {
-	case typeBool, typeInt, typeFloat, typeNull, typeText:
-		return &expr{kind: exTruth, typ: typeBool, nullable: x.nullable, args: []*expr{x}, sql: x.sql}, nil
+	case typeBool, typeCond, typeInt, typeFloat, typeNull, typeText:
+		return &expr{kind: exTruth, typ: typeCond, nullable: x.nullable, args: []*expr{x}, sql: x.sql}, nil
 	}
 	return nil, fmtErr("%s is %s, not a condition; compare it, e.g. %s IS NOT NULL", describe(x), x.typ, describe(x))
 }

@@ -157,6 +157,10 @@
 //	formula rollup                                        by options.result; errors and NaN read NULL
 //	unknown types, formulas without a result type          TEXT (strings as they are, others as JSON)
 //
+// A condition used as a value (SELECT Priority > 3, EXISTS (…), TRUE) is INT64 1, 0 or NULL, as
+// MySQL's BIGINT (sqlvalue.Cond), which JSON functions write as true or false; only a checkbox is
+// BOOL.
+//
 // Column.ScanType is the plain Go type for columns that are never NULL and the sql.Null* type
 // otherwise. A fraction in a precision-0 number is output rounded (as the service shows it); WHERE
 // compares the stored value.

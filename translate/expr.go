@@ -301,7 +301,7 @@ func (s *scope) compile(e sqlparser.Expr) (*expr, error) {
 	case *sqlparser.NullVal:
 		return &expr{kind: exConst, typ: typeNull, nullable: true, sql: "NULL"}, nil
 	case sqlparser.BoolVal:
-		return &expr{kind: exConst, typ: typeBool, val: bool(e), sql: sqlparser.String(e)}, nil
+		return &expr{kind: exConst, typ: typeCond, val: bool(e), sql: sqlparser.String(e)}, nil
 	case *sqlparser.AndExpr:
 		return s.logical(exAnd, e.Left, e.Right)
 	case *sqlparser.OrExpr:
@@ -372,9 +372,9 @@ func (s *scope) between(e *sqlparser.RangeCond) (*expr, error) {
 	// op "between": MySQL evaluates all three operands whatever the first comparison gives, so
 	// the node keeps both comparisons together (logical does not flatten it, evalAndOr does not
 	// stop after the first, and the pusher does not narrow the rows by one of them).
-	between := &expr{kind: exAnd, op: "between", typ: typeBool, nullable: lo.nullable || hi.nullable, args: []*expr{lo, hi}}
+	between := &expr{kind: exAnd, op: "between", typ: typeCond, nullable: lo.nullable || hi.nullable, args: []*expr{lo, hi}}
 	if e.Operator == sqlparser.NotBetweenStr {
-		return &expr{kind: exNot, typ: typeBool, nullable: between.nullable, args: []*expr{between}}, nil
+		return &expr{kind: exNot, typ: typeCond, nullable: between.nullable, args: []*expr{between}}, nil
 	}
 	return between, nil
 }
@@ -387,7 +387,7 @@ func (s *scope) isExpr(e *sqlparser.IsExpr) (*expr, error) {
 	}
 	switch e.Operator {
 	case sqlparser.IsNullStr, sqlparser.IsNotNullStr:
-		return &expr{kind: exIsNull, typ: typeBool, args: []*expr{x}, negated: e.Operator == sqlparser.IsNotNullStr}, nil
+		return &expr{kind: exIsNull, typ: typeCond, args: []*expr{x}, negated: e.Operator == sqlparser.IsNotNullStr}, nil
 	default:
 		cond, err := s.asCondition(x, e.Expr)
 		if err != nil {
@@ -398,7 +398,7 @@ func (s *scope) isExpr(e *sqlparser.IsExpr) (*expr, error) {
 			op = "false"
 		}
 		negated := e.Operator == sqlparser.IsNotTrueStr || e.Operator == sqlparser.IsNotFalseStr
-		return &expr{kind: exIsTrue, typ: typeBool, op: op, negated: negated, args: []*expr{cond}}, nil
+		return &expr{kind: exIsTrue, typ: typeCond, op: op, negated: negated, args: []*expr{cond}}, nil
 	}
 }
 
@@ -418,7 +418,7 @@ func (s *scope) unary(e *sqlparser.UnaryExpr) (*expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &expr{kind: exNot, typ: typeBool, nullable: cond.nullable, args: []*expr{cond}}, nil
+		return &expr{kind: exNot, typ: typeCond, nullable: cond.nullable, args: []*expr{cond}}, nil
 	case sqlparser.BinaryStr, sqlparser.UBinaryStr:
 		return x, nil // a binary string: text already compares by code point
 	}
@@ -451,11 +451,7 @@ func negate(x *expr, e *sqlparser.UnaryExpr) (*expr, error) {
 	if !x.typ.Numeric() && x.typ != typeNull {
 		return nil, fmt.Errorf("translate: unary - needs a number or text, got %s %s", x.typ, sqlparser.String(e.Expr))
 	}
-	typ := x.typ
-	if typ == typeBool {
-		typ = typeInt
-	}
-	return &expr{kind: exNeg, typ: typ, nullable: x.nullable, args: []*expr{x}, sql: sqlparser.String(e)}, nil
+	return &expr{kind: exNeg, typ: valueType(x.typ), nullable: x.nullable, args: []*expr{x}, sql: sqlparser.String(e)}, nil
 }
 
 // substr compiles SUBSTRING(x FROM a FOR b) as the function SUBSTRING(x, a, b).
@@ -717,7 +713,7 @@ func (s *scope) logical(kind exprKind, l, r sqlparser.Expr) (*expr, error) {
 			args = append(args, x)
 		}
 	}
-	return &expr{kind: kind, typ: typeBool, nullable: a.nullable || b.nullable, args: args}, nil
+	return &expr{kind: kind, typ: typeCond, nullable: a.nullable || b.nullable, args: args}, nil
 }
 
 // rowFree reports an expression of constants and operators only, whose value is the same for
@@ -752,9 +748,9 @@ func notOf(x *expr) *expr {
 		for i, a := range x.args {
 			args[i] = notOf(a)
 		}
-		return &expr{kind: dual, typ: typeBool, nullable: x.nullable, args: args}
+		return &expr{kind: dual, typ: typeCond, nullable: x.nullable, args: args}
 	}
-	return &expr{kind: exNot, typ: typeBool, nullable: x.nullable, args: []*expr{x}}
+	return &expr{kind: exNot, typ: typeCond, nullable: x.nullable, args: []*expr{x}}
 }
 
 // topCondition compiles the condition of a WHERE, HAVING or ON: condition, with its AND and
@@ -784,7 +780,7 @@ func foldTop(e *expr) *expr {
 			continue
 		}
 		if v, err := a.eval(nil); err == nil && v == decisive {
-			return &expr{kind: exConst, typ: typeBool, val: decisive}
+			return &expr{kind: exConst, typ: typeCond, val: decisive}
 		}
 	}
 	if e.kind == exAnd {
@@ -833,7 +829,7 @@ func (s *scope) asCondition(x *expr, src sqlparser.Expr) (*expr, error) {
 			return x, nil
 		case "json_contains": // JSON_CONTAINS(link, …) as a condition is the membership
 			c := *x
-			c.op, c.typ = "", typeBool
+			c.op, c.typ = "", typeCond
 			return &c, nil
 		}
 	case exSubquery:
@@ -842,8 +838,8 @@ func (s *scope) asCondition(x *expr, src sqlparser.Expr) (*expr, error) {
 		}
 	}
 	switch x.typ {
-	case typeBool, typeInt, typeFloat, typeNull:
-		return &expr{kind: exTruth, typ: typeBool, nullable: x.nullable, args: []*expr{x}}, nil
+	case typeBool, typeCond, typeInt, typeFloat, typeNull:
+		return &expr{kind: exTruth, typ: typeCond, nullable: x.nullable, args: []*expr{x}}, nil
 	}
 	text := sqlparser.String(src)
 	return nil, fmt.Errorf("translate: %s is %s, not a condition; compare it, e.g. %s IS NOT NULL", text, x.typ, text)
@@ -893,7 +889,7 @@ func (s *scope) comparison(e *sqlparser.ComparisonExpr) (*expr, error) {
 			}
 		}
 		args = foldNameList(args)
-		return &expr{kind: exIn, typ: typeBool, nullable: true, args: args, negated: e.Operator == sqlparser.NotInStr}, nil
+		return &expr{kind: exIn, typ: typeCond, nullable: true, args: args, negated: e.Operator == sqlparser.NotInStr}, nil
 	case sqlparser.LikeStr, sqlparser.NotLikeStr:
 		right, binary := likeBinary(e.Right)
 		if _, ok := e.Left.(*sqlparser.UnaryExpr); ok {
@@ -924,7 +920,7 @@ func (s *scope) comparison(e *sqlparser.ComparisonExpr) (*expr, error) {
 		if err := listArgument(pattern, left); err != nil {
 			return nil, err
 		}
-		like := &expr{kind: exLike, typ: typeBool, nullable: true, args: []*expr{left, pattern}, escape: escape, negated: e.Operator == sqlparser.NotLikeStr}
+		like := &expr{kind: exLike, typ: typeCond, nullable: true, args: []*expr{left, pattern}, escape: escape, negated: e.Operator == sqlparser.NotLikeStr}
 		if binary {
 			like.op = "binary" // LIKE BINARY: case-sensitive
 		}
@@ -957,12 +953,12 @@ func (s *scope) nullSafeEqual(left *expr, e *sqlparser.ComparisonExpr) (*expr, e
 	if err != nil {
 		return nil, err
 	}
-	bothNull := &expr{kind: exAnd, typ: typeBool, args: []*expr{
-		{kind: exIsNull, typ: typeBool, args: []*expr{left}},
-		{kind: exIsNull, typ: typeBool, args: []*expr{right}},
+	bothNull := &expr{kind: exAnd, typ: typeCond, args: []*expr{
+		{kind: exIsNull, typ: typeCond, args: []*expr{left}},
+		{kind: exIsNull, typ: typeCond, args: []*expr{right}},
 	}}
-	equal := &expr{kind: exIsTrue, typ: typeBool, op: "true", args: []*expr{eq}}
-	return &expr{kind: exOr, typ: typeBool, args: []*expr{bothNull, equal}, sql: sqlString(e)}, nil
+	equal := &expr{kind: exIsTrue, typ: typeCond, op: "true", args: []*expr{eq}}
+	return &expr{kind: exOr, typ: typeCond, args: []*expr{bothNull, equal}, sql: sqlString(e)}, nil
 }
 
 // allConstants reports whether every item of an IN list is a literal or an argument.
@@ -987,7 +983,7 @@ func (s *scope) inAsComparisons(left *expr, tuple sqlparser.ValTuple, not bool) 
 	if not {
 		op, kind = "<>", exAnd
 	}
-	out := &expr{kind: kind, typ: typeBool}
+	out := &expr{kind: kind, typ: typeCond}
 	for _, item := range tuple {
 		x, err := s.compile(item)
 		if err != nil {
@@ -1028,7 +1024,7 @@ func (s *scope) compare(op string, left, right *expr) (*expr, error) {
 		return nil, err
 	}
 	left, right = foldNames(left, right)
-	return &expr{kind: exCompare, typ: typeBool, op: op, nullable: true, args: []*expr{left, right}}, nil
+	return &expr{kind: exCompare, typ: typeCond, op: op, nullable: true, args: []*expr{left, right}}, nil
 }
 
 // comparable refuses comparisons whose SQL meaning would surprise: a time with a number, a list
@@ -1109,7 +1105,7 @@ func (s *scope) coerce(other, c *expr) (*expr, error) {
 		case bool:
 			out.val, out.typ = sqlvalue.BoolInt(v), typeInt
 		}
-	case typeBool:
+	case typeBool, typeCond:
 		// A BOOL is the number 0 or 1 (MySQL's TINYINT(1)) and compares with a number as a number:
 		// Done = 2 is FALSE on every row, not Done = TRUE. Numbers keep their value; numeric text
 		// becomes its number, as it does against a number column.

@@ -36,15 +36,15 @@ func dateRanges(e *expr) *expr {
 		// DATE(x) IN (day, …): one range per day (NOT IN: none of them).
 		var ranges []*expr
 		for _, item := range e.args[1:] {
-			r := dateRange(&expr{kind: exCompare, typ: typeBool, op: "=", nullable: true, args: []*expr{e.args[0], item}})
+			r := dateRange(&expr{kind: exCompare, typ: typeCond, op: "=", nullable: true, args: []*expr{e.args[0], item}})
 			if r.kind == exCompare {
 				return e // not a constant day
 			}
 			ranges = append(ranges, r)
 		}
-		in := &expr{kind: exOr, typ: typeBool, nullable: true, args: ranges}
+		in := &expr{kind: exOr, typ: typeCond, nullable: true, args: ranges}
 		if e.negated {
-			return &expr{kind: exNot, typ: typeBool, nullable: true, args: []*expr{in}}
+			return &expr{kind: exNot, typ: typeCond, nullable: true, args: []*expr{in}}
 		}
 		return in
 	}
@@ -74,13 +74,13 @@ func dateRange(e *expr) *expr {
 		return &expr{kind: exConst, typ: x.typ, val: t, sql: sqlvalue.Format(t, typeDate)}
 	}
 	cmp := func(op string, t time.Time) *expr {
-		return &expr{kind: exCompare, typ: typeBool, op: op, nullable: true, args: []*expr{x, at(t)}}
+		return &expr{kind: exCompare, typ: typeCond, op: op, nullable: true, args: []*expr{x, at(t)}}
 	}
 	switch op {
 	case "=": // d <= x < d+1
-		return &expr{kind: exAnd, typ: typeBool, nullable: true, args: []*expr{cmp(">=", d), cmp("<", next)}}
+		return &expr{kind: exAnd, typ: typeCond, nullable: true, args: []*expr{cmp(">=", d), cmp("<", next)}}
 	case "<>":
-		return &expr{kind: exOr, typ: typeBool, nullable: true, args: []*expr{cmp("<", d), cmp(">=", next)}}
+		return &expr{kind: exOr, typ: typeCond, nullable: true, args: []*expr{cmp("<", d), cmp(">=", next)}}
 	case "<":
 		return cmp("<", d)
 	case "<=":

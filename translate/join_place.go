@@ -30,7 +30,7 @@ func andOf(cs []*expr) *expr {
 		nullable = nullable || c.nullable
 	}
 	// The conjuncts of a WHERE or ON: their AND is topLevel as theirs was.
-	return &expr{kind: exAnd, typ: typeBool, nullable: nullable, args: cs, topLevel: true}
+	return &expr{kind: exAnd, typ: typeCond, nullable: nullable, args: cs, topLevel: true}
 }
 
 // tabs is the set of join tables (bit i for table i) an expression reads.

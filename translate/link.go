@@ -55,7 +55,7 @@ func linkCompare(op string, left, right *expr) (*expr, bool, error) {
 }
 
 func linkHas(link, id *expr) *expr {
-	return &expr{kind: exLinkHas, typ: typeBool, nullable: true, args: []*expr{link, id},
+	return &expr{kind: exLinkHas, typ: typeCond, nullable: true, args: []*expr{link, id},
 		sql: describe(link) + " holds " + describe(id)}
 }
 
@@ -245,12 +245,12 @@ func (s *scope) linkIn(left *expr, tuple sqlparser.ValTuple, negated bool) (*exp
 		}
 		items = append(items, has)
 	}
-	in := &expr{kind: exOr, typ: typeBool, nullable: true, args: items}
+	in := &expr{kind: exOr, typ: typeCond, nullable: true, args: items}
 	if len(items) == 1 {
 		in = items[0]
 	}
 	if negated {
-		return &expr{kind: exNot, typ: typeBool, nullable: true, args: []*expr{in}}, true, nil
+		return &expr{kind: exNot, typ: typeCond, nullable: true, args: []*expr{in}}, true, nil
 	}
 	return in, true, nil
 }

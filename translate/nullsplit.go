@@ -34,7 +34,7 @@ func (plan *Plan) splitOrder(sorts []Sort) bool {
 		return false
 	}
 	first := plan.order[0].e
-	isNull := (&pusher{}).condition(&expr{kind: exIsNull, typ: typeBool, args: []*expr{first}})
+	isNull := (&pusher{}).condition(&expr{kind: exIsNull, typ: typeCond, args: []*expr{first}})
 	if !isNull.tExact || !isNull.fExact || isNull.t == formulaAll || isNull.f == formulaAll {
 		return false
 	}

@@ -129,7 +129,7 @@ func TestOracleDatetimeColumnAsText(t *testing.T) {
 		{"CONCAT(Due, '')", "2024-02-29"},
 		{"IFNULL(`Updated At`, 'x')", "2024-03-01 10:05:03.250"},
 		{"CAST(CAST(`Updated At` AS DATETIME) AS CHAR)", "2024-03-01 10:05:03"},
-		{"`Updated At` LIKE '%03.250'", true},
+		{"`Updated At` LIKE '%03.250'", int64(1)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.sql, func(t *testing.T) {

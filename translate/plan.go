@@ -72,10 +72,13 @@ type Row struct {
 	ID          string
 	CreatedTime time.Time
 	Fields      map[string]any
-	// Cells, when Layout is set, are the same cells as Fields, by Layout's column: a record read
-	// many times (the replica's) has its cells read from one small map shared by every row of
-	// its table and a slice, rather than from a map of its own per row (BenchmarkDashboardReplicaQueries).
-	// Code that changes Fields must clear Layout.
+	// Cells, when Layout is set, are the record's cells by Layout's column, read before Fields (which
+	// then holds only what the layout lacks, or nil, or the same cells again): a record read many
+	// times (the replica's) has its cells read from one small map shared by every row of its table
+	// and a slice, rather than from a map of its own per row (BenchmarkDashboardReplicaQueries), and
+	// a scan's records are decoded straight into cells (transport's IterateCells), with no map at
+	// all. Read cells through cell, or FieldMap where a map is needed; code that changes Fields
+	// must clear Layout.
 	Cells  []any
 	Layout *Layout
 	Values []any
@@ -116,7 +119,7 @@ func (p *Plan) Keep(r Row) (bool, error) {
 // driverValue fits a value to its column's type.
 func driverValue(t sqlType, v any) any {
 	switch t {
-	case typeInt:
+	case typeInt, typeCond:
 		if f, ok := v.(float64); ok {
 			// A fraction in a precision-0 number: the service shows it rounded, and so do we.
 			r := math.Round(f)
@@ -226,6 +229,25 @@ func NewLayout(names []string) *Layout {
 	return l
 }
 
+// ReturnedFields is the fields a list request of the table returns, in an order to lay their cells
+// out in: its Fields, or every field of the table when it names none (the service then returns
+// them all); then the fields it sorts by that are not among them (a sorted listing read as
+// partitions asks for those too, to merge them).
+func (t *Table) ReturnedFields(r Request) []string {
+	names := slices.Clone(r.Fields)
+	if len(names) == 0 {
+		for _, f := range t.Fields {
+			names = append(names, f.Name)
+		}
+	}
+	for _, s := range r.Sort {
+		if !slices.Contains(names, s.Field) {
+			names = append(names, s.Field)
+		}
+	}
+	return names
+}
+
 // Cells lays out a record's cells by name.
 func (l *Layout) Cells(fields map[string]any) []any {
 	out := make([]any, len(l.cols))
@@ -233,6 +255,27 @@ func (l *Layout) Cells(fields map[string]any) []any {
 		out[c] = fields[name]
 	}
 	return out
+}
+
+// FieldMap is the record's fields as one map, however it holds them (Cells by Layout, Fields, or
+// both): for code that must have a map, such as a copy that renames fields. Empty cells are left
+// out, as the service leaves them out.
+func (r *Row) FieldMap() map[string]any {
+	if r.Layout == nil {
+		return r.Fields
+	}
+	m := make(map[string]any, len(r.Layout.cols)+len(r.Fields))
+	for name, c := range r.Layout.cols {
+		if c < len(r.Cells) && r.Cells[c] != nil {
+			m[name] = r.Cells[c]
+		}
+	}
+	for name, v := range r.Fields {
+		if _, laid := r.Layout.cols[name]; !laid {
+			m[name] = v
+		}
+	}
+	return m
 }
 
 // cell is the record's cell of a field, by name.

@@ -322,7 +322,7 @@ func (p *pusher) value(e *expr) (fx, bool) {
 		}
 		a, okA := p.value(e.args[0])
 		b, okB := p.value(e.args[1])
-		if !okA || !okB || !a.typ.Numeric() || !b.typ.Numeric() || a.typ == typeBool || b.typ == typeBool {
+		if !okA || !okB || !a.typ.Numeric() || !b.typ.Numeric() || boolean(a.typ) || boolean(b.typ) {
 			return fx{}, false
 		}
 		out := combineNulls(e.typ, a, b)
@@ -350,7 +350,7 @@ func (p *pusher) value(e *expr) (fx, bool) {
 		return out, true
 	case exNeg:
 		a, ok := p.value(e.args[0])
-		if !ok || !a.typ.Numeric() || a.typ == typeBool {
+		if !ok || !a.typ.Numeric() || boolean(a.typ) {
 			return fx{}, false
 		}
 		out := a
@@ -467,7 +467,7 @@ func (p *pusher) function(e *expr) (fx, bool) {
 		out.src, out.exact = "("+strings.Join(srcs, " & ")+")", exact
 		return out, true
 	case "ABS":
-		if !args[0].typ.Numeric() || args[0].typ == typeBool {
+		if !args[0].typ.Numeric() || boolean(args[0].typ) {
 			return fx{}, false
 		}
 		out := combineNulls(e.typ, args[0])
@@ -736,7 +736,7 @@ func (p *pusher) compare(op string, left, right *expr) pred {
 		// Comparing with NULL is never TRUE and never FALSE.
 		return pred{t: formulaNone, f: formulaNone, tExact: true, fExact: true}
 	}
-	if a.typ == typeBool || b.typ == typeBool {
+	if boolean(a.typ) || boolean(b.typ) {
 		return p.compareBool(op, a, b)
 	}
 	if a.typ == typeJSON || b.typ == typeJSON {
@@ -801,6 +801,10 @@ func (p *pusher) compare(op string, left, right *expr) pred {
 		f: guardedAnd(guard(holds(inv)), cmpF, unsafe), fExact: exact && guardExact,
 	}
 }
+
+// boolean reports a checkbox or a condition's value (TRUE, FALSE): the formula language's TRUE()
+// and FALSE(), which its arithmetic and comparisons do not take as MySQL takes 1 and 0.
+func boolean(t sqlType) bool { return t == typeBool || t == typeCond }
 
 // compareBool writes a comparison of a checkbox or boolean with a constant. A BOOL is the number 0
 // or 1 (MySQL's TINYINT(1)) and compares as a number with any number, so each comparison holds for

@@ -480,11 +480,11 @@ func (qp *queryPlanner) pushdown(where *expr) {
 	if q.Grouped && len(qp.groupKeys) == 0 && len(qp.aggs) == 1 {
 		// A lone COUNT(x): the rows where x is NULL count for nothing, so the service need not send them.
 		if a := qp.aggs[0]; a.Name == "COUNT" && !a.star && len(a.args) == 1 && a.args[0].kind != exConst {
-			notNull := &expr{kind: exIsNull, typ: typeBool, negated: true, args: []*expr{a.args[0]}}
+			notNull := &expr{kind: exIsNull, typ: typeCond, negated: true, args: []*expr{a.args[0]}}
 			if where == nil {
 				where = notNull
 			} else {
-				where = &expr{kind: exAnd, typ: typeBool, nullable: true, args: []*expr{where, notNull}}
+				where = &expr{kind: exAnd, typ: typeCond, nullable: true, args: []*expr{where, notNull}}
 			}
 		}
 	}
@@ -909,7 +909,7 @@ func (a *Aggregate) check() (nullable bool, err error) {
 			return false, fmt.Errorf("translate: %s needs numbers, but %s is %s", a.SQL, describe(a.args[0]), t)
 		}
 		a.typ = typeFloat
-		if a.Name == "SUM" && (t == typeInt || t == typeBool) {
+		if a.Name == "SUM" && t.Integer() {
 			a.typ = typeInt
 		}
 	case "MIN", "MAX", "ANY_VALUE":
@@ -919,10 +919,7 @@ func (a *Aggregate) check() (nullable bool, err error) {
 		if a.Name == "ANY_VALUE" && a.Distinct {
 			return false, fmt.Errorf("translate: %s: ANY_VALUE takes no DISTINCT", a.SQL)
 		}
-		a.typ = a.args[0].typ
-		if a.typ == typeBool {
-			a.typ = typeInt
-		}
+		a.typ = valueType(a.args[0].typ)
 	case "GROUP_CONCAT":
 		if len(a.args) == 0 {
 			return false, fmt.Errorf("translate: %s: GROUP_CONCAT takes an argument", a.SQL)

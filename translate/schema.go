@@ -73,7 +73,7 @@ type Args struct {
 func scanType(t sqlType, nullable bool) reflect.Type {
 	if !nullable {
 		switch t {
-		case typeInt:
+		case typeInt, typeCond:
 			return reflect.TypeFor[int64]()
 		case typeFloat:
 			return reflect.TypeFor[float64]()
@@ -86,7 +86,7 @@ func scanType(t sqlType, nullable bool) reflect.Type {
 		}
 	}
 	switch t {
-	case typeInt:
+	case typeInt, typeCond:
 		return reflect.TypeFor[sql.NullInt64]()
 	case typeFloat:
 		return reflect.TypeFor[sql.NullFloat64]()

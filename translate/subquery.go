@@ -736,7 +736,7 @@ func (s *scope) inSubquery(left *expr, sub *sqlparser.Subquery, negated bool) (*
 	if err := sameClass(lt, rt, describe(left), sq.SQL); err != nil {
 		return nil, err
 	}
-	return sq.attach(&expr{kind: exSubquery, typ: typeBool, nullable: true, negated: negated, args: []*expr{left}, sub: sq,
+	return sq.attach(&expr{kind: exSubquery, typ: typeCond, nullable: true, negated: negated, args: []*expr{left}, sub: sq,
 		sql: describe(left) + " IN " + sq.SQL}), nil
 }
 
@@ -783,7 +783,7 @@ func (s *scope) inLinkSubquery(left *expr, sub *sqlparser.Subquery) (*expr, bool
 		return nil, false
 	}
 	sq.SQL, sq.primary = "("+sqlparser.String(sel)+")", true
-	return sq.attach(&expr{kind: exSubquery, typ: typeBool, nullable: true, args: []*expr{left}, sub: sq,
+	return sq.attach(&expr{kind: exSubquery, typ: typeCond, nullable: true, args: []*expr{left}, sub: sq,
 		sql: describe(left) + " IN " + sq.SQL}), true
 }
 
@@ -904,7 +904,7 @@ func (s *scope) exists(e *sqlparser.ExistsExpr, negated bool) (*expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		return sq.attach(&expr{kind: exSubquery, typ: typeBool, negated: negated, sub: sq, sql: "EXISTS " + sq.SQL}), nil
+		return sq.attach(&expr{kind: exSubquery, typ: typeCond, negated: negated, sub: sq, sql: "EXISTS " + sq.SQL}), nil
 	}
 	inner, outer, rest, found := s.correlation(sel)
 	if found && len(sel.GroupBy) == 0 && sel.Having == nil && sel.Limit == nil && !hasAggregate(sel.SelectExprs) {
@@ -917,7 +917,7 @@ func (s *scope) exists(e *sqlparser.ExistsExpr, negated bool) (*expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	return sq.attach(&expr{kind: exSubquery, typ: typeBool, negated: negated, sub: sq, sql: "EXISTS " + sq.SQL}), nil
+	return sq.attach(&expr{kind: exSubquery, typ: typeCond, negated: negated, sub: sq, sql: "EXISTS " + sq.SQL}), nil
 }
 
 // semiJoin plans EXISTS (SELECT … WHERE inner = outer AND rest) as "outer is among the values of
@@ -957,7 +957,7 @@ func (s *scope) semiJoin(e *sqlparser.ExistsExpr, sel *sqlparser.Select, inner, 
 	if err := sameClass(lt, rt, describe(outerKey), sq.SQL); err != nil {
 		return nil, false, err
 	}
-	return &expr{kind: exSubquery, typ: typeBool, negated: negated, args: []*expr{outerKey}, sub: sq,
+	return &expr{kind: exSubquery, typ: typeCond, negated: negated, args: []*expr{outerKey}, sub: sq,
 		sql: "EXISTS " + sqlparser.String(e.Subquery)}, true, nil
 }
 

@@ -19,6 +19,7 @@ const (
 	typeDate     = sqlvalue.Date
 	typeDateTime = sqlvalue.DateTime
 	typeJSON     = sqlvalue.JSON
+	typeCond     = sqlvalue.Cond
 )
 
 // The errors of the library's functions, as the driver reports them (MySQL's codes: mysqlerror.go).

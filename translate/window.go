@@ -344,10 +344,10 @@ func (qp *queryPlanner) lagLead(wf *WindowFunc, f *sqlparser.FuncExpr, args []*e
 	return valueType(typ), true, nil
 }
 
-// valueType is the type of a value a window function passes on: a checkbox's bool is a number, as
-// MIN and MAX give it.
+// valueType is the type of a value passed on by a window function, MIN, MAX or a unary minus: a
+// checkbox's or a condition's bool is a BIGINT.
 func valueType(t sqlType) sqlType {
-	if t == typeBool {
+	if t == typeBool || t == typeCond {
 		return typeInt
 	}
 	return t

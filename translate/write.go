@@ -434,11 +434,11 @@ func toCellType(target *expr, from sqlType) (bool, error) {
 	case typeInt, typeFloat:
 		ok = from.Numeric() || from == typeText || from == typeNull
 	case typeBool:
-		ok = from == typeBool || from == typeInt || from == typeNull
+		ok = from.Integer() || from == typeNull
 	case typeDate, typeDateTime:
 		ok = from.Temporal() || from == typeText || from == typeNull
 	case typeText:
-		ok = from == typeText || from == typeInt || from == typeFloat || from == typeNull
+		ok = from == typeText || from == typeInt || from == typeCond || from == typeFloat || from == typeNull
 	case typeJSON:
 		ok = from == typeJSON || from == typeText || from == typeNull
 	}

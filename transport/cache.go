@@ -47,6 +47,7 @@ type resultCache struct {
 type cacheEntry struct {
 	key, table string
 	pages      [][]Record
+	layout     *cellLayout // the pages' form (nil: maps); a listing in another form is answered in its own
 	records    int
 	size       int64
 	stored     time.Time
@@ -68,22 +69,22 @@ func cacheKey(base, table string, opts ListOptions) string {
 	return tableKey(base, table) + "\x00" + opts.listQuery() + "\x00" + strconv.Itoa(opts.PageSize)
 }
 
-// lookup returns the pages of a live entry.
-func (c *resultCache) lookup(key string, now time.Time) ([][]Record, bool) {
+// lookup returns the pages of a live entry, and their form.
+func (c *resultCache) lookup(key string, now time.Time) ([][]Record, *cellLayout, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	el := c.entries[key]
 	if el == nil {
-		return nil, false
+		return nil, nil, false
 	}
 	e := el.Value.(*cacheEntry)
 	if now.Sub(e.stored) >= c.ttl || now.Before(e.stored) {
 		c.removeLocked(el)
-		return nil, false
+		return nil, nil, false
 	}
 	c.lru.MoveToFront(el)
 	c.hits[key]++
-	return e.pages, true
+	return e.pages, e.layout, true
 }
 
 func (c *resultCache) gen(tk string) uint64 {
@@ -93,7 +94,7 @@ func (c *resultCache) gen(tk string) uint64 {
 }
 
 // store keeps a listing read to its end, unless a write to its table went out since gen.
-func (c *resultCache) store(key, tk string, gen uint64, pages [][]Record, size int64, now time.Time) {
+func (c *resultCache) store(key, tk string, gen uint64, pages [][]Record, layout *cellLayout, size int64, now time.Time) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.gens[tk] != gen || size > c.maxBytes {
@@ -109,7 +110,7 @@ func (c *resultCache) store(key, tk string, gen uint64, pages [][]Record, size i
 	for _, p := range pages {
 		records += len(p)
 	}
-	e := &cacheEntry{key: key, table: tk, pages: pages, records: records, size: size, stored: now}
+	e := &cacheEntry{key: key, table: tk, pages: pages, layout: layout, records: records, size: size, stored: now}
 	c.entries[key] = c.lru.PushFront(e)
 	c.bytes += size
 }
@@ -138,7 +139,10 @@ func (c *resultCache) invalidate(base, table string) {
 
 // recordSize estimates the memory a record holds.
 func recordSize(r *Record) int64 {
-	n := int64(96 + len(r.ID))
+	n := int64(120 + len(r.ID))
+	for _, v := range r.Cells {
+		n += valueSize(v)
+	}
 	for k, v := range r.Fields {
 		n += int64(32+len(k)) + valueSize(v)
 	}
@@ -185,13 +189,13 @@ func (c *core) cached(ctx context.Context, base, table string, opts ListOptions,
 	key := cacheKey(base, table, opts)
 	tk := tableKey(base, table)
 	return func(yield func([]Record, error) bool) {
-		if pages, ok := rc.lookup(key, c.clock.Now()); ok {
+		if pages, layout, ok := rc.lookup(key, c.clock.Now()); ok {
 			hit, _ := ctx.Value(cacheHitKey{}).(func(int))
 			for _, p := range pages {
 				if hit != nil {
 					hit(len(p))
 				}
-				if !yield(append([]Record(nil), p...), nil) {
+				if !yield(relaid(p, layout, opts.layout), nil) {
 					return
 				}
 			}
@@ -221,7 +225,7 @@ func (c *core) cached(ctx context.Context, base, table string, opts ListOptions,
 			}
 		}
 		if keep {
-			rc.store(key, tk, gen, pages, size, c.clock.Now())
+			rc.store(key, tk, gen, pages, opts.layout, size, c.clock.Now())
 		}
 	}
 }

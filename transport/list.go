@@ -220,12 +220,12 @@ func (c *core) listPagesTaking(ctx context.Context, base, table string, opts Lis
 				}
 				cl.prepaced = start
 			}
-			var pg page
+			pg := page{layout: opts.layout}
 			if err := c.do(ctx, cl, &pg); err != nil {
 				yield(nil, err)
 				return
 			}
-			recs, err := toRecords(pg.Records)
+			recs, err := pg.records()
 			if err != nil {
 				yield(nil, wrapOp(op, base, table, c.scrub(err)))
 				return

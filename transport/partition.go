@@ -594,3 +594,17 @@ func (h *mergeHeap) Pop() any {
 	h.cursors = h.cursors[:len(h.cursors)-1]
 	return x
 }
+
+// IterateCells lists like IterateMerged, each record's fields decoded straight into Record.Cells
+// in the order of names (field names, or ids with ReturnFieldsByFieldID), with no map per record:
+// for a reader that knows the fields it asked for (ListOptions.Fields) or the table's fields
+// (Record.Cells says what Fields then holds). cmp, when not nil, compares records in that form.
+// A name given twice is an error.
+func (t *Table) IterateCells(ctx context.Context, opts ListOptions, names []string, cmp func(a, b *Record) int) iter.Seq2[[]Record, error] {
+	layout, err := newCellLayout(names)
+	if err != nil {
+		return func(yield func([]Record, error) bool) { yield(nil, wrapOp("list records", t.base, t.name, err)) }
+	}
+	opts.layout = layout
+	return t.IterateMerged(ctx, opts, cmp)
+}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/airsql/airsql/internal/syncdb"
+	"github.com/airsql/airsql/replica"
 )
 
 // syncOptions are the flags of `airsql sync`.
@@ -20,6 +21,9 @@ type syncOptions struct {
 	follow  bool
 	tables  string
 	every   time.Duration
+	// fullCheck is -full-check; fullCheckSet says it was given (else the DSN's replicaFullCheck).
+	fullCheck    time.Duration
+	fullCheckSet bool
 }
 
 func parseSyncArgs(args []string, stderr io.Writer) (*syncOptions, error) {
@@ -31,11 +35,14 @@ func parseSyncArgs(args []string, stderr io.Writer) (*syncOptions, error) {
 	fs.BoolVar(&o.follow, "follow", false, "keep applying the base's changes until interrupted (default: catch up once and exit)")
 	fs.StringVar(&o.tables, "tables", "", "tables to copy, by name or id, comma-separated (default: every table, and tables created later)")
 	fs.DurationVar(&o.every, "every", 5*time.Second, "with -follow, how often to read the base's changes (one request each time)")
+	fs.DurationVar(&o.fullCheck, "full-check", replica.DefaultFullCheck, "when the service refuses the webhook (the sync then polls LAST_MODIFIED_TIME()): how often each table's ids are listed to find\n"+
+		"records deleted in the base and refresh computed values; 0: at every poll (default: the DSN's replicaFullCheck, else 10m)")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: airsql sync -to URL [-follow] [-tables a,b] [flags]\n\n"+
 			"Copies a base into SQLite or PostgreSQL (a table per table, typed columns, a junction table per link field),\n"+
 			"then applies the base's changes from a webhook, each in one transaction; the place reached is kept in\n"+
-			"the table _airsql_sync, so a later run goes on from there. Without -dsn, -base or AIRTABLE_TOKEN it copies\n"+
+			"the table _airsql_sync, so a later run goes on from there. Where the service refuses the webhook (a token\n"+
+			"without webhook:manage) it polls instead, and says so. Without -dsn, -base or AIRTABLE_TOKEN it copies\n"+
 			"the built-in demo base (in-process emulator).\n\nflags:\n")
 		fs.PrintDefaults()
 	}
@@ -51,6 +58,10 @@ func parseSyncArgs(args []string, stderr io.Writer) (*syncOptions, error) {
 	if o.every <= 0 {
 		return nil, fmt.Errorf("-every %s: give a positive duration", o.every)
 	}
+	if o.fullCheck < 0 {
+		return nil, fmt.Errorf("-full-check %s: give a duration ≥ 0 (0: at every poll)", o.fullCheck)
+	}
+	fs.Visit(func(f *flag.Flag) { o.fullCheckSet = o.fullCheckSet || f.Name == "full-check" })
 	return o, nil
 }
 
@@ -97,9 +108,14 @@ func runSync(ctx context.Context, args []string, stderr io.Writer, getenv func(s
 			tables = append(tables, t)
 		}
 	}
+	fullCheck := o.fullCheck
+	if !o.fullCheckSet {
+		fullCheck = sess.connector.Config().ReplicaFullCheck
+	}
 	line := &syncProgress{w: stderr, terminal: terminal}
 	s, err := syncdb.New(ctx, sess.connector.Base(), target, syncdb.Options{Tables: tables, Progress: line.update,
-		Log: func(msg string) { fmt.Fprintln(stderr, "airsql sync: "+msg) }})
+		FullCheck: max(fullCheck, time.Nanosecond), // 0: at every poll
+		Log:       func(msg string) { fmt.Fprintln(stderr, "airsql sync: "+msg) }})
 	if err != nil {
 		report(stderr, err)
 		return 1
@@ -116,8 +132,12 @@ func runSync(ctx context.Context, args []string, stderr io.Writer, getenv func(s
 	if !o.follow { // following, the time is mostly waiting
 		speed = rate(st.RecordsCopied, elapsed)
 	}
-	fmt.Fprintf(stderr, "airsql sync: %s: copied %d tables (%d records, %d pages) and applied %d changes in %s%s\n",
-		target.Dialect(), st.Copies, st.RecordsCopied, st.Pages, st.PayloadsApplied, elapsed.Round(time.Millisecond), speed)
+	applied := fmt.Sprintf("applied %d changes", st.PayloadsApplied)
+	if s.Polling() != nil {
+		applied = fmt.Sprintf("polled %d times (%d records changed)", st.Polls, st.RecordsPolled)
+	}
+	fmt.Fprintf(stderr, "airsql sync: %s: copied %d tables (%d records, %d pages) and %s in %s%s\n",
+		target.Dialect(), st.Copies, st.RecordsCopied, st.Pages, applied, elapsed.Round(time.Millisecond), speed)
 	if err != nil {
 		report(stderr, err)
 		return 1

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/airsql/airsql/emulator"
 	"github.com/airsql/airsql/internal/syncdb"
 	_ "modernc.org/sqlite"
 )
@@ -55,6 +57,48 @@ func TestSyncDemoIntoSQLite(t *testing.T) {
 	}
 }
 
+// Where the service refuses the webhook, airsql sync polls, says so once, and the summary counts
+// the polls; the DSN's replicaFullCheck sets the full check unless -full-check does.
+func TestSyncPolling(t *testing.T) {
+	srv, err := emulator.New(emulator.WithDemo(), emulator.WithRate(0, 0), emulator.WithTokenRate(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	srv.InjectFault(emulator.Fault{Method: "POST", Path: "/v0/bases/" + emulator.DemoBaseID + "/webhooks", Status: 403})
+	hs := httptest.NewServer(srv)
+	defer hs.Close()
+	dsn := "airtable://" + emulator.DemoToken + "@" + strings.TrimPrefix(hs.URL, "http://") + "/" + emulator.DemoBaseID + "?tls=false&replicaFullCheck=0s"
+	file := filepath.Join(t.TempDir(), "demo.db")
+	for _, c := range []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{"first run", nil, []string{"polling for changes instead of following a webhook (sync of base " + emulator.DemoBaseID + ": create its webhook: ", "HTTP 403", "within the full check, at every poll",
+			"copied 2 tables (340 records, 4 pages) and polled 1 times (0 records changed)"}},
+		{"restart", []string{"-full-check", "1h"}, []string{"polling for changes instead of following a webhook (the service refused the webhook to an earlier run", "every 1h0m0s",
+			"copied 0 tables (0 records, 0 pages) and polled 1 times (0 records changed)"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var stderr bytes.Buffer
+			args := append([]string{"sync", "-dsn", dsn, "-to", "sqlite:" + file, "-tables", "People,tasks"}, c.args...)
+			if code := run(context.Background(), args, nil, &bytes.Buffer{}, &stderr, env(nil)); code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr.String())
+			}
+			lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
+			if len(lines) != 2 {
+				t.Fatalf("stderr %q: want the polling line and the summary", stderr.String())
+			}
+			for _, w := range c.want {
+				if !strings.Contains(stderr.String(), w) {
+					t.Errorf("stderr %q: want %q in it", stderr.String(), w)
+				}
+			}
+		})
+	}
+}
+
 func TestSyncArgs(t *testing.T) {
 	cases := []struct {
 		args []string
@@ -64,6 +108,7 @@ func TestSyncArgs(t *testing.T) {
 		{[]string{"sync", "-to", "mysql://x"}, "give sqlite:FILE or postgres://"},
 		{[]string{"sync", "-to", "sqlite:x.db", "extra"}, "sync takes no arguments"},
 		{[]string{"sync", "-to", "sqlite:x.db", "-every", "0s"}, "give a positive duration"},
+		{[]string{"sync", "-to", "sqlite:x.db", "-full-check", "-1s"}, "-full-check -1s: give a duration ≥ 0"},
 	}
 	for _, c := range cases {
 		t.Run(strings.Join(c.args, " "), func(t *testing.T) {

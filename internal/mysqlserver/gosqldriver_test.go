@@ -181,6 +181,41 @@ func TestColumnTypes(t *testing.T) {
 	}
 }
 
+// TestConditionColumnTypes: a condition as a value is MySQL's BIGINT (MYSQL_TYPE_LONGLONG), in
+// text and binary rows, and scans into an int64; the checkbox beside it stays TINYINT.
+func TestConditionColumnTypes(t *testing.T) {
+	e := startServer(t)
+	for _, mode := range clientModes {
+		t.Run(mode.name, func(t *testing.T) {
+			client := e.client(t, mode.params)
+			rows, err := client.Query("SELECT Priority >= ? AS p, EXISTS(SELECT 1 FROM Tasks WHERE Done) AS e, Name LIKE '%' AS l, Done FROM Tasks WHERE Priority IS NOT NULL LIMIT 1", 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rows.Close()
+			cts, _ := rows.ColumnTypes()
+			var types []string
+			for _, c := range cts {
+				types = append(types, c.DatabaseTypeName())
+			}
+			if want := []string{"BIGINT", "BIGINT", "BIGINT", "TINYINT"}; !reflect.DeepEqual(types, want) {
+				t.Errorf("types %v, want %v", types, want)
+			}
+			if !rows.Next() {
+				t.Fatalf("no row: %v", rows.Err())
+			}
+			var p, ex, l int64
+			var done bool
+			if err := rows.Scan(&p, &ex, &l, &done); err != nil {
+				t.Fatal(err)
+			}
+			if p != 1 || ex != 1 || l != 1 {
+				t.Errorf("got %d %d %d, want 1 1 1", p, ex, l)
+			}
+		})
+	}
+}
+
 // TestNullsInBothFormats: a NULL cell is NULL in text and binary rows.
 func TestNullsInBothFormats(t *testing.T) {
 	e := startServer(t)

@@ -429,6 +429,9 @@ var pandasReports = []struct {
 	sumOfIntegers []string // columns that are SUM of integers: README's deliberate difference
 }{
 	{"grouped", []string{"SELECT Status, COUNT(*) AS n, SUM(Qty) AS total_qty, AVG(Price) AS avg_price, MIN(`Due Date`) AS first_due, MAX(`At`) AS last_at, SUM(Done) AS done, GROUP_CONCAT(DISTINCT Stars ORDER BY Stars) AS stars FROM Items GROUP BY Status ORDER BY Status"}, []string{"total_qty", "done"}},
+	// Conditions are MySQL's BIGINT 1/0/NULL: int64 (float64 with a NULL) in pandas, as from MariaDB.
+	{"flags", []string{"SELECT id, Qty > 100 AS big, Price IS NULL AS no_price, Done AS done, Done = (Qty > 100) AS same, " +
+		"EXISTS(SELECT 1 FROM People pe WHERE pe.Age > 30) AS any_older FROM Items ORDER BY id"}, nil},
 	{"by year", []string{"SELECT YEAR(`Due Date`) AS y, COUNT(*) AS n, ROUND(SUM(Price), 2) AS value, MAX(Qty) AS top FROM Items WHERE `Due Date` IS NOT NULL GROUP BY YEAR(`Due Date`) ORDER BY y"}, nil},
 	{"windowed", []string{"SELECT id, Status, Qty, ROW_NUMBER() OVER (PARTITION BY Status ORDER BY Qty DESC, id) AS rn, " +
 		"RANK() OVER (PARTITION BY Status ORDER BY Qty DESC) AS rnk, DENSE_RANK() OVER (PARTITION BY Status ORDER BY Qty DESC) AS drnk, " +

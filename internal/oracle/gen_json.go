@@ -291,15 +291,24 @@ func (p *parts) jsonValue() e {
 		x = call("JSON_SEARCH", JSON, doc.e, lit(p.pick("'one'", "'all'"), Text), lit(pat, Text))
 		x.nullable = true
 	case 3:
-		// JSON_ARRAY of list cells, what paths find in them, numbers, tags and NULL.
+		// JSON_ARRAY of list cells, what paths find in them, numbers, comparisons (true or false
+		// in MySQL and MariaDB: is_bool_func), tags and NULL.
 		var args []e
 		for range 1 + r.IntN(3) {
-			switch r.IntN(4) {
+			switch r.IntN(5) {
 			case 0:
 				args = append(args, p.jsonArg())
 			case 1:
 				args = append(args, p.jsonExtract(p.jsonDoc()))
 			case 2:
+				args = append(args, lit(fmt.Sprint(r.IntN(10)-3), Int))
+			case 3:
+				if c := p.columnOf(Int); c != nil {
+					x := p.column(c)
+					op, n := p.pick(" > ", " = ", " <= "), fmt.Sprint(r.IntN(6))
+					args = append(args, e{d: "(" + x.d + op + n + ")", m: "(" + x.m + op + n + ")", k: Bool})
+					continue
+				}
 				args = append(args, lit(fmt.Sprint(r.IntN(10)-3), Int))
 			default:
 				args = append(args, lit(p.pick("'red'", "'ünï'", "NULL", "'x%y'"), Text))

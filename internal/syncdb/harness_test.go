@@ -15,6 +15,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -341,8 +343,19 @@ func targets(t *testing.T, f func(t *testing.T, url string)) {
 	t.Run("postgres", func(t *testing.T) { f(t, startPostgres(t)) })
 }
 
-// startPostgres starts a PostgreSQL cluster of its own in a temporary directory (as the postgres
-// user when the test runs as root: the server refuses root) and returns its URL.
+// pg is the PostgreSQL cluster the package's tests share: started by the first test that needs
+// it (initdb and a start cost seconds), stopped by TestMain; each test gets a database of its own.
+var pg struct {
+	once  sync.Once
+	admin string // the URL of the cluster's postgres database
+	err   error
+	stop  func()
+	dbs   atomic.Int64
+}
+
+// startPostgres returns the URL of a new database in the package's PostgreSQL cluster (started on
+// first use in a temporary directory, as the postgres user when the test runs as root: the server
+// refuses root).
 func startPostgres(t testing.TB) string {
 	t.Helper()
 	bin := ""
@@ -357,41 +370,75 @@ func startPostgres(t testing.TB) string {
 		}
 		t.Skip("PostgreSQL is not installed: apt-get install postgresql")
 	}
-	dir, err := os.MkdirTemp("", "airsql-pg")
+	pg.once.Do(func() { pg.admin, pg.stop, pg.err = startCluster(bin) })
+	if pg.err != nil {
+		t.Fatal(pg.err)
+	}
+	db, err := sql.Open("pgx", pg.admin)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
+	defer db.Close()
+	name := fmt.Sprintf("test%d", pg.dbs.Add(1))
+	if _, err := db.Exec("CREATE DATABASE " + name); err != nil {
+		t.Fatalf("create the test's database: %v", err)
+	}
+	return strings.Replace(pg.admin, "/postgres?", "/"+name+"?", 1)
+}
+
+// stopPostgres stops the package's cluster, if a test started it.
+func stopPostgres() {
+	if pg.stop != nil {
+		pg.stop()
+	}
+}
+
+// startCluster starts a PostgreSQL cluster in a temporary directory and returns the URL of its
+// postgres database and how to stop it (and remove the directory).
+func startCluster(bin string) (string, func(), error) {
+	dir, err := os.MkdirTemp("", "airsql-pg")
+	if err != nil {
+		return "", nil, err
+	}
 	var asUser []string
 	if os.Geteuid() == 0 {
 		u, err := user.Lookup("postgres")
 		if err != nil {
-			t.Fatalf("running as root, PostgreSQL needs the postgres user to run as: %v", err)
+			return "", nil, fmt.Errorf("running as root, PostgreSQL needs the postgres user to run as: %v", err)
 		}
 		uid, _ := strconv.Atoi(u.Uid)
 		gid, _ := strconv.Atoi(u.Gid)
 		if err := os.Chown(dir, uid, gid); err != nil {
-			t.Fatal(err)
+			return "", nil, err
 		}
 		asUser = []string{"runuser", "-u", "postgres", "--"}
 	}
-	run := func(args ...string) {
-		t.Helper()
+	run := func(args ...string) error {
 		args = append(slices.Clone(asUser), args...)
 		if out, err := exec.Command(args[0], args[1:]...).CombinedOutput(); err != nil {
-			t.Fatalf("%s: %v\n%s", strings.Join(args, " "), err, out)
+			return fmt.Errorf("%s: %v\n%s", strings.Join(args, " "), err, out)
 		}
+		return nil
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		t.Fatal(err)
+		return "", nil, err
 	}
 	port := ln.Addr().(*net.TCPAddr).Port
 	ln.Close()
 	data := filepath.Join(dir, "data")
-	run(filepath.Join(bin, "initdb"), "-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync")
-	run(filepath.Join(bin, "pg_ctl"), "-D", data, "-l", filepath.Join(dir, "log"), "-w", "-o",
-		fmt.Sprintf("-p %d -k %s -c listen_addresses=127.0.0.1 -c fsync=off", port, dir), "start")
-	t.Cleanup(func() { run(filepath.Join(bin, "pg_ctl"), "-D", data, "-m", "immediate", "-w", "stop") })
-	return fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable", port)
+	if err := run(filepath.Join(bin, "initdb"), "-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"); err != nil {
+		os.RemoveAll(dir)
+		return "", nil, err
+	}
+	if err := run(filepath.Join(bin, "pg_ctl"), "-D", data, "-l", filepath.Join(dir, "log"), "-w", "-o",
+		fmt.Sprintf("-p %d -k %s -c listen_addresses=127.0.0.1 -c fsync=off", port, dir), "start"); err != nil {
+		os.RemoveAll(dir)
+		return "", nil, err
+	}
+	stop := func() {
+		_ = run(filepath.Join(bin, "pg_ctl"), "-D", data, "-m", "immediate", "-w", "stop")
+		os.RemoveAll(dir)
+	}
+	return fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable", port), stop, nil
 }

@@ -4,10 +4,12 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -17,18 +19,26 @@ import (
 	"github.com/airsql/airsql/transport"
 )
 
-// The test binary is also the sync process that TestKilledAndRestarted kills: with
-// SYNCDB_CHILD_ENDPOINT set it catches the target up, printing each payload it committed.
+// The test binary is also the sync process that TestKilledAndRestarted and TestKilledWhilePolling
+// kill: with SYNCDB_CHILD_ENDPOINT set it catches the target up, printing each payload (or poll)
+// it committed.
 func TestMain(m *testing.M) {
 	if endpoint := os.Getenv("SYNCDB_CHILD_ENDPOINT"); endpoint != "" {
 		os.Exit(runChild(endpoint, os.Getenv("SYNCDB_CHILD_TARGET")))
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	stopPostgres() // the cluster the tests shared
+	os.Exit(code)
 }
 
 func runChild(endpoint, url string) int {
 	clk := clock.NewJump(time.Now())
-	b, err := transport.NewBase(emulator.DefaultToken, syncBase, transport.WithEndpointURL(endpoint),
+	token := emulator.DefaultToken
+	if ms, err := strconv.ParseInt(os.Getenv("SYNCDB_CHILD_NOW"), 10, 64); err == nil {
+		clk = clock.NewJump(time.UnixMilli(ms)) // the emulator's time: polls compare it with the records'
+		token = pollToken
+	}
+	b, err := transport.NewBase(token, syncBase, transport.WithEndpointURL(endpoint),
 		transport.WithHTTPClient(http.DefaultClient), transport.WithClock(clk), transport.WithRetryStrategy(transport.RetryStrategy()))
 	if err != nil {
 		fmt.Println("error", err)
@@ -39,23 +49,36 @@ func runChild(endpoint, url string) int {
 		fmt.Println("error", err)
 		return 1
 	}
-	// After each payload (or page of a copy) it waits for the parent's go-ahead on stdin, so that
-	// the parent knows where it is when it kills it.
-	ack := make([]byte, 1)
-	wait := func(format string, args ...any) {
+	// After each payload, poll (or page of a copy) it waits for the parent's go-ahead on stdin, a
+	// line, so that the parent knows where it is when it kills it. A poll's go-ahead is the
+	// emulator's time (Unix milliseconds), which the child's clock moves to.
+	stdin := bufio.NewReader(os.Stdin)
+	wait := func(format string, args ...any) string {
 		fmt.Printf(format+"\n", args...)
-		if _, err := os.Stdin.Read(ack); err != nil {
+		line, err := stdin.ReadString('\n')
+		if err != nil {
 			os.Exit(3)
 		}
+		return strings.TrimSpace(line)
 	}
 	s, err := New(bg, b, tg, Options{Clock: clk,
 		Applied: func(cursor int) { wait("applied %d", cursor) },
+		Polled: func(started time.Time) {
+			ms, err := strconv.ParseInt(wait("polled %d", started.UnixMilli()), 10, 64)
+			if err != nil {
+				os.Exit(3)
+			}
+			<-clk.After(time.UnixMilli(ms).Sub(clk.Now()))
+		},
 		Progress: func(p Progress) {
 			if !p.Done {
 				wait("page %d of %s", p.Pages, p.Table)
 			}
 		}})
 	if err == nil {
+		err = s.CatchUp(bg)
+	}
+	for err == nil && s.Polling() != nil { // polling: poll until killed
 		err = s.CatchUp(bg)
 	}
 	if err != nil {
@@ -70,6 +93,7 @@ func runChild(endpoint, url string) int {
 // boundary; the next run resumes from the stored cursor: it copies nothing and applies exactly the
 // payloads past it, and the target then equals the base.
 func TestKilledAndRestarted(t *testing.T) {
+	t.Parallel()
 	targets(t, func(t *testing.T, url string) {
 		h := newHarness(t)
 		srv := httptest.NewServer(h.s) // the child reaches the emulator over loopback
@@ -102,7 +126,7 @@ func TestKilledAndRestarted(t *testing.T) {
 				t.Fatalf("the sync child said %q before it was killed", line)
 			}
 			seen++
-			if _, err := goAhead.Write([]byte{1}); err != nil {
+			if _, err := goAhead.Write([]byte{'\n'}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -134,6 +158,77 @@ func TestKilledAndRestarted(t *testing.T) {
 		}
 		h.assertEqual(tg, "after the kill and the restart")
 		t.Logf("%d payloads: %d before the child, killed at cursor %d, %d applied by the restart", writes, before, killedAt, st.PayloadsApplied)
+	})
+}
+
+// A sync process that polls (no webhook scope), killed with SIGKILL at a random point of a poll
+// (reading the schema, listing, or inside its transaction), leaves the target at a poll
+// boundary: the resume point stored is the start of the last poll it committed. The next run
+// copies nothing and polls from there: every record changed since is in the target, and after
+// FullCheck the target equals the base.
+func TestKilledWhilePolling(t *testing.T) {
+	t.Parallel()
+	targets(t, func(t *testing.T, url string) {
+		t.Parallel()
+		h := newPollHarness(t, pollToken)
+		srv := httptest.NewServer(h.s) // the child reaches the emulator over loopback
+		t.Cleanup(srv.Close)
+		s, tg := h.syncer(url, Options{})
+		if err := s.CatchUp(bg); err != nil {
+			t.Fatal(err)
+		}
+		rng := rand.New(rand.NewPCG(5, 7))
+		w := newRandomWriter(t, h.harness, rng)
+		child, goAhead, lines := startChild(t, srv.URL, url, fmt.Sprintf("SYNCDB_CHILD_NOW=%d", h.clk.Now().UnixMilli()))
+		var reported, sent int64 // the start of the last poll the child committed; the time sent after it
+		const polls = 20
+		killAt := 5 + rng.IntN(polls-5)
+		for n := 0; n < killAt && lines.Scan(); n++ {
+			var ms int64
+			if _, err := fmt.Sscanf(lines.Text(), "polled %d", &ms); err != nil {
+				t.Fatalf("the sync child said %q, want a poll", lines.Text())
+			}
+			reported = ms
+			for i := range 1 + rng.IntN(20) { // writes between the polls, the clock moving on
+				<-h.clk.After(time.Duration(1+rng.IntN(20)) * time.Second)
+				w.write(n*100+i, rng.IntN(17))
+			}
+			sent = h.clk.Now().UnixMilli()
+			if _, err := fmt.Fprintf(goAhead, "%d\n", sent); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// The child now polls once more: reading the schema, listing, or inside its transaction.
+		if err := child.Process.Kill(); err != nil { // SIGKILL
+			t.Fatal(err)
+		}
+		_ = child.Wait()
+		if reported == 0 {
+			t.Fatal("the sync child reported no poll before it was killed")
+		}
+		for _, row := range h.query(tg, `SELECT "table_id", "cursor" FROM `+syncTable+` WHERE "table_id" <> ''`) {
+			if at := row[strings.IndexByte(row, ' ')+1:]; at != strconv.FormatInt(reported, 10) && at != strconv.FormatInt(sent, 10) {
+				t.Errorf("after the kill the resume point of %s is %s, want %d (the last poll the child reported) or %d (the one it was killed in)", row, at, reported, sent)
+			}
+		}
+		s, tg = h.syncer(url, Options{})
+		if err := s.CatchUp(bg); err != nil {
+			t.Fatal(err)
+		}
+		if st := s.Stats(); st.Copies != 0 || st.Polls != 1 {
+			t.Errorf("the restart: got %+v, want one poll and no copy", st)
+		}
+		<-h.clk.After(time.Minute) // the schema's TTL: fields renamed and deleted are in the next poll
+		if err := s.CatchUp(bg); err != nil {
+			t.Fatal(err)
+		}
+		h.assertPolled(tg, "after the kill and the restart", w.gone)
+		<-h.clk.After(s.FullCheck())
+		if err := s.CatchUp(bg); err != nil {
+			t.Fatal(err)
+		}
+		h.assertEqual(tg, "after the kill, the restart and FullCheck")
+		t.Logf("killed in poll %d; %d records deleted meanwhile", killAt+1, len(w.gone))
 	})
 }
 
@@ -176,12 +271,12 @@ func TestKilledDuringFirstCopy(t *testing.T) {
 	h.assertEqual(tg, "after a kill during the first copy")
 }
 
-// startChild starts the test binary as a sync child of endpoint and url: its stdin gives it the
-// go-ahead after each line it prints.
-func startChild(t *testing.T, endpoint, url string) (*exec.Cmd, io.Writer, *bufio.Scanner) {
+// startChild starts the test binary as a sync child of endpoint and url (env: more of its
+// environment): its stdin gives it the go-ahead after each line it prints.
+func startChild(t *testing.T, endpoint, url string, env ...string) (*exec.Cmd, io.Writer, *bufio.Scanner) {
 	t.Helper()
 	child := exec.Command(os.Args[0], "-test.run=^$")
-	child.Env = append(os.Environ(), "SYNCDB_CHILD_ENDPOINT="+endpoint, "SYNCDB_CHILD_TARGET="+url)
+	child.Env = append(append(os.Environ(), "SYNCDB_CHILD_ENDPOINT="+endpoint, "SYNCDB_CHILD_TARGET="+url), env...)
 	child.Stderr = os.Stderr
 	goAhead, err := child.StdinPipe()
 	if err != nil {

@@ -27,8 +27,14 @@ type Options struct {
 	Log func(msg string)
 	// Applied, when set, is told the cursor of each payload once its transaction committed.
 	Applied func(cursor int)
+	// Polled, when set, is told the start of each poll once its transaction committed (when the
+	// copy polls: the service refused the webhook).
+	Polled func(started time.Time)
 	// Clock is what the webhook's age is read from (default: the wall clock).
 	Clock clock.Clock
+	// FullCheck is, when the copy polls, how often each table's ids are listed to find the
+	// records deleted and refresh computed values (default replica.DefaultFullCheck).
+	FullCheck time.Duration
 }
 
 // Progress is how a table's listing goes.
@@ -46,6 +52,8 @@ type Stats struct {
 	Pages           int   // pages those listings read
 	PayloadsApplied int   // payloads applied (each one transaction)
 	Transaction     int64 // baseTransactionNumber of the last payload applied
+	Polls           int   // polls applied, when the copy polls (each one transaction)
+	RecordsPolled   int   // records those polls listed as changed (and wrote)
 }
 
 // hookLifetime is how long the service keeps an unread webhook; checkAfter is when the Syncer asks
@@ -78,6 +86,17 @@ type Syncer struct {
 	// copied them again): start copies them again.
 	stale map[string]bool
 	stats Stats
+
+	// polling is why the copy polls instead of following a webhook (poll.go), nil when it
+	// follows one; pollSaid that the log said so. schema and schemaAt are the schema polls read
+	// last and when.
+	polling  error
+	pollSaid bool
+	schema   *transport.BaseSchema
+	schemaAt time.Time
+	// synced is when the last successful CatchUp began: the target holds every change the
+	// service acknowledged before it.
+	synced time.Time
 }
 
 // New prepares a Syncer: it creates the bookkeeping tables when absent and reads them. It sends
@@ -95,6 +114,9 @@ func New(ctx context.Context, base *transport.Base, target *Target, opts Options
 		return nil, err
 	}
 	s.tables, s.hookID, s.stale = tables, hook, map[string]bool{}
+	if hook == pollingHook {
+		s.polling = errResumedPolling
+	}
 	for id, ts := range tables {
 		if ts.Webhook != hook { // copied from an older webhook, whose cursors mean nothing now
 			s.stale[id] = true
@@ -119,7 +141,27 @@ func (s *Syncer) log(format string, args ...any) {
 // every table; then it applies every payload the webhook holds past the target's cursors, each in
 // one transaction. A table a payload cannot be applied to exactly, or every table after lost
 // payloads, is copied again. Caught up, it sends one request (the payload read).
+//
+// Where the service refuses the webhook, it polls instead (poll.go), and keeps polling: one
+// listing per table, the ids every FullCheck, the schema at most once per replica.SchemaTTL.
 func (s *Syncer) CatchUp(ctx context.Context) error {
+	started := s.clock.Now()
+	var err error
+	if s.polling != nil {
+		err = s.catchUpPolled(ctx)
+	} else if err = s.catchUpHook(ctx); webhookRefused(err) {
+		if err = s.fallBack(ctx, err); err == nil {
+			err = s.catchUpPolled(ctx)
+		}
+	}
+	if err == nil {
+		s.synced = started
+	}
+	return err
+}
+
+// catchUpHook is CatchUp following the webhook.
+func (s *Syncer) catchUpHook(ctx context.Context) error {
 	if err := s.start(ctx); err != nil {
 		return err
 	}
@@ -176,8 +218,8 @@ func (s *Syncer) start(ctx context.Context) error {
 	if s.hookID == "" {
 		return s.renew(ctx)
 	}
-	if !s.checked.IsZero() && s.clock.Now().Sub(s.checked) < checkAfter {
-		return nil
+	if s.started && !s.checked.IsZero() && s.clock.Now().Sub(s.checked) < checkAfter {
+		return nil // (not started: a first copy failed, and the tables it lacks are copied below)
 	}
 	from, err := s.nextCursor(ctx)
 	if errors.Is(err, errHookGone) {
@@ -256,7 +298,7 @@ func (s *Syncer) spec() transport.WebhookSpecification {
 func (s *Syncer) renew(ctx context.Context) error {
 	hook, err := s.base.CreateWebhook(ctx, s.spec(), "")
 	if err != nil {
-		return fmt.Errorf("sync of base %s: create its webhook: %w", s.base.ID(), err)
+		return fmt.Errorf("sync of base %s: create its webhook: %w", s.base.ID(), webhookError(err))
 	}
 	// The schema is read after the webhook exists: every change it may not show is in a payload.
 	want, schema, err := s.wanted(ctx)
@@ -293,7 +335,7 @@ const firstCursor = 1
 func (s *Syncer) nextCursor(ctx context.Context) (int, error) {
 	hooks, err := s.base.Webhooks(ctx)
 	if err != nil {
-		return 0, err
+		return 0, webhookError(err)
 	}
 	for _, h := range hooks {
 		if h.ID == s.hookID {
@@ -329,7 +371,8 @@ func (s *Syncer) copyTables(ctx context.Context, ids []string, from int) error {
 // the records go as their pages come. from is the webhook's cursor read before the schema:
 // payloads from it on cover every change the schema and the listings may have missed, and
 // replaying one they saw is harmless. The cursor read after the listings bounds that replay. A
-// table no longer in the base is dropped.
+// table no longer in the base is dropped. When the copy polls, from is the time the schema was
+// read (Unix milliseconds): the first poll lists the changes from then on.
 func (s *Syncer) copyTablesOf(ctx context.Context, ids []string, from int, schema *transport.BaseSchema) error {
 	var copied []*tableState
 	var dropped []string
@@ -387,9 +430,12 @@ func (s *Syncer) copyTablesOf(ctx context.Context, ids []string, from int, schem
 		if len(copied) == 0 {
 			return nil
 		}
-		upTo, err := s.nextCursor(ctx)
-		if err != nil {
-			return err
+		upTo := from // polling: the listings were a full check, as of from
+		if s.polling == nil {
+			var err error
+			if upTo, err = s.nextCursor(ctx); err != nil {
+				return err
+			}
 		}
 		for _, ts := range copied {
 			ts.Webhook, ts.Cursor, ts.Replay, ts.Transaction = s.hookID, from, upTo, 0

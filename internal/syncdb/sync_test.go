@@ -15,6 +15,7 @@ import (
 
 // The first copy of a base: every table, typed columns, junction tables, the bookkeeping.
 func TestCopy(t *testing.T) {
+	t.Parallel()
 	targets(t, func(t *testing.T, url string) {
 		h := newHarness(t)
 		s, tg := h.syncer(url, Options{})
@@ -74,7 +75,11 @@ func TestTablesOption(t *testing.T) {
 // webhook) and sync steps in between, some of them restarts. After each catching up the target
 // equals the base.
 func TestSyncRandomized(t *testing.T) {
-	targets(t, func(t *testing.T, url string) { runRandomized(t, url, 1, 1000) })
+	t.Parallel()
+	targets(t, func(t *testing.T, url string) {
+		t.Parallel()
+		runRandomized(t, url, 1, 1000)
+	})
 }
 
 func runRandomized(t *testing.T, url string, seed uint64, ops int) {
@@ -85,57 +90,7 @@ func runRandomized(t *testing.T, url string, seed uint64, ops int) {
 	}
 	h.assertEqual(tg, "after the first copy")
 	rng := rand.New(rand.NewPCG(seed, 7))
-	tasks := []string{"recTASK0000000001"}
-	people := []string{"recPERSON00000001"}
-	var added []string      // text fields of Tasks created by the run
-	var addedLinks []string // link fields to People created by the run
-	var extra []string      // records of the table created by the run
-	extraTable := ""
-	pick := func(list []string) string { return list[rng.IntN(len(list))] }
-	randomFields := func() map[string]any {
-		f := map[string]any{}
-		for _, fid := range []string{fldName, fldN, fldCost, fldStat, fldTags, fldDone, fldDue, fldOwner} {
-			if rng.IntN(3) != 0 {
-				continue
-			}
-			switch fid {
-			case fldName:
-				f[fid] = fmt.Sprintf("task %d", rng.IntN(1000))
-			case fldN:
-				f[fid] = float64(rng.IntN(100))
-			case fldCost:
-				f[fid] = float64(rng.IntN(10000)) / 100
-			case fldStat:
-				f[fid] = []any{"Todo", "Done", nil}[rng.IntN(3)]
-			case fldTags:
-				f[fid] = [][]string{{"a"}, {"b", "a"}, {}}[rng.IntN(3)]
-			case fldDone:
-				f[fid] = rng.IntN(2) == 0
-			case fldDue:
-				f[fid] = []any{"2025-01-31", "2024-02-29", nil}[rng.IntN(3)]
-			case fldOwner:
-				n := rng.IntN(3)
-				ids := []string{}
-				for range n {
-					if id := pick(people); !slices.Contains(ids, id) {
-						ids = append(ids, id)
-					}
-				}
-				f[fid] = ids
-			}
-		}
-		for _, fid := range added {
-			if rng.IntN(3) == 0 {
-				f[fid] = fmt.Sprintf("note %d", rng.IntN(100))
-			}
-		}
-		for _, fid := range addedLinks {
-			if rng.IntN(3) == 0 {
-				f[fid] = []string{pick(people)}
-			}
-		}
-		return f
-	}
+	w := newRandomWriter(t, h, rng)
 	payloads := func() string { return "/v0/bases/" + syncBase + "/webhooks/" + s.Webhook() + "/payloads" }
 	applied := 0 // payloads applied, over the restarts
 	step := func(i int, what string) {
@@ -150,7 +105,6 @@ func runRandomized(t *testing.T, url string, seed uint64, ops int) {
 		h.assertEqual(tg, fmt.Sprintf("op %d, %s", i, what))
 	}
 	faultAt := map[int]string{ops / 8: "429", 2 * ops / 8: "500", 3 * ops / 8: "error payload", 4 * ops / 8: "gap", 5 * ops / 8: "expired", 6 * ops / 8: "500 on a listing"}
-	tableAt, renameTableAt, dropTableAt := ops/3, ops/2+1, 7*ops/8
 	for i := range ops {
 		switch fault := faultAt[i]; fault {
 		case "429":
@@ -192,120 +146,19 @@ func runRandomized(t *testing.T, url string, seed uint64, ops int) {
 			if s.Stats().Copies == copies && faultAt[i] != "429" && faultAt[i] != "500" {
 				t.Fatalf("after %s: no table was copied again", faultAt[i])
 			}
-			recs, err := h.base.All(bg, tasksID, transport.ListOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			tasks = tasks[:0]
-			for _, r := range recs {
-				tasks = append(tasks, r.ID)
-			}
+			w.reloadTasks()
 			continue
 		}
-		switch {
-		case i == tableAt:
-			tbl, err := h.base.CreateTable(bg, transport.TableSpec{Name: "Projects", Fields: []transport.FieldSpec{
-				{Name: "Title", Type: "singleLineText"},
-				{Name: "Budget", Type: "number", Options: map[string]any{"precision": 1}}}})
-			if err != nil {
-				t.Fatalf("op %d create table: %v", i, err)
-			}
-			extraTable = tbl.ID
-			continue
-		case i == renameTableAt:
-			if _, err := h.base.UpdateTable(bg, extraTable, transport.TableUpdate{Name: new("Projects renamed")}); err != nil {
-				t.Fatalf("op %d rename table: %v", i, err)
-			}
-			continue
-		case i == dropTableAt:
-			if err := h.s.DeleteTable(syncBase, extraTable); err != nil {
-				t.Fatal(err)
-			}
-			extraTable = ""
+		if w.tableStep(i, ops) {
 			continue
 		}
-		switch op := rng.IntN(22); {
-		case op < 4 || len(tasks) < 3: // create
-			n := 1 + rng.IntN(3)
-			list := make([]map[string]any, n)
-			for j := range list {
-				list[j] = randomFields()
-			}
-			recs, err := h.base.Table(tasksID).BatchCreate(bg, list, transport.WriteOptions{})
-			if err != nil {
-				t.Fatalf("op %d create: %v", i, err)
-			}
-			for _, r := range recs {
-				tasks = append(tasks, r.ID)
-			}
-		case op < 9: // update
-			if _, err := h.base.Table(tasksID).Update(bg, pick(tasks), randomFields(), transport.WriteOptions{Replace: rng.IntN(5) == 0}); err != nil {
-				t.Fatalf("op %d update: %v", i, err)
-			}
-		case op < 11: // typecast: a new choice, a number from text
-			f := map[string]any{fldStat: fmt.Sprintf("New %d", rng.IntN(5)), fldN: fmt.Sprint(rng.IntN(50))}
-			if _, err := h.base.Table(tasksID).Update(bg, pick(tasks), f, transport.WriteOptions{Typecast: true}); err != nil {
-				t.Fatalf("op %d typecast: %v", i, err)
-			}
-		case op < 13: // delete
-			id := pick(tasks)
-			if _, err := h.base.Table(tasksID).Delete(bg, id); err != nil {
-				t.Fatalf("op %d delete: %v", i, err)
-			}
-			tasks = slices.DeleteFunc(tasks, func(s string) bool { return s == id })
-		case op < 14: // a person created or renamed
-			if rng.IntN(2) == 0 {
-				r, err := h.base.Create(bg, peopleID, map[string]any{"Name": fmt.Sprintf("person %d", i)}, transport.WriteOptions{})
-				if err != nil {
-					t.Fatal(err)
-				}
-				people = append(people, r.ID)
-			} else if _, err := h.base.Update(bg, peopleID, pick(people), map[string]any{"Name": fmt.Sprintf("renamed %d", i)}, transport.WriteOptions{}); err != nil {
-				t.Fatal(err)
-			}
-		case op < 15: // a field added
-			spec := []transport.FieldSpec{{Name: fmt.Sprintf("Note %d", i), Type: "singleLineText"},
-				{Name: fmt.Sprintf("Score %d", i), Type: "number", Options: map[string]any{"precision": 0}},
-				{Name: fmt.Sprintf("Helper %d", i), Type: "multipleRecordLinks", Options: map[string]any{"linkedTableId": peopleID}}}[rng.IntN(3)]
-			f, err := h.base.CreateField(bg, tasksID, spec)
-			if err != nil {
-				t.Fatalf("op %d add field: %v", i, err)
-			}
-			switch spec.Type {
-			case "singleLineText":
-				added = append(added, f.ID)
-			case "multipleRecordLinks":
-				addedLinks = append(addedLinks, f.ID)
-			}
-		case op < 16 && len(added)+len(addedLinks) > 0: // a field renamed (a link's junction table too)
-			if _, err := h.base.UpdateField(bg, tasksID, pick(append(slices.Clone(added), addedLinks...)), transport.FieldUpdate{Name: new(fmt.Sprintf("Renamed %d", i))}); err != nil {
-				t.Fatalf("op %d rename field: %v", i, err)
-			}
-		case op < 17 && len(added) > 0: // a field deleted (in the interface: the API cannot)
-			id := pick(added)
-			if err := h.s.DeleteField(syncBase, tasksID, id); err != nil {
-				t.Fatal(err)
-			}
-			added = slices.DeleteFunc(added, func(s string) bool { return s == id })
-		case op < 19 && extraTable != "": // a record of the table created
-			if len(extra) > 0 && rng.IntN(2) == 0 {
-				if _, err := h.base.Update(bg, extraTable, pick(extra), map[string]any{"Budget": float64(rng.IntN(1000)) / 10}, transport.WriteOptions{}); err != nil {
-					t.Fatal(err)
-				}
-			} else {
-				r, err := h.base.Create(bg, extraTable, map[string]any{"Title": fmt.Sprintf("project %d", i)}, transport.WriteOptions{})
-				if err != nil {
-					t.Fatal(err)
-				}
-				extra = append(extra, r.ID)
-			}
-		case op < 20:
+		if op := rng.IntN(22); !w.write(i, op) && op < 20 {
 			step(i, "")
 		}
 	}
 	step(ops, "at the end")
 	applied += s.Stats().PayloadsApplied
-	t.Logf("seed %d: %d operations, %d payloads applied; %d text and %d link fields added and kept", seed, ops, applied, len(added), len(addedLinks))
+	t.Logf("seed %d: %d operations, %d payloads applied; %d text and %d link fields added and kept", seed, ops, applied, len(w.added), len(w.addedLinks))
 	if applied < ops/4 {
 		t.Errorf("only %d payloads applied in %d operations: the target was kept current by copying, not by payloads", applied, ops)
 	}
