@@ -7,6 +7,7 @@ import (
 	"io"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/airsql/airsql/engine"
@@ -32,7 +33,7 @@ type replicaState struct {
 	mu   sync.Mutex
 	base *replica.Base
 	// rows caches each table's rows as the engine reads them, for one generation of its copy.
-	rows map[string]replicaRows
+	rows map[string]*replicaRows
 	// syncErr is the error of the last sync (SHOW REPLICA STATUS), nil after a good one.
 	syncErr error
 	// pollTime is how long the last poll took; polling: one runs in the background (sync);
@@ -42,12 +43,21 @@ type replicaState struct {
 	polls    sync.WaitGroup
 	// noticed: the notice that the replica polls was given.
 	noticed bool
+	// indexBuilds counts the join indexes built (replicaRows.index), for the tests that check
+	// they are shared between statements and built anew for a new version.
+	indexBuilds atomic.Int64
 }
 
 type replicaRows struct {
 	table *replica.Table // the copy they were built from (a table copied anew is another)
 	gen   uint64
 	rows  []translate.Row
+	// columns are the field names of the rows' cells (their Layout), "" for a deleted field's.
+	columns []string
+	// indexes are the joins' hash indexes of rows by column (engine.Indexer), built on first
+	// use: they live and die with this generation of the rows, so none is ever stale.
+	indexMu sync.Mutex
+	indexes map[string]*engine.HashIndex
 }
 
 // open returns the replica of the connector's base, creating its webhook on first use.
@@ -199,26 +209,59 @@ func (c *Connector) copyForReplica(ctx context.Context, op engine.Operator) erro
 
 // rowsOf returns the copy's records as engine rows, built once per generation of the copy.
 func (r *replicaState) rowsOf(t *replica.Table) []translate.Row {
-	named, gen := t.NamedRows()
+	return r.versionOf(t).rows
+}
+
+// versionOf returns the engine rows of the copy's current generation, built on first use.
+func (r *replicaState) versionOf(t *replica.Table) *replicaRows {
+	gen := t.Generation()
+	r.mu.Lock()
+	cached, ok := r.rows[t.ID()]
+	r.mu.Unlock()
+	if ok && cached.table == t && cached.gen == gen {
+		return cached
+	}
+	// The rows read the copy's own cells by column, through one layout: no map and no copy of
+	// the cells per record (the live heap a GC scans, and the time to make a new version after
+	// a change, BenchmarkDashboardReplicaQueries).
+	cells, columns, gen := t.CellRows()
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if cached, ok := r.rows[t.ID()]; ok && cached.table == t && cached.gen == gen {
-		return cached.rows
+		return cached // made by another statement meanwhile
 	}
-	var names []string
-	for _, f := range t.Fields() {
-		names = append(names, f.Name)
-	}
-	layout := translate.NewLayout(names)
-	rows := make([]translate.Row, len(named))
-	for i, n := range named {
-		rows[i] = translate.Row{ID: n.ID, CreatedTime: n.CreatedTime, Fields: n.Fields, Cells: layout.Cells(n.Fields), Layout: layout}
+	layout := translate.NewLayout(columns)
+	rows := make([]translate.Row, len(cells))
+	for i, c := range cells {
+		rows[i] = translate.Row{ID: c.ID, CreatedTime: c.CreatedTime, Cells: c.Cells, Layout: layout}
 	}
 	if r.rows == nil {
-		r.rows = map[string]replicaRows{}
+		r.rows = map[string]*replicaRows{}
 	}
-	r.rows[t.ID()] = replicaRows{table: t, gen: gen, rows: rows}
-	return rows
+	v := &replicaRows{table: t, gen: gen, rows: rows, columns: columns}
+	r.rows[t.ID()] = v
+	return v
+}
+
+// index returns the version's index on column, building it on first use. One build runs at a
+// time per version: statements that need the same index wait for it rather than build their own.
+// built counts the indexes built.
+func (v *replicaRows) index(column string, build func([]translate.Row) (*engine.HashIndex, error), built *atomic.Int64) (*engine.HashIndex, error) {
+	v.indexMu.Lock()
+	defer v.indexMu.Unlock()
+	if idx, ok := v.indexes[column]; ok {
+		return idx, nil
+	}
+	idx, err := build(v.rows)
+	if err != nil {
+		return nil, err
+	}
+	if v.indexes == nil {
+		v.indexes = map[string]*engine.HashIndex{}
+	}
+	v.indexes[column] = idx
+	built.Add(1)
+	return idx, nil
 }
 
 // close deletes the webhook of a replica kept in memory: nothing can resume from it. One kept
@@ -251,13 +294,14 @@ func (s replicaSource) Scan(ctx context.Context, plan *translate.Plan) (engine.P
 		// would get every row. Statements are planned LocalOnly; one that was not is a bug.
 		return nil, fmt.Errorf("airsql: replica: the scan of %s was planned as a request (formula %q), which the copy cannot run: please report this statement", plan.Table.Name, plan.Request.Formula)
 	}
-	rows := s.r.rowsOf(t)
+	version := s.r.versionOf(t)
+	rows := version.rows
 	if renamed := renamedSince(plan.Table, t.Fields()); len(renamed) > 0 {
 		// The copy applied a field rename the statement's schema does not know yet: its rows are
 		// handed over under the names the plan reads (by field id, never a NULL for a renamed
 		// column), and the next statement plans with the schema fetched again.
 		s.r.c.forgetSchema()
-		rows = underPlanNames(rows, renamed)
+		rows = underPlanNames(version, renamed)
 	}
 	if plan.RecordIDs != nil { // not planned with LocalOnly; kept exact should a plan name ids
 		byID := make(map[string]int, len(rows))
@@ -273,6 +317,28 @@ func (s replicaSource) Scan(ctx context.Context, plan *translate.Plan) (engine.P
 		rows = picked
 	}
 	return &rowPages{rows: rows}, nil
+}
+
+// Index implements engine.Indexer: a join reads the index of the rows a Scan of plan would hand
+// over now (the copy's current generation, synced as a Scan syncs). ok is false when the scan
+// would not hand over the generation's rows as they are (a field renamed since the statement was
+// planned, or a plan that names records).
+func (s replicaSource) Index(ctx context.Context, plan *translate.Plan, column string, build func([]translate.Row) (*engine.HashIndex, error)) (*engine.HashIndex, bool, error) {
+	if plan.NoRows || plan.RecordIDs != nil || plan.Request.Formula != "" || plan.Request.MaxRecords > 0 || plan.Split != nil || plan.Request.View != "" {
+		return nil, false, nil
+	}
+	t, err := s.r.table(ctx, plan.Table.ID)
+	if err != nil {
+		return nil, false, err
+	}
+	if len(renamedSince(plan.Table, t.Fields())) > 0 {
+		return nil, false, nil
+	}
+	idx, err := s.r.versionOf(t).index(column, build, &s.r.indexBuilds)
+	if err != nil {
+		return nil, false, err
+	}
+	return idx, true, nil
 }
 
 // renamedSince maps the copy's name of each field the plan's table knows by another name to the
@@ -292,27 +358,28 @@ func renamedSince(planned *translate.Table, copied []replica.Field) map[string]s
 	return renamed
 }
 
-// underPlanNames copies rows with their renamed cells under the plan's names (a swap of two
-// names included: every renamed cell is read from the original row).
-func underPlanNames(rows []translate.Row, renamed map[string]string) []translate.Row {
-	out := make([]translate.Row, len(rows))
-	for i, r := range rows {
-		all := r.FieldMap()
-		fields := make(map[string]any, len(all))
-		for name, v := range all {
-			if _, isRenamed := renamed[name]; !isRenamed {
-				fields[name] = v
-			}
+// underPlanNames is a version's rows with their renamed cells under the plan's names (a swap
+// of two names included): the same cells, through a layout whose columns carry the plan's
+// names; a column whose name the plan gives a renamed field is another field now, and is left
+// out.
+func underPlanNames(v *replicaRows, renamed map[string]string) []translate.Row {
+	planNames := map[string]bool{}
+	for _, planName := range renamed {
+		planNames[planName] = true
+	}
+	columns := make([]string, len(v.columns))
+	for c, name := range v.columns {
+		switch planName, isRenamed := renamed[name]; {
+		case isRenamed:
+			columns[c] = planName
+		case !planNames[name]:
+			columns[c] = name
 		}
-		for _, planName := range renamed {
-			delete(fields, planName) // a field the copy has under that name is another one now
-		}
-		for copiedName, planName := range renamed {
-			if v, ok := all[copiedName]; ok {
-				fields[planName] = v
-			}
-		}
-		r.Fields, r.Cells, r.Layout = fields, nil, nil
+	}
+	layout := translate.NewLayout(columns)
+	out := make([]translate.Row, len(v.rows))
+	for i, r := range v.rows {
+		r.Layout = layout
 		out[i] = r
 	}
 	return out
@@ -339,6 +406,9 @@ func (p *rowPages) Next(context.Context) ([]translate.Row, error) {
 }
 
 func (p *rowPages) Close() { p.rows = nil }
+
+// HeldRows implements engine.HeldPages: the rows are a version of the copy, which never changes.
+func (p *rowPages) HeldRows() {}
 
 // source is the engine's way to the rows: the replica in replica mode, else the service.
 func (c *Connector) source() engine.Source {

@@ -234,6 +234,9 @@ func New(opts ...Option) (*Server, error) {
 			return nil, err
 		}
 	}
+	// Loaded, a fixture is not read again: holding it would keep a second copy of every record
+	// alive for as long as the server (in a process that also runs a driver, a GC scans both).
+	s.cfg.fixtures = nil
 	if cfg.requestLog != "" {
 		if err := s.recorder.openLog(cfg.requestLog); err != nil {
 			return nil, err

@@ -35,6 +35,15 @@ type Pages interface {
 	Close()
 }
 
+// HeldPages is Pages whose rows stay unchanged where they are for as long as the statement runs
+// (a source that holds its rows in memory, as the replica does): a join keeps pointers to them
+// instead of a copy of each (BenchmarkDashboardReplicaQueries).
+type HeldPages interface {
+	Pages
+	// HeldRows marks Pages as HeldPages.
+	HeldRows()
+}
+
 // Operator is one step of a statement: Next returns the next row, io.EOF after the last. Close
 // releases what the operator and its inputs hold; it may be called before the end, more than once.
 type Operator interface {
@@ -143,6 +152,7 @@ func above(op Operator, q *translate.Query, opts Options, budget *Budget, aggreg
 		for i, a := range q.Aggregates {
 			aggs[i] = a
 		}
+		shareSides(op) // an aggregate is done with each row before it reads the next
 		op = &aggregateOp{env: opts.env, input: op, keys: keys, aggs: aggs, rollup: q.Rollup, budget: budget, query: q}
 	}
 	if q.Having != nil {

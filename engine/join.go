@@ -69,6 +69,7 @@ func buildJoin(j *translate.Join, opts Options, budget *Budget) (Operator, error
 			h.innerScan = scanOf(input)
 			h.sizer, _ = opts.Source.(Sizer)
 		}
+		h.useIndex(input, opts.Source)
 		op = h
 		names = append(names, name)
 	}
@@ -158,16 +159,45 @@ type sidesOp struct {
 	n     int
 	side  int
 	alloc rowArena
+	// shared: every row it returns has the same sides (shareSides), overwritten for the next.
+	shared []*translate.Row
+}
+
+// shareSides tells the join under op, when op's consumer is done with each row before it reads
+// the next (an aggregate), that its rows so far may share one sides slice: the joins and
+// filters between pass each row on at once, and each join step sets its table's side in every
+// row it emits (join). It stops at a step that keeps the rows so far (a bind join reading them
+// first into buffered).
+func shareSides(op Operator) {
+	for {
+		switch o := op.(type) {
+		case *filterOp:
+			op = o.input
+		case *hashJoinOp:
+			if o.innerScan != nil {
+				return
+			}
+			op = o.outer
+		case *sidesOp:
+			o.shared = make([]*translate.Row, o.n)
+			return
+		default:
+			return
+		}
+	}
 }
 
 func (s *sidesOp) Next(ctx context.Context) (translate.Row, error) {
-	r, err := s.input.Next(ctx)
+	rec, err := nextKept(ctx, s.input, &s.alloc)
 	if err != nil {
-		return r, err
+		return translate.Row{}, err
 	}
-	rec := s.alloc.row()
-	*rec = r
-	sides := s.alloc.sides(s.n)
+	sides := s.shared
+	if sides != nil {
+		clear(sides) // nothing of the row before stays (each join step sets its side anyway)
+	} else {
+		sides = s.alloc.sides(s.n)
+	}
 	sides[s.side] = rec
 	return translate.Row{Sides: sides}, nil
 }
@@ -246,6 +276,56 @@ type hashJoinOp struct {
 	tail int
 
 	alloc rowArena // the joined rows' sides
+
+	// indexer, indexColumn: the table's rows are held by the source, which shares its index on
+	// the step's key (Indexer) rather than the step building a hash table; indexFilter: the
+	// table's own WHERE, which the index's rows have not passed, checked on each match instead.
+	indexer     Indexer
+	indexScan   *scanOp
+	indexColumn string
+	indexFilter *filterOp
+}
+
+// useIndex makes the step read the source's shared index of its table when the source holds
+// one and the step would build a hash table of a scan's rows on one key: an inner or LEFT JOIN
+// of a table (not a group), its own WHERE (a filter over the scan) then checked on each match
+// (RIGHT JOIN's list of rows and a bind join's batches need the scan's rows themselves).
+func (h *hashJoinOp) useIndex(input Operator, src Source) {
+	ix, ok := src.(Indexer)
+	filter, _ := input.(*filterOp)
+	if filter != nil {
+		input = filter.input
+	}
+	scan, isScan := input.(*scanOp)
+	if !ok || !isScan || len(h.step.Keys) != 1 || h.step.Group != nil || (h.step.Kind != "inner" && h.step.Kind != "left") {
+		return
+	}
+	column, ok := h.step.Keys[0].InnerColumn()
+	if !ok {
+		return
+	}
+	h.indexer, h.indexScan, h.indexColumn, h.indexFilter = ix, scan, column, filter
+}
+
+// buildFromIndex sets the step's hash table to the source's index of its table's version (ok
+// false: the source cannot index this scan; build the hash table from the scan).
+func (h *hashJoinOp) buildFromIndex(ctx context.Context) (bool, error) {
+	key := h.step.Keys[0]
+	idx, ok, err := h.indexer.Index(ctx, h.indexScan.plan, h.indexColumn, func(rows []translate.Row) (*HashIndex, error) {
+		return BuildHashIndex(rows, key)
+	})
+	if err != nil || !ok {
+		h.indexFilter = nil // the hash table is built from the filter's rows
+		return false, err
+	}
+	// The index's rows count against the limit as the hash table's would: the statement
+	// reads them all.
+	if err := h.budget.Hold(idx.Rows(), h.what+" (the rows of its hash table)"); err != nil {
+		return false, err
+	}
+	h.table = idx.byKey
+	h.inner.Close() // not read: the index holds its rows
+	return true, nil
 }
 
 // bindInner reads the rows so far, keeps them, and pushes their distinct keys into the step's
@@ -350,6 +430,11 @@ func sizeKnown(sizer Sizer, plan *translate.Plan) bool {
 
 func (h *hashJoinOp) build(ctx context.Context) error {
 	h.built = true
+	if h.indexer != nil {
+		if ok, err := h.buildFromIndex(ctx); err != nil || ok {
+			return err
+		}
+	}
 	if h.innerScan != nil && h.step.BindInner != nil {
 		if n, known := h.sizerRequests(); known && n <= 1 {
 			// One request reads the whole table: pushing keys would not save one, and would
@@ -376,7 +461,7 @@ func (h *hashJoinOp) build(ctx context.Context) error {
 	}
 	innerRows := 0
 	for {
-		r, err := h.inner.Next(ctx)
+		rec, err := nextKept(ctx, h.inner, &h.alloc)
 		if err == io.EOF {
 			break
 		}
@@ -384,8 +469,6 @@ func (h *hashJoinOp) build(ctx context.Context) error {
 			return err
 		}
 		innerRows++
-		rec := h.alloc.row()
-		*rec = r
 		if err := h.budget.Hold(1, h.what+" (the rows of its hash table)"); err != nil {
 			return err
 		}
@@ -491,7 +574,15 @@ func (h *hashJoinOp) Next(ctx context.Context) (translate.Row, error) {
 		for h.has && h.pos < len(h.matches) {
 			m := h.matches[h.pos]
 			h.pos++
-			out := h.join(m)
+			if h.indexFilter != nil {
+				if keep, err := h.indexFilter.keeps(m); err != nil || !keep {
+					if err != nil {
+						return translate.Row{}, err
+					}
+					continue
+				}
+			}
+			out := h.join(m, h.pos == len(h.matches))
 			if h.step.On != nil {
 				v, err := h.step.On.Eval(&out)
 				if err != nil {
@@ -512,7 +603,7 @@ func (h *hashJoinOp) Next(ctx context.Context) (translate.Row, error) {
 		}
 		if h.has && !h.matched && h.step.Kind == "left" {
 			h.matched = true
-			return h.emit(h.join(nil))
+			return h.emit(h.join(nil, true))
 		}
 		var r translate.Row
 		var err error
@@ -575,7 +666,14 @@ func (h *hashJoinOp) Next(ctx context.Context) (translate.Row, error) {
 	}
 }
 
-func (h *hashJoinOp) join(m *translate.Row) translate.Row {
+// join is the row so far joined with m (nil: the NULL row). For its last candidate the row so far
+// lends its own sides, which nothing else holds (every joined row has sides of its own, and the
+// row so far is not read again): a join that matches each row once allocates nothing per row.
+func (h *hashJoinOp) join(m *translate.Row, last bool) translate.Row {
+	if last && h.step.Group == nil {
+		h.cur.Sides[h.step.Table] = m
+		return translate.Row{Sides: h.cur.Sides, Env: h.env}
+	}
 	sides := h.alloc.sides(h.n)
 	copy(sides, h.cur.Sides)
 	switch {
@@ -643,8 +741,16 @@ func (h *hashJoinOp) Explain() Node {
 	if h.step.On != nil {
 		detail += "; then " + h.step.On.String()
 	}
-	detail += "; reads " + h.innerName + " first"
-	if b := h.step.Bind; b != nil && !h.noBind {
+	if h.indexer == nil {
+		detail += "; reads " + h.innerName + " first"
+	}
+	if h.indexer != nil {
+		detail += "; reads " + h.innerName + " through the source's hash index of its rows by " + h.step.Keys[0].Inner.String() +
+			" (built once per version of the rows, shared by the statements that read it)"
+		if h.indexFilter != nil {
+			detail += ", checking its WHERE on each match"
+		}
+	} else if b := h.step.Bind; b != nil && !h.noBind {
 		how := map[string]string{"id": "OR(RECORD_ID()='rec…', …)", "field": "OR(" + b.Field() + "='…', …)",
 			"link": "OR(FIND('primary value', " + b.Field() + "&''), …) (a superset: a link reads as its records' primary values)"}[b.Mode]
 		detail += fmt.Sprintf(", then pushes its distinct keys into %s's request as %s, in batches of up to %d characters, unless a scan takes fewer requests",

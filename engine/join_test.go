@@ -14,11 +14,23 @@ import (
 // joinRows runs a statement over testRows (every table is T) and returns its rows as text.
 func joinRows(t *testing.T, src *memSource, sql string, maxRows int) ([]string, error) {
 	t.Helper()
+	return joinRowsFrom(t, src, sql, maxRows)
+}
+
+// joinRowsFrom is joinRows over any source.
+func joinRowsFrom(t *testing.T, src Source, sql string, maxRows int) ([]string, error) {
+	t.Helper()
+	return joinRowsPlanned(t, src, sql, maxRows, translate.Args{})
+}
+
+// joinRowsPlanned is joinRowsFrom with the planner's args (LocalOnly: as the replica plans).
+func joinRowsPlanned(t *testing.T, src Source, sql string, maxRows int, args translate.Args) ([]string, error) {
+	t.Helper()
 	ast, err := translate.Parse(sql)
 	if err != nil {
 		t.Fatal(err)
 	}
-	q, err := translate.NewQueryStatement(ast.(sqlparser.SelectStatement), testSchema{}, translate.Args{})
+	q, err := translate.NewQueryStatement(ast.(sqlparser.SelectStatement), testSchema{}, args)
 	if err != nil {
 		return nil, err
 	}

@@ -45,6 +45,15 @@ func (s *scanOp) bind(plans []*translate.Plan, dedupe bool) {
 }
 
 func (s *scanOp) Next(ctx context.Context) (translate.Row, error) {
+	r, err := s.next(ctx)
+	if err != nil {
+		return translate.Row{}, err
+	}
+	return *r, nil
+}
+
+// next returns the next row where its page holds it.
+func (s *scanOp) next(ctx context.Context) (*translate.Row, error) {
 	for {
 		if s.pos < len(s.page) {
 			s.pos++
@@ -55,10 +64,10 @@ func (s *scanOp) Next(ctx context.Context) (translate.Row, error) {
 				}
 				s.seen[id] = struct{}{}
 			}
-			return s.page[s.pos-1], nil
+			return &s.page[s.pos-1], nil
 		}
 		if s.done {
-			return translate.Row{}, io.EOF
+			return nil, io.EOF
 		}
 		if s.pages == nil {
 			if err := s.start(ctx); err != nil || s.pages == nil {
@@ -66,7 +75,7 @@ func (s *scanOp) Next(ctx context.Context) (translate.Row, error) {
 				if err == nil {
 					err = io.EOF
 				}
-				return translate.Row{}, err
+				return nil, err
 			}
 		}
 		page, err := s.pages.Next(ctx)
@@ -78,10 +87,53 @@ func (s *scanOp) Next(ctx context.Context) (translate.Row, error) {
 		}
 		if err != nil {
 			s.Close()
-			return translate.Row{}, err
+			return nil, err
 		}
 		s.page, s.pos = page, 0
 	}
+}
+
+// rowRefs is an operator that hands out its rows by reference, so that a join keeps them
+// without a copy when their source holds them.
+type rowRefs interface {
+	// nextRef is Next by reference: r stays as it is until the statement ends when held (its
+	// source's pages are HeldPages), else only until the next call.
+	nextRef(ctx context.Context) (r *translate.Row, held bool, err error)
+}
+
+var (
+	_ rowRefs = (*scanOp)(nil)
+	_ rowRefs = (*filterOp)(nil)
+)
+
+func (s *scanOp) nextRef(ctx context.Context) (*translate.Row, bool, error) {
+	r, err := s.next(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	_, held := s.pages.(HeldPages)
+	return r, held, nil
+}
+
+// nextKept is Next for an operator that keeps the rows it reads (a join): the row where its
+// source holds it, else a copy from arena.
+func nextKept(ctx context.Context, op Operator, arena *rowArena) (*translate.Row, error) {
+	if in, ok := op.(rowRefs); ok {
+		r, held, err := in.nextRef(ctx)
+		if err != nil || held {
+			return r, err
+		}
+		rec := arena.row()
+		*rec = *r
+		return rec, nil
+	}
+	r, err := op.Next(ctx)
+	if err != nil {
+		return nil, err
+	}
+	rec := arena.row()
+	*rec = r
+	return rec, nil
 }
 
 // start sends the scan's request (once); with NoRows there is none to send.
@@ -147,14 +199,39 @@ func (f *filterOp) Next(ctx context.Context) (translate.Row, error) {
 		if err != nil {
 			return r, err
 		}
-		f.row = r // a field, so that no row escapes to the heap
-		f.row.Env = f.env
-		v, err := f.cond.Eval(&f.row)
-		if err != nil {
-			return translate.Row{}, err
+		if keep, err := f.keeps(&r); err != nil || keep {
+			return r, err
 		}
-		if v == true {
-			return r, nil
+	}
+}
+
+// keeps says whether r passes the filter. r is not changed: the condition reads the run's Env,
+// which a row held by the source must not be given (it is evaluated on a copy, in a field so
+// that no row escapes to the heap).
+func (f *filterOp) keeps(r *translate.Row) (bool, error) {
+	f.row = *r
+	f.row.Env = f.env
+	v, err := f.cond.Eval(&f.row)
+	return v == true, err
+}
+
+func (f *filterOp) nextRef(ctx context.Context) (*translate.Row, bool, error) {
+	in, ok := f.input.(rowRefs)
+	if !ok {
+		r, err := f.Next(ctx)
+		if err != nil {
+			return nil, false, err
+		}
+		f.row = r
+		return &f.row, false, nil
+	}
+	for {
+		r, held, err := in.nextRef(ctx)
+		if err != nil {
+			return nil, false, err
+		}
+		if keep, err := f.keeps(r); err != nil || keep {
+			return r, held, err
 		}
 	}
 }
@@ -304,7 +381,7 @@ type aggregateOp struct {
 	// correlated subquery's keyed aggregate names its subquery and key.
 	grouping string
 
-	out  []translate.Row
+	out  [][]any // the groups' values, in order
 	pos  int
 	done bool
 	row  translate.Row
@@ -333,7 +410,7 @@ func (a *aggregateOp) Next(ctx context.Context) (translate.Row, error) {
 		return translate.Row{}, io.EOF
 	}
 	a.pos++
-	return a.out[a.pos-1], nil
+	return translate.Row{Values: a.out[a.pos-1]}, nil
 }
 
 // newGroup starts a group with a copy of keys. Groups and their slices are cut from chunks of
@@ -473,17 +550,25 @@ func (a *aggregateOp) list(order []*group) {
 			return 0
 		})
 	}
-	a.out = make([]translate.Row, len(order))
+	// One allocation for every group's values (each row's capped at its own), and rows made as
+	// they are read: 2,000 groups are 2,000 slices and 320 KB of rows less (q6 of
+	// BenchmarkDashboardReplicaQueries).
+	width := len(a.keys) + len(a.aggs)
+	if a.rollup {
+		width++
+	}
+	all := make([]any, 0, len(order)*width)
+	a.out = make([][]any, len(order))
 	for i, g := range order {
-		vals := make([]any, 0, len(g.keys)+1+len(g.accs))
-		vals = append(vals, g.keys...)
+		start := len(all)
+		all = append(all, g.keys...)
 		if a.rollup {
-			vals = append(vals, int64(g.level))
+			all = append(all, int64(g.level))
 		}
 		for _, acc := range g.accs {
-			vals = append(vals, acc.Result())
+			all = append(all, acc.Result())
 		}
-		a.out[i] = translate.Row{Values: vals}
+		a.out[i] = all[start:len(all):len(all)]
 	}
 }
 

@@ -60,6 +60,41 @@ func (t *Table) NamedRows() ([]NamedRow, uint64) {
 	return out, t.gen
 }
 
+// CellRow is one record of a copy with its cells by column (the names CellRows returns): what
+// a SQL engine reads without a map per record. Its cells are shared and never change once made
+// (a change to a record makes a new row); do not change them.
+type CellRow struct {
+	ID          string
+	CreatedTime time.Time
+	Cells       []any // by column; nil: empty. Shorter than the columns when fields were added since.
+}
+
+// CellRows returns every record of the copy, in the order the records API lists a table
+// (creation time, then id), with its cells by column; the field name of each column ("" for
+// the column of a deleted field); and the generation they are of (see Generation). It holds no
+// map per record, and shares the copy's cells rather than copying them.
+func (t *Table) CellRows() ([]CellRow, []string, uint64) {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	columns := make([]string, len(t.colIDs))
+	for c, id := range t.colIDs {
+		if f, ok := t.fields[id]; ok && id != "" {
+			columns[c] = f.Name
+		}
+	}
+	out := make([]CellRow, 0, len(t.rows))
+	for _, r := range t.rows {
+		out = append(out, CellRow{ID: r.id, CreatedTime: r.created, Cells: r.vals})
+	}
+	slices.SortFunc(out, func(a, b CellRow) int {
+		if c := a.CreatedTime.Compare(b.CreatedTime); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.ID, b.ID)
+	})
+	return out, columns, t.gen
+}
+
 // Generation counts the changes to the copy: a copy, a payload that changed it, a patch. Equal
 // generations hold equal rows.
 func (t *Table) Generation() uint64 {

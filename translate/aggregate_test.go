@@ -2,7 +2,10 @@ package translate
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
+
+	"github.com/airsql/airsql/sqlvalue"
 )
 
 // TestAccumulators: the aggregates' rules on a column of values.
@@ -129,6 +132,60 @@ func TestVarianceAndBitAggregates(t *testing.T) {
 		}
 		if got != tt.want {
 			t.Errorf("%s(%v) = %#v, want %#v", tt.name, tt.vals, got, tt.want)
+		}
+	}
+}
+
+// TestSumIsArith: SUM, which keeps its sum unboxed, adds as sqlvalue.Arith("+") folded over the
+// values does (integers as integers until they overflow, then floats; floats stay floats), on
+// seeded random columns of integers near the limits, floats, booleans and NULLs.
+func TestSumIsArith(t *testing.T) {
+	col := &expr{kind: exSlot, slot: 0, typ: typeInt}
+	rng := rand.New(rand.NewPCG(25, 20))
+	value := func() any {
+		switch rng.IntN(6) {
+		case 0:
+			return nil
+		case 1:
+			return rng.Float64()*100 - 50
+		case 2:
+			return rng.IntN(2) == 0
+		case 3:
+			return int64(math.MaxInt64 - rng.Int64N(3))
+		case 4:
+			return int64(math.MinInt64 + rng.Int64N(3))
+		}
+		return rng.Int64N(1000) - 500
+	}
+	for i := range 2000 {
+		var rows []Row
+		var want any
+		for range rng.IntN(6) {
+			v := value()
+			rows = append(rows, Row{Values: []any{v}})
+			if b, ok := v.(bool); ok {
+				v = sqlvalue.BoolInt(b)
+			}
+			switch {
+			case v == nil:
+			case want == nil:
+				want = v
+			default:
+				want = sqlvalue.Arith("+", want, v)
+			}
+		}
+		acc := (&Aggregate{Name: "SUM", args: []*expr{col}, typ: typeInt}).NewAccumulator()
+		for j := range rows {
+			if _, err := acc.Add(&rows[j]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got := acc.Result(); got != want {
+			var vals []any
+			for _, r := range rows {
+				vals = append(vals, r.Values[0])
+			}
+			t.Fatalf("case %d: SUM of %v: got %#v, want %#v", i, vals, got, want)
 		}
 	}
 }

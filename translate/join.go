@@ -57,6 +57,23 @@ func (k JoinKey) OuterValues(r *Row) ([]any, error) { return keyValues(k.Outer, 
 // InnerValues are the key values of a row of the joined table.
 func (k JoinKey) InnerValues(r *Row) ([]any, error) { return keyValues(k.Inner, k.InnerLink, r) }
 
+// InnerColumn names the table column Inner reads, when it reads one and nothing else (the
+// record id, or a field, as a link or as a value): two keys with the same name give every record
+// the same InnerValues, so an index of a table's rows by one serves the other (a source that
+// holds a table's rows shares it between statements: engine.Indexer). ok is false for any other
+// expression.
+func (k JoinKey) InnerColumn() (name string, ok bool) {
+	e := k.Inner.e
+	switch {
+	case e.kind == exRecordID:
+		return "id", true
+	case e.kind == exField && e.field != nil:
+		// The field's id, name, type and how the key reads it decide its values.
+		return fmt.Sprintf("field %s %q %s link=%t %+v", e.field.ID, e.field.Name, e.field.Type, k.InnerLink, e.info), true
+	}
+	return "", false
+}
+
 func keyValues(x *Expr, link bool, r *Row) ([]any, error) {
 	if link {
 		if cell, ok := x.e.linkCell(r); ok {

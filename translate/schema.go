@@ -286,11 +286,48 @@ func cellNumber(cell any) (float64, bool) {
 
 // jsonText renders a cell as compact JSON text.
 func jsonText(cell any) string {
+	if ids, ok := cell.([]any); ok && ids != nil { // a nil list is null
+		if text, ok := plainStringsJSON(ids); ok {
+			return text
+		}
+	}
 	b, err := json.Marshal(cell)
 	if err != nil {
 		return ""
 	}
 	return string(b)
+}
+
+// plainStringsJSON is json.Marshal's text of a list of strings made of ASCII letters and digits
+// only (a link's record ids), which need no escaping, written in one allocation: COUNT(DISTINCT
+// link) reads one per row. ok is false for any other list.
+func plainStringsJSON(list []any) (string, bool) {
+	n := 2
+	for _, x := range list {
+		s, ok := x.(string)
+		if !ok {
+			return "", false
+		}
+		for i := 0; i < len(s); i++ {
+			if c := s[i]; !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
+				return "", false
+			}
+		}
+		n += len(s) + 3
+	}
+	var b strings.Builder
+	b.Grow(n)
+	b.WriteByte('[')
+	for i, x := range list {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteByte('"')
+		b.WriteString(x.(string))
+		b.WriteByte('"')
+	}
+	b.WriteByte(']')
+	return b.String(), true
 }
 
 // timeLayouts are the date and time forms accepted in cells and in SQL text compared with dates.
