@@ -26,9 +26,9 @@ func FuzzLoadTable(f *testing.F) {
 		if err != nil {
 			return
 		}
-		rows, _ := tbl.NamedRows()
+		rows, _, _ := tbl.CellRows()
 		if len(rows) != tbl.Len() {
-			t.Fatalf("NamedRows gave %d rows of %d", len(rows), tbl.Len())
+			t.Fatalf("CellRows gave %d rows of %d", len(rows), tbl.Len())
 		}
 		tbl.Fields()
 	})

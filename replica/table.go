@@ -37,10 +37,6 @@ type row struct {
 	id      string
 	created time.Time
 	vals    []any // by column; nil: empty. Shorter than the columns when fields were added since.
-	// named is the row with its cells by field name (NamedRows), built on first ask for the
-	// schema generation namedAt; a changed record is a new row, so it is never stale otherwise.
-	named   map[string]any
-	namedAt uint64
 }
 
 func (r *row) set(col int, v any) {
@@ -81,11 +77,8 @@ type Table struct {
 	lastRecopy error // why it was last copied again
 
 	// gen counts the changes to the copy's rows or schema (copies, payloads that changed it,
-	// patches); schemaGen the changes to its fields and their names. named caches NamedRows for
-	// generation namedGen.
+	// patches); schemaGen the changes to its fields and their names.
 	gen, schemaGen uint64
-	named          []NamedRow
-	namedGen       uint64
 	// patched: a write's answer was patched in since the last drain began; until one that began
 	// after it ends, a payload naming a record or field the copy lacks is the write's own past
 	// (see Patch), as payloads below replay are the listing's.

@@ -10,56 +10,6 @@ import (
 	"github.com/airsql/airsql/transport"
 )
 
-// NamedRow is one record of a copy with its cells by field name, as the records API returns them
-// without returnFieldsByFieldId: what a SQL engine reads. Its map is shared; do not change it.
-type NamedRow struct {
-	ID          string
-	CreatedTime time.Time
-	Fields      map[string]any
-}
-
-// NamedRows returns every record of the copy, in the order the records API lists a table
-// (creation time, then id), with its cells by field name, and the generation they are of (see
-// Generation). The rows are built once per change: a call on an unchanged copy allocates nothing,
-// and a payload that changed a few records rebuilds only theirs.
-func (t *Table) NamedRows() ([]NamedRow, uint64) {
-	t.mu.RLock()
-	if t.named != nil && t.namedGen == t.gen {
-		defer t.mu.RUnlock()
-		return t.named, t.gen
-	}
-	t.mu.RUnlock()
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.named != nil && t.namedGen == t.gen {
-		return t.named, t.gen
-	}
-	out := make([]NamedRow, 0, len(t.rows))
-	for _, r := range t.rows {
-		if r.named == nil || r.namedAt != t.schemaGen {
-			cells := make(map[string]any, len(r.vals))
-			for c, v := range r.vals {
-				if v == nil || c >= len(t.colIDs) || t.colIDs[c] == "" {
-					continue
-				}
-				if f, ok := t.fields[t.colIDs[c]]; ok {
-					cells[f.Name] = v
-				}
-			}
-			r.named, r.namedAt = cells, t.schemaGen
-		}
-		out = append(out, NamedRow{ID: r.id, CreatedTime: r.created, Fields: r.named})
-	}
-	slices.SortFunc(out, func(a, b NamedRow) int {
-		if c := a.CreatedTime.Compare(b.CreatedTime); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.ID, b.ID)
-	})
-	t.named, t.namedGen = out, t.gen
-	return out, t.gen
-}
-
 // CellRow is one record of a copy with its cells by column (the names CellRows returns): what
 // a SQL engine reads without a map per record. Its cells are shared and never change once made
 // (a change to a record makes a new row); do not change them.
