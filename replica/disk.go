@@ -229,7 +229,7 @@ func (b *Base) loadTable(path string) (*Table, error) {
 		}
 		t.rows[r.ID] = rw
 	}
-	t.gen, t.schemaGen = 1, 1
+	t.gen = 1
 	t.savedGen, t.savedCursor, t.savedPolled, t.savedAny = t.gen, t.cursor, t.polledAt, true
 	return t, nil
 }

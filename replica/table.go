@@ -3,7 +3,6 @@ package replica
 import (
 	"context"
 	"fmt"
-	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -77,8 +76,8 @@ type Table struct {
 	lastRecopy error // why it was last copied again
 
 	// gen counts the changes to the copy's rows or schema (copies, payloads that changed it,
-	// patches); schemaGen the changes to its fields and their names.
-	gen, schemaGen uint64
+	// patches).
+	gen uint64
 	// patched: a write's answer was patched in since the last drain began; until one that began
 	// after it ends, a payload naming a record or field the copy lacks is the write's own past
 	// (see Patch), as payloads below replay are the listing's.
@@ -255,7 +254,6 @@ func (t *Table) install(ts *transport.TableSchema, recs []transport.Record, from
 	t.stats.Copies++
 	t.patched = false
 	t.gen++
-	t.schemaGen++
 }
 
 // interner shares the values that repeat from record to record (each decoded record has its own
@@ -405,9 +403,6 @@ func (t *Table) commit(ch *Change) {
 	}
 	for _, id := range ch.Destroyed {
 		delete(t.rows, id)
-	}
-	if len(ch.DestroyedFields) > 0 || ch.Name != t.name || !maps.Equal(ch.Fields, t.fields) {
-		t.schemaGen++ // names may have changed: NamedRows rebuilds every row
 	}
 	t.fields, t.order, t.name = ch.Fields, ch.Order, ch.Name
 	t.stats.PayloadsApplied++
