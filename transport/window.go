@@ -19,10 +19,11 @@ import (
 // The service counts arrivals in a sliding second: a 6th request arriving less than 1 s after
 // the 1st of 6 draws a 429 and 30 s of silence. So the pacer is a sliding window too, not a
 // metronome: any 5 starts may go at once, and a start waits only until the start 5 back is
-// more than one span old. The span is 5 × (APILimit + 1/40): 1.025 s at 200 ms, the 2.5%
-// margin the service's clock and ours may disagree by. A short burst (the schema and the first
-// page; a few partitions' first pages) therefore goes out at once, and a steady stream still
-// averages one start per 205 ms.
+// more than one span old. The span is 5 × APILimit and a margin: after a start still on its way,
+// 1/40 (1.025 s at 200 ms); after an answered one, the margin measured from the round trips
+// (measuredSpanLocked), at least 1/200 (1.005 s). A short burst (the schema and the first page; a
+// few partitions' first pages) therefore goes out at once, and a steady stream averages one start
+// per 201–205 ms.
 //
 // But arrivals are not starts. A request that spends longer on its way than the fastest round
 // trip seen may arrive that much later, and so closer to the 5th request after it; that one is
