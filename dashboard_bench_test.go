@@ -28,7 +28,8 @@ import (
 //	go test -run '^$' -bench 'Dashboard20k' -benchtime 1x -timeout 2h .
 //
 // A live run lists the orders table about ten times (some 1,700 requests, about six minutes);
-// -dashboard.repeats bounds the repeats (default 5).
+// -dashboard.repeats bounds the repeats (default 5). With AIRSQL_BENCH_TIMELINES set, the first
+// run's requests (arrival after the first, status, path, query) are written to a file it logs.
 var dashboardRepeats = flag.Int("dashboard.repeats", 5, "repeats of BenchmarkDashboard20k's ten queries after the first run")
 
 const (
@@ -138,6 +139,9 @@ func BenchmarkDashboard20k(b *testing.B) {
 				start := time.Now()
 				runQueries(b, ctx, db, dashboardQueries)
 				first := time.Since(start)
+				if os.Getenv("AIRSQL_BENCH_TIMELINES") != "" {
+					writeTimeline(b, timeline(srv.Requests()))
+				}
 				b.ReportMetric(float64(len(srv.Requests())), "requests_first")
 				b.ReportMetric(first.Seconds(), "s_first")
 				if mode.params == "replica=memory" {

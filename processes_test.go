@@ -107,6 +107,13 @@ func runDriverProcesses(t testing.TB, srv *emulator.Server, url string, k, per i
 	if len(reqs) > 1 {
 		run.span = reqs[len(reqs)-1].Time.Sub(reqs[0].Time)
 	}
+	run.timeline = timeline(reqs)
+	return run
+}
+
+// timeline is one line per request: its arrival after the first, status, path and (the start of)
+// its query.
+func timeline(reqs []emulator.Request) string {
 	var tl strings.Builder
 	for _, r := range reqs {
 		q := r.Query
@@ -115,8 +122,21 @@ func runDriverProcesses(t testing.TB, srv *emulator.Server, url string, k, per i
 		}
 		fmt.Fprintf(&tl, "%8.3fs %d %s %s\n", r.Time.Sub(reqs[0].Time).Seconds(), r.Status, r.Path, q)
 	}
-	run.timeline = tl.String()
-	return run
+	return tl.String()
+}
+
+// writeTimeline writes the requests' timeline to a file and logs its name (a benchmark's log is
+// cut to its first lines).
+func writeTimeline(b *testing.B, text string) {
+	f, err := os.CreateTemp("", "airsql-timeline-*.txt")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString(text); err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("the run's timeline: %s", f.Name())
 }
 
 func skipWithoutFlock(t testing.TB) {
@@ -159,7 +179,8 @@ func TestProcessesStartingTogether(t *testing.T) {
 // pacing=shared, at the latency in AIRSQL_BENCH_LATENCY (default 300ms), against the emulator at 5
 // requests/s (30 s penalty) over loopback TCP. Reported: the combined rate of answered requests ÷ 5
 // over the whole run (processes' start-up included) and between the first and last arrivals, and
-// the 429s (goal: ≥ 0.9, 0). Each iteration is one run on an idle window: -benchtime=5x.
+// the 429s (goal: ≥ 0.9, 0). Each iteration is one run on an idle window: -benchtime=5x. A run
+// with 429s, or every run when AIRSQL_BENCH_TIMELINES is set, writes its timeline to a file.
 func BenchmarkProcessesStartingTogether(b *testing.B) {
 	skipWithoutFlock(b)
 	latency := 300 * time.Millisecond
@@ -191,15 +212,8 @@ func BenchmarkProcessesStartingTogether(b *testing.B) {
 				p := float64(run.ok-1) / run.span.Seconds() / 5
 				b.Logf("run: %d requests, %d × 429, %.3f of 5 requests/s over the run, %.3f between the first and last arrivals",
 					run.ok, run.refused, r, p)
-				if run.refused > 0 {
-					// In a file: a benchmark's log is cut to its first lines.
-					f, err := os.CreateTemp("", "airsql-429-timeline-*.txt")
-					if err != nil {
-						b.Fatal(err)
-					}
-					f.WriteString(run.timeline)
-					f.Close()
-					b.Logf("the timeline of the run with 429s: %s", f.Name())
+				if run.refused > 0 || os.Getenv("AIRSQL_BENCH_TIMELINES") != "" {
+					writeTimeline(b, run.timeline)
 				}
 				refused, runs, ratio, pace = refused+run.refused, runs+1, ratio+r, pace+p
 				if worst == 0 || r < worst {

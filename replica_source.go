@@ -201,7 +201,9 @@ func (c *Connector) copyForReplica(ctx context.Context, op engine.Operator) erro
 	if len(missing) == 0 {
 		return nil
 	}
-	if err := b.CopyTables(ctx, missing); err != nil {
+	// The read that follows the copy syncs first when the last sync is older than freshness: with
+	// half of it gone, the copy syncs alongside its listings instead of the read after them.
+	if err := b.CopyTablesSyncing(ctx, missing, c.cfg.Freshness/2); err != nil {
 		return fmt.Errorf("airsql: replica: %w", err)
 	}
 	return nil

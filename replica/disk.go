@@ -106,6 +106,10 @@ func (b *Base) saveTables() error {
 	if b.dir == "" {
 		return nil
 	}
+	// A Sync and a copy may end together (CopyTablesSyncing): the later write of a table's file
+	// must not be the older state.
+	b.saveMu.Lock()
+	defer b.saveMu.Unlock()
 	if err := b.saveBase(); err != nil { // alive moved on
 		return err
 	}

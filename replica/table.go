@@ -117,6 +117,7 @@ func (b *Base) copyTables(ctx context.Context, ts []*Table) error {
 	started := b.clock.Now()
 	polling := b.Polling() != nil
 	from, schema := 0, (*transport.BaseSchema)(nil)
+	hook := b.Webhook() // the one from is a cursor of (a Sync alongside may make a new one)
 	if !polling {
 		var err error
 		if from, schema, err = b.copyStart(ctx, ts); err != nil {
@@ -132,7 +133,7 @@ func (b *Base) copyTables(ctx context.Context, ts []*Table) error {
 		go func() {
 			defer wg.Done()
 			if schema, schemaErr = b.readSchema(ctx); schemaErr == nil && !polling {
-				b.keepStart(from)
+				b.keepStart(from, hook)
 			}
 		}()
 	}
@@ -210,11 +211,11 @@ func (b *Base) copyStart(ctx context.Context, ts []*Table) (int, *transport.Base
 // firstCursor is the cursor of a webhook's first payload.
 const firstCursor = 1
 
-// keepStart records that the schema just read was read after cursor from of the webhook.
-func (b *Base) keepStart(from int) {
+// keepStart records that the schema just read was read after cursor from of webhook hook.
+func (b *Base) keepStart(from int, hook string) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.startCursor, b.startHook = from, b.hookID
+	b.startCursor, b.startHook = from, hook
 }
 
 // install makes a listing the copy's content, with payloads from cursor from on still to apply

@@ -184,6 +184,12 @@ func (b *Base) Tables() []*Table { return b.tableList() }
 func (b *Base) CopyTables(ctx context.Context, ids []string) error {
 	b.syncMu.Lock()
 	defer b.syncMu.Unlock()
+	_, err := b.copyNewLocked(ctx, ids)
+	return err
+}
+
+// copyNewLocked is CopyTables under syncMu; it returns the tables it copied.
+func (b *Base) copyNewLocked(ctx context.Context, ids []string) ([]*Table, error) {
 	var ts []*Table
 	seen := map[string]bool{}
 	for _, id := range ids {
@@ -194,7 +200,7 @@ func (b *Base) CopyTables(ctx context.Context, ids []string) error {
 		ts = append(ts, &Table{b: b, tableID: id})
 	}
 	if len(ts) == 0 {
-		return nil
+		return nil, nil
 	}
 	err := b.copyTables(ctx, ts)
 	if errors.Is(err, errHookGone) { // expired while no copy read it
@@ -203,12 +209,12 @@ func (b *Base) CopyTables(ctx context.Context, ids []string) error {
 		}
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
 	b.mu.Lock()
 	for _, t := range ts {
 		b.tables[t.tableID] = t
 	}
 	b.mu.Unlock()
-	return b.saveTables()
+	return ts, b.saveTables()
 }

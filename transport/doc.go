@@ -70,9 +70,11 @@
 //
 // The service admits 5 requests per base in any second. The pacer is a sliding window of the
 // same shape: any 5 requests may start at once, and a 6th starts once the start 5 before it is
-// 5 × (APILimit + 1/40) = 1.025 s old (the 2.5% margin covers the two clocks disagreeing). A short
-// burst — the schema and the first page, or the first pages of a partitioned scan — goes out at
-// once; a long stream still averages one start per 205 ms. One window per base is shared by every
+// one second and a margin old: 2.5% (1.025 s) while that start is still on its way, and once it
+// is answered the spread measured at the bottom of the recent round trips (how much faster than
+// the fastest seen a request may travel), at least 0.5% (1.005 s). A short burst — the schema and
+// the first page, or the first pages of a partitioned scan — goes out at once; a long stream
+// averages one start per 201–205 ms. One window per base is shared by every
 // API, Base and Table of the process that reaches that base through the same endpoint and HTTP
 // transport. The windows of a server are forgotten once no client of it is left (garbage
 // collected) and they are idle, so short-lived servers, such as one emulator per test, are not

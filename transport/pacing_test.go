@@ -404,11 +404,11 @@ func TestUnansweredStartGivenTheMeasuredJitter(t *testing.T) {
 }
 
 // TestPacingHoldsTheStartAfterALateOne drives the pacer on a fake clock: a request answered late
-// delays the start 5 after it by as much, and no other.
+// delays the start 5 after it by as much, and no other. (Once floorSamples round trips are known,
+// all 300 ms but one, the span after an answered start has the least margin: the floor is firm.)
 func TestPacingHoldsTheStartAfterALateOne(t *testing.T) {
 	clk := newJumpClock() // waits end at once, moving its time
 	p := newPacer(true, clk)
-	span := windowStarts * spacingFor(APILimit)
 	var starts []time.Time
 	for i := range 12 {
 		seq, err := p.wait(bg, clk)
@@ -425,6 +425,10 @@ func TestPacingHoldsTheStartAfterALateOne(t *testing.T) {
 	// A sliding window: each start comes when the one 5 back is one span old (70 ms more for
 	// the one 5 after the slow one), or right after the previous start if that is later.
 	for i := windowStarts; i < len(starts); i++ {
+		span := windowStarts * spacingFor(APILimit)
+		if i >= floorSamples { // start i is timed when i round trips are known
+			span = windowStarts * (APILimit + APILimit/minMarginShare)
+		}
 		due := starts[i-windowStarts].Add(span)
 		if i == 2+windowStarts {
 			due = due.Add(ms(70))
@@ -435,6 +439,73 @@ func TestPacingHoldsTheStartAfterALateOne(t *testing.T) {
 		if !starts[i].Equal(due) {
 			t.Errorf("start %d came %v after the one 5 back, want %v", i, starts[i].Sub(starts[i-windowStarts]), due.Sub(starts[i-windowStarts]))
 		}
+	}
+}
+
+// TestAnsweredStartsMarginMeasured: the span after an answered start is the service's second and
+// a margin measured from the round trips known (the spread at their bottom), at least 5 ms a
+// window; with fewer than floorSamples known, and after an unanswered start, it is the fixed 1.025 s.
+// Issue 25: the fixed margin alone made a 205-request copy 1.0 s longer than the ceiling.
+func TestAnsweredStartsMarginMeasured(t *testing.T) {
+	t0 := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	fixed := windowStarts * spacingFor(200*time.Millisecond) // 1.025 s
+	steady := func(n int, rtt time.Duration) []time.Duration {
+		out := make([]time.Duration, n)
+		for i := range out {
+			out[i] = rtt
+		}
+		return out
+	}
+	tests := []struct {
+		name     string
+		rtts     []time.Duration // this process's round trips, before the window's starts
+		answered bool            // the start 5 back is answered
+		wantSpan time.Duration
+	}{
+		{"no round trip known", nil, true, fixed},
+		// (The answered start's own round trip, the fastest, is one more.)
+		{"fewer than floorSamples", steady(floorSamples-2, ms(300)), true, fixed},
+		{"a firm floor: the least margin", steady(20, ms(300)), true, ms(1005)},
+		// 21 round trips: the 10th percentile is the 4th fastest.
+		{"a floor spread 12 ms: 12 ms", append(append(steady(5, ms(312)), ms(300)), steady(14, ms(330))...), true, ms(1012)},
+		{"a floor spread 40 ms: 40 ms, more than the fixed margin", append(append(steady(5, ms(340)), ms(300)), steady(14, ms(400))...), true, ms(1040)},
+		{"the start 5 back unanswered: the fixed span", steady(20, ms(300)), false, fixed},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := newPacer(true, clock.NewFake(t0))
+			p.interval = 200 * time.Millisecond
+			for _, rtt := range tt.rtts {
+				p.rtts[p.rttCount%rttSamples] = rtt
+				p.rttCount++
+			}
+			// Five starts at t0, sent at once; the 1st answered after the fastest round trip
+			// known (on time), or not at all; the others unanswered long after (not late).
+			for i := range windowStarts {
+				p.win.Seq++
+				p.win.Starts[p.win.Seq%ringStarts] = startRec{Seq: p.win.Seq, At: t0, Sent: t0.Add(time.Microsecond), PID: thisProcess}
+				if i == 0 && tt.answered {
+					var buf [rttSamples + ringStarts]time.Duration
+					took := time.Duration(0)
+					if rtts := p.roundTripsLocked(&p.win, &buf); len(rtts) > 0 {
+						took = rtts[0]
+					}
+					r := &p.win.Starts[p.win.Seq%ringStarts]
+					r.Took, r.Done = took+time.Microsecond, true
+				}
+			}
+			now := t0.Add(ms(900))
+			wait, _ := p.windowWaitLocked(&p.win, now)
+			if tt.answered {
+				if got := now.Add(wait).Sub(t0); got < tt.wantSpan || got > tt.wantSpan+ms(1) {
+					t.Errorf("the 6th start goes %v after the 1st, want %v", got, tt.wantSpan)
+				}
+				return
+			}
+			if got := now.Add(wait).Sub(t0); got < tt.wantSpan {
+				t.Errorf("the 6th start goes %v after the unanswered 1st, want at least %v", got, tt.wantSpan)
+			}
+		})
 	}
 }
 

@@ -209,6 +209,38 @@ func TestPartitionCount(t *testing.T) {
 	}
 }
 
+// TestPartitionsSizedByAnyRoundTrip: the round trip that sizes a listing's partitions is the last
+// answered one, over a new connection too (a process's schema request dials), although such a
+// round trip does not measure the path for the window. Issue 23: counting only reused
+// connections, a process's first listing went unpartitioned after its schema request, and its
+// first page was alone on the base for a whole round trip at 1 s of latency.
+func TestPartitionsSizedByAnyRoundTrip(t *testing.T) {
+	t0 := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	tests := []struct {
+		name   string
+		starts []testStart
+		want   time.Duration
+	}{
+		{"nothing answered yet", []testStart{{0, -1, true, 0}}, 0},
+		{"a schema request over a new connection", []testStart{{0, ms(1000), true, 0}}, ms(1000)},
+		{"the last one answered", []testStart{{0, ms(1000), true, 0}, {ms(10), ms(300), false, 0}}, ms(300)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := pacerWithStarts(t0, tt.starts)
+			if got := p.recentRTT(); got != tt.want {
+				t.Errorf("recentRTT() = %v, want %v", got, tt.want)
+			}
+		})
+	}
+	// ... while the window still does not take a new connection's round trip as the path's.
+	p := pacerWithStarts(t0, []testStart{{0, ms(1000), true, 0}})
+	var buf [rttSamples + ringStarts]time.Duration
+	if rtts := p.roundTripsLocked(&p.win, &buf); len(rtts) > 0 {
+		t.Errorf("the path's round trips are %v after one over a new connection, want none known", rtts)
+	}
+}
+
 // slowEmu is an emulator whose answers take latency on the jump clock, so that listings are
 // latency-bound.
 func slowEmu(t *testing.T, n int, latency time.Duration) (*emulator.Server, *Table) {

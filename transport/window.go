@@ -19,10 +19,11 @@ import (
 // The service counts arrivals in a sliding second: a 6th request arriving less than 1 s after
 // the 1st of 6 draws a 429 and 30 s of silence. So the pacer is a sliding window too, not a
 // metronome: any 5 starts may go at once, and a start waits only until the start 5 back is
-// more than one span old. The span is 5 × (APILimit + 1/40): 1.025 s at 200 ms, the 2.5%
-// margin the service's clock and ours may disagree by. A short burst (the schema and the first
-// page; a few partitions' first pages) therefore goes out at once, and a steady stream still
-// averages one start per 205 ms.
+// more than one span old. The span is 5 × APILimit and a margin: after a start still on its way,
+// 1/40 (1.025 s at 200 ms); after an answered one, the margin measured from the round trips
+// (measuredSpanLocked), at least 1/200 (1.005 s). A short burst (the schema and the first page; a
+// few partitions' first pages) therefore goes out at once, and a steady stream averages one start
+// per 201–205 ms.
 //
 // But arrivals are not starts. A request that spends longer on its way than the fastest round
 // trip seen may arrive that much later, and so closer to the 5th request after it; that one is
@@ -48,6 +49,7 @@ type pacer struct {
 	holdUntil time.Time     // the latest hold this process knows of
 	rtts      [rttSamples]time.Duration
 	rttCount  int
+	lastRTT   time.Duration // the last answered request's round trip, over a new connection or not
 
 	unknownFieldAt time.Time // the last answer refusing an unknown field (stale.go)
 
@@ -103,8 +105,17 @@ const windowStarts = 5
 const ringStarts = 2 * windowStarts
 
 // pacingMargin is the share of APILimit added to each start's part of the window: 1/40 (5 ms at
-// 200 ms), so the window spans 1.025 s against a service counting 5 arrivals in any 1 s.
-const pacingMargin = 40 // interval/pacingMargin
+// 200 ms), so the window spans 1.025 s against a service counting 5 arrivals in any 1 s. It is
+// the margin of a start whose arrival is estimated (not answered yet); an answered one's is
+// measured (measuredSpanLocked), at least 1/minMarginShare of APILimit per start (5 ms a window).
+const (
+	pacingMargin   = 40 // interval/pacingMargin
+	minMarginShare = 200
+)
+
+// floorSamples is how many round trips must be known before the margin of an answered start is
+// measured from them rather than fixed.
+const floorSamples = 10
 
 // rttSamples is how many recent round trips the fastest is taken from.
 const rttSamples = 20
@@ -167,12 +178,13 @@ func (p *pacer) windowWaitLocked(w *windowState, now time.Time) (wait time.Durat
 		return 0, false
 	}
 	span := p.span()
-	fastest, known := p.fastestLocked()
-	for _, k := range w.Starts {
-		if k.Done && !k.Fresh && k.Sent.After(k.At) && (!known || k.roundTrip() < fastest) {
-			fastest, known = k.roundTrip(), true
-		}
+	var buf [rttSamples + ringStarts]time.Duration
+	rtts := p.roundTripsLocked(w, &buf)
+	fastest, known := time.Duration(0), len(rtts) > 0
+	if known {
+		fastest = rtts[0]
 	}
+	answeredSpan := p.measuredSpanLocked(rtts)
 	for _, k := range w.Starts {
 		if k.Seq == 0 || k.Seq+b > w.Seq+1 {
 			continue // not in the window yet, or not budget back
@@ -180,6 +192,10 @@ func (p *pacer) windowWaitLocked(w *windowState, now time.Time) (wait time.Durat
 		left := k.left()
 		late := time.Duration(0)
 		limit := span // how late the start may be taken to be
+		kspan := span
+		if p.arrivals && k.Done {
+			kspan = answeredSpan
+		}
 		if p.arrivals {
 			took := k.roundTrip()
 			if !k.Done {
@@ -196,11 +212,11 @@ func (p *pacer) windowWaitLocked(w *windowState, now time.Time) (wait time.Durat
 			if !k.Done && known {
 				// Still on its way, perhaps not arrived yet: it may be as late as round trips
 				// commonly are beyond the fastest, before that shows.
-				late = max(late, p.jitterLocked(w, fastest))
+				late = max(late, p.jitter(rtts))
 			}
 			late = min(late, limit)
 		}
-		if d := left.Add(span + late).Sub(now); d > wait {
+		if d := left.Add(kspan + late).Sub(now); d > wait {
 			wait = d
 			pending = !k.Done && late < limit
 		}
@@ -225,35 +241,53 @@ func (p *pacer) sent(seq uint64, at time.Time, fresh bool) {
 // pollStep is how often a start held for an unanswered request checks again.
 func (p *pacer) pollStep() time.Duration { return max(p.interval/10, time.Millisecond) }
 
-// jitterLocked is how much longer than fastest round trips commonly take: the 90th percentile of
-// the recent ones over connections already open — this process's and those the window records
-// of every process (a process that has just started has none of its own) — less fastest, at most
-// a span. It is the margin an unanswered request is given: at a latency near the window's span
-// the 5th start after a request is due before its answer, and a request held up on its way in (a
-// loaded machine: measured up to 0.1 s against the emulator at load average 18) arrived within
-// the service's second of the one after it when it was taken to be on time (issue 23).
-func (p *pacer) jitterLocked(w *windowState, fastest time.Duration) time.Duration {
-	var samples [rttSamples + ringStarts]time.Duration
-	n := copy(samples[:], p.rtts[:min(p.rttCount, rttSamples)])
+// roundTripsLocked is the recent round trips over connections already open, fastest first: this
+// process's and those the window records of every process (a process that has just started has
+// none of its own). buf holds them.
+func (p *pacer) roundTripsLocked(w *windowState, buf *[rttSamples + ringStarts]time.Duration) []time.Duration {
+	n := copy(buf[:], p.rtts[:min(p.rttCount, rttSamples)])
 	for _, k := range w.Starts {
 		if k.Done && !k.Fresh && k.Sent.After(k.At) {
-			samples[n] = k.roundTrip()
+			buf[n] = k.roundTrip()
 			n++
 		}
 	}
+	slices.Sort(buf[:n])
+	return buf[:n]
+}
+
+// jitter is how much longer than the fastest the round trips rtts (sorted) commonly take: their
+// 90th percentile less the fastest, at most a span. It is the margin an unanswered request is
+// given: at a latency near the window's span the 5th start after a request is due before its
+// answer, and a request held up on its way in (a loaded machine: measured up to 0.1 s against the
+// emulator at load average 18) arrived within the service's second of the one after it when it
+// was taken to be on time (issue 23).
+func (p *pacer) jitter(rtts []time.Duration) time.Duration {
+	n := len(rtts)
 	if n == 0 {
 		return 0
 	}
-	slices.Sort(samples[:n])
-	return min(max(samples[(n*9+9)/10-1]-fastest, 0), p.span())
+	return min(max(rtts[(n*9+9)/10-1]-rtts[0], 0), p.span())
 }
 
-func (p *pacer) fastestLocked() (time.Duration, bool) {
-	n := min(p.rttCount, rttSamples)
-	if n == 0 {
-		return 0, false
+// measuredSpanLocked is the window's span after an answered start: the service's second (5
+// intervals) and a margin measured from the round trips rtts (sorted). An answered start's
+// lateness is known (its round trip beyond the fastest, windowWaitLocked); what is not is how much
+// faster than the fastest seen the next request's way in may be. The spread at the bottom of the
+// round trips (their 10th percentile less the fastest) measures how firm that floor is: about a
+// millisecond over loopback, more over a path that varies. The margin is that spread, at least
+// 1/minMarginShare of an interval per start; with fewer than floorSamples round trips known it is
+// the fixed one (span). Issue 25: the fixed 2.5% alone made the replica's first copy of 205
+// requests 1.0 s longer than the service's ceiling, where the floor of its round trips was firm
+// to 2 ms.
+func (p *pacer) measuredSpanLocked(rtts []time.Duration) time.Duration {
+	n := len(rtts)
+	if n < floorSamples {
+		return p.span()
 	}
-	return slices.Min(p.rtts[:n]), true
+	spread := rtts[(n+9)/10] - rtts[0] // n ≥ floorSamples: at least the 2nd fastest
+	margin := max(spread, windowStarts*(p.interval/minMarginShare))
+	return min(windowStarts*p.interval+margin, 2*p.span())
 }
 
 // withWindowLocked runs fn on the window: in memory, or in the shared file under its lock (fn
@@ -350,7 +384,8 @@ func (p *pacer) finish(seq uint64, took time.Duration, answered bool) {
 		return false
 	})
 	if answered {
-		if !fresh { // a new connection's round trip is no measure of the path
+		p.lastRTT = took
+		if !fresh { // a new connection's round trip is no measure of the path's delay
 			p.rtts[p.rttCount%rttSamples] = took
 			p.rttCount++
 		}
