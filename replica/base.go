@@ -174,7 +174,7 @@ func (b *Base) spec() transport.WebhookSpecification {
 func (b *Base) newHook(ctx context.Context) error {
 	hook, err := b.base.CreateWebhook(ctx, b.spec(), "")
 	if err != nil {
-		return fmt.Errorf("replica of base %s: create its webhook: %w", b.base.ID(), err)
+		return fmt.Errorf("replica of base %s: create its webhook: %w", b.base.ID(), WebhookRequestError(err))
 	}
 	b.mu.Lock()
 	old := b.hookID
@@ -225,7 +225,7 @@ func (b *Base) nextCursor(ctx context.Context) (int, error) {
 	id := b.Webhook()
 	hooks, err := b.base.Webhooks(ctx)
 	if err != nil {
-		return 0, err
+		return 0, WebhookRequestError(err)
 	}
 	for _, h := range hooks {
 		if h.ID == id {
@@ -311,7 +311,7 @@ func (b *Base) syncLocked(ctx context.Context) error {
 	var err error
 	if b.Polling() != nil {
 		err = b.pollAll(ctx)
-	} else if err = b.syncAll(ctx); WebhookRefused(err) {
+	} else if err = b.syncAll(ctx); RefusedWebhookRequest(err) {
 		// The webhook's payloads are refused now (the token lost webhook:manage): poll from
 		// the last sync, which the copies hold every change from before.
 		if err = b.fallBack(err); err == nil {
@@ -436,7 +436,7 @@ func (b *Base) drain(ctx context.Context) (recopy []*Table, deleted []string, er
 	skip := map[*Table]bool{}
 	for p, err := range b.base.IterateWebhookPayloads(ctx, hookID, from) {
 		if err != nil {
-			return recopy, deleted, err
+			return recopy, deleted, WebhookRequestError(err)
 		}
 		if p.Error {
 			return nil, deleted, errNewHook

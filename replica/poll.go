@@ -59,6 +59,29 @@ func WebhookRefused(err error) bool {
 	return errors.As(err, &api) && api.StatusCode == 403 || errors.Is(err, transport.ErrTooManyWebhooks)
 }
 
+// WebhookRequestError marks err as the error of a request about the webhook itself (create it,
+// read it, read its payloads), as opposed to a listing's: only such an error, when the service
+// refuses the webhook (RefusedWebhookRequest), makes the copies (and airsql sync) poll; a 403 of a
+// listing (a token without data.records:read) is an error to report, not a reason to poll for good.
+func WebhookRequestError(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &webhookRequestError{err}
+}
+
+type webhookRequestError struct{ err error }
+
+func (e *webhookRequestError) Error() string { return e.err.Error() }
+func (e *webhookRequestError) Unwrap() error { return e.err }
+
+// RefusedWebhookRequest reports whether err comes from a webhook request (WebhookRequestError)
+// that the service refused (WebhookRefused).
+func RefusedWebhookRequest(err error) bool {
+	var w *webhookRequestError
+	return errors.As(err, &w) && WebhookRefused(w.err)
+}
+
 // Polling returns why the copies poll instead of following a webhook (the service's refusal),
 // or nil when they follow one.
 func (b *Base) Polling() error {

@@ -377,3 +377,39 @@ func TestPollingFallBack(t *testing.T) {
 		}
 	}
 }
+
+// A listing the service refuses (403: a token without data.records:read) while the copies follow
+// a webhook is an error of that sync, not a refusal of the webhook: the copies keep following one
+// (only a refused webhook request makes them poll).
+func TestListingRefusedIsNotPolling(t *testing.T) {
+	h := newHarness(t, false)
+	rb, err := OpenBase(bg, h.copyBase, Options{Clock: h.clk})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tbl, err := rb.Table(bg, tasksID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rb.Sync(bg); err != nil {
+		t.Fatal(err)
+	}
+	// The webhook gone: the next sync makes a new one and lists the table again, refused once.
+	if err := h.copyBase.DeleteWebhook(bg, rb.Webhook()); err != nil {
+		t.Fatal(err)
+	}
+	h.s.InjectFault(emulator.Fault{Method: "GET", Path: "/v0/" + repBase + "/" + tasksID, Status: 403, Times: 1})
+	if err := rb.Sync(bg); err == nil || !strings.Contains(err.Error(), "403") {
+		t.Fatalf("Sync with the listing refused: got %v, want the 403", err)
+	}
+	if rb.Polling() != nil {
+		t.Fatalf("a refused listing made the copies poll: %v", rb.Polling())
+	}
+	if err := rb.Sync(bg); err != nil {
+		t.Fatal(err)
+	}
+	if rb.Polling() != nil || rb.Webhook() == "" {
+		t.Errorf("got webhook %q, polling %v: want a webhook followed", rb.Webhook(), rb.Polling())
+	}
+	h.assertEqual([]*Table{tbl}, "after the listing is allowed")
+}

@@ -28,7 +28,7 @@ func (s *Syncer) drain(ctx context.Context) (recopy, created []string, err error
 	skip := map[string]bool{}
 	for p, err := range s.base.IterateWebhookPayloads(ctx, s.hookID, from) {
 		if err != nil {
-			return recopy, created, webhookError(err)
+			return recopy, created, replica.WebhookRequestError(err)
 		}
 		if p.Error {
 			return nil, nil, replica.ErrWebhookEnded

@@ -62,27 +62,6 @@ func (s *Syncer) startPolling(why error) {
 	}
 }
 
-// hookError is the error of a webhook request (create, list, read payloads): only such an error,
-// when it says that the service refuses the webhook, makes the sync poll; a 403 of a listing (a
-// token without data.records:read) is an error to report, not a reason to poll from then on.
-type hookError struct{ err error }
-
-func (e *hookError) Error() string { return e.err.Error() }
-func (e *hookError) Unwrap() error { return e.err }
-
-func webhookError(err error) error {
-	if err == nil {
-		return nil
-	}
-	return &hookError{err}
-}
-
-// webhookRefused reports whether err comes from a webhook request the service refused.
-func webhookRefused(err error) bool {
-	var he *hookError
-	return errors.As(err, &he) && replica.WebhookRefused(he.err)
-}
-
 // unixMilli and fromUnixMilli store a time in a cursor column.
 func unixMilli(t time.Time) int { return int(t.UnixMilli()) }
 

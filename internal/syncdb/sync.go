@@ -149,7 +149,7 @@ func (s *Syncer) CatchUp(ctx context.Context) error {
 	var err error
 	if s.polling != nil {
 		err = s.catchUpPolled(ctx)
-	} else if err = s.catchUpHook(ctx); webhookRefused(err) {
+	} else if err = s.catchUpHook(ctx); replica.RefusedWebhookRequest(err) {
 		if err = s.fallBack(ctx, err); err == nil {
 			err = s.catchUpPolled(ctx)
 		}
@@ -298,7 +298,7 @@ func (s *Syncer) spec() transport.WebhookSpecification {
 func (s *Syncer) renew(ctx context.Context) error {
 	hook, err := s.base.CreateWebhook(ctx, s.spec(), "")
 	if err != nil {
-		return fmt.Errorf("sync of base %s: create its webhook: %w", s.base.ID(), webhookError(err))
+		return fmt.Errorf("sync of base %s: create its webhook: %w", s.base.ID(), replica.WebhookRequestError(err))
 	}
 	// The schema is read after the webhook exists: every change it may not show is in a payload.
 	want, schema, err := s.wanted(ctx)
@@ -335,7 +335,7 @@ const firstCursor = 1
 func (s *Syncer) nextCursor(ctx context.Context) (int, error) {
 	hooks, err := s.base.Webhooks(ctx)
 	if err != nil {
-		return 0, webhookError(err)
+		return 0, replica.WebhookRequestError(err)
 	}
 	for _, h := range hooks {
 		if h.ID == s.hookID {
