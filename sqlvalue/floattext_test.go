@@ -54,7 +54,7 @@ func TestFloatText(t *testing.T) {
 // FuzzFloatText: the text reads back to the same float (the shortest digits that do), has no
 // '+' and no leading zero in its exponent, and is positional exactly where my_gcvt is.
 func FuzzFloatText(f *testing.F) {
-	for _, seed := range []float64{0, 1, -1.5, 1e14, 1e15, 3703703669999999.5, 1e16 + 2, 123456789012345678, 1e-5, 1e-15, 1e-16, 5e-324, math.MaxFloat64} {
+	for _, seed := range []float64{0, 1, -1.5, 1e14, math.Nextafter(1e14, 0), 99999999999999.99, 1e-14, math.Nextafter(1e-14, 0), -2.5e-14, 1e15, 3703703669999999.5, 1e16 + 2, 123456789012345678, 1e-5, 1e-15, 1e-16, 5e-324, math.MaxFloat64} {
 		f.Add(math.Float64bits(seed))
 	}
 	f.Fuzz(func(t *testing.T, bits uint64) {
@@ -63,6 +63,11 @@ func FuzzFloatText(f *testing.F) {
 			return
 		}
 		s := FloatText(x)
+		if x != 0 { // the positional shortcut writes what placing the point from the exponent writes
+			if general := string(appendFloatTextExp(nil, x)); s != general {
+				t.Fatalf("FloatText(%v) = %q, placing the point from the exponent gives %q", x, s, general)
+			}
+		}
 		back, err := strconv.ParseFloat(s, 64)
 		if err != nil || back != x {
 			t.Fatalf("FloatText(%v) = %q reads back as %v (%v)", x, s, back, err)

@@ -156,6 +156,22 @@ func AppendFloatText(b []byte, f float64) []byte {
 	if math.IsInf(f, 0) || math.IsNaN(f) { // no MySQL value; written as Go does
 		return strconv.AppendFloat(b, f, 'g', -1, 64)
 	}
+	// Most values a report reads are well inside the positional range: write them at once
+	// rather than find their exponent first (a result set's text rows spent half their float
+	// time there). Below 1e14 and from 1e-14 the point falls within the positional range
+	// whatever the shortest digits round to.
+	if a := math.Abs(f); a < 1e14 && a >= 1e-14 {
+		if f == math.Trunc(f) {
+			return strconv.AppendInt(b, int64(f), 10)
+		}
+		return strconv.AppendFloat(b, f, 'f', -1, 64)
+	}
+	return appendFloatTextExp(b, f)
+}
+
+// appendFloatTextExp is AppendFloatText for any finite nonzero f: it places the point from the
+// shortest digits' exponent.
+func appendFloatTextExp(b []byte, f float64) []byte {
 	var buf [32]byte
 	e := strconv.AppendFloat(buf[:0], f, 'e', -1, 64) // [-]d[.ddd]e±XX
 	at := bytes.IndexByte(e, 'e')
