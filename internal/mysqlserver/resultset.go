@@ -126,12 +126,43 @@ func appendTextValue(b []byte, col *column, v any) ([]byte, error) {
 		}
 		return append(b, '0'), nil
 	case time.Time:
-		if col.field.Type == mysql.MYSQL_TYPE_DATE {
-			return x.AppendFormat(b, time.DateOnly), nil
-		}
-		return x.AppendFormat(b, "2006-01-02 15:04:05.000"), nil
+		return appendTimeText(b, x, col.field.Type == mysql.MYSQL_TYPE_DATE), nil
 	}
 	return fmt.Appendf(b, "%v", v), nil
+}
+
+// appendTimeText writes a DATE as 2006-01-02 and a DATETIME as 2006-01-02 15:04:05.000, digit by
+// digit: time.AppendFormat reads its layout again for every value, a third of a text row's time
+// where a row holds dates. Years outside 0–9999 (no MySQL value) are written as Go writes them.
+func appendTimeText(b []byte, t time.Time, dateOnly bool) []byte {
+	y, mo, d := t.Date()
+	if y < 0 || y > 9999 {
+		if dateOnly {
+			return t.AppendFormat(b, time.DateOnly)
+		}
+		return t.AppendFormat(b, "2006-01-02 15:04:05.000")
+	}
+	b = appendDigits(b, y, 4)
+	b = appendDigits(append(b, '-'), int(mo), 2)
+	b = appendDigits(append(b, '-'), d, 2)
+	if dateOnly {
+		return b
+	}
+	h, mi, sec := t.Clock()
+	b = appendDigits(append(b, ' '), h, 2)
+	b = appendDigits(append(b, ':'), mi, 2)
+	b = appendDigits(append(b, ':'), sec, 2)
+	return appendDigits(append(b, '.'), t.Nanosecond()/1e6, 3)
+}
+
+// appendDigits writes n (≥ 0) in width digits, zeros in front.
+func appendDigits(b []byte, n, width int) []byte {
+	var buf [4]byte
+	for i := width - 1; i >= 0; i-- {
+		buf[i] = byte('0' + n%10)
+		n /= 10
+	}
+	return append(b, buf[:width]...)
 }
 
 // appendBinaryRow appends a row in the binary protocol (the answer to COM_STMT_EXECUTE): a 0x00
