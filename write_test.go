@@ -316,20 +316,24 @@ func TestWriteServerErrorIsUncertain(t *testing.T) {
 func TestPartialUpdate(t *testing.T) {
 	srv := newEmulator(t)
 	db, _ := openDB(t, srv, "")
-	var b strings.Builder
-	b.WriteString("INSERT INTO Tasks (Name, Notes) VALUES ")
-	for i := range 25 {
-		if i > 0 {
-			b.WriteString(", ")
+	// One INSERT per 10 rows, one after the other: a single INSERT's chunks may be created in any
+	// order, and the UPDATE's chunks follow the order the table lists its records (creation).
+	for first := 0; first < 25; first += 10 {
+		var b strings.Builder
+		b.WriteString("INSERT INTO Tasks (Name, Notes) VALUES ")
+		for i := first; i < min(first+10, 25); i++ {
+			if i > first {
+				b.WriteString(", ")
+			}
+			notes := "Done"
+			if i == 14 {
+				notes = "No such option" // Status = Notes is refused (422) for the chunk holding it
+			}
+			fmt.Fprintf(&b, "('partial %02d', '%s')", i, notes)
 		}
-		notes := "Done"
-		if i == 14 {
-			notes = "No such option" // Status = Notes is refused (422) for the chunk holding it
+		if _, err := db.Exec(b.String()); err != nil {
+			t.Fatal(err)
 		}
-		fmt.Fprintf(&b, "('partial %02d', '%s')", i, notes)
-	}
-	if _, err := db.Exec(b.String()); err != nil {
-		t.Fatal(err)
 	}
 	res, err := db.Exec("UPDATE Tasks SET Status = Notes WHERE Name LIKE 'partial%'")
 	if res != nil {
