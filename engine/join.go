@@ -605,65 +605,83 @@ func (h *hashJoinOp) Next(ctx context.Context) (translate.Row, error) {
 			h.matched = true
 			return h.emit(h.join(nil, true))
 		}
-		var r translate.Row
-		var err error
-		if h.buffered != nil {
-			r, err = h.buffered.Next(ctx)
-		} else {
-			r, err = h.outer.Next(ctx)
-		}
-		if err == io.EOF && h.step.Kind == "right" {
-			h.has = false
-			for h.tail < len(h.rows) {
-				m := h.rows[h.tail]
-				h.tail++
-				if !h.hit[m] {
-					sides := make([]*translate.Row, h.n)
-					sides[h.step.Table] = m
-					return h.emit(translate.Row{Sides: sides})
-				}
-			}
+		if r, done, err := h.advance(ctx); done {
 			return r, err
-		}
-		if err != nil {
-			h.has = false
-			return r, err
-		}
-		h.cur, h.has, h.pos, h.matched = r, true, 0, false
-		if h.table == nil {
-			h.matches = h.all
-			continue
-		}
-		if len(h.step.Keys) == 1 {
-			// One key: look up each of its values (a link's ids) without building a list of keys.
-			vals, err := h.step.Keys[0].OuterValues(&h.cur)
-			if err != nil {
-				return translate.Row{}, err
-			}
-			h.matches = nil
-			for i, v := range vals {
-				h.key = sqlvalue.AppendKey(h.key[:0], v)
-				if i == 0 {
-					h.matches = h.table[string(h.key)] // the common case: one value, no copy
-				} else {
-					h.matches = append(h.matches[:len(h.matches):len(h.matches)], h.table[string(h.key)]...)
-				}
-			}
-			continue
-		}
-		keys, err := h.keys(&h.cur, true)
-		if err != nil {
-			return translate.Row{}, err
-		}
-		h.matches = h.matches[:0:0]
-		if len(keys) == 1 {
-			h.matches = h.table[string(keys[0])]
-		} else {
-			for _, k := range keys {
-				h.matches = append(h.matches, h.table[string(k)]...)
-			}
 		}
 	}
+}
+
+// advance reads the next row of the outer side and finds its matches (done: false). At the end
+// of the outer side a RIGHT join first emits, one per call, the inner rows nothing matched; then,
+// as on an error, it is done with the outer side's answer.
+func (h *hashJoinOp) advance(ctx context.Context) (out translate.Row, done bool, err error) {
+	var r translate.Row
+	if h.buffered != nil {
+		r, err = h.buffered.Next(ctx)
+	} else {
+		r, err = h.outer.Next(ctx)
+	}
+	if err == io.EOF && h.step.Kind == "right" {
+		h.has = false
+		for h.tail < len(h.rows) {
+			m := h.rows[h.tail]
+			h.tail++
+			if !h.hit[m] {
+				sides := make([]*translate.Row, h.n)
+				sides[h.step.Table] = m
+				out, err := h.emit(translate.Row{Sides: sides})
+				return out, true, err
+			}
+		}
+		return r, true, err
+	}
+	if err != nil {
+		h.has = false
+		return r, true, err
+	}
+	h.cur, h.has, h.pos, h.matched = r, true, 0, false
+	if err := h.findMatches(); err != nil {
+		return translate.Row{}, true, err
+	}
+	return translate.Row{}, false, nil
+}
+
+// findMatches sets the inner rows the current outer row's keys find.
+func (h *hashJoinOp) findMatches() error {
+	if h.table == nil {
+		h.matches = h.all
+		return nil
+	}
+	if len(h.step.Keys) == 1 {
+		// One key: look up each of its values (a link's ids) without building a list of keys.
+		vals, err := h.step.Keys[0].OuterValues(&h.cur)
+		if err != nil {
+			return err
+		}
+		h.matches = nil
+		for i, v := range vals {
+			h.key = sqlvalue.AppendKey(h.key[:0], v)
+			if i == 0 {
+				h.matches = h.table[string(h.key)] // the common case: one value, no copy
+			} else {
+				h.matches = append(h.matches[:len(h.matches):len(h.matches)], h.table[string(h.key)]...)
+			}
+		}
+		return nil
+	}
+	keys, err := h.keys(&h.cur, true)
+	if err != nil {
+		return err
+	}
+	h.matches = h.matches[:0:0]
+	if len(keys) == 1 {
+		h.matches = h.table[string(keys[0])]
+	} else {
+		for _, k := range keys {
+			h.matches = append(h.matches, h.table[string(k)]...)
+		}
+	}
+	return nil
 }
 
 // join is the row so far joined with m (nil: the NULL row). For its last candidate the row so far
