@@ -337,17 +337,7 @@ func TestPollingRestart(t *testing.T) {
 // request.
 func TestPollingFallBack(t *testing.T) {
 	h := newHarness(t, false)
-	rb, err := OpenBase(bg, h.copyBase, Options{Clock: h.clk})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tbl, err := rb.Table(bg, tasksID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := rb.Sync(bg); err != nil {
-		t.Fatal(err)
-	}
+	rb, tbl := h.followTasks(t)
 	<-h.clk.After(time.Minute)
 	created, err := h.tasks.Create(bg, map[string]any{fldName: "after the last sync"}, transport.WriteOptions{})
 	if err != nil {
@@ -383,17 +373,7 @@ func TestPollingFallBack(t *testing.T) {
 // (only a refused webhook request makes them poll).
 func TestListingRefusedIsNotPolling(t *testing.T) {
 	h := newHarness(t, false)
-	rb, err := OpenBase(bg, h.copyBase, Options{Clock: h.clk})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tbl, err := rb.Table(bg, tasksID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := rb.Sync(bg); err != nil {
-		t.Fatal(err)
-	}
+	rb, tbl := h.followTasks(t)
 	// The webhook gone: the next sync makes a new one and lists the table again, refused once.
 	if err := h.copyBase.DeleteWebhook(bg, rb.Webhook()); err != nil {
 		t.Fatal(err)
@@ -412,4 +392,22 @@ func TestListingRefusedIsNotPolling(t *testing.T) {
 		t.Errorf("got webhook %q, polling %v: want a webhook followed", rb.Webhook(), rb.Polling())
 	}
 	h.assertEqual([]*Table{tbl}, "after the listing is allowed")
+}
+
+// followTasks opens a replica of the harness's base that follows its webhook, copies Tasks and
+// syncs once.
+func (h *harness) followTasks(t *testing.T) (*Base, *Table) {
+	t.Helper()
+	rb, err := OpenBase(bg, h.copyBase, Options{Clock: h.clk})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tbl, err := rb.Table(bg, tasksID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rb.Sync(bg); err != nil {
+		t.Fatal(err)
+	}
+	return rb, tbl
 }
